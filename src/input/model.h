@@ -1,0 +1,117 @@
+/* model: GPU architecture (per compute capability) and product data, parsed
+ * from the INI files under models/. Parsing is pure (text in, struct out);
+ * model_load.c does the file-system side. */
+#ifndef GPULINT_MODEL_H
+#define GPULINT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MODEL_NAME_MAX 64
+#define MODEL_MAX_CARVEOUTS 16
+#define MODEL_ERR_MAX 256
+
+/* Everything the occupancy engine needs about one compute capability.
+ * Field meanings follow cudaDeviceProp and cuda_occupancy.h; units are
+ * bytes, registers and threads. */
+typedef struct gpu_arch {
+    char name[MODEL_NAME_MAX];   /* "sm_90", or a user's name for a hypothetical SM */
+    char family[MODEL_NAME_MAX]; /* "Hopper" */
+    int cc_major, cc_minor;      /* 0.0 for hypothetical machines */
+
+    int warp_size;
+    int max_threads_per_block;
+    int max_threads_per_sm;
+    int max_blocks_per_sm;
+    int max_block_dim[3];
+    int max_grid_dim[3];
+
+    int regs_per_sm;
+    int regs_per_block;
+    int max_regs_per_thread;
+    /* Registers are given to a warp in units of reg_alloc_unit registers;
+     * 0 means the textbook model (per-thread arithmetic, no rounding). */
+    int reg_alloc_unit;
+    /* A warp's registers come from one of the SM's sub-partitions, so the
+     * per-SM warp count is (regs_per_sm / sub_partitions / regs_per_warp)
+     * * sub_partitions. 1 = no sub-partition rounding. */
+    int sub_partitions;
+    /* The launch check assumes warps are spread over this many
+     * sub-partitions (cuda_occupancy.h: GP100 is checked as GP10x). */
+    int launch_check_sub_partitions;
+
+    int64_t smem_per_sm;          /* the largest shared-memory carveout */
+    int64_t smem_per_block;       /* without opt-in */
+    int64_t smem_per_block_optin; /* cudaFuncAttributeMaxDynamicSharedMemorySize ceiling */
+    int64_t smem_reserved_per_block;
+    int smem_alloc_unit; /* 0 = textbook: no rounding */
+    /* Carveout sizes the SM can be configured to, ascending. 0 entries =
+     * dedicated shared memory (Maxwell, Pascal): always smem_per_sm. */
+    int n_carveouts;
+    int64_t carveouts[MODEL_MAX_CARVEOUTS];
+
+    /* Hopper and later count block barriers: an SM has
+     * barrier_slots_per_block * max_blocks_per_sm of them. 0 = no limit. */
+    int barrier_slots_per_block;
+    int max_barriers_per_block; /* named barriers a block can use (16) */
+
+    /* Set when a file gives a value that is not a real NVIDIA part. */
+    bool hypothetical;
+} gpu_arch;
+
+/* Per-SM throughput per clock for one precision: operations (an FMA counts
+ * as 2 FLOPs) per clock per SM. 0 = unsupported or unknown. */
+typedef enum model_precision {
+    PREC_FP64,
+    PREC_FP32,
+    PREC_FP16,
+    PREC_BF16,
+    PREC_FP64_TENSOR,
+    PREC_TF32_TENSOR,
+    PREC_FP16_TENSOR,
+    PREC_BF16_TENSOR,
+    PREC_FP8_TENSOR,
+    PREC_INT8_TENSOR,
+    PREC_COUNT
+} model_precision;
+
+/* One shipped product: an arch plus the numbers that set its roofline. */
+typedef struct gpu_product {
+    char id[MODEL_NAME_MAX];   /* "h100-sxm" (file name) */
+    char name[MODEL_NAME_MAX]; /* "NVIDIA H100 SXM5 80GB" */
+    char arch[MODEL_NAME_MAX]; /* "sm_90" */
+    int sm_count;
+    double base_clock_mhz;
+    double boost_clock_mhz;
+    double mem_clock_mhz;  /* as cudaDeviceProp reports: the memory clock */
+    int mem_bus_width_bits;
+    int mem_data_rate;     /* transfers per memory clock (2 = DDR; 0 = unknown) */
+    char mem_type[MODEL_NAME_MAX];
+    double datasheet_bandwidth; /* bytes/s, 0 = not given */
+    int64_t l2_bytes;
+    double flops_per_clock_per_sm[PREC_COUNT]; /* dense, FMA = 2 */
+    double datasheet_flops[PREC_COUNT];        /* dense FLOP/s, 0 = not given */
+    double measured_bandwidth;                 /* filled by verify; 0 = none */
+    double measured_flops[PREC_COUNT];
+} gpu_product;
+
+typedef struct model_error {
+    int line; /* 1-based line of the offending entry, 0 = whole file */
+    char message[MODEL_ERR_MAX];
+} model_error;
+
+/* Parse an arch file's text. On failure returns false and fills err. */
+bool model_parse_arch(const char *text, size_t len, gpu_arch *out, model_error *err);
+/* Parse a product file's text. */
+bool model_parse_product(const char *text, size_t len, gpu_product *out, model_error *err);
+/* Parse the inline --machine form: "threads/sm=2048,regs/sm=65536,...". Keys
+ * not given take the textbook defaults (warp 32, no allocation units). */
+bool model_parse_machine_spec(const char *spec, gpu_arch *out, model_error *err);
+/* Check that values are consistent (positive, ordered, within int ranges). */
+bool model_validate_arch(const gpu_arch *a, model_error *err);
+
+const char *model_precision_name(model_precision p);
+bool model_precision_from_name(const char *name, model_precision *out);
+
+#endif
