@@ -1,0 +1,75 @@
+/* access: what the source front end (input/cusrc.c, libclang) hands to the
+ * pure analyses: memory access sites, branches and the loops around them,
+ * with index expressions as expr trees. Data only. */
+#ifndef GPULINT_ACCESS_H
+#define GPULINT_ACCESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/expr.h"
+
+typedef struct src_loc {
+    char *file; /* as the front end saw it */
+    int line, column;
+} src_loc;
+
+/* A loop around an access: `for (var = init; cond; var = next)`. cond and
+ * next are expressions in var (and other symbols). Any of them may be NULL
+ * (unknown); analyses then say the loop could not be followed. */
+typedef struct loop_ctx {
+    char *var;
+    expr *init;
+    expr *cond;
+    expr *next;
+    src_loc loc;
+} loop_ctx;
+
+#define ACCESS_MAX_LOOPS 8
+#define ACCESS_MAX_DIMS 4
+
+typedef struct smem_array {
+    char *name;
+    int elem_size;      /* bytes of one element */
+    int n_dims;         /* 0 for extern __shared__ T x[] (dynamic) */
+    int64_t dims[ACCESS_MAX_DIMS];
+    bool dynamic;       /* extern __shared__ */
+    src_loc loc;
+} smem_array;
+
+typedef enum access_space { SPACE_SHARED, SPACE_GLOBAL } access_space;
+
+typedef struct mem_access {
+    access_space space;
+    char *kernel;        /* spelling of the enclosing __global__ function */
+    char *base;          /* array (shared) or pointer/parameter (global) name */
+    int array;           /* index into cusrc_unit.arrays for shared, -1 otherwise */
+    bool is_store;
+    int width;           /* bytes one thread moves (4 for float, 16 for float4) */
+    /* Byte offset from the start of the array / pointer, per lane: the front
+     * end flattens multi-dimensional subscripts with the declared extents. */
+    expr *byte_offset;
+    /* Conjunction of the enclosing if-conditions (NULL = always); a lane for
+     * which it is false does not take part in the access. */
+    expr *guard;
+    int n_loops;         /* enclosing loops, outermost first */
+    loop_ctx loops[ACCESS_MAX_LOOPS];
+    char *text;          /* source text of the access, e.g. "tile[threadIdx.x][j]" */
+    char *why_not;       /* non-NULL when the site cannot be analysed: the reason */
+    src_loc loc;
+} mem_access;
+
+typedef enum branch_kind { BRANCH_IF, BRANCH_LOOP, BRANCH_TERNARY, BRANCH_SWITCH } branch_kind;
+
+typedef struct branch_site {
+    char *kernel;
+    branch_kind kind;
+    expr *cond;          /* for loops: the continuation condition */
+    int n_loops;
+    loop_ctx loops[ACCESS_MAX_LOOPS];
+    char *text;
+    char *why_not;
+    src_loc loc;
+} branch_site;
+
+#endif

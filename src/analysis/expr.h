@@ -1,0 +1,131 @@
+/* expr: a small integer expression tree, the common language between the
+ * libclang front end (which builds trees from index expressions, conditions
+ * and launch configurations) and the pure analyses (which evaluate them per
+ * lane, per warp, per loop iteration). Pure: no I/O, no globals. */
+#ifndef GPULINT_EXPR_H
+#define GPULINT_EXPR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum expr_kind {
+    EX_CONST,   /* value */
+    EX_SYM,     /* a builtin (threadIdx.x ...) or a named value (loop counter, parameter) */
+    EX_UNARY,   /* op a */
+    EX_BINARY,  /* a op b */
+    EX_COND,    /* a ? b : c */
+    EX_UNKNOWN, /* something the front end could not express; reason in name */
+} expr_kind;
+
+typedef enum expr_builtin {
+    SYM_NAMED = 0, /* not a builtin: look the name up */
+    SYM_TID_X,
+    SYM_TID_Y,
+    SYM_TID_Z,
+    SYM_BDIM_X,
+    SYM_BDIM_Y,
+    SYM_BDIM_Z,
+    SYM_BID_X,
+    SYM_BID_Y,
+    SYM_BID_Z,
+    SYM_GDIM_X,
+    SYM_GDIM_Y,
+    SYM_GDIM_Z,
+    SYM_WARP_SIZE,
+    SYM_BUILTIN_COUNT
+} expr_builtin;
+
+typedef enum expr_op {
+    OP_NEG,
+    OP_NOT,  /* logical ! */
+    OP_BNOT, /* ~ */
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV,
+    OP_MOD,
+    OP_SHL,
+    OP_SHR,
+    OP_AND,
+    OP_OR,
+    OP_XOR,
+    OP_LT,
+    OP_LE,
+    OP_GT,
+    OP_GE,
+    OP_EQ,
+    OP_NE,
+    OP_LAND,
+    OP_LOR,
+    OP_MIN, /* min(a, b), max(a, b): common in index code */
+    OP_MAX,
+} expr_op;
+
+typedef struct expr {
+    expr_kind kind;
+    expr_op op;
+    expr_builtin builtin;
+    int64_t value;
+    char *name; /* EX_SYM named symbol, or EX_UNKNOWN reason */
+    struct expr *a, *b, *c;
+} expr;
+
+/* Constructors (allocate; never return NULL). Ownership of children passes
+ * to the new node. */
+expr *expr_const(int64_t v);
+expr *expr_builtin_sym(expr_builtin b);
+expr *expr_named(const char *name);
+expr *expr_unknown(const char *reason);
+expr *expr_unary(expr_op op, expr *a);
+expr *expr_binary(expr_op op, expr *a, expr *b);
+expr *expr_cond(expr *c, expr *t, expr *f);
+expr *expr_clone(const expr *e);
+void expr_free(expr *e);
+
+/* Values for symbols during evaluation. Named symbols are looked up by name
+ * in a small table; unbound names make evaluation fail. */
+#define EXPR_MAX_BINDINGS 64
+typedef struct expr_env {
+    bool has_builtin[SYM_BUILTIN_COUNT];
+    int64_t builtin[SYM_BUILTIN_COUNT];
+    int n_named;
+    const char *names[EXPR_MAX_BINDINGS];
+    int64_t values[EXPR_MAX_BINDINGS];
+} expr_env;
+
+void expr_env_init(expr_env *env);
+void expr_env_set_builtin(expr_env *env, expr_builtin b, int64_t v);
+/* Sets or replaces; returns false when the table is full. name is borrowed. */
+bool expr_env_set(expr_env *env, const char *name, int64_t v);
+void expr_env_unset(expr_env *env, const char *name);
+
+typedef enum expr_status {
+    EXPR_OK = 0,
+    EXPR_UNBOUND,    /* a symbol has no value */
+    EXPR_UNKNOWN,    /* the tree holds an EX_UNKNOWN node */
+    EXPR_DIV_ZERO,   /* division or modulo by zero */
+    EXPR_OVERFLOW,   /* result does not fit in int64 (checked on every step) */
+    EXPR_BAD_SHIFT,  /* negative or >= 64 shift count */
+} expr_status;
+
+/* C semantics on 64-bit signed integers (division truncates toward zero).
+ * On failure *unbound_name (if not NULL) names the first unbound symbol or
+ * the unknown node's reason. */
+expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, const char **why);
+
+/* True if the value can change with any of the given builtins (e.g. the
+ * thread index). Named symbols listed in `lane_names` (per-lane locals the
+ * front end resolved) count too. */
+bool expr_uses_builtin(const expr *e, expr_builtin b);
+bool expr_uses_name(const expr *e, const char *name);
+/* First unbound symbol in env, or NULL if all are bound. */
+const char *expr_first_unbound(const expr *e, const expr_env *env);
+
+/* Fold constant subtrees in place-copy: returns a new simplified tree. */
+expr *expr_simplify(const expr *e);
+/* C-like text ("threadIdx.x * 33 + j"), caller frees. */
+char *expr_to_string(const expr *e);
+const char *expr_builtin_name(expr_builtin b); /* "threadIdx.x" */
+bool expr_builtin_from_name(const char *s, expr_builtin *out);
+
+#endif

@@ -1,0 +1,28 @@
+/* cli: one entry point per subcommand (as git's builtin/), each in its own
+ * cmd_*.c file, plus the helpers they share. Commands return an exit code
+ * from exitcode.h and print errors through cli_error. */
+#ifndef GPULINT_CLI_H
+#define GPULINT_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/exitcode.h"
+
+typedef int (*cli_command_fn)(int argc, char **argv);
+
+int cmd_report(int argc, char **argv);    /* gpulint FILE.cu ... */
+int cmd_occupancy(int argc, char **argv); /* gpulint occupancy */
+int cmd_check(int argc, char **argv);     /* gpulint check */
+int cmd_devices(int argc, char **argv);   /* gpulint devices */
+int cmd_models(int argc, char **argv);    /* gpulint models */
+int cmd_bank(int argc, char **argv);      /* gpulint bank */
+int cmd_roofline(int argc, char **argv);  /* gpulint roofline */
+
+/* "gpulint: error: ..." on stderr, one line; returns code for `return cli_error(...)`. */
+int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Colour is used only on a terminal and never with NO_COLOR set. */
+bool cli_use_color(FILE *f);
+
+#endif

@@ -1,0 +1,35 @@
+/* common: error reporting and terminal handling shared by the commands. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+int cli_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpulint: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpulint: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+bool cli_use_color(FILE *f)
+{
+    const char *no = getenv("NO_COLOR");
+    if (no && *no)
+        return false;
+    return isatty(fileno(f));
+}

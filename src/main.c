@@ -1,0 +1,49 @@
+/* main: dispatch to a subcommand; no logic lives here. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "config.h"
+
+static const struct {
+    const char *name;
+    cli_command_fn fn;
+    const char *summary;
+} commands[] = {
+    {"occupancy", cmd_occupancy, "occupancy calculator (with --explain: worked steps)"},
+    {"check", cmd_check, "fail when registers, spills, stack or occupancy cross a threshold"},
+    {"bank", cmd_bank, "shared-memory bank-conflict calculator"},
+    {"roofline", cmd_roofline, "roofline calculator"},
+    {"devices", cmd_devices, "query the local GPU(s) through the CUDA runtime"},
+    {"models", cmd_models, "list the bundled architecture and GPU models"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gpulint [options] FILE.cu... [-- nvcc-args]\n"
+               "       gpulint --ptxas-log LOG [options]\n"
+               "       gpulint <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'gpulint FILE.cu --help' and 'gpulint <command> --help' list the options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("gpulint %s\n", GPULINT_VERSION);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "help") == 0 || (strcmp(argv[1], "--help") == 0 && argc == 2)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    return cmd_report(argc, argv);
+}
