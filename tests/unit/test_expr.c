@@ -1,0 +1,310 @@
+/* test_expr: the integer expression trees that the analyses evaluate per
+ * lane must follow C's rules (truncating division, short-circuit, ?:) and
+ * report every failure instead of producing a wrong number. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/expr.h"
+
+static expr *C(int64_t v)
+{
+    return expr_const(v);
+}
+static expr *B(expr_op op, expr *a, expr *b)
+{
+    return expr_binary(op, a, b);
+}
+static expr *TX(void)
+{
+    return expr_builtin_sym(SYM_TID_X);
+}
+
+static int64_t eval_ok(const expr *e, const expr_env *env)
+{
+    int64_t v = 0;
+    const char *why = NULL;
+    assert_int_equal(expr_eval(e, env, &v, &why), EXPR_OK);
+    return v;
+}
+
+static void check_bin(expr_op op, int64_t a, int64_t b, int64_t want)
+{
+    expr *e = B(op, C(a), C(b));
+    assert_int_equal(eval_ok(e, NULL), want);
+    expr_free(e);
+}
+
+static expr_status status_of(expr *e, const expr_env *env, const char **why)
+{
+    int64_t v;
+    expr_status s = expr_eval(e, env, &v, why);
+    expr_free(e);
+    return s;
+}
+
+static void test_arithmetic(void **state)
+{
+    (void)state;
+    check_bin(OP_ADD, 2, 3, 5);
+    check_bin(OP_SUB, 2, 3, -1);
+    check_bin(OP_MUL, -4, 3, -12);
+    check_bin(OP_DIV, 7, 2, 3);
+    check_bin(OP_DIV, -7, 2, -3); /* C truncates toward zero */
+    check_bin(OP_MOD, -7, 2, -1); /* sign follows the dividend */
+    check_bin(OP_MOD, 7, -2, 1);
+    check_bin(OP_SHL, 3, 4, 48);
+    check_bin(OP_SHR, 48, 4, 3);
+    check_bin(OP_SHR, -16, 2, -4);
+    check_bin(OP_AND, 0xF0, 0x3C, 0x30);
+    check_bin(OP_OR, 0xF0, 0x0F, 0xFF);
+    check_bin(OP_XOR, 5, 3, 6);
+    check_bin(OP_LT, 1, 2, 1);
+    check_bin(OP_LE, 2, 2, 1);
+    check_bin(OP_GT, 1, 2, 0);
+    check_bin(OP_GE, 2, 3, 0);
+    check_bin(OP_EQ, 4, 4, 1);
+    check_bin(OP_NE, 4, 4, 0);
+    check_bin(OP_LAND, 3, 0, 0);
+    check_bin(OP_LOR, 0, 7, 1);
+    check_bin(OP_MIN, -2, 5, -2);
+    check_bin(OP_MAX, -2, 5, 5);
+
+    expr *e = expr_unary(OP_NEG, C(5));
+    assert_int_equal(eval_ok(e, NULL), -5);
+    expr_free(e);
+    e = expr_unary(OP_NOT, C(5));
+    assert_int_equal(eval_ok(e, NULL), 0);
+    expr_free(e);
+    e = expr_unary(OP_BNOT, C(0));
+    assert_int_equal(eval_ok(e, NULL), -1);
+    expr_free(e);
+    e = expr_cond(C(0), C(1), C(2));
+    assert_int_equal(eval_ok(e, NULL), 2);
+    expr_free(e);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    const char *why = NULL;
+    assert_int_equal(status_of(B(OP_DIV, C(1), C(0)), NULL, &why), EXPR_DIV_ZERO);
+    assert_int_equal(status_of(B(OP_MOD, C(1), C(0)), NULL, &why), EXPR_DIV_ZERO);
+    assert_int_equal(status_of(B(OP_DIV, C(INT64_MIN), C(-1)), NULL, &why), EXPR_OVERFLOW);
+    assert_int_equal(status_of(B(OP_MOD, C(INT64_MIN), C(-1)), NULL, &why), EXPR_OVERFLOW);
+    assert_int_equal(status_of(B(OP_ADD, C(INT64_MAX), C(1)), NULL, &why), EXPR_OVERFLOW);
+    assert_int_equal(status_of(B(OP_SUB, C(INT64_MIN), C(1)), NULL, &why), EXPR_OVERFLOW);
+    assert_int_equal(status_of(B(OP_MUL, C(INT64_MAX / 2 + 1), C(2)), NULL, &why), EXPR_OVERFLOW);
+    assert_int_equal(status_of(expr_unary(OP_NEG, C(INT64_MIN)), NULL, &why), EXPR_OVERFLOW);
+    assert_int_equal(status_of(B(OP_SHL, C(1), C(64)), NULL, &why), EXPR_BAD_SHIFT);
+    assert_int_equal(status_of(B(OP_SHL, C(1), C(-1)), NULL, &why), EXPR_BAD_SHIFT);
+    assert_int_equal(status_of(B(OP_SHR, C(1), C(64)), NULL, &why), EXPR_BAD_SHIFT);
+    assert_int_equal(status_of(B(OP_SHL, C(1), C(63)), NULL, &why), EXPR_OVERFLOW);
+    assert_int_equal(status_of(B(OP_SHL, C(3), C(62)), NULL, &why), EXPR_OVERFLOW);
+
+    expr *e = B(OP_SHL, C(-1), C(63));
+    assert_int_equal(eval_ok(e, NULL), INT64_MIN);
+    expr_free(e);
+
+    why = NULL;
+    assert_int_equal(status_of(B(OP_ADD, TX(), expr_named("k")), NULL, &why), EXPR_UNBOUND);
+    assert_string_equal(why, "threadIdx.x");
+    expr_env env;
+    expr_env_init(&env);
+    expr_env_set_builtin(&env, SYM_TID_X, 3);
+    /* why points into the tree, so look at it before freeing. */
+    int64_t v;
+    expr *e2 = B(OP_ADD, TX(), expr_named("k"));
+    assert_int_equal(expr_eval(e2, &env, &v, &why), EXPR_UNBOUND);
+    assert_string_equal(why, "k");
+    expr_free(e2);
+    e2 = B(OP_ADD, TX(), expr_unknown("call to foo()"));
+    assert_int_equal(expr_eval(e2, &env, &v, &why), EXPR_UNKNOWN);
+    assert_string_equal(why, "call to foo()");
+    expr_free(e2);
+}
+
+static void test_short_circuit(void **state)
+{
+    (void)state;
+    /* 0 && (1 / 0) is 0 in C, 1 || (1 / 0) is 1, and ?: evaluates one arm. */
+    expr *e = B(OP_LAND, C(0), B(OP_DIV, C(1), C(0)));
+    assert_int_equal(eval_ok(e, NULL), 0);
+    expr_free(e);
+    e = B(OP_LOR, C(2), expr_named("nope"));
+    assert_int_equal(eval_ok(e, NULL), 1);
+    expr_free(e);
+    e = expr_cond(C(1), C(7), B(OP_DIV, C(1), C(0)));
+    assert_int_equal(eval_ok(e, NULL), 7);
+    expr_free(e);
+}
+
+static void test_env(void **state)
+{
+    (void)state;
+    expr_env env;
+    expr_env_init(&env);
+    expr *e = B(OP_ADD, B(OP_MUL, TX(), C(33)), expr_named("j"));
+    assert_string_equal(expr_first_unbound(e, &env), "threadIdx.x");
+    expr_env_set_builtin(&env, SYM_TID_X, 2);
+    assert_string_equal(expr_first_unbound(e, &env), "j");
+    assert_true(expr_env_set(&env, "j", 5));
+    assert_null(expr_first_unbound(e, &env));
+    assert_int_equal(eval_ok(e, &env), 71);
+    assert_true(expr_env_set(&env, "j", 6)); /* replaces */
+    assert_int_equal(env.n_named, 1);
+    assert_int_equal(eval_ok(e, &env), 72);
+    expr_env_unset(&env, "j");
+    assert_int_equal(env.n_named, 0);
+    assert_string_equal(expr_first_unbound(e, &env), "j");
+    expr_free(e);
+
+    char names[EXPR_MAX_BINDINGS + 1][8];
+    for (int i = 0; i < EXPR_MAX_BINDINGS; i++) {
+        snprintf(names[i], sizeof names[i], "v%d", i);
+        assert_true(expr_env_set(&env, names[i], i));
+    }
+    assert_false(expr_env_set(&env, "extra", 1));
+    expr_env_unset(&env, "v0");
+    assert_true(expr_env_set(&env, "extra", 1));
+    e = expr_named("v63");
+    assert_int_equal(eval_ok(e, &env), 63);
+    expr_free(e);
+}
+
+static void test_uses(void **state)
+{
+    (void)state;
+    expr *e = expr_cond(B(OP_LT, expr_builtin_sym(SYM_TID_Y), C(4)), TX(), expr_named("k"));
+    assert_true(expr_uses_builtin(e, SYM_TID_X));
+    assert_true(expr_uses_builtin(e, SYM_TID_Y));
+    assert_false(expr_uses_builtin(e, SYM_TID_Z));
+    assert_false(expr_uses_builtin(e, SYM_NAMED));
+    assert_true(expr_uses_name(e, "k"));
+    assert_false(expr_uses_name(e, "j"));
+    expr_free(e);
+}
+
+static void test_clone(void **state)
+{
+    (void)state;
+    expr *e = expr_cond(B(OP_LT, TX(), expr_named("n")), expr_unknown("why"), C(3));
+    expr *c = expr_clone(e);
+    expr_free(e);
+    char *s = expr_to_string(c);
+    assert_string_equal(s, "threadIdx.x < n ? <unknown: why> : 3");
+    free(s);
+    expr_free(c);
+    assert_null(expr_clone(NULL));
+    expr_free(NULL);
+}
+
+static void expect_str(expr *e, const char *want)
+{
+    char *s = expr_to_string(e);
+    assert_string_equal(s, want);
+    free(s);
+    expr_free(e);
+}
+
+static void test_to_string(void **state)
+{
+    (void)state;
+    expect_str(B(OP_ADD, B(OP_MUL, TX(), C(33)), expr_named("j")), "threadIdx.x * 33 + j");
+    expect_str(B(OP_MUL, B(OP_ADD, TX(), C(1)), C(4)), "(threadIdx.x + 1) * 4");
+    expect_str(B(OP_SUB, C(10), B(OP_SUB, C(3), C(2))), "10 - (3 - 2)");
+    expect_str(B(OP_SUB, B(OP_SUB, C(10), C(3)), C(2)), "10 - 3 - 2");
+    expect_str(B(OP_DIV, expr_builtin_sym(SYM_BID_X), expr_builtin_sym(SYM_BDIM_Y)),
+               "blockIdx.x / blockDim.y");
+    expect_str(B(OP_XOR, TX(), expr_builtin_sym(SYM_TID_Y)), "threadIdx.x ^ threadIdx.y");
+    expect_str(B(OP_ADD, B(OP_SHL, TX(), C(2)), C(1)), "(threadIdx.x << 2) + 1");
+    expect_str(B(OP_SHL, B(OP_ADD, TX(), C(2)), C(1)), "(threadIdx.x + 2) << 1");
+    expect_str(B(OP_EQ, B(OP_AND, TX(), C(31)), C(0)), "(threadIdx.x & 31) == 0");
+    expect_str(expr_unary(OP_NEG, expr_unary(OP_NEG, TX())), "-(-threadIdx.x)");
+    expect_str(expr_unary(OP_NEG, C(-3)), "-(-3)");
+    expect_str(expr_unary(OP_NOT, B(OP_LT, TX(), C(3))), "!(threadIdx.x < 3)");
+    expect_str(B(OP_MIN, TX(), B(OP_ADD, C(1), C(2))), "min(threadIdx.x, 1 + 2)");
+    expect_str(B(OP_MUL, expr_cond(TX(), C(1), C(2)), C(3)), "(threadIdx.x ? 1 : 2) * 3");
+    expect_str(expr_cond(TX(), C(1), expr_cond(C(0), C(2), C(3))), "threadIdx.x ? 1 : 0 ? 2 : 3");
+    expect_str(expr_cond(TX(), expr_cond(C(0), C(2), C(3)), C(1)), "threadIdx.x ? (0 ? 2 : 3) : 1");
+    expect_str(B(OP_LOR, B(OP_LAND, C(1), C(0)), C(1)), "1 && 0 || 1");
+    expect_str(B(OP_LAND, C(1), B(OP_LOR, C(0), C(1))), "1 && (0 || 1)");
+    expect_str(expr_builtin_sym(SYM_WARP_SIZE), "warpSize");
+    expect_str(expr_builtin_sym(SYM_GDIM_Z), "gridDim.z");
+}
+
+static void test_simplify(void **state)
+{
+    (void)state;
+    expr *e = B(OP_ADD, B(OP_MUL, TX(), B(OP_ADD, C(32), C(1))), B(OP_MUL, C(0), C(5)));
+    expr *s = expr_simplify(e);
+    char *t = expr_to_string(s);
+    assert_string_equal(t, "threadIdx.x * 33");
+    free(t);
+    expr_free(s);
+    expr_free(e);
+
+    e = expr_cond(B(OP_LT, C(1), C(2)), TX(), expr_named("k"));
+    s = expr_simplify(e);
+    t = expr_to_string(s);
+    assert_string_equal(t, "threadIdx.x");
+    free(t);
+    expr_free(s);
+    expr_free(e);
+
+    /* A failing constant subtree is kept, so the error is not lost. */
+    e = B(OP_ADD, TX(), B(OP_DIV, C(1), C(0)));
+    s = expr_simplify(e);
+    t = expr_to_string(s);
+    assert_string_equal(t, "threadIdx.x + 1 / 0");
+    free(t);
+    expr_free(s);
+    expr_free(e);
+
+    /* x * 0 keeps x, whose being unbound the analyses must hear about. */
+    e = B(OP_MUL, expr_named("k"), C(0));
+    s = expr_simplify(e);
+    assert_int_equal(s->kind, EX_BINARY);
+    expr_free(s);
+    expr_free(e);
+
+    e = B(OP_LAND, C(0), expr_named("k"));
+    s = expr_simplify(e);
+    assert_int_equal(s->kind, EX_CONST);
+    assert_int_equal(s->value, 0);
+    expr_free(s);
+    expr_free(e);
+}
+
+static void test_builtin_names(void **state)
+{
+    (void)state;
+    for (int i = SYM_NAMED + 1; i < SYM_BUILTIN_COUNT; i++) {
+        expr_builtin b;
+        assert_true(expr_builtin_from_name(expr_builtin_name((expr_builtin)i), &b));
+        assert_int_equal(b, i);
+    }
+    expr_builtin b;
+    assert_false(expr_builtin_from_name("threadIdx.w", &b));
+    assert_false(expr_builtin_from_name("?", &b));
+    assert_string_equal(expr_builtin_name(SYM_BDIM_Y), "blockDim.y");
+    assert_string_equal(expr_builtin_name(SYM_NAMED), "?");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_arithmetic),    cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_short_circuit), cmocka_unit_test(test_env),
+        cmocka_unit_test(test_uses),          cmocka_unit_test(test_clone),
+        cmocka_unit_test(test_to_string),     cmocka_unit_test(test_simplify),
+        cmocka_unit_test(test_builtin_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
