@@ -1,0 +1,473 @@
+/* model: parse architecture and product files (INI, through inih) and the
+ * inline --machine form. Strict on purpose: an unknown key or section is an
+ * error with its line, because a typo in a model silently changes every
+ * number gpulint prints. */
+#include "input/model.h"
+
+#include <ctype.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/sbuf.h"
+#include "util/units.h"
+
+typedef enum field_type {
+    F_INT,      /* int, >= 0 */
+    F_BYTES,    /* int64_t, "48K" */
+    F_SI,       /* double, "3.35T" */
+    F_MHZ,      /* double, plain number */
+    F_STRING,   /* char[MODEL_NAME_MAX] */
+    F_DIM3,     /* int[3], "1024 1024 64" */
+    F_CC,       /* "9.0" -> cc_major, cc_minor */
+    F_CARVEOUT, /* "0 8 16 ... 228" KiB -> carveouts */
+} field_type;
+
+typedef struct field {
+    const char *section;
+    const char *key;
+    field_type type;
+    size_t offset;
+} field;
+
+#define A(sec, key, type, member) {sec, key, type, offsetof(gpu_arch, member)}
+static const field arch_fields[] = {
+    A("arch", "name", F_STRING, name),
+    A("arch", "family", F_STRING, family),
+    A("arch", "compute_capability", F_CC, cc_major),
+    A("threads", "warp_size", F_INT, warp_size),
+    A("threads", "max_threads_per_block", F_INT, max_threads_per_block),
+    A("threads", "max_threads_per_sm", F_INT, max_threads_per_sm),
+    A("threads", "max_blocks_per_sm", F_INT, max_blocks_per_sm),
+    A("threads", "max_block_dim", F_DIM3, max_block_dim),
+    A("threads", "max_grid_dim", F_DIM3, max_grid_dim),
+    A("registers", "per_sm", F_INT, regs_per_sm),
+    A("registers", "per_block", F_INT, regs_per_block),
+    A("registers", "max_per_thread", F_INT, max_regs_per_thread),
+    A("registers", "alloc_unit", F_INT, reg_alloc_unit),
+    A("registers", "sub_partitions", F_INT, sub_partitions),
+    A("registers", "launch_check_sub_partitions", F_INT, launch_check_sub_partitions),
+    A("shared_memory", "per_sm", F_BYTES, smem_per_sm),
+    A("shared_memory", "per_block", F_BYTES, smem_per_block),
+    A("shared_memory", "per_block_optin", F_BYTES, smem_per_block_optin),
+    A("shared_memory", "reserved_per_block", F_BYTES, smem_reserved_per_block),
+    A("shared_memory", "alloc_unit", F_INT, smem_alloc_unit),
+    A("shared_memory", "carveouts_kb", F_CARVEOUT, n_carveouts),
+    A("barriers", "slots_per_block", F_INT, barrier_slots_per_block),
+    A("barriers", "max_per_block", F_INT, max_barriers_per_block),
+};
+#undef A
+
+#define P(sec, key, type, member) {sec, key, type, offsetof(gpu_product, member)}
+#define PREC(sec, arr, idx, key)                                                              \
+    {sec, key, F_SI, offsetof(gpu_product, arr) + (idx) * sizeof(double)}
+#define PRECS(sec, arr)                                                                       \
+    PREC(sec, arr, PREC_FP64, "fp64"), PREC(sec, arr, PREC_FP32, "fp32"),                     \
+        PREC(sec, arr, PREC_FP16, "fp16"), PREC(sec, arr, PREC_BF16, "bf16"),                 \
+        PREC(sec, arr, PREC_FP64_TENSOR, "fp64_tensor"),                                      \
+        PREC(sec, arr, PREC_TF32_TENSOR, "tf32_tensor"),                                      \
+        PREC(sec, arr, PREC_FP16_TENSOR, "fp16_tensor"),                                      \
+        PREC(sec, arr, PREC_BF16_TENSOR, "bf16_tensor"),                                      \
+        PREC(sec, arr, PREC_FP8_TENSOR, "fp8_tensor"),                                        \
+        PREC(sec, arr, PREC_INT8_TENSOR, "int8_tensor")
+static const field product_fields[] = {
+    P("product", "id", F_STRING, id),
+    P("product", "name", F_STRING, name),
+    P("product", "arch", F_STRING, arch),
+    P("product", "sm_count", F_INT, sm_count),
+    P("product", "base_clock_mhz", F_MHZ, base_clock_mhz),
+    P("product", "boost_clock_mhz", F_MHZ, boost_clock_mhz),
+    P("product", "l2_bytes", F_BYTES, l2_bytes),
+    P("memory", "type", F_STRING, mem_type),
+    P("memory", "clock_mhz", F_MHZ, mem_clock_mhz),
+    P("memory", "bus_width_bits", F_INT, mem_bus_width_bits),
+    P("memory", "data_rate", F_INT, mem_data_rate),
+    P("memory", "datasheet_bandwidth", F_SI, datasheet_bandwidth),
+    PRECS("throughput", flops_per_clock_per_sm),
+    PRECS("datasheet", datasheet_flops),
+};
+#undef P
+#undef PREC
+#undef PRECS
+
+#define MAX_FIELDS 64
+
+typedef struct parse_ctx {
+    const field *fields;
+    size_t n_fields;
+    void *out;
+    bool seen[MAX_FIELDS];
+    char message[MODEL_ERR_MAX];
+} parse_ctx;
+
+static bool parse_int_strict(const char *v, int *out)
+{
+    int64_t b;
+    if (!units_parse_bytes(v, &b) || b > 0x7fffffff)
+        return false;
+    *out = (int)b;
+    return true;
+}
+
+static bool parse_value(const field *f, const char *v, void *base, char *msg, size_t n)
+{
+    char *dst = (char *)base + f->offset;
+    switch (f->type) {
+    case F_INT:
+        if (parse_int_strict(v, (int *)dst))
+            return true;
+        snprintf(msg, n, "%s: expected a non-negative integer, got '%s'", f->key, v);
+        return false;
+    case F_BYTES:
+        if (units_parse_bytes(v, (int64_t *)dst))
+            return true;
+        snprintf(msg, n, "%s: expected a size in bytes (e.g. 49152 or 48K), got '%s'", f->key,
+                 v);
+        return false;
+    case F_SI:
+    case F_MHZ:
+        if (units_parse_si(v, (double *)dst))
+            return true;
+        snprintf(msg, n, "%s: expected a non-negative number, got '%s'", f->key, v);
+        return false;
+    case F_STRING:
+        if (strlen(v) >= MODEL_NAME_MAX || !*v) {
+            snprintf(msg, n, "%s: expected a value of 1 to %d characters", f->key,
+                     MODEL_NAME_MAX - 1);
+            return false;
+        }
+        strcpy(dst, v);
+        return true;
+    case F_DIM3: {
+        int *d = (int *)dst;
+        char *end;
+        const char *p = v;
+        for (int i = 0; i < 3; i++) {
+            long x = strtol(p, &end, 10);
+            if (end == p || x <= 0 || x > 0x7fffffffL) {
+                snprintf(msg, n, "%s: expected three positive integers, got '%s'", f->key, v);
+                return false;
+            }
+            d[i] = (int)x;
+            p = end;
+        }
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p) {
+            snprintf(msg, n, "%s: expected three positive integers, got '%s'", f->key, v);
+            return false;
+        }
+        return true;
+    }
+    case F_CC: {
+        gpu_arch *a = base;
+        int major, minor, used = 0;
+        if (sscanf(v, "%d.%d%n", &major, &minor, &used) != 2 || v[used] || major < 1 ||
+            major > 99 || minor < 0 || minor > 9) {
+            snprintf(msg, n, "compute_capability: expected MAJOR.MINOR such as 9.0, got '%s'",
+                     v);
+            return false;
+        }
+        a->cc_major = major;
+        a->cc_minor = minor;
+        return true;
+    }
+    case F_CARVEOUT: {
+        gpu_arch *a = base;
+        a->n_carveouts = 0;
+        const char *p = v;
+        char *end;
+        for (;;) {
+            while (isspace((unsigned char)*p))
+                p++;
+            if (!*p)
+                break;
+            long kb = strtol(p, &end, 10);
+            if (end == p || kb < 0 || kb > 16 * 1024 * 1024 || a->n_carveouts >= MODEL_MAX_CARVEOUTS ||
+                (a->n_carveouts && kb * 1024 <= a->carveouts[a->n_carveouts - 1])) {
+                snprintf(msg, n,
+                         "carveouts_kb: expected at most %d ascending sizes in KiB, got '%s'",
+                         MODEL_MAX_CARVEOUTS, v);
+                return false;
+            }
+            a->carveouts[a->n_carveouts++] = (int64_t)kb * 1024;
+            p = end;
+        }
+        return true;
+    }
+    }
+    return false;
+}
+
+static int on_entry(void *user, const char *section, const char *name, const char *value)
+{
+    parse_ctx *c = user;
+    for (size_t i = 0; i < c->n_fields; i++) {
+        const field *f = &c->fields[i];
+        if (strcmp(f->section, section) || strcmp(f->key, name))
+            continue;
+        if (c->seen[i]) {
+            snprintf(c->message, sizeof c->message, "[%s] %s is given twice", section, name);
+            return 0;
+        }
+        c->seen[i] = true;
+        return parse_value(f, value, c->out, c->message, sizeof c->message);
+    }
+    snprintf(c->message, sizeof c->message, "unknown key '%s' in section [%s]", name, section);
+    return 0;
+}
+
+static bool parse_file(const char *text, size_t len, const field *fields, size_t n_fields,
+                       void *out, model_error *err)
+{
+    parse_ctx c = {.fields = fields, .n_fields = n_fields, .out = out};
+    char *copy = xstrndup(text, len);
+    int rc = ini_parse_string(copy, on_entry, &c);
+    free(copy);
+    if (rc != 0) {
+        err->line = rc > 0 ? rc : 0;
+        snprintf(err->message, sizeof err->message, "%s",
+                 c.message[0] ? c.message : "malformed line (expected [section] or key = value)");
+        return false;
+    }
+    for (size_t i = 0; i < n_fields; i++)
+        if (!c.seen[i]) {
+            err->line = 0;
+            snprintf(err->message, sizeof err->message, "missing key '%s' in section [%s]",
+                     fields[i].key, fields[i].section);
+            return false;
+        }
+    return true;
+}
+
+static bool fail(model_error *err, const char *fmt, long long v)
+{
+    err->line = 0;
+    snprintf(err->message, sizeof err->message, fmt, v);
+    return false;
+}
+
+bool model_validate_arch(const gpu_arch *a, model_error *err)
+{
+    if (a->warp_size <= 0 || a->warp_size > 1024)
+        return fail(err, "warp size must be between 1 and 1024 (got %lld)", a->warp_size);
+    if (a->max_threads_per_block <= 0)
+        return fail(err, "max threads per block must be positive (got %lld)",
+                    a->max_threads_per_block);
+    if (a->max_threads_per_sm < a->warp_size)
+        return fail(err, "max threads per SM must be at least one warp (got %lld)",
+                    a->max_threads_per_sm);
+    if (a->max_blocks_per_sm <= 0)
+        return fail(err, "max blocks per SM must be positive (got %lld)",
+                    a->max_blocks_per_sm);
+    if (a->regs_per_sm <= 0 || a->regs_per_block <= 0)
+        return fail(err, "register file sizes must be positive (got %lld)", a->regs_per_sm);
+    if (a->regs_per_block > a->regs_per_sm)
+        return fail(err, "registers per block exceed registers per SM (%lld)",
+                    a->regs_per_block);
+    if (a->max_regs_per_thread <= 0)
+        return fail(err, "max registers per thread must be positive (got %lld)",
+                    a->max_regs_per_thread);
+    if (a->sub_partitions <= 0 || a->launch_check_sub_partitions < 0)
+        return fail(err, "sub-partition count must be positive (got %lld)",
+                    a->sub_partitions);
+    if (a->smem_per_sm <= 0 || a->smem_per_block <= 0)
+        return fail(err, "shared memory sizes must be positive (got %lld)",
+                    (long long)a->smem_per_sm);
+    if (a->smem_per_block_optin < a->smem_per_block)
+        return fail(err, "opt-in shared memory per block is below the default (%lld)",
+                    (long long)a->smem_per_block_optin);
+    if (a->smem_per_block_optin + a->smem_reserved_per_block > a->smem_per_sm)
+        return fail(err, "opt-in shared memory per block plus the reserved bytes exceed "
+                         "shared memory per SM (%lld)", (long long)a->smem_per_sm);
+    if (a->smem_per_sm > 0x7fffffff)
+        return fail(err, "shared memory per SM is implausibly large (%lld)",
+                    (long long)a->smem_per_sm);
+    if (a->n_carveouts && a->carveouts[a->n_carveouts - 1] != a->smem_per_sm)
+        return fail(err, "the largest carveout must equal shared memory per SM (%lld)",
+                    (long long)a->smem_per_sm);
+    return true;
+}
+
+bool model_parse_arch(const char *text, size_t len, gpu_arch *out, model_error *err)
+{
+    *out = (gpu_arch){0};
+    if (!parse_file(text, len, arch_fields, sizeof arch_fields / sizeof arch_fields[0], out,
+                    err))
+        return false;
+    return model_validate_arch(out, err);
+}
+
+bool model_parse_product(const char *text, size_t len, gpu_product *out, model_error *err)
+{
+    *out = (gpu_product){0};
+    if (!parse_file(text, len, product_fields, sizeof product_fields / sizeof product_fields[0],
+                    out, err))
+        return false;
+    if (out->sm_count <= 0)
+        return fail(err, "sm_count must be positive (got %lld)", out->sm_count);
+    if (out->boost_clock_mhz <= 0)
+        return fail(err, "boost_clock_mhz must be positive (got %lld)",
+                    (long long)out->boost_clock_mhz);
+    return true;
+}
+
+/* The textbook machine: numbers a course states, no allocation units. */
+static void textbook_defaults(gpu_arch *a)
+{
+    *a = (gpu_arch){0};
+    strcpy(a->name, "machine");
+    strcpy(a->family, "hypothetical");
+    a->warp_size = 32;
+    a->max_threads_per_block = 1024;
+    a->max_threads_per_sm = 2048;
+    a->max_blocks_per_sm = 32;
+    a->max_block_dim[0] = a->max_block_dim[1] = 1024;
+    a->max_block_dim[2] = 64;
+    a->max_grid_dim[0] = 0x7fffffff;
+    a->max_grid_dim[1] = a->max_grid_dim[2] = 65535;
+    a->regs_per_sm = a->regs_per_block = 65536;
+    a->max_regs_per_thread = 255;
+    a->sub_partitions = 1;
+    a->smem_per_sm = a->smem_per_block = a->smem_per_block_optin = 48 * 1024;
+    a->hypothetical = true;
+}
+
+typedef struct spec_key {
+    const char *key;
+    field_type type;
+    size_t offset;
+} spec_key;
+
+#define S(key, type, member) {key, type, offsetof(gpu_arch, member)}
+static const spec_key spec_keys[] = {
+    S("name", F_STRING, name),
+    S("warp", F_INT, warp_size),
+    S("threads/block", F_INT, max_threads_per_block),
+    S("threads/sm", F_INT, max_threads_per_sm),
+    S("blocks/sm", F_INT, max_blocks_per_sm),
+    S("regs/sm", F_INT, regs_per_sm),
+    S("regs/block", F_INT, regs_per_block),
+    S("regs/thread", F_INT, max_regs_per_thread),
+    S("reg-unit", F_INT, reg_alloc_unit),
+    S("subpartitions", F_INT, sub_partitions),
+    S("smem/sm", F_BYTES, smem_per_sm),
+    S("smem/block", F_BYTES, smem_per_block),
+    S("smem/block-optin", F_BYTES, smem_per_block_optin),
+    S("smem/reserved", F_BYTES, smem_reserved_per_block),
+    S("smem-unit", F_INT, smem_alloc_unit),
+    S("carveouts", F_CARVEOUT, n_carveouts),
+};
+#undef S
+
+bool model_parse_machine_spec(const char *spec, gpu_arch *out, model_error *err)
+{
+    textbook_defaults(out);
+    err->line = 0;
+    bool regs_block_given = false, smem_block_given = false, optin_given = false;
+    char *copy = xstrdup(spec);
+    bool ok = true;
+    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && ok;
+         item = strtok_r(NULL, ",", &save)) {
+        while (isspace((unsigned char)*item))
+            item++;
+        char *eq = strchr(item, '=');
+        if (!eq) {
+            snprintf(err->message, sizeof err->message, "--machine: expected key=value, got '%s'",
+                     item);
+            ok = false;
+            break;
+        }
+        *eq = '\0';
+        const char *key = item, *val = eq + 1;
+        if (strcmp(key, "granularity") == 0) {
+            if (strcmp(val, "none") == 0) {
+                out->reg_alloc_unit = out->smem_alloc_unit = 0;
+                out->sub_partitions = 1;
+            } else {
+                snprintf(err->message, sizeof err->message,
+                         "--machine: granularity takes 'none' (set reg-unit, smem-unit and "
+                         "subpartitions for real allocation units), got '%s'",
+                         val);
+                ok = false;
+            }
+            continue;
+        }
+        const spec_key *k = NULL;
+        for (size_t i = 0; i < sizeof spec_keys / sizeof spec_keys[0]; i++)
+            if (strcmp(spec_keys[i].key, key) == 0)
+                k = &spec_keys[i];
+        if (!k) {
+            snprintf(err->message, sizeof err->message,
+                     "--machine: unknown key '%s' (known: warp, threads/block, threads/sm, "
+                     "blocks/sm, regs/sm, regs/block, regs/thread, reg-unit, subpartitions, "
+                     "smem/sm, smem/block, smem/block-optin, smem/reserved, smem-unit, "
+                     "carveouts, granularity, name)",
+                     key);
+            ok = false;
+            break;
+        }
+        field f = {"machine", k->key, k->type, k->offset};
+        char msg[MODEL_ERR_MAX - 16];
+        if (!parse_value(&f, val, out, msg, sizeof msg)) {
+            snprintf(err->message, sizeof err->message, "--machine: %s", msg);
+            ok = false;
+        }
+        regs_block_given |= strcmp(key, "regs/block") == 0;
+        smem_block_given |= strcmp(key, "smem/block") == 0;
+        optin_given |= strcmp(key, "smem/block-optin") == 0;
+    }
+    free(copy);
+    if (!ok)
+        return false;
+    /* Unstated per-block limits follow the per-SM ones, as in textbooks. */
+    if (!regs_block_given)
+        out->regs_per_block = out->regs_per_sm;
+    if (!smem_block_given)
+        out->smem_per_block = out->smem_per_sm - out->smem_reserved_per_block;
+    if (!optin_given)
+        out->smem_per_block_optin = out->smem_per_block;
+    if (out->n_carveouts && out->carveouts[out->n_carveouts - 1] != out->smem_per_sm)
+        out->smem_per_sm = out->carveouts[out->n_carveouts - 1];
+    if (!model_validate_arch(out, err)) {
+        char m[MODEL_ERR_MAX];
+        snprintf(m, sizeof m, "--machine: %.*s", MODEL_ERR_MAX - 16, err->message);
+        memcpy(err->message, m, sizeof m);
+        return false;
+    }
+    return true;
+}
+
+static const char *const precision_names[PREC_COUNT] = {
+    "fp64",        "fp32",        "fp16",       "bf16",       "fp64-tensor",
+    "tf32-tensor", "fp16-tensor", "bf16-tensor", "fp8-tensor", "int8-tensor",
+};
+
+const char *model_precision_name(model_precision p)
+{
+    return p < PREC_COUNT ? precision_names[p] : "unknown";
+}
+
+bool model_precision_from_name(const char *name, model_precision *out)
+{
+    for (int i = 0; i < PREC_COUNT; i++) {
+        const char *n = precision_names[i];
+        size_t len = strlen(n);
+        if (strlen(name) != len)
+            continue;
+        bool same = true;
+        for (size_t j = 0; j < len && same; j++) {
+            char a = (char)tolower((unsigned char)name[j]);
+            char b = n[j];
+            same = a == b || (a == '_' && b == '-');
+        }
+        if (same) {
+            *out = (model_precision)i;
+            return true;
+        }
+    }
+    return false;
+}
