@@ -130,6 +130,28 @@ bool units_parse_percent(const char *s, double *out)
     return true;
 }
 
+bool units_parse_dim3(const char *s, int dims[3])
+{
+    dims[0] = dims[1] = dims[2] = 1;
+    const char *p = s;
+    for (int i = 0; i < 3; i++) {
+        if (!isdigit((unsigned char)*p))
+            return false;
+        errno = 0;
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (errno || v < 1 || v > 0x7fffffffL)
+            return false;
+        dims[i] = (int)v;
+        if (!*end)
+            return true;
+        if (*end != 'x' && *end != 'X' && *end != ',')
+            return false;
+        p = end + 1;
+    }
+    return false;
+}
+
 const char *units_fmt_bytes(int64_t bytes, char *buf, size_t n)
 {
     if (bytes >= 1024 && bytes % 1024 == 0)

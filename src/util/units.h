@@ -18,6 +18,9 @@ bool units_parse_si(const char *s, double *out);
 /* Percent: "50", "50%", "0.5" is NOT accepted as 50% (ambiguous). */
 bool units_parse_percent(const char *s, double *out);
 
+/* "256", "16x16" or "8x8x4": each extent >= 1; missing ones are 1. */
+bool units_parse_dim3(const char *s, int dims[3]);
+
 /* "48 KiB" style for bytes (exact when a whole number of KiB), into buf. */
 const char *units_fmt_bytes(int64_t bytes, char *buf, size_t n);
 /* "67.0 T" style SI, with `unit` appended ("FLOP/s", "B/s"). */

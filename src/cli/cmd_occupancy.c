@@ -1,0 +1,210 @@
+/* cmd_occupancy: `gpulint occupancy`, the calculator without a source file. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/occ.h"
+#include "cli/cli.h"
+#include "cli/opt.h"
+#include "cli/target.h"
+#include "config.h"
+#include "report/occ_report.h"
+#include "util/sbuf.h"
+#include "util/units.h"
+#if GPULINT_HAVE_CAIRO
+#include "report/chart.h"
+#endif
+
+typedef struct occ_args {
+    target_opts target;
+    int threads;
+    const char *block;
+    int regs;
+    int64_t smem;
+    int64_t dynamic_smem;
+    double carveout;
+    int barriers;
+    int64_t max_dynamic_smem;
+    bool explain, help, seen_threads, seen_regs, seen_carveout, seen_optin;
+    const char *format;
+    const char *plot;
+} occ_args;
+
+static void print_text(const target *t, const occ_kernel *k, const occ_launch *l,
+                       const occ_result *r)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, "%s: %d threads/block, %d registers/thread, %lld B static + %lld B dynamic "
+                  "shared memory\n",
+              t->label, l->threads_per_block, k->regs_per_thread, (long long)k->static_smem,
+              (long long)l->dynamic_smem);
+    sbuf_addf(&b, "  blocks/SM        %d\n", r->blocks_per_sm);
+    sbuf_addf(&b, "  warps/SM         %d of %d\n", r->warps_per_sm, r->max_warps_per_sm);
+    sbuf_addf(&b, "  occupancy        %.1f%%\n", r->occupancy * 100.0);
+    sbuf_add(&b, "  limited by       ");
+    occ_limiters_text(&b, r->limiters);
+    sbuf_addf(&b, "\n  blocks allowed   warps %d, registers ", r->limit_warps);
+    if (r->limit_registers == OCC_UNLIMITED)
+        sbuf_add(&b, "any");
+    else
+        sbuf_addf(&b, "%d", r->limit_registers);
+    sbuf_add(&b, ", shared memory ");
+    if (r->limit_smem == OCC_UNLIMITED)
+        sbuf_add(&b, "any");
+    else
+        sbuf_addf(&b, "%d", r->limit_smem);
+    sbuf_addf(&b, ", blocks %d", r->limit_blocks);
+    if (r->limit_barriers != OCC_UNLIMITED)
+        sbuf_addf(&b, ", barriers %d", r->limit_barriers);
+    sbuf_addc(&b, '\n');
+    occ_advice adv[4];
+    int n = occ_advise(&t->arch, k, l, r, adv, 4);
+    for (int i = 0; i < n; i++) {
+        sbuf_add(&b, i == 0 ? "  to raise it     " : "                   or ");
+        occ_advice_text(&b, &adv[i], l);
+        sbuf_addc(&b, '\n');
+    }
+    fputs(sbuf_str(&b), stdout);
+    sbuf_free(&b);
+}
+
+static int plot(const char *path, const target *t, const occ_kernel *k, const occ_launch *l)
+{
+#if GPULINT_HAVE_CAIRO
+    char err[256] = "";
+    if (!chart_occupancy(&t->arch, k, l, t->label, path, err, sizeof err))
+        return cli_error(EXIT_INPUT, "%s: %s", path, err);
+    return EXIT_OK;
+#else
+    (void)t;
+    (void)k;
+    (void)l;
+    return cli_error(EXIT_USAGE, "%s: gpulint was built without cairo; --plot is unavailable",
+                     path);
+#endif
+}
+
+int cmd_occupancy(int argc, char **argv)
+{
+    occ_args a = {.format = "text"};
+    const opt_spec specs[] = {
+        TARGET_OPTIONS(&a.target),
+        {"threads", 't', OPT_INT, &a.threads, &a.seen_threads, "N", "threads per block"},
+        {"block", 'b', OPT_STRING, &a.block, NULL, "XxYxZ", "block shape, e.g. 16x16"},
+        {"regs", 'r', OPT_INT, &a.regs, &a.seen_regs, "N", "registers per thread"},
+        {"smem", 's', OPT_BYTES, &a.smem, NULL, "BYTES", "static shared memory per block"},
+        {"dynamic-smem", 'd', OPT_BYTES, &a.dynamic_smem, NULL, "BYTES",
+         "dynamic shared memory per launch"},
+        {"carveout", 0, OPT_PERCENT, &a.carveout, &a.seen_carveout, "PCT",
+         "cudaFuncAttributePreferredSharedMemoryCarveout (default: driver's choice)"},
+        {"barriers", 0, OPT_INT, &a.barriers, NULL, "N", "named barriers per block (ptxas)"},
+        {"max-dynamic-smem", 0, OPT_BYTES, &a.max_dynamic_smem, &a.seen_optin, "BYTES",
+         "cudaFuncAttributeMaxDynamicSharedMemorySize (opt-in above 48 KiB)"},
+        {"explain", 'e', OPT_FLAG, &a.explain, NULL, NULL, "show the worked derivation"},
+        {"format", 'f', OPT_STRING, &a.format, NULL, "text|json", "output format"},
+        {"plot", 'p', OPT_STRING, &a.plot, NULL, "FILE", "occupancy curves as .svg or .png"},
+        {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
+        {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
+    };
+    opt_result res;
+    if (!opt_parse(specs, argc, argv, &res)) {
+        opt_free(&res);
+        return cli_error(EXIT_USAGE, "%s", res.error);
+    }
+    int n_pos = res.n_positional + res.n_passthrough;
+    opt_free(&res);
+    if (a.help) {
+        opt_usage("gpulint occupancy --threads N --regs N [--smem B] [--dynamic-smem B] "
+                  "[--arch A|--gpu G|--machine M] [--explain] [--format text|json]",
+                  specs);
+        return EXIT_OK;
+    }
+    if (n_pos)
+        return cli_error(EXIT_USAGE, "occupancy takes no file arguments");
+    if (strcmp(a.format, "text") && strcmp(a.format, "json"))
+        return cli_error(EXIT_USAGE, "unknown format '%s' (use text or json)", a.format);
+    int dims[3] = {1, 1, 1};
+    if (a.block) {
+        if (a.seen_threads)
+            return cli_error(EXIT_USAGE, "give --threads or --block, not both");
+        if (!units_parse_dim3(a.block, dims))
+            return cli_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ",
+                             a.block);
+        long long t = (long long)dims[0] * dims[1] * dims[2];
+        if (t > 0x7fffffff)
+            return cli_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
+        a.threads = (int)t;
+    } else if (!a.seen_threads) {
+        return cli_error(EXIT_USAGE, "--threads N (or --block XxY) is required");
+    }
+    if (a.threads == 0)
+        return cli_error(EXIT_USAGE, "--threads must be at least 1");
+    if (!a.seen_regs)
+        return cli_error(EXIT_USAGE, "--regs N is required (registers per thread, as ptxas "
+                                     "reports them)");
+
+    model_db db;
+    target targets[TARGET_MAX];
+    int n_targets = 0;
+    int rc = target_resolve(&a.target, &db, targets, TARGET_MAX, &n_targets);
+    if (rc != EXIT_OK)
+        return rc;
+    occ_kernel k = {.regs_per_thread = a.regs, .static_smem = a.smem, .barriers = a.barriers};
+    occ_launch l = {.threads_per_block = a.threads,
+                    .dynamic_smem = a.dynamic_smem,
+                    .carveout_percent = a.seen_carveout ? (int)(a.carveout + 0.5) : -1,
+                    .smem_optin = a.seen_optin,
+                    .max_dynamic_smem = a.max_dynamic_smem};
+    json_t *all = json_array();
+    int worst = EXIT_OK;
+    for (int i = 0; i < n_targets; i++) {
+        const target *t = &targets[i];
+        occ_result r;
+        bool ok = occ_compute(&t->arch, &k, &l, &r);
+        for (int d = 0; d < 3 && a.block; d++)
+            if (dims[d] > t->arch.max_block_dim[d] && t->arch.max_block_dim[d] > 0) {
+                ok = false;
+                if (strcmp(a.format, "text") == 0) {
+                    rc = cli_error(EXIT_LAUNCH, "%s: block dimension %c = %d exceeds the "
+                                                "limit %d",
+                                   t->arch.name, "xyz"[d], dims[d], t->arch.max_block_dim[d]);
+                    worst = rc;
+                }
+            }
+        if (strcmp(a.format, "json") == 0) {
+            json_array_append_new(all, occ_json(&t->arch, &k, &l, &r));
+        } else if (a.explain) {
+            sbuf b;
+            sbuf_init(&b);
+            occ_explain(&b, &t->arch, &k, &l, &r);
+            fputs(sbuf_str(&b), stdout);
+            sbuf_free(&b);
+        } else if (r.failure == OCC_OK && ok) {
+            print_text(t, &k, &l, &r);
+        }
+        if (r.failure != OCC_OK) {
+            if (strcmp(a.format, "text") == 0 && !a.explain)
+                cli_error(EXIT_LAUNCH, "%s: cannot launch %d threads with %d registers and "
+                                       "%lld B of shared memory: %s",
+                          t->arch.name, a.threads, a.regs,
+                          (long long)(a.smem + a.dynamic_smem), occ_failure_reason(r.failure));
+            worst = EXIT_LAUNCH;
+        }
+        if (a.plot && r.failure == OCC_OK && worst == EXIT_OK)
+            worst = plot(a.plot, t, &k, &l);
+        if (i + 1 < n_targets && strcmp(a.format, "text") == 0)
+            putchar('\n');
+    }
+    if (strcmp(a.format, "json") == 0) {
+        json_t *out = json_array_size(all) == 1 ? json_incref(json_array_get(all, 0)) : json_incref(all);
+        char *s = json_dumps(out, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+        puts(s);
+        free(s);
+        json_decref(out);
+    }
+    json_decref(all);
+    model_db_free(&db);
+    return worst;
+}

@@ -1,0 +1,147 @@
+/* target: resolve the GPU a command reasons about. */
+#include "cli/target.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "input/devquery.h"
+#include "util/sbuf.h"
+
+int target_load_db(const char *models_dir, model_db *db)
+{
+    model_load_error err = {0};
+    const char *dir = models_dir ? models_dir : model_default_dir();
+    if (model_db_load(dir, db, &err)) {
+        return EXIT_OK;
+    }
+    model_db_free(db);
+    if (err.err.line > 0)
+        return cli_error(EXIT_MODEL, "%s:%d: %s", err.path, err.err.line, err.err.message);
+    return cli_error(EXIT_MODEL, "%s: %s", err.path, err.err.message);
+}
+
+static void list_names(sbuf *b, const model_db *db, bool products)
+{
+    size_t n = products ? db->n_products : db->n_archs;
+    for (size_t i = 0; i < n; i++)
+        sbuf_addf(b, "%s%s", i ? ", " : "", products ? db->products[i].id : db->archs[i].name);
+}
+
+static void set_product_target(target *t, const gpu_arch *a, const gpu_product *p,
+                               const char *origin)
+{
+    memset(t, 0, sizeof *t);
+    t->arch = *a;
+    t->product = *p;
+    t->has_product = true;
+    t->origin = origin;
+    snprintf(t->label, sizeof t->label, "%s (%s)", a->name, p->name);
+}
+
+static const gpu_arch *base_for_cc(int major, int minor, void *ctx)
+{
+    return model_find_cc(ctx, major, minor);
+}
+
+/* The local GPU, unless GPULINT_NO_DEVICE is set (tests want the default). */
+static bool local_target(model_db *db, target *t)
+{
+    const char *skip = getenv("GPULINT_NO_DEVICE");
+    if (skip && *skip && strcmp(skip, "0") != 0)
+        return false;
+    devquery_device d;
+    int n = 0;
+    char msg[256];
+    if (devquery_all(&d, 1, &n, base_for_cc, db, msg, sizeof msg) != DEVQ_OK || n == 0)
+        return false;
+    if (!model_find_cc(db, d.arch.cc_major, d.arch.cc_minor))
+        cli_warn("no bundled model for compute capability %d.%d; allocation rules are assumed",
+                 d.arch.cc_major, d.arch.cc_minor);
+    set_product_target(t, &d.arch, &d.product, "local GPU");
+    return true;
+}
+
+static int resolve_machine(const target_opts *o, target *t)
+{
+    memset(t, 0, sizeof *t);
+    model_error err = {0};
+    if (strchr(o->machine, '=')) {
+        if (!model_parse_machine_spec(o->machine, &t->arch, &err))
+            return cli_error(EXIT_MODEL, "%s", err.message);
+    } else {
+        model_load_error lerr = {0};
+        if (!model_load_arch_file(o->machine, &t->arch, &lerr)) {
+            if (lerr.err.line > 0)
+                return cli_error(EXIT_MODEL, "%s:%d: %s", lerr.path, lerr.err.line,
+                                 lerr.err.message);
+            return cli_error(EXIT_MODEL, "%s: %s", lerr.path, lerr.err.message);
+        }
+    }
+    t->origin = "--machine";
+    snprintf(t->label, sizeof t->label, "%s (hypothetical)", t->arch.name);
+    return EXIT_OK;
+}
+
+int target_resolve(const target_opts *o, model_db *db, target *out, int max, int *n)
+{
+    *n = 0;
+    int given = (o->archs.n > 0) + (o->gpu != NULL) + (o->machine != NULL);
+    if (given > 1)
+        return cli_error(EXIT_USAGE, "give only one of --arch, --gpu and --machine");
+    int rc = target_load_db(o->models_dir, db);
+    if (rc != EXIT_OK)
+        return rc;
+    if (o->machine) {
+        rc = resolve_machine(o, &out[0]);
+        if (rc == EXIT_OK)
+            *n = 1;
+        return rc;
+    }
+    if (o->archs.n > 0) {
+        for (int i = 0; i < o->archs.n && *n < max; i++) {
+            const gpu_arch *a = model_find_arch(db, o->archs.v[i]);
+            if (!a) {
+                sbuf b;
+                sbuf_init(&b);
+                list_names(&b, db, false);
+                rc = cli_error(EXIT_MODEL, "unknown architecture '%s' (known: %s)",
+                               o->archs.v[i], sbuf_str(&b));
+                sbuf_free(&b);
+                return rc;
+            }
+            target *t = &out[(*n)++];
+            memset(t, 0, sizeof *t);
+            t->arch = *a;
+            t->origin = "--arch";
+            snprintf(t->label, sizeof t->label, "%s (%s)", a->name, a->family);
+        }
+        return EXIT_OK;
+    }
+    if (o->gpu) {
+        const gpu_product *p = model_find_product(db, o->gpu);
+        if (!p) {
+            sbuf b;
+            sbuf_init(&b);
+            list_names(&b, db, true);
+            rc = cli_error(EXIT_MODEL, "unknown GPU '%s' (known: %s)", o->gpu, sbuf_str(&b));
+            sbuf_free(&b);
+            return rc;
+        }
+        set_product_target(&out[0], model_find_arch(db, p->arch), p, "--gpu");
+        *n = 1;
+        return EXIT_OK;
+    }
+    if (local_target(db, &out[0])) {
+        *n = 1;
+        return EXIT_OK;
+    }
+    const gpu_product *p = model_find_product(db, TARGET_DEFAULT_GPU);
+    if (!p)
+        return cli_error(EXIT_MODEL, "the default GPU model '%s' is missing from %s",
+                         TARGET_DEFAULT_GPU, db->dir);
+    set_product_target(&out[0], model_find_arch(db, p->arch), p, "default");
+    *n = 1;
+    return EXIT_OK;
+}
