@@ -19,5 +19,9 @@ char *demangle(const char *mangled)
         free(d);
         return xstrdup(mangled);
     }
+    /* Template kernels carry their return type in the mangling; every
+     * __global__ function returns void, so it says nothing. */
+    if (strncmp(d, "void ", 5) == 0)
+        memmove(d, d + 5, strlen(d + 5) + 1);
     return d;
 }

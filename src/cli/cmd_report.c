@@ -1,0 +1,166 @@
+/* cmd_report: `gpulint FILE.cu ...` and `gpulint --ptxas-log LOG`, the main
+ * job: per-kernel resources and occupancy for each target. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/opt.h"
+#include "cli/pipeline.h"
+#include "config.h"
+#include "report/kernel_report.h"
+#include "util/sbuf.h"
+#include "util/units.h"
+
+typedef struct report_args {
+    pipeline_opts p;
+    const char *block;
+    double carveout;
+    bool seen_carveout;
+    const char *format;
+    bool help;
+} report_args;
+
+static kernel_row row_of(const report_kernel *k)
+{
+    return (kernel_row){&k->ptx, k->demangled, k->file, k->line, k->column, k->arch, &k->eval};
+}
+
+static void print_text(const report *r, const report_args *a)
+{
+    kernel_report_style style = {cli_use_color(stdout), 60};
+    sbuf out;
+    sbuf_init(&out);
+    bool *done = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *done);
+    kernel_row *rows = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *rows);
+    for (size_t i = 0; i < r->n_kernels; i++) {
+        if (done[i])
+            continue;
+        const report_kernel *first = &r->kernels[i];
+        int n = 0;
+        for (size_t j = i; j < r->n_kernels; j++) {
+            const report_kernel *k = &r->kernels[j];
+            bool same_file = (!k->file && !first->file) ||
+                             (k->file && first->file && strcmp(k->file, first->file) == 0);
+            if (!done[j] && same_file && strcmp(k->ptx.arch, first->ptx.arch) == 0) {
+                rows[n++] = row_of(k);
+                done[j] = true;
+            }
+        }
+        const char *label = first->arch ? first->arch->name : first->ptx.arch;
+        for (int t = 0; t < r->n_targets; t++)
+            if (first->arch == &r->targets[t].arch)
+                label = r->targets[t].label;
+        sbuf head;
+        sbuf_init(&head);
+        sbuf_addf(&head, "%s  [%s", first->file ? first->file : a->p.ptxas_log, label);
+        if (r->n_targets == 1 && first->arch == &r->targets[0].arch)
+            sbuf_addf(&head, ", %s", r->targets[0].origin);
+        sbuf_add(&head, "]");
+        if (out.len)
+            sbuf_addc(&out, '\n');
+        kernel_report_text(&out, sbuf_str(&head), rows, n, &style);
+        sbuf_free(&head);
+    }
+    fputs(sbuf_str(&out), stdout);
+    sbuf_free(&out);
+    free(rows);
+    free(done);
+}
+
+static void print_json(const report *r)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "tool", json_string("gpulint"));
+    json_object_set_new(root, "version", json_string(GPULINT_VERSION));
+    json_t *targets = json_array();
+    for (int i = 0; i < r->n_targets; i++) {
+        const target *t = &r->targets[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "arch", json_string(t->arch.name));
+        json_object_set_new(o, "label", json_string(t->label));
+        json_object_set_new(o, "origin", json_string(t->origin));
+        json_object_set_new(o, "gpu", t->has_product ? json_string(t->product.id) : json_null());
+        json_array_append_new(targets, o);
+    }
+    json_object_set_new(root, "targets", targets);
+    json_t *kernels = json_array();
+    for (size_t i = 0; i < r->n_kernels; i++) {
+        kernel_row row = row_of(&r->kernels[i]);
+        json_array_append_new(kernels, kernel_report_json(&row));
+    }
+    json_object_set_new(root, "kernels", kernels);
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+    puts(s);
+    free(s);
+    json_decref(root);
+}
+
+int cmd_report(int argc, char **argv)
+{
+    report_args a = {.format = "text"};
+    const opt_spec specs[] = {
+        TARGET_OPTIONS(&a.p.target),
+        {"nvcc", 0, OPT_STRING, &a.p.nvcc, NULL, "PATH", "nvcc to run (default: $CUDA_HOME, PATH)"},
+        {"ptxas-log", 'l', OPT_STRING, &a.p.ptxas_log, NULL, "FILE",
+         "read an existing nvcc/ptxas -v log ('-' = stdin) instead of compiling"},
+        {"block", 'b', OPT_STRING, &a.block, NULL, "XxYxZ", "block size in use, e.g. 256 or 16x16"},
+        {"dynamic-smem", 'd', OPT_BYTES, &a.p.dynamic_smem, NULL, "BYTES",
+         "dynamic shared memory per launch"},
+        {"carveout", 0, OPT_PERCENT, &a.carveout, &a.seen_carveout, "PCT",
+         "preferred shared-memory carveout"},
+        {"format", 'f', OPT_STRING, &a.format, NULL, "text|json", "output format"},
+        {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
+        {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
+    };
+    opt_result res;
+    if (!opt_parse(specs, argc, argv, &res)) {
+        opt_free(&res);
+        return cli_error(EXIT_USAGE, "%s", res.error);
+    }
+    if (a.help) {
+        opt_free(&res);
+        opt_usage("gpulint [options] FILE.cu... [-- nvcc-args]\n       gpulint --ptxas-log LOG "
+                  "[FILE.cu] [options]",
+                  specs);
+        return EXIT_OK;
+    }
+    a.p.files = res.positional;
+    a.p.n_files = res.n_positional;
+    a.p.extra = res.passthrough;
+    a.p.n_extra = res.n_passthrough;
+    a.p.carveout_percent = a.seen_carveout ? (int)(a.carveout + 0.5) : -1;
+    int rc = EXIT_OK;
+    if (strcmp(a.format, "text") && strcmp(a.format, "json"))
+        rc = cli_error(EXIT_USAGE, "unknown format '%s' (use text or json)", a.format);
+    else if (a.block && !units_parse_dim3(a.block, a.p.block))
+        rc = cli_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
+    else if (a.p.ptxas_log && a.p.n_files > 1)
+        rc = cli_error(EXIT_USAGE, "--ptxas-log takes at most one source file (for line numbers)");
+    for (int i = 0; rc == EXIT_OK && i < a.p.n_files; i++)
+        if (a.p.files[i][0] == '-' && a.p.files[i][1])
+            rc = cli_error(EXIT_USAGE, "unknown option '%s'", a.p.files[i]);
+    if (rc != EXIT_OK) {
+        opt_free(&res);
+        return rc;
+    }
+    if (a.block) {
+        a.p.has_block = true;
+        if ((long long)a.p.block[0] * a.p.block[1] * a.p.block[2] > 0x7fffffff) {
+            opt_free(&res);
+            return cli_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
+        }
+    }
+    report r;
+    rc = pipeline_run(&a.p, &r);
+    if (rc == EXIT_OK) {
+        if (strcmp(a.format, "json") == 0)
+            print_json(&r);
+        else
+            print_text(&r, &a);
+    }
+    report_free(&r);
+    opt_free(&res);
+    return rc;
+}

@@ -1,0 +1,218 @@
+/* pipeline: compile, parse, locate, evaluate. */
+#include "cli/pipeline.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "input/nvcc.h"
+#include "input/srcscan.h"
+#include "util/demangle.h"
+#include "util/fileio.h"
+#include "util/sbuf.h"
+
+#define LOG_MAX (256u << 20)
+#define SOURCE_MAX (64u << 20)
+
+static void add_kernel(report *r, size_t *cap, const ptxas_kernel *k, const char *file,
+                       const srcscan_result *scan, const gpu_arch *arch, const pipeline_opts *o)
+{
+    if (r->n_kernels == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        r->kernels = xrealloc(r->kernels, *cap * sizeof *r->kernels);
+    }
+    report_kernel *rk = &r->kernels[r->n_kernels++];
+    memset(rk, 0, sizeof *rk);
+    rk->ptx = *k;
+    rk->ptx.name = xstrdup(k->name);
+    rk->demangled = demangle(k->name);
+    rk->file = file;
+    rk->arch = arch;
+    if (scan) {
+        char simple[512];
+        srcscan_simple_name(rk->demangled, simple, sizeof simple);
+        const srcscan_kernel *sk = srcscan_find(scan, simple);
+        if (sk) {
+            rk->line = sk->line;
+            rk->column = sk->column;
+        }
+    }
+    if (!arch)
+        return;
+    occ_kernel res = kernel_resources(k);
+    occ_launch defaults = {.threads_per_block = 0,
+                           .dynamic_smem = o->dynamic_smem,
+                           .carveout_percent = o->carveout_percent};
+    occ_launch launch = defaults;
+    launch.threads_per_block = o->block[0] * o->block[1] * o->block[2];
+    kernel_evaluate(arch, &res, o->has_block ? &launch : NULL, &defaults, &rk->eval);
+}
+
+/* The model for a kernel's arch: the target's own (which may be the live
+ * device) when the names agree, else the bundled model. */
+static const gpu_arch *arch_for(const report *r, const char *arch_name)
+{
+    char norm[32];
+    if (!model_normalise_arch(arch_name, norm, sizeof norm))
+        return NULL;
+    for (int i = 0; i < r->n_targets; i++)
+        if (strcmp(r->targets[i].arch.name, norm) == 0)
+            return &r->targets[i].arch;
+    return model_find_arch(&r->db, norm);
+}
+
+static void take_log(report *r, size_t *cap, const char *log, size_t len, const char *file,
+                     const srcscan_result *scan, const pipeline_opts *o)
+{
+    ptxas_log parsed;
+    ptxas_parse(log, len, &parsed);
+    for (size_t i = 0; i < parsed.n_kernels; i++) {
+        const ptxas_kernel *k = &parsed.kernels[i];
+        if (!k->is_entry)
+            continue;
+        const gpu_arch *a = arch_for(r, k->arch);
+        if (!a)
+            cli_warn("%s: no model for %s; occupancy of '%s' is not computed",
+                     file ? file : "log", k->arch, k->name);
+        add_kernel(r, cap, k, file, scan, a, o);
+    }
+    for (size_t i = 0; i < parsed.n_warnings; i++)
+        cli_warn("%s:%d: ptxas log: %s", o->ptxas_log ? o->ptxas_log : "nvcc output",
+                 parsed.warnings[i].line, parsed.warnings[i].text);
+    ptxas_log_free(&parsed);
+}
+
+/* nvcc's own diagnostics (not the ptxas info lines) go to stderr as they are. */
+static void echo_diagnostics(const char *log)
+{
+    for (const char *p = log; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        if (!memmem(p, n, "ptxas info", 10) && !memmem(p, n, "nvlink info", 11) &&
+            !(n > 4 && memmem(p, n, "bytes stack frame", 17)))
+            fwrite(p, 1, n, stderr);
+        p += n;
+    }
+}
+
+static int run_files(const pipeline_opts *o, report *r, size_t *cap)
+{
+    char nvcc[PATH_MAX], err[512];
+    if (!nvcc_find(o->nvcc, nvcc, sizeof nvcc, err, sizeof err))
+        return cli_error(EXIT_TOOL, "%s", err);
+    const char *archs[TARGET_MAX];
+    for (int i = 0; i < r->n_targets; i++)
+        archs[i] = r->targets[i].arch.name;
+    /* Hypothetical machines have no real arch to compile for. */
+    int n_archs = r->n_targets;
+    if (r->n_targets == 1 && r->targets[0].arch.hypothetical)
+        n_archs = 0;
+    for (int f = 0; f < o->n_files; f++) {
+        const char *file = o->files[f];
+        char *src;
+        size_t src_len;
+        fileio_status st = fileio_read(file, SOURCE_MAX, &src, &src_len);
+        if (st != FILEIO_OK)
+            return cli_error(EXIT_INPUT, "%s: %s", file, fileio_status_text(st));
+        nvcc_job job;
+        if (!nvcc_start(nvcc, file, archs, n_archs, o->extra, o->n_extra, &job, err,
+                        sizeof err)) {
+            free(src);
+            return cli_error(EXIT_TOOL, "%s", err);
+        }
+        srcscan_result scan;
+        srcscan_kernels(src, src_len, &scan);
+        free(src);
+        char *log;
+        size_t len;
+        int status;
+        if (!nvcc_finish(&job, &log, &len, &status)) {
+            srcscan_free(&scan);
+            free(log);
+            return cli_error(EXIT_TOOL, "lost track of nvcc");
+        }
+        if (status != 0) {
+            fputs(log, stderr);
+            free(log);
+            srcscan_free(&scan);
+            return cli_error(EXIT_COMPILE, "%s: nvcc failed (exit status %d)", file, status);
+        }
+        if (!o->quiet_nvcc)
+            echo_diagnostics(log);
+        size_t before = r->n_kernels;
+        take_log(r, cap, log, len, file, &scan, o);
+        if (r->n_kernels == before)
+            cli_warn("%s: no __global__ kernels were compiled", file);
+        free(log);
+        srcscan_free(&scan);
+    }
+    return EXIT_OK;
+}
+
+static int run_log(const pipeline_opts *o, report *r, size_t *cap)
+{
+    char *log;
+    size_t len;
+    fileio_status st = fileio_read(o->ptxas_log, LOG_MAX, &log, &len);
+    if (st != FILEIO_OK)
+        return cli_error(EXIT_INPUT, "%s: %s", strcmp(o->ptxas_log, "-") ? o->ptxas_log : "stdin",
+                         fileio_status_text(st));
+    if (len == 0) {
+        free(log);
+        return cli_error(EXIT_INPUT, "%s: empty log", o->ptxas_log);
+    }
+    /* With a source file alongside, kernels get their lines from it. */
+    srcscan_result scan = {0};
+    const char *file = NULL;
+    if (o->n_files == 1) {
+        char *src;
+        size_t src_len;
+        st = fileio_read(o->files[0], SOURCE_MAX, &src, &src_len);
+        if (st != FILEIO_OK) {
+            free(log);
+            return cli_error(EXIT_INPUT, "%s: %s", o->files[0], fileio_status_text(st));
+        }
+        srcscan_kernels(src, src_len, &scan);
+        free(src);
+        file = o->files[0];
+    }
+    take_log(r, cap, log, len, file, file ? &scan : NULL, o);
+    free(log);
+    srcscan_free(&scan);
+    if (r->n_kernels == 0)
+        return cli_error(EXIT_INPUT, "%s: no kernel resource usage found (expected ptxas -v "
+                                     "output: 'ptxas info : Used N registers ...')",
+                         o->ptxas_log);
+    return EXIT_OK;
+}
+
+int pipeline_run(const pipeline_opts *o, report *r)
+{
+    memset(r, 0, sizeof *r);
+    int rc = target_resolve(&o->target, &r->db, r->targets, TARGET_MAX, &r->n_targets);
+    if (rc != EXIT_OK)
+        return rc;
+    size_t cap = 0;
+    if (o->ptxas_log)
+        return run_log(o, r, &cap);
+    if (o->n_files == 0)
+        return cli_error(EXIT_USAGE, "no input: give FILE.cu or --ptxas-log LOG");
+    rc = run_files(o, r, &cap);
+    if (rc == EXIT_OK && r->n_kernels == 0)
+        return cli_error(EXIT_INPUT, "no kernels found in %s%s", o->files[0],
+                         o->n_files > 1 ? " and the other files" : "");
+    return rc;
+}
+
+void report_free(report *r)
+{
+    for (size_t i = 0; i < r->n_kernels; i++) {
+        free(r->kernels[i].ptx.name);
+        free(r->kernels[i].demangled);
+    }
+    free(r->kernels);
+    model_db_free(&r->db);
+    memset(r, 0, sizeof *r);
+}

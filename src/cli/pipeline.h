@@ -1,0 +1,50 @@
+/* pipeline: the work behind `gpulint FILE.cu` and `gpulint check`: compile
+ * (or read a ptxas log), parse, tie kernels to source lines, and evaluate
+ * occupancy per (arch, kernel). Shared so both commands see the same data. */
+#ifndef GPULINT_PIPELINE_H
+#define GPULINT_PIPELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/kernel_eval.h"
+#include "cli/target.h"
+#include "input/ptxas.h"
+
+typedef struct pipeline_opts {
+    target_opts target;
+    const char *nvcc;
+    const char *ptxas_log; /* FILE or "-" */
+    char **files;
+    int n_files;
+    char **extra; /* after "--" */
+    int n_extra;
+    bool has_block;
+    int block[3];
+    int64_t dynamic_smem;
+    int carveout_percent; /* -1 = default */
+    bool quiet_nvcc;      /* do not echo nvcc's warnings */
+} pipeline_opts;
+
+typedef struct report_kernel {
+    ptxas_kernel ptx;     /* copied; name owned */
+    char *demangled;
+    const char *file;     /* source file (NULL for a log without source) */
+    int line, column;     /* 0 when unknown */
+    const gpu_arch *arch; /* NULL when the log's arch has no model */
+    kernel_eval eval;
+} report_kernel;
+
+typedef struct report {
+    model_db db;
+    target targets[TARGET_MAX];
+    int n_targets;
+    report_kernel *kernels;
+    size_t n_kernels;
+} report;
+
+/* Returns an exit code; on failure the error line was printed. */
+int pipeline_run(const pipeline_opts *o, report *r);
+void report_free(report *r);
+
+#endif

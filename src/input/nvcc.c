@@ -1,0 +1,207 @@
+/* nvcc: spawn nvcc directly (posix_spawn, no shell) and read its log. */
+#include "input/nvcc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "util/sbuf.h"
+
+extern char **environ;
+
+static bool executable_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+bool nvcc_find(const char *explicit_path, char *out, size_t n, char *err, size_t errlen)
+{
+    if (explicit_path) {
+        if (executable_file(explicit_path)) {
+            snprintf(out, n, "%s", explicit_path);
+            return true;
+        }
+        snprintf(err, errlen, "--nvcc %s: not an executable file", explicit_path);
+        return false;
+    }
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home) {
+        snprintf(out, n, "%s/bin/nvcc", home);
+        if (executable_file(out))
+            return true;
+    }
+    const char *path = getenv("PATH");
+    if (path) {
+        char *copy = xstrdup(path);
+        for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir;
+             dir = strtok_r(NULL, ":", &save)) {
+            snprintf(out, n, "%s/nvcc", *dir ? dir : ".");
+            if (executable_file(out)) {
+                free(copy);
+                return true;
+            }
+        }
+        free(copy);
+    }
+    snprintf(out, n, "%s/bin/nvcc", GPULINT_CUDA_HOME);
+    if (executable_file(out))
+        return true;
+    snprintf(err, errlen,
+             "nvcc not found (looked in $CUDA_HOME/bin, PATH and %s/bin); pass --nvcc PATH or "
+             "use --ptxas-log",
+             GPULINT_CUDA_HOME);
+    return false;
+}
+
+bool nvcc_args_choose_arch(char *const *extra, int n_extra)
+{
+    static const char *const flags[] = {"-arch", "--gpu-architecture", "-gencode",
+                                        "--generate-code", "-code", "--gpu-code"};
+    for (int i = 0; i < n_extra; i++)
+        for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+            size_t len = strlen(flags[f]);
+            if (strncmp(extra[i], flags[f], len) == 0 &&
+                (extra[i][len] == '\0' || extra[i][len] == '='))
+                return true;
+        }
+    return false;
+}
+
+/* "sm_90" -> "arch=compute_90,code=sm_90" (kept in buf). */
+static const char *gencode(const char *arch, char *buf, size_t n)
+{
+    const char *num = strncmp(arch, "sm_", 3) == 0 ? arch + 3 : arch;
+    snprintf(buf, n, "arch=compute_%s,code=sm_%s", num, num);
+    return buf;
+}
+
+bool nvcc_start(const char *nvcc, const char *source, const char *const *archs, int n_archs,
+                char *const *extra, int n_extra, nvcc_job *job, char *err, size_t errlen)
+{
+    memset(job, 0, sizeof *job);
+    job->pid = -1;
+    job->fd = -1;
+    const char *tmp = getenv("TMPDIR");
+    char templ[PATH_MAX];
+    snprintf(templ, sizeof templ, "%s/gpulint-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(templ)) {
+        snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
+        return false;
+    }
+    job->tmpdir = xstrdup(templ);
+    char outfile[PATH_MAX + 16];
+    snprintf(outfile, sizeof outfile, "%s/out.fatbin", templ);
+
+    int n_args = 0;
+    char **argv = xcalloc((size_t)(16 + 2 * n_archs + n_extra), sizeof *argv);
+    char **owned = xcalloc((size_t)n_archs + 1, sizeof *owned);
+    argv[n_args++] = (char *)nvcc;
+    argv[n_args++] = "-fatbin";
+    argv[n_args++] = "-o";
+    argv[n_args++] = outfile;
+    argv[n_args++] = "-Xptxas";
+    argv[n_args++] = "-v";
+    bool own_arch = !nvcc_args_choose_arch(extra, n_extra);
+    for (int i = 0; own_arch && i < n_archs; i++) {
+        char buf[96];
+        owned[i] = xstrdup(gencode(archs[i], buf, sizeof buf));
+        argv[n_args++] = "-gencode";
+        argv[n_args++] = owned[i];
+    }
+    for (int i = 0; i < n_extra; i++)
+        argv[n_args++] = extra[i];
+    /* "--" would stop nvcc's own parsing; a leading '-' in a file name is
+     * the only thing to guard, so make such names relative paths. */
+    char *src_arg = source[0] == '-' ? NULL : (char *)source;
+    if (!src_arg) {
+        src_arg = xmalloc(strlen(source) + 3);
+        sprintf(src_arg, "./%s", source);
+    }
+    argv[n_args++] = src_arg;
+    argv[n_args] = NULL;
+
+    int pipefd[2];
+    bool ok = false;
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+    } else {
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+        posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+        int rc = posix_spawn(&job->pid, nvcc, &fa, NULL, argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        close(pipefd[1]);
+        if (rc != 0) {
+            snprintf(err, errlen, "cannot run %s: %s", nvcc, strerror(rc));
+            close(pipefd[0]);
+            job->pid = -1;
+        } else {
+            job->fd = pipefd[0];
+            ok = true;
+        }
+    }
+    if (src_arg != source)
+        free(src_arg);
+    for (int i = 0; i < n_archs; i++)
+        free(owned[i]);
+    free(owned);
+    free(argv);
+    if (!ok) {
+        rmdir(job->tmpdir);
+        free(job->tmpdir);
+        job->tmpdir = NULL;
+    }
+    return ok;
+}
+
+bool nvcc_finish(nvcc_job *job, char **log, size_t *len, int *exit_status)
+{
+    sbuf b;
+    sbuf_init(&b);
+    char chunk[16384];
+    for (;;) {
+        ssize_t r = read(job->fd, chunk, sizeof chunk);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        sbuf_addn(&b, chunk, (size_t)r);
+    }
+    close(job->fd);
+    int status = 0;
+    bool ok = true;
+    while (waitpid(job->pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            ok = false;
+            break;
+        }
+    }
+    if (WIFEXITED(status))
+        *exit_status = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        *exit_status = 128 + WTERMSIG(status);
+    else
+        *exit_status = -1;
+    if (job->tmpdir) {
+        char p[PATH_MAX + 16];
+        snprintf(p, sizeof p, "%s/out.fatbin", job->tmpdir);
+        unlink(p);
+        rmdir(job->tmpdir);
+        free(job->tmpdir);
+        job->tmpdir = NULL;
+    }
+    *len = b.len;
+    *log = sbuf_take(&b);
+    return ok;
+}

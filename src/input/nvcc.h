@@ -1,0 +1,34 @@
+/* nvcc: find nvcc and run it on one source file with -Xptxas -v, without a
+ * shell in between (file names with spaces or ';' are plain arguments), to
+ * collect the resource-usage log. Device code only (-fatbin): the host
+ * compiler pass adds time and no information. */
+#ifndef GPULINT_NVCC_H
+#define GPULINT_NVCC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct nvcc_job {
+    pid_t pid;
+    int fd;        /* merged stdout + stderr */
+    char *tmpdir;  /* holds the fatbin; removed by nvcc_finish */
+} nvcc_job;
+
+/* explicit (--nvcc) or $CUDA_HOME/bin/nvcc, then PATH, then
+ * /usr/local/cuda/bin/nvcc. Returns false with a message naming the places
+ * looked at. */
+bool nvcc_find(const char *explicit_path, char *out, size_t n, char *err, size_t errlen);
+
+/* archs: "sm_90" style; ignored when extra args already choose targets
+ * (-arch, -gencode, --gpu-architecture, --generate-code). */
+bool nvcc_start(const char *nvcc, const char *source, const char *const *archs, int n_archs,
+                char *const *extra, int n_extra, nvcc_job *job, char *err, size_t errlen);
+/* Waits; *log gets everything nvcc printed (caller frees). Returns false if
+ * nvcc could not be waited for; *exit_status is nvcc's status (or 128+sig). */
+bool nvcc_finish(nvcc_job *job, char **log, size_t *len, int *exit_status);
+
+/* True when the extra arguments already pick the GPU targets. */
+bool nvcc_args_choose_arch(char *const *extra, int n_extra);
+
+#endif

@@ -1,0 +1,33 @@
+/* kernel_report: the per-kernel report of `gpulint FILE.cu` as an aligned
+ * text table with notes, and as the JSON contract. Pure rendering. */
+#ifndef GPULINT_KERNEL_REPORT_H
+#define GPULINT_KERNEL_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "analysis/kernel_eval.h"
+#include "input/ptxas.h"
+#include "util/sbuf.h"
+
+typedef struct kernel_row {
+    const ptxas_kernel *ptx;
+    const char *demangled;
+    const char *file;
+    int line, column;
+    const gpu_arch *arch;
+    const kernel_eval *eval;
+} kernel_row;
+
+typedef struct kernel_report_style {
+    bool color;
+    int name_width; /* demangled names longer than this are shortened in text */
+} kernel_report_style;
+
+/* Tables for the rows of one (file, arch) group. */
+void kernel_report_text(sbuf *out, const char *heading, const kernel_row *rows, int n,
+                        const kernel_report_style *style);
+/* One kernel's JSON object (contract fields first). */
+json_t *kernel_report_json(const kernel_row *row);
+
+#endif
