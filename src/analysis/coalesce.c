@@ -1,0 +1,141 @@
+/* coalesce: the global-memory sector model. Since Maxwell the L1/L2 move
+ * global data in 32-byte sectors, and a warp's request costs one sector per
+ * distinct 32-byte-aligned block any active lane touches; the bytes the
+ * lanes did not ask for are wasted bandwidth. Offsets are taken from a base
+ * that is 256-byte aligned, which is what cudaMalloc guarantees (CUDA C++
+ * Programming Guide, "Device Memory Accesses"); a base pointer offset by a
+ * non-multiple of 32 bytes would touch more sectors than reported. */
+#include "analysis/coalesce.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return a % b < 0 ? q - 1 : q;
+}
+
+bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int width,
+                           coalesce_request *out, char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) {
+        snprintf(why, why_size,
+                 "an access of %d bytes per lane is not a global-memory access width "
+                 "(1, 2, 4, 8 or 16)",
+                 width);
+        return false;
+    }
+    int64_t sectors[LANES_WARP];
+    int n = 0;
+    for (int l = 0; l < LANES_WARP; l++) {
+        if (!(active >> l & 1))
+            continue;
+        if (addr[l] % width != 0) {
+            snprintf(why, why_size,
+                     "lane %d's address %lld is not a multiple of the access width %d "
+                     "(a misaligned global-memory access faults)",
+                     l, (long long)addr[l], width);
+            return false;
+        }
+        /* An aligned access of at most 16 bytes never straddles a sector. */
+        sectors[n++] = floor_div(addr[l], COALESCE_SECTOR);
+        out->bytes += width;
+    }
+    qsort(sectors, (size_t)n, sizeof *sectors, cmp_i64);
+    for (int i = 0; i < n; i++)
+        if (i == 0 || sectors[i] != sectors[i - 1])
+            out->sectors++;
+    out->ideal = (int)((out->bytes + COALESCE_SECTOR - 1) / COALESCE_SECTOR);
+    return true;
+}
+
+typedef struct coalesce_ctx {
+    int width;
+    coalesce_result *out;
+} coalesce_ctx;
+
+static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, size_t why_size,
+                       void *p)
+{
+    coalesce_ctx *ctx = p;
+    coalesce_request req;
+    if (!coalesce_request_eval(v->value, v->active, ctx->width, &req, why, why_size))
+        return false;
+    m[0] = req.sectors;
+    m[1] = req.bytes;
+    m[2] = req.ideal;
+    coalesce_result *r = ctx->out;
+    if (v->probe)
+        return true;
+    if (r->requests == 0 || req.sectors > r->worst_sectors) {
+        r->worst_sectors = req.sectors;
+        r->worst_ideal = req.ideal;
+        r->worst_efficiency = (double)req.bytes / ((double)req.sectors * COALESCE_SECTOR);
+        r->worst_warp = v->warp;
+        r->worst_iteration = v->iteration;
+        r->worst_active = v->active;
+        memcpy(r->worst_addr, v->value, sizeof r->worst_addr);
+    }
+    r->requests++;
+    return true;
+}
+
+static const char alignment_note[] =
+    "offsets are taken from a 256-byte-aligned base pointer (as cudaMalloc returns)";
+
+bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_env *env,
+                      coalesce_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->width = a->width;
+    out->ideal_sectors = (a->width * LANES_WARP + COALESCE_SECTOR - 1) / COALESCE_SECTOR;
+    if (a->why_not) {
+        snprintf(out->reason, sizeof out->reason, "%s", a->why_not);
+        return false;
+    }
+    if (!a->byte_offset) {
+        snprintf(out->reason, sizeof out->reason, "the index is not known");
+        return false;
+    }
+    coalesce_ctx ctx = {.width = a->width, .out = out};
+    lanes_job job = {
+        .what = "index",
+        .value = a->byte_offset,
+        .guard = a->guard,
+        .loops = a->loops,
+        .n_loops = a->n_loops,
+        .block = {block[0], block[1], block[2]},
+        .env = env,
+        .fn = on_request,
+        .ctx = &ctx,
+    };
+    lanes_result lr;
+    bool ok = lanes_run(&job, &lr);
+    out->warps = lr.warps;
+    if (!ok || lr.visits == 0) {
+        snprintf(out->reason, sizeof out->reason, "%s",
+                 ok ? "no lane of the block reaches the access with this block shape" : lr.why);
+        out->requests = 0;
+        out->worst_sectors = 0;
+        return false;
+    }
+    out->analyzed = true;
+    out->requests = lr.visits;
+    out->worst_sectors = (int)lr.worst[0];
+    out->average_sectors = (double)lr.sum[0] / (double)lr.visits;
+    out->efficiency = (double)lr.sum[1] / ((double)lr.sum[0] * COALESCE_SECTOR);
+    out->assumed = true;
+    out->capped = lr.loop_capped;
+    snprintf(out->note, sizeof out->note, "%s%s%.680s", alignment_note, lr.note[0] ? "; " : "",
+             lr.note);
+    return true;
+}

@@ -1,0 +1,57 @@
+/* coalesce: global-memory coalescing. For one warp's load or store, the
+ * 32-byte sectors it touches against the fewest that could carry the same
+ * bytes, and the efficiency (bytes asked for / bytes moved); for an access
+ * site, the worst and average over every warp of the block and every loop
+ * iteration. Pure: no I/O, no globals. */
+#ifndef GPULINT_COALESCE_H
+#define GPULINT_COALESCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/access.h"
+#include "analysis/expr.h"
+#include "analysis/lanes.h"
+
+#define COALESCE_SECTOR 32
+
+typedef struct coalesce_request {
+    int sectors;   /* distinct 32-byte sectors */
+    int ideal;     /* ceil(active lanes * width / 32): the same bytes, contiguous and aligned */
+    int64_t bytes; /* active lanes * width */
+} coalesce_request;
+
+/* addr[l] is lane l's byte offset from the (aligned) base, read only for
+ * lanes in `active`. width is 1, 2, 4, 8 or 16. False, with why, on a bad
+ * width or a misaligned address. */
+bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int width,
+                           coalesce_request *out, char *why, size_t why_size);
+
+typedef struct coalesce_result {
+    bool analyzed;
+    char reason[LANES_WHY_MAX]; /* when !analyzed */
+    int width;
+    int worst_sectors;       /* sectors of the worst request */
+    int worst_ideal;         /* ideal sectors of that request */
+    double average_sectors;  /* over warps x iterations */
+    int ideal_sectors;       /* for a full warp: 32 * width / 32 */
+    double efficiency;       /* all bytes requested / (all sectors * 32) */
+    double worst_efficiency; /* of the worst request */
+    long requests;
+    int warps;
+    int worst_warp;
+    long worst_iteration;
+    uint32_t worst_active;
+    int64_t worst_addr[LANES_WARP];
+    bool assumed; /* see note; the alignment assumption is always in it */
+    bool capped;
+    char note[LANES_NOTE_MAX];
+} coalesce_result;
+
+/* Evaluates a->byte_offset in every lane of every warp of the block, through
+ * the loops around the access. env holds known constants. */
+bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_env *env,
+                      coalesce_result *out);
+
+#endif

@@ -1,0 +1,362 @@
+/* diverge: the warp-divergence model. A warp issues one instruction for all
+ * its lanes; when a branch condition differs between its active lanes it
+ * runs each side in turn with the other lanes masked off. So what matters is
+ * whether the condition can differ *within* a warp: conditions on warp-
+ * uniform values (blockIdx, parameters, threadIdx.x / 32) never do, and a
+ * bounds check `idx < n` splits at most the one warp that straddles n. */
+#include "analysis/diverge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *diverge_verdict_name(diverge_verdict v)
+{
+    switch (v) {
+    case DIVERGE_DIVERGENT:
+        return "divergent";
+    case DIVERGE_CONVERGENT:
+        return "convergent";
+    case DIVERGE_WARP_UNIFORM:
+        return "warp-uniform";
+    case DIVERGE_BOUNDS_CHECK:
+        return "bounds-check";
+    case DIVERGE_NOT_ANALYZED:
+        break;
+    }
+    return "not-analyzed";
+}
+
+/* ---- bounds checks ---- */
+
+static expr *subst(const expr *e, const char *name, const expr *rep)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_SYM && e->builtin == SYM_NAMED && strcmp(e->name, name) == 0)
+        return expr_clone(rep);
+    expr *n = expr_clone(e);
+    expr_free(n->a);
+    expr_free(n->b);
+    expr_free(n->c);
+    n->a = subst(e->a, name, rep);
+    n->b = subst(e->b, name, rep);
+    n->c = subst(e->c, name, rep);
+    return n;
+}
+
+static void bind_name(expr_env *env, const char *name, int64_t v)
+{
+    expr_builtin b;
+    if (expr_builtin_from_name(name, &b))
+        expr_env_set_builtin(env, b, v);
+    else
+        expr_env_set(env, name, v);
+}
+
+static void block_env(const int64_t block[3], const expr_env *env, expr_env *out)
+{
+    if (env)
+        *out = *env;
+    else
+        expr_env_init(out);
+    expr_env_set_builtin(out, SYM_BDIM_X, block[0]);
+    expr_env_set_builtin(out, SYM_BDIM_Y, block[1]);
+    expr_env_set_builtin(out, SYM_BDIM_Z, block[2]);
+    expr_env_set_builtin(out, SYM_WARP_SIZE, LANES_WARP);
+}
+
+/* An unbound symbol of e with the block's values and the loop counters
+ * bound, or NULL. */
+static const char *unknown_in(const expr *e, const branch_site *b, const int64_t block[3],
+                              const expr_env *env)
+{
+    expr_env x;
+    block_env(block, env, &x);
+    expr_env_set_builtin(&x, SYM_TID_X, 0);
+    expr_env_set_builtin(&x, SYM_TID_Y, 0);
+    expr_env_set_builtin(&x, SYM_TID_Z, 0);
+    for (int i = 0; i < b->n_loops; i++)
+        if (b->loops[i].var)
+            expr_env_set(&x, b->loops[i].var, 0);
+    return expr_first_unbound(e, &x);
+}
+
+/* True when e, with loop counters replaced by their starts and unknown
+ * (warp-uniform) symbols by 0, is base + a*tx + b*ty + c*tz over the whole
+ * block with a, b, c of one sign: an index that grows (or shrinks) with the
+ * thread, so a bound on it is crossed in one place only. */
+static bool thread_monotone(const expr *e, const branch_site *b, const int64_t block[3],
+                            const expr_env *env)
+{
+    expr *x = expr_clone(e);
+    for (int i = b->n_loops - 1; i >= 0; i--) {
+        const loop_ctx *L = &b->loops[i];
+        if (!L->var || !L->init)
+            continue;
+        expr *y = subst(x, L->var, L->init);
+        expr_free(x);
+        x = y;
+    }
+    expr_env ev;
+    block_env(block, env, &ev);
+    expr_env_set_builtin(&ev, SYM_TID_X, 0);
+    expr_env_set_builtin(&ev, SYM_TID_Y, 0);
+    expr_env_set_builtin(&ev, SYM_TID_Z, 0);
+    const char *u;
+    for (int guard = 0; (u = expr_first_unbound(x, &ev)) != NULL; guard++) {
+        if (guard >= EXPR_MAX_BINDINGS) {
+            expr_free(x);
+            return false;
+        }
+        bind_name(&ev, u, 0);
+    }
+    int64_t threads = block[0] * block[1] * block[2];
+    int64_t base = 0, coef[3] = {0, 0, 0};
+    bool ok = true;
+    for (int64_t t = 0; ok && t < threads; t++) {
+        int64_t tid[3], v;
+        lanes_thread_index(block, t, tid);
+        expr_env_set_builtin(&ev, SYM_TID_X, tid[0]);
+        expr_env_set_builtin(&ev, SYM_TID_Y, tid[1]);
+        expr_env_set_builtin(&ev, SYM_TID_Z, tid[2]);
+        if (expr_eval(x, &ev, &v, NULL) != EXPR_OK) {
+            ok = false;
+            break;
+        }
+        int nz = (tid[0] != 0) + (tid[1] != 0) + (tid[2] != 0);
+        if (t == 0) {
+            base = v;
+        } else if (nz == 1 && (tid[0] == 1 || tid[1] == 1 || tid[2] == 1)) {
+            coef[tid[0] ? 0 : tid[1] ? 1 : 2] = v - base;
+        } else {
+            /* The unit steps come first in linear order for every axis. */
+            int64_t want = base + coef[0] * tid[0] + coef[1] * tid[1] + coef[2] * tid[2];
+            ok = v == want;
+        }
+    }
+    expr_free(x);
+    bool up = coef[0] >= 0 && coef[1] >= 0 && coef[2] >= 0;
+    bool down = coef[0] <= 0 && coef[1] <= 0 && coef[2] <= 0;
+    bool moves = coef[0] || coef[1] || coef[2];
+    return ok && moves && (up || down);
+}
+
+static bool is_compare(const expr *e)
+{
+    return e->kind == EX_BINARY &&
+           (e->op == OP_LT || e->op == OP_LE || e->op == OP_GT || e->op == OP_GE);
+}
+
+/* The condition is a bounds check: a conjunction whose parts each either
+ * read no per-lane value or compare a thread-monotone index with a value
+ * that is unknown (and warp-uniform), at least one part of the latter kind.
+ * *bound names the unknown. */
+static bool bounds_check(const expr *c, const branch_site *b, const int64_t block[3],
+                         const expr_env *env, const char **bound)
+{
+    if (c->kind == EX_BINARY && c->op == OP_LAND) {
+        const char *b1 = NULL, *b2 = NULL;
+        bool l = bounds_check(c->a, b, block, env, &b1);
+        bool r = bounds_check(c->b, b, block, env, &b2);
+        bool lu = !l && !lanes_expr_per_lane(c->a, b->loops, b->n_loops);
+        bool ru = !r && !lanes_expr_per_lane(c->b, b->loops, b->n_loops);
+        *bound = b1 ? b1 : b2;
+        return (l && (r || ru)) || (r && lu);
+    }
+    if (!is_compare(c))
+        return false;
+    const expr *lane = NULL, *other = NULL;
+    bool pa = lanes_expr_per_lane(c->a, b->loops, b->n_loops);
+    bool pb = lanes_expr_per_lane(c->b, b->loops, b->n_loops);
+    if (pa && !pb)
+        lane = c->a, other = c->b;
+    else if (pb && !pa)
+        lane = c->b, other = c->a;
+    else
+        return false;
+    const char *u = unknown_in(other, b, block, env);
+    if (!u)
+        return false;
+    if (!thread_monotone(lane, b, block, env))
+        return false;
+    *bound = u;
+    return true;
+}
+
+/* ---- per-lane evaluation ---- */
+
+typedef struct diverge_ctx {
+    branch_kind kind;
+    diverge_result *out;
+    bool seen_trips;
+} diverge_ctx;
+
+static int popcount32(uint32_t m)
+{
+    return __builtin_popcount(m);
+}
+
+static bool on_warp(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, size_t why_size,
+                    void *p)
+{
+    (void)why;
+    (void)why_size;
+    diverge_ctx *ctx = p;
+    diverge_result *r = ctx->out;
+    int active = popcount32(v->active);
+    bool divergent = false;
+    if (ctx->kind == BRANCH_LOOP) {
+        int64_t sum = 0, lo = INT64_MAX, hi = 0;
+        for (int l = 0; l < LANES_WARP; l++) {
+            if (!(v->active >> l & 1))
+                continue;
+            sum += v->value[l];
+            lo = v->value[l] < lo ? v->value[l] : lo;
+            hi = v->value[l] > hi ? v->value[l] : hi;
+        }
+        divergent = lo != hi;
+        m[1] = sum;
+        m[2] = hi;
+        if (!v->probe) {
+            if (!ctx->seen_trips || lo < r->min_trips)
+                r->min_trips = lo;
+            if (!ctx->seen_trips || hi > r->max_trips)
+                r->max_trips = hi;
+            ctx->seen_trips = true;
+        }
+    } else if (ctx->kind == BRANCH_SWITCH) {
+        int64_t seen[LANES_WARP];
+        int distinct = 0;
+        for (int l = 0; l < LANES_WARP; l++) {
+            if (!(v->active >> l & 1))
+                continue;
+            int k = 0;
+            while (k < distinct && seen[k] != v->value[l])
+                k++;
+            if (k == distinct)
+                seen[distinct++] = v->value[l];
+        }
+        divergent = distinct > 1;
+        m[1] = active;
+        m[2] = distinct;
+    } else {
+        int taken = 0;
+        for (int l = 0; l < LANES_WARP; l++)
+            if ((v->active >> l & 1) && v->value[l] != 0)
+                taken++;
+        divergent = taken > 0 && taken < active;
+        m[1] = taken;
+        m[2] = taken > 0;
+    }
+    m[0] = divergent;
+    if (!v->probe && divergent && r->divergent_visits == 0) {
+        r->worst_warp = v->warp;
+        r->worst_iteration = v->iteration;
+        r->worst_active = v->active;
+        memcpy(r->worst_value, v->value, sizeof r->worst_value);
+    }
+    if (!v->probe && divergent)
+        r->divergent_visits++;
+    return true;
+}
+
+static bool not_analyzed(diverge_result *out, const char *why)
+{
+    out->verdict = DIVERGE_NOT_ANALYZED;
+    snprintf(out->reason, sizeof out->reason, "%s", why);
+    return false;
+}
+
+bool diverge_analyze(const branch_site *b, const int64_t block[3], const expr_env *env,
+                     diverge_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->efficiency = 1.0;
+    if (b->why_not)
+        return not_analyzed(out, b->why_not);
+    const expr *cond = b->cond;
+    if (b->kind == BRANCH_LOOP) {
+        if (b->n_loops < 1)
+            return not_analyzed(out, "the loop's start and step are not known");
+        if (!cond)
+            cond = b->loops[b->n_loops - 1].cond;
+    }
+    if (!cond)
+        return not_analyzed(out, "the condition is not known");
+
+    /* A loop's trip count differs between lanes only if its start, step or
+     * bound does; the counter itself is then per-lane. */
+    bool per_lane;
+    if (b->kind == BRANCH_LOOP) {
+        const loop_ctx *L = &b->loops[b->n_loops - 1];
+        per_lane = lanes_expr_per_lane(cond, b->loops, b->n_loops) ||
+                   lanes_expr_per_lane(L->init, b->loops, b->n_loops - 1) ||
+                   lanes_expr_per_lane(L->next, b->loops, b->n_loops - 1);
+    } else {
+        per_lane = lanes_expr_per_lane(cond, b->loops, b->n_loops);
+    }
+    if (!per_lane) {
+        out->verdict = DIVERGE_WARP_UNIFORM;
+        snprintf(out->reason, sizeof out->reason,
+                 "not flagged: the %s reads only values that are the same for every lane of a "
+                 "warp",
+                 b->kind == BRANCH_LOOP ? "trip count" : "condition");
+        return true;
+    }
+    const char *bound = NULL;
+    if (b->kind != BRANCH_SWITCH && bounds_check(cond, b, block, env, &bound)) {
+        out->verdict = DIVERGE_BOUNDS_CHECK;
+        snprintf(out->reason, sizeof out->reason,
+                 "not flagged: bounds check (a thread index against '%s', whose value is "
+                 "unknown: only the warp that straddles it diverges)",
+                 bound);
+        return true;
+    }
+
+    diverge_ctx ctx = {.kind = b->kind, .out = out};
+    lanes_job job = {
+        .what = b->kind == BRANCH_LOOP ? "trip count" : "condition",
+        .value = b->kind == BRANCH_LOOP ? NULL : cond,
+        .loops = b->loops,
+        .n_loops = b->n_loops,
+        .last_loop_trips = b->kind == BRANCH_LOOP,
+        .block = {block[0], block[1], block[2]},
+        .env = env,
+        .fn = on_warp,
+        .ctx = &ctx,
+    };
+    /* The loop's own condition is the one under study. */
+    loop_ctx loops[ACCESS_MAX_LOOPS];
+    if (b->kind == BRANCH_LOOP && b->cond) {
+        memcpy(loops, b->loops, sizeof loops);
+        loops[b->n_loops - 1].cond = b->cond;
+        job.loops = loops;
+    }
+    lanes_result lr;
+    bool ok = lanes_run(&job, &lr);
+    out->warps = lr.warps;
+    if (!ok) {
+        out->divergent_visits = 0;
+        return not_analyzed(out, lr.why);
+    }
+    if (lr.visits == 0)
+        return not_analyzed(out, "no lane of the block reaches it with this block shape");
+    out->warp_visits = lr.visits;
+    out->region_runs = lr.sum[2];
+    out->efficiency =
+        lr.sum[2] > 0 ? (double)lr.sum[1] / ((double)LANES_WARP * (double)lr.sum[2]) : 1.0;
+    out->assumed = lr.n_assumed > 0 || lr.bound_sampled || lr.guard_assumed || lr.loop_capped;
+    snprintf(out->note, sizeof out->note, "%s", lr.note);
+    if (lr.worst[0] > 0) {
+        out->verdict = DIVERGE_DIVERGENT;
+        out->flagged = true;
+    } else {
+        out->verdict = DIVERGE_CONVERGENT;
+        snprintf(out->reason, sizeof out->reason,
+                 "not flagged: the lanes of every warp agree (the %s changes only at warp "
+                 "boundaries)",
+                 b->kind == BRANCH_LOOP ? "trip count" : "condition");
+    }
+    return true;
+}

@@ -1,0 +1,67 @@
+/* diverge: warp divergence at a branch or loop. Evaluates the condition (or
+ * the loop's trip count) in every lane of every warp of the block, through
+ * the enclosing loops, and predicts the SIMT efficiency of the region it
+ * guards. Pure: no I/O, no globals.
+ *
+ * SIMT efficiency, as a fraction of the 32 lanes a warp instruction could
+ * use (the definition of nvprof's warp_execution_efficiency):
+ *   - if / ?: : the then-region. A warp executes it whenever at least one
+ *     of its active lanes takes it, with only those lanes enabled, so
+ *       efficiency = sum(taken lanes) / (32 x number of such executions)
+ *     over warps x iterations. (An else-region runs the remaining lanes the
+ *     same way; it is not counted here.)
+ *   - switch: each distinct case value among a warp's lanes is a separate
+ *     pass: sum(active lanes) / (32 x sum(distinct values)).
+ *   - loop (BRANCH_LOOP): the body runs max(trips) times for the warp, lane
+ *     l enabled in trips(l) of them:
+ *       efficiency = sum(trips) / (32 x sum(max trips))
+ *     e.g. exercise 13.8, (i % 4) + 1 iterations: 80 / (32 x 4) = 62.5%.
+ * Partial warps (a block of 40 threads) lower the efficiency without being
+ * divergent. */
+#ifndef GPULINT_DIVERGE_H
+#define GPULINT_DIVERGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/access.h"
+#include "analysis/expr.h"
+#include "analysis/lanes.h"
+
+typedef enum diverge_verdict {
+    DIVERGE_NOT_ANALYZED, /* reason says why */
+    DIVERGE_DIVERGENT,    /* some warp's active lanes disagree: flagged */
+    DIVERGE_CONVERGENT,   /* evaluated per lane: every warp agrees */
+    DIVERGE_WARP_UNIFORM, /* reads only values that are the same for a whole warp */
+    DIVERGE_BOUNDS_CHECK, /* thread index against an unknown bound: not flagged */
+} diverge_verdict;
+
+typedef struct diverge_result {
+    diverge_verdict verdict;
+    bool flagged; /* verdict == DIVERGE_DIVERGENT */
+    /* Why it was not analysed or not flagged, in words. */
+    char reason[LANES_WHY_MAX];
+    double efficiency; /* see above; 1.0 when not evaluated per lane */
+    long region_runs;  /* warp executions of the region (denominator above) */
+    long warp_visits;  /* warps x iterations evaluated */
+    long divergent_visits;
+    int warps;
+    /* The first divergent warp, for explanations. */
+    int worst_warp;
+    long worst_iteration;
+    uint32_t worst_active;
+    int64_t worst_value[LANES_WARP]; /* condition value, or trip count, per lane */
+    int64_t min_trips, max_trips;    /* loops: over all lanes evaluated */
+    bool assumed;
+    char note[LANES_NOTE_MAX];
+} diverge_result;
+
+/* For BRANCH_LOOP, b->loops[b->n_loops - 1] is the loop itself (its
+ * condition is b->cond) and the others enclose it; for the other kinds all
+ * of b->loops enclose the branch. */
+bool diverge_analyze(const branch_site *b, const int64_t block[3], const expr_env *env,
+                     diverge_result *out);
+
+const char *diverge_verdict_name(diverge_verdict v); /* "divergent", "bounds-check", ... */
+
+#endif

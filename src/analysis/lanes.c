@@ -1,0 +1,568 @@
+/* lanes: per-lane, per-warp, per-iteration evaluation shared by the bank,
+ * coalescing and divergence models. Loops are followed in SIMT lockstep:
+ * every lane of a warp runs iteration k together, and a lane whose loop
+ * condition turned false sits out the remaining iterations (which is what
+ * the hardware does until the warp reconverges after the loop). */
+#include "analysis/lanes.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/sbuf.h"
+
+/* Values an unknown symbol is re-run with to show that the result does not
+ * depend on it: small, odd, and a multiple of the warp size. */
+static const int64_t probe_values[] = {1, 7, 32};
+
+typedef struct unknown_sym {
+    expr_builtin builtin; /* SYM_NAMED for a named one */
+    const char *name;     /* printable name, borrowed from a tree or a table */
+} unknown_sym;
+
+typedef struct walker {
+    const lanes_job *job;
+    lanes_result *res;
+    expr *guard;                   /* unknown symbols replaced by EX_UNKNOWN */
+    expr *conds[ACCESS_MAX_LOOPS]; /* likewise */
+    expr_env *env;                 /* one per lane */
+    lanes_visit visit;
+    long warp_visits;
+    bool failed;
+} walker;
+
+static void setf(char *dst, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void setf(char *dst, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, size, fmt, ap);
+    va_end(ap);
+}
+
+static void appendf(char *dst, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void appendf(char *dst, size_t size, const char *fmt, ...)
+{
+    size_t len = strlen(dst);
+    if (len + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst + len, size - len, fmt, ap);
+    va_end(ap);
+}
+
+static bool fail(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(walker *w, const char *fmt, ...)
+{
+    if (!w->failed) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(w->res->why, sizeof w->res->why, fmt, ap);
+        va_end(ap);
+    }
+    w->failed = true;
+    w->res->ok = false;
+    return false;
+}
+
+void lanes_thread_index(const int64_t block[3], int64_t linear, int64_t tid[3])
+{
+    tid[0] = linear % block[0];
+    tid[1] = linear / block[0] % block[1];
+    tid[2] = linear / (block[0] * block[1]);
+}
+
+static const char *status_text(expr_status s)
+{
+    switch (s) {
+    case EXPR_DIV_ZERO:
+        return "division by zero";
+    case EXPR_OVERFLOW:
+        return "integer overflow";
+    case EXPR_BAD_SHIFT:
+        return "shift count out of range";
+    default:
+        return "cannot be evaluated";
+    }
+}
+
+/* ---- which symbols are unknown ---- */
+
+/* The environment every lane starts from: the caller's constants plus what
+ * the block shape fixes. */
+static void base_env(const lanes_job *job, expr_env *env)
+{
+    if (job->env)
+        *env = *job->env;
+    else
+        expr_env_init(env);
+    expr_env_set_builtin(env, SYM_BDIM_X, job->block[0]);
+    expr_env_set_builtin(env, SYM_BDIM_Y, job->block[1]);
+    expr_env_set_builtin(env, SYM_BDIM_Z, job->block[2]);
+    expr_env_set_builtin(env, SYM_WARP_SIZE, LANES_WARP);
+    expr_env_set_builtin(env, SYM_TID_X, 0);
+    expr_env_set_builtin(env, SYM_TID_Y, 0);
+    expr_env_set_builtin(env, SYM_TID_Z, 0);
+}
+
+static bool sym_bound(const expr *e, const expr_env *env)
+{
+    int64_t v;
+    return expr_eval(e, env, &v, NULL) == EXPR_OK;
+}
+
+static void collect_unknowns(const expr *e, const expr_env *env, unknown_sym *out, int *n, int max,
+                             bool *overflow)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_SYM && !sym_bound(e, env)) {
+        const char *name = e->builtin == SYM_NAMED ? e->name : expr_builtin_name(e->builtin);
+        for (int i = 0; i < *n; i++)
+            if (strcmp(out[i].name, name) == 0)
+                return;
+        if (*n >= max) {
+            *overflow = true;
+            return;
+        }
+        out[*n].builtin = e->builtin;
+        out[*n].name = name;
+        (*n)++;
+        return;
+    }
+    collect_unknowns(e->a, env, out, n, max, overflow);
+    collect_unknowns(e->b, env, out, n, max, overflow);
+    collect_unknowns(e->c, env, out, n, max, overflow);
+}
+
+/* Copy of e in which every symbol unbound in env becomes an EX_UNKNOWN
+ * node named after it, so evaluation reports it (and && || ?: still
+ * short-circuit around it). */
+static expr *mark_unknowns(const expr *e, const expr_env *env)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_SYM && !sym_bound(e, env))
+        return expr_unknown(e->builtin == SYM_NAMED ? e->name : expr_builtin_name(e->builtin));
+    expr *n = expr_clone(e);
+    expr_free(n->a);
+    expr_free(n->b);
+    expr_free(n->c);
+    n->a = mark_unknowns(e->a, env);
+    n->b = mark_unknowns(e->b, env);
+    n->c = mark_unknowns(e->c, env);
+    return n;
+}
+
+static void bind_unknown(expr_env *env, const unknown_sym *u, int64_t v)
+{
+    if (u->builtin != SYM_NAMED)
+        expr_env_set_builtin(env, u->builtin, v);
+    else
+        expr_env_set(env, u->name, v);
+}
+
+bool lanes_expr_per_lane(const expr *e, const loop_ctx *loops, int n_loops)
+{
+    if (!e)
+        return false;
+    if (expr_uses_builtin(e, SYM_TID_X) || expr_uses_builtin(e, SYM_TID_Y) ||
+        expr_uses_builtin(e, SYM_TID_Z))
+        return true;
+    /* Counters are resolved innermost-last, so a counter may depend only on
+     * those outside it. */
+    for (int i = 0; i < n_loops; i++) {
+        if (!loops[i].var || !expr_uses_name(e, loops[i].var))
+            continue;
+        if (lanes_expr_per_lane(loops[i].init, loops, i) ||
+            lanes_expr_per_lane(loops[i].next, loops, i))
+            return true;
+    }
+    return false;
+}
+
+/* ---- the walk ---- */
+
+static bool emit(walker *w, uint32_t mask)
+{
+    const lanes_job *job = w->job;
+    lanes_result *res = w->res;
+    uint32_t active = 0;
+    w->visit.active = 0;
+    for (int l = 0; l < LANES_WARP; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        int64_t g = 1;
+        const char *why = NULL;
+        expr_status s = w->guard ? expr_eval(w->guard, &w->env[l], &g, &why) : EXPR_OK;
+        if (s == EXPR_UNKNOWN || s == EXPR_UNBOUND) {
+            /* A guard on an unknown value is almost always a bounds check,
+             * true for every lane but those past the end of the data. */
+            if (!res->guard_assumed && !w->visit.probe)
+                appendf(res->note, sizeof res->note,
+                        "%sthe guard depends on '%s' whose value is unknown: every lane is taken "
+                        "as active",
+                        res->note[0] ? "; " : "", why ? why : "?");
+            res->guard_assumed = true;
+            g = 1;
+        } else if (s != EXPR_OK) {
+            return fail(w, "the guard: %s in lane %d of warp %d", status_text(s), l, w->visit.warp);
+        }
+        if (g)
+            active |= 1u << l;
+    }
+    if (!active)
+        return true;
+    if (w->warp_visits >= LANES_MAX_VISITS_PER_WARP) {
+        res->loop_capped = true;
+        return true;
+    }
+    lanes_visit *v = &w->visit;
+    v->active = active;
+    for (int l = 0; l < LANES_WARP; l++) {
+        v->value[l] = 0;
+        if (!(active >> l & 1))
+            continue;
+        const char *why = NULL;
+        expr_status s = expr_eval(job->value, &w->env[l], &v->value[l], &why);
+        if (s == EXPR_UNKNOWN || s == EXPR_UNBOUND)
+            return fail(w, "%s cannot be evaluated: %s", job->what, why ? why : "unknown");
+        if (s != EXPR_OK)
+            return fail(w, "%s: %s in lane %d of warp %d", job->what, status_text(s), l, v->warp);
+    }
+    return true;
+}
+
+static bool visit(walker *w)
+{
+    lanes_visit *v = &w->visit;
+    int64_t m[LANES_METRICS] = {0};
+    char why[LANES_WHY_MAX] = "";
+    v->iteration = w->warp_visits++;
+    if (!w->job->fn(v, m, why, sizeof why, w->job->ctx))
+        return fail(w, "%s", why[0] ? why : "the request could not be analysed");
+    lanes_result *res = w->res;
+    for (int i = 0; i < LANES_METRICS; i++) {
+        if (res->visits == 0 || m[i] > res->worst[i])
+            res->worst[i] = m[i];
+        res->sum[i] += m[i];
+    }
+    res->visits++;
+    return true;
+}
+
+static bool eval_loop_part(walker *w, const loop_ctx *L, const expr *e, const char *part, int lane,
+                           int64_t *out)
+{
+    const char *why = NULL;
+    expr_status s = expr_eval(e, &w->env[lane], out, &why);
+    if (s == EXPR_OK)
+        return true;
+    if (s == EXPR_UNBOUND || s == EXPR_UNKNOWN)
+        return fail(w, "the %s of loop '%s' (line %d) depends on '%s' whose value is unknown", part,
+                    L->var, L->loc.line, why ? why : "?");
+    return fail(w, "the %s of loop '%s' (line %d): %s in lane %d of warp %d", part, L->var,
+                L->loc.line, status_text(s), lane, w->visit.warp);
+}
+
+static bool set_var(walker *w, const loop_ctx *L, int lane, int64_t v)
+{
+    if (!expr_env_set(&w->env[lane], L->var, v))
+        return fail(w, "too many symbols to evaluate %s", w->job->what);
+    return true;
+}
+
+/* One lane's loop condition: 1, 0, or -1 when it rests on an unknown. */
+static int eval_cond(walker *w, int d, int lane, bool *ok)
+{
+    const loop_ctx *L = &w->job->loops[d];
+    int64_t c;
+    const char *why = NULL;
+    expr_status s = expr_eval(w->conds[d], &w->env[lane], &c, &why);
+    *ok = true;
+    if (s == EXPR_UNKNOWN || s == EXPR_UNBOUND)
+        return -1;
+    if (s != EXPR_OK) {
+        *ok = fail(w, "the condition of loop '%s' (line %d): %s in lane %d of warp %d", L->var,
+                   L->loc.line, status_text(s), lane, w->visit.warp);
+        return 0;
+    }
+    return c != 0;
+}
+
+static bool walk(walker *w, int d, uint32_t mask);
+
+static bool count_trips(walker *w, int d, uint32_t mask)
+{
+    const loop_ctx *L = &w->job->loops[d];
+    lanes_visit *v = &w->visit;
+    for (int l = 0; l < LANES_WARP; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        int64_t x, trips = 0;
+        if (!eval_loop_part(w, L, L->init, "start", l, &x) || !set_var(w, L, l, x))
+            return false;
+        for (;;) {
+            bool ok;
+            int c = eval_cond(w, d, l, &ok);
+            if (!ok)
+                return false;
+            if (c < 0) {
+                const char *why = NULL;
+                int64_t dummy;
+                expr_eval(w->conds[d], &w->env[l], &dummy, &why);
+                return fail(w,
+                            "the trip count of loop '%s' (line %d) depends on '%s' whose value "
+                            "is unknown",
+                            L->var, L->loc.line, why ? why : "?");
+            }
+            if (!c)
+                break;
+            if (trips >= LANES_MAX_ITER) {
+                w->res->loop_capped = true;
+                break;
+            }
+            trips++;
+            if (!eval_loop_part(w, L, L->next, "step", l, &x) || !set_var(w, L, l, x))
+                return false;
+        }
+        v->value[l] = trips;
+    }
+    v->active = mask;
+    for (int l = 0; l < LANES_WARP; l++)
+        if (!(mask >> l & 1))
+            v->value[l] = 0;
+    return visit(w);
+}
+
+static bool walk(walker *w, int d, uint32_t mask)
+{
+    const lanes_job *job = w->job;
+    if (d == job->n_loops) {
+        if (!emit(w, mask))
+            return false;
+        return w->visit.active ? visit(w) : true;
+    }
+    const loop_ctx *L = &job->loops[d];
+    if (!L->var || !L->init || !L->cond || !L->next)
+        return fail(w,
+                    "the loop at line %d could not be followed (its start, condition or step "
+                    "is not a simple expression)",
+                    L->loc.line);
+    if (job->last_loop_trips && d == job->n_loops - 1)
+        return count_trips(w, d, mask);
+    for (int l = 0; l < LANES_WARP; l++) {
+        int64_t x;
+        if ((mask >> l & 1) &&
+            (!eval_loop_part(w, L, L->init, "start", l, &x) || !set_var(w, L, l, x)))
+            return false;
+    }
+    uint32_t alive = mask;
+    for (long it = 0;; it++) {
+        uint32_t cur = 0;
+        bool sampled = false;
+        for (int l = 0; l < LANES_WARP; l++) {
+            if (!(alive >> l & 1))
+                continue;
+            bool ok;
+            int c = eval_cond(w, d, l, &ok);
+            if (!ok)
+                return false;
+            if (c < 0) {
+                sampled = true;
+                c = it < LANES_UNKNOWN_BOUND_ITER;
+            }
+            if (c)
+                cur |= 1u << l;
+        }
+        if (sampled && !w->res->bound_sampled && !w->visit.probe)
+            appendf(w->res->note, sizeof w->res->note,
+                    "%sthe bound of loop '%s' (line %d) is unknown: its first %d iterations were "
+                    "analysed",
+                    w->res->note[0] ? "; " : "", L->var, L->loc.line, LANES_UNKNOWN_BOUND_ITER);
+        if (sampled)
+            w->res->bound_sampled = true;
+        if (!cur)
+            break;
+        if (it >= LANES_MAX_ITER || w->warp_visits >= LANES_MAX_VISITS_PER_WARP) {
+            if (!w->res->loop_capped && !w->visit.probe)
+                appendf(w->res->note, sizeof w->res->note,
+                        "%sloop '%s' (line %d) was followed for %ld iterations only",
+                        w->res->note[0] ? "; " : "", L->var, L->loc.line, it);
+            w->res->loop_capped = true;
+            break;
+        }
+        if (!walk(w, d + 1, cur))
+            return false;
+        for (int l = 0; l < LANES_WARP; l++) {
+            int64_t x;
+            if ((cur >> l & 1) &&
+                (!eval_loop_part(w, L, L->next, "step", l, &x) || !set_var(w, L, l, x)))
+                return false;
+        }
+        alive = cur;
+    }
+    return true;
+}
+
+/* One pass over every warp of the block with the unknowns bound as given. */
+static bool run_once(walker *w, const unknown_sym *unk, const int64_t *unk_val, int n_unk,
+                     bool probe)
+{
+    const lanes_job *job = w->job;
+    lanes_result *res = w->res;
+    int64_t threads = job->block[0] * job->block[1] * job->block[2];
+    int warps = (int)((threads + LANES_WARP - 1) / LANES_WARP);
+    expr_env start;
+    base_env(job, &start);
+    for (int i = 0; i < n_unk; i++)
+        bind_unknown(&start, &unk[i], unk_val[i]);
+    res->warps = warps;
+    w->visit.probe = probe;
+    for (int wp = 0; wp < warps; wp++) {
+        uint32_t exists = 0;
+        w->visit.warp = wp;
+        w->warp_visits = 0;
+        for (int l = 0; l < LANES_WARP; l++) {
+            int64_t linear = (int64_t)wp * LANES_WARP + l;
+            int64_t *t = w->visit.tid[l];
+            w->env[l] = start;
+            if (linear >= threads) {
+                t[0] = t[1] = t[2] = 0;
+                continue;
+            }
+            exists |= 1u << l;
+            lanes_thread_index(job->block, linear, t);
+            expr_env_set_builtin(&w->env[l], SYM_TID_X, t[0]);
+            expr_env_set_builtin(&w->env[l], SYM_TID_Y, t[1]);
+            expr_env_set_builtin(&w->env[l], SYM_TID_Z, t[2]);
+        }
+        if (!walk(w, 0, exists))
+            return false;
+    }
+    return true;
+}
+
+static void reset_counts(lanes_result *r)
+{
+    r->visits = 0;
+    memset(r->worst, 0, sizeof r->worst);
+    memset(r->sum, 0, sizeof r->sum);
+}
+
+bool lanes_run(const lanes_job *job, lanes_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->ok = true;
+    walker w = {.job = job, .res = res};
+    const char *what = job->what ? job->what : "expression";
+    for (int i = 0; i < 3; i++)
+        if (job->block[i] < 1) {
+            setf(res->why, sizeof res->why, "block dimension %d is %lld; it must be at least 1", i,
+                 (long long)job->block[i]);
+            res->ok = false;
+            return false;
+        }
+    int64_t threads = job->block[0] * job->block[1] * job->block[2];
+    if (job->block[0] > LANES_MAX_THREADS || job->block[1] > LANES_MAX_THREADS ||
+        job->block[2] > LANES_MAX_THREADS || threads > LANES_MAX_THREADS) {
+        setf(res->why, sizeof res->why,
+             "a block of %lldx%lldx%lld threads cannot launch (at most %d)",
+             (long long)job->block[0], (long long)job->block[1], (long long)job->block[2],
+             LANES_MAX_THREADS);
+        res->ok = false;
+        return false;
+    }
+    if (job->n_loops < 0 || job->n_loops > ACCESS_MAX_LOOPS ||
+        (job->last_loop_trips && job->n_loops < 1) || (!job->value && !job->last_loop_trips)) {
+        setf(res->why, sizeof res->why, "%s is missing", what);
+        res->ok = false;
+        return false;
+    }
+
+    /* Unknowns: symbols neither the caller, the block shape, the lane nor a
+     * loop counter gives a value to. Those in the value and in loop starts
+     * and steps are bound to 0 and checked by re-running with other values;
+     * those in guards and loop bounds are left unknown (see emit, walk). */
+    expr_env probe_env;
+    base_env(job, &probe_env);
+    for (int i = 0; i < job->n_loops; i++)
+        if (job->loops[i].var)
+            expr_env_set(&probe_env, job->loops[i].var, 0);
+    unknown_sym unk[LANES_MAX_ASSUMED];
+    int n_unk = 0;
+    bool too_many = false;
+    if (!job->last_loop_trips)
+        collect_unknowns(job->value, &probe_env, unk, &n_unk, LANES_MAX_ASSUMED, &too_many);
+    for (int i = 0; i < job->n_loops; i++) {
+        collect_unknowns(job->loops[i].init, &probe_env, unk, &n_unk, LANES_MAX_ASSUMED, &too_many);
+        collect_unknowns(job->loops[i].next, &probe_env, unk, &n_unk, LANES_MAX_ASSUMED, &too_many);
+    }
+    if (too_many) {
+        setf(res->why, sizeof res->why, "%s depends on more than %d values that are unknown", what,
+             LANES_MAX_ASSUMED);
+        res->ok = false;
+        return false;
+    }
+    for (int i = 0; i < n_unk; i++)
+        bind_unknown(&probe_env, &unk[i], 0);
+    w.guard = mark_unknowns(job->guard, &probe_env);
+    for (int i = 0; i < job->n_loops; i++)
+        w.conds[i] = mark_unknowns(job->loops[i].cond, &probe_env);
+    w.env = xcalloc(LANES_WARP, sizeof *w.env);
+    lanes_job named = *job;
+    named.what = what;
+    w.job = &named;
+
+    int64_t vals[LANES_MAX_ASSUMED] = {0};
+    bool ok = run_once(&w, unk, vals, n_unk, false);
+    for (int i = 0; ok && i < n_unk; i++) {
+        lanes_result base = *res, trial;
+        for (size_t p = 0; ok && p < sizeof probe_values / sizeof probe_values[0]; p++) {
+            memset(&trial, 0, sizeof trial);
+            trial.ok = true;
+            w.res = &trial;
+            w.failed = false;
+            vals[i] = probe_values[p];
+            bool same = run_once(&w, unk, vals, n_unk, true) && trial.visits == base.visits &&
+                        memcmp(trial.worst, base.worst, sizeof trial.worst) == 0 &&
+                        memcmp(trial.sum, base.sum, sizeof trial.sum) == 0;
+            w.res = res;
+            if (!same) {
+                setf(res->why, sizeof res->why, "%s depends on '%s' whose value is unknown", what,
+                     unk[i].name);
+                res->ok = false;
+                ok = false;
+            }
+        }
+        vals[i] = 0;
+        if (ok) {
+            snprintf(res->assumed[res->n_assumed], sizeof res->assumed[0], "%s", unk[i].name);
+            res->n_assumed++;
+        }
+    }
+    if (ok && n_unk > 0) {
+        char names[LANES_NOTE_MAX] = "";
+        for (int i = 0; i < res->n_assumed; i++)
+            appendf(names, sizeof names, "%s'%s'", i ? ", " : "", res->assumed[i]);
+        char tail[LANES_NOTE_MAX];
+        snprintf(tail, sizeof tail, "%s", res->note);
+        setf(res->note, sizeof res->note,
+             "%s %s unknown and taken as 0: %s the same for every lane of a warp, and other "
+             "values give the same result%s%s",
+             names, res->n_assumed > 1 ? "are" : "is", res->n_assumed > 1 ? "they are" : "it is",
+             tail[0] ? "; " : "", tail);
+    }
+    if (!ok)
+        reset_counts(res);
+    expr_free(w.guard);
+    for (int i = 0; i < job->n_loops; i++)
+        expr_free(w.conds[i]);
+    free(w.env);
+    res->ok = ok;
+    return ok;
+}

@@ -1,0 +1,403 @@
+/* test_bank: the shared-memory bank model against wavefront counts measured
+ * with Nsight Compute on an H100 (l1tex__data_pipe_lsu_wavefronts_mem_shared
+ * per shared load instruction, one warp): 4-byte strides 1, 2, 4, 16, 32, 33
+ * -> 1, 2, 4, 16, 32, 1; 8-byte strides 1, 2, 16 -> 2, 4, 32; 16-byte
+ * strides 1, 2, 8 -> 4, 8, 32; naive 32x32 transpose column read -> 32,
+ * padded [32][33] -> 1, XOR swizzle -> 1, broadcast -> 1. The index trees
+ * are built by hand, as the front end would hand them over. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/bank.h"
+
+static expr *C(int64_t v)
+{
+    return expr_const(v);
+}
+static expr *B(expr_op op, expr *a, expr *b)
+{
+    return expr_binary(op, a, b);
+}
+static expr *TX(void)
+{
+    return expr_builtin_sym(SYM_TID_X);
+}
+static expr *TY(void)
+{
+    return expr_builtin_sym(SYM_TID_Y);
+}
+static expr *N(const char *name)
+{
+    return expr_named(name);
+}
+
+static const int64_t warp_block[3] = {32, 1, 1};
+static const int64_t tile_block[3] = {32, 8, 1};
+
+/* Analyses `offset` (byte offset, owned) at `width` bytes per lane. */
+static bank_result analyse(expr *offset, int width, const int64_t block[3], expr *guard)
+{
+    mem_access a = {0};
+    a.space = SPACE_SHARED;
+    a.width = width;
+    a.byte_offset = offset;
+    a.guard = guard;
+    bank_result r;
+    bank_analyze(&a, block, NULL, &r);
+    expr_free(offset);
+    expr_free(guard);
+    return r;
+}
+
+static int stride_wavefronts(int64_t stride, int width)
+{
+    bank_result r = analyse(B(OP_MUL, TX(), C(stride * width)), width, warp_block, NULL);
+    assert_true(r.analyzed);
+    assert_int_equal(r.ideal, bank_ideal(width));
+    assert_int_equal(r.requests, 1);
+    assert_false(r.assumed);
+    return r.worst;
+}
+
+static void test_stride_4byte(void **state)
+{
+    (void)state;
+    assert_int_equal(stride_wavefronts(1, 4), 1);
+    assert_int_equal(stride_wavefronts(2, 4), 2);
+    assert_int_equal(stride_wavefronts(4, 4), 4);
+    assert_int_equal(stride_wavefronts(16, 4), 16);
+    assert_int_equal(stride_wavefronts(32, 4), 32);
+    assert_int_equal(stride_wavefronts(33, 4), 1);
+}
+
+static void test_stride_8byte(void **state)
+{
+    (void)state;
+    assert_int_equal(stride_wavefronts(1, 8), 2);
+    assert_int_equal(stride_wavefronts(2, 8), 4);
+    assert_int_equal(stride_wavefronts(16, 8), 32);
+}
+
+static void test_stride_16byte(void **state)
+{
+    (void)state;
+    assert_int_equal(stride_wavefronts(1, 16), 4);
+    assert_int_equal(stride_wavefronts(2, 16), 8);
+    assert_int_equal(stride_wavefronts(8, 16), 32);
+}
+
+static void test_ideal(void **state)
+{
+    (void)state;
+    assert_int_equal(bank_ideal(1), 1);
+    assert_int_equal(bank_ideal(2), 1);
+    assert_int_equal(bank_ideal(4), 1);
+    assert_int_equal(bank_ideal(8), 2);
+    assert_int_equal(bank_ideal(16), 4);
+}
+
+/* float tile[32][cols]; tile[row][col] -> (row * cols + col) * 4 */
+static expr *tile_at(int64_t cols, expr *row, expr *col)
+{
+    return B(OP_MUL, B(OP_ADD, B(OP_MUL, row, C(cols)), col), C(4));
+}
+
+static void test_transpose(void **state)
+{
+    (void)state;
+    /* naive: the column read tile[threadIdx.x][threadIdx.y] */
+    bank_result r = analyse(tile_at(32, TX(), TY()), 4, tile_block, NULL);
+    assert_true(r.analyzed);
+    assert_int_equal(r.worst, 32);
+    assert_int_equal(r.requests, 8);
+    assert_int_equal(r.warps, 8);
+    assert_true(r.average == 32.0);
+    assert_true(r.degree == 32.0);
+    assert_int_equal(r.worst_req.banks[0], 32); /* warp 0: every lane in bank 0 */
+    /* the row write tile[threadIdx.y][threadIdx.x] is clean */
+    r = analyse(tile_at(32, TY(), TX()), 4, tile_block, NULL);
+    assert_int_equal(r.worst, 1);
+    /* padded [32][33] */
+    r = analyse(tile_at(33, TX(), TY()), 4, tile_block, NULL);
+    assert_true(r.analyzed);
+    assert_int_equal(r.worst, 1);
+    assert_true(r.degree == 1.0);
+    /* XOR swizzle: tile[ty][tx ^ ty] for the row and tile[tx][ty ^ tx] for
+     * the column both spread over every bank */
+    r = analyse(tile_at(32, TY(), B(OP_XOR, TX(), TY())), 4, tile_block, NULL);
+    assert_int_equal(r.worst, 1);
+    r = analyse(tile_at(32, TX(), B(OP_XOR, TY(), TX())), 4, tile_block, NULL);
+    assert_int_equal(r.worst, 1);
+}
+
+static void test_broadcast(void **state)
+{
+    (void)state;
+    bank_result r = analyse(C(12), 4, warp_block, NULL);
+    assert_int_equal(r.worst, 1);
+    assert_int_equal(r.worst_req.distinct_words, 1);
+    /* lanes in pairs on one word: tile[threadIdx.x / 2] */
+    r = analyse(B(OP_MUL, B(OP_DIV, TX(), C(2)), C(4)), 4, warp_block, NULL);
+    assert_int_equal(r.worst, 1);
+    /* bytes of one word (char array) are one word */
+    r = analyse(B(OP_DIV, TX(), C(8)), 1, warp_block, NULL);
+    assert_int_equal(r.worst, 1);
+    /* two words of one bank, each shared by 16 lanes: 2 */
+    r = analyse(B(OP_MUL, B(OP_MOD, TX(), C(2)), C(128)), 4, warp_block, NULL);
+    assert_int_equal(r.worst, 2);
+}
+
+static void test_request_direct(void **state)
+{
+    (void)state;
+    int64_t addr[32];
+    bank_request q;
+    char why[128];
+    for (int l = 0; l < 32; l++)
+        addr[l] = l * 128;
+    assert_true(bank_request_eval(addr, 0xFFFFFFFFu, 4, &q, why, sizeof why));
+    assert_int_equal(q.wavefronts, 32);
+    assert_int_equal(q.banks[0], 32);
+    /* inactive lanes take no part: 4 lanes left */
+    assert_true(bank_request_eval(addr, 0xFu, 4, &q, why, sizeof why));
+    assert_int_equal(q.wavefronts, 4);
+    assert_true(bank_request_eval(addr, 0, 4, &q, why, sizeof why));
+    assert_int_equal(q.wavefronts, 0);
+    assert_int_equal(q.ideal, 0);
+    /* 8-byte: only the first half-warp active -> one pass */
+    for (int l = 0; l < 32; l++)
+        addr[l] = l * 8;
+    assert_true(bank_request_eval(addr, 0xFFFFu, 8, &q, why, sizeof why));
+    assert_int_equal(q.wavefronts, 1);
+    assert_int_equal(q.ideal, 1);
+    assert_int_equal(q.groups, 2);
+    assert_int_equal(q.group_wavefronts[0], 1);
+    assert_int_equal(q.group_wavefronts[1], 0);
+    /* misaligned and bad widths are refused */
+    addr[1] = 12;
+    assert_false(bank_request_eval(addr, 0xFFFFFFFFu, 8, &q, why, sizeof why));
+    assert_non_null(strstr(why, "lane 1"));
+    assert_false(bank_request_eval(addr, 0xFFFFFFFFu, 3, &q, why, sizeof why));
+    assert_false(bank_request_eval(addr, 0xFFFFFFFFu, 32, &q, why, sizeof why));
+    /* negative offsets keep floor semantics: -4 is word -1, bank 31 */
+    assert_int_equal(bank_word_of(-4), -1);
+    assert_int_equal(bank_of(-4), 31);
+    assert_int_equal(bank_of(-1), 31);
+    assert_int_equal(bank_of(132), 1);
+}
+
+static void test_guard(void **state)
+{
+    (void)state;
+    /* stride 32 words but only 4 lanes active (threadIdx.x < 4): 4 */
+    bank_result r = analyse(B(OP_MUL, TX(), C(128)), 4, warp_block, B(OP_LT, TX(), C(4)));
+    assert_true(r.analyzed);
+    assert_int_equal(r.worst, 4);
+    assert_int_equal(r.worst_active, 0xFu);
+    /* no lane active at all: nothing to analyse */
+    r = analyse(B(OP_MUL, TX(), C(4)), 4, warp_block, B(OP_GT, TX(), C(100)));
+    assert_false(r.analyzed);
+    assert_non_null(strstr(r.reason, "no lane"));
+    /* a guard on an unknown value is taken as true, and said so */
+    r = analyse(B(OP_MUL, TX(), C(8)), 4, warp_block, B(OP_LT, TX(), N("n")));
+    assert_true(r.analyzed);
+    assert_int_equal(r.worst, 2);
+    assert_true(r.assumed);
+    assert_non_null(strstr(r.note, "'n'"));
+}
+
+static void test_partial_warp(void **state)
+{
+    (void)state;
+    /* 40 threads: warp 1 has lanes 0..7 only (threads 32..39) */
+    const int64_t block[3] = {40, 1, 1};
+    bank_result r = analyse(B(OP_MUL, TX(), C(128)), 4, block, NULL);
+    assert_true(r.analyzed);
+    assert_int_equal(r.warps, 2);
+    assert_int_equal(r.requests, 2);
+    assert_int_equal(r.worst, 32);
+    assert_true(r.average == 20.0);
+}
+
+static void test_uniform_unknowns(void **state)
+{
+    (void)state;
+    /* s[threadIdx.x + k]: k shifts every lane alike -> taken as 0, noted */
+    bank_result r = analyse(B(OP_MUL, B(OP_ADD, TX(), N("k")), C(4)), 4, warp_block, NULL);
+    assert_true(r.analyzed);
+    assert_int_equal(r.worst, 1);
+    assert_true(r.assumed);
+    assert_non_null(strstr(r.note, "'k'"));
+    /* blockIdx.x * 33 + threadIdx.x * 33 (a warp-uniform builtin) */
+    r = analyse(B(OP_MUL,
+                  B(OP_ADD, B(OP_MUL, expr_builtin_sym(SYM_BID_X), C(33)), B(OP_MUL, TX(), C(2))),
+                  C(4)),
+                4, warp_block, NULL);
+    assert_true(r.analyzed);
+    assert_int_equal(r.worst, 2);
+    assert_non_null(strstr(r.note, "blockIdx.x"));
+    /* s[threadIdx.x * k]: the stride itself is unknown -> not analysed */
+    r = analyse(B(OP_MUL, B(OP_MUL, TX(), N("k")), C(4)), 4, warp_block, NULL);
+    assert_false(r.analyzed);
+    assert_string_equal(r.reason, "index depends on 'k' whose value is unknown");
+    /* with k known it is */
+    mem_access a = {0};
+    a.width = 4;
+    a.byte_offset = B(OP_MUL, B(OP_MUL, TX(), N("k")), C(4));
+    expr_env env;
+    expr_env_init(&env);
+    expr_env_set(&env, "k", 16);
+    bank_analyze(&a, warp_block, &env, &r);
+    assert_true(r.analyzed);
+    assert_int_equal(r.worst, 16);
+    assert_false(r.assumed);
+    expr_free(a.byte_offset);
+}
+
+static loop_ctx loop(const char *var, expr *init, expr *cond, expr *next)
+{
+    loop_ctx L = {0};
+    L.var = (char *)var;
+    L.init = init;
+    L.cond = cond;
+    L.next = next;
+    L.loc.line = 10;
+    return L;
+}
+
+static void free_loop(loop_ctx *L)
+{
+    expr_free(L->init);
+    expr_free(L->cond);
+    expr_free(L->next);
+}
+
+static void test_reduction_loops(void **state)
+{
+    (void)state;
+    const int64_t block[3] = {256, 1, 1};
+    /* neighbored, strided index: for (s = 1; s < blockDim.x; s *= 2)
+     * { index = 2 * s * tid; if (index < blockDim.x) sdata[index] ... } */
+    mem_access a = {0};
+    a.width = 4;
+    expr *index = B(OP_MUL, B(OP_MUL, C(2), N("s")), TX());
+    a.byte_offset = B(OP_MUL, expr_clone(index), C(4));
+    a.guard = B(OP_LT, index, expr_builtin_sym(SYM_BDIM_X));
+    a.n_loops = 1;
+    a.loops[0] =
+        loop("s", C(1), B(OP_LT, N("s"), expr_builtin_sym(SYM_BDIM_X)), B(OP_MUL, N("s"), C(2)));
+    bank_result r;
+    assert_true(bank_analyze(&a, block, NULL, &r));
+    /* s=1: 4 warps x 2; s=2: 2 x 4; s=4, 8, 16: 1 x 8; s=32: 4; 64: 2; 128: 1 */
+    assert_int_equal(r.worst, 8);
+    assert_int_equal(r.requests, 12);
+    assert_true(r.average > 47.0 / 12 - 1e-9 && r.average < 47.0 / 12 + 1e-9);
+    assert_false(r.assumed);
+    expr_free(a.byte_offset);
+    expr_free(a.guard);
+    free_loop(&a.loops[0]);
+
+    /* interleaved: for (s = blockDim.x / 2; s > 0; s >>= 1) if (tid < s)
+     * sdata[tid + s]: clean in every iteration */
+    memset(&a, 0, sizeof a);
+    a.width = 4;
+    a.byte_offset = B(OP_MUL, B(OP_ADD, TX(), N("s")), C(4));
+    a.guard = B(OP_LT, TX(), N("s"));
+    a.n_loops = 1;
+    a.loops[0] = loop("s", B(OP_DIV, expr_builtin_sym(SYM_BDIM_X), C(2)), B(OP_GT, N("s"), C(0)),
+                      B(OP_SHR, N("s"), C(1)));
+    assert_true(bank_analyze(&a, block, NULL, &r));
+    assert_int_equal(r.worst, 1);
+    assert_true(r.average == 1.0);
+    /* s = 128, 64, 32: 4 + 2 + 1 warps; then 16 .. 1: warp 0 alone */
+    assert_int_equal(r.requests, 4 + 2 + 1 + 5);
+    expr_free(a.byte_offset);
+    expr_free(a.guard);
+    free_loop(&a.loops[0]);
+}
+
+static void test_loop_unknown_bound(void **state)
+{
+    (void)state;
+    /* for (k = 0; k < K; k++) acc += tile[k][threadIdx.x] ... tile[threadIdx.x][k] */
+    mem_access a = {0};
+    a.width = 4;
+    a.byte_offset = tile_at(32, TX(), N("k"));
+    a.n_loops = 1;
+    a.loops[0] = loop("k", C(0), B(OP_LT, N("k"), N("K")), B(OP_ADD, N("k"), C(1)));
+    bank_result r;
+    assert_true(bank_analyze(&a, warp_block, NULL, &r));
+    assert_int_equal(r.worst, 32);
+    assert_int_equal(r.requests, LANES_UNKNOWN_BOUND_ITER);
+    assert_true(r.assumed);
+    assert_non_null(strstr(r.note, "loop 'k'"));
+    expr_free(a.byte_offset);
+    free_loop(&a.loops[0]);
+
+    /* an endless loop is cut at LANES_MAX_ITER and said so */
+    memset(&a, 0, sizeof a);
+    a.width = 4;
+    a.byte_offset = B(OP_MUL, TX(), C(4));
+    a.n_loops = 1;
+    a.loops[0] = loop("i", C(0), C(1), B(OP_ADD, N("i"), C(1)));
+    assert_true(bank_analyze(&a, warp_block, NULL, &r));
+    assert_true(r.capped);
+    assert_int_equal(r.requests, LANES_MAX_ITER);
+    expr_free(a.byte_offset);
+    free_loop(&a.loops[0]);
+
+    /* a loop the front end could not express */
+    memset(&a, 0, sizeof a);
+    a.width = 4;
+    a.byte_offset = B(OP_MUL, TX(), C(4));
+    a.n_loops = 1;
+    a.loops[0] = loop("i", C(0), NULL, NULL);
+    assert_false(bank_analyze(&a, warp_block, NULL, &r));
+    assert_non_null(strstr(r.reason, "loop at line 10"));
+    expr_free(a.byte_offset);
+    free_loop(&a.loops[0]);
+}
+
+static void test_not_analysed(void **state)
+{
+    (void)state;
+    bank_result r = analyse(B(OP_MUL, TX(), C(2)), 4, warp_block, NULL);
+    assert_false(r.analyzed); /* lane 1 at byte 2: misaligned */
+    assert_non_null(strstr(r.reason, "misaligned"));
+    r = analyse(B(OP_DIV, C(4), B(OP_SUB, TX(), C(3))), 4, warp_block, NULL);
+    assert_false(r.analyzed);
+    assert_non_null(strstr(r.reason, "division by zero"));
+    r = analyse(expr_unknown("call to f()"), 4, warp_block, NULL);
+    assert_false(r.analyzed);
+    assert_non_null(strstr(r.reason, "call to f()"));
+    const int64_t huge[3] = {64, 32, 1};
+    r = analyse(B(OP_MUL, TX(), C(4)), 4, huge, NULL);
+    assert_false(r.analyzed);
+    assert_non_null(strstr(r.reason, "cannot launch"));
+    mem_access a = {0};
+    a.width = 4;
+    a.why_not = (char *)"the array is reached through a pointer the front end could not follow";
+    assert_false(bank_analyze(&a, warp_block, NULL, &r));
+    assert_string_equal(r.reason, a.why_not);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stride_4byte),    cmocka_unit_test(test_stride_8byte),
+        cmocka_unit_test(test_stride_16byte),   cmocka_unit_test(test_ideal),
+        cmocka_unit_test(test_transpose),       cmocka_unit_test(test_broadcast),
+        cmocka_unit_test(test_request_direct),  cmocka_unit_test(test_guard),
+        cmocka_unit_test(test_partial_warp),    cmocka_unit_test(test_uniform_unknowns),
+        cmocka_unit_test(test_reduction_loops), cmocka_unit_test(test_loop_unknown_bound),
+        cmocka_unit_test(test_not_analysed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

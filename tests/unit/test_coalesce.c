@@ -1,0 +1,161 @@
+/* test_coalesce: the 32-byte sector model on the seed chapters' cases:
+ * contiguous floats (4 sectors, 100%), in[2 * idx] (8 sectors, 50%), a
+ * 4-byte field of a 16-byte struct (25%), and a column walk of a row-major
+ * 1024-wide float matrix (32 sectors per request). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/coalesce.h"
+
+static expr *C(int64_t v)
+{
+    return expr_const(v);
+}
+static expr *B(expr_op op, expr *a, expr *b)
+{
+    return expr_binary(op, a, b);
+}
+static expr *TX(void)
+{
+    return expr_builtin_sym(SYM_TID_X);
+}
+
+/* idx = blockIdx.x * blockDim.x + threadIdx.x */
+static expr *IDX(void)
+{
+    return B(OP_ADD, B(OP_MUL, expr_builtin_sym(SYM_BID_X), expr_builtin_sym(SYM_BDIM_X)), TX());
+}
+
+static const int64_t block256[3] = {256, 1, 1};
+
+static coalesce_result analyse(expr *offset, int width, const int64_t block[3], const expr_env *env)
+{
+    mem_access a = {0};
+    a.space = SPACE_GLOBAL;
+    a.width = width;
+    a.byte_offset = offset;
+    coalesce_result r;
+    coalesce_analyze(&a, block, env, &r);
+    expr_free(offset);
+    return r;
+}
+
+static bool near(double a, double b)
+{
+    return a > b - 1e-9 && a < b + 1e-9;
+}
+
+static void test_contiguous(void **state)
+{
+    (void)state;
+    coalesce_result r = analyse(B(OP_MUL, IDX(), C(4)), 4, block256, NULL);
+    assert_true(r.analyzed);
+    assert_int_equal(r.worst_sectors, 4);
+    assert_int_equal(r.ideal_sectors, 4);
+    assert_true(near(r.efficiency, 1.0));
+    assert_int_equal(r.requests, 8);
+    /* blockIdx.x is unknown, the alignment assumed: both are in the note */
+    assert_true(r.assumed);
+    assert_non_null(strstr(r.note, "blockIdx.x"));
+    assert_non_null(strstr(r.note, "256-byte"));
+    /* float4: 16 sectors, still 100% */
+    r = analyse(B(OP_MUL, IDX(), C(16)), 16, block256, NULL);
+    assert_int_equal(r.worst_sectors, 16);
+    assert_int_equal(r.ideal_sectors, 16);
+    assert_true(near(r.efficiency, 1.0));
+}
+
+static void test_strided(void **state)
+{
+    (void)state;
+    coalesce_result r = analyse(B(OP_MUL, B(OP_MUL, C(2), IDX()), C(4)), 4, block256, NULL);
+    assert_true(r.analyzed);
+    assert_int_equal(r.worst_sectors, 8);
+    assert_int_equal(r.worst_ideal, 4);
+    assert_true(near(r.efficiency, 0.5));
+    assert_true(near(r.worst_efficiency, 0.5));
+}
+
+static void test_struct_field(void **state)
+{
+    (void)state;
+    /* struct { float a, b, c, d; } p[]; p[idx].b -> 16 * idx + 4 */
+    coalesce_result r = analyse(B(OP_ADD, B(OP_MUL, IDX(), C(16)), C(4)), 4, block256, NULL);
+    assert_true(r.analyzed);
+    assert_int_equal(r.worst_sectors, 16);
+    assert_true(near(r.efficiency, 0.25));
+}
+
+static void test_column_walk(void **state)
+{
+    (void)state;
+    /* a[threadIdx.x * N + col], N = 1024, col a parameter */
+    expr_env env;
+    expr_env_init(&env);
+    expr_env_set(&env, "N", 1024);
+    const int64_t block[3] = {32, 1, 1};
+    coalesce_result r =
+        analyse(B(OP_MUL, B(OP_ADD, B(OP_MUL, TX(), expr_named("N")), expr_named("col")), C(4)), 4,
+                block, &env);
+    assert_true(r.analyzed);
+    assert_int_equal(r.worst_sectors, 32);
+    assert_true(near(r.efficiency, 4.0 / 32));
+    assert_non_null(strstr(r.note, "'col'"));
+}
+
+static void test_request_direct(void **state)
+{
+    (void)state;
+    int64_t addr[32];
+    coalesce_request q;
+    char why[128];
+    for (int l = 0; l < 32; l++)
+        addr[l] = 4 * l + 4; /* one float past an aligned base: 5 sectors */
+    assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 4, &q, why, sizeof why));
+    assert_int_equal(q.sectors, 5);
+    assert_int_equal(q.ideal, 4);
+    assert_int_equal(q.bytes, 128);
+    /* every lane on one word: one sector, ideal 4 by bytes requested */
+    for (int l = 0; l < 32; l++)
+        addr[l] = 64;
+    assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 4, &q, why, sizeof why));
+    assert_int_equal(q.sectors, 1);
+    /* inactive lanes do not count */
+    for (int l = 0; l < 32; l++)
+        addr[l] = 128 * l;
+    assert_true(coalesce_request_eval(addr, 0x3u, 4, &q, why, sizeof why));
+    assert_int_equal(q.sectors, 2);
+    assert_int_equal(q.ideal, 1);
+    addr[0] = 2;
+    assert_false(coalesce_request_eval(addr, 0x3u, 4, &q, why, sizeof why));
+    assert_non_null(strstr(why, "misaligned"));
+    assert_false(coalesce_request_eval(addr, 0x3u, 12, &q, why, sizeof why));
+}
+
+static void test_unknown_offset(void **state)
+{
+    (void)state;
+    /* in[threadIdx.x + off]: whether it straddles a sector depends on off */
+    const int64_t block[3] = {32, 1, 1};
+    coalesce_result r =
+        analyse(B(OP_MUL, B(OP_ADD, TX(), expr_named("off")), C(4)), 4, block, NULL);
+    assert_false(r.analyzed);
+    assert_string_equal(r.reason, "index depends on 'off' whose value is unknown");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_contiguous),     cmocka_unit_test(test_strided),
+        cmocka_unit_test(test_struct_field),   cmocka_unit_test(test_column_walk),
+        cmocka_unit_test(test_request_direct), cmocka_unit_test(test_unknown_offset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
