@@ -74,12 +74,19 @@ devquery_status devquery_all(devquery_device *out, int max, int *n,
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
-        snprintf(message, (size_t)message_len, "%s", cudaGetErrorString(e));
-        if (e == cudaErrorNoDevice)
+        if (e == cudaErrorNoDevice) {
+            snprintf(message, (size_t)message_len, "no CUDA device found");
             return DEVQ_NO_DEVICE;
-        return e == cudaErrorInsufficientDriver || e == cudaErrorCallRequiresNewerDriver
-                       ? DEVQ_NO_DRIVER
-                       : DEVQ_NO_DEVICE;
+        }
+        if (e == cudaErrorInsufficientDriver || e == cudaErrorCallRequiresNewerDriver) {
+            /* cudart reports a missing libcuda.so.1 the same way as an old one. */
+            snprintf(message, (size_t)message_len,
+                     "no CUDA driver, or one older than CUDA runtime %d.%d",
+                     CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+            return DEVQ_NO_DRIVER;
+        }
+        snprintf(message, (size_t)message_len, "%s", cudaGetErrorString(e));
+        return DEVQ_NO_DEVICE;
     }
     if (count == 0) {
         snprintf(message, (size_t)message_len, "no CUDA device found");

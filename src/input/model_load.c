@@ -97,6 +97,13 @@ bool model_load_arch_file(const char *path, gpu_arch *out, model_load_error *err
     return ok;
 }
 
+static int cmp_cc(const void *a, const void *b)
+{
+    const gpu_arch *x = a, *y = b;
+    int kx = x->cc_major * 10 + x->cc_minor, ky = y->cc_major * 10 + y->cc_minor;
+    return (kx > ky) - (kx < ky);
+}
+
 static bool load_products(const char *dir, model_db *db, model_load_error *err)
 {
     size_t n;
@@ -161,6 +168,7 @@ bool model_db_load(const char *dir, model_db *db, model_load_error *err)
     free(names);
     if (!ok)
         return false;
+    qsort(db->archs, db->n_archs, sizeof *db->archs, cmp_cc);
     snprintf(sub, sizeof sub, "%s/gpu", dir);
     if (is_dir(sub))
         return load_products(sub, db, err);

@@ -1,0 +1,51 @@
+/* cmd_models: `gpulint models`, the bundled architecture and GPU models. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/models_list.h"
+#include "cli/opt.h"
+#include "cli/target.h"
+
+int cmd_models(int argc, char **argv)
+{
+    const char *format = "text", *models_dir = NULL;
+    bool help = false;
+    const opt_spec specs[] = {
+        {"format", 'f', OPT_STRING, &format, NULL, "text|json", "output format"},
+        {"models", 0, OPT_STRING, &models_dir, NULL, "DIR", "models directory"},
+        {"help", 'h', OPT_FLAG, &help, NULL, NULL, "show this help"},
+        {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
+    };
+    opt_result res;
+    bool ok = opt_parse(specs, argc, argv, &res);
+    int extra = res.n_positional + res.n_passthrough;
+    opt_free(&res);
+    if (!ok)
+        return cli_error(EXIT_USAGE, "%s", res.error);
+    if (help) {
+        opt_usage("gpulint models [--format text|json]", specs);
+        return EXIT_OK;
+    }
+    if (extra)
+        return cli_error(EXIT_USAGE, "models takes no arguments");
+    if (strcmp(format, "text") && strcmp(format, "json"))
+        return cli_error(EXIT_USAGE, "unknown format '%s' (use text or json)", format);
+    model_db db;
+    int rc = target_load_db(models_dir, &db);
+    if (rc != EXIT_OK)
+        return rc;
+    if (strcmp(format, "json") == 0) {
+        json_t *o = models_list_json(&db);
+        char *s = json_dumps(o, JSON_INDENT(2));
+        puts(s);
+        free(s);
+        json_decref(o);
+    } else {
+        models_list_text(stdout, &db);
+    }
+    model_db_free(&db);
+    return EXIT_OK;
+}
