@@ -214,6 +214,11 @@ bool model_normalise_arch(const char *name, char *buf, size_t n)
         major = (int)(v / 10);
         minor = (int)(v % 10);
     }
+    /* CUDA 13 renamed Jetson Thor's compute capability 10.1 to 11.0. */
+    if (major == 10 && minor == 1) {
+        major = 11;
+        minor = 0;
+    }
     snprintf(buf, n, "sm_%d%d", major, minor);
     return true;
 }
