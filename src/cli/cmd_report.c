@@ -19,6 +19,7 @@ typedef struct report_args {
     double carveout;
     bool seen_carveout;
     const char *format;
+    const char *checks;
     bool help;
 } report_args;
 
@@ -27,7 +28,18 @@ static kernel_row row_of(const report_kernel *k)
     return (kernel_row){&k->ptx, k->demangled, k->file, k->line, k->column, k->arch, &k->eval};
 }
 
-static void print_text(const report *r, const report_args *a)
+static void collect_findings(const report *r, const report_args *a, finding_list *out)
+{
+    findings_init(out);
+    for (size_t i = 0; i < r->n_kernels; i++) {
+        kernel_row row = row_of(&r->kernels[i]);
+        kernel_report_findings(&row, 1, out);
+    }
+    findings_filter(out, a->checks, &r->ignores);
+    findings_sort(out);
+}
+
+static void print_text(const report *r, const report_args *a, const finding_list *findings)
 {
     kernel_report_style style = {cli_use_color(stdout), 60};
     sbuf out;
@@ -63,13 +75,26 @@ static void print_text(const report *r, const report_args *a)
         kernel_report_text(&out, sbuf_str(&head), rows, n, &style);
         sbuf_free(&head);
     }
+    if (findings->n) {
+        sbuf_addc(&out, '\n');
+        findings_text(&out, findings, style.color);
+    }
     fputs(sbuf_str(&out), stdout);
     sbuf_free(&out);
     free(rows);
     free(done);
 }
 
-static void print_json(const report *r)
+static void print_sarif(const finding_list *findings)
+{
+    json_t *doc = findings_sarif(findings, GPULINT_VERSION);
+    char *s = json_dumps(doc, JSON_INDENT(2));
+    puts(s);
+    free(s);
+    json_decref(doc);
+}
+
+static void print_json(const report *r, const finding_list *findings)
 {
     json_t *root = json_object();
     json_object_set_new(root, "tool", json_string("gpulint"));
@@ -91,6 +116,7 @@ static void print_json(const report *r)
         json_array_append_new(kernels, kernel_report_json(&row));
     }
     json_object_set_new(root, "kernels", kernels);
+    json_object_set_new(root, "findings", findings_json(findings));
     char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
     puts(s);
     free(s);
@@ -110,7 +136,9 @@ int cmd_report(int argc, char **argv)
          "dynamic shared memory per launch"},
         {"carveout", 0, OPT_PERCENT, &a.carveout, &a.seen_carveout, "PCT",
          "preferred shared-memory carveout"},
-        {"format", 'f', OPT_STRING, &a.format, NULL, "text|json", "output format"},
+        {"format", 'f', OPT_STRING, &a.format, NULL, "text|json|sarif", "output format"},
+        {"checks", 0, OPT_STRING, &a.checks, NULL, "LIST",
+         "enable/disable checks, e.g. -gpulint-divergence or -*,gpulint-bank-conflict"},
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
     };
@@ -132,8 +160,8 @@ int cmd_report(int argc, char **argv)
     a.p.n_extra = res.n_passthrough;
     a.p.carveout_percent = a.seen_carveout ? (int)(a.carveout + 0.5) : -1;
     int rc = EXIT_OK;
-    if (strcmp(a.format, "text") && strcmp(a.format, "json"))
-        rc = cli_error(EXIT_USAGE, "unknown format '%s' (use text or json)", a.format);
+    if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "sarif"))
+        rc = cli_error(EXIT_USAGE, "unknown format '%s' (use text, json or sarif)", a.format);
     else if (a.block && !units_parse_dim3(a.block, a.p.block))
         rc = cli_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
     else if (a.p.ptxas_log && a.p.n_files > 1)
@@ -155,10 +183,15 @@ int cmd_report(int argc, char **argv)
     report r;
     rc = pipeline_run(&a.p, &r);
     if (rc == EXIT_OK) {
+        finding_list findings;
+        collect_findings(&r, &a, &findings);
         if (strcmp(a.format, "json") == 0)
-            print_json(&r);
+            print_json(&r, &findings);
+        else if (strcmp(a.format, "sarif") == 0)
+            print_sarif(&findings);
         else
-            print_text(&r, &a);
+            print_text(&r, &a, &findings);
+        findings_free(&findings);
     }
     report_free(&r);
     opt_free(&res);

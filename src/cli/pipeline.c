@@ -124,6 +124,7 @@ static int run_files(const pipeline_opts *o, report *r, size_t *cap)
         }
         srcscan_result scan;
         srcscan_kernels(src, src_len, &scan);
+        findings_scan_ignores(file, src, src_len, &r->ignores);
         free(src);
         char *log;
         size_t len;
@@ -175,6 +176,7 @@ static int run_log(const pipeline_opts *o, report *r, size_t *cap)
             return cli_error(EXIT_INPUT, "%s: %s", o->files[0], fileio_status_text(st));
         }
         srcscan_kernels(src, src_len, &scan);
+        findings_scan_ignores(o->files[0], src, src_len, &r->ignores);
         free(src);
         file = o->files[0];
     }
@@ -213,6 +215,7 @@ void report_free(report *r)
         free(r->kernels[i].demangled);
     }
     free(r->kernels);
+    findings_ignores_free(&r->ignores);
     model_db_free(&r->db);
     memset(r, 0, sizeof *r);
 }

@@ -10,6 +10,7 @@
 #include "analysis/kernel_eval.h"
 #include "cli/target.h"
 #include "input/ptxas.h"
+#include "report/findings.h"
 
 typedef struct pipeline_opts {
     target_opts target;
@@ -41,6 +42,7 @@ typedef struct report {
     int n_targets;
     report_kernel *kernels;
     size_t n_kernels;
+    finding_ignores ignores; /* `gpulint: ignore` comments of the sources */
 } report;
 
 /* Returns an exit code; on failure the error line was printed. */

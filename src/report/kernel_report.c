@@ -8,8 +8,6 @@
 #include "util/units.h"
 
 #define BOLD "\033[1m"
-#define YELLOW "\033[33m"
-#define RED "\033[31m"
 #define RESET "\033[0m"
 
 /* Display width of UTF-8 text: count code points, not bytes. */
@@ -200,45 +198,45 @@ static void occupancy_table(sbuf *o, const kernel_row *rows, int n, const kernel
     }
 }
 
-static void notes(sbuf *o, const kernel_row *rows, int n, const kernel_report_style *st)
+void kernel_report_findings(const kernel_row *rows, int n, finding_list *out)
 {
     for (int i = 0; i < n; i++) {
         const kernel_row *r = &rows[i];
         if (!r->arch)
             continue;
         const kernel_eval *e = r->eval;
-        char where[4200];
-        if (r->file && r->line)
-            snprintf(where, sizeof where, "%s:%d:%d", r->file, r->line, r->column);
-        else
-            snprintf(where, sizeof where, "%s", r->file ? r->file : "<log>");
+        json_t *who = json_pack("{s:s, s:s}", "kernel", r->ptx->name, "arch", r->arch->name);
         if (r->ptx->spill_stores || r->ptx->spill_loads)
-            sbuf_addf(o, "%s: warning: '%s' spills %lld bytes to local memory (stores) and "
-                         "reloads %lld bytes on %s [gpulint-spills]\n",
-                      where, r->demangled, (long long)r->ptx->spill_stores,
-                      (long long)r->ptx->spill_loads, r->arch->name);
-        if (!e->has_launch)
-            continue;
-        if (e->occ.failure != OCC_OK) {
-            sbuf_addf(o, "%s: %serror%s: '%s' cannot launch with %d threads on %s: %s "
-                         "[gpulint-launch]\n",
-                      where, st->color ? RED : "", st->color ? RESET : "", r->demangled,
-                      e->launch.threads_per_block, r->arch->name, occ_failure_reason(e->occ.failure));
-            continue;
+            findings_add(out, "gpulint-spills", SEV_WARNING, r->file, r->line, r->column,
+                         json_deep_copy(who),
+                         "'%s' spills %lld bytes to local memory and reloads %lld bytes on %s",
+                         r->demangled, (long long)r->ptx->spill_stores,
+                         (long long)r->ptx->spill_loads, r->arch->name);
+        if (e->has_launch && e->occ.failure != OCC_OK) {
+            findings_add(out, "gpulint-launch", SEV_ERROR, r->file, r->line, r->column,
+                         json_deep_copy(who), "'%s' cannot launch with %d threads on %s: %s",
+                         r->demangled, e->launch.threads_per_block, r->arch->name,
+                         occ_failure_reason(e->occ.failure));
+        } else if (e->has_launch && e->n_advice > 0) {
+            sbuf m;
+            sbuf_init(&m);
+            sbuf_addf(&m, "'%s' at %d threads reaches %.1f%% occupancy on %s, limited by ",
+                      r->demangled, e->launch.threads_per_block, e->occ.occupancy * 100.0,
+                      r->arch->name);
+            occ_limiters_text(&m, e->occ.limiters);
+            sbuf_add(&m, "; ");
+            for (int k = 0; k < e->n_advice; k++) {
+                if (k)
+                    sbuf_add(&m, "; or ");
+                occ_advice_text(&m, &e->advice[k], &e->launch);
+            }
+            json_t *d = json_deep_copy(who);
+            json_object_set_new(d, "occupancy", json_real(e->occ.occupancy));
+            findings_add(out, "gpulint-occupancy", SEV_NOTE, r->file, r->line, r->column, d,
+                         "%s", sbuf_str(&m));
+            sbuf_free(&m);
         }
-        if (e->n_advice == 0)
-            continue;
-        sbuf_addf(o, "%s: note: '%s' at %d threads reaches %.1f%% occupancy on %s, limited by ",
-                  where, r->demangled, e->launch.threads_per_block, e->occ.occupancy * 100.0,
-                  r->arch->name);
-        occ_limiters_text(o, e->occ.limiters);
-        sbuf_add(o, "; ");
-        for (int k = 0; k < e->n_advice; k++) {
-            if (k)
-                sbuf_add(o, "; or ");
-            occ_advice_text(o, &e->advice[k], &e->launch);
-        }
-        sbuf_add(o, " [gpulint-occupancy]\n");
+        json_decref(who);
     }
 }
 
@@ -260,14 +258,6 @@ void kernel_report_text(sbuf *out, const char *heading, const kernel_row *rows, 
                           "common sizes)\n");
         occupancy_table(out, rows, n, style);
     }
-    sbuf sb;
-    sbuf_init(&sb);
-    notes(&sb, rows, n, style);
-    if (sb.len) {
-        sbuf_addc(out, '\n');
-        sbuf_add(out, sbuf_str(&sb));
-    }
-    sbuf_free(&sb);
 }
 
 json_t *kernel_report_json(const kernel_row *r)

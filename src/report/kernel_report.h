@@ -8,6 +8,7 @@
 
 #include "analysis/kernel_eval.h"
 #include "input/ptxas.h"
+#include "report/findings.h"
 #include "util/sbuf.h"
 
 typedef struct kernel_row {
@@ -27,6 +28,8 @@ typedef struct kernel_report_style {
 /* Tables for the rows of one (file, arch) group. */
 void kernel_report_text(sbuf *out, const char *heading, const kernel_row *rows, int n,
                         const kernel_report_style *style);
+/* Spills, launches that cannot start and occupancy advice, as findings. */
+void kernel_report_findings(const kernel_row *rows, int n, finding_list *out);
 /* One kernel's JSON object (contract fields first). */
 json_t *kernel_report_json(const kernel_row *row);
 
