@@ -10,6 +10,7 @@
 #include "cli/pipeline.h"
 #include "config.h"
 #include "report/kernel_report.h"
+#include "report/source_report.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 
@@ -28,9 +29,43 @@ static kernel_row row_of(const report_kernel *k)
     return (kernel_row){&k->ptx, k->demangled, k->file, k->line, k->column, k->arch, &k->eval};
 }
 
-static void collect_findings(const report *r, const report_args *a, finding_list *out)
+/* Source analyses per file; refines the kernels' lines and columns. */
+static void analyse_sources(report *r, const report_args *a, source_outputs *src,
+                            finding_list *findings)
+{
+    source_target targets[TARGET_MAX];
+    for (int t = 0; t < r->n_targets; t++)
+        targets[t] = (source_target){&r->targets[t].arch,
+                                     r->targets[t].has_product ? &r->targets[t].product : NULL};
+    kernel_row *rows = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *rows);
+    size_t *idx = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *idx);
+    for (size_t s = 0; s < r->n_sources; s++) {
+        const source_unit *su = &r->sources[s];
+        if (!su->parsed)
+            continue;
+        int n = 0;
+        for (size_t i = 0; i < r->n_kernels; i++)
+            if (r->kernels[i].file && strcmp(r->kernels[i].file, su->file) == 0) {
+                idx[n] = i;
+                rows[n++] = row_of(&r->kernels[i]);
+            }
+        source_inputs in = {&su->unit, su->file, rows, n, targets, r->n_targets,
+                            a->p.has_block, {a->p.block[0], a->p.block[1], a->p.block[2]}};
+        source_analyse(&in, src, findings);
+        for (int k = 0; k < n; k++) {
+            r->kernels[idx[k]].line = rows[k].line;
+            r->kernels[idx[k]].column = rows[k].column;
+        }
+    }
+    free(idx);
+    free(rows);
+}
+
+static void collect_findings(report *r, const report_args *a, source_outputs *src,
+                             finding_list *out)
 {
     findings_init(out);
+    analyse_sources(r, a, src, out);
     for (size_t i = 0; i < r->n_kernels; i++) {
         kernel_row row = row_of(&r->kernels[i]);
         kernel_report_findings(&row, 1, out);
@@ -39,7 +74,8 @@ static void collect_findings(const report *r, const report_args *a, finding_list
     findings_sort(out);
 }
 
-static void print_text(const report *r, const report_args *a, const finding_list *findings)
+static void print_text(const report *r, const report_args *a, const source_outputs *src,
+                       const finding_list *findings)
 {
     kernel_report_style style = {cli_use_color(stdout), 60};
     sbuf out;
@@ -75,6 +111,13 @@ static void print_text(const report *r, const report_args *a, const finding_list
         kernel_report_text(&out, sbuf_str(&head), rows, n, &style);
         sbuf_free(&head);
     }
+    source_launch_text(&out, src, style.color);
+    size_t i;
+    json_t *note;
+    json_array_foreach(src->notes, i, note)
+    {
+        sbuf_addf(&out, "%snote: %s\n", i == 0 ? "\n" : "", json_string_value(note));
+    }
     if (findings->n) {
         sbuf_addc(&out, '\n');
         findings_text(&out, findings, style.color);
@@ -94,7 +137,22 @@ static void print_sarif(const finding_list *findings)
     json_decref(doc);
 }
 
-static void print_json(const report *r, const finding_list *findings)
+static json_t *launches_for(const source_outputs *src, const report_kernel *k)
+{
+    json_t *all = json_object_get(src->launches, k->ptx.name);
+    json_t *out = json_array();
+    size_t i;
+    json_t *l;
+    json_array_foreach(all, i, l)
+    {
+        const char *arch = json_string_value(json_object_get(l, "arch"));
+        if (!k->arch || !arch || strcmp(arch, k->arch->name) == 0)
+            json_array_append(out, l);
+    }
+    return out;
+}
+
+static void print_json(const report *r, const source_outputs *src, const finding_list *findings)
 {
     json_t *root = json_object();
     json_object_set_new(root, "tool", json_string("gpulint"));
@@ -113,9 +171,15 @@ static void print_json(const report *r, const finding_list *findings)
     json_t *kernels = json_array();
     for (size_t i = 0; i < r->n_kernels; i++) {
         kernel_row row = row_of(&r->kernels[i]);
-        json_array_append_new(kernels, kernel_report_json(&row));
+        json_t *k = kernel_report_json(&row);
+        json_object_set_new(k, "launches", launches_for(src, &r->kernels[i]));
+        json_array_append_new(kernels, k);
     }
     json_object_set_new(root, "kernels", kernels);
+    json_object_set(root, "shared_accesses", src->shared_accesses);
+    json_object_set(root, "global_accesses", src->global_accesses);
+    json_object_set(root, "branches", src->branches);
+    json_object_set(root, "notes", src->notes);
     json_object_set_new(root, "findings", findings_json(findings));
     char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
     puts(s);
@@ -137,6 +201,10 @@ int cmd_report(int argc, char **argv)
         {"carveout", 0, OPT_PERCENT, &a.carveout, &a.seen_carveout, "PCT",
          "preferred shared-memory carveout"},
         {"format", 'f', OPT_STRING, &a.format, NULL, "text|json|sarif", "output format"},
+        {"compile-commands", 'p', OPT_STRING, &a.p.compdb, NULL, "DIR",
+         "directory of compile_commands.json, for the source analysis"},
+        {"no-source", 0, OPT_FLAG, &a.p.no_source, NULL, NULL,
+         "skip the libclang source analysis (ptxas numbers only)"},
         {"checks", 0, OPT_STRING, &a.checks, NULL, "LIST",
          "enable/disable checks, e.g. -gpulint-divergence or -*,gpulint-bank-conflict"},
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
@@ -184,14 +252,17 @@ int cmd_report(int argc, char **argv)
     rc = pipeline_run(&a.p, &r);
     if (rc == EXIT_OK) {
         finding_list findings;
-        collect_findings(&r, &a, &findings);
+        source_outputs src;
+        source_outputs_init(&src);
+        collect_findings(&r, &a, &src, &findings);
         if (strcmp(a.format, "json") == 0)
-            print_json(&r, &findings);
+            print_json(&r, &src, &findings);
         else if (strcmp(a.format, "sarif") == 0)
             print_sarif(&findings);
         else
-            print_text(&r, &a, &findings);
+            print_text(&r, &a, &src, &findings);
         findings_free(&findings);
+        source_outputs_free(&src);
     }
     report_free(&r);
     opt_free(&res);

@@ -97,6 +97,52 @@ static void echo_diagnostics(const char *log)
     }
 }
 
+/* nvcc's -I/-D/-U/-std/-include/-isystem mean the same to clang; the rest
+ * (-Xptxas, --use_fast_math, ...) does not, so only those travel. */
+static int clang_args(const pipeline_opts *o, const char **out)
+{
+    int n = 0;
+    for (int i = 0; i < o->n_extra; i++) {
+        const char *a = o->extra[i];
+        bool takes_next = strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0 ||
+                          strcmp(a, "-isystem") == 0 || strcmp(a, "-include") == 0;
+        if (takes_next && i + 1 < o->n_extra) {
+            out[n++] = a;
+            out[n++] = o->extra[++i];
+        } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 ||
+                   strncmp(a, "-U", 2) == 0 || strncmp(a, "-std=", 5) == 0) {
+            out[n++] = a;
+        }
+    }
+    return n;
+}
+
+static void parse_source(const pipeline_opts *o, report *r, cusrc_ctx **ctx, const char *file)
+{
+    if (o->no_source || !cusrc_available())
+        return;
+    if (!*ctx)
+        *ctx = cusrc_ctx_new();
+    source_unit *su = &r->sources[r->n_sources++];
+    memset(su, 0, sizeof *su);
+    su->file = file;
+    const char **args = xcalloc((size_t)o->n_extra + 1, sizeof *args);
+    cusrc_options co = {.file = file,
+                        .args = args,
+                        .n_args = clang_args(o, args),
+                        .compdb_dir = o->compdb,
+                        .arch = r->n_targets && !r->targets[0].arch.hypothetical
+                                    ? r->targets[0].arch.name
+                                    : NULL};
+    su->parsed = cusrc_parse(*ctx, &co, &su->unit, &su->error);
+    if (!su->parsed)
+        cli_warn("%s: source analysis skipped: %s", file, su->error ? su->error : "unknown error");
+    free(args);
+}
+
+static int run_one(const pipeline_opts *o, report *r, size_t *cap, const char *nvcc,
+                   const char **archs, int n_archs, const char *file, cusrc_ctx **ctx);
+
 static int run_files(const pipeline_opts *o, report *r, size_t *cap)
 {
     char nvcc[PATH_MAX], err[512];
@@ -109,46 +155,58 @@ static int run_files(const pipeline_opts *o, report *r, size_t *cap)
     int n_archs = r->n_targets;
     if (r->n_targets == 1 && r->targets[0].arch.hypothetical)
         n_archs = 0;
-    for (int f = 0; f < o->n_files; f++) {
-        const char *file = o->files[f];
-        char *src;
-        size_t src_len;
-        fileio_status st = fileio_read(file, SOURCE_MAX, &src, &src_len);
-        if (st != FILEIO_OK)
-            return cli_error(EXIT_INPUT, "%s: %s", file, fileio_status_text(st));
-        nvcc_job job;
-        if (!nvcc_start(nvcc, file, archs, n_archs, o->extra, o->n_extra, &job, err,
-                        sizeof err)) {
-            free(src);
-            return cli_error(EXIT_TOOL, "%s", err);
-        }
-        srcscan_result scan;
-        srcscan_kernels(src, src_len, &scan);
-        findings_scan_ignores(file, src, src_len, &r->ignores);
+    cusrc_ctx *ctx = NULL;
+    r->sources = xcalloc((size_t)o->n_files, sizeof *r->sources);
+    int rc = EXIT_OK;
+    for (int f = 0; f < o->n_files && rc == EXIT_OK; f++)
+        rc = run_one(o, r, cap, nvcc, archs, n_archs, o->files[f], &ctx);
+    cusrc_ctx_free(ctx);
+    return rc;
+}
+
+static int run_one(const pipeline_opts *o, report *r, size_t *cap, const char *nvcc,
+                   const char **archs, int n_archs, const char *file, cusrc_ctx **ctx)
+{
+    char err[512];
+    char *src;
+    size_t src_len;
+    fileio_status st = fileio_read(file, SOURCE_MAX, &src, &src_len);
+    if (st != FILEIO_OK)
+        return cli_error(EXIT_INPUT, "%s: %s", file, fileio_status_text(st));
+    nvcc_job job;
+    if (!nvcc_start(nvcc, file, archs, n_archs, o->extra, o->n_extra, &job, err,
+                    sizeof err)) {
         free(src);
-        char *log;
-        size_t len;
-        int status;
-        if (!nvcc_finish(&job, &log, &len, &status)) {
-            srcscan_free(&scan);
-            free(log);
-            return cli_error(EXIT_TOOL, "lost track of nvcc");
-        }
-        if (status != 0) {
-            fputs(log, stderr);
-            free(log);
-            srcscan_free(&scan);
-            return cli_error(EXIT_COMPILE, "%s: nvcc failed (exit status %d)", file, status);
-        }
-        if (!o->quiet_nvcc)
-            echo_diagnostics(log);
-        size_t before = r->n_kernels;
-        take_log(r, cap, log, len, file, &scan, o);
-        if (r->n_kernels == before)
-            cli_warn("%s: no __global__ kernels were compiled", file);
+        return cli_error(EXIT_TOOL, "%s", err);
+    }
+    srcscan_result scan;
+    srcscan_kernels(src, src_len, &scan);
+    findings_scan_ignores(file, src, src_len, &r->ignores);
+    free(src);
+    /* libclang reads the source while nvcc compiles it. */
+    parse_source(o, r, ctx, file);
+    char *log;
+    size_t len;
+    int status;
+    if (!nvcc_finish(&job, &log, &len, &status)) {
+        srcscan_free(&scan);
+        free(log);
+        return cli_error(EXIT_TOOL, "lost track of nvcc");
+    }
+    if (status != 0) {
+        fputs(log, stderr);
         free(log);
         srcscan_free(&scan);
+        return cli_error(EXIT_COMPILE, "%s: nvcc failed (exit status %d)", file, status);
     }
+    if (!o->quiet_nvcc)
+        echo_diagnostics(log);
+    size_t before = r->n_kernels;
+    take_log(r, cap, log, len, file, &scan, o);
+    if (r->n_kernels == before)
+        cli_warn("%s: no __global__ kernels were compiled", file);
+    free(log);
+    srcscan_free(&scan);
     return EXIT_OK;
 }
 
@@ -179,6 +237,10 @@ static int run_log(const pipeline_opts *o, report *r, size_t *cap)
         findings_scan_ignores(o->files[0], src, src_len, &r->ignores);
         free(src);
         file = o->files[0];
+        cusrc_ctx *ctx = NULL;
+        r->sources = xcalloc(1, sizeof *r->sources);
+        parse_source(o, r, &ctx, file);
+        cusrc_ctx_free(ctx);
     }
     take_log(r, cap, log, len, file, file ? &scan : NULL, o);
     free(log);
@@ -215,6 +277,12 @@ void report_free(report *r)
         free(r->kernels[i].demangled);
     }
     free(r->kernels);
+    for (size_t i = 0; i < r->n_sources; i++) {
+        if (r->sources[i].parsed)
+            cusrc_unit_free(&r->sources[i].unit);
+        free(r->sources[i].error);
+    }
+    free(r->sources);
     findings_ignores_free(&r->ignores);
     model_db_free(&r->db);
     memset(r, 0, sizeof *r);

@@ -9,6 +9,7 @@
 
 #include "analysis/kernel_eval.h"
 #include "cli/target.h"
+#include "input/cusrc.h"
 #include "input/ptxas.h"
 #include "report/findings.h"
 
@@ -25,7 +26,16 @@ typedef struct pipeline_opts {
     int64_t dynamic_smem;
     int carveout_percent; /* -1 = default */
     bool quiet_nvcc;      /* do not echo nvcc's warnings */
+    bool no_source;       /* skip the libclang front end */
+    const char *compdb;   /* -p DIR: compile_commands.json */
 } pipeline_opts;
+
+typedef struct source_unit {
+    const char *file;
+    bool parsed;
+    cusrc_unit unit;
+    char *error; /* why the front end could not read the file */
+} source_unit;
 
 typedef struct report_kernel {
     ptxas_kernel ptx;     /* copied; name owned */
@@ -43,6 +53,8 @@ typedef struct report {
     report_kernel *kernels;
     size_t n_kernels;
     finding_ignores ignores; /* `gpulint: ignore` comments of the sources */
+    source_unit *sources;    /* one per source file, when the front end ran */
+    size_t n_sources;
 } report;
 
 /* Returns an exit code; on failure the error line was printed. */

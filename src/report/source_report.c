@@ -1,0 +1,418 @@
+/* source_report: source-level analyses joined with ptxas's numbers. */
+#include "report/source_report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/bank.h"
+#include "analysis/coalesce.h"
+#include "analysis/diverge.h"
+#include "analysis/occ.h"
+#include "report/occ_report.h"
+
+void source_outputs_init(source_outputs *o)
+{
+    o->launches = json_object();
+    o->shared_accesses = json_array();
+    o->global_accesses = json_array();
+    o->branches = json_array();
+    o->notes = json_array();
+}
+
+void source_outputs_free(source_outputs *o)
+{
+    json_decref(o->launches);
+    json_decref(o->shared_accesses);
+    json_decref(o->global_accesses);
+    json_decref(o->branches);
+    json_decref(o->notes);
+    memset(o, 0, sizeof *o);
+}
+
+static const char *variant_mangled(const cusrc_unit *u, const cusrc_variant *v)
+{
+    if (v->mangled)
+        return v->mangled;
+    return u->kernels[v->kernel].mangled;
+}
+
+static kernel_row *row_for(const source_inputs *in, const char *mangled, const gpu_arch *arch)
+{
+    if (!mangled)
+        return NULL;
+    for (int i = 0; i < in->n_rows; i++)
+        if (strcmp(in->rows[i].ptx->name, mangled) == 0 &&
+            (!arch || in->rows[i].arch == arch))
+            return &in->rows[i];
+    return NULL;
+}
+
+static bool dim3_known(const cusrc_dim3 *d, int64_t out[3])
+{
+    if (!d->present || !d->x.known || !d->y.known || !d->z.known)
+        return false;
+    out[0] = d->x.value;
+    out[1] = d->y.value;
+    out[2] = d->z.value;
+    return true;
+}
+
+static json_t *dim3_json(const cusrc_dim3 *d)
+{
+    int64_t v[3];
+    if (!dim3_known(d, v))
+        return json_null();
+    return json_pack("[I,I,I]", (json_int_t)v[0], (json_int_t)v[1], (json_int_t)v[2]);
+}
+
+static const char *dim3_why(const cusrc_dim3 *d)
+{
+    if (!d->x.known && d->x.why)
+        return d->x.why;
+    if (!d->y.known && d->y.why)
+        return d->y.why;
+    if (!d->z.known && d->z.why)
+        return d->z.why;
+    return "it is not a compile-time constant";
+}
+
+/* The block shape the accesses of a variant run with: --block, else the
+ * first launch of that variant whose block is constant. */
+static bool block_for_variant(const source_inputs *in, size_t variant, int64_t block[3],
+                              const char **origin)
+{
+    if (in->has_block) {
+        for (int i = 0; i < 3; i++)
+            block[i] = in->block[i];
+        *origin = "--block";
+        return true;
+    }
+    const cusrc_unit *u = in->unit;
+    for (size_t i = 0; i < u->n_launches; i++)
+        if (u->launches[i].variant == (long)variant && dim3_known(&u->launches[i].block, block)) {
+            *origin = "launch";
+            return true;
+        }
+    return false;
+}
+
+static void check_launch(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
+                         const source_target *t, kernel_row *row, json_t *list,
+                         finding_list *findings)
+{
+    const gpu_arch *a = t->arch;
+    const char *file = l->loc.file ? l->loc.file : in->file;
+    json_t *o = json_object();
+    json_object_set_new(o, "file", json_string(file));
+    json_object_set_new(o, "line", json_integer(l->loc.line));
+    json_object_set_new(o, "column", json_integer(l->loc.column));
+    json_object_set_new(o, "arch", json_string(a->name));
+    json_object_set_new(o, "kernel", json_string(v->name));
+    json_object_set_new(o, "kind", json_string(cusrc_launch_kind_name(l->kind)));
+    json_object_set_new(o, "text", l->text ? json_string(l->text) : json_null());
+    json_object_set_new(o, "block", dim3_json(&l->block));
+    json_object_set_new(o, "grid", dim3_json(&l->grid));
+    json_object_set_new(o, "dynamic_smem",
+                        l->smem.known ? json_integer(l->smem.value) : json_null());
+    json_object_set_new(o, "smem_optin", json_boolean(l->smem_optin));
+    json_array_append_new(list, o);
+
+    int64_t block[3], grid[3];
+    if (!dim3_known(&l->block, block)) {
+        json_object_set_new(o, "occupancy", json_null());
+        json_object_set_new(o, "reason", json_string(dim3_why(&l->block)));
+        findings_add(findings, "gpulint-launch-config", SEV_NOTE, file, l->loc.line,
+                     l->loc.column, NULL, "block size of this launch of '%s' is not constant (%s); "
+                     "pass --block to choose one",
+                     v->name, dim3_why(&l->block));
+        return;
+    }
+    int64_t threads = block[0] * block[1] * block[2];
+    for (int d = 0; d < 3; d++)
+        if (a->max_block_dim[d] > 0 && block[d] > a->max_block_dim[d])
+            findings_add(findings, "gpulint-launch", SEV_ERROR, file, l->loc.line, l->loc.column,
+                         NULL, "block dimension %c = %lld exceeds %s's limit of %d",
+                         "xyz"[d], (long long)block[d], a->name, a->max_block_dim[d]);
+    if (threads % a->warp_size)
+        findings_add(findings, "gpulint-launch", SEV_WARNING, file, l->loc.line, l->loc.column,
+                     json_pack("{s:I}", "threads", (json_int_t)threads),
+                     "a %lld-thread block is %lld warps; the last warp has %lld idle lanes "
+                     "(use a multiple of %d)",
+                     (long long)threads, (long long)((threads + a->warp_size - 1) / a->warp_size),
+                     (long long)(a->warp_size - threads % a->warp_size), a->warp_size);
+    if (!row) {
+        json_object_set_new(o, "occupancy", json_null());
+        json_object_set_new(o, "reason", json_string("no compiled kernel for this launch"));
+        return;
+    }
+    int64_t dyn = l->smem.known ? l->smem.value : 0;
+    occ_launch launch = {.threads_per_block = threads > 0x7fffffff ? 0x7fffffff : (int)threads,
+                         .dynamic_smem = dyn,
+                         .carveout_percent = -1,
+                         .smem_optin = l->smem_optin,
+                         .max_dynamic_smem = l->smem_optin && l->optin_bytes.known
+                                                 ? l->optin_bytes.value
+                                                 : a->smem_per_block_optin - row->ptx->static_smem};
+    occ_kernel k = kernel_resources(row->ptx);
+    occ_result r;
+    occ_compute(a, &k, &launch, &r);
+    json_object_set_new(o, "occupancy", occ_json(a, &k, &launch, &r));
+    int64_t smem_total = row->ptx->static_smem + dyn;
+    if (r.failure == OCC_FAIL_SMEM_PER_BLOCK && !l->smem_optin &&
+        smem_total <= a->smem_per_block_optin)
+        findings_add(findings, "gpulint-launch", SEV_ERROR, file, l->loc.line, l->loc.column,
+                     NULL,
+                     "'%s' needs %lld bytes of shared memory (%lld static + %lld dynamic), above "
+                     "the %lld-byte default; call cudaFuncSetAttribute(%s, "
+                     "cudaFuncAttributeMaxDynamicSharedMemorySize, %lld) first",
+                     v->name, (long long)smem_total, (long long)row->ptx->static_smem,
+                     (long long)dyn, (long long)a->smem_per_block, l->kernel_name,
+                     (long long)dyn);
+    else if (r.failure != OCC_OK)
+        findings_add(findings, "gpulint-launch", SEV_ERROR, file, l->loc.line, l->loc.column,
+                     NULL, "this launch of '%s' (%lld threads, %lld B dynamic shared memory) "
+                     "will fail on %s: %s",
+                     v->name, (long long)threads, (long long)dyn, a->name,
+                     occ_failure_reason(r.failure));
+    if (r.failure != OCC_OK)
+        return;
+    occ_advice adv[4];
+    int n_adv = occ_advise(a, &k, &launch, &r, adv, 4);
+    if (n_adv > 0) {
+        sbuf m;
+        sbuf_init(&m);
+        sbuf_addf(&m, "this launch of '%s' (%lld threads) reaches %.1f%% occupancy on %s, limited "
+                      "by ",
+                  v->name, (long long)threads, r.occupancy * 100.0, a->name);
+        occ_limiters_text(&m, r.limiters);
+        sbuf_add(&m, "; ");
+        occ_advice_text(&m, &adv[0], &launch);
+        findings_add(findings, "gpulint-occupancy", SEV_NOTE, file, l->loc.line, l->loc.column,
+                     json_pack("{s:f}", "occupancy", r.occupancy), "%s", sbuf_str(&m));
+        sbuf_free(&m);
+    }
+    if (t->product && dim3_known(&l->grid, grid)) {
+        int64_t blocks = grid[0] * grid[1] * grid[2];
+        int64_t wave = (int64_t)t->product->sm_count * r.blocks_per_sm;
+        if (blocks < wave)
+            findings_add(findings, "gpulint-grid-size", SEV_WARNING, file, l->loc.line,
+                         l->loc.column,
+                         json_pack("{s:I, s:I}", "blocks", (json_int_t)blocks, "one_wave",
+                                   (json_int_t)wave),
+                         "grid of %lld blocks cannot fill %s once (%d SMs x %d resident blocks "
+                         "= %lld)",
+                         (long long)blocks, t->product->name, t->product->sm_count,
+                         r.blocks_per_sm, (long long)wave);
+    }
+}
+
+static void add_access_json(json_t *arr, const mem_access *a, const char *file, bool analyzed,
+                            const char *reason)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "file", json_string(a->loc.file ? a->loc.file : file));
+    json_object_set_new(o, "line", json_integer(a->loc.line));
+    json_object_set_new(o, "column", json_integer(a->loc.column));
+    json_object_set_new(o, "kernel", json_string(a->kernel ? a->kernel : ""));
+    json_object_set_new(o, "array", json_string(a->base ? a->base : ""));
+    json_object_set_new(o, "kind", json_string(a->is_store ? "store" : "load"));
+    json_object_set_new(o, "width", json_integer(a->width));
+    json_object_set_new(o, "text", a->text ? json_string(a->text) : json_null());
+    json_object_set_new(o, "analyzed", json_boolean(analyzed));
+    if (!analyzed)
+        json_object_set_new(o, "reason", json_string(reason));
+    json_array_append_new(arr, o);
+}
+
+/* A padding hint when a row of a 2-D array spans a multiple of the 32 banks. */
+static void bank_hint(const cusrc_unit *u, const mem_access *a, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (a->array < 0 || (size_t)a->array >= u->n_arrays)
+        return;
+    const smem_array *arr = &u->arrays[a->array];
+    if (arr->n_dims < 2 || arr->dims[arr->n_dims - 1] <= 0)
+        return;
+    int64_t row_bytes = arr->dims[arr->n_dims - 1] * arr->elem_size;
+    if (row_bytes % 128 == 0)
+        snprintf(buf, n, "; pad the row to %lld elements ([%lld] -> [%lld])",
+                 (long long)(arr->dims[arr->n_dims - 1] + (a->width > 4 ? a->width / arr->elem_size
+                                                                        : 1)),
+                 (long long)arr->dims[arr->n_dims - 1],
+                 (long long)(arr->dims[arr->n_dims - 1] + (a->width > 4 ? a->width / arr->elem_size
+                                                                        : 1)));
+}
+
+static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs *out,
+                             finding_list *findings)
+{
+    const cusrc_unit *u = in->unit;
+    const cusrc_variant *v = &u->variants[vi];
+    int64_t block[3];
+    const char *origin = NULL;
+    bool have_block = block_for_variant(in, vi, block, &origin);
+    expr_env env;
+    expr_env_init(&env);
+    for (size_t i = v->first_access; i < v->first_access + v->n_accesses; i++) {
+        const mem_access *a = &u->accesses[i];
+        const char *file = a->loc.file ? a->loc.file : in->file;
+        json_t *arr = a->space == SPACE_SHARED ? out->shared_accesses : out->global_accesses;
+        if (a->why_not) {
+            add_access_json(arr, a, in->file, false, a->why_not);
+            continue;
+        }
+        if (!have_block) {
+            add_access_json(arr, a, in->file, false,
+                            "no launch of this kernel has a constant block size; pass --block");
+            continue;
+        }
+        if (a->space == SPACE_SHARED) {
+            bank_result br;
+            bank_analyze(a, block, &env, &br);
+            add_access_json(arr, a, in->file, br.analyzed, br.reason);
+            json_t *o = json_array_get(arr, json_array_size(arr) - 1);
+            if (!br.analyzed)
+                continue;
+            json_object_set_new(o, "wavefronts", json_integer(br.worst));
+            json_object_set_new(o, "ideal_wavefronts", json_integer(br.ideal));
+            json_object_set_new(o, "degree", json_real(br.degree));
+            json_object_set_new(o, "average_wavefronts", json_real(br.average));
+            json_object_set_new(o, "block", json_pack("[I,I,I]", (json_int_t)block[0],
+                                                      (json_int_t)block[1], (json_int_t)block[2]));
+            if (br.note[0])
+                json_object_set_new(o, "note", json_string(br.note));
+            if (br.worst > br.ideal) {
+                char hint[128];
+                bank_hint(u, a, hint, sizeof hint);
+                findings_add(findings, "gpulint-bank-conflict", SEV_WARNING, file, a->loc.line,
+                             a->loc.column,
+                             json_pack("{s:i, s:i, s:f, s:f}", "wavefronts", br.worst,
+                                       "ideal_wavefronts", br.ideal, "degree", br.degree,
+                                       "average_wavefronts", br.average),
+                             "%g-way bank conflict %s '%s' (%d wavefronts per request, ideal %d; "
+                             "average %.2f) with %lldx%lldx%lld blocks%s",
+                             br.degree, a->is_store ? "writing" : "reading",
+                             a->text ? a->text : a->base, br.worst, br.ideal, br.average,
+                             (long long)block[0], (long long)block[1], (long long)block[2], hint);
+            }
+        } else {
+            coalesce_result cr;
+            coalesce_analyze(a, block, &env, &cr);
+            add_access_json(arr, a, in->file, cr.analyzed, cr.reason);
+            json_t *o = json_array_get(arr, json_array_size(arr) - 1);
+            if (!cr.analyzed)
+                continue;
+            json_object_set_new(o, "sectors", json_integer(cr.worst_sectors));
+            json_object_set_new(o, "ideal_sectors", json_integer(cr.worst_ideal));
+            json_object_set_new(o, "average_sectors", json_real(cr.average_sectors));
+            json_object_set_new(o, "efficiency", json_real(cr.efficiency));
+            if (cr.efficiency < 0.999)
+                findings_add(findings, "gpulint-coalescing", SEV_WARNING, file, a->loc.line,
+                             a->loc.column,
+                             json_pack("{s:i, s:i, s:f}", "sectors", cr.worst_sectors,
+                                       "ideal_sectors", cr.worst_ideal, "efficiency",
+                                       cr.efficiency),
+                             "uncoalesced %s '%s': %d sectors of 32 bytes per warp request, "
+                             "ideal %d (%.0f%% of the bytes moved are used)",
+                             a->is_store ? "store to" : "load from", a->text ? a->text : a->base,
+                             cr.worst_sectors, cr.worst_ideal, cr.efficiency * 100.0);
+        }
+    }
+    for (size_t i = v->first_branch; i < v->first_branch + v->n_branches; i++) {
+        const branch_site *b = &u->branches[i];
+        const char *file = b->loc.file ? b->loc.file : in->file;
+        if (b->why_not || !have_block)
+            continue;
+        diverge_result dr;
+        diverge_analyze(b, block, &env, &dr);
+        json_t *o = json_pack("{s:s, s:i, s:i, s:s, s:s, s:s}", "file", file, "line", b->loc.line,
+                              "column", b->loc.column, "kernel", b->kernel ? b->kernel : "",
+                              "text", b->text ? b->text : "", "verdict",
+                              diverge_verdict_name(dr.verdict));
+        json_object_set_new(o, "efficiency", json_real(dr.efficiency));
+        json_array_append_new(out->branches, o);
+        if (dr.flagged)
+            findings_add(findings, "gpulint-divergence", SEV_WARNING, file, b->loc.line,
+                         b->loc.column, json_pack("{s:f}", "simt_efficiency", dr.efficiency),
+                         "'%s' depends on the thread index within a warp: lanes of one warp "
+                         "take different paths (predicted SIMT efficiency %.0f%%)",
+                         b->text ? b->text : "condition", dr.efficiency * 100.0);
+    }
+}
+
+void source_analyse(const source_inputs *in, source_outputs *out, finding_list *findings)
+{
+    const cusrc_unit *u = in->unit;
+    for (size_t i = 0; i < u->n_notes; i++)
+        json_array_append_new(out->notes, json_string(u->notes[i]));
+    /* Definition lines from the front end are exact; prefer them. */
+    for (size_t vi = 0; vi < u->n_variants; vi++) {
+        const cusrc_variant *v = &u->variants[vi];
+        const char *m = variant_mangled(u, v);
+        for (int r = 0; m && r < in->n_rows; r++)
+            if (strcmp(in->rows[r].ptx->name, m) == 0) {
+                in->rows[r].line = u->kernels[v->kernel].loc.line;
+                in->rows[r].column = u->kernels[v->kernel].loc.column;
+            }
+    }
+    for (size_t li = 0; li < u->n_launches; li++) {
+        const cusrc_launch *l = &u->launches[li];
+        const cusrc_variant *v = cusrc_launch_variant(u, l);
+        if (!v)
+            continue;
+        const char *m = variant_mangled(u, v);
+        json_t *list = json_object_get(out->launches, m ? m : v->name);
+        if (!list) {
+            list = json_array();
+            json_object_set_new(out->launches, m ? m : v->name, list);
+        }
+        for (int t = 0; t < in->n_targets; t++)
+            check_launch(in, l, v, &in->targets[t], row_for(in, m, in->targets[t].arch), list,
+                         findings);
+    }
+    for (size_t vi = 0; vi < u->n_variants; vi++)
+        analyse_accesses(in, vi, out, findings);
+}
+
+void source_launch_text(sbuf *out, const source_outputs *o, bool color)
+{
+    (void)color;
+    const char *key;
+    json_t *list;
+    bool header = false;
+    json_object_foreach(o->launches, key, list)
+    {
+        size_t i;
+        json_t *l;
+        json_array_foreach(list, i, l)
+        {
+            if (!header) {
+                sbuf_add(out, "\nlaunch sites\n");
+                header = true;
+            }
+            json_t *occ = json_object_get(l, "occupancy");
+            json_t *blk = json_object_get(l, "block");
+            sbuf_addf(out, "  %s:%lld  %s  %s", json_string_value(json_object_get(l, "file")),
+                      (long long)json_integer_value(json_object_get(l, "line")),
+                      json_string_value(json_object_get(l, "kernel")),
+                      json_string_value(json_object_get(l, "arch")));
+            if (json_is_array(blk))
+                sbuf_addf(out, "  block %lldx%lldx%lld",
+                          (long long)json_integer_value(json_array_get(blk, 0)),
+                          (long long)json_integer_value(json_array_get(blk, 1)),
+                          (long long)json_integer_value(json_array_get(blk, 2)));
+            else
+                sbuf_add(out, "  block ?");
+            if (json_is_object(occ)) {
+                json_t *reason = json_object_get(occ, "reason");
+                if (reason)
+                    sbuf_addf(out, "  cannot launch");
+                else
+                    sbuf_addf(out, "  %lld blocks/SM  %.1f%%",
+                              (long long)json_integer_value(json_object_get(occ, "blocks_per_sm")),
+                              json_real_value(json_object_get(occ, "occupancy")) * 100.0);
+            }
+            sbuf_addc(out, '\n');
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/* source_report: joins what the libclang front end found in a file (launch
+ * sites, shared and global accesses, branches) with the compiled kernels,
+ * runs the bank, coalescing and divergence analyses and the launch checks,
+ * and renders the results as findings and JSON. Pure. */
+#ifndef GPULINT_SOURCE_REPORT_H
+#define GPULINT_SOURCE_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "input/cusrc.h"
+#include "input/model.h"
+#include "report/findings.h"
+#include "report/kernel_report.h"
+
+typedef struct source_target {
+    const gpu_arch *arch;
+    const gpu_product *product; /* NULL: no SM count, so no grid-size check */
+} source_target;
+
+typedef struct source_inputs {
+    const cusrc_unit *unit;
+    const char *file;
+    kernel_row *rows; /* the compiled kernels of this file; line/column are refined */
+    int n_rows;
+    const source_target *targets;
+    int n_targets;
+    bool has_block; /* --block overrides the launch sites' block for the accesses */
+    int block[3];
+} source_inputs;
+
+typedef struct source_outputs {
+    json_t *launches;        /* object: mangled name -> array of launch objects */
+    json_t *shared_accesses; /* array */
+    json_t *global_accesses; /* array */
+    json_t *branches;        /* array (divergence verdicts) */
+    json_t *notes;           /* array of strings: what could not be analysed */
+} source_outputs;
+
+void source_outputs_init(source_outputs *o);
+void source_outputs_free(source_outputs *o);
+void source_analyse(const source_inputs *in, source_outputs *out, finding_list *findings);
+/* Text lines for the launch table of the report. */
+void source_launch_text(sbuf *out, const source_outputs *o, bool color);
+
+#endif
