@@ -564,8 +564,10 @@ static void print_child(sbuf *b, const expr *parent, const expr *child, bool rig
         (is_bitwise_or_shift(parent) || is_bitwise_or_shift(child)) && child->op != parent->op &&
         cp != PREC_PRIMARY)
         paren = true;
-    /* `- -x` must not become `--x`. */
-    if (parent->kind == EX_UNARY && (child->kind == EX_UNARY || prec_of(child) == PREC_UNARY))
+    /* `- -x` must not become `--x`; `!~x` and `-!x` need nothing. */
+    if (parent->kind == EX_UNARY && parent->op == OP_NEG &&
+        ((child->kind == EX_UNARY && child->op == OP_NEG) ||
+         (child->kind == EX_CONST && child->value < 0)))
         paren = true;
     if (paren)
         sbuf_addc(b, '(');

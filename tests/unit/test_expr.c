@@ -229,6 +229,8 @@ static void test_to_string(void **state)
     expect_str(expr_unary(OP_NEG, expr_unary(OP_NEG, TX())), "-(-threadIdx.x)");
     expect_str(expr_unary(OP_NEG, C(-3)), "-(-3)");
     expect_str(expr_unary(OP_NOT, B(OP_LT, TX(), C(3))), "!(threadIdx.x < 3)");
+    expect_str(expr_unary(OP_NOT, expr_unary(OP_BNOT, TX())), "!~threadIdx.x");
+    expect_str(expr_unary(OP_NEG, expr_unary(OP_NOT, TX())), "-!threadIdx.x");
     expect_str(B(OP_MIN, TX(), B(OP_ADD, C(1), C(2))), "min(threadIdx.x, 1 + 2)");
     expect_str(B(OP_MUL, expr_cond(TX(), C(1), C(2)), C(3)), "(threadIdx.x ? 1 : 2) * 3");
     expect_str(expr_cond(TX(), C(1), expr_cond(C(0), C(2), C(3))), "threadIdx.x ? 1 : 0 ? 2 : 3");
