@@ -1,0 +1,1454 @@
+/* cusrc: the libclang driver of the source front end. Builds the compiler
+ * arguments (device-side CUDA, the toolkit's headers, a compilation
+ * database's include paths and defines), parses once, then finds the
+ * kernels, the launches and opt-ins in every function of the main file,
+ * decides which instantiations of templated kernels to analyse, hands each
+ * body to cusrc_body.c, and reads the gpulint: comments. */
+#include <clang-c/CXCompilationDatabase.h>
+#include <ctype.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "input/cusrc_int.h"
+
+struct cusrc_ctx {
+    CXIndex index;
+};
+
+bool cusrc_available(void)
+{
+    return true;
+}
+
+cusrc_ctx *cusrc_ctx_new(void)
+{
+    cusrc_ctx *c = xcalloc(1, sizeof *c);
+    c->index = clang_createIndex(0, 0);
+    return c;
+}
+
+void cusrc_ctx_free(cusrc_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    clang_disposeIndex(ctx->index);
+    free(ctx);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- growth ---- */
+
+#define GROW(arr, n, cap)                                                                          \
+    do {                                                                                           \
+        if ((n) == (cap)) {                                                                        \
+            (cap) = (cap) ? (cap)*2 : 8;                                                           \
+            (arr) = xrealloc((arr), (cap) * sizeof *(arr));                                        \
+        }                                                                                          \
+    } while (0)
+
+size_t tu_add_array(cusrc_tu *t)
+{
+    cusrc_unit *u = t->u;
+    if (u->n_arrays == t->cap_arrays) {
+        t->cap_arrays = t->cap_arrays ? t->cap_arrays * 2 : 8;
+        u->arrays = xrealloc(u->arrays, t->cap_arrays * sizeof *u->arrays);
+        u->array_info = xrealloc(u->array_info, t->cap_arrays * sizeof *u->array_info);
+    }
+    memset(&u->arrays[u->n_arrays], 0, sizeof *u->arrays);
+    memset(&u->array_info[u->n_arrays], 0, sizeof *u->array_info);
+    return u->n_arrays++;
+}
+
+size_t tu_add_access(cusrc_tu *t)
+{
+    cusrc_unit *u = t->u;
+    GROW(u->accesses, u->n_accesses, t->cap_accesses);
+    memset(&u->accesses[u->n_accesses], 0, sizeof *u->accesses);
+    return u->n_accesses++;
+}
+
+size_t tu_add_branch(cusrc_tu *t)
+{
+    cusrc_unit *u = t->u;
+    GROW(u->branches, u->n_branches, t->cap_branches);
+    memset(&u->branches[u->n_branches], 0, sizeof *u->branches);
+    return u->n_branches++;
+}
+
+void tu_note(cusrc_tu *t, const char *fmt, ...)
+{
+    cusrc_unit *u = t->u;
+    GROW(u->notes, u->n_notes, t->cap_notes);
+    sbuf b;
+    sbuf_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    sbuf_vaddf(&b, fmt, ap);
+    va_end(ap);
+    u->notes[u->n_notes++] = sbuf_take(&b);
+}
+
+/* ---- arguments ---- */
+
+typedef struct argv_t {
+    char **v;
+    int n, cap;
+} argv_t;
+
+static void arg_add(argv_t *a, const char *s)
+{
+    if (a->n == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 32;
+        a->v = xrealloc(a->v, (size_t)a->cap * sizeof *a->v);
+    }
+    a->v[a->n++] = xstrdup(s);
+}
+
+static void arg_addf(argv_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void arg_addf(argv_t *a, const char *fmt, ...)
+{
+    sbuf b;
+    sbuf_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    sbuf_vaddf(&b, fmt, ap);
+    va_end(ap);
+    arg_add(a, sbuf_str(&b));
+    sbuf_free(&b);
+}
+
+static void args_free(argv_t *a)
+{
+    for (int i = 0; i < a->n; i++)
+        free(a->v[i]);
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* sm_90, sm_90a, compute_80, 90 -> what clang accepts. clang-22 knows no
+ * family ("f") targets; the plain number parses the same source. */
+static char *normalize_arch(const char *a)
+{
+    if (!a || !*a)
+        return NULL;
+    const char *digits = a;
+    if (!strncmp(a, "sm_", 3))
+        digits = a + 3;
+    else if (!strncmp(a, "compute_", 8))
+        digits = a + 8;
+    if (!isdigit((unsigned char)digits[0]))
+        return NULL;
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "sm_");
+    size_t i = 0;
+    while (isdigit((unsigned char)digits[i]))
+        sbuf_addc(&b, digits[i++]);
+    if (digits[i] == 'a')
+        sbuf_addc(&b, 'a');
+    return sbuf_take(&b);
+}
+
+static char *absolute(const char *dir, const char *p)
+{
+    if (!dir || !*dir || p[0] == '/')
+        return xstrdup(p);
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, "%s/%s", dir, p);
+    return sbuf_take(&b);
+}
+
+/* An arch named by an nvcc or clang flag value: -arch=sm_90,
+ * --generate-code=arch=compute_90,code=[compute_90,sm_90], --offload-arch=sm_90. */
+static char *arch_from_flag(const char *v)
+{
+    const char *p = strstr(v, "sm_");
+    if (!p)
+        p = strstr(v, "compute_");
+    return p ? normalize_arch(p) : NULL;
+}
+
+/* Keeps what changes how the source parses (include paths, macros, the
+ * language standard) and drops the rest: nvcc and the host compiler take
+ * many flags clang would reject. */
+static void compdb_args(const char *dir, const char *file, argv_t *out, char **arch, char **err)
+{
+    CXCompilationDatabase_Error e;
+    CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &e);
+    if (e != CXCompilationDatabase_NoError || !db) {
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "no compile_commands.json could be read in '%s'", dir);
+        *err = sbuf_take(&b);
+        return;
+    }
+    char *abs = realpath(file, NULL);
+    CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs ? abs : file);
+    free(abs);
+    if (!cmds || clang_CompileCommands_getSize(cmds) == 0) {
+        if (cmds)
+            clang_CompileCommands_dispose(cmds);
+        clang_CompilationDatabase_dispose(db);
+        return; /* the caller notes that defaults were used */
+    }
+    CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
+    char *wd = cx_str(clang_CompileCommand_getDirectory(cmd));
+    unsigned n = clang_CompileCommand_getNumArgs(cmd);
+    char **a = xcalloc(n ? n : 1, sizeof *a);
+    for (unsigned i = 0; i < n; i++)
+        a[i] = cx_str(clang_CompileCommand_getArg(cmd, i));
+    static const struct {
+        const char *flag;
+        const char *as;
+        bool path;
+    } keep[] = {
+        {"-I", "-I", true},
+        {"--include-path", "-I", true},
+        {"-isystem", "-isystem", true},
+        {"--system-include", "-isystem", true},
+        {"-iquote", "-iquote", true},
+        {"-idirafter", "-idirafter", true},
+        {"-include", "-include", true},
+        {"--pre-include", "-include", true},
+        {"-D", "-D", false},
+        {"--define-macro", "-D", false},
+        {"-U", "-U", false},
+        {"--undefine-macro", "-U", false},
+    };
+    for (unsigned i = 1; i < n; i++) {
+        const char *s = a[i];
+        bool done = false;
+        for (size_t k = 0; k < sizeof keep / sizeof keep[0] && !done; k++) {
+            size_t fl = strlen(keep[k].flag);
+            if (strncmp(s, keep[k].flag, fl) != 0)
+                continue;
+            const char *val = NULL;
+            if (s[fl] == '\0' && i + 1 < n)
+                val = a[++i];
+            else if (s[fl] == '=')
+                val = s + fl + 1;
+            else if (keep[k].flag[1] != '-' && s[fl] != '\0' && strlen(keep[k].flag) == 2)
+                val = s + fl;
+            else
+                continue;
+            char *v = keep[k].path ? absolute(wd, val) : xstrdup(val);
+            if (strlen(keep[k].as) == 2) {
+                arg_addf(out, "%s%s", keep[k].as, v);
+            } else {
+                arg_add(out, keep[k].as);
+                arg_add(out, v);
+            }
+            free(v);
+            done = true;
+        }
+        if (done)
+            continue;
+        if (!strncmp(s, "-std=", 5) || !strncmp(s, "--std=", 6)) {
+            arg_addf(out, "-std=%s", strchr(s, '=') + 1);
+        } else if ((!strcmp(s, "-std") || !strcmp(s, "--std")) && i + 1 < n) {
+            arg_addf(out, "-std=%s", a[++i]);
+        } else if (!*arch &&
+                   (!strncmp(s, "-arch", 5) || !strncmp(s, "--gpu-architecture", 18) ||
+                    !strncmp(s, "--generate-code", 15) || !strncmp(s, "-gencode", 8) ||
+                    !strncmp(s, "--cuda-gpu-arch", 15) || !strncmp(s, "--offload-arch", 14))) {
+            const char *v = strchr(s, '=');
+            if (v)
+                *arch = arch_from_flag(v + 1);
+            else if (i + 1 < n)
+                *arch = arch_from_flag(a[++i]);
+        }
+    }
+    for (unsigned i = 0; i < n; i++)
+        free(a[i]);
+    free(a);
+    free(wd);
+    clang_CompileCommands_dispose(cmds);
+    clang_CompilationDatabase_dispose(db);
+}
+
+/* ---- kernels ---- */
+
+static char *qualified_name(CXCursor c)
+{
+    char *name = cn_spelling(c);
+    CXCursor p = clang_getCursorSemanticParent(c);
+    for (int depth = 0; depth < 32 && !clang_Cursor_isNull(p) &&
+                        p.kind != CXCursor_TranslationUnit && !clang_isInvalid(p.kind);
+         depth++) {
+        if (p.kind == CXCursor_Namespace || p.kind == CXCursor_StructDecl ||
+            p.kind == CXCursor_ClassDecl || p.kind == CXCursor_ClassTemplate) {
+            char *pn = cn_spelling(p);
+            sbuf b;
+            sbuf_init(&b);
+            sbuf_addf(&b, "%s::%s", pn[0] ? pn : "(anonymous namespace)", name);
+            free(pn);
+            free(name);
+            name = sbuf_take(&b);
+        }
+        p = clang_getCursorSemanticParent(p);
+    }
+    return name;
+}
+
+/* Names of the main file's #defines and namespace-scope constants, for the
+ * arguments of __launch_bounds__ (which libclang does not expose). */
+typedef struct const_tab {
+    char **names;
+    char **bodies; /* macro bodies; NULL for evaluated constants */
+    int64_t *values;
+    size_t n, cap;
+} const_tab;
+
+static void tab_add(const_tab *t, const char *name, const char *body, int64_t v)
+{
+    GROW(t->names, t->n, t->cap);
+    t->bodies = xrealloc(t->bodies, t->cap * sizeof *t->bodies);
+    t->values = xrealloc(t->values, t->cap * sizeof *t->values);
+    t->names[t->n] = xstrdup(name);
+    t->bodies[t->n] = body ? xstrdup(body) : NULL;
+    t->values[t->n] = v;
+    t->n++;
+}
+
+static void tab_free(const_tab *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->names[i]);
+        free(t->bodies[i]);
+    }
+    free(t->names);
+    free(t->bodies);
+    free(t->values);
+}
+
+/* A tiny evaluator for token text: integers, names from the table,
+ * + - * / % << >> and parentheses. */
+typedef struct tokev {
+    const char *p;
+    const const_tab *tab;
+    int depth;
+    bool ok;
+} tokev;
+
+static int64_t tv_expr(tokev *e);
+
+static void tv_space(tokev *e)
+{
+    while (*e->p == ' ' || *e->p == '\t')
+        e->p++;
+}
+
+static int64_t tv_name(tokev *e, const char *name)
+{
+    for (size_t i = 0; i < e->tab->n; i++) {
+        if (strcmp(e->tab->names[i], name) != 0)
+            continue;
+        if (!e->tab->bodies[i])
+            return e->tab->values[i];
+        if (e->depth > 16)
+            break;
+        tokev sub = {e->tab->bodies[i], e->tab, e->depth + 1, true};
+        int64_t v = tv_expr(&sub);
+        tv_space(&sub);
+        if (sub.ok && !*sub.p)
+            return v;
+        break;
+    }
+    e->ok = false;
+    return 0;
+}
+
+static int64_t tv_atom(tokev *e)
+{
+    tv_space(e);
+    if (*e->p == '(') {
+        e->p++;
+        int64_t v = tv_expr(e);
+        tv_space(e);
+        if (*e->p == ')')
+            e->p++;
+        else
+            e->ok = false;
+        return v;
+    }
+    if (*e->p == '-') {
+        e->p++;
+        return -tv_atom(e);
+    }
+    if (isdigit((unsigned char)*e->p)) {
+        char *end;
+        long long v = strtoll(e->p, &end, 0);
+        while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+            end++;
+        e->p = end;
+        return v;
+    }
+    if (isalpha((unsigned char)*e->p) || *e->p == '_') {
+        char name[128];
+        size_t n = 0;
+        while ((isalnum((unsigned char)*e->p) || *e->p == '_') && n + 1 < sizeof name)
+            name[n++] = *e->p++;
+        name[n] = '\0';
+        return tv_name(e, name);
+    }
+    e->ok = false;
+    return 0;
+}
+
+static int64_t tv_term(tokev *e)
+{
+    int64_t v = tv_atom(e);
+    for (;;) {
+        tv_space(e);
+        char c = *e->p;
+        if (c != '*' && c != '/' && c != '%')
+            return v;
+        e->p++;
+        int64_t r = tv_atom(e);
+        if (c == '*')
+            v *= r;
+        else if (r == 0)
+            e->ok = false;
+        else
+            v = c == '/' ? v / r : v % r;
+    }
+}
+
+static int64_t tv_sum(tokev *e)
+{
+    int64_t v = tv_term(e);
+    for (;;) {
+        tv_space(e);
+        char c = *e->p;
+        if (c != '+' && c != '-')
+            return v;
+        e->p++;
+        int64_t r = tv_term(e);
+        v = c == '+' ? v + r : v - r;
+    }
+}
+
+static int64_t tv_expr(tokev *e)
+{
+    int64_t v = tv_sum(e);
+    for (;;) {
+        tv_space(e);
+        if ((e->p[0] == '<' && e->p[1] == '<') || (e->p[0] == '>' && e->p[1] == '>')) {
+            bool left = e->p[0] == '<';
+            e->p += 2;
+            int64_t r = tv_sum(e);
+            if (r < 0 || r > 62)
+                e->ok = false;
+            else
+                v = left ? v << r : v >> r;
+        } else {
+            return v;
+        }
+    }
+}
+
+static bool tab_eval(const const_tab *t, const char *text, int64_t *out)
+{
+    tokev e = {text, t, 0, true};
+    int64_t v = tv_expr(&e);
+    tv_space(&e);
+    if (!e.ok || *e.p)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void read_macros(const char *buf, size_t size, const_tab *tab)
+{
+    size_t i = 0;
+    while (i < size) {
+        size_t end = i;
+        while (end < size && buf[end] != '\n')
+            end++;
+        const char *p = buf + i, *e = buf + end;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p < e && *p == '#') {
+            p++;
+            while (p < e && (*p == ' ' || *p == '\t'))
+                p++;
+            if (e - p > 7 && !strncmp(p, "define", 6) && (p[6] == ' ' || p[6] == '\t')) {
+                p += 7;
+                while (p < e && (*p == ' ' || *p == '\t'))
+                    p++;
+                const char *ns = p;
+                while (p < e && (isalnum((unsigned char)*p) || *p == '_'))
+                    p++;
+                if (p > ns && (p == e || *p != '(')) {
+                    char *name = xstrndup(ns, (size_t)(p - ns));
+                    const char *bend = e;
+                    const char *cm = NULL;
+                    for (const char *q = p; q + 1 < e; q++)
+                        if (q[0] == '/' && (q[1] == '/' || q[1] == '*')) {
+                            cm = q;
+                            break;
+                        }
+                    if (cm)
+                        bend = cm;
+                    char *body = xstrndup(p, (size_t)(bend - p));
+                    tab_add(tab, name, body, 0);
+                    free(name);
+                    free(body);
+                }
+            }
+        }
+        i = end + 1;
+    }
+}
+
+static void parse_launch_bounds(cusrc_tu *t, CXCursor fn, const const_tab *tab,
+                                cusrc_launch_bounds *lb)
+{
+    lb->max_threads = lb->min_blocks = lb->max_cluster = -1;
+    char **toks;
+    int n = cn_tokens(t, fn, &toks);
+    for (int i = 0; i + 1 < n; i++) {
+        if (strcmp(toks[i], "__launch_bounds__") != 0 || strcmp(toks[i + 1], "(") != 0)
+            continue;
+        lb->present = true;
+        sbuf all, cur;
+        sbuf_init(&all);
+        sbuf_init(&cur);
+        int depth = 0, arg = 0;
+        int64_t *slots[3] = {&lb->max_threads, &lb->min_blocks, &lb->max_cluster};
+        for (int j = i + 2; j < n; j++) {
+            const char *s = toks[j];
+            bool close = !strcmp(s, ")") && depth == 0;
+            bool comma = !strcmp(s, ",") && depth == 0;
+            if (close || comma) {
+                int64_t v;
+                if (arg < 3 && cur.len && tab_eval(tab, sbuf_str(&cur), &v))
+                    *slots[arg] = v;
+                cur.len = 0;
+                if (cur.data)
+                    cur.data[0] = '\0';
+                arg++;
+                if (close)
+                    break;
+                sbuf_add(&all, ", ");
+                continue;
+            }
+            if (!strcmp(s, "(") || !strcmp(s, "["))
+                depth++;
+            if (!strcmp(s, ")") || !strcmp(s, "]"))
+                depth--;
+            if (cur.len)
+                sbuf_addc(&cur, ' ');
+            sbuf_add(&cur, s);
+            if (all.len && all.data[all.len - 1] != ' ')
+                sbuf_addc(&all, ' ');
+            sbuf_add(&all, s);
+        }
+        lb->text = sbuf_take(&all);
+        sbuf_free(&cur);
+        break;
+    }
+    cn_free_tokens(toks, n);
+}
+
+typedef struct fn_list {
+    CXCursor *c;
+    size_t n, cap;
+} fn_list;
+
+typedef struct scan_state {
+    cusrc_tu *t;
+    fn_list fns;     /* function definitions in the main file */
+    fn_list kernels; /* kernel definitions (templates: the template) */
+    const_tab consts;
+} scan_state;
+
+static bool is_function_kind(enum CXCursorKind k)
+{
+    return k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate ||
+           k == CXCursor_CXXMethod || k == CXCursor_Constructor || k == CXCursor_Destructor ||
+           k == CXCursor_ConversionFunction;
+}
+
+static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    scan_state *s = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (!cn_in_main(s->t, c))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
+        k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_ClassTemplate)
+        return CXChildVisit_Recurse;
+    if (k == CXCursor_VarDecl) {
+        int64_t v;
+        CXEvalResult r = clang_Cursor_Evaluate(c);
+        if (r) {
+            if (clang_EvalResult_getKind(r) == CXEval_Int) {
+                v = clang_EvalResult_getAsLongLong(r);
+                char *name = cn_spelling(c);
+                tab_add(&s->consts, name, NULL, v);
+                free(name);
+            }
+            clang_EvalResult_dispose(r);
+        }
+        return CXChildVisit_Continue;
+    }
+    if (k == CXCursor_EnumDecl)
+        return CXChildVisit_Recurse;
+    if (k == CXCursor_EnumConstantDecl) {
+        char *name = cn_spelling(c);
+        tab_add(&s->consts, name, NULL, clang_getEnumConstantDeclValue(c));
+        free(name);
+        return CXChildVisit_Continue;
+    }
+    if (!is_function_kind(k) || !clang_isCursorDefinition(c))
+        return CXChildVisit_Continue;
+    GROW(s->fns.c, s->fns.n, s->fns.cap);
+    s->fns.c[s->fns.n++] = c;
+    if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
+        cn_has_attr(c, CXCursor_CUDAGlobalAttr)) {
+        GROW(s->kernels.c, s->kernels.n, s->kernels.cap);
+        s->kernels.c[s->kernels.n++] = c;
+    }
+    return CXChildVisit_Continue;
+}
+
+static void add_kernel(cusrc_tu *t, CXCursor c, const const_tab *consts)
+{
+    cusrc_unit *u = t->u;
+    GROW(u->kernels, u->n_kernels, t->cap_kernels);
+    t->kernel_cur = xrealloc(t->kernel_cur, t->cap_kernels * sizeof *t->kernel_cur);
+    cusrc_kernel *k = &u->kernels[u->n_kernels];
+    memset(k, 0, sizeof *k);
+    t->kernel_cur[u->n_kernels] = c;
+    u->n_kernels++;
+    k->name = cn_spelling(c);
+    k->qualified = qualified_name(c);
+    k->usr = cx_str(clang_getCursorUSR(c));
+    k->templated = clang_getCursorKind(c) == CXCursor_FunctionTemplate;
+    cn_loc(t, c, &k->loc);
+    cnode *tree = cn_build(c);
+    for (int i = 0; i < tree->n_kids; i++) {
+        cnode *kid = tree->kids[i];
+        if (kid->kind == CXCursor_TemplateTypeParameter ||
+            kid->kind == CXCursor_NonTypeTemplateParameter ||
+            kid->kind == CXCursor_TemplateTemplateParameter) {
+            k->tparams = xrealloc(k->tparams, (size_t)(k->n_tparams + 1) * sizeof *k->tparams);
+            k->tparam_is_type =
+                xrealloc(k->tparam_is_type, (size_t)(k->n_tparams + 1) * sizeof *k->tparam_is_type);
+            k->tparams[k->n_tparams] = cn_spelling(kid->cur);
+            k->tparam_is_type[k->n_tparams] = kid->kind != CXCursor_NonTypeTemplateParameter;
+            k->n_tparams++;
+        } else if (kid->kind == CXCursor_ParmDecl) {
+            k->params = xrealloc(k->params, (size_t)(k->n_params + 1) * sizeof *k->params);
+            cusrc_param *p = &k->params[k->n_params++];
+            CXType ty = clang_getCursorType(kid->cur);
+            p->name = cn_spelling(kid->cur);
+            p->type = cn_type_spelling(ty);
+            CXType ct = clang_getCanonicalType(ty);
+            p->pointee_size =
+                ct.kind == CXType_Pointer ? cn_type_size(clang_getPointeeType(ct)) : -1;
+        }
+    }
+    cn_free(tree);
+    if (!k->templated)
+        k->mangled = cx_str(clang_Cursor_getMangling(c));
+    parse_launch_bounds(t, c, consts, &k->launch_bounds);
+}
+
+static long kernel_by_usr(cusrc_tu *t, const char *usr)
+{
+    for (size_t i = 0; i < t->u->n_kernels; i++)
+        if (strcmp(t->u->kernels[i].usr, usr) == 0)
+            return (long)i;
+    return -1;
+}
+
+static void pend_variant(cusrc_tu *t, size_t kernel, CXCursor cur, const char *mangled,
+                         bool generic)
+{
+    for (size_t i = 0; i < t->n_pend; i++)
+        if (t->pend[i].kernel == kernel &&
+            ((mangled && t->pend[i].mangled && strcmp(t->pend[i].mangled, mangled) == 0) ||
+             (!mangled && !t->pend[i].mangled)))
+            return;
+    GROW(t->pend, t->n_pend, t->cap_pend);
+    t->pend[t->n_pend++] =
+        (pending_variant){kernel, cur, mangled ? xstrdup(mangled) : NULL, generic};
+}
+
+/* The kernel a callee expression names: strip casts and &, then the
+ * declaration. On success *templ is the template for an instantiation. */
+static bool callee_function(cnode *n, CXCursor *fn)
+{
+    n = cn_strip_casts(n);
+    while (n && n->kind == CXCursor_UnaryOperator &&
+           clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf && n->n_kids == 1)
+        n = cn_strip_casts(n->kids[0]);
+    if (!n || n->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor r = clang_getCursorReferenced(n->cur);
+    if (r.kind != CXCursor_FunctionDecl)
+        return false;
+    *fn = r;
+    return true;
+}
+
+static char *fn_usr(CXCursor fn)
+{
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
+    return cx_str(clang_getCursorUSR(clang_Cursor_isNull(tmpl) ? fn : tmpl));
+}
+
+static void fill_targs(cusrc_tu *t, CXCursor fn, long kernel, cusrc_targ **out, int *n_out)
+{
+    int n = clang_Cursor_getNumTemplateArguments(fn);
+    *out = NULL;
+    *n_out = 0;
+    if (n <= 0)
+        return;
+    cusrc_targ *a = xcalloc((size_t)n, sizeof *a);
+    for (int i = 0; i < n; i++) {
+        enum CXTemplateArgumentKind k = clang_Cursor_getTemplateArgumentKind(fn, (unsigned)i);
+        cusrc_targ *g = &a[i];
+        g->type_size = -1;
+        if (kernel >= 0 && i < t->u->kernels[kernel].n_tparams)
+            g->param = xstrdup(t->u->kernels[kernel].tparams[i]);
+        if (k == CXTemplateArgumentKind_Type) {
+            CXType ty = clang_Cursor_getTemplateArgumentType(fn, (unsigned)i);
+            g->is_type = true;
+            g->type_name = cn_type_spelling(ty);
+            g->type_size = cn_type_size(ty);
+            g->text = xstrdup(g->type_name);
+        } else if (k == CXTemplateArgumentKind_Integral) {
+            g->value = clang_Cursor_getTemplateArgumentValue(fn, (unsigned)i);
+            sbuf b;
+            sbuf_init(&b);
+            sbuf_addf(&b, "%lld", (long long)g->value);
+            g->text = sbuf_take(&b);
+        } else {
+            g->text = xstrdup("?");
+        }
+    }
+    *out = a;
+    *n_out = n;
+}
+
+/* A kernel instantiation named anywhere in a function (launch, pointer,
+ * cudaFuncSetAttribute) gets analysed. */
+static void note_instantiation(cusrc_tu *t, CXCursor fn)
+{
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
+    if (clang_Cursor_isNull(tmpl))
+        return;
+    char *usr = cx_str(clang_getCursorUSR(tmpl));
+    long k = kernel_by_usr(t, usr);
+    free(usr);
+    if (k < 0)
+        return;
+    char *m = cx_str(clang_Cursor_getMangling(fn));
+    CXCursor def = clang_getCursorDefinition(fn);
+    pend_variant(t, (size_t)k, clang_Cursor_isNull(def) ? fn : def, m[0] ? m : NULL, false);
+    free(m);
+}
+
+static cusrc_launch *new_launch(cusrc_tu *t, cusrc_launch_kind kind, cnode *call, fn_ctx *f)
+{
+    cusrc_unit *u = t->u;
+    GROW(u->launches, u->n_launches, t->cap_launches);
+    t->launch_usr = xrealloc(t->launch_usr, t->cap_launches * sizeof *t->launch_usr);
+    t->launch_usr[u->n_launches] = NULL;
+    cusrc_launch *l = &u->launches[u->n_launches++];
+    memset(l, 0, sizeof *l);
+    l->kind = kind;
+    l->kernel = -1;
+    l->variant = -1;
+    l->function = xstrdup(f->name);
+    l->text = cn_text_trunc(t, call->cur, 200);
+    cn_loc(t, call->cur, &l->loc);
+    return l;
+}
+
+static void launch_callee(cusrc_tu *t, cusrc_launch *l, cnode *callee)
+{
+    CXCursor fn;
+    cnode *s = cn_strip_casts(callee);
+    char *text = s ? cn_text(t, s->cur) : xstrdup("?");
+    char *lt = strchr(text, '<');
+    if (lt) {
+        char *gt = strrchr(text, '>');
+        if (gt && gt > lt)
+            l->targs_text = xstrndup(lt + 1, (size_t)(gt - lt - 1));
+        *lt = '\0';
+    }
+    size_t tl = strlen(text);
+    while (tl && text[tl - 1] == ' ')
+        text[--tl] = '\0';
+    l->kernel_name = text;
+    if (!callee_function(callee, &fn)) {
+        if (!l->why_not)
+            l->why_not = xstrdup("the launched kernel is not a function named in the source "
+                                 "(a pointer or a dependent template)");
+        return;
+    }
+    char *name = cn_spelling(fn);
+    free(l->kernel_name);
+    l->kernel_name = name;
+    char *usr = fn_usr(fn);
+    l->kernel = kernel_by_usr(t, usr);
+    t->launch_usr[l - t->u->launches] = usr;
+    char *m = cx_str(clang_Cursor_getMangling(fn));
+    l->mangled = m[0] ? m : (free(m), NULL);
+    fill_targs(t, fn, l->kernel, &l->targs, &l->n_targs);
+    note_instantiation(t, fn);
+}
+
+static void value_absent(cusrc_value *v, int64_t dflt)
+{
+    memset(v, 0, sizeof *v);
+    v->known = true;
+    v->value = dflt;
+    v->e = expr_const(dflt);
+}
+
+static void scan_optin(cusrc_tu *t, fn_ctx *f, cnode *call)
+{
+    if (cn_n_expr_kids(call) < 4)
+        return;
+    cnode *attr = cn_strip(cn_expr_kid(call, 2));
+    char *an = attr ? cn_ref_name(attr->cur) : xstrdup("");
+    int64_t av = -1;
+    bool is_max = strcmp(an, "cudaFuncAttributeMaxDynamicSharedMemorySize") == 0 ||
+                  (x_const(f, attr, &av) && av == 8);
+    free(an);
+    CXCursor fn;
+    if (!is_max || !callee_function(cn_expr_kid(call, 1), &fn))
+        return;
+    note_instantiation(t, fn);
+    GROW(t->optins, t->n_optins, t->cap_optins);
+    optin_rec *o = &t->optins[t->n_optins++];
+    o->usr = fn_usr(fn);
+    char *m = cx_str(clang_Cursor_getMangling(fn));
+    o->mangled = m[0] ? m : (free(m), NULL);
+    x_value(f, cn_expr_kid(call, 3), "the opt-in size", &o->bytes);
+}
+
+/* cudaLaunchKernelEx(&cfg, k, ...): the configuration from cfg's member
+ * assignments or its designated initialiser. */
+static cnode *config_field(fn_ctx *f, cnode *cfgarg, const char *field)
+{
+    cnode *p = cn_strip_casts(cfgarg);
+    if (p && p->kind == CXCursor_UnaryOperator && p->n_kids == 1)
+        p = cn_strip(p->kids[0]);
+    if (!p || p->kind != CXCursor_DeclRefExpr)
+        return NULL;
+    var_info *v = fn_var(f, clang_getCursorReferenced(p->cur));
+    if (!v)
+        return NULL;
+    cnode *found = NULL;
+    for (int i = 0; i < v->n_member_assigns; i++) {
+        cnode *a = v->member_assigns[i];
+        cnode *lhs = cn_strip(a->kids[0]);
+        char *fname = cn_spelling(lhs->cur);
+        if (!strcmp(fname, field))
+            found =
+                a->kind == CXCursor_CallExpr ? cn_expr_kid(a, cn_n_expr_kids(a) - 1) : a->kids[1];
+        free(fname);
+    }
+    if (found || !v->init || v->init->kind != CXCursor_InitListExpr)
+        return found;
+    for (int i = 0; i < v->init->n_kids; i++) {
+        cnode *d = v->init->kids[i];
+        if (d->n_kids >= 2 && d->kids[0]->kind == CXCursor_MemberRef) {
+            char *fname = cn_spelling(d->kids[0]->cur);
+            if (!strcmp(fname, field))
+                found = d->kids[d->n_kids - 1];
+            free(fname);
+        }
+    }
+    return found;
+}
+
+static void scan_call(cusrc_tu *t, fn_ctx *f, cnode *n)
+{
+    /* k<<<...>>>(...): libclang shows the callee, then the configuration call. */
+    for (int i = 1; i < n->n_kids && i < 3; i++) {
+        cnode *k = n->kids[i];
+        if (k->kind != CXCursor_CallExpr)
+            continue;
+        char *kn = cn_spelling(k->cur);
+        bool cfg = !strcmp(kn, "__cudaPushCallConfiguration") || !strcmp(kn, "cudaConfigureCall");
+        free(kn);
+        if (!cfg)
+            continue;
+        cusrc_launch *l = new_launch(t, CUSRC_LAUNCH_CHEVRON, n, f);
+        size_t li = (size_t)(l - t->u->launches);
+        launch_callee(t, l, n->kids[0]);
+        l = &t->u->launches[li];
+        int na = cn_n_expr_kids(k) - 1;
+        if (na >= 1)
+            x_value_dim3(f, cn_expr_kid(k, 1), "grid size", &l->grid);
+        if (na >= 2)
+            x_value_dim3(f, cn_expr_kid(k, 2), "block size", &l->block);
+        if (na >= 3)
+            x_value(f, cn_expr_kid(k, 3), "dynamic shared memory size", &l->smem);
+        else
+            value_absent(&l->smem, 0);
+        if (na >= 4)
+            l->stream = cn_text(t, cn_expr_kid(k, 4)->cur);
+        return;
+    }
+    CXCursor fn = clang_getCursorReferenced(n->cur);
+    char *name = cn_spelling(fn);
+    int na = cn_n_expr_kids(n) - 1;
+    if (!strcmp(name, "cudaFuncSetAttribute")) {
+        scan_optin(t, f, n);
+    } else if ((!strncmp(name, "cudaLaunchKernel", 16) &&
+                strncmp(name, "cudaLaunchKernelEx", 18)) ||
+               !strncmp(name, "cudaLaunchCooperativeKernel", 27)) {
+        bool coop = !strncmp(name, "cudaLaunchCooperativeKernel", 27);
+        cusrc_launch *l = new_launch(t, coop ? CUSRC_LAUNCH_COOPERATIVE : CUSRC_LAUNCH_API, n, f);
+        size_t li = (size_t)(l - t->u->launches);
+        if (na >= 1)
+            launch_callee(t, l, cn_expr_kid(n, 1));
+        l = &t->u->launches[li];
+        if (na >= 2)
+            x_value_dim3(f, cn_expr_kid(n, 2), "grid size", &l->grid);
+        if (na >= 3)
+            x_value_dim3(f, cn_expr_kid(n, 3), "block size", &l->block);
+        if (na >= 5)
+            x_value(f, cn_expr_kid(n, 5), "dynamic shared memory size", &l->smem);
+        else
+            value_absent(&l->smem, 0);
+        if (na >= 6)
+            l->stream = cn_text(t, cn_expr_kid(n, 6)->cur);
+    } else if (!strncmp(name, "cudaLaunchKernelEx", 18) && na >= 2) {
+        cusrc_launch *l = new_launch(t, CUSRC_LAUNCH_API_EX, n, f);
+        size_t li = (size_t)(l - t->u->launches);
+        launch_callee(t, l, cn_expr_kid(n, 2));
+        l = &t->u->launches[li];
+        cnode *cfg = cn_expr_kid(n, 1);
+        cnode *g = config_field(f, cfg, "gridDim");
+        cnode *b = config_field(f, cfg, "blockDim");
+        cnode *s = config_field(f, cfg, "dynamicSmemBytes");
+        if (g)
+            x_value_dim3(f, g, "grid size", &l->grid);
+        if (b)
+            x_value_dim3(f, b, "block size", &l->block);
+        if (s)
+            x_value(f, s, "dynamic shared memory size", &l->smem);
+        else
+            value_absent(&l->smem, 0);
+        if (!g || !b)
+            l->why_not = xstrdup("the launch configuration is not visible (set its gridDim and "
+                                 "blockDim in this function)");
+    }
+    free(name);
+}
+
+static void scan_tree(cusrc_tu *t, fn_ctx *f, cnode *n, int depth)
+{
+    if (depth > CN_MAX_DEPTH)
+        return;
+    if (n->kind == CXCursor_CallExpr)
+        scan_call(t, f, n);
+    else if (n->kind == CXCursor_DeclRefExpr) {
+        CXCursor r = clang_getCursorReferenced(n->cur);
+        if (r.kind == CXCursor_FunctionDecl)
+            note_instantiation(t, r);
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        scan_tree(t, f, n->kids[i], depth + 1);
+}
+
+/* ---- variants ---- */
+
+static char *variant_name(const cusrc_kernel *k, const cusrc_targ *a, int n)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, k->name);
+    if (n > 0) {
+        sbuf_addc(&b, '<');
+        for (int i = 0; i < n; i++) {
+            if (i)
+                sbuf_add(&b, ", ");
+            sbuf_add(&b, a[i].text ? a[i].text : "?");
+        }
+        sbuf_addc(&b, '>');
+    }
+    return sbuf_take(&b);
+}
+
+static void build_variants(cusrc_tu *t)
+{
+    cusrc_unit *u = t->u;
+    for (size_t k = 0; k < u->n_kernels; k++) {
+        cusrc_kernel *kr = &u->kernels[k];
+        bool any = false;
+        for (size_t i = 0; i < t->n_pend; i++)
+            any |= t->pend[i].kernel == k;
+        if (!any)
+            pend_variant(t, k, t->kernel_cur[k], kr->templated ? NULL : kr->mangled, kr->templated);
+    }
+    size_t n = 0;
+    u->variants = xcalloc(t->n_pend ? t->n_pend : 1, sizeof *u->variants);
+    size_t *order = xcalloc(t->n_pend ? t->n_pend : 1, sizeof *order);
+    for (size_t k = 0; k < u->n_kernels; k++) {
+        u->kernels[k].first_variant = n;
+        for (size_t i = 0; i < t->n_pend; i++) {
+            pending_variant *p = &t->pend[i];
+            if (p->kernel != k)
+                continue;
+            cusrc_variant *v = &u->variants[n];
+            order[n++] = i;
+            v->kernel = k;
+            v->generic = p->generic;
+            v->mangled = p->mangled ? xstrdup(p->mangled) : NULL;
+            if (!p->generic && u->kernels[k].templated)
+                fill_targs(t, p->cur, (long)k, &v->targs, &v->n_targs);
+            v->name = variant_name(&u->kernels[k], v->targs, v->n_targs);
+        }
+        u->kernels[k].n_variants = n - u->kernels[k].first_variant;
+    }
+    u->n_variants = n;
+    for (size_t i = 0; i < n; i++)
+        body_analyse(t, i, t->pend[order[i]].cur);
+    free(order);
+}
+
+/* ---- comments ---- */
+
+static void add_ignore(cusrc_tu *t, int line, int target, const char *check, size_t len)
+{
+    cusrc_unit *u = t->u;
+    GROW(u->ignores, u->n_ignores, t->cap_ignores);
+    cusrc_ignore *g = &u->ignores[u->n_ignores++];
+    g->file = xstrdup(t->path);
+    g->line = line;
+    g->target_line = target;
+    g->check = len ? xstrndup(check, len) : xstrdup("all");
+}
+
+static const char *line_start(const char *buf, size_t size, int line, const char **end)
+{
+    int l = 1;
+    size_t i = 0;
+    while (i < size && l < line) {
+        if (buf[i] == '\n')
+            l++;
+        i++;
+    }
+    if (l != line || i > size) {
+        *end = NULL;
+        return NULL;
+    }
+    size_t e = i;
+    while (e < size && buf[e] != '\n')
+        e++;
+    *end = buf + e;
+    return buf + i;
+}
+
+/* "gpulint:" in a // comment of [p, e), or NULL; *code says whether code
+ * precedes the comment. */
+static const char *gpulint_comment(const char *p, const char *e, bool *code)
+{
+    const char *c = NULL;
+    for (const char *q = p; q + 1 < e; q++)
+        if (q[0] == '/' && q[1] == '/') {
+            c = q;
+            break;
+        }
+    if (!c)
+        return NULL;
+    *code = false;
+    for (const char *q = p; q < c; q++)
+        if (!isspace((unsigned char)*q))
+            *code = true;
+    c += 2;
+    while (c < e && isspace((unsigned char)*c))
+        c++;
+    if ((size_t)(e - c) < 8 || strncmp(c, "gpulint:", 8) != 0)
+        return NULL;
+    return c + 8;
+}
+
+static void read_comments(cusrc_tu *t, const char *buf, size_t size)
+{
+    int line = 1;
+    size_t i = 0;
+    while (i < size) {
+        size_t end = i;
+        while (end < size && buf[end] != '\n')
+            end++;
+        bool code;
+        const char *g = gpulint_comment(buf + i, buf + end, &code);
+        if (g) {
+            const char *e = buf + end;
+            while (g < e && isspace((unsigned char)*g))
+                g++;
+            if ((size_t)(e - g) >= 6 && !strncmp(g, "ignore", 6) &&
+                (g + 6 == e || isspace((unsigned char)g[6]))) {
+                int target = line;
+                if (!code) {
+                    /* The next line with code on it. */
+                    int l2 = line + 1;
+                    size_t j = end + 1;
+                    target = 0;
+                    while (j < size && !target) {
+                        size_t e2 = j;
+                        while (e2 < size && buf[e2] != '\n')
+                            e2++;
+                        const char *q = buf + j;
+                        while (q < buf + e2 && isspace((unsigned char)*q))
+                            q++;
+                        if (q < buf + e2 && !(q + 1 < buf + e2 && q[0] == '/' && q[1] == '/'))
+                            target = l2;
+                        l2++;
+                        j = e2 + 1;
+                    }
+                    if (!target)
+                        target = line;
+                }
+                const char *c = g + 6;
+                int added = 0;
+                for (;;) {
+                    while (c < e && (isspace((unsigned char)*c) || *c == ','))
+                        c++;
+                    const char *s = c;
+                    while (c < e && !isspace((unsigned char)*c) && *c != ',')
+                        c++;
+                    if (c == s)
+                        break;
+                    add_ignore(t, line, target, s, (size_t)(c - s));
+                    added++;
+                }
+                if (!added)
+                    add_ignore(t, line, target, NULL, 0);
+            }
+        }
+        line++;
+        i = end + 1;
+    }
+}
+
+static void kernel_annotation(cusrc_tu *t, size_t k, const char *buf, size_t size)
+{
+    CXSourceRange r = clang_getCursorExtent(t->kernel_cur[k]);
+    CXFile f;
+    unsigned line, col, off;
+    clang_getExpansionLocation(clang_getRangeStart(r), &f, &line, &col, &off);
+    sbuf b;
+    sbuf_init(&b);
+    for (int l = (int)line - 1; l >= 1; l--) {
+        const char *e, *p = line_start(buf, size, l, &e);
+        if (!p)
+            break;
+        const char *q = p;
+        while (q < e && isspace((unsigned char)*q))
+            q++;
+        if (q + 1 >= e || q[0] != '/' || q[1] != '/')
+            break;
+        bool code;
+        const char *g = gpulint_comment(p, e, &code);
+        if (!g)
+            continue;
+        while (g < e && isspace((unsigned char)*g))
+            g++;
+        if (!strncmp(g, "ignore", 6))
+            continue;
+        char *text = xstrndup(g, (size_t)(e - g));
+        size_t tl = strlen(text);
+        while (tl && isspace((unsigned char)text[tl - 1]))
+            text[--tl] = '\0';
+        if (b.len) {
+            char *old = sbuf_take(&b);
+            sbuf_addf(&b, "%s %s", text, old);
+            free(old);
+        } else {
+            sbuf_add(&b, text);
+        }
+        free(text);
+    }
+    if (b.len)
+        t->u->kernels[k].annotation = sbuf_take(&b);
+    sbuf_free(&b);
+}
+
+/* ---- diagnostics ---- */
+
+static void read_diagnostics(cusrc_tu *t)
+{
+    unsigned n = clang_getNumDiagnostics(t->tu);
+    int errors = 0;
+    char *first = NULL;
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(t->tu, i);
+        enum CXDiagnosticSeverity s = clang_getDiagnosticSeverity(d);
+        if (s >= CXDiagnostic_Error) {
+            errors++;
+            CXFile f = NULL;
+            unsigned line = 0, col = 0, off = 0;
+            clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, &off);
+            char *msg = cx_str(clang_getDiagnosticSpelling(d));
+            char *fname = f ? (clang_File_isEqual(f, t->main_file) ? xstrdup(t->path)
+                                                                   : cx_str(clang_getFileName(f)))
+                            : xstrdup("<command line>");
+            sbuf b;
+            sbuf_init(&b);
+            sbuf_addf(&b, "%s:%u:%u: %s", fname, line, col, msg);
+            if (!first)
+                first = xstrdup(sbuf_str(&b));
+            /* The kernel whose definition holds the error. */
+            if (f && clang_File_isEqual(f, t->main_file)) {
+                for (size_t k = 0; k < t->u->n_kernels; k++) {
+                    CXSourceRange r = clang_getCursorExtent(t->kernel_cur[k]);
+                    CXFile kf;
+                    unsigned l1, l2, c, o;
+                    clang_getExpansionLocation(clang_getRangeStart(r), &kf, &l1, &c, &o);
+                    clang_getExpansionLocation(clang_getRangeEnd(r), &kf, &l2, &c, &o);
+                    if (line >= l1 && line <= l2 && !t->u->kernels[k].note)
+                        t->u->kernels[k].note = xstrdup(sbuf_str(&b));
+                }
+            }
+            sbuf_free(&b);
+            free(msg);
+            free(fname);
+        }
+        clang_disposeDiagnostic(d);
+    }
+    t->u->n_errors = errors;
+    if (first) {
+        if (errors > 1)
+            tu_note(t, "could not analyse: %s (and %d more error%s)", first, errors - 1,
+                    errors == 2 ? "" : "s");
+        else
+            tu_note(t, "could not analyse: %s", first);
+    }
+    free(first);
+}
+
+/* ---- entry ---- */
+
+static bool fail(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(char **err, const char *fmt, ...)
+{
+    if (err) {
+        sbuf b;
+        sbuf_init(&b);
+        va_list ap;
+        va_start(ap, fmt);
+        sbuf_vaddf(&b, fmt, ap);
+        va_end(ap);
+        *err = sbuf_take(&b);
+    }
+    return false;
+}
+
+bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, char **err)
+{
+    memset(out, 0, sizeof *out);
+    if (err)
+        *err = NULL;
+    if (!opts || !opts->file)
+        return fail(err, "no source file given");
+    struct stat st;
+    if (stat(opts->file, &st) != 0 || !S_ISREG(st.st_mode))
+        return fail(err, "cannot read '%s'", opts->file);
+    const char *home = opts->cuda_home ? opts->cuda_home : GPULINT_CUDA_HOME;
+
+    argv_t db = {0};
+    char *arch = normalize_arch(opts->arch);
+    bool db_missing = false;
+    if (opts->compdb_dir) {
+        char *dberr = NULL;
+        char *db_arch = NULL;
+        compdb_args(opts->compdb_dir, opts->file, &db, &db_arch, &dberr);
+        if (dberr) {
+            free(arch);
+            free(db_arch);
+            args_free(&db);
+            bool r = fail(err, "%s", dberr);
+            free(dberr);
+            return r;
+        }
+        db_missing = db.n == 0 && !db_arch;
+        if (!arch)
+            arch = db_arch;
+        else
+            free(db_arch);
+    }
+    if (!arch)
+        arch = xstrdup("sm_90");
+
+    argv_t a = {0};
+    arg_add(&a, "-x");
+    arg_add(&a, "cuda");
+    arg_add(&a, "--cuda-device-only");
+    arg_addf(&a, "--cuda-path=%s", home);
+    arg_add(&a, "-nocudalib");
+    arg_add(&a, "--no-cuda-version-check");
+    arg_addf(&a, "--cuda-gpu-arch=%s", arch);
+    /* clang-22 gives no SDK version to a CUDA newer than it knows and then
+     * expects the pre-9.2 launch API (cudaConfigureCall), which CUDA 13 no
+     * longer declares: every <<<>>> would fail. */
+    arg_add(&a, "-Xclang");
+    arg_add(&a, "-target-sdk-version=12.9");
+    sbuf cccl;
+    sbuf_init(&cccl);
+    sbuf_addf(&cccl, "%s/include/cccl", home);
+    if (is_dir(sbuf_str(&cccl))) { /* nvcc.profile adds it: <cub/cub.cuh>, <cuda/std/...> */
+        arg_add(&a, "-isystem");
+        arg_add(&a, sbuf_str(&cccl));
+    }
+    sbuf_free(&cccl);
+    arg_add(&a, "-Wno-unknown-cuda-version");
+    arg_add(&a, "-w");
+    arg_add(&a, "-ferror-limit=0");
+    arg_add(&a, "-fno-spell-checking");
+    arg_add(&a, "-D__GPULINT__=1");
+    for (int i = 0; i < db.n; i++)
+        arg_add(&a, db.v[i]);
+    for (int i = 0; opts->args && i < opts->n_args; i++)
+        arg_add(&a, opts->args[i]);
+    args_free(&db);
+    free(arch);
+
+    cusrc_ctx *own = NULL;
+    if (!ctx)
+        ctx = own = cusrc_ctx_new();
+    double t0 = now_s();
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode ec = clang_parseTranslationUnit2(
+        ctx->index, opts->file, (const char *const *)a.v, a.n, NULL, 0,
+        CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles, &tu);
+    double t1 = now_s();
+    if (ec != CXError_Success || !tu) {
+        sbuf b;
+        sbuf_init(&b);
+        for (int i = 0; i < a.n; i++)
+            sbuf_addf(&b, "%s%s", i ? " " : "", a.v[i]);
+        fail(err, "libclang could not parse '%s' (error %d) with: %s", opts->file, (int)ec,
+             sbuf_str(&b));
+        sbuf_free(&b);
+        args_free(&a);
+        cusrc_ctx_free(own);
+        return false;
+    }
+
+    cusrc_tu t;
+    memset(&t, 0, sizeof t);
+    t.tu = tu;
+    t.path = opts->file;
+    t.u = out;
+    t.main_file = clang_getFile(tu, opts->file);
+    out->file = xstrdup(opts->file);
+    out->args = a.v;
+    out->n_args = a.n;
+    out->parse_seconds = t1 - t0;
+    if (db_missing)
+        tu_note(&t, "'%s' is not in %s/compile_commands.json; default arguments used", opts->file,
+                opts->compdb_dir);
+
+    size_t fsize = 0;
+    const char *fbuf = t.main_file ? clang_getFileContents(tu, t.main_file, &fsize) : NULL;
+
+    scan_state s;
+    memset(&s, 0, sizeof s);
+    s.t = &t;
+    if (fbuf)
+        read_macros(fbuf, fsize, &s.consts);
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visit, &s);
+    for (size_t i = 0; i < s.kernels.n; i++)
+        add_kernel(&t, s.kernels.c[i], &s.consts);
+    for (size_t i = 0; i < s.fns.n; i++) {
+        cnode *root = cn_build(s.fns.c[i]);
+        fn_ctx f;
+        fn_init(&f, &t, root, false);
+        scan_tree(&t, &f, root, 0);
+        fn_free(&f);
+        cn_free(root);
+    }
+    build_variants(&t);
+
+    /* Launches to variants, and their opt-ins. */
+    for (size_t i = 0; i < out->n_launches; i++) {
+        cusrc_launch *l = &out->launches[i];
+        for (size_t v = 0; l->kernel >= 0 && v < out->n_variants; v++) {
+            cusrc_variant *var = &out->variants[v];
+            if (var->kernel != (size_t)l->kernel)
+                continue;
+            if (!out->kernels[l->kernel].templated ||
+                (l->mangled && var->mangled && !strcmp(l->mangled, var->mangled)))
+                l->variant = (long)v;
+        }
+        const char *usr = t.launch_usr[i];
+        for (size_t o = 0; usr && o < t.n_optins; o++) {
+            optin_rec *r = &t.optins[o];
+            if (strcmp(r->usr, usr) != 0)
+                continue;
+            if (r->mangled && l->mangled && strcmp(r->mangled, l->mangled) != 0)
+                continue;
+            l->smem_optin = true;
+            expr_free(l->optin_bytes.e);
+            free(l->optin_bytes.text);
+            free(l->optin_bytes.why);
+            l->optin_bytes = r->bytes;
+            l->optin_bytes.e = expr_clone(r->bytes.e);
+            l->optin_bytes.text = r->bytes.text ? xstrdup(r->bytes.text) : NULL;
+            l->optin_bytes.why = r->bytes.why ? xstrdup(r->bytes.why) : NULL;
+        }
+    }
+
+    if (fbuf) {
+        read_comments(&t, fbuf, fsize);
+        for (size_t k = 0; k < out->n_kernels; k++)
+            kernel_annotation(&t, k, fbuf, fsize);
+    }
+    read_diagnostics(&t);
+    out->analyse_seconds = now_s() - t1;
+
+    for (size_t i = 0; i < t.n_pend; i++)
+        free(t.pend[i].mangled);
+    free(t.pend);
+    for (size_t i = 0; i < t.n_optins; i++) {
+        free(t.optins[i].usr);
+        free(t.optins[i].mangled);
+        expr_free(t.optins[i].bytes.e);
+        free(t.optins[i].bytes.text);
+        free(t.optins[i].bytes.why);
+    }
+    free(t.optins);
+    for (size_t i = 0; i < out->n_launches; i++)
+        free(t.launch_usr[i]);
+    free(t.launch_usr);
+    free(t.kernel_cur);
+    free(s.fns.c);
+    free(s.kernels.c);
+    tab_free(&s.consts);
+    clang_disposeTranslationUnit(tu);
+    cusrc_ctx_free(own);
+    return true;
+}

@@ -1,0 +1,269 @@
+/* cusrc: the libclang source front end. Reads one .cu file the way the
+ * device compiler sees it and hands the analyses plain data: the kernels,
+ * every launch site with its configuration evaluated where it is a
+ * compile-time constant, the __shared__ arrays, every shared and global
+ * memory access and every branch inside the kernels (index and condition
+ * expressions as expr trees), and per-thread operation counts for the
+ * roofline. The analyses never see libclang.
+ *
+ * Built without libclang, cusrc_parse() exists and fails with "built without
+ * libclang"; everything else (freeing, dumping) works.
+ *
+ * Templates. libclang exposes the body of every instantiation the file
+ * uses, with the template arguments substituted. A templated kernel
+ * therefore gets one *variant* per distinct instantiation that the file
+ * names (launches `k<64, 8><<<...>>>`, deduced launches, cudaLaunchKernel,
+ * cudaFuncSetAttribute, explicit instantiations): its arrays, accesses and
+ * branches are those of the instantiation, with constants folded. Only when
+ * the file names no instantiation is the template itself analysed once, as
+ * a *generic* variant in which the template parameters stay named symbols
+ * (bind them in an expr_env by the names in cusrc_kernel.tparams); extents
+ * that depend on them are then -1 in smem_array.dims and kept as trees in
+ * cusrc_array_info.
+ *
+ * Symbols that may appear in the trees:
+ *   builtins   threadIdx/blockIdx/blockDim/gridDim .x/.y/.z and warpSize;
+ *   named      kernel parameters ("n", "p.stride" for a struct field of a
+ *              parameter), loop counters (loop_ctx.var), template
+ *              parameters (generic variants only), locals that are
+ *              reassigned with a value that is the same in every lane
+ *              (e.g. an offset advanced by a constant in a loop), and, on
+ *              the host side, runtime variables of the launching function;
+ *              "trips_L<line>" stands for the unknown trip count of the loop
+ *              on that line in the operation counts.
+ * Anything else becomes EX_UNKNOWN with the reason in expr.name. */
+#ifndef GPULINT_CUSRC_H
+#define GPULINT_CUSRC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/access.h"
+#include "analysis/expr.h"
+#include "util/sbuf.h"
+
+/* ---- input ---- */
+
+typedef struct cusrc_options {
+    const char *file;        /* the .cu file */
+    const char *const *args; /* extra compiler arguments (-I, -D, -std=...), may be NULL */
+    int n_args;
+    const char *compdb_dir; /* directory of compile_commands.json (-p), NULL = none */
+    const char *cuda_home;  /* NULL = the configured default (/usr/local/cuda) */
+    const char *arch;       /* "sm_90", "sm_90a", "compute_80"; NULL = from the
+                               compilation database, else sm_90 */
+} cusrc_options;
+
+/* ---- output ---- */
+
+/* A value of a launch configuration (one dim3 component, the dynamic smem
+ * size, an opt-in size). */
+typedef struct cusrc_value {
+    bool present; /* written in the source (or implied: dim3's missing components = 1) */
+    bool known;   /* value holds the compile-time constant */
+    int64_t value;
+    expr *e;    /* the expression: EX_CONST when known; else named symbols for
+                   runtime variables of the launching function, EX_UNKNOWN parts */
+    char *text; /* source text ("(n + 255) / 256"), NULL when implied */
+    char *why;  /* when !known: one sentence, e.g. "block size comes from argv
+                   (variable 'threads')" */
+} cusrc_value;
+
+typedef struct cusrc_dim3 {
+    bool present;
+    cusrc_value x, y, z;
+    char *text; /* the whole argument as written ("grid", "dim3(16, 16)") */
+} cusrc_dim3;
+
+/* One template argument of an instantiation. */
+typedef struct cusrc_targ {
+    char *param; /* template parameter name; NULL when not known */
+    bool is_type;
+    int64_t value;     /* non-type arguments */
+    char *type_name;   /* type arguments: "float" */
+    int64_t type_size; /* sizeof the type argument, -1 when not known */
+    char *text;        /* rendering: "64", "float" */
+} cusrc_targ;
+
+typedef struct cusrc_launch_bounds {
+    bool present;
+    int64_t max_threads; /* -1 when not evaluated */
+    int64_t min_blocks;  /* -1 when absent or not evaluated */
+    int64_t max_cluster; /* -1 when absent or not evaluated */
+    char *text;          /* "256, 2" */
+} cusrc_launch_bounds;
+
+typedef struct cusrc_param {
+    char *name;           /* "" when unnamed */
+    char *type;           /* spelling: "const float *" */
+    int64_t pointee_size; /* for pointers: sizeof the pointee; -1 otherwise or unknown */
+} cusrc_param;
+
+typedef struct cusrc_kernel {
+    char *name;      /* spelling: "transpose" */
+    char *qualified; /* "ns::transpose" */
+    char *usr;       /* libclang USR: stable identity across declarations */
+    bool templated;
+    int n_tparams;
+    char **tparams; /* template parameter names, in order */
+    bool *tparam_is_type;
+    int n_params;
+    cusrc_param *params;
+    char *mangled; /* non-templated kernels: as ptxas prints it; templated: NULL
+                      (see the variants) */
+    cusrc_launch_bounds launch_bounds;
+    char *annotation; /* text after "gpulint:" of the comment lines directly above
+                         ("flops=2*N bytes=8*N"), NULL when none */
+    char *note;       /* when the kernel's own code had compile errors: the first one */
+    src_loc loc;      /* the name in the definition */
+    size_t first_variant, n_variants; /* into cusrc_unit.variants */
+} cusrc_kernel;
+
+/* Per thread, for the roofline (#4). Each is a tree that may hold named
+ * symbols (kernel parameters in loop bounds, "trips_L<line>" for loops whose
+ * trip count could not be expressed); never NULL. Conventions: add, sub,
+ * mul, div = 1, fma()/fmaf()/__fma_rn = 2 (so `a*b + c` and `x += a*b` are
+ * 2 either way), half2/bfloat162 operations count both lanes; both arms of
+ * every branch are counted (an upper bound); loops multiply by their trip
+ * count. Transcendentals (expf, __expf, sqrtf, rsqrtf, sinf, powf, ...) are
+ * counted apart from the flops. Global bytes are the widths of the global
+ * accesses (a compound assignment loads and stores). Tensor Core work is
+ * 2*m*n*k per wmma::mma_sync per warp, stored per thread (divided by 32). */
+typedef struct cusrc_counts {
+    expr *flops_fp16;
+    expr *flops_fp32;
+    expr *flops_fp64;
+    expr *transcendental_fp32; /* calls; fp16 ones count as fp32 */
+    expr *transcendental_fp64;
+    expr *tensor_flops;
+    expr *gmem_load_bytes;
+    expr *gmem_store_bytes;
+    int n_unknown_trips; /* loops whose trip count is a "trips_L<line>" symbol */
+} cusrc_counts;
+
+/* One analysed body: a non-templated kernel, one instantiation of a
+ * templated one, or (when none is known) the template itself. */
+typedef struct cusrc_variant {
+    size_t kernel; /* index into cusrc_unit.kernels */
+    char *name;    /* "transpose", "gemm<64, 64, 8>": equals mem_access.kernel and
+                      branch_site.kernel */
+    char *mangled; /* as ptxas prints it; NULL for a generic variant */
+    bool generic;  /* template parameters stay named symbols */
+    int n_targs;
+    cusrc_targ *targs;            /* the instantiation's arguments (empty when generic) */
+    int64_t static_smem;          /* bytes of its static __shared__ arrays, -1 if any is unknown */
+    size_t first_array, n_arrays; /* into cusrc_unit.arrays / array_info */
+    size_t first_access, n_accesses; /* into cusrc_unit.accesses */
+    size_t first_branch, n_branches; /* into cusrc_unit.branches */
+    cusrc_counts counts;
+} cusrc_variant;
+
+/* What smem_array (access.h) cannot hold. Parallel to cusrc_unit.arrays. */
+typedef struct cusrc_array_info {
+    size_t variant;
+    char *type;                  /* element type spelling: "float" */
+    expr *dims[ACCESS_MAX_DIMS]; /* the extents as trees (EX_CONST when known) */
+    char *why;                   /* non-NULL when the size is not fully known */
+} cusrc_array_info;
+
+typedef enum cusrc_launch_kind {
+    CUSRC_LAUNCH_CHEVRON,     /* k<<<grid, block, smem, stream>>>(...) */
+    CUSRC_LAUNCH_API,         /* cudaLaunchKernel(k, grid, block, args, smem, stream) */
+    CUSRC_LAUNCH_API_EX,      /* cudaLaunchKernelEx(&config, k, ...) */
+    CUSRC_LAUNCH_COOPERATIVE, /* cudaLaunchCooperativeKernel(...) */
+} cusrc_launch_kind;
+
+typedef struct cusrc_launch {
+    cusrc_launch_kind kind;
+    char *kernel_name; /* the callee as written, without template arguments */
+    long kernel;       /* index into cusrc_unit.kernels; -1 when not a kernel of this file */
+    long variant;      /* index into cusrc_unit.variants; -1 when not known */
+    char *mangled;     /* of the launched (instantiated) kernel, NULL when not known */
+    int n_targs;
+    cusrc_targ *targs; /* explicit or deduced template arguments */
+    char *targs_text;  /* as written between < and > ("T, 4"), NULL when deduced/none */
+    cusrc_dim3 grid, block;
+    cusrc_value smem; /* dynamic shared memory; known 0 when not given */
+    char *stream;     /* stream argument text, NULL when not given */
+    char *function;   /* the enclosing function ("main") */
+    /* A cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, N)
+     * for the same kernel (instantiation) appears somewhere in the file. */
+    bool smem_optin;
+    cusrc_value optin_bytes;
+    char *text;    /* the launch as written (truncated to 200 characters) */
+    char *why_not; /* set when the launch itself could not be understood */
+    src_loc loc;
+} cusrc_launch;
+
+/* `// gpulint: ignore <check>`: suppress findings of `check` ("all" when none
+ * given) on `target_line`: the comment's own line when code precedes it, else
+ * the next line that holds code. */
+typedef struct cusrc_ignore {
+    char *file;
+    int line;
+    int target_line;
+    char *check;
+} cusrc_ignore;
+
+typedef struct cusrc_unit {
+    char *file;
+    cusrc_kernel *kernels;
+    size_t n_kernels;
+    cusrc_variant *variants;
+    size_t n_variants;
+    cusrc_launch *launches;
+    size_t n_launches;
+    smem_array *arrays;
+    cusrc_array_info *array_info; /* parallel to arrays */
+    size_t n_arrays;
+    mem_access *accesses;
+    size_t n_accesses;
+    branch_site *branches;
+    size_t n_branches;
+    cusrc_ignore *ignores;
+    size_t n_ignores;
+    /* "could not analyse: file:line:col: <first error> (and N more errors)" and
+     * other remarks on what was not understood; never fatal. */
+    char **notes;
+    size_t n_notes;
+    int n_errors; /* error diagnostics of the parse */
+    char **args;  /* the compiler arguments libclang was given */
+    int n_args;
+    double parse_seconds, analyse_seconds;
+} cusrc_unit;
+
+/* ---- API ---- */
+
+/* Reused across files so libclang's setup is paid once. */
+typedef struct cusrc_ctx cusrc_ctx;
+
+/* True when gpulint was built with libclang. */
+bool cusrc_available(void);
+
+/* NULL without libclang (cusrc_parse then fails with the reason). */
+cusrc_ctx *cusrc_ctx_new(void);
+void cusrc_ctx_free(cusrc_ctx *ctx);
+
+/* Parses and analyses opts->file into *out (zeroed first). Returns false
+ * with a sentence in *err (caller frees) only when nothing could be read:
+ * no libclang, a missing file, a compilation database without the file's
+ * directory, libclang refusing the arguments. A file with compile errors
+ * succeeds: what could be found is there and unit->notes says what was
+ * not. ctx may be NULL (a temporary one is made). */
+bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, char **err);
+
+void cusrc_unit_free(cusrc_unit *u);
+
+/* A human-readable listing of everything found, for debugging and tests. */
+void cusrc_dump(const cusrc_unit *u, sbuf *out);
+
+/* Helpers for the consumers. */
+const cusrc_kernel *cusrc_find_kernel(const cusrc_unit *u, const char *name);
+/* The variant a launch runs, or NULL. */
+const cusrc_variant *cusrc_launch_variant(const cusrc_unit *u, const cusrc_launch *l);
+const char *cusrc_launch_kind_name(cusrc_launch_kind k);
+/* True when `check` on file:line is suppressed by a gpulint: ignore comment. */
+bool cusrc_is_ignored(const cusrc_unit *u, const char *file, int line, const char *check);
+
+#endif

@@ -1,0 +1,545 @@
+/* cusrc_ast: a walkable copy of one function's cursors (libclang only
+ * offers callbacks and no parent links), cursor helpers (text, locations,
+ * types) and the table of what each local variable does: its initialiser,
+ * its assignments, whether its address escapes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/cusrc_int.h"
+
+/* ---- tree ---- */
+
+typedef struct build_ctx {
+    cnode *parent;
+    int depth;
+    int cap;
+} build_ctx;
+
+static cnode *new_node(CXCursor c, cnode *parent)
+{
+    cnode *n = xcalloc(1, sizeof *n);
+    n->cur = c;
+    n->kind = clang_getCursorKind(c);
+    n->parent = parent;
+    return n;
+}
+
+static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClientData data);
+
+static void build_kids(cnode *n, int depth)
+{
+    if (depth >= CN_MAX_DEPTH)
+        return;
+    build_ctx b = {n, depth, 0};
+    clang_visitChildren(n->cur, build_visit, &b);
+}
+
+static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    build_ctx *b = data;
+    cnode *p = b->parent;
+    if (p->n_kids == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 4;
+        p->kids = xrealloc(p->kids, (size_t)b->cap * sizeof *p->kids);
+    }
+    cnode *n = new_node(c, p);
+    n->idx = p->n_kids;
+    p->kids[p->n_kids++] = n;
+    build_kids(n, b->depth + 1);
+    return CXChildVisit_Continue;
+}
+
+cnode *cn_build(CXCursor c)
+{
+    cnode *root = new_node(c, NULL);
+    build_kids(root, 0);
+    return root;
+}
+
+void cn_free(cnode *n)
+{
+    if (!n)
+        return;
+    for (int i = 0; i < n->n_kids; i++)
+        cn_free(n->kids[i]);
+    free(n->kids);
+    free(n);
+}
+
+bool cn_is_expr(const cnode *n)
+{
+    return n && clang_isExpression(n->kind);
+}
+
+int cn_n_expr_kids(const cnode *n)
+{
+    int k = 0;
+    for (int i = 0; i < n->n_kids; i++)
+        if (cn_is_expr(n->kids[i]))
+            k++;
+    return k;
+}
+
+cnode *cn_expr_kid(const cnode *n, int i)
+{
+    for (int j = 0; j < n->n_kids; j++)
+        if (cn_is_expr(n->kids[j]) && i-- == 0)
+            return n->kids[j];
+    return NULL;
+}
+
+/* libclang shows implicit casts, temporaries, pseudo-objects and constant
+ * wrappers as UnexposedExpr with one kid; none of them changes an integer
+ * value the way the analyses see it. */
+cnode *cn_strip(cnode *n)
+{
+    while (n) {
+        if (n->kind == CXCursor_ParenExpr && n->n_kids == 1)
+            n = n->kids[0];
+        else if (n->kind == CXCursor_UnexposedExpr && n->n_kids == 1 && cn_is_expr(n->kids[0]))
+            n = n->kids[0];
+        else
+            break;
+    }
+    return n;
+}
+
+cnode *cn_strip_casts(cnode *n)
+{
+    for (;;) {
+        n = cn_strip(n);
+        if (!n)
+            return n;
+        switch (n->kind) {
+        case CXCursor_CStyleCastExpr:
+        case CXCursor_CXXStaticCastExpr:
+        case CXCursor_CXXReinterpretCastExpr:
+        case CXCursor_CXXConstCastExpr:
+        case CXCursor_CXXFunctionalCastExpr: {
+            cnode *k = cn_expr_kid(n, cn_n_expr_kids(n) - 1);
+            if (!k)
+                return n;
+            n = k;
+            break;
+        }
+        default:
+            return n;
+        }
+    }
+}
+
+/* ---- strings and locations ---- */
+
+char *cx_str(CXString s)
+{
+    const char *c = clang_getCString(s);
+    char *r = xstrdup(c ? c : "");
+    clang_disposeString(s);
+    return r;
+}
+
+char *cn_spelling(CXCursor c)
+{
+    return cx_str(clang_getCursorSpelling(c));
+}
+
+char *cn_type_spelling(CXType t)
+{
+    return cx_str(clang_getTypeSpelling(t));
+}
+
+char *cn_ref_name(CXCursor c)
+{
+    CXCursor r = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(r))
+        return xstrdup("");
+    return cn_spelling(r);
+}
+
+static bool expansion(CXCursor c, CXFile *file, unsigned *line, unsigned *col, unsigned *off)
+{
+    CXSourceLocation l = clang_getCursorLocation(c);
+    if (clang_equalLocations(l, clang_getNullLocation()))
+        return false;
+    clang_getExpansionLocation(l, file, line, col, off);
+    return *file != NULL;
+}
+
+bool cn_in_main(cusrc_tu *t, CXCursor c)
+{
+    CXFile f = NULL;
+    unsigned line, col, off;
+    if (!expansion(c, &f, &line, &col, &off))
+        return false;
+    return clang_File_isEqual(f, t->main_file);
+}
+
+void cn_loc(cusrc_tu *t, CXCursor c, src_loc *out)
+{
+    CXFile f = NULL;
+    unsigned line = 0, col = 0, off = 0;
+    free(out->file);
+    out->file = NULL;
+    out->line = out->column = 0;
+    if (!expansion(c, &f, &line, &col, &off)) {
+        out->file = xstrdup(t->path);
+        return;
+    }
+    if (clang_File_isEqual(f, t->main_file))
+        out->file = xstrdup(t->path);
+    else
+        out->file = cx_str(clang_getFileName(f));
+    out->line = (int)line;
+    out->column = (int)col;
+}
+
+int cn_tokens(cusrc_tu *t, CXCursor c, char ***out)
+{
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    *out = NULL;
+    clang_tokenize(t->tu, clang_getCursorExtent(c), &toks, &n);
+    if (!toks)
+        return 0;
+    char **r = xcalloc(n ? n : 1, sizeof *r);
+    for (unsigned i = 0; i < n; i++)
+        r[i] = cx_str(clang_getTokenSpelling(t->tu, toks[i]));
+    clang_disposeTokens(t->tu, toks, n);
+    *out = r;
+    return (int)n;
+}
+
+void cn_free_tokens(char **toks, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(toks[i]);
+    free(toks);
+}
+
+/* The text the user wrote: a slice of the file when the extent lies in one
+ * file, else the tokens joined (macro arguments, generated code). */
+char *cn_text(cusrc_tu *t, CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile f1 = NULL, f2 = NULL;
+    unsigned l, col, o1 = 0, o2 = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &f1, &l, &col, &o1);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &f2, &l, &col, &o2);
+    if (f1 && f2 && clang_File_isEqual(f1, f2) && o2 > o1) {
+        size_t size = 0;
+        const char *buf = clang_getFileContents(t->tu, f1, &size);
+        if (buf && o2 <= size) {
+            /* Collapse runs of whitespace so multi-line expressions read on one line. */
+            sbuf b;
+            sbuf_init(&b);
+            bool space = false;
+            for (unsigned i = o1; i < o2; i++) {
+                char ch = buf[i];
+                if (ch == '\n' || ch == '\t' || ch == '\r' || ch == ' ') {
+                    space = true;
+                    continue;
+                }
+                if (space && b.len)
+                    sbuf_addc(&b, ' ');
+                space = false;
+                sbuf_addc(&b, ch);
+            }
+            if (b.len)
+                return sbuf_take(&b);
+            sbuf_free(&b);
+        }
+    }
+    char **toks;
+    int n = cn_tokens(t, c, &toks);
+    sbuf b;
+    sbuf_init(&b);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            sbuf_addc(&b, ' ');
+        sbuf_add(&b, toks[i]);
+    }
+    cn_free_tokens(toks, n);
+    if (!b.len)
+        sbuf_add(&b, "");
+    return sbuf_take(&b);
+}
+
+char *cn_text_trunc(cusrc_tu *t, CXCursor c, size_t max)
+{
+    char *s = cn_text(t, c);
+    if (strlen(s) > max) {
+        s[max - 3] = '.';
+        s[max - 2] = '.';
+        s[max - 1] = '.';
+        s[max] = '\0';
+    }
+    return s;
+}
+
+typedef struct attr_find {
+    enum CXCursorKind kind;
+    bool found;
+} attr_find;
+
+static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+    (void)p;
+    attr_find *a = d;
+    if (clang_getCursorKind(c) == a->kind) {
+        a->found = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+bool cn_has_attr(CXCursor c, enum CXCursorKind attr)
+{
+    attr_find a = {attr, false};
+    clang_visitChildren(c, attr_visit, &a);
+    return a.found;
+}
+
+/* ---- types ---- */
+
+int64_t cn_type_size(CXType t)
+{
+    long long s = clang_Type_getSizeOf(t);
+    return s < 0 ? -1 : (int64_t)s;
+}
+
+bool cn_type_is_integral(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    switch (c.kind) {
+    case CXType_Bool:
+    case CXType_Char_U:
+    case CXType_UChar:
+    case CXType_Char16:
+    case CXType_Char32:
+    case CXType_UShort:
+    case CXType_UInt:
+    case CXType_ULong:
+    case CXType_ULongLong:
+    case CXType_UInt128:
+    case CXType_Char_S:
+    case CXType_SChar:
+    case CXType_WChar:
+    case CXType_Short:
+    case CXType_Int:
+    case CXType_Long:
+    case CXType_LongLong:
+    case CXType_Int128:
+    case CXType_Enum:
+        return true;
+    default:
+        return false;
+    }
+}
+
+int cn_float_kind(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    switch (c.kind) {
+    case CXType_Half:
+    case CXType_Float16:
+    case CXType_BFloat16:
+        return 1;
+    case CXType_Float:
+        return 2;
+    case CXType_Double:
+    case CXType_LongDouble:
+        return 3;
+    case CXType_Record: {
+        char *s = cn_type_spelling(c);
+        int k = (strstr(s, "__half") || strstr(s, "__nv_bfloat16")) ? 1 : 0;
+        free(s);
+        return k;
+    }
+    default:
+        return 0;
+    }
+}
+
+bool cn_is_dim3(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind != CXType_Record)
+        return false;
+    char *s = cn_type_spelling(c);
+    bool r = strcmp(s, "dim3") == 0 || strcmp(s, "uint3") == 0;
+    free(s);
+    return r;
+}
+
+/* ---- variables ---- */
+
+cnode *fn_var_init(cnode *vardecl)
+{
+    if (!vardecl || vardecl->n_kids == 0)
+        return NULL;
+    /* An array declaration lists its size expressions as kids too; the
+     * initialiser, when there is one, is the last kid and the only one
+     * that is not a size (sizes come first). For arrays only an init list
+     * counts. */
+    cnode *last = vardecl->kids[vardecl->n_kids - 1];
+    if (!cn_is_expr(last))
+        return NULL;
+    CXType t = clang_getCursorType(vardecl->cur);
+    switch (t.kind) {
+    case CXType_ConstantArray:
+    case CXType_IncompleteArray:
+    case CXType_DependentSizedArray:
+    case CXType_VariableArray:
+        return last->kind == CXCursor_InitListExpr ? last : NULL;
+    default:
+        return last;
+    }
+}
+
+static var_info *add_var(fn_ctx *f, CXCursor decl)
+{
+    if (f->n_vars == f->cap_vars) {
+        f->cap_vars = f->cap_vars ? f->cap_vars * 2 : 16;
+        f->vars = xrealloc(f->vars, f->cap_vars * sizeof *f->vars);
+    }
+    var_info *v = &f->vars[f->n_vars++];
+    memset(v, 0, sizeof *v);
+    v->decl = decl;
+    v->hash = clang_hashCursor(decl);
+    v->name = cn_spelling(decl);
+    return v;
+}
+
+var_info *fn_var(fn_ctx *f, CXCursor decl)
+{
+    unsigned h = clang_hashCursor(decl);
+    for (size_t i = 0; i < f->n_vars; i++)
+        if (f->vars[i].hash == h && clang_equalCursors(f->vars[i].decl, decl))
+            return &f->vars[i];
+    return NULL;
+}
+
+static void push_node(cnode ***arr, int *n, cnode *x)
+{
+    *arr = xrealloc(*arr, (size_t)(*n + 1) * sizeof **arr);
+    (*arr)[(*n)++] = x;
+}
+
+/* The variable an lvalue expression names directly, or NULL. */
+static var_info *target_var(fn_ctx *f, cnode *lhs)
+{
+    lhs = cn_strip(lhs);
+    if (!lhs || lhs->kind != CXCursor_DeclRefExpr)
+        return NULL;
+    return fn_var(f, clang_getCursorReferenced(lhs->cur));
+}
+
+/* `v.x = ...`: the variable whose member is assigned. */
+static var_info *member_target(fn_ctx *f, cnode *lhs)
+{
+    lhs = cn_strip(lhs);
+    if (!lhs || lhs->kind != CXCursor_MemberRefExpr || lhs->n_kids < 1)
+        return NULL;
+    return target_var(f, lhs->kids[0]);
+}
+
+static void collect_decls(fn_ctx *f, cnode *n)
+{
+    if (n->kind == CXCursor_ParmDecl) {
+        var_info *v = add_var(f, n->cur);
+        v->is_param = true;
+        v->decl_node = n;
+    } else if (n->kind == CXCursor_VarDecl) {
+        var_info *v = add_var(f, n->cur);
+        v->decl_node = n;
+        v->init = fn_var_init(n);
+        v->is_shared = cn_has_attr(n->cur, CXCursor_CUDASharedAttr);
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        collect_decls(f, n->kids[i]);
+}
+
+static void collect_uses(fn_ctx *f, cnode *n)
+{
+    switch (n->kind) {
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator: {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(n->cur);
+        if (n->n_kids == 2 && op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign) {
+            var_info *v = target_var(f, n->kids[0]);
+            if (v)
+                push_node(&v->assigns, &v->n_assigns, n);
+            else if ((v = member_target(f, n->kids[0])))
+                push_node(&v->member_assigns, &v->n_member_assigns, n);
+        }
+        break;
+    }
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(n->cur);
+        if (n->n_kids == 1) {
+            if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
+                op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec) {
+                var_info *v = target_var(f, n->kids[0]);
+                if (v)
+                    push_node(&v->assigns, &v->n_assigns, n);
+            } else if (op == CXUnaryOperator_AddrOf) {
+                var_info *v = target_var(f, n->kids[0]);
+                /* &shared_array[i] is an address into the array, not of the variable. */
+                if (v)
+                    v->addr_taken = true;
+            }
+        }
+        break;
+    }
+    case CXCursor_CallExpr: {
+        /* Class types assign through operator=: cfg.blockDim = b, b = dim3(..). */
+        char *name = cn_spelling(n->cur);
+        if (strcmp(name, "operator=") == 0 && n->n_kids >= 2) {
+            var_info *v = target_var(f, n->kids[0]);
+            if (v)
+                push_node(&v->assigns, &v->n_assigns, n);
+            else if ((v = member_target(f, n->kids[0])))
+                push_node(&v->member_assigns, &v->n_member_assigns, n);
+        } else if (strncmp(name, "operator", 8) == 0 && n->n_kids >= 1 &&
+                   (strstr(name, "=") || strstr(name, "++") || strstr(name, "--"))) {
+            var_info *v = target_var(f, n->kids[0]);
+            if (v && strcmp(name, "operator==") != 0 && strcmp(name, "operator!=") != 0 &&
+                strcmp(name, "operator<=") != 0 && strcmp(name, "operator>=") != 0)
+                push_node(&v->assigns, &v->n_assigns, n);
+        }
+        free(name);
+        break;
+    }
+    default:
+        break;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        collect_uses(f, n->kids[i]);
+}
+
+void fn_init(fn_ctx *f, cusrc_tu *t, cnode *root, bool device)
+{
+    memset(f, 0, sizeof *f);
+    f->t = t;
+    f->root = root;
+    f->device = device;
+    f->name = cn_spelling(root->cur);
+    sbuf_init(&f->origin);
+    collect_decls(f, root);
+    collect_uses(f, root);
+}
+
+void fn_free(fn_ctx *f)
+{
+    for (size_t i = 0; i < f->n_vars; i++) {
+        free(f->vars[i].name);
+        free(f->vars[i].assigns);
+        free(f->vars[i].member_assigns);
+    }
+    free(f->vars);
+    free(f->loops);
+    free(f->name);
+    sbuf_free(&f->origin);
+    memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,1528 @@
+/* cusrc_body: walks one kernel body (a kernel, one instantiation of a
+ * templated kernel, or the template itself) and records what the analyses
+ * need: the __shared__ arrays, every shared and global load and store with
+ * its byte offset as an expr tree, the conditions that guard it and the
+ * loops around it, every branch, and per-thread operation counts. Sites it
+ * cannot follow are still recorded, with why_not saying why. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/cusrc_int.h"
+
+enum { CNT_FP16, CNT_FP32, CNT_FP64, CNT_TR32, CNT_TR64, CNT_TENSOR, CNT_GLD, CNT_GST, CNT_N };
+
+typedef struct arr_ref {
+    CXCursor decl;
+    unsigned hash;
+    size_t idx; /* into the unit's arrays */
+} arr_ref;
+
+typedef struct walker {
+    cusrc_tu *t;
+    cusrc_unit *u;
+    fn_ctx f;
+    size_t variant;
+    const char *kname;
+    arr_ref *arrs;
+    size_t n_arrs, cap_arrs;
+    expr **guards;
+    int n_guards, cap_guards;
+    loop_frame root; /* counts outside every loop */
+} walker;
+
+typedef enum space_kind { SP_NONE, SP_SHARED, SP_GLOBAL } space_kind;
+
+/* Where an lvalue or a pointer value points. */
+typedef struct lref {
+    space_kind space;
+    long array; /* unit array index for shared */
+    char *base; /* array or pointer name */
+    expr *off;  /* bytes from the start of base */
+    char *why;  /* why it could not be followed (space may still be known) */
+} lref;
+
+static void lref_free(lref *r)
+{
+    free(r->base);
+    expr_free(r->off);
+    free(r->why);
+    memset(r, 0, sizeof *r);
+}
+
+static void lref_why(lref *r, const char *fmt, const char *arg)
+{
+    if (r->why)
+        return;
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, fmt, arg);
+    r->why = sbuf_take(&b);
+}
+
+/* ---- guards ---- */
+
+static void push_guard(walker *w, expr *g)
+{
+    if (w->n_guards == w->cap_guards) {
+        w->cap_guards = w->cap_guards ? w->cap_guards * 2 : 8;
+        w->guards = xrealloc(w->guards, (size_t)w->cap_guards * sizeof *w->guards);
+    }
+    w->guards[w->n_guards++] = g;
+}
+
+static void pop_guard(walker *w)
+{
+    expr_free(w->guards[--w->n_guards]);
+}
+
+static expr *current_guard(walker *w)
+{
+    expr *g = NULL;
+    for (int i = 0; i < w->n_guards; i++)
+        g = x_conj(g, expr_clone(w->guards[i]));
+    if (!g)
+        return NULL;
+    expr *s = expr_simplify(g);
+    expr_free(g);
+    if (s->kind == EX_CONST && s->value != 0) {
+        expr_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* ---- counts ---- */
+
+static loop_frame *count_frame(walker *w)
+{
+    return w->f.n_loops ? w->f.loops[w->f.n_loops - 1] : &w->root;
+}
+
+static void add_count(walker *w, int cat, int64_t n)
+{
+    count_frame(w)->direct[cat] += n;
+}
+
+static expr *frame_total(loop_frame *fr, int cat)
+{
+    expr *e = expr_const(fr->direct[cat]);
+    if (fr->nested[cat]) {
+        e = expr_binary(OP_ADD, e, fr->nested[cat]);
+        fr->nested[cat] = NULL;
+    }
+    return e;
+}
+
+/* ---- arrays ---- */
+
+static long find_array(walker *w, CXCursor decl)
+{
+    unsigned h = clang_hashCursor(decl);
+    for (size_t i = 0; i < w->n_arrs; i++)
+        if (w->arrs[i].hash == h && clang_equalCursors(w->arrs[i].decl, decl))
+            return (long)w->arrs[i].idx;
+    return -1;
+}
+
+static bool is_array_type(CXType t)
+{
+    return t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+           t.kind == CXType_DependentSizedArray || t.kind == CXType_VariableArray;
+}
+
+static long register_array(walker *w, CXCursor decl, cnode *declnode)
+{
+    long have = find_array(w, decl);
+    if (have >= 0)
+        return have;
+    size_t idx = tu_add_array(w->t);
+    smem_array *a = &w->u->arrays[idx];
+    cusrc_array_info *ai = &w->u->array_info[idx];
+    ai->variant = w->variant;
+    a->name = cn_spelling(decl);
+    cn_loc(w->t, decl, &a->loc);
+    CXType t = clang_getCursorType(decl);
+    /* Size expressions as written, outermost first (libclang lists them
+     * innermost first); only needed when a level is dependent. */
+    cnode *sizes[ACCESS_MAX_DIMS + 4];
+    int n_sizes = 0;
+    if (declnode)
+        for (int i = declnode->n_kids - 1; i >= 0 && n_sizes < ACCESS_MAX_DIMS + 4; i--)
+            if (cn_is_expr(declnode->kids[i]))
+                sizes[n_sizes++] = declnode->kids[i];
+    int levels = 0;
+    bool dependent = false;
+    for (CXType e = t; is_array_type(e); e = clang_getArrayElementType(e)) {
+        if (e.kind == CXType_DependentSizedArray)
+            dependent = true;
+        levels++;
+    }
+    int n = 0;
+    CXType e = t;
+    sbuf why;
+    sbuf_init(&why);
+    while (is_array_type(e)) {
+        if (e.kind == CXType_IncompleteArray) {
+            a->dynamic = true;
+        } else if (n < ACCESS_MAX_DIMS) {
+            expr *d = NULL;
+            if (e.kind == CXType_ConstantArray && !dependent)
+                d = expr_const(clang_getArraySize(e));
+            else if (levels == n_sizes)
+                d = x_expr(&w->f, sizes[n]);
+            else
+                d = expr_unknown("extent not understood");
+            expr *s = expr_simplify(d);
+            expr_free(d);
+            ai->dims[n] = s;
+            a->dims[n] = s->kind == EX_CONST ? s->value : -1;
+            if (s->kind != EX_CONST && !why.len) {
+                char *txt = expr_to_string(s);
+                sbuf_addf(&why, "extent %s is not a constant here", txt);
+                free(txt);
+            }
+            n++;
+        } else if (!why.len) {
+            sbuf_addf(&why, "more than %d dimensions", ACCESS_MAX_DIMS);
+        }
+        e = clang_getArrayElementType(e);
+    }
+    a->n_dims = a->dynamic ? 0 : n;
+    if (a->dynamic) {
+        for (int i = 0; i < n; i++) {
+            expr_free(ai->dims[i]);
+            ai->dims[i] = NULL;
+            a->dims[i] = 0;
+        }
+    }
+    int64_t es = cn_type_size(e);
+    a->elem_size = es > 0 && es < (1 << 30) ? (int)es : 0;
+    ai->type = cn_type_spelling(e);
+    if (es <= 0 && !why.len)
+        sbuf_addf(&why, "the size of '%s' is not known here", ai->type);
+    ai->why = why.len ? sbuf_take(&why) : NULL;
+    sbuf_free(&why);
+    if (w->n_arrs == w->cap_arrs) {
+        w->cap_arrs = w->cap_arrs ? w->cap_arrs * 2 : 8;
+        w->arrs = xrealloc(w->arrs, w->cap_arrs * sizeof *w->arrs);
+    }
+    w->arrs[w->n_arrs++] = (arr_ref){decl, clang_hashCursor(decl), idx};
+    return (long)idx;
+}
+
+/* ---- where memory expressions point ---- */
+
+static void resolve_lvalue(walker *w, cnode *n, lref *r, int depth);
+
+static bool is_builtin_var_name(const char *s)
+{
+    return strcmp(s, "threadIdx") == 0 || strcmp(s, "blockIdx") == 0 ||
+           strcmp(s, "blockDim") == 0 || strcmp(s, "gridDim") == 0 || strcmp(s, "warpSize") == 0;
+}
+
+/* A variable in memory we report on: __shared__ (any type) or a __device__
+ * array (global memory). */
+static void resolve_var(walker *w, CXCursor decl, cnode *declnode, lref *r)
+{
+    char *name = cn_spelling(decl);
+    if (cn_has_attr(decl, CXCursor_CUDASharedAttr)) {
+        r->space = SP_SHARED;
+        r->array = register_array(w, decl, declnode);
+        r->base = name;
+        r->off = expr_const(0);
+        return;
+    }
+    CXType t = clang_getCursorType(decl);
+    if (!is_builtin_var_name(name) && cn_has_attr(decl, CXCursor_CUDADeviceAttr) &&
+        is_array_type(t) && !cn_has_attr(decl, CXCursor_CUDAConstantAttr)) {
+        r->space = SP_GLOBAL;
+        r->array = -1;
+        r->base = name;
+        r->off = expr_const(0);
+        return;
+    }
+    free(name);
+}
+
+static cnode *decl_node_of(walker *w, CXCursor decl)
+{
+    var_info *v = fn_var(&w->f, decl);
+    return v ? v->decl_node : NULL;
+}
+
+/* Bytes one step of a subscript moves, from the declared extents when the
+ * type is dependent (template code). */
+static expr *subscript_stride(walker *w, cnode *sub)
+{
+    int64_t s = cn_type_size(clang_getCursorType(sub->cur));
+    if (s > 0)
+        return expr_const(s);
+    int level = 0;
+    cnode *b = sub;
+    while (b && b->kind == CXCursor_ArraySubscriptExpr && b->n_kids == 2) {
+        b = cn_strip(b->kids[0]);
+        level++;
+    }
+    if (!b || b->kind != CXCursor_DeclRefExpr)
+        return NULL;
+    long ai = find_array(w, clang_getCursorReferenced(b->cur));
+    if (ai < 0)
+        return NULL;
+    smem_array *a = &w->u->arrays[ai];
+    cusrc_array_info *inf = &w->u->array_info[ai];
+    if (a->elem_size <= 0)
+        return NULL;
+    expr *e = expr_const(a->elem_size);
+    for (int i = level; i < a->n_dims; i++)
+        e = expr_binary(OP_MUL, e, inf->dims[i] ? expr_clone(inf->dims[i]) : expr_const(0));
+    return e;
+}
+
+static void resolve_pointer(walker *w, cnode *n, lref *r, int depth)
+{
+    if (depth > 16) {
+        lref_why(r, "%s", "pointer chain too long");
+        return;
+    }
+    n = cn_strip_casts(n);
+    if (!n)
+        return;
+    switch (n->kind) {
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(n->cur);
+        var_info *v = fn_var(&w->f, d);
+        CXType t = clang_getCanonicalType(clang_getCursorType(d));
+        if (v && v->is_param) {
+            if (t.kind != CXType_Pointer)
+                return;
+            r->space = SP_GLOBAL;
+            r->array = -1;
+            r->base = xstrdup(v->name);
+            r->off = expr_const(0);
+            if (v->n_assigns)
+                lref_why(r, "pointer parameter '%s' is modified in the kernel", v->name);
+            return;
+        }
+        if (v && !v->is_shared && !is_array_type(t)) {
+            /* A local pointer: follow it when it is set once. */
+            if (v->n_assigns == 0 && !v->addr_taken && v->init) {
+                if (v->visiting)
+                    return;
+                v->visiting++;
+                resolve_pointer(w, v->init, r, depth + 1);
+                v->visiting--;
+                return;
+            }
+            if (v->n_assigns == 1 && !v->init && !v->addr_taken &&
+                v->assigns[0]->kind == CXCursor_BinaryOperator &&
+                clang_getCursorBinaryOperatorKind(v->assigns[0]->cur) == CXBinaryOperator_Assign) {
+                v->visiting++;
+                resolve_pointer(w, v->assigns[0]->kids[1], r, depth + 1);
+                v->visiting--;
+                return;
+            }
+            /* Which memory it is may still be clear from its first value. */
+            if (v->init && !v->visiting) {
+                v->visiting++;
+                resolve_pointer(w, v->init, r, depth + 1);
+                v->visiting--;
+            }
+            if (r->space != SP_NONE) {
+                expr_free(r->off);
+                r->off = expr_unknown("pointer is reassigned");
+            }
+            lref_why(r, "pointer '%s' is reassigned", v->name);
+            return;
+        }
+        resolve_var(w, d, v ? v->decl_node : decl_node_of(w, d), r);
+        return;
+    }
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+        if ((k != CXBinaryOperator_Add && k != CXBinaryOperator_Sub) || n->n_kids != 2)
+            return;
+        cnode *p = n->kids[0], *i = n->kids[1];
+        CXType pt = clang_getCanonicalType(clang_getCursorType(cn_strip(p)->cur));
+        if (pt.kind != CXType_Pointer && !is_array_type(pt)) {
+            cnode *tmp = p;
+            p = i;
+            i = tmp;
+            pt = clang_getCanonicalType(clang_getCursorType(cn_strip(p)->cur));
+        }
+        resolve_pointer(w, p, r, depth + 1);
+        if (r->space == SP_NONE)
+            return;
+        CXType pointee =
+            pt.kind == CXType_Pointer ? clang_getPointeeType(pt) : clang_getArrayElementType(pt);
+        int64_t es = cn_type_size(pointee);
+        expr *idx = x_expr(&w->f, i);
+        expr *step = es > 0 ? expr_binary(OP_MUL, idx, expr_const(es))
+                            : (expr_free(idx), expr_unknown("element size not known"));
+        r->off = expr_binary(k == CXBinaryOperator_Add ? OP_ADD : OP_SUB, r->off, step);
+        return;
+    }
+    case CXCursor_UnaryOperator:
+        if (clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf && n->n_kids == 1)
+            resolve_lvalue(w, n->kids[0], r, depth + 1);
+        return;
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_MemberRefExpr: {
+        CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+        if (is_array_type(t)) {
+            resolve_lvalue(w, n, r, depth + 1); /* decays to a pointer to its start */
+            return;
+        }
+        if (n->kind == CXCursor_MemberRefExpr && t.kind == CXType_Pointer) {
+            /* p.data where p is a struct parameter: a global pointer. */
+            cnode *b = n->n_kids ? cn_strip(n->kids[0]) : NULL;
+            if (b && b->kind == CXCursor_DeclRefExpr) {
+                var_info *v = fn_var(&w->f, clang_getCursorReferenced(b->cur));
+                if (v && v->is_param &&
+                    clang_getCanonicalType(clang_getCursorType(v->decl)).kind != CXType_Pointer) {
+                    char *field = cn_spelling(n->cur);
+                    sbuf s;
+                    sbuf_init(&s);
+                    sbuf_addf(&s, "%s.%s", v->name, field);
+                    free(field);
+                    r->space = SP_GLOBAL;
+                    r->array = -1;
+                    r->base = sbuf_take(&s);
+                    r->off = expr_const(0);
+                    return;
+                }
+            }
+        }
+        lref_why(r, "%s", "pointer loaded from memory");
+        return;
+    }
+    case CXCursor_ConditionalOperator:
+        lref_why(r, "%s", "pointer chosen at run time");
+        return;
+    case CXCursor_CallExpr: {
+        char *name = cn_ref_name(n->cur);
+        lref_why(r, "pointer returned by '%s'", name);
+        free(name);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+static void resolve_lvalue(walker *w, cnode *n, lref *r, int depth)
+{
+    if (depth > 16)
+        return;
+    n = cn_strip(n);
+    if (!n)
+        return;
+    switch (n->kind) {
+    case CXCursor_ArraySubscriptExpr: {
+        if (n->n_kids != 2)
+            return;
+        cnode *base = n->kids[0], *idx = n->kids[1];
+        CXType bt = clang_getCanonicalType(clang_getCursorType(cn_strip(base)->cur));
+        if (bt.kind != CXType_Pointer && !is_array_type(bt)) {
+            cnode *tmp = base; /* i[a] */
+            base = idx;
+            idx = tmp;
+        }
+        resolve_pointer(w, base, r, depth + 1);
+        if (r->space == SP_NONE)
+            return;
+        expr *stride = subscript_stride(w, n);
+        expr *i = x_expr(&w->f, idx);
+        if (!stride) {
+            expr_free(i);
+            r->off = expr_binary(OP_ADD, r->off, expr_unknown("element size not known"));
+            lref_why(r, "%s", "the element size depends on a template parameter");
+            return;
+        }
+        r->off = expr_binary(OP_ADD, r->off, expr_binary(OP_MUL, i, stride));
+        return;
+    }
+    case CXCursor_UnaryOperator:
+        if (clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_Deref && n->n_kids == 1)
+            resolve_pointer(w, n->kids[0], r, depth + 1);
+        return;
+    case CXCursor_MemberRefExpr: {
+        if (n->n_kids < 1)
+            return;
+        cnode *base = n->kids[0];
+        CXType bt = clang_getCanonicalType(clang_getCursorType(cn_strip(base)->cur));
+        if (bt.kind == CXType_Pointer)
+            resolve_pointer(w, base, r, depth + 1);
+        else
+            resolve_lvalue(w, base, r, depth + 1);
+        if (r->space == SP_NONE)
+            return;
+        CXCursor field = clang_getCursorReferenced(n->cur);
+        long long bits = clang_Cursor_getOffsetOfField(field);
+        if (bits < 0 || bits % 8) {
+            r->off = expr_binary(OP_ADD, r->off, expr_unknown("field offset not known"));
+            lref_why(r, "%s", "the field offset is not known here");
+            return;
+        }
+        r->off = expr_binary(OP_ADD, r->off, expr_const(bits / 8));
+        return;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(n->cur);
+        if (d.kind != CXCursor_VarDecl)
+            return;
+        resolve_var(w, d, decl_node_of(w, d), r);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* ---- sites ---- */
+
+static void copy_loops(walker *w, loop_ctx *dst, int *n_dst, char **why)
+{
+    int n = w->f.n_loops;
+    if (n > ACCESS_MAX_LOOPS) {
+        n = ACCESS_MAX_LOOPS;
+        if (why && !*why)
+            *why = xstrdup("nested in more than 8 loops");
+    }
+    for (int i = 0; i < n; i++) {
+        const loop_ctx *s = &w->f.loops[i]->ctx;
+        dst[i].var = s->var ? xstrdup(s->var) : NULL;
+        dst[i].init = s->init ? expr_clone(s->init) : NULL;
+        dst[i].cond = s->cond ? expr_clone(s->cond) : NULL;
+        dst[i].next = s->next ? expr_clone(s->next) : NULL;
+        dst[i].loc.file = s->loc.file ? xstrdup(s->loc.file) : NULL;
+        dst[i].loc.line = s->loc.line;
+        dst[i].loc.column = s->loc.column;
+    }
+    *n_dst = n;
+}
+
+static const expr *first_unknown_node(const expr *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_UNKNOWN)
+        return e;
+    const expr *r = first_unknown_node(e->a);
+    if (!r)
+        r = first_unknown_node(e->b);
+    if (!r)
+        r = first_unknown_node(e->c);
+    return r;
+}
+
+static void emit_access(walker *w, cnode *n, bool is_store)
+{
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    resolve_lvalue(w, n, &r, 0);
+    if (r.space == SP_NONE) {
+        lref_free(&r);
+        return;
+    }
+    size_t i = tu_add_access(w->t);
+    mem_access *a = &w->u->accesses[i];
+    a->space = r.space == SP_SHARED ? SPACE_SHARED : SPACE_GLOBAL;
+    a->kernel = xstrdup(w->kname);
+    a->base = r.base;
+    r.base = NULL;
+    a->array = r.space == SP_SHARED ? (int)r.array : -1;
+    a->is_store = is_store;
+    int64_t width = cn_type_size(clang_getCursorType(n->cur));
+    a->width = width > 0 && width < (1 << 20) ? (int)width : 0;
+    a->byte_offset = r.off ? expr_simplify(r.off) : expr_unknown("offset not known");
+    a->guard = current_guard(w);
+    char *why = r.why;
+    r.why = NULL;
+    copy_loops(w, a->loops, &a->n_loops, &why);
+    if (!why && a->width == 0)
+        why = xstrdup("the size of the accessed type is not known here");
+    const expr *u = first_unknown_node(a->byte_offset);
+    if (!why && u) {
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "index not understood: %s", u->name ? u->name : "unknown");
+        why = sbuf_take(&b);
+    }
+    a->why_not = why;
+    a->text = cn_text_trunc(w->t, n->cur, 200);
+    cn_loc(w->t, n->cur, &a->loc);
+    if (a->space == SPACE_GLOBAL)
+        add_count(w, is_store ? CNT_GST : CNT_GLD, a->width);
+    lref_free(&r);
+}
+
+static void emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, expr *ce)
+{
+    size_t i = tu_add_branch(w->t);
+    branch_site *b = &w->u->branches[i];
+    b->kernel = xstrdup(w->kname);
+    b->kind = kind;
+    b->cond = ce ? expr_simplify(ce) : expr_unknown("no condition");
+    char *why = NULL;
+    copy_loops(w, b->loops, &b->n_loops, &why);
+    const expr *u = first_unknown_node(b->cond);
+    if (!why && u) {
+        sbuf s;
+        sbuf_init(&s);
+        sbuf_addf(&s, "condition not understood: %s", u->name ? u->name : "unknown");
+        why = sbuf_take(&s);
+    }
+    b->why_not = why;
+    b->text = cond ? cn_text_trunc(w->t, cond->cur, 200) : xstrdup("");
+    cn_loc(w->t, (cond ? cond : at)->cur, &b->loc);
+}
+
+/* ---- operation counts ---- */
+
+static bool in_list(const char *s, const char *const *l)
+{
+    for (; *l; l++)
+        if (strcmp(s, *l) == 0)
+            return true;
+    return false;
+}
+
+static const char *const transcendental[] = {
+    "exp",         "expf",       "exp2",       "exp2f",      "exp10",      "exp10f",
+    "expm1",       "expm1f",     "log",        "logf",       "log2",       "log2f",
+    "log10",       "log10f",     "log1p",      "log1pf",     "sin",        "sinf",
+    "cos",         "cosf",       "tan",        "tanf",       "sincos",     "sincosf",
+    "sinpi",       "sinpif",     "cospi",      "cospif",     "asin",       "asinf",
+    "acos",        "acosf",      "atan",       "atanf",      "atan2",      "atan2f",
+    "sinh",        "sinhf",      "cosh",       "coshf",      "tanh",       "tanhf",
+    "asinh",       "asinhf",     "acosh",      "acoshf",     "atanh",      "atanhf",
+    "pow",         "powf",       "sqrt",       "sqrtf",      "rsqrt",      "rsqrtf",
+    "cbrt",        "cbrtf",      "rcbrt",      "rcbrtf",     "erf",        "erff",
+    "erfc",        "erfcf",      "erfinv",     "erfinvf",    "lgamma",     "lgammaf",
+    "tgamma",      "tgammaf",    "hypot",      "hypotf",     "__expf",     "__exp10f",
+    "__logf",      "__log2f",    "__log10f",   "__sinf",     "__cosf",     "__tanf",
+    "__sincosf",   "__powf",     "__fsqrt_rn", "__fsqrt_rz", "__fsqrt_ru", "__fsqrt_rd",
+    "__frsqrt_rn", "__dsqrt_rn", "__dsqrt_rz", "__dsqrt_ru", "__dsqrt_rd", "hexp",
+    "hexp2",       "hexp10",     "hlog",       "hlog2",      "hlog10",     "hsin",
+    "hcos",        "hsqrt",      "hrsqrt",     "hrcp",       "h2exp",      "h2exp2",
+    "h2log",       "h2log2",     "h2sin",      "h2cos",      "h2sqrt",     "h2rsqrt",
+    "h2rcp",       "htanh",      "h2tanh",     NULL};
+
+static const char *const fma_names[] = {
+    "fma",        "fmaf",           "__fmaf_rn",      "__fmaf_rz",      "__fmaf_ru",
+    "__fmaf_rd",  "__fmaf_ieee_rn", "__fmaf_ieee_rz", "__fmaf_ieee_ru", "__fmaf_ieee_rd",
+    "__fma_rn",   "__fma_rz",       "__fma_ru",       "__fma_rd",       "__hfma",
+    "__hfma_sat", "__hfma_relu",    "__hfma2",        "__hfma2_sat",    "__hfma2_relu",
+    NULL};
+
+static const char *const arith_names[] = {
+    "__fadd_rn", "__fadd_rz", "__fadd_ru",  "__fadd_rd",   "__fsub_rn",   "__fsub_rz",
+    "__fsub_ru", "__fsub_rd", "__fmul_rn",  "__fmul_rz",   "__fmul_ru",   "__fmul_rd",
+    "__fdiv_rn", "__fdiv_rz", "__fdiv_ru",  "__fdiv_rd",   "__fdividef",  "__frcp_rn",
+    "__dadd_rn", "__dadd_rz", "__dadd_ru",  "__dadd_rd",   "__dsub_rn",   "__dsub_rz",
+    "__dsub_ru", "__dsub_rd", "__dmul_rn",  "__dmul_rz",   "__dmul_ru",   "__dmul_rd",
+    "__ddiv_rn", "__ddiv_rz", "__ddiv_ru",  "__ddiv_rd",   "__hadd",      "__hsub",
+    "__hmul",    "__hdiv",    "__hadd_sat", "__hsub_sat",  "__hmul_sat",  "__hadd2",
+    "__hsub2",   "__hmul2",   "__h2div",    "__hadd2_sat", "__hsub2_sat", "__hmul2_sat",
+    NULL};
+
+static int float_cat(int kind)
+{
+    return kind == 1 ? CNT_FP16 : kind == 3 ? CNT_FP64 : CNT_FP32;
+}
+
+/* Lanes of a packed half type: __half2, __nv_bfloat162. */
+static int packed_lanes(CXType t)
+{
+    char *s = cn_type_spelling(clang_getCanonicalType(t));
+    int n = (strstr(s, "half2") || strstr(s, "bfloat162")) ? 2 : 1;
+    free(s);
+    return n;
+}
+
+/* M, N, K from "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>". */
+static bool fragment_shape(CXType t, int64_t mnk[3])
+{
+    char *s = cn_type_spelling(clang_getCanonicalType(clang_getNonReferenceType(t)));
+    char *p = strstr(s, "fragment<");
+    bool ok = false;
+    if (p) {
+        p = strchr(p, ',');
+        int i = 0;
+        while (p && i < 3) {
+            char *end;
+            long long v = strtoll(p + 1, &end, 10);
+            if (end == p + 1)
+                break;
+            mnk[i++] = v;
+            p = strchr(end, ',');
+        }
+        ok = i == 3;
+    }
+    free(s);
+    return ok;
+}
+
+static void count_call(walker *w, cnode *n)
+{
+    CXCursor fn = clang_getCursorReferenced(n->cur);
+    if (clang_Cursor_isNull(fn))
+        return;
+    char *name = cn_spelling(fn);
+    CXType rt = clang_getCursorType(n->cur);
+    int fk = cn_float_kind(rt);
+    if (strcmp(name, "mma_sync") == 0) {
+        cnode *d = cn_expr_kid(n, 1);
+        int64_t mnk[3];
+        if (d && fragment_shape(clang_getCursorType(cn_strip(d)->cur), mnk))
+            add_count(w, CNT_TENSOR, 2 * mnk[0] * mnk[1] * mnk[2] / 32);
+    } else if (in_list(name, fma_names)) {
+        cnode *a = cn_expr_kid(n, 1);
+        int k = fk ? fk : (a ? cn_float_kind(clang_getCursorType(a->cur)) : 2);
+        add_count(w, float_cat(k ? k : 2), 2 * packed_lanes(rt));
+    } else if (in_list(name, arith_names)) {
+        add_count(w, float_cat(fk ? fk : 2), packed_lanes(rt));
+    } else if (in_list(name, transcendental)) {
+        add_count(w, fk == 3 ? CNT_TR64 : CNT_TR32, packed_lanes(rt));
+    } else if (strncmp(name, "operator", 8) == 0 && fk == 1) {
+        const char *op = name + 8;
+        if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "*") || !strcmp(op, "/") ||
+            !strcmp(op, "+=") || !strcmp(op, "-=") || !strcmp(op, "*=") || !strcmp(op, "/="))
+            if (cn_n_expr_kids(n) >= 2)
+                add_count(w, CNT_FP16, packed_lanes(rt));
+    }
+    free(name);
+}
+
+static void count_ops(walker *w, cnode *n)
+{
+    switch (n->kind) {
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator: {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+        bool arith = k == CXBinaryOperator_Add || k == CXBinaryOperator_Sub ||
+                     k == CXBinaryOperator_Mul || k == CXBinaryOperator_Div ||
+                     k == CXBinaryOperator_AddAssign || k == CXBinaryOperator_SubAssign ||
+                     k == CXBinaryOperator_MulAssign || k == CXBinaryOperator_DivAssign;
+        int fk = cn_float_kind(clang_getCursorType(n->cur));
+        if (arith && fk)
+            add_count(w, float_cat(fk), 1);
+        break;
+    }
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
+        if ((k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec ||
+             k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PreDec)) {
+            int fk = cn_float_kind(clang_getCursorType(n->cur));
+            if (fk)
+                add_count(w, float_cat(fk), 1);
+        }
+        break;
+    }
+    case CXCursor_CallExpr:
+        count_call(w, n);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- expressions ---- */
+
+static bool is_call_named(cnode *n, const char *prefix)
+{
+    if (!n || n->kind != CXCursor_CallExpr)
+        return false;
+    char *name = cn_ref_name(n->cur);
+    bool r = strncmp(name, prefix, strlen(prefix)) == 0;
+    free(name);
+    return r;
+}
+
+/* How the value of an lvalue node is used: 0 not an access (address taken,
+ * decays, base of a member), 1 load, 2 store, 3 load and store. */
+static int access_use(cnode *n)
+{
+    cnode *child = n, *p = n->parent;
+    while (p && p->kind == CXCursor_ParenExpr) {
+        child = p;
+        p = p->parent;
+    }
+    if (!p)
+        return 1;
+    switch (p->kind) {
+    case CXCursor_MemberRefExpr: {
+        if (p->n_kids && p->kids[0] == child) {
+            CXType bt = clang_getCanonicalType(clang_getCursorType(n->cur));
+            if (bt.kind != CXType_Pointer)
+                return 0; /* a[i].y: the member is the access */
+        }
+        return 1;
+    }
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(p->cur);
+        if (k == CXUnaryOperator_AddrOf)
+            return 0;
+        if (k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec ||
+            k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PreDec)
+            return 3;
+        return 1;
+    }
+    case CXCursor_BinaryOperator:
+        if (p->n_kids == 2 && p->kids[0] == child &&
+            clang_getCursorBinaryOperatorKind(p->cur) == CXBinaryOperator_Assign)
+            return 2;
+        return 1;
+    case CXCursor_CompoundAssignOperator:
+        return p->n_kids == 2 && p->kids[0] == child ? 3 : 1;
+    case CXCursor_CallExpr: {
+        char *name = cn_spelling(p->cur);
+        int r = 1;
+        if (p->n_kids >= 1 && p->kids[0] == child) {
+            if (strcmp(name, "operator=") == 0)
+                r = 2;
+            else if (strncmp(name, "operator", 8) == 0 && strchr(name + 8, '=') &&
+                     strcmp(name, "operator==") != 0 && strcmp(name, "operator!=") != 0 &&
+                     strcmp(name, "operator<=") != 0 && strcmp(name, "operator>=") != 0)
+                r = 3;
+        }
+        free(name);
+        return r;
+    }
+    default:
+        return 1;
+    }
+}
+
+static bool is_memory_lvalue(walker *w, cnode *n)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+    if (is_array_type(t) || t.kind == CXType_FunctionProto)
+        return false;
+    switch (n->kind) {
+    case CXCursor_ArraySubscriptExpr:
+        return true;
+    case CXCursor_UnaryOperator:
+        return clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_Deref;
+    case CXCursor_MemberRefExpr: {
+        if (n->n_kids < 1)
+            return false; /* implicit this-> */
+        cnode *b = cn_strip(n->kids[0]);
+        if (b->kind == CXCursor_DeclRefExpr) {
+            char *s = cn_spelling(b->cur);
+            bool builtin = is_builtin_var_name(s);
+            free(s);
+            if (builtin)
+                return false;
+        }
+        return true;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(n->cur);
+        if (d.kind != CXCursor_VarDecl)
+            return false;
+        var_info *v = fn_var(&w->f, d);
+        if (v)
+            return v->is_shared;
+        return cn_has_attr(d, CXCursor_CUDASharedAttr);
+    }
+    default:
+        return false;
+    }
+}
+
+static void walk_expr(walker *w, cnode *n);
+
+static void walk_kids(walker *w, cnode *n)
+{
+    for (int i = 0; i < n->n_kids; i++)
+        walk_expr(w, n->kids[i]);
+}
+
+static void walk_expr(walker *w, cnode *n)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case CXCursor_LambdaExpr:
+        return;
+    case CXCursor_ConditionalOperator:
+        if (n->n_kids == 3) {
+            walk_expr(w, n->kids[0]);
+            expr *c = x_expr(&w->f, n->kids[0]);
+            emit_branch(w, BRANCH_TERNARY, n->kids[0], n, c);
+            push_guard(w, c);
+            walk_expr(w, n->kids[1]);
+            pop_guard(w);
+            push_guard(w, expr_unary(OP_NOT, x_expr(&w->f, n->kids[0])));
+            walk_expr(w, n->kids[2]);
+            pop_guard(w);
+            return;
+        }
+        break;
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+        if ((k == CXBinaryOperator_LAnd || k == CXBinaryOperator_LOr) && n->n_kids == 2) {
+            walk_expr(w, n->kids[0]);
+            expr *c = x_expr(&w->f, n->kids[0]);
+            push_guard(w, k == CXBinaryOperator_LAnd ? c : expr_unary(OP_NOT, c));
+            walk_expr(w, n->kids[1]);
+            pop_guard(w);
+            return;
+        }
+        break;
+    }
+    case CXCursor_UnaryOperator:
+        /* atomicAdd(&s[i], v), __ldg(&p[i]): the address is accessed. */
+        if (clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf && n->n_kids == 1) {
+            cnode *p = n->parent;
+            while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr))
+                p = p->parent;
+            cnode *target = cn_strip(n->kids[0]);
+            if (p && target && is_memory_lvalue(w, target)) {
+                if (is_call_named(p, "atomic")) {
+                    emit_access(w, target, false);
+                    emit_access(w, target, true);
+                } else if (is_call_named(p, "__ldg") || is_call_named(p, "__ldcg") ||
+                           is_call_named(p, "__ldca") || is_call_named(p, "__ldcs")) {
+                    emit_access(w, target, false);
+                }
+            }
+        }
+        break;
+    default:
+        break;
+    }
+    if (cn_is_expr(n) && is_memory_lvalue(w, n)) {
+        int use = access_use(n);
+        if (use & 1)
+            emit_access(w, n, false);
+        if (use & 2)
+            emit_access(w, n, true);
+    }
+    count_ops(w, n);
+    walk_kids(w, n);
+}
+
+/* ---- statements ---- */
+
+typedef struct exit_info {
+    expr *after;  /* execution continues past the statement only when this holds */
+    bool returns; /* ...because of a return: holds for the rest of the kernel */
+} exit_info;
+
+static bool always_exits(cnode *s, bool *is_return)
+{
+    if (!s)
+        return false;
+    switch (s->kind) {
+    case CXCursor_ReturnStmt:
+        *is_return = true;
+        return true;
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+        *is_return = false;
+        return true;
+    case CXCursor_CompoundStmt:
+        return s->n_kids > 0 && always_exits(s->kids[s->n_kids - 1], is_return);
+    default:
+        return false;
+    }
+}
+
+static exit_info walk_stmt(walker *w, cnode *s);
+static void walk_loop(walker *w, cnode *s);
+
+static exit_info walk_compound(walker *w, cnode *s)
+{
+    int pushed = 0;
+    expr *prop = NULL;
+    for (int i = 0; i < s->n_kids; i++) {
+        exit_info r = walk_stmt(w, s->kids[i]);
+        if (r.after) {
+            if (r.returns)
+                prop = x_conj(prop, expr_clone(r.after));
+            push_guard(w, r.after);
+            pushed++;
+        }
+    }
+    while (pushed--)
+        pop_guard(w);
+    return (exit_info){prop, prop != NULL};
+}
+
+static void walk_decl(walker *w, cnode *s)
+{
+    for (int i = 0; i < s->n_kids; i++) {
+        cnode *d = s->kids[i];
+        if (d->kind != CXCursor_VarDecl) {
+            continue;
+        }
+        if (cn_has_attr(d->cur, CXCursor_CUDASharedAttr)) {
+            register_array(w, d->cur, d);
+            continue;
+        }
+        cnode *init = fn_var_init(d);
+        if (init)
+            walk_expr(w, init);
+    }
+}
+
+static exit_info walk_if(walker *w, cnode *s)
+{
+    int first = 0;
+    if (s->n_kids >= 3 &&
+        (s->kids[0]->kind == CXCursor_DeclStmt || s->kids[0]->kind == CXCursor_NullStmt)) {
+        walk_stmt(w, s->kids[0]);
+        first = 1;
+    }
+    if (s->n_kids - first < 2)
+        return (exit_info){NULL, false};
+    cnode *cond = s->kids[first], *then = s->kids[first + 1];
+    cnode *els = s->n_kids - first >= 3 ? s->kids[first + 2] : NULL;
+    walk_expr(w, cond);
+    expr *c = x_expr(&w->f, cond);
+    emit_branch(w, BRANCH_IF, cond, s, expr_clone(c));
+    push_guard(w, expr_clone(c));
+    exit_info r1 = walk_stmt(w, then);
+    pop_guard(w);
+    exit_info r2 = {NULL, false};
+    if (els) {
+        push_guard(w, expr_unary(OP_NOT, expr_clone(c)));
+        r2 = walk_stmt(w, els);
+        pop_guard(w);
+    }
+    expr *after = NULL;
+    bool ret1 = false, ret2 = false;
+    bool returns = r1.returns || r2.returns;
+    if (always_exits(then, &ret1)) {
+        after = expr_unary(OP_NOT, expr_clone(c));
+        returns |= ret1;
+        expr_free(r1.after);
+    } else if (r1.after) {
+        after = expr_binary(OP_LOR, expr_unary(OP_NOT, expr_clone(c)), r1.after);
+    }
+    if (els && always_exits(els, &ret2)) {
+        after = x_conj(after, expr_clone(c));
+        returns |= ret2;
+        expr_free(r2.after);
+    } else if (r2.after) {
+        after = x_conj(after, expr_binary(OP_LOR, expr_clone(c), r2.after));
+    }
+    expr_free(c);
+    return (exit_info){after, returns && after};
+}
+
+static exit_info walk_stmt(walker *w, cnode *s)
+{
+    exit_info none = {NULL, false};
+    if (!s)
+        return none;
+    if (cn_is_expr(s)) {
+        walk_expr(w, s);
+        return none;
+    }
+    switch (s->kind) {
+    case CXCursor_CompoundStmt:
+        return walk_compound(w, s);
+    case CXCursor_DeclStmt:
+        walk_decl(w, s);
+        return none;
+    case CXCursor_IfStmt:
+        return walk_if(w, s);
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_CXXForRangeStmt:
+        walk_loop(w, s);
+        return none;
+    case CXCursor_SwitchStmt: {
+        cnode *cond = NULL, *body = NULL;
+        for (int i = 0; i < s->n_kids; i++) {
+            if (cn_is_expr(s->kids[i]) && !cond)
+                cond = s->kids[i];
+            else if (s->kids[i]->kind == CXCursor_CompoundStmt)
+                body = s->kids[i];
+        }
+        if (cond) {
+            walk_expr(w, cond);
+            emit_branch(w, BRANCH_SWITCH, cond, s, x_expr(&w->f, cond));
+        }
+        if (body)
+            walk_stmt(w, body);
+        return none;
+    }
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt:
+    case CXCursor_LabelStmt:
+        if (s->n_kids)
+            walk_stmt(w, s->kids[s->n_kids - 1]);
+        return none;
+    case CXCursor_ReturnStmt:
+        for (int i = 0; i < s->n_kids; i++)
+            walk_expr(w, s->kids[i]);
+        return none;
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+    case CXCursor_NullStmt:
+    case CXCursor_GotoStmt:
+    case CXCursor_GCCAsmStmt:
+    case CXCursor_MSAsmStmt:
+        return none;
+    default:
+        for (int i = 0; i < s->n_kids; i++) {
+            if (cn_is_expr(s->kids[i]))
+                walk_expr(w, s->kids[i]);
+            else if (clang_isStatement(s->kids[i]->kind))
+                walk_stmt(w, s->kids[i]);
+        }
+        return none;
+    }
+}
+
+/* ---- loops ---- */
+
+static unsigned start_offset(CXCursor c)
+{
+    CXFile f;
+    unsigned l, col, off = 0;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, &l, &col, &off);
+    return off;
+}
+
+/* libclang drops the missing parts of `for (init; cond; inc)`, so each kid
+ * is placed by where it starts relative to the header's semicolons. */
+static void for_parts(walker *w, cnode *s, cnode **init, cnode **cond, cnode **inc, cnode **body)
+{
+    *init = *cond = *inc = *body = NULL;
+    if (s->n_kids == 0)
+        return;
+    *body = s->kids[s->n_kids - 1];
+    int nh = s->n_kids - 1;
+    if (nh == 3) {
+        *init = s->kids[0];
+        *cond = s->kids[1];
+        *inc = s->kids[2];
+        return;
+    }
+    if (nh == 0)
+        return;
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    clang_tokenize(w->t->tu, clang_getCursorExtent(s->cur), &toks, &nt);
+    unsigned semi[2] = {0, 0};
+    int ns = 0, depth = 0;
+    for (unsigned i = 0; toks && i < nt && ns < 2; i++) {
+        CXString sp = clang_getTokenSpelling(w->t->tu, toks[i]);
+        const char *t = clang_getCString(sp);
+        if (!strcmp(t, "(") || !strcmp(t, "[") || !strcmp(t, "{"))
+            depth++;
+        else if (!strcmp(t, ")") || !strcmp(t, "]") || !strcmp(t, "}"))
+            depth--;
+        else if (!strcmp(t, ";") && depth == 1) {
+            CXFile f;
+            unsigned l, c, off;
+            clang_getExpansionLocation(clang_getTokenLocation(w->t->tu, toks[i]), &f, &l, &c, &off);
+            semi[ns++] = off;
+        }
+        clang_disposeString(sp);
+    }
+    if (toks)
+        clang_disposeTokens(w->t->tu, toks, nt);
+    for (int i = 0; i < nh; i++) {
+        cnode *k = s->kids[i];
+        if (ns == 2) {
+            unsigned o = start_offset(k->cur);
+            if (o < semi[0])
+                *init = k;
+            else if (o < semi[1])
+                *cond = k;
+            else
+                *inc = k;
+        } else if (k->kind == CXCursor_DeclStmt && !*init) {
+            *init = k;
+        } else if (!*cond &&
+                   clang_getCanonicalType(clang_getCursorType(k->cur)).kind == CXType_Bool) {
+            *cond = k;
+        } else {
+            *inc = k;
+        }
+    }
+}
+
+static var_info *update_target(walker *w, cnode *inc)
+{
+    inc = cn_strip(inc);
+    if (!inc)
+        return NULL;
+    if (inc->kind == CXCursor_BinaryOperator &&
+        clang_getCursorBinaryOperatorKind(inc->cur) == CXBinaryOperator_Comma && inc->n_kids == 2) {
+        var_info *v = update_target(w, inc->kids[0]);
+        return v ? v : update_target(w, inc->kids[1]);
+    }
+    cnode *t = NULL;
+    if ((inc->kind == CXCursor_BinaryOperator || inc->kind == CXCursor_CompoundAssignOperator) &&
+        inc->n_kids == 2)
+        t = inc->kids[0];
+    else if (inc->kind == CXCursor_UnaryOperator && inc->n_kids == 1)
+        t = inc->kids[0];
+    t = cn_strip(t);
+    if (!t || t->kind != CXCursor_DeclRefExpr)
+        return NULL;
+    var_info *v = fn_var(&w->f, clang_getCursorReferenced(t->cur));
+    return v && !v->is_shared ? v : NULL;
+}
+
+static cnode *update_for(walker *w, cnode *inc, var_info *v)
+{
+    inc = cn_strip(inc);
+    if (!inc)
+        return NULL;
+    if (inc->kind == CXCursor_BinaryOperator &&
+        clang_getCursorBinaryOperatorKind(inc->cur) == CXBinaryOperator_Comma && inc->n_kids == 2) {
+        cnode *a = update_for(w, inc->kids[0], v);
+        return a ? a : update_for(w, inc->kids[1], v);
+    }
+    return update_target(w, inc) == v ? inc : NULL;
+}
+
+static bool inside(cnode *n, cnode *anc)
+{
+    for (; n; n = n->parent)
+        if (n == anc)
+            return true;
+    return false;
+}
+
+/* `while (i < n) { ...; i += s; }`: a local in the condition that the body
+ * steps exactly once. */
+static var_info *while_counter(walker *w, cnode *cond, cnode *loop, cnode **step)
+{
+    if (!cond)
+        return NULL;
+    if (cond->kind == CXCursor_DeclRefExpr) {
+        var_info *v = fn_var(&w->f, clang_getCursorReferenced(cond->cur));
+        if (v && !v->is_param && !v->is_shared) {
+            int in = 0;
+            cnode *last = NULL;
+            for (int i = 0; i < v->n_assigns; i++)
+                if (inside(v->assigns[i], loop)) {
+                    in++;
+                    last = v->assigns[i];
+                }
+            if (in == 1) {
+                *step = last;
+                return v;
+            }
+        }
+    }
+    for (int i = 0; i < cond->n_kids; i++) {
+        var_info *v = while_counter(w, cond->kids[i], loop, step);
+        if (v)
+            return v;
+    }
+    return NULL;
+}
+
+static bool only_var(const expr *e, const char *var)
+{
+    if (!e)
+        return true;
+    if (e->kind == EX_UNKNOWN)
+        return false;
+    if (e->kind == EX_SYM)
+        return e->builtin == SYM_NAMED && e->name && strcmp(e->name, var) == 0;
+    return only_var(e->a, var) && only_var(e->b, var) && only_var(e->c, var);
+}
+
+/* Step of next = var + S or S + var (S free of var); *neg for var - S. */
+static expr *linear_step(const expr *next, const char *var, bool *neg)
+{
+    if (!next || next->kind != EX_BINARY)
+        return NULL;
+    bool a_var = next->a && next->a->kind == EX_SYM && next->a->builtin == SYM_NAMED &&
+                 next->a->name && strcmp(next->a->name, var) == 0;
+    bool b_var = next->b && next->b->kind == EX_SYM && next->b->builtin == SYM_NAMED &&
+                 next->b->name && strcmp(next->b->name, var) == 0;
+    *neg = false;
+    if (next->op == OP_ADD && a_var && !expr_uses_name(next->b, var))
+        return expr_clone(next->b);
+    if (next->op == OP_ADD && b_var && !expr_uses_name(next->a, var))
+        return expr_clone(next->a);
+    if (next->op == OP_SUB && a_var && !expr_uses_name(next->b, var)) {
+        *neg = true;
+        return expr_clone(next->b);
+    }
+    return NULL;
+}
+
+static expr *unknown_trips(walker *w, cnode *s)
+{
+    src_loc l = {0};
+    cn_loc(w->t, s->cur, &l);
+    char name[48];
+    snprintf(name, sizeof name, "trips_L%d", l.line);
+    free(l.file);
+    w->u->variants[w->variant].counts.n_unknown_trips++;
+    return expr_named(name);
+}
+
+static expr *trip_count(walker *w, loop_frame *fr)
+{
+    const loop_ctx *c = &fr->ctx;
+    if (!c->var || !c->init || !c->cond || !c->next)
+        return unknown_trips(w, fr->stmt);
+    /* Everything constant: run it. */
+    if (c->init->kind == EX_CONST && only_var(c->cond, c->var) && only_var(c->next, c->var)) {
+        expr_env env;
+        expr_env_init(&env);
+        int64_t v = c->init->value, n = 0;
+        for (; n <= (1 << 20); n++) {
+            int64_t ok;
+            expr_env_set(&env, c->var, v);
+            if (expr_eval(c->cond, &env, &ok, NULL) != EXPR_OK)
+                break;
+            if (!ok)
+                return expr_const(n);
+            if (expr_eval(c->next, &env, &v, NULL) != EXPR_OK)
+                break;
+        }
+    }
+    /* var < B stepping by S: ceil((B - init) / S). */
+    const expr *cd = c->cond;
+    if (cd->kind == EX_BINARY && cd->a && cd->b) {
+        expr_op op = cd->op;
+        const expr *lhs = cd->a, *rhs = cd->b;
+        bool lv = lhs->kind == EX_SYM && lhs->name && strcmp(lhs->name, c->var) == 0;
+        bool rv = rhs->kind == EX_SYM && rhs->name && strcmp(rhs->name, c->var) == 0;
+        if (rv && !lv) { /* B > var  ==  var < B */
+            const expr *tmp = lhs;
+            lhs = rhs;
+            rhs = tmp;
+            op = op == OP_LT   ? OP_GT
+                 : op == OP_GT ? OP_LT
+                 : op == OP_LE ? OP_GE
+                 : op == OP_GE ? OP_LE
+                               : op;
+            lv = true;
+        }
+        bool neg;
+        expr *step = lv && !expr_uses_name(rhs, c->var) ? linear_step(c->next, c->var, &neg) : NULL;
+        if (step) {
+            expr *span = NULL;
+            if (!neg && (op == OP_LT || op == OP_NE))
+                span = expr_binary(OP_SUB, expr_clone(rhs), expr_clone(c->init));
+            else if (!neg && op == OP_LE)
+                span =
+                    expr_binary(OP_ADD, expr_binary(OP_SUB, expr_clone(rhs), expr_clone(c->init)),
+                                expr_const(1));
+            else if (neg && op == OP_GT)
+                span = expr_binary(OP_SUB, expr_clone(c->init), expr_clone(rhs));
+            else if (neg && op == OP_GE)
+                span =
+                    expr_binary(OP_ADD, expr_binary(OP_SUB, expr_clone(c->init), expr_clone(rhs)),
+                                expr_const(1));
+            if (span && (op != OP_NE || (step->kind == EX_CONST && step->value == 1))) {
+                expr *t = expr_binary(
+                    OP_DIV,
+                    expr_binary(OP_SUB, expr_binary(OP_ADD, span, expr_clone(step)), expr_const(1)),
+                    step);
+                expr *r = expr_binary(OP_MAX, expr_const(0), t);
+                expr *s = expr_simplify(r);
+                expr_free(r);
+                return s;
+            }
+            expr_free(span);
+            expr_free(step);
+        }
+    }
+    return unknown_trips(w, fr->stmt);
+}
+
+static void walk_loop(walker *w, cnode *s)
+{
+    cnode *init = NULL, *cond = NULL, *inc = NULL, *body = NULL, *step = NULL;
+    var_info *v = NULL;
+    if (s->kind == CXCursor_ForStmt) {
+        for_parts(w, s, &init, &cond, &inc, &body);
+        v = inc ? update_target(w, inc) : NULL;
+        if (v)
+            step = update_for(w, inc, v);
+        if (!v && init) {
+            cnode *i0 = init->kind == CXCursor_DeclStmt ? init : cn_strip(init);
+            if (i0 && i0->kind == CXCursor_DeclStmt && i0->n_kids == 1 &&
+                i0->kids[0]->kind == CXCursor_VarDecl)
+                v = fn_var(&w->f, i0->kids[0]->cur);
+        }
+    } else if (s->kind == CXCursor_WhileStmt) {
+        for (int i = 0; i < s->n_kids; i++) {
+            if (!cond && cn_is_expr(s->kids[i]))
+                cond = s->kids[i];
+            else
+                body = s->kids[i];
+        }
+        v = while_counter(w, cond, s, &step);
+    } else if (s->kind == CXCursor_DoStmt) {
+        if (s->n_kids == 2) {
+            body = s->kids[0];
+            cond = s->kids[1];
+        }
+        v = while_counter(w, cond, s, &step);
+    } else {
+        body = s->n_kids ? s->kids[s->n_kids - 1] : NULL; /* range-for: not followed */
+    }
+    if (v && (v->is_param || v->addr_taken))
+        v = NULL;
+
+    /* The start value is computed outside the loop, where the counter is
+     * still an ordinary variable. */
+    expr *init_e = NULL;
+    if (init)
+        walk_stmt(w, init);
+    if (v) {
+        cnode *iv = NULL;
+        cnode *i0 = init ? cn_strip(init) : NULL;
+        if (i0 && i0->kind == CXCursor_DeclStmt) {
+            for (int i = 0; i < i0->n_kids; i++)
+                if (i0->kids[i]->kind == CXCursor_VarDecl &&
+                    clang_equalCursors(i0->kids[i]->cur, v->decl))
+                    iv = fn_var_init(i0->kids[i]);
+        } else if (i0 && i0->kind == CXCursor_BinaryOperator && i0->n_kids == 2 &&
+                   update_target(w, i0) == v) {
+            iv = i0->kids[1];
+        }
+        bool outside_assigns = false;
+        for (int i = 0; i < v->n_assigns; i++)
+            if (!inside(v->assigns[i], s))
+                outside_assigns = true;
+        if (!iv && !outside_assigns)
+            iv = v->init;
+        if (iv) {
+            v->visiting++;
+            init_e = x_expr(&w->f, iv);
+            v->visiting--;
+            expr *simp = expr_simplify(init_e);
+            expr_free(init_e);
+            init_e = simp;
+        }
+    }
+
+    loop_frame *fr = xcalloc(1, sizeof *fr);
+    fr->stmt = s;
+    fr->var = v;
+    cn_loc(w->t, s->cur, &fr->ctx.loc);
+    if (v) {
+        v->loop = s;
+        fr->ctx.var = xstrdup(v->name);
+        fr->ctx.init = init_e;
+    }
+    fn_ctx *f = &w->f;
+    if (f->n_loops == f->cap_loops) {
+        f->cap_loops = f->cap_loops ? f->cap_loops * 2 : 8;
+        f->loops = xrealloc(f->loops, (size_t)f->cap_loops * sizeof *f->loops);
+    }
+    f->loops[f->n_loops++] = fr;
+    if (cond) {
+        expr *c = x_expr(f, cond);
+        fr->ctx.cond = expr_simplify(c);
+        expr_free(c);
+    }
+    if (v && step) {
+        expr *nx = x_assign_value(f, v, step);
+        fr->ctx.next = expr_simplify(nx);
+        expr_free(nx);
+    }
+    fr->trips = trip_count(w, fr);
+    emit_branch(w, BRANCH_LOOP, cond, s, cond ? expr_clone(fr->ctx.cond) : NULL);
+
+    if (cond)
+        walk_expr(w, cond);
+    walk_stmt(w, body);
+    if (inc)
+        walk_expr(w, inc);
+
+    f->n_loops--;
+    loop_frame *parent = count_frame(w);
+    for (int cat = 0; cat < CNT_N; cat++) {
+        expr *body_total = frame_total(fr, cat);
+        expr *t = expr_binary(OP_MUL, expr_clone(fr->trips), body_total);
+        expr *st = expr_simplify(t);
+        expr_free(t);
+        if (st->kind == EX_CONST && st->value == 0) {
+            expr_free(st);
+            continue;
+        }
+        parent->nested[cat] =
+            parent->nested[cat] ? expr_binary(OP_ADD, parent->nested[cat], st) : st;
+    }
+    free(fr->ctx.var);
+    expr_free(fr->ctx.init);
+    expr_free(fr->ctx.cond);
+    expr_free(fr->ctx.next);
+    free(fr->ctx.loc.file);
+    expr_free(fr->trips);
+    for (int cat = 0; cat < CNT_N; cat++)
+        expr_free(fr->nested[cat]);
+    free(fr);
+}
+
+/* ---- entry ---- */
+
+void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
+{
+    walker w;
+    memset(&w, 0, sizeof w);
+    w.t = t;
+    w.u = t->u;
+    w.variant = variant;
+    cusrc_variant *var = &t->u->variants[variant];
+    w.kname = var->name;
+    cnode *root = cn_build(fn);
+    fn_init(&w.f, t, root, true);
+    w.f.generic = var->generic;
+    var->first_array = t->u->n_arrays;
+    var->first_access = t->u->n_accesses;
+    var->first_branch = t->u->n_branches;
+
+    cnode *body = NULL;
+    for (int i = 0; i < root->n_kids; i++)
+        if (root->kids[i]->kind == CXCursor_CompoundStmt)
+            body = root->kids[i];
+    if (body)
+        walk_stmt(&w, body);
+
+    /* The kernel's pointer of a variant is re-read: arrays may have grown. */
+    var = &t->u->variants[variant];
+    var->n_arrays = t->u->n_arrays - var->first_array;
+    var->n_accesses = t->u->n_accesses - var->first_access;
+    var->n_branches = t->u->n_branches - var->first_branch;
+    int64_t smem = 0;
+    for (size_t i = var->first_array; i < t->u->n_arrays; i++) {
+        smem_array *a = &t->u->arrays[i];
+        if (a->dynamic)
+            continue;
+        int64_t bytes = a->elem_size;
+        for (int d = 0; d < a->n_dims; d++)
+            bytes = a->dims[d] < 0 || bytes < 0 ? -1 : bytes * a->dims[d];
+        if (bytes <= 0 || smem < 0)
+            smem = -1;
+        else
+            smem += bytes;
+    }
+    var->static_smem = smem;
+    expr **slots[CNT_N] = {&var->counts.flops_fp16,          &var->counts.flops_fp32,
+                           &var->counts.flops_fp64,          &var->counts.transcendental_fp32,
+                           &var->counts.transcendental_fp64, &var->counts.tensor_flops,
+                           &var->counts.gmem_load_bytes,     &var->counts.gmem_store_bytes};
+    for (int cat = 0; cat < CNT_N; cat++) {
+        expr *e = frame_total(&w.root, cat);
+        *slots[cat] = expr_simplify(e);
+        expr_free(e);
+    }
+    while (w.n_guards)
+        pop_guard(&w);
+    free(w.guards);
+    free(w.arrs);
+    fn_free(&w.f);
+    cn_free(root);
+}

@@ -1,0 +1,399 @@
+/* cusrc_common: the half of the source front end that does not need
+ * libclang: freeing a unit, the debug listing, and small lookups for the
+ * consumers. Built in every configuration so that code holding a unit
+ * compiles the same on machines without libclang. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/cusrc.h"
+
+static void loc_free(src_loc *l)
+{
+    free(l->file);
+}
+
+static void value_free(cusrc_value *v)
+{
+    expr_free(v->e);
+    free(v->text);
+    free(v->why);
+}
+
+static void dim3_free(cusrc_dim3 *d)
+{
+    value_free(&d->x);
+    value_free(&d->y);
+    value_free(&d->z);
+    free(d->text);
+}
+
+static void targs_free(cusrc_targ *a, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(a[i].param);
+        free(a[i].type_name);
+        free(a[i].text);
+    }
+    free(a);
+}
+
+static void loops_free(loop_ctx *l, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(l[i].var);
+        expr_free(l[i].init);
+        expr_free(l[i].cond);
+        expr_free(l[i].next);
+        loc_free(&l[i].loc);
+    }
+}
+
+static void counts_free(cusrc_counts *c)
+{
+    expr_free(c->flops_fp16);
+    expr_free(c->flops_fp32);
+    expr_free(c->flops_fp64);
+    expr_free(c->transcendental_fp32);
+    expr_free(c->transcendental_fp64);
+    expr_free(c->tensor_flops);
+    expr_free(c->gmem_load_bytes);
+    expr_free(c->gmem_store_bytes);
+}
+
+void cusrc_unit_free(cusrc_unit *u)
+{
+    if (!u)
+        return;
+    for (size_t i = 0; i < u->n_kernels; i++) {
+        cusrc_kernel *k = &u->kernels[i];
+        free(k->name);
+        free(k->qualified);
+        free(k->usr);
+        for (int j = 0; j < k->n_tparams; j++)
+            free(k->tparams[j]);
+        free(k->tparams);
+        free(k->tparam_is_type);
+        for (int j = 0; j < k->n_params; j++) {
+            free(k->params[j].name);
+            free(k->params[j].type);
+        }
+        free(k->params);
+        free(k->mangled);
+        free(k->launch_bounds.text);
+        free(k->annotation);
+        free(k->note);
+        loc_free(&k->loc);
+    }
+    free(u->kernels);
+    for (size_t i = 0; i < u->n_variants; i++) {
+        cusrc_variant *v = &u->variants[i];
+        free(v->name);
+        free(v->mangled);
+        targs_free(v->targs, v->n_targs);
+        counts_free(&v->counts);
+    }
+    free(u->variants);
+    for (size_t i = 0; i < u->n_launches; i++) {
+        cusrc_launch *l = &u->launches[i];
+        free(l->kernel_name);
+        free(l->mangled);
+        targs_free(l->targs, l->n_targs);
+        free(l->targs_text);
+        dim3_free(&l->grid);
+        dim3_free(&l->block);
+        value_free(&l->smem);
+        free(l->stream);
+        free(l->function);
+        value_free(&l->optin_bytes);
+        free(l->text);
+        free(l->why_not);
+        loc_free(&l->loc);
+    }
+    free(u->launches);
+    for (size_t i = 0; i < u->n_arrays; i++) {
+        free(u->arrays[i].name);
+        loc_free(&u->arrays[i].loc);
+        free(u->array_info[i].type);
+        for (int d = 0; d < ACCESS_MAX_DIMS; d++)
+            expr_free(u->array_info[i].dims[d]);
+        free(u->array_info[i].why);
+    }
+    free(u->arrays);
+    free(u->array_info);
+    for (size_t i = 0; i < u->n_accesses; i++) {
+        mem_access *a = &u->accesses[i];
+        free(a->kernel);
+        free(a->base);
+        expr_free(a->byte_offset);
+        expr_free(a->guard);
+        loops_free(a->loops, a->n_loops);
+        free(a->text);
+        free(a->why_not);
+        loc_free(&a->loc);
+    }
+    free(u->accesses);
+    for (size_t i = 0; i < u->n_branches; i++) {
+        branch_site *b = &u->branches[i];
+        free(b->kernel);
+        expr_free(b->cond);
+        loops_free(b->loops, b->n_loops);
+        free(b->text);
+        free(b->why_not);
+        loc_free(&b->loc);
+    }
+    free(u->branches);
+    for (size_t i = 0; i < u->n_ignores; i++) {
+        free(u->ignores[i].file);
+        free(u->ignores[i].check);
+    }
+    free(u->ignores);
+    for (size_t i = 0; i < u->n_notes; i++)
+        free(u->notes[i]);
+    free(u->notes);
+    for (int i = 0; i < u->n_args; i++)
+        free(u->args[i]);
+    free(u->args);
+    free(u->file);
+    memset(u, 0, sizeof *u);
+}
+
+/* ---- lookups ---- */
+
+const cusrc_kernel *cusrc_find_kernel(const cusrc_unit *u, const char *name)
+{
+    for (size_t i = 0; i < u->n_kernels; i++)
+        if (strcmp(u->kernels[i].name, name) == 0 || strcmp(u->kernels[i].qualified, name) == 0)
+            return &u->kernels[i];
+    return NULL;
+}
+
+const cusrc_variant *cusrc_launch_variant(const cusrc_unit *u, const cusrc_launch *l)
+{
+    if (l->variant < 0 || (size_t)l->variant >= u->n_variants)
+        return NULL;
+    return &u->variants[l->variant];
+}
+
+const char *cusrc_launch_kind_name(cusrc_launch_kind k)
+{
+    switch (k) {
+    case CUSRC_LAUNCH_CHEVRON:
+        return "<<<>>>";
+    case CUSRC_LAUNCH_API:
+        return "cudaLaunchKernel";
+    case CUSRC_LAUNCH_API_EX:
+        return "cudaLaunchKernelEx";
+    case CUSRC_LAUNCH_COOPERATIVE:
+        return "cudaLaunchCooperativeKernel";
+    }
+    return "?";
+}
+
+bool cusrc_is_ignored(const cusrc_unit *u, const char *file, int line, const char *check)
+{
+    for (size_t i = 0; i < u->n_ignores; i++) {
+        const cusrc_ignore *g = &u->ignores[i];
+        if (g->target_line != line || (file && strcmp(g->file, file) != 0))
+            continue;
+        if (!strcmp(g->check, "all") || !strcmp(g->check, check))
+            return true;
+        /* "bank-conflict" also names "gpulint-bank-conflict". */
+        if (!strncmp(check, "gpulint-", 8) && !strcmp(g->check, check + 8))
+            return true;
+    }
+    return false;
+}
+
+/* ---- dump ---- */
+
+static void add_expr(sbuf *o, const expr *e)
+{
+    if (!e) {
+        sbuf_add(o, "-");
+        return;
+    }
+    char *s = expr_to_string(e);
+    sbuf_add(o, s);
+    free(s);
+}
+
+static void dump_value(sbuf *o, const char *label, const cusrc_value *v)
+{
+    sbuf_addf(o, "%s=", label);
+    if (!v->present && !v->known) {
+        sbuf_add(o, "-");
+        return;
+    }
+    if (v->known)
+        sbuf_addf(o, "%lld", (long long)v->value);
+    else {
+        sbuf_addc(o, '{');
+        add_expr(o, v->e);
+        sbuf_addc(o, '}');
+    }
+}
+
+static void dump_dim3(sbuf *o, const char *label, const cusrc_dim3 *d)
+{
+    sbuf_addf(o, " %s=", label);
+    if (!d->present) {
+        sbuf_add(o, "-");
+        return;
+    }
+    const cusrc_value *c[3] = {&d->x, &d->y, &d->z};
+    for (int i = 0; i < 3; i++) {
+        if (i)
+            sbuf_addc(o, 'x');
+        if (c[i]->known)
+            sbuf_addf(o, "%lld", (long long)c[i]->value);
+        else {
+            sbuf_addc(o, '{');
+            add_expr(o, c[i]->e);
+            sbuf_addc(o, '}');
+        }
+    }
+}
+
+static void dump_loops(sbuf *o, const loop_ctx *l, int n)
+{
+    for (int i = 0; i < n; i++) {
+        sbuf_addf(o, "\n      loop@%d %s: init=", l[i].loc.line, l[i].var ? l[i].var : "?");
+        add_expr(o, l[i].init);
+        sbuf_add(o, " cond=");
+        add_expr(o, l[i].cond);
+        sbuf_add(o, " next=");
+        add_expr(o, l[i].next);
+    }
+}
+
+void cusrc_dump(const cusrc_unit *u, sbuf *o)
+{
+    sbuf_addf(o, "file %s (parse %.3fs, analysis %.3fs, %d errors)\n", u->file ? u->file : "?",
+              u->parse_seconds, u->analyse_seconds, u->n_errors);
+    for (size_t i = 0; i < u->n_notes; i++)
+        sbuf_addf(o, "note: %s\n", u->notes[i]);
+    for (size_t i = 0; i < u->n_kernels; i++) {
+        const cusrc_kernel *k = &u->kernels[i];
+        sbuf_addf(o, "kernel %s (%s) at %d:%d%s", k->name, k->qualified, k->loc.line, k->loc.column,
+                  k->templated ? " template<" : "");
+        for (int j = 0; j < k->n_tparams; j++)
+            sbuf_addf(o, "%s%s%s", j ? ", " : "", k->tparam_is_type[j] ? "typename " : "",
+                      k->tparams[j]);
+        if (k->templated)
+            sbuf_addc(o, '>');
+        sbuf_add(o, "\n  params:");
+        for (int j = 0; j < k->n_params; j++)
+            sbuf_addf(o, " [%s %s]", k->params[j].type, k->params[j].name);
+        sbuf_addc(o, '\n');
+        if (k->mangled)
+            sbuf_addf(o, "  mangled %s\n", k->mangled);
+        if (k->launch_bounds.present)
+            sbuf_addf(o, "  __launch_bounds__(%s) = %lld, %lld, %lld\n",
+                      k->launch_bounds.text ? k->launch_bounds.text : "",
+                      (long long)k->launch_bounds.max_threads,
+                      (long long)k->launch_bounds.min_blocks,
+                      (long long)k->launch_bounds.max_cluster);
+        if (k->annotation)
+            sbuf_addf(o, "  annotation: %s\n", k->annotation);
+        if (k->note)
+            sbuf_addf(o, "  note: %s\n", k->note);
+        for (size_t v = k->first_variant; v < k->first_variant + k->n_variants; v++) {
+            const cusrc_variant *var = &u->variants[v];
+            sbuf_addf(o, "  variant %s%s mangled=%s static_smem=%lld\n", var->name,
+                      var->generic ? " (generic)" : "", var->mangled ? var->mangled : "-",
+                      (long long)var->static_smem);
+            const cusrc_counts *c = &var->counts;
+            sbuf_add(o, "    counts fp32=");
+            add_expr(o, c->flops_fp32);
+            sbuf_add(o, " fp64=");
+            add_expr(o, c->flops_fp64);
+            sbuf_add(o, " fp16=");
+            add_expr(o, c->flops_fp16);
+            sbuf_add(o, " tr32=");
+            add_expr(o, c->transcendental_fp32);
+            sbuf_add(o, " tr64=");
+            add_expr(o, c->transcendental_fp64);
+            sbuf_add(o, " tensor=");
+            add_expr(o, c->tensor_flops);
+            sbuf_add(o, " ld=");
+            add_expr(o, c->gmem_load_bytes);
+            sbuf_add(o, " st=");
+            add_expr(o, c->gmem_store_bytes);
+            sbuf_addc(o, '\n');
+            for (size_t a = var->first_array; a < var->first_array + var->n_arrays; a++) {
+                const smem_array *s = &u->arrays[a];
+                sbuf_addf(o, "    smem[%zu] %s %s", a, u->array_info[a].type, s->name);
+                if (s->dynamic)
+                    sbuf_add(o, "[] (dynamic)");
+                for (int d = 0; d < s->n_dims; d++) {
+                    sbuf_addc(o, '[');
+                    add_expr(o, u->array_info[a].dims[d]);
+                    sbuf_addc(o, ']');
+                }
+                sbuf_addf(o, " elem=%d at %d:%d", s->elem_size, s->loc.line, s->loc.column);
+                if (u->array_info[a].why)
+                    sbuf_addf(o, " (%s)", u->array_info[a].why);
+                sbuf_addc(o, '\n');
+            }
+            for (size_t a = var->first_access; a < var->first_access + var->n_accesses; a++) {
+                const mem_access *m = &u->accesses[a];
+                sbuf_addf(
+                    o,
+                    "    %s %s %d:%d %s w=%d off=", m->space == SPACE_SHARED ? "shared" : "global",
+                    m->is_store ? "store" : "load ", m->loc.line, m->loc.column, m->text, m->width);
+                add_expr(o, m->byte_offset);
+                if (m->guard) {
+                    sbuf_add(o, " guard=");
+                    add_expr(o, m->guard);
+                }
+                if (m->why_not)
+                    sbuf_addf(o, " WHY_NOT: %s", m->why_not);
+                dump_loops(o, m->loops, m->n_loops);
+                sbuf_addc(o, '\n');
+            }
+            for (size_t b = var->first_branch; b < var->first_branch + var->n_branches; b++) {
+                const branch_site *s = &u->branches[b];
+                static const char *const kinds[] = {"if", "loop", "ternary", "switch"};
+                sbuf_addf(o, "    branch %s %d:%d (%s) cond=", kinds[s->kind], s->loc.line,
+                          s->loc.column, s->text);
+                add_expr(o, s->cond);
+                if (s->why_not)
+                    sbuf_addf(o, " WHY_NOT: %s", s->why_not);
+                dump_loops(o, s->loops, s->n_loops);
+                sbuf_addc(o, '\n');
+            }
+        }
+    }
+    for (size_t i = 0; i < u->n_launches; i++) {
+        const cusrc_launch *l = &u->launches[i];
+        sbuf_addf(o, "launch %s %s", cusrc_launch_kind_name(l->kind),
+                  l->kernel_name ? l->kernel_name : "?");
+        if (l->n_targs) {
+            sbuf_addc(o, '<');
+            for (int j = 0; j < l->n_targs; j++)
+                sbuf_addf(o, "%s%s", j ? ", " : "", l->targs[j].text);
+            sbuf_addc(o, '>');
+        }
+        sbuf_addf(o, " at %d:%d in %s variant=%ld", l->loc.line, l->loc.column,
+                  l->function ? l->function : "?", l->variant);
+        dump_dim3(o, "grid", &l->grid);
+        dump_dim3(o, "block", &l->block);
+        sbuf_addc(o, ' ');
+        dump_value(o, "smem", &l->smem);
+        if (l->smem_optin) {
+            sbuf_addc(o, ' ');
+            dump_value(o, "optin", &l->optin_bytes);
+        }
+        if (l->why_not)
+            sbuf_addf(o, " WHY_NOT: %s", l->why_not);
+        sbuf_addc(o, '\n');
+        const cusrc_value *vals[] = {&l->grid.x,  &l->grid.y,  &l->grid.z, &l->block.x,
+                                     &l->block.y, &l->block.z, &l->smem};
+        for (size_t j = 0; j < sizeof vals / sizeof vals[0]; j++)
+            if (vals[j]->why)
+                sbuf_addf(o, "  why: %s\n", vals[j]->why);
+    }
+    for (size_t i = 0; i < u->n_ignores; i++)
+        sbuf_addf(o, "ignore %s at line %d (comment on %d)\n", u->ignores[i].check,
+                  u->ignores[i].target_line, u->ignores[i].line);
+}

@@ -1,0 +1,1000 @@
+/* cusrc_eval: turns C++ expressions into expr trees. Constant parts are
+ * folded with libclang's own evaluator (so macros, constexpr, enumerators,
+ * template arguments and sizeof come out exactly as the compiler sees
+ * them); the rest becomes builtins (threadIdx.x ...), named symbols for
+ * values that are the same across a warp or unknown at compile time, or
+ * EX_UNKNOWN with a reason. Locals that are set once are replaced by their
+ * initialiser, so `int idx = blockIdx.x * blockDim.x + tid;` reads as the
+ * formula and not as a name. On the host side the same machinery evaluates
+ * launch configurations and explains the values that are not constant. */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/cusrc_int.h"
+
+static expr *unknownf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static expr *unknownf(const char *fmt, ...)
+{
+    sbuf b;
+    sbuf_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    sbuf_vaddf(&b, fmt, ap);
+    va_end(ap);
+    expr *e = expr_unknown(sbuf_str(&b));
+    sbuf_free(&b);
+    return e;
+}
+
+expr *x_conj(expr *a, expr *b)
+{
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    return expr_binary(OP_LAND, a, b);
+}
+
+bool x_const(fn_ctx *f, cnode *n, int64_t *out)
+{
+    (void)f;
+    if (!n || !cn_is_expr(n))
+        return false;
+    CXType t = clang_getCursorType(n->cur);
+    if (!cn_type_is_integral(t))
+        return false;
+    CXEvalResult r = clang_Cursor_Evaluate(n->cur);
+    if (!r)
+        return false;
+    bool ok = false;
+    if (clang_EvalResult_getKind(r) == CXEval_Int) {
+        if (clang_EvalResult_isUnsignedInt(r)) {
+            unsigned long long u = clang_EvalResult_getAsUnsigned(r);
+            if (u <= (unsigned long long)INT64_MAX) {
+                *out = (int64_t)u;
+                ok = true;
+            }
+        } else {
+            *out = (int64_t)clang_EvalResult_getAsLongLong(r);
+            ok = true;
+        }
+    }
+    clang_EvalResult_dispose(r);
+    return ok;
+}
+
+static const struct {
+    const char *name;
+    expr_builtin x;
+} builtin_bases[] = {
+    {"threadIdx", SYM_TID_X},
+    {"blockDim", SYM_BDIM_X},
+    {"blockIdx", SYM_BID_X},
+    {"gridDim", SYM_GDIM_X},
+};
+
+/* threadIdx.x and friends: a member of one of the builtin variables. The
+ * component is not in the AST libclang shows (it is a property getter), so
+ * it is read from the tokens. */
+static bool builtin_member(fn_ctx *f, cnode *n, expr_builtin *out)
+{
+    if (n->kind != CXCursor_MemberRefExpr || n->n_kids < 1)
+        return false;
+    cnode *base = cn_strip(n->kids[0]);
+    if (!base || base->kind != CXCursor_DeclRefExpr)
+        return false;
+    char *bname = cn_spelling(base->cur);
+    int which = -1;
+    for (size_t i = 0; i < sizeof builtin_bases / sizeof builtin_bases[0]; i++)
+        if (strcmp(bname, builtin_bases[i].name) == 0)
+            which = (int)i;
+    if (which < 0) {
+        free(bname);
+        return false;
+    }
+    char **toks;
+    int nt = cn_tokens(f->t, n->cur, &toks);
+    int comp = -1;
+    for (int i = 0; i + 2 < nt && comp < 0; i++) {
+        if (strcmp(toks[i], bname) == 0 && strcmp(toks[i + 1], ".") == 0) {
+            const char *c = toks[i + 2];
+            if (c[0] >= 'x' && c[0] <= 'z' && c[1] == '\0')
+                comp = c[0] - 'x';
+        }
+    }
+    cn_free_tokens(toks, nt);
+    free(bname);
+    if (comp < 0)
+        return false;
+    *out = (expr_builtin)(builtin_bases[which].x + comp);
+    return true;
+}
+
+static expr_op binop_of(enum CXBinaryOperatorKind k, bool *ok)
+{
+    *ok = true;
+    switch (k) {
+    case CXBinaryOperator_Mul:
+    case CXBinaryOperator_MulAssign:
+        return OP_MUL;
+    case CXBinaryOperator_Div:
+    case CXBinaryOperator_DivAssign:
+        return OP_DIV;
+    case CXBinaryOperator_Rem:
+    case CXBinaryOperator_RemAssign:
+        return OP_MOD;
+    case CXBinaryOperator_Add:
+    case CXBinaryOperator_AddAssign:
+        return OP_ADD;
+    case CXBinaryOperator_Sub:
+    case CXBinaryOperator_SubAssign:
+        return OP_SUB;
+    case CXBinaryOperator_Shl:
+    case CXBinaryOperator_ShlAssign:
+        return OP_SHL;
+    case CXBinaryOperator_Shr:
+    case CXBinaryOperator_ShrAssign:
+        return OP_SHR;
+    case CXBinaryOperator_LT:
+        return OP_LT;
+    case CXBinaryOperator_GT:
+        return OP_GT;
+    case CXBinaryOperator_LE:
+        return OP_LE;
+    case CXBinaryOperator_GE:
+        return OP_GE;
+    case CXBinaryOperator_EQ:
+        return OP_EQ;
+    case CXBinaryOperator_NE:
+        return OP_NE;
+    case CXBinaryOperator_And:
+    case CXBinaryOperator_AndAssign:
+        return OP_AND;
+    case CXBinaryOperator_Xor:
+    case CXBinaryOperator_XorAssign:
+        return OP_XOR;
+    case CXBinaryOperator_Or:
+    case CXBinaryOperator_OrAssign:
+        return OP_OR;
+    case CXBinaryOperator_LAnd:
+        return OP_LAND;
+    case CXBinaryOperator_LOr:
+        return OP_LOR;
+    default:
+        *ok = false;
+        return OP_ADD;
+    }
+}
+
+static bool tree_has_unknown(const expr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == EX_UNKNOWN)
+        return true;
+    return tree_has_unknown(e->a) || tree_has_unknown(e->b) || tree_has_unknown(e->c);
+}
+
+static const expr *first_unknown(const expr *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_UNKNOWN)
+        return e;
+    const expr *r = first_unknown(e->a);
+    if (!r)
+        r = first_unknown(e->b);
+    if (!r)
+        r = first_unknown(e->c);
+    return r;
+}
+
+static loop_frame *active_loop(fn_ctx *f, const var_info *v)
+{
+    for (int i = f->n_loops - 1; i >= 0; i--)
+        if (f->loops[i]->var == v)
+            return f->loops[i];
+    return NULL;
+}
+
+static loop_frame *loop_by_name(fn_ctx *f, const char *name)
+{
+    for (int i = f->n_loops - 1; i >= 0; i--)
+        if (f->loops[i]->ctx.var && strcmp(f->loops[i]->ctx.var, name) == 0)
+            return f->loops[i];
+    return NULL;
+}
+
+static bool per_lane(fn_ctx *f, const expr *e, int depth)
+{
+    if (!e || depth > 16)
+        return depth > 16;
+    switch (e->kind) {
+    case EX_CONST:
+        return false;
+    case EX_UNKNOWN:
+        return true;
+    case EX_SYM:
+        if (e->builtin == SYM_TID_X || e->builtin == SYM_TID_Y || e->builtin == SYM_TID_Z)
+            return true;
+        if (e->builtin == SYM_NAMED && e->name) {
+            loop_frame *l = loop_by_name(f, e->name);
+            if (l)
+                return per_lane(f, l->ctx.init, depth + 1) || per_lane(f, l->ctx.next, depth + 1);
+        }
+        return false;
+    default:
+        return per_lane(f, e->a, depth) || per_lane(f, e->b, depth) || per_lane(f, e->c, depth);
+    }
+}
+
+bool x_is_per_lane(fn_ctx *f, const expr *e)
+{
+    return per_lane(f, e, 0);
+}
+
+/* Does the subtree read main's argv (directly or through locals set from it)? */
+static bool refs_argv(fn_ctx *f, cnode *n, int depth)
+{
+    if (!n || depth > 6)
+        return false;
+    if (n->kind == CXCursor_DeclRefExpr) {
+        CXCursor r = clang_getCursorReferenced(n->cur);
+        if (r.kind == CXCursor_ParmDecl) {
+            char *s = cn_spelling(r);
+            bool a = strcmp(s, "argv") == 0;
+            free(s);
+            if (a)
+                return true;
+        }
+        var_info *v = fn_var(f, r);
+        if (v && !v->is_param && !v->visiting) {
+            v->visiting++;
+            bool a = refs_argv(f, v->init, depth + 1);
+            for (int i = 0; !a && i < v->n_assigns; i++)
+                a = refs_argv(f, v->assigns[i], depth + 1);
+            v->visiting--;
+            if (a)
+                return true;
+        }
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (refs_argv(f, n->kids[i], depth))
+            return true;
+    return false;
+}
+
+static int node_line(fn_ctx *f, cnode *n)
+{
+    src_loc l = {0};
+    cn_loc(f->t, n->cur, &l);
+    free(l.file);
+    return l.line;
+}
+
+/* Host side: remember why a runtime symbol is not constant (first one wins:
+ * it is the one the user most likely wants to hear about). */
+static void note_origin(fn_ctx *f, var_info *v, const char *shown)
+{
+    if (f->device || f->origin.len)
+        return;
+    if (v && v->is_param) {
+        sbuf_addf(&f->origin, "depends on '%s', a parameter of '%s'", shown, f->name);
+        return;
+    }
+    if (v) {
+        bool argv = refs_argv(f, v->init, 0);
+        for (int i = 0; !argv && i < v->n_assigns; i++)
+            argv = refs_argv(f, v->assigns[i], 0);
+        for (int i = 0; !argv && i < v->n_member_assigns; i++)
+            argv = refs_argv(f, v->member_assigns[i], 0);
+        if (argv) {
+            sbuf_addf(&f->origin, "comes from argv (variable '%s')", shown);
+            return;
+        }
+        if (v->addr_taken) {
+            sbuf_addf(&f->origin, "depends on '%s', whose address is passed elsewhere", shown);
+            return;
+        }
+        if (v->n_assigns + (v->init ? 1 : 0) > 1) {
+            sbuf_addf(&f->origin, "depends on '%s', which is assigned more than once (line %d)",
+                      shown, node_line(f, v->assigns[0]));
+            return;
+        }
+        cnode *src = v->init ? v->init : v->n_assigns ? v->assigns[0] : v->decl_node;
+        if (src)
+            sbuf_addf(&f->origin, "depends on '%s', computed at run time (line %d)", shown,
+                      node_line(f, src));
+        else
+            sbuf_addf(&f->origin, "depends on '%s'", shown);
+        return;
+    }
+    sbuf_addf(&f->origin, "depends on '%s', which is not a compile-time constant", shown);
+}
+
+static expr *x_rec(fn_ctx *f, cnode *n);
+
+/* Parameters bound when a small constexpr/inline helper is expanded. */
+typedef struct param_binding {
+    CXCursor parm;
+    expr *value;
+} param_binding;
+
+typedef struct bind_frame {
+    param_binding *b;
+    int n;
+    struct bind_frame *up;
+} bind_frame;
+
+static expr *bound_param(fn_ctx *f, CXCursor parm)
+{
+    for (bind_frame *fr = f->bindings; fr; fr = fr->up)
+        for (int i = 0; i < fr->n; i++)
+            if (clang_equalCursors(fr->b[i].parm, parm))
+                return expr_clone(fr->b[i].value);
+    return NULL;
+}
+
+/* The value a variable is set to by one of its assignments (for compound
+ * assignments, in terms of the variable itself). */
+expr *x_assign_value(fn_ctx *f, var_info *v, cnode *a)
+{
+    if (a->kind == CXCursor_UnaryOperator) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(a->cur);
+        bool inc = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc;
+        return expr_binary(inc ? OP_ADD : OP_SUB, expr_named(v->name), expr_const(1));
+    }
+    if (a->kind == CXCursor_CallExpr)
+        return unknownf("'%s' is assigned through an operator", v->name);
+    if (a->n_kids != 2)
+        return unknownf("odd assignment to '%s'", v->name);
+    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(a->cur);
+    expr *rhs = x_rec(f, a->kids[1]);
+    if (k == CXBinaryOperator_Assign)
+        return rhs;
+    bool ok;
+    expr_op op = binop_of(k, &ok);
+    if (!ok) {
+        expr_free(rhs);
+        return unknownf("odd assignment to '%s'", v->name);
+    }
+    return expr_binary(op, expr_named(v->name), rhs);
+}
+
+static expr *local_var(fn_ctx *f, var_info *v)
+{
+    if (active_loop(f, v))
+        return expr_named(v->name);
+    if (v->visiting)
+        return expr_named(v->name);
+    if (v->loop && f->device)
+        return unknownf("'%s' is used after its loop", v->name);
+    if (v->is_shared)
+        return unknownf("value read from shared memory ('%s')", v->name);
+    if (!v->addr_taken && v->n_assigns == 0 && v->init) {
+        v->visiting++;
+        expr *e = x_rec(f, v->init);
+        v->visiting--;
+        if (!f->device && tree_has_unknown(e)) {
+            /* A runtime value of the host: a name the caller can bind. */
+            expr_free(e);
+            note_origin(f, v, v->name);
+            return expr_named(v->name);
+        }
+        return e;
+    }
+    if (!v->addr_taken && v->n_assigns == 1 && !v->init &&
+        v->assigns[0]->kind == CXCursor_BinaryOperator &&
+        clang_getCursorBinaryOperatorKind(v->assigns[0]->cur) == CXBinaryOperator_Assign) {
+        v->visiting++;
+        expr *e = x_rec(f, v->assigns[0]->kids[1]);
+        v->visiting--;
+        if (!f->device && tree_has_unknown(e)) {
+            expr_free(e);
+            note_origin(f, v, v->name);
+            return expr_named(v->name);
+        }
+        return e;
+    }
+    if (!f->device) {
+        note_origin(f, v, v->name);
+        return expr_named(v->name);
+    }
+    if (v->addr_taken)
+        return unknownf("the address of '%s' is taken", v->name);
+    if (!v->init && v->n_assigns == 0)
+        return unknownf("'%s' is not initialised", v->name);
+    /* Reassigned in the kernel: usable as a name only when every value it
+     * takes is the same in all lanes, so that it shifts lanes alike. */
+    if (v->uniform == 0) {
+        v->visiting++;
+        bool lane = false;
+        if (v->init) {
+            expr *e = x_rec(f, v->init);
+            lane = x_is_per_lane(f, e);
+            expr_free(e);
+        }
+        for (int i = 0; !lane && i < v->n_assigns; i++) {
+            expr *e = x_assign_value(f, v, v->assigns[i]);
+            lane = x_is_per_lane(f, e);
+            expr_free(e);
+        }
+        v->visiting--;
+        v->uniform = lane ? 2 : 1;
+    }
+    if (v->uniform == 1)
+        return expr_named(v->name);
+    return unknownf("'%s' is reassigned and differs between threads", v->name);
+}
+
+/* "p.n" for a member of a struct parameter (the same for every thread). */
+static char *member_path(cnode *n, int depth)
+{
+    n = cn_strip(n);
+    if (!n || depth > 8)
+        return NULL;
+    if (n->kind == CXCursor_DeclRefExpr) {
+        CXCursor r = clang_getCursorReferenced(n->cur);
+        if (r.kind != CXCursor_ParmDecl)
+            return NULL;
+        return cn_spelling(r);
+    }
+    if (n->kind == CXCursor_MemberRefExpr && n->n_kids >= 1) {
+        CXType bt = clang_getCanonicalType(clang_getCursorType(cn_strip(n->kids[0])->cur));
+        if (bt.kind == CXType_Pointer)
+            return NULL; /* p->x reads memory */
+        char *base = member_path(n->kids[0], depth + 1);
+        if (!base)
+            return NULL;
+        char *field = cn_spelling(n->cur);
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "%s.%s", base, field);
+        free(base);
+        free(field);
+        return sbuf_take(&b);
+    }
+    return NULL;
+}
+
+static expr *member_rhs_for(fn_ctx *f, var_info *v, const char *field, int *count)
+{
+    cnode *found = NULL;
+    *count = 0;
+    for (int i = 0; i < v->n_member_assigns; i++) {
+        cnode *a = v->member_assigns[i];
+        cnode *lhs = cn_strip(a->kids[0]);
+        char *fname = cn_spelling(lhs->cur);
+        if (strcmp(fname, field) == 0) {
+            (*count)++;
+            found = a;
+        }
+        free(fname);
+    }
+    if (*count != 1)
+        return NULL;
+    (void)f;
+    return (expr *)found; /* the caller interprets the node */
+}
+
+static cnode *assign_rhs(cnode *a)
+{
+    if (a->kind == CXCursor_CallExpr)
+        return cn_expr_kid(a, cn_n_expr_kids(a) - 1);
+    return a->n_kids == 2 ? a->kids[1] : NULL;
+}
+
+/* Small helpers written as `return <expr>;` (ceil_div, DIVUP as a
+ * function...) are expanded with their arguments bound. */
+static expr *inline_call(fn_ctx *f, cnode *call, CXCursor fn)
+{
+    CXCursor def = clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(def) || f->depth > 6)
+        return NULL;
+    int np = clang_Cursor_getNumArguments(def);
+    int nargs = cn_n_expr_kids(call) - 1;
+    if (np < 0 || np != nargs || np > 8)
+        return NULL;
+    cnode *tree = cn_build(def);
+    cnode *body = NULL;
+    for (int i = 0; i < tree->n_kids; i++)
+        if (tree->kids[i]->kind == CXCursor_CompoundStmt)
+            body = tree->kids[i];
+    expr *result = NULL;
+    if (body && body->n_kids == 1 && body->kids[0]->kind == CXCursor_ReturnStmt &&
+        body->kids[0]->n_kids == 1) {
+        param_binding pb[8];
+        for (int i = 0; i < np; i++) {
+            pb[i].parm = clang_Cursor_getArgument(def, (unsigned)i);
+            pb[i].value = x_rec(f, cn_expr_kid(call, i + 1));
+        }
+        bind_frame fr = {pb, np, f->bindings};
+        f->bindings = &fr;
+        f->depth++;
+        result = x_rec(f, body->kids[0]->kids[0]);
+        f->depth--;
+        f->bindings = fr.up;
+        for (int i = 0; i < np; i++)
+            expr_free(pb[i].value);
+    }
+    cn_free(tree);
+    return result;
+}
+
+static bool name_in(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(s, *list) == 0)
+            return true;
+    return false;
+}
+
+static expr *x_call(fn_ctx *f, cnode *n)
+{
+    CXCursor fn = clang_getCursorReferenced(n->cur);
+    char *name = cn_spelling(fn);
+    int nargs = cn_n_expr_kids(n) - 1;
+    static const char *const mins[] = {"min", "umin", "llmin", "ullmin", NULL};
+    static const char *const maxs[] = {"max", "umax", "llmax", "ullmax", NULL};
+    static const char *const muls[] = {"__mul24", "__umul24", NULL};
+    expr *e = NULL;
+    if (nargs == 2 && (name_in(name, mins) || name_in(name, maxs) || name_in(name, muls))) {
+        expr *a = x_rec(f, cn_expr_kid(n, 1));
+        expr *b = x_rec(f, cn_expr_kid(n, 2));
+        expr_op op = name_in(name, mins) ? OP_MIN : name_in(name, maxs) ? OP_MAX : OP_MUL;
+        e = expr_binary(op, a, b);
+    } else if (nargs == 1 && (strcmp(name, "abs") == 0 || strcmp(name, "labs") == 0 ||
+                              strcmp(name, "llabs") == 0)) {
+        expr *a = x_rec(f, cn_expr_kid(n, 1));
+        e = expr_binary(OP_MAX, a, expr_unary(OP_NEG, expr_clone(a)));
+    } else if (fn.kind == CXCursor_Constructor && nargs == 1) {
+        /* int(x), unsigned(x) spelled as a constructor call. */
+        e = x_rec(f, cn_expr_kid(n, 1));
+    } else if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_FunctionTemplate) {
+        e = inline_call(f, n, fn);
+    }
+    if (!e)
+        e = unknownf("result of a call to '%s'", name[0] ? name : "a function");
+    free(name);
+    return e;
+}
+
+static expr *x_declref(fn_ctx *f, cnode *n)
+{
+    CXCursor r = clang_getCursorReferenced(n->cur);
+    char *name = cn_spelling(r);
+    expr *e = NULL;
+    switch (r.kind) {
+    case CXCursor_NonTypeTemplateParameter:
+        e = expr_named(name);
+        break;
+    case CXCursor_ParmDecl: {
+        e = bound_param(f, r);
+        if (e)
+            break;
+        var_info *v = fn_var(f, r);
+        if (v && v->n_assigns && f->device) {
+            e = local_var(f, v);
+        } else {
+            if (!f->device)
+                note_origin(f, v, name);
+            e = expr_named(name);
+        }
+        break;
+    }
+    case CXCursor_VarDecl: {
+        if (strcmp(name, "warpSize") == 0 && f->device) {
+            e = expr_builtin_sym(SYM_WARP_SIZE);
+            break;
+        }
+        var_info *v = fn_var(f, r);
+        if (v) {
+            e = local_var(f, v);
+        } else if (f->device) {
+            e = unknownf("value of the global variable '%s'", name);
+        } else {
+            note_origin(f, NULL, name);
+            e = expr_named(name);
+        }
+        break;
+    }
+    default:
+        e = unknownf("'%s' is not a value gpulint can follow", name);
+        break;
+    }
+    free(name);
+    return e;
+}
+
+static expr *x_member(fn_ctx *f, cnode *n)
+{
+    expr_builtin b;
+    if (builtin_member(f, n, &b))
+        return expr_builtin_sym(b);
+    if (n->n_kids >= 1) {
+        cnode *base = cn_strip(n->kids[0]);
+        CXType bt = clang_getCursorType(base->cur);
+        char *field = cn_spelling(n->cur);
+        if (cn_is_dim3(bt) && field[0] >= 'x' && field[0] <= 'z' && !field[1]) {
+            int comp = field[0] - 'x';
+            free(field);
+            return x_dim3(f, base, comp);
+        }
+        if (base->kind == CXCursor_DeclRefExpr) {
+            CXCursor r = clang_getCursorReferenced(base->cur);
+            var_info *v = fn_var(f, r);
+            if (v && !v->is_param && !f->device && v->n_member_assigns) {
+                int count;
+                cnode *a = (cnode *)member_rhs_for(f, v, field, &count);
+                if (a && !v->n_assigns) {
+                    free(field);
+                    return x_rec(f, assign_rhs(a));
+                }
+            }
+        }
+        free(field);
+    }
+    char *path = member_path(n, 0);
+    if (path) {
+        if (!f->device)
+            note_origin(f, NULL, path);
+        expr *e = expr_named(path);
+        free(path);
+        return e;
+    }
+    if (!f->device) {
+        char *text = cn_text(f->t, n->cur);
+        note_origin(f, NULL, text);
+        expr *e = expr_named(text);
+        free(text);
+        return e;
+    }
+    char *text = cn_text(f->t, n->cur);
+    expr *e = unknownf("value read from memory ('%s')", text);
+    free(text);
+    return e;
+}
+
+static expr *x_rec(fn_ctx *f, cnode *n)
+{
+    n = cn_strip(n);
+    if (!n)
+        return expr_unknown("missing expression");
+    if (f->depth > X_MAX_DEPTH)
+        return expr_unknown("expression nested too deeply");
+    f->depth++;
+    expr *e = NULL;
+    int64_t v;
+    CXType type = clang_getCursorType(n->cur);
+    switch (n->kind) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral:
+    case CXCursor_CXXBoolLiteralExpr:
+    case CXCursor_UnaryExpr: /* sizeof, alignof */
+        if (x_const(f, n, &v))
+            e = expr_const(v);
+        else
+            e = expr_unknown("sizeof of a type that is not known here");
+        break;
+    case CXCursor_DeclRefExpr:
+        if (x_const(f, n, &v))
+            e = expr_const(v);
+        else
+            e = x_declref(f, n);
+        break;
+    case CXCursor_MemberRefExpr:
+        e = x_member(f, n);
+        break;
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(n->cur);
+        expr *a = n->n_kids == 1 ? x_rec(f, n->kids[0]) : expr_unknown("odd operator");
+        switch (op) {
+        case CXUnaryOperator_Minus:
+            e = expr_unary(OP_NEG, a);
+            break;
+        case CXUnaryOperator_Not:
+            e = expr_unary(OP_BNOT, a);
+            break;
+        case CXUnaryOperator_LNot:
+            e = expr_unary(OP_NOT, a);
+            break;
+        case CXUnaryOperator_Plus:
+            e = a;
+            break;
+        default:
+            expr_free(a);
+            e = expr_unknown(op == CXUnaryOperator_Deref ? "value read through a pointer"
+                                                         : "increment inside an expression");
+            break;
+        }
+        break;
+    }
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+        if (n->n_kids != 2) {
+            e = expr_unknown("odd operator");
+            break;
+        }
+        if (k == CXBinaryOperator_Comma) {
+            e = x_rec(f, n->kids[1]);
+            break;
+        }
+        CXType ct = clang_getCanonicalType(type);
+        if (ct.kind == CXType_Pointer) {
+            e = expr_unknown("pointer arithmetic");
+            break;
+        }
+        bool ok;
+        expr_op op = binop_of(k, &ok);
+        if (!ok || k >= CXBinaryOperator_Assign) {
+            e = expr_unknown("assignment inside an expression");
+            break;
+        }
+        e = expr_binary(op, x_rec(f, n->kids[0]), x_rec(f, n->kids[1]));
+        break;
+    }
+    case CXCursor_ConditionalOperator:
+        if (n->n_kids == 3)
+            e = expr_cond(x_rec(f, n->kids[0]), x_rec(f, n->kids[1]), x_rec(f, n->kids[2]));
+        else
+            e = expr_unknown("odd conditional");
+        break;
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXFunctionalCastExpr:
+    case CXCursor_CXXConstCastExpr: {
+        if (x_const(f, n, &v)) {
+            e = expr_const(v);
+            break;
+        }
+        cnode *k = cn_expr_kid(n, cn_n_expr_kids(n) - 1);
+        if (cn_float_kind(type)) {
+            e = expr_unknown("floating-point value");
+            break;
+        }
+        e = k ? x_rec(f, k) : expr_unknown("odd cast");
+        break;
+    }
+    case CXCursor_CallExpr:
+        if (x_const(f, n, &v))
+            e = expr_const(v);
+        else
+            e = x_call(f, n);
+        break;
+    case CXCursor_ArraySubscriptExpr: {
+        char *text = cn_text(f->t, n->cur);
+        e = unknownf("value read from memory ('%s')", text);
+        free(text);
+        break;
+    }
+    case CXCursor_FloatingLiteral:
+        e = expr_unknown("floating-point value");
+        break;
+    default:
+        if (x_const(f, n, &v)) {
+            e = expr_const(v);
+        } else {
+            char *k = cx_str(clang_getCursorKindSpelling(n->kind));
+            char *text = cn_text(f->t, n->cur);
+            e = unknownf("'%s' (%s) is not understood", text, k);
+            free(k);
+            free(text);
+        }
+        break;
+    }
+    /* Fully constant: let the compiler's own arithmetic (unsigned wrap,
+     * conversions) have the last word. */
+    if (e->kind != EX_CONST && !tree_has_unknown(e) && n->kind != CXCursor_DeclRefExpr &&
+        n->kind != CXCursor_MemberRefExpr) {
+        expr *s = expr_simplify(e);
+        if (s->kind == EX_CONST) {
+            expr_free(e);
+            e = s;
+            if (x_const(f, n, &v))
+                e->value = v;
+        } else {
+            expr_free(s);
+        }
+    }
+    f->depth--;
+    return e;
+}
+
+expr *x_expr(fn_ctx *f, cnode *n)
+{
+    return x_rec(f, n);
+}
+
+/* ---- dim3 ---- */
+
+static expr *dim3_var(fn_ctx *f, var_info *v, int comp)
+{
+    static const char *const fields[] = {"x", "y", "z"};
+    char shown[160];
+    snprintf(shown, sizeof shown, "%s.%s", v->name, fields[comp]);
+    if (v->is_param) {
+        note_origin(f, v, shown);
+        return expr_named(shown);
+    }
+    int count = 0;
+    cnode *ma = (cnode *)member_rhs_for(f, v, fields[comp], &count);
+    int whole = (v->init ? 1 : 0) + v->n_assigns;
+    if (v->addr_taken || count > 1 || (count == 1 && v->n_assigns) || whole > 1) {
+        note_origin(f, v, shown);
+        return expr_named(shown);
+    }
+    if (count == 1)
+        return x_rec(f, assign_rhs(ma));
+    if (v->init)
+        return x_dim3(f, v->init, comp);
+    if (v->n_assigns == 1)
+        return x_dim3(f, assign_rhs(v->assigns[0]), comp);
+    return expr_const(1);
+}
+
+expr *x_dim3(fn_ctx *f, cnode *n, int comp)
+{
+    n = cn_strip(n);
+    if (!n)
+        return expr_unknown("missing dim3");
+    if (f->depth > X_MAX_DEPTH)
+        return expr_unknown("expression nested too deeply");
+    f->depth++;
+    expr *e = NULL;
+    switch (n->kind) {
+    case CXCursor_CXXFunctionalCastExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr: {
+        cnode *k = cn_expr_kid(n, cn_n_expr_kids(n) - 1);
+        e = k ? x_dim3(f, k, comp) : expr_unknown("odd cast");
+        break;
+    }
+    case CXCursor_CallExpr:
+    case CXCursor_InitListExpr: {
+        CXCursor fn = clang_getCursorReferenced(n->cur);
+        int nargs = cn_n_expr_kids(n);
+        if (n->kind == CXCursor_CallExpr && fn.kind != CXCursor_Constructor) {
+            char *name = cn_spelling(fn);
+            e = unknownf("dim3 returned by a call to '%s'", name);
+            free(name);
+            break;
+        }
+        if (nargs == 1 && cn_is_dim3(clang_getCursorType(cn_strip(cn_expr_kid(n, 0))->cur))) {
+            e = x_dim3(f, cn_expr_kid(n, 0), comp);
+            break;
+        }
+        if (comp < nargs)
+            e = x_rec(f, cn_expr_kid(n, comp));
+        else
+            e = expr_const(1);
+        break;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXCursor r = clang_getCursorReferenced(n->cur);
+        var_info *v = fn_var(f, r);
+        if (v) {
+            if (v->visiting) {
+                e = expr_unknown("dim3 defined in terms of itself");
+                break;
+            }
+            v->visiting++;
+            e = dim3_var(f, v, comp);
+            v->visiting--;
+        } else {
+            char *name = cn_spelling(r);
+            e = unknownf("global dim3 '%s'", name);
+            free(name);
+        }
+        break;
+    }
+    case CXCursor_MemberRefExpr: {
+        /* cfg.blockDim of a launch configuration struct. */
+        cnode *base = n->n_kids ? cn_strip(n->kids[0]) : NULL;
+        var_info *v = base && base->kind == CXCursor_DeclRefExpr
+                          ? fn_var(f, clang_getCursorReferenced(base->cur))
+                          : NULL;
+        char *field = cn_spelling(n->cur);
+        if (v && !v->visiting) {
+            int count;
+            cnode *a = (cnode *)member_rhs_for(f, v, field, &count);
+            if (a) {
+                v->visiting++;
+                e = x_dim3(f, assign_rhs(a), comp);
+                v->visiting--;
+            } else {
+                static const char *const fields[] = {"x", "y", "z"};
+                char shown[200];
+                snprintf(shown, sizeof shown, "%s.%s.%s", v->name, field, fields[comp]);
+                note_origin(f, v, shown);
+                e = expr_named(shown);
+            }
+        } else {
+            e = unknownf("dim3 member '%s'", field);
+        }
+        free(field);
+        break;
+    }
+    case CXCursor_ConditionalOperator:
+        if (n->n_kids == 3) {
+            e = expr_cond(x_rec(f, n->kids[0]), x_dim3(f, n->kids[1], comp),
+                          x_dim3(f, n->kids[2], comp));
+            break;
+        }
+        e = expr_unknown("odd conditional");
+        break;
+    default:
+        if (cn_type_is_integral(clang_getCursorType(n->cur)))
+            e = comp == 0 ? x_rec(f, n) : expr_const(1);
+        else
+            e = unknownf("dim3 value that is not understood");
+        break;
+    }
+    f->depth--;
+    return e;
+}
+
+/* ---- values with explanations ---- */
+
+static void finish_value(fn_ctx *f, expr *e, const char *role, cusrc_value *v)
+{
+    expr *s = expr_simplify(e);
+    expr_free(e);
+    v->present = true;
+    v->e = s;
+    if (s->kind == EX_CONST) {
+        v->known = true;
+        v->value = s->value;
+        return;
+    }
+    sbuf b;
+    sbuf_init(&b);
+    const expr *u = first_unknown(s);
+    if (u)
+        sbuf_addf(&b, "%s is not a compile-time constant: %s", role, u->name ? u->name : "unknown");
+    else if (f->origin.len)
+        sbuf_addf(&b, "%s %s", role, sbuf_str(&f->origin));
+    else
+        sbuf_addf(&b, "%s is not a compile-time constant", role);
+    v->why = sbuf_take(&b);
+}
+
+void x_value(fn_ctx *f, cnode *n, const char *role, cusrc_value *v)
+{
+    memset(v, 0, sizeof *v);
+    f->origin.len = 0;
+    if (f->origin.data)
+        f->origin.data[0] = '\0';
+    v->text = cn_text(f->t, n->cur);
+    finish_value(f, x_rec(f, n), role, v);
+}
+
+void x_value_dim3(fn_ctx *f, cnode *n, const char *role, cusrc_dim3 *d)
+{
+    memset(d, 0, sizeof *d);
+    d->present = true;
+    d->text = cn_text(f->t, n->cur);
+    cusrc_value *c[3] = {&d->x, &d->y, &d->z};
+    for (int i = 0; i < 3; i++) {
+        f->origin.len = 0;
+        if (f->origin.data)
+            f->origin.data[0] = '\0';
+        finish_value(f, x_dim3(f, n, i), role, c[i]);
+    }
+    /* Component texts where the source spells them out: dim3(16, 16). */
+    cnode *c0 = cn_strip(n);
+    if (c0 && c0->kind == CXCursor_CXXFunctionalCastExpr)
+        c0 = cn_strip(cn_expr_kid(c0, cn_n_expr_kids(c0) - 1));
+    if (c0 && (c0->kind == CXCursor_CallExpr || c0->kind == CXCursor_InitListExpr) &&
+        (c0->kind == CXCursor_InitListExpr ||
+         clang_getCursorReferenced(c0->cur).kind == CXCursor_Constructor)) {
+        int na = cn_n_expr_kids(c0);
+        cnode *a0 = na ? cn_strip(cn_expr_kid(c0, 0)) : NULL;
+        if (!(na == 1 && a0 && cn_is_dim3(clang_getCursorType(a0->cur))))
+            for (int i = 0; i < na && i < 3; i++)
+                c[i]->text = cn_text(f->t, cn_expr_kid(c0, i)->cur);
+    }
+}

@@ -1,0 +1,159 @@
+/* cusrc_int: internals shared by the libclang half of the source front end
+ * (cusrc.c drives, cusrc_ast.c holds the cursor tree and variable tables,
+ * cusrc_eval.c turns expressions into expr trees, cusrc_body.c walks kernel
+ * bodies). libclang gives no parent links and visits through callbacks, so
+ * each function we look at is first copied into a small tree of cnodes that
+ * can be walked both ways. */
+#ifndef GPULINT_CUSRC_INT_H
+#define GPULINT_CUSRC_INT_H
+
+#include <clang-c/Index.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input/cusrc.h"
+#include "util/sbuf.h"
+
+/* Deeper nesting than this is cut off (and said so) rather than recursed
+ * into: a generated file must not overflow the stack. */
+#define CN_MAX_DEPTH 400
+#define X_MAX_DEPTH 120
+
+typedef struct cnode {
+    CXCursor cur;
+    enum CXCursorKind kind;
+    struct cnode *parent;
+    struct cnode **kids;
+    int n_kids;
+    int idx; /* position among the parent's kids */
+} cnode;
+
+/* What one local variable or parameter of the function does. */
+typedef struct var_info {
+    CXCursor decl;
+    unsigned hash;
+    char *name;
+    bool is_param;
+    bool is_shared; /* __shared__ */
+    bool addr_taken;
+    cnode *decl_node; /* the VarDecl, NULL for parameters */
+    cnode *init;      /* initialiser expression, NULL when none */
+    cnode **assigns;  /* =, op=, ++, -- with the variable itself as target */
+    int n_assigns;
+    cnode **member_assigns; /* v.x = ... (dim3, launch configs) */
+    int n_member_assigns;
+    struct cnode *loop; /* the loop statement that steps it, NULL if none */
+    int visiting;       /* recursion guard while substituting */
+    int uniform;        /* memo: 0 unknown, 1 same in every lane, 2 not */
+} var_info;
+
+typedef struct cusrc_tu cusrc_tu;
+
+/* One loop being walked (kernel bodies). */
+typedef struct loop_frame {
+    cnode *stmt;
+    var_info *var;     /* the counter, NULL when none was recognised */
+    loop_ctx ctx;      /* owned */
+    expr *trips;       /* trip count, owned */
+    int64_t direct[8]; /* operation counts directly in the body */
+    expr *nested[8];   /* counts of nested loops (already multiplied), owned */
+} loop_frame;
+
+/* A function being looked at: the tree, its variables and, in kernel
+ * bodies, the loops around the current point. */
+typedef struct fn_ctx {
+    cusrc_tu *t;
+    cnode *root; /* FunctionDecl / FunctionTemplate node */
+    char *name;
+    bool device;  /* a kernel body: builtins mean the thread */
+    bool generic; /* a template pattern: template parameters stay symbolic */
+    var_info *vars;
+    size_t n_vars, cap_vars;
+    loop_frame **loops; /* active loops, outermost first */
+    int n_loops, cap_loops;
+    sbuf origin; /* host values: why the first runtime symbol is not constant */
+    int depth;
+    struct bind_frame *bindings; /* parameters of an inlined helper being expanded */
+} fn_ctx;
+
+typedef struct optin_rec {
+    char *usr;     /* kernel template or kernel */
+    char *mangled; /* of the instantiation, NULL when not known */
+    cusrc_value bytes;
+} optin_rec;
+
+typedef struct pending_variant {
+    size_t kernel;
+    CXCursor cur; /* definition to walk (instantiation, kernel or template) */
+    char *mangled;
+    bool generic;
+} pending_variant;
+
+struct cusrc_tu {
+    CXTranslationUnit tu;
+    CXFile main_file;
+    const char *path; /* as the user gave it */
+    cusrc_unit *u;
+    size_t cap_kernels, cap_variants, cap_launches, cap_arrays, cap_accesses, cap_branches,
+        cap_ignores, cap_notes;
+    CXCursor *kernel_cur; /* definition cursor of each kernel (template for templated ones) */
+    pending_variant *pend;
+    size_t n_pend, cap_pend;
+    optin_rec *optins;
+    size_t n_optins, cap_optins;
+    char **launch_usr; /* parallel to launches: USR of the callee's template/kernel */
+};
+
+/* ---- cusrc_ast.c ---- */
+cnode *cn_build(CXCursor c);
+void cn_free(cnode *n);
+cnode *cn_strip(cnode *n);       /* parens, implicit casts, wrappers with one expression kid */
+cnode *cn_strip_casts(cnode *n); /* also explicit casts */
+bool cn_is_expr(const cnode *n);
+int cn_n_expr_kids(const cnode *n);
+cnode *cn_expr_kid(const cnode *n, int i); /* i-th kid that is an expression */
+char *cx_str(CXString s);                  /* takes ownership of s */
+char *cn_spelling(CXCursor c);
+char *cn_type_spelling(CXType t);
+char *cn_ref_name(CXCursor c); /* spelling of the referenced declaration, "" */
+bool cn_in_main(cusrc_tu *t, CXCursor c);
+void cn_loc(cusrc_tu *t, CXCursor c, src_loc *out);
+char *cn_text(cusrc_tu *t, CXCursor c); /* source text of the cursor's extent */
+char *cn_text_trunc(cusrc_tu *t, CXCursor c, size_t max);
+int cn_tokens(cusrc_tu *t, CXCursor c, char ***out); /* token spellings; free with cn_free_tokens */
+void cn_free_tokens(char **toks, int n);
+bool cn_has_attr(CXCursor c, enum CXCursorKind attr);
+int64_t cn_type_size(CXType t); /* bytes, -1 when not known */
+bool cn_type_is_integral(CXType t);
+int cn_float_kind(CXType t); /* 0 not floating, 1 half/bf16, 2 float, 3 double */
+bool cn_is_dim3(CXType t);
+
+void fn_init(fn_ctx *f, cusrc_tu *t, cnode *root, bool device);
+void fn_free(fn_ctx *f);
+var_info *fn_var(fn_ctx *f, CXCursor decl); /* NULL when not a local/parameter */
+cnode *fn_var_init(cnode *vardecl);
+
+/* ---- cusrc_eval.c ---- */
+expr *x_expr(fn_ctx *f, cnode *n);
+/* Component 0..2 of a dim3-valued expression. */
+expr *x_dim3(fn_ctx *f, cnode *n, int comp);
+/* Evaluates n into v (e, known, value, text, why); role names it in why. */
+void x_value(fn_ctx *f, cnode *n, const char *role, cusrc_value *v);
+void x_value_dim3(fn_ctx *f, cnode *n, const char *role, cusrc_dim3 *d);
+bool x_is_per_lane(fn_ctx *f, const expr *e);
+/* The value an assignment (=, op=, ++, --) gives v, in terms of v. */
+expr *x_assign_value(fn_ctx *f, var_info *v, cnode *assign);
+bool x_const(fn_ctx *f, cnode *n, int64_t *out); /* libclang's own constant evaluation */
+expr *x_conj(expr *a, expr *b);                  /* a && b, either may be NULL */
+
+/* ---- cusrc_body.c ---- */
+void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn);
+
+/* ---- cusrc.c (growth of the unit's arrays) ---- */
+size_t tu_add_array(cusrc_tu *t);
+size_t tu_add_access(cusrc_tu *t);
+size_t tu_add_branch(cusrc_tu *t);
+void tu_note(cusrc_tu *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
