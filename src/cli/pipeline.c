@@ -84,14 +84,23 @@ static void take_log(report *r, size_t *cap, const char *log, size_t len, const 
     ptxas_log_free(&parsed);
 }
 
+static bool line_has(const char *line, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(line + i, needle, k) == 0)
+            return true;
+    return false;
+}
+
 /* nvcc's own diagnostics (not the ptxas info lines) go to stderr as they are. */
 static void echo_diagnostics(const char *log)
 {
     for (const char *p = log; *p;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
-        if (!memmem(p, n, "ptxas info", 10) && !memmem(p, n, "nvlink info", 11) &&
-            !(n > 4 && memmem(p, n, "bytes stack frame", 17)))
+        if (!line_has(p, n, "ptxas info") && !line_has(p, n, "nvlink info") &&
+            !line_has(p, n, "bytes stack frame"))
             fwrite(p, 1, n, stderr);
         p += n;
     }
