@@ -388,6 +388,117 @@ static void test_not_analysed(void **state)
     assert_string_equal(r.reason, a.why_not);
 }
 
+/* ---- kernels/bank_probe.cu: the model's prediction for each probe ---- */
+
+/* The transposes' accesses: tile[row][col] with rows y + j, j = 0, 8, 16, 24
+ * (loop j), a 32 x 8 block. */
+static expr *J(void)
+{
+    return N("j");
+}
+static expr *YJ(void)
+{
+    return B(OP_ADD, TY(), J());
+}
+
+typedef struct probe_case {
+    const char *kernel, *op;
+    int width;
+    int64_t stride; /* > 0: lane i at element i * stride */
+    int transpose;  /* 0: none; 1 naive, 2 padded, 3 xor */
+    bool broadcast;
+} probe_case;
+
+static const probe_case probes[] = {
+    {"ld_b32_stride1", "ld", 4, 1, 0, false},   {"ld_b32_stride2", "ld", 4, 2, 0, false},
+    {"ld_b32_stride4", "ld", 4, 4, 0, false},   {"ld_b32_stride16", "ld", 4, 16, 0, false},
+    {"ld_b32_stride32", "ld", 4, 32, 0, false}, {"ld_b32_stride33", "ld", 4, 33, 0, false},
+    {"ld_b64_stride1", "ld", 8, 1, 0, false},   {"ld_b64_stride2", "ld", 8, 2, 0, false},
+    {"ld_b64_stride16", "ld", 8, 16, 0, false}, {"ld_b128_stride1", "ld", 16, 1, 0, false},
+    {"ld_b128_stride2", "ld", 16, 2, 0, false}, {"ld_b128_stride8", "ld", 16, 8, 0, false},
+    {"st_b32_stride1", "st", 4, 1, 0, false},   {"st_b32_stride2", "st", 4, 2, 0, false},
+    {"st_b32_stride4", "st", 4, 4, 0, false},   {"st_b32_stride16", "st", 4, 16, 0, false},
+    {"st_b32_stride32", "st", 4, 32, 0, false}, {"st_b32_stride33", "st", 4, 33, 0, false},
+    {"st_b64_stride1", "st", 8, 1, 0, false},   {"st_b64_stride2", "st", 8, 2, 0, false},
+    {"st_b64_stride16", "st", 8, 16, 0, false}, {"st_b128_stride1", "st", 16, 1, 0, false},
+    {"st_b128_stride2", "st", 16, 2, 0, false}, {"st_b128_stride8", "st", 16, 8, 0, false},
+    {"ld_b32_broadcast", "ld", 4, 0, 0, true},  {"transpose_naive", "ld", 4, 0, 1, false},
+    {"transpose_naive", "st", 4, 0, 1, false},  {"transpose_padded", "ld", 4, 0, 2, false},
+    {"transpose_padded", "st", 4, 0, 2, false}, {"transpose_xor", "ld", 4, 0, 3, false},
+    {"transpose_xor", "st", 4, 0, 3, false},
+};
+
+static int probe_model(const probe_case *p)
+{
+    mem_access a = {0};
+    a.space = SPACE_SHARED;
+    a.width = p->width;
+    a.is_store = strcmp(p->op, "st") == 0;
+    const int64_t *block = warp_block;
+    if (p->broadcast) {
+        a.byte_offset = C(0);
+    } else if (p->transpose) {
+        block = tile_block;
+        int64_t cols = p->transpose == 2 ? 33 : 32;
+        bool load = !a.is_store;
+        /* stores write rows: tile[y + j][x] (xor: [y + j][x ^ (y + j)]);
+         * loads read columns: tile[x][y + j] (xor: [x][(y + j) ^ x]) */
+        expr *row = load ? TX() : YJ();
+        expr *col = load ? YJ() : TX();
+        if (p->transpose == 3)
+            col = B(OP_XOR, col, load ? TX() : YJ());
+        a.byte_offset = tile_at(cols, row, col);
+        a.n_loops = 1;
+        a.loops[0] = loop("j", C(0), B(OP_LT, J(), C(32)), B(OP_ADD, J(), C(8)));
+    } else {
+        a.byte_offset = B(OP_MUL, TX(), C(p->stride * p->width));
+    }
+    bank_result r;
+    bool ok = bank_analyze(&a, block, NULL, &r);
+    expr_free(a.byte_offset);
+    if (a.n_loops)
+        free_loop(&a.loops[0]);
+    assert_true(ok);
+    assert_false(r.assumed);
+    assert_true(r.average == (double)r.worst); /* every request of a probe is alike */
+    if (p->transpose)
+        assert_int_equal(r.requests, 8 * 4);
+    return r.worst;
+}
+
+static void test_probe_expected(void **state)
+{
+    (void)state;
+    FILE *f = fopen(BANK_PROBE_EXPECTED, "r");
+    assert_non_null(f);
+    char line[256];
+    bool seen[sizeof probes / sizeof probes[0]] = {false};
+    int lines = 0;
+    while (fgets(line, sizeof line, f)) {
+        char kernel[64], op[8];
+        int want;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        assert_int_equal(sscanf(line, "%63s %7s %d", kernel, op, &want), 3);
+        lines++;
+        size_t i = 0;
+        while (i < sizeof probes / sizeof probes[0] &&
+               (strcmp(probes[i].kernel, kernel) || strcmp(probes[i].op, op)))
+            i++;
+        if (i == sizeof probes / sizeof probes[0])
+            fail_msg("%s %s: not a known probe", kernel, op);
+        int got = probe_model(&probes[i]);
+        if (got != want)
+            fail_msg("%s %s: model %d, bank_probe.expected %d", kernel, op, got, want);
+        seen[i] = true;
+    }
+    fclose(f);
+    assert_int_equal(lines, (int)(sizeof probes / sizeof probes[0]));
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
+        if (!seen[i])
+            fail_msg("%s %s: missing from bank_probe.expected", probes[i].kernel, probes[i].op);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,7 +508,7 @@ int main(void)
         cmocka_unit_test(test_request_direct),  cmocka_unit_test(test_guard),
         cmocka_unit_test(test_partial_warp),    cmocka_unit_test(test_uniform_unknowns),
         cmocka_unit_test(test_reduction_loops), cmocka_unit_test(test_loop_unknown_bound),
-        cmocka_unit_test(test_not_analysed),
+        cmocka_unit_test(test_not_analysed),    cmocka_unit_test(test_probe_expected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
