@@ -1,0 +1,594 @@
+/* cmd_roofline: the roofline calculator. Ceilings come from --peak/--bw or
+ * from a product model (--gpu, --precision); points from --ai, from a
+ * kernel's --flops/--bytes, or from a tiled GEMM (--gemm, exercise 13.2). */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/roofline.h"
+#include "cli/cli.h"
+#include "cli/opt.h"
+#include "cli/target.h"
+#include "config.h"
+#include "input/model_load.h"
+#include "report/chart.h"
+#include "util/sbuf.h"
+#include "util/units.h"
+
+#define MAX_PRECISIONS PREC_COUNT
+#define MAX_POINTS (OPT_LIST_MAX + 2)
+
+typedef struct args {
+    double peak, bw, flops, bytes;
+    bool seen_peak, seen_bw, seen_flops, seen_bytes;
+    opt_list ai, labels, precisions, gemm;
+    int tile, elem;
+    bool seen_tile, seen_elem;
+    const char *gpu, *clock, *source, *models_dir, *format, *plot;
+    bool explain, help;
+} args;
+
+/* One row of the report: an AI alone, or a kernel with its work. */
+typedef struct point {
+    char label[64];
+    bool has_work;
+    roof_kernel k; /* k.point is valid for every row */
+} point;
+
+typedef struct ceiling {
+    model_precision prec;
+    roof_ceilings c;
+} ceiling;
+
+static const char *prec_title(model_precision p, char *buf, size_t n)
+{
+    /* "fp16-tensor" -> "FP16 Tensor Core", "fp32" -> "FP32" */
+    const char *name = model_precision_name(p);
+    size_t i = 0;
+    for (; name[i] && name[i] != '-' && i + 1 < n; i++)
+        buf[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
+    buf[i] = '\0';
+    if (name[i] == '-')
+        snprintf(buf + i, n - i, " Tensor Core");
+    return buf;
+}
+
+static int parse_ai_list(const opt_list *l, double *out)
+{
+    for (int i = 0; i < l->n; i++) {
+        if (!units_parse_si(l->v[i], &out[i]))
+            return cli_error(EXIT_USAGE,
+                             "invalid value '%s' for --ai: expected a non-negative number "
+                             "(FLOP per byte)",
+                             l->v[i]);
+    }
+    return EXIT_OK;
+}
+
+static int unknown_gpu(const model_db *db, const char *id)
+{
+    sbuf b;
+    sbuf_init(&b);
+    for (size_t i = 0; i < db->n_products; i++)
+        sbuf_addf(&b, "%s%s", i ? ", " : "", db->products[i].id);
+    int rc = cli_error(EXIT_MODEL, "unknown GPU '%s' (known: %s)", id,
+                       db->n_products ? sbuf_str(&b) : "none");
+    sbuf_free(&b);
+    return rc;
+}
+
+static void print_value_note(const roof_value *v, const char *unit, roof_clock clock)
+{
+    char x[64];
+    printf(" (%s", roofline_source_name(v->source));
+    if (v->source != ROOF_SRC_COMPUTED && v->computed > 0)
+        printf("; computed %s", roofline_fmt_si(v->computed, unit, x, sizeof x));
+    else if (v->source == ROOF_SRC_COMPUTED && v->datasheet > 0)
+        printf("; datasheet %s", roofline_fmt_si(v->datasheet, unit, x, sizeof x));
+    if (v->disagrees)
+        printf(", %.1f%% %s the datasheet: they differ by more than %.0f%%",
+               fabs(v->difference) * 100, v->difference > 0 ? "above" : "below",
+               ROOF_DISAGREE_TOL * 100);
+    else if (clock == ROOF_CLOCK_BASE && v->datasheet > 0 && v->source == ROOF_SRC_COMPUTED &&
+             strcmp(unit, "B/s") != 0)
+        printf(", quoted at the boost clock");
+    printf(")");
+}
+
+/* Columns sized to their widest cell, two spaces apart, no trailing
+ * blanks. */
+#define N_COLS 6
+static void print_table(const point *pts, int n)
+{
+    bool labels = false, times = false;
+    for (int i = 0; i < n; i++) {
+        labels |= pts[i].label[0] != '\0';
+        times |= pts[i].has_work;
+    }
+    static const char *const head[N_COLS] = {"point", "AI (FLOP/B)", "attainable",
+                                             "bound", "vs ridge",    "min time"};
+    char(*cell)[N_COLS][64] = xcalloc((size_t)n + 1, sizeof *cell);
+    for (int c = 0; c < N_COLS; c++)
+        snprintf(cell[0][c], sizeof cell[0][c], "%s", head[c]);
+    for (int i = 0; i < n; i++) {
+        const roof_point *p = &pts[i].k.point;
+        char r[32];
+        char(*row)[64] = cell[i + 1];
+        if (pts[i].label[0])
+            snprintf(row[0], sizeof row[0], "%.63s", pts[i].label);
+        else
+            snprintf(row[0], sizeof row[0], "#%d", i + 1);
+        roofline_fmt_num(p->ai, row[1], sizeof row[1]);
+        roofline_fmt_si(p->attainable, "FLOP/s", row[2], sizeof row[2]);
+        snprintf(row[3], sizeof row[3], "%s", roofline_bound_name(p->bound));
+        if (fabs(p->ridge_ratio - 1) < 0.005)
+            snprintf(row[4], sizeof row[4], "at the ridge");
+        else if (p->bound == ROOF_BOUND_COMPUTE)
+            snprintf(row[4], sizeof row[4], "%sx above",
+                     roofline_fmt_num(p->ridge_ratio, r, sizeof r));
+        else
+            snprintf(row[4], sizeof row[4], "%sx below",
+                     p->ridge_ratio > 0 ? roofline_fmt_num(1 / p->ridge_ratio, r, sizeof r)
+                                        : "inf");
+        if (pts[i].has_work)
+            roofline_fmt_time(pts[i].k.min_time, row[5], sizeof row[5]);
+        else
+            snprintf(row[5], sizeof row[5], "-");
+    }
+    int first = labels ? 0 : 1, last = times ? 5 : 4;
+    int width[N_COLS] = {0};
+    for (int i = 0; i <= n; i++)
+        for (int c = first; c <= last; c++) {
+            /* Display width: count UTF-8 lead bytes only ("µs"). */
+            int w = 0;
+            for (const char *q = cell[i][c]; *q; q++)
+                w += ((unsigned char)*q & 0xc0) != 0x80;
+            if (w > width[c])
+                width[c] = w;
+        }
+    for (int i = 0; i <= n; i++) {
+        for (int c = first; c <= last; c++) {
+            fputs(cell[i][c], stdout);
+            if (c < last) {
+                int w = 0;
+                for (const char *q = cell[i][c]; *q; q++)
+                    w += ((unsigned char)*q & 0xc0) != 0x80;
+                printf("%*s", width[c] - w + 2, "");
+            }
+        }
+        putchar('\n');
+    }
+    free(cell);
+}
+
+static void print_gemm(const roof_gemm *g)
+{
+    char f[64], b[64], ai[32], lim[32];
+    printf("Tiled GEMM %.0fx%.0fx%.0f (MxNxK), %.0fx%.0f tiles, %.0f-byte elements\n", g->m, g->n,
+           g->k, g->tile, g->tile, g->elem);
+    printf("FLOPs: %s (2MNK)\n", roofline_fmt_si(g->flops, "FLOP", f, sizeof f));
+    printf("DRAM bytes: %s (elem x (2MNK/T + MN))\n", roofline_fmt_si(g->bytes, "B", b, sizeof b));
+    printf("AI: %s FLOP/B; for K >> T it tends to T/elem = %s FLOP/B\n",
+           roofline_fmt_num(g->ai, ai, sizeof ai), roofline_fmt_num(g->ai_limit, lim, sizeof lim));
+}
+
+static json_t *value_json(const roof_value *v)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "used", json_real(v->used));
+    json_object_set_new(o, "source", json_string(roofline_source_name(v->source)));
+    json_object_set_new(o, "computed", v->computed > 0 ? json_real(v->computed) : json_null());
+    json_object_set_new(o, "datasheet", v->datasheet > 0 ? json_real(v->datasheet) : json_null());
+    json_object_set_new(o, "measured", v->measured > 0 ? json_real(v->measured) : json_null());
+    json_object_set_new(o, "disagrees", json_boolean(v->disagrees));
+    return o;
+}
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static int write_plot(const char *path, const char *title, const char *subtitle, const ceiling *cs,
+                      int nc, double peak, double bw, const char *mem_label, const point *pts,
+                      int np)
+{
+    chart_roof compute[MAX_PRECISIONS];
+    char names[MAX_PRECISIONS][48];
+    for (int i = 0; i < nc; i++) {
+        compute[i].label = prec_title(cs[i].prec, names[i], sizeof names[i]);
+        compute[i].value = cs[i].c.flops.used;
+        compute[i].unit = cs[i].prec == PREC_INT8_TENSOR ? "OP/s" : "FLOP/s";
+    }
+    if (nc == 0) {
+        compute[0].label = "peak";
+        compute[0].value = peak;
+        compute[0].unit = "FLOP/s";
+        nc = 1;
+    }
+    chart_roof memory = {mem_label, bw, "B/s"};
+    chart_point cp[MAX_POINTS];
+    char ai_labels[MAX_POINTS][48];
+    int n = 0;
+    for (int i = 0; i < np; i++) {
+        if (!isfinite(pts[i].k.point.ai) || pts[i].k.point.ai <= 0)
+            continue;
+        const char *l = pts[i].label;
+        if (!l[0]) {
+            snprintf(ai_labels[i], sizeof ai_labels[i], "point %d", i + 1);
+            l = ai_labels[i];
+        }
+        cp[n++] =
+            (chart_point){l, pts[i].k.point.ai, pts[i].k.point.attainable, CHART_POINT_PREDICTED};
+    }
+    chart_roofline c = {title, subtitle, compute, nc, &memory, 1, cp, n};
+    char err[CHART_ERR_MAX] = "";
+    if (!chart_roofline_write(&c, path, err, sizeof err))
+        return cli_error(EXIT_INPUT, "%s", err);
+    return EXIT_OK;
+}
+
+int cmd_roofline(int argc, char **argv)
+{
+    args a = {.format = "text", .elem = 4};
+    const opt_spec specs[] = {
+        {"peak", 0, OPT_SI, &a.peak, &a.seen_peak, "FLOP/s", "peak compute, e.g. 10T"},
+        {"bw", 0, OPT_SI, &a.bw, &a.seen_bw, "B/s", "peak memory bandwidth, e.g. 900G"},
+        {"gpu", 'g', OPT_STRING, &a.gpu, NULL, "ID",
+         "take the ceilings from a product model, e.g. h100-sxm"},
+        {"precision", 0, OPT_LIST, &a.precisions, NULL, "P",
+         "fp32 (default), fp64, fp16, bf16, tf32-tensor, fp16-tensor, bf16-tensor, "
+         "fp8-tensor, int8-tensor, fp64-tensor; a list draws every ceiling, the first "
+         "judges the points"},
+        {"clock", 0, OPT_STRING, &a.clock, NULL, "boost|base", "SM clock (default boost)"},
+        {"source", 0, OPT_STRING, &a.source, NULL, "SRC",
+         "auto (default: datasheet where given), computed or datasheet"},
+        {"models", 0, OPT_STRING, &a.models_dir, NULL, "DIR", "models directory"},
+        {"ai", 0, OPT_LIST, &a.ai, NULL, "LIST", "arithmetic intensities, FLOP/byte"},
+        {"label", 0, OPT_LIST, &a.labels, NULL, "LIST", "names for the --ai points"},
+        {"flops", 0, OPT_SI, &a.flops, &a.seen_flops, "N", "a kernel's floating-point operations"},
+        {"bytes", 0, OPT_SI, &a.bytes, &a.seen_bytes, "N", "a kernel's DRAM bytes"},
+        {"gemm", 0, OPT_LIST, &a.gemm, NULL, "M,N,K", "tiled GEMM sizes (with --tile)"},
+        {"tile", 0, OPT_INT, &a.tile, &a.seen_tile, "T", "GEMM tile edge"},
+        {"elem", 0, OPT_INT, &a.elem, &a.seen_elem, "BYTES", "GEMM element size (default 4)"},
+        {"explain", 'e', OPT_FLAG, &a.explain, NULL, NULL, "show the worked steps"},
+        {"format", 'f', OPT_STRING, &a.format, NULL, "text|json", "output format"},
+        {"plot", 'p', OPT_STRING, &a.plot, NULL, "FILE", "draw the chart (.svg or .png)"},
+        {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
+        {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
+    };
+    opt_result res;
+    if (!opt_parse(specs, argc, argv, &res)) {
+        opt_free(&res);
+        return cli_error(EXIT_USAGE, "%s", res.error);
+    }
+    int n_pos = res.n_positional + res.n_passthrough;
+    const char *first_pos = res.n_positional ? res.positional[0] : NULL;
+    opt_free(&res);
+    if (a.help) {
+        opt_usage("gpulint roofline (--peak F --bw B | --gpu ID [--precision P]) "
+                  "[--ai LIST] [--flops N --bytes N] [--gemm M,N,K --tile T] [--explain] "
+                  "[--format text|json] [--plot FILE]",
+                  specs);
+        return EXIT_OK;
+    }
+    if (n_pos)
+        return cli_error(EXIT_USAGE, "roofline takes no file arguments (got '%s')",
+                         first_pos ? first_pos : "--");
+    bool json = strcmp(a.format, "json") == 0;
+    if (!json && strcmp(a.format, "text") != 0)
+        return cli_error(EXIT_USAGE, "unknown format '%s' (use text or json)", a.format);
+    roof_clock clock = ROOF_CLOCK_BOOST;
+    if (a.clock && strcmp(a.clock, "base") == 0)
+        clock = ROOF_CLOCK_BASE;
+    else if (a.clock && strcmp(a.clock, "boost") != 0)
+        return cli_error(EXIT_USAGE, "unknown clock '%s' (use boost or base)", a.clock);
+    roof_prefer prefer = ROOF_PREFER_AUTO;
+    if (a.source) {
+        if (strcmp(a.source, "computed") == 0)
+            prefer = ROOF_PREFER_COMPUTED;
+        else if (strcmp(a.source, "datasheet") == 0)
+            prefer = ROOF_PREFER_DATASHEET;
+        else if (strcmp(a.source, "auto") != 0)
+            return cli_error(EXIT_USAGE, "unknown source '%s' (use auto, computed or datasheet)",
+                             a.source);
+    }
+    if (a.gpu && (a.seen_peak || a.seen_bw))
+        return cli_error(EXIT_USAGE, "give --gpu or --peak/--bw, not both");
+    if (!a.gpu && (a.precisions.n || a.clock || a.source || a.models_dir))
+        return cli_error(EXIT_USAGE, "--precision, --clock, --source and --models need --gpu");
+    if (a.seen_peak != a.seen_bw)
+        return cli_error(EXIT_USAGE, "--peak and --bw go together");
+    if (a.seen_peak && (a.peak <= 0 || a.bw <= 0))
+        return cli_error(EXIT_USAGE, "--peak and --bw must be positive");
+    if (a.seen_flops != a.seen_bytes)
+        return cli_error(EXIT_USAGE, "--flops and --bytes go together");
+    if (a.seen_flops && a.flops == 0 && a.bytes == 0)
+        return cli_error(EXIT_USAGE, "--flops and --bytes cannot both be 0");
+    if (a.labels.n > a.ai.n)
+        return cli_error(EXIT_USAGE, "%d labels for %d --ai values", a.labels.n, a.ai.n);
+    if (a.gemm.n && a.gemm.n != 3)
+        return cli_error(EXIT_USAGE, "--gemm takes M,N,K (three sizes), got %d", a.gemm.n);
+    if (a.gemm.n && !a.seen_tile)
+        return cli_error(EXIT_USAGE, "--gemm needs --tile T");
+    if (!a.gemm.n && (a.seen_tile || a.seen_elem))
+        return cli_error(EXIT_USAGE, "--tile and --elem go with --gemm");
+    bool have_ceilings = a.gpu || a.seen_peak;
+    if (!have_ceilings && (a.ai.n || a.seen_flops || a.plot))
+        return cli_error(EXIT_USAGE, "give the ceilings: --peak F --bw B, or --gpu ID");
+    if (!have_ceilings && !a.gemm.n)
+        return cli_error(EXIT_USAGE, "nothing to do: give --peak F --bw B or --gpu ID "
+                                     "(see 'gpulint roofline --help')");
+    chart_format cf;
+    if (a.plot && !chart_format_from_path(a.plot, &cf))
+        return cli_error(EXIT_USAGE, "--plot '%s': use a file name ending in .svg or .png", a.plot);
+    if (a.plot && !chart_available())
+        return cli_error(EXIT_USAGE, "--plot: gpulint was built without cairo, so it cannot "
+                                     "draw charts");
+
+    double ais[OPT_LIST_MAX];
+    int rc = parse_ai_list(&a.ai, ais);
+    if (rc != EXIT_OK)
+        return rc;
+    roof_gemm gemm;
+    bool has_gemm = false;
+    if (a.gemm.n) {
+        double d[3];
+        for (int i = 0; i < 3; i++) {
+            int v;
+            if (!units_parse_int(a.gemm.v[i], &v) || v < 1)
+                return cli_error(EXIT_USAGE,
+                                 "invalid --gemm size '%s': expected a positive "
+                                 "integer",
+                                 a.gemm.v[i]);
+            d[i] = v;
+        }
+        if (a.tile < 1 || a.elem < 1)
+            return cli_error(EXIT_USAGE, "--tile and --elem must be at least 1");
+        if (!roofline_gemm_tiled(d[0], d[1], d[2], a.tile, a.elem, &gemm))
+            return cli_error(EXIT_USAGE, "invalid GEMM sizes");
+        has_gemm = true;
+    }
+
+    /* Ceilings. */
+    ceiling cs[MAX_PRECISIONS];
+    int nc = 0;
+    double peak = a.peak, bw = a.bw;
+    model_db db = {0};
+    const gpu_product *prod = NULL;
+    bool have_db = false;
+    if (a.gpu) {
+        rc = target_load_db(a.models_dir, &db);
+        if (rc != EXIT_OK)
+            return rc;
+        have_db = true;
+        prod = model_find_product(&db, a.gpu);
+        if (!prod) {
+            rc = unknown_gpu(&db, a.gpu);
+            model_db_free(&db);
+            return rc;
+        }
+        if (a.precisions.n == 0) {
+            a.precisions.v[0] = "fp32";
+            a.precisions.n = 1;
+        }
+        for (int i = 0; i < a.precisions.n; i++) {
+            model_precision p;
+            if (!model_precision_from_name(a.precisions.v[i], &p)) {
+                model_db_free(&db);
+                return cli_error(EXIT_USAGE,
+                                 "unknown precision '%s' (use fp64, fp32, fp16, bf16, "
+                                 "fp64-tensor, tf32-tensor, fp16-tensor, bf16-tensor, "
+                                 "fp8-tensor or int8-tensor)",
+                                 a.precisions.v[i]);
+            }
+            bool dup = false;
+            for (int j = 0; j < nc; j++)
+                dup |= cs[j].prec == p;
+            if (dup)
+                continue;
+            const char *why = "";
+            cs[nc].prec = p;
+            if (!roofline_ceilings(prod, p, clock, prefer, &cs[nc].c, &why)) {
+                /* prod points into db: report before freeing it. */
+                rc = cli_error(EXIT_MODEL, "%s, %s: %s", prod->id, model_precision_name(p), why);
+                model_db_free(&db);
+                return rc;
+            }
+            nc++;
+        }
+        peak = cs[0].c.flops.used;
+        bw = cs[0].c.bandwidth.used;
+    }
+
+    /* Points. */
+    point pts[MAX_POINTS];
+    int np = 0;
+    if (have_ceilings) {
+        for (int i = 0; i < a.ai.n; i++) {
+            point *p = &pts[np++];
+            memset(p, 0, sizeof *p);
+            if (i < a.labels.n)
+                snprintf(p->label, sizeof p->label, "%s", a.labels.v[i]);
+            roofline_point(peak, bw, ais[i], &p->k.point);
+        }
+        if (a.seen_flops) {
+            point *p = &pts[np++];
+            memset(p, 0, sizeof *p);
+            snprintf(p->label, sizeof p->label, "kernel");
+            p->has_work = roofline_kernel(peak, bw, a.flops, a.bytes, &p->k);
+        }
+        if (has_gemm) {
+            point *p = &pts[np++];
+            memset(p, 0, sizeof *p);
+            snprintf(p->label, sizeof p->label, "gemm T=%d", a.tile);
+            p->has_work = roofline_kernel(peak, bw, gemm.flops, gemm.bytes, &p->k);
+        }
+    }
+    double ridge = have_ceilings ? roofline_ridge(peak, bw) : 0;
+
+    char x[64], y[64], z[32];
+    if (json) {
+        json_t *o = json_object();
+        if (have_ceilings) {
+            json_object_set_new(o, "ridge_ai", json_real(ridge));
+            json_object_set_new(o, "peak_flops", json_real(peak));
+            json_object_set_new(o, "peak_bandwidth", json_real(bw));
+        }
+        if (prod) {
+            json_object_set_new(o, "gpu", json_string(prod->id));
+            json_object_set_new(o, "clock", json_string(roofline_clock_name(clock)));
+            json_object_set_new(o, "precision", json_string(model_precision_name(cs[0].prec)));
+            json_t *arr = json_array();
+            for (int i = 0; i < nc; i++) {
+                json_t *c = json_object();
+                json_object_set_new(c, "precision", json_string(model_precision_name(cs[i].prec)));
+                json_object_set_new(c, "clock_mhz", json_real(cs[i].c.clock_mhz));
+                json_object_set_new(c, "flops", value_json(&cs[i].c.flops));
+                json_object_set_new(c, "ridge_ai",
+                                    json_real(roofline_ridge(cs[i].c.flops.used, bw)));
+                json_array_append_new(arr, c);
+            }
+            json_object_set_new(o, "ceilings", arr);
+            json_object_set_new(o, "bandwidth", value_json(&cs[0].c.bandwidth));
+        }
+        if (have_ceilings) {
+            json_t *arr = json_array();
+            for (int i = 0; i < np; i++) {
+                json_t *p = json_object();
+                if (pts[i].label[0])
+                    json_object_set_new(p, "label", json_string(pts[i].label));
+                json_object_set_new(p, "ai", num(pts[i].k.point.ai));
+                json_object_set_new(p, "attainable_flops", json_real(pts[i].k.point.attainable));
+                json_object_set_new(p, "bound",
+                                    json_string(roofline_bound_name(pts[i].k.point.bound)));
+                json_object_set_new(p, "ridge_ratio", num(pts[i].k.point.ridge_ratio));
+                if (pts[i].has_work) {
+                    json_object_set_new(p, "flops", json_real(pts[i].k.flops));
+                    json_object_set_new(p, "bytes", json_real(pts[i].k.bytes));
+                    json_object_set_new(p, "min_time_s", json_real(pts[i].k.min_time));
+                }
+                json_array_append_new(arr, p);
+            }
+            json_object_set_new(o, "points", arr);
+        }
+        if (has_gemm) {
+            json_t *g = json_object();
+            json_object_set_new(g, "m", json_real(gemm.m));
+            json_object_set_new(g, "n", json_real(gemm.n));
+            json_object_set_new(g, "k", json_real(gemm.k));
+            json_object_set_new(g, "tile", json_real(gemm.tile));
+            json_object_set_new(g, "elem", json_real(gemm.elem));
+            json_object_set_new(g, "flops", json_real(gemm.flops));
+            json_object_set_new(g, "bytes", json_real(gemm.bytes));
+            json_object_set_new(g, "ai", json_real(gemm.ai));
+            json_object_set_new(g, "ai_limit", json_real(gemm.ai_limit));
+            json_object_set_new(o, "gemm", g);
+        }
+        char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+        puts(s);
+        free(s);
+        json_decref(o);
+    } else {
+        if (a.explain) {
+            sbuf b;
+            sbuf_init(&b);
+            for (int i = 0; i < nc; i++)
+                roofline_explain_compute(prod, &cs[i].c, &b);
+            if (nc)
+                roofline_explain_bandwidth(prod, &cs[0].c, &b);
+            if (have_ceilings)
+                sbuf_addf(&b, "Ridge point = peak / bandwidth = %s / %s = %s FLOP/B\n",
+                          roofline_fmt_si(peak, "FLOP/s", x, sizeof x),
+                          roofline_fmt_si(bw, "B/s", y, sizeof y),
+                          roofline_fmt_num(ridge, z, sizeof z));
+            if (has_gemm)
+                roofline_explain_gemm(&gemm, &b);
+            for (int i = 0; i < np; i++) {
+                if (pts[i].label[0])
+                    sbuf_addf(&b, "%s: ", pts[i].label);
+                if (pts[i].has_work)
+                    roofline_explain_kernel(peak, bw, &pts[i].k, &b);
+                else
+                    roofline_explain_point(peak, bw, &pts[i].k.point, &b);
+            }
+            fputs(sbuf_str(&b), stdout);
+            sbuf_free(&b);
+            putchar('\n');
+        }
+        if (prod) {
+            printf("GPU: %s (%s), %s clock %g MHz\n", prod->name, prod->id,
+                   roofline_clock_name(clock), cs[0].c.clock_mhz);
+            printf("Memory bandwidth: %s", roofline_fmt_si(bw, "B/s", x, sizeof x));
+            print_value_note(&cs[0].c.bandwidth, "B/s", clock);
+            if (prod->mem_type[0])
+                printf(", %s", prod->mem_type);
+            putchar('\n');
+            for (int i = 0; i < nc; i++) {
+                const char *unit = cs[i].prec == PREC_INT8_TENSOR ? "OP/s" : "FLOP/s";
+                printf("Compute %s: %s", model_precision_name(cs[i].prec),
+                       roofline_fmt_si(cs[i].c.flops.used, unit, x, sizeof x));
+                print_value_note(&cs[i].c.flops, unit, clock);
+                printf(", ridge %s %s\n",
+                       roofline_fmt_num(roofline_ridge(cs[i].c.flops.used, bw), z, sizeof z),
+                       cs[i].prec == PREC_INT8_TENSOR ? "OP/B" : "FLOP/B");
+            }
+        } else if (have_ceilings) {
+            printf("Roofline: peak %s, bandwidth %s\n",
+                   roofline_fmt_si(peak, "FLOP/s", x, sizeof x),
+                   roofline_fmt_si(bw, "B/s", y, sizeof y));
+        }
+        if (have_ceilings) {
+            printf("Ridge point: %s FLOP/B", roofline_fmt_num(ridge, z, sizeof z));
+            if (nc > 1)
+                printf(" (%s judges the points)", model_precision_name(cs[0].prec));
+            putchar('\n');
+        }
+        if (has_gemm) {
+            if (have_ceilings)
+                putchar('\n');
+            print_gemm(&gemm);
+        }
+        if (np) {
+            putchar('\n');
+            print_table(pts, np);
+        }
+        for (int i = 0; i < np; i++) {
+            if (!pts[i].has_work)
+                continue;
+            char tc[32], tm[32], t[32];
+            printf("%s: %s and %s -> at least %s (compute %s, memory %s)\n", pts[i].label,
+                   roofline_fmt_si(pts[i].k.flops, "FLOP", x, sizeof x),
+                   roofline_fmt_si(pts[i].k.bytes, "B", y, sizeof y),
+                   roofline_fmt_time(pts[i].k.min_time, t, sizeof t),
+                   roofline_fmt_time(pts[i].k.compute_time, tc, sizeof tc),
+                   roofline_fmt_time(pts[i].k.memory_time, tm, sizeof tm));
+        }
+    }
+
+    rc = EXIT_OK;
+    if (a.plot) {
+        char title[160], sub[256];
+        if (prod) {
+            snprintf(title, sizeof title, "Roofline: %s", prod->name);
+            snprintf(sub, sizeof sub, "Ceilings: compute %s, memory %s, %s clock",
+                     roofline_source_name(cs[0].c.flops.source),
+                     roofline_source_name(cs[0].c.bandwidth.source), roofline_clock_name(clock));
+        } else {
+            snprintf(title, sizeof title, "Roofline: %s peak, %s",
+                     roofline_fmt_si(peak, "FLOP/s", x, sizeof x),
+                     roofline_fmt_si(bw, "B/s", y, sizeof y));
+            snprintf(sub, sizeof sub, "Ceilings as given");
+        }
+        size_t len = strlen(sub);
+        if (np)
+            snprintf(sub + len, sizeof sub - len, "; points show the attainable bound");
+        const char *mem = prod && prod->mem_type[0] ? prod->mem_type : "DRAM";
+        rc = write_plot(a.plot, title, sub, cs, nc, peak, bw, mem, pts, np);
+    }
+    if (have_db)
+        model_db_free(&db);
+    return rc;
+}
