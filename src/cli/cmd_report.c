@@ -11,6 +11,8 @@
 #include "config.h"
 #include "report/kernel_report.h"
 #include "report/source_report.h"
+#include "analysis/roofline.h"
+#include "report/chart.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 
@@ -21,6 +23,9 @@ typedef struct report_args {
     bool seen_carveout;
     const char *format;
     const char *checks;
+    opt_list defines;
+    kroof_defines defs;
+    const char *plot;
     bool help;
 } report_args;
 
@@ -49,8 +54,20 @@ static void analyse_sources(report *r, const report_args *a, source_outputs *src
                 idx[n] = i;
                 rows[n++] = row_of(&r->kernels[i]);
             }
-        source_inputs in = {&su->unit, su->file, rows, n, targets, r->n_targets,
-                            a->p.has_block, {a->p.block[0], a->p.block[1], a->p.block[2]}};
+        const gpu_product *product = NULL;
+        for (int t = 0; t < r->n_targets && !product; t++)
+            if (r->targets[t].has_product)
+                product = &r->targets[t].product;
+        source_inputs in = {&su->unit,
+                            su->file,
+                            rows,
+                            n,
+                            targets,
+                            r->n_targets,
+                            a->p.has_block,
+                            {a->p.block[0], a->p.block[1], a->p.block[2]},
+                            &a->defs,
+                            product};
         source_analyse(&in, src, findings);
         for (int k = 0; k < n; k++) {
             r->kernels[idx[k]].line = rows[k].line;
@@ -112,6 +129,11 @@ static void print_text(const report *r, const report_args *a, const source_outpu
         sbuf_free(&head);
     }
     source_launch_text(&out, src, style.color);
+    if (src->roofline_text.len) {
+        sbuf_add(&out, "\nroofline (DRAM bytes as requested, assuming no cache reuse beyond "
+                       "shared memory and registers)\n");
+        sbuf_add(&out, sbuf_str(&src->roofline_text));
+    }
     size_t i;
     json_t *note;
     json_array_foreach(src->notes, i, note)
@@ -126,6 +148,56 @@ static void print_text(const report *r, const report_args *a, const source_outpu
     sbuf_free(&out);
     free(rows);
     free(done);
+}
+
+/* Each launch with known counts becomes a point on the target's roofline. */
+static int plot_roofline(const report *r, const source_outputs *src, const char *path)
+{
+    const gpu_product *p = NULL;
+    for (int t = 0; t < r->n_targets && !p; t++)
+        if (r->targets[t].has_product)
+            p = &r->targets[t].product;
+    if (!p)
+        return cli_error(EXIT_USAGE, "--plot needs a product model for the ceilings (--gpu)");
+    roof_ceilings c32, c16;
+    const char *why = NULL;
+    if (!roofline_ceilings(p, PREC_FP32, ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &c32, &why))
+        return cli_error(EXIT_MODEL, "%s: %s", p->id, why ? why : "no FP32 ceiling");
+    chart_roof compute[2] = {{"FP32", c32.flops.used, NULL}};
+    int n_compute = 1;
+    if (roofline_ceilings(p, PREC_FP16_TENSOR, ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &c16, &why) &&
+        c16.flops.used > 0)
+        compute[n_compute++] = (chart_roof){"FP16 Tensor Core", c16.flops.used, NULL};
+    chart_roof memory[1] = {{p->mem_type, c32.bandwidth.used, NULL}};
+    size_t n = json_array_size(src->roofline);
+    chart_point *pts = xcalloc(n ? n : 1, sizeof *pts);
+    char (*labels)[96] = xcalloc(n ? n : 1, sizeof *labels);
+    int np = 0;
+    size_t i;
+    json_t *k;
+    json_array_foreach(src->roofline, i, k)
+    {
+        json_t *ai = json_object_get(k, "ai"), *at = json_object_get(k, "attainable_flops");
+        if (!json_is_real(ai) || !json_is_real(at) || json_real_value(ai) <= 0)
+            continue;
+        snprintf(labels[np], sizeof labels[np], "%s (line %lld)",
+                 json_string_value(json_object_get(k, "kernel")),
+                 (long long)json_integer_value(json_object_get(k, "line")));
+        pts[np] = (chart_point){labels[np], json_real_value(ai), json_real_value(at),
+                                CHART_POINT_PREDICTED};
+        np++;
+    }
+    char title[160];
+    snprintf(title, sizeof title, "Roofline: %s", p->name);
+    chart_roofline chart = {title, "points: predicted bound of each launch (static estimate)",
+                            compute, n_compute, memory, 1, pts, np};
+    char err[CHART_ERR_MAX] = "";
+    int rc = EXIT_OK;
+    if (!chart_roofline_write(&chart, path, err, sizeof err))
+        rc = cli_error(EXIT_INPUT, "%s: %s", path, err);
+    free(pts);
+    free(labels);
+    return rc;
 }
 
 static void print_sarif(const finding_list *findings)
@@ -180,6 +252,7 @@ static void print_json(const report *r, const source_outputs *src, const finding
     json_object_set(root, "global_accesses", src->global_accesses);
     json_object_set(root, "branches", src->branches);
     json_object_set(root, "notes", src->notes);
+    json_object_set(root, "roofline", src->roofline);
     json_object_set_new(root, "findings", findings_json(findings));
     char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
     puts(s);
@@ -205,6 +278,9 @@ int cmd_report(int argc, char **argv)
          "directory of compile_commands.json, for the source analysis"},
         {"no-source", 0, OPT_FLAG, &a.p.no_source, NULL, NULL,
          "skip the libclang source analysis (ptxas numbers only)"},
+        {"define", 'D', OPT_LIST, &a.defines, NULL, "NAME=VALUE",
+         "bind a name in FLOP/byte expressions (repeatable), e.g. --define N=4096"},
+        {"plot", 0, OPT_STRING, &a.plot, NULL, "FILE", "roofline chart of the launches (.svg/.png)"},
         {"checks", 0, OPT_STRING, &a.checks, NULL, "LIST",
          "enable/disable checks, e.g. -gpulint-divergence or -*,gpulint-bank-conflict"},
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
@@ -234,6 +310,19 @@ int cmd_report(int argc, char **argv)
         rc = cli_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
     else if (a.p.ptxas_log && a.p.n_files > 1)
         rc = cli_error(EXIT_USAGE, "--ptxas-log takes at most one source file (for line numbers)");
+    for (int i = 0; rc == EXIT_OK && i < a.defines.n; i++) {
+        char *eq = strchr(a.defines.v[i], '=');
+        char *end = NULL;
+        long long v = eq ? strtoll(eq + 1, &end, 0) : 0;
+        if (!eq || eq == a.defines.v[i] || !end || end == eq + 1 || *end)
+            rc = cli_error(EXIT_USAGE, "invalid --define '%s': expected NAME=INTEGER",
+                           a.defines.v[i]);
+        else if (a.defs.n < EXPR_MAX_BINDINGS) {
+            *eq = '\0';
+            a.defs.names[a.defs.n] = a.defines.v[i];
+            a.defs.values[a.defs.n++] = v;
+        }
+    }
     for (int i = 0; rc == EXIT_OK && i < a.p.n_files; i++)
         if (a.p.files[i][0] == '-' && a.p.files[i][1])
             rc = cli_error(EXIT_USAGE, "unknown option '%s'", a.p.files[i]);
@@ -255,6 +344,8 @@ int cmd_report(int argc, char **argv)
         source_outputs src;
         source_outputs_init(&src);
         collect_findings(&r, &a, &src, &findings);
+        if (a.plot)
+            rc = plot_roofline(&r, &src, a.plot);
         if (strcmp(a.format, "json") == 0)
             print_json(&r, &src, &findings);
         else if (strcmp(a.format, "sarif") == 0)

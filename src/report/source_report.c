@@ -17,6 +17,8 @@ void source_outputs_init(source_outputs *o)
     o->global_accesses = json_array();
     o->branches = json_array();
     o->notes = json_array();
+    o->roofline = json_array();
+    sbuf_init(&o->roofline_text);
 }
 
 void source_outputs_free(source_outputs *o)
@@ -26,6 +28,8 @@ void source_outputs_free(source_outputs *o)
     json_decref(o->global_accesses);
     json_decref(o->branches);
     json_decref(o->notes);
+    json_decref(o->roofline);
+    sbuf_free(&o->roofline_text);
     memset(o, 0, sizeof *o);
 }
 
@@ -340,6 +344,35 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
     }
 }
 
+static void add_roofline(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l,
+                         source_outputs *out)
+{
+    kroof k;
+    kroof_compute(in->unit, v, l, in->defines, in->product, &k);
+    json_array_append_new(out->roofline, kroof_json(&k));
+    kroof_text(&out->roofline_text, &k);
+    kroof_free(&k);
+}
+
+/* One estimate per launch; kernels never launched in the file get their
+ * per-thread counts. */
+static void roofline_sites(const source_inputs *in, source_outputs *out)
+{
+    const cusrc_unit *u = in->unit;
+    for (size_t li = 0; li < u->n_launches; li++) {
+        const cusrc_variant *v = cusrc_launch_variant(u, &u->launches[li]);
+        if (v)
+            add_roofline(in, v, &u->launches[li], out);
+    }
+    for (size_t vi = 0; vi < u->n_variants; vi++) {
+        bool launched = false;
+        for (size_t li = 0; li < u->n_launches && !launched; li++)
+            launched = u->launches[li].variant == (long)vi;
+        if (!launched)
+            add_roofline(in, &u->variants[vi], NULL, out);
+    }
+}
+
 void source_analyse(const source_inputs *in, source_outputs *out, finding_list *findings)
 {
     const cusrc_unit *u = in->unit;
@@ -372,6 +405,7 @@ void source_analyse(const source_inputs *in, source_outputs *out, finding_list *
     }
     for (size_t vi = 0; vi < u->n_variants; vi++)
         analyse_accesses(in, vi, out, findings);
+    roofline_sites(in, out);
 }
 
 void source_launch_text(sbuf *out, const source_outputs *o, bool color)

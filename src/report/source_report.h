@@ -12,6 +12,7 @@
 #include "input/model.h"
 #include "report/findings.h"
 #include "report/kernel_report.h"
+#include "report/kernel_roofline.h"
 
 typedef struct source_target {
     const gpu_arch *arch;
@@ -27,6 +28,8 @@ typedef struct source_inputs {
     int n_targets;
     bool has_block; /* --block overrides the launch sites' block for the accesses */
     int block[3];
+    const kroof_defines *defines; /* --define NAME=VALUE */
+    const gpu_product *product;   /* ceilings for the roofline; NULL = none */
 } source_inputs;
 
 typedef struct source_outputs {
@@ -35,6 +38,8 @@ typedef struct source_outputs {
     json_t *global_accesses; /* array */
     json_t *branches;        /* array (divergence verdicts) */
     json_t *notes;           /* array of strings: what could not be analysed */
+    json_t *roofline;        /* array: per launch (or per kernel) FLOPs, bytes, bound */
+    sbuf roofline_text;
 } source_outputs;
 
 void source_outputs_init(source_outputs *o);

@@ -1,0 +1,265 @@
+/* kernel_roofline: per-launch FLOP and byte estimates and their bound. */
+#include "report/kernel_roofline.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/roofline.h"
+#include "input/cexpr.h"
+#include "util/sbuf.h"
+
+static const char *const prec_names[4] = {"fp16", "fp32", "fp64", "tensor"};
+/* Tensor work is assumed FP16-in/FP32-accumulate: wmma's common case. */
+static const model_precision prec_ceiling[4] = {PREC_FP16, PREC_FP32, PREC_FP64,
+                                                PREC_FP16_TENSOR};
+
+static expr *clone_or_zero(const expr *e)
+{
+    return e ? expr_clone(e) : expr_const(0);
+}
+
+/* "flops=2*M*N*K bytes=4*(M*K+K*N+M*N)" -> trees; false when absent/broken. */
+static bool parse_annotation(const char *text, expr **flops, expr **bytes)
+{
+    *flops = *bytes = NULL;
+    if (!text)
+        return false;
+    char *copy = xstrdup(text);
+    for (char *save = NULL, *tok = strtok_r(copy, " \t", &save); tok;
+         tok = strtok_r(NULL, " \t", &save)) {
+        cexpr_error err;
+        if (strncmp(tok, "flops=", 6) == 0 && !*flops)
+            *flops = cexpr_parse(tok + 6, true, &err);
+        else if (strncmp(tok, "bytes=", 6) == 0 && !*bytes)
+            *bytes = cexpr_parse(tok + 6, true, &err);
+    }
+    free(copy);
+    if (*flops && *bytes)
+        return true;
+    expr_free(*flops);
+    expr_free(*bytes);
+    *flops = *bytes = NULL;
+    return false;
+}
+
+static expr *launch_threads(const cusrc_launch *l)
+{
+    const cusrc_value *v[6] = {&l->grid.x, &l->grid.y, &l->grid.z,
+                               &l->block.x, &l->block.y, &l->block.z};
+    expr *prod = NULL;
+    for (int i = 0; i < 6; i++) {
+        expr *f = v[i]->known ? expr_const(v[i]->value)
+                  : v[i]->e   ? expr_clone(v[i]->e)
+                              : expr_unknown(v[i]->why ? v[i]->why : "launch size unknown");
+        if (!v[i]->present && !v[i]->known) {
+            expr_free(f);
+            f = expr_const(1);
+        }
+        prod = prod ? expr_binary(OP_MUL, prod, f) : f;
+    }
+    return prod;
+}
+
+/* Per-thread count times the launch's threads, folded. Takes per_thread. */
+static expr *scaled(expr *per_thread, const expr *threads)
+{
+    expr *e = threads ? expr_binary(OP_MUL, per_thread, expr_clone(threads)) : per_thread;
+    expr *s = expr_simplify(e);
+    expr_free(e);
+    return s;
+}
+
+void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
+                   const kroof_defines *defs, const gpu_product *product, kroof *k)
+{
+    memset(k, 0, sizeof *k);
+    const cusrc_kernel *kern = &u->kernels[v->kernel];
+    k->kernel = v->name;
+    k->file = launch ? (launch->loc.file ? launch->loc.file : u->file)
+                     : (kern->loc.file ? kern->loc.file : u->file);
+    k->line = launch ? launch->loc.line : kern->loc.line;
+    expr *threads = launch ? launch_threads(launch) : NULL;
+    k->per_thread = threads == NULL;
+    expr *af, *ab;
+    if (parse_annotation(kern->annotation, &af, &ab)) {
+        /* An annotation states the whole kernel's counts, not per thread. */
+        k->annotated = true;
+        k->per_thread = false;
+        k->flops[1] = af;
+        for (int i = 0; i < 4; i++)
+            if (i != 1)
+                k->flops[i] = expr_const(0);
+        k->bytes = ab;
+        k->transcendental = expr_const(0);
+        expr_free(threads);
+        threads = NULL;
+    } else {
+        const cusrc_counts *c = &v->counts;
+        const expr *per[4] = {c->flops_fp16, c->flops_fp32, c->flops_fp64, c->tensor_flops};
+        for (int i = 0; i < 4; i++)
+            k->flops[i] = scaled(clone_or_zero(per[i]), threads);
+        k->bytes = scaled(expr_binary(OP_ADD, clone_or_zero(c->gmem_load_bytes),
+                                      clone_or_zero(c->gmem_store_bytes)),
+                          threads);
+        k->transcendental = scaled(expr_binary(OP_ADD, clone_or_zero(c->transcendental_fp32),
+                                               clone_or_zero(c->transcendental_fp64)),
+                                   threads);
+        expr_free(threads);
+    }
+    expr_env env;
+    expr_env_init(&env);
+    for (int i = 0; defs && i < defs->n; i++)
+        expr_env_set(&env, defs->names[i], defs->values[i]);
+    k->known = true;
+    const char *why = NULL;
+    int64_t val;
+    for (int i = 0; i < 4 && k->known; i++) {
+        k->known = expr_eval(k->flops[i], &env, &val, &why) == EXPR_OK;
+        k->flops_value[i] = (double)val;
+    }
+    if (k->known) {
+        k->known = expr_eval(k->bytes, &env, &val, &why) == EXPR_OK;
+        k->bytes_value = (double)val;
+    }
+    if (k->known && expr_eval(k->transcendental, &env, &val, &why) == EXPR_OK)
+        k->transcendental_value = (double)val;
+    if (!k->known) {
+        k->unbound = xstrdup(why ? why : "a value is unknown");
+        return;
+    }
+    if (!product || k->per_thread) {
+        k->why_no_bound = xstrdup(!product ? "no product model (use --gpu)"
+                                           : "no launch: counts are per thread");
+        return;
+    }
+    roof_ceilings bw;
+    const char *w = NULL;
+    if (!roofline_ceilings(product, PREC_FP32, ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &bw, &w) ||
+        bw.bandwidth.used <= 0) {
+        k->why_no_bound = xstrdup(w ? w : "no bandwidth for this product");
+        return;
+    }
+    double total = 0, t_compute = 0;
+    for (int i = 0; i < 4; i++) {
+        if (k->flops_value[i] <= 0)
+            continue;
+        roof_ceilings c;
+        if (!roofline_ceilings(product, prec_ceiling[i], ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &c,
+                               &w) ||
+            c.flops.used <= 0) {
+            k->why_no_bound = xstrdup(w ? w : "no compute ceiling for a precision in use");
+            return;
+        }
+        t_compute += k->flops_value[i] / c.flops.used;
+        total += k->flops_value[i];
+    }
+    k->has_bound = true;
+    k->compute_time = t_compute;
+    k->memory_time = k->bytes_value / bw.bandwidth.used;
+    k->min_time = fmax(k->compute_time, k->memory_time);
+    k->memory_bound = k->memory_time >= k->compute_time;
+    k->ai = k->bytes_value > 0 ? total / k->bytes_value : INFINITY;
+    k->attainable = k->min_time > 0 ? total / k->min_time : 0;
+}
+
+void kroof_free(kroof *k)
+{
+    for (int i = 0; i < 4; i++)
+        expr_free(k->flops[i]);
+    expr_free(k->transcendental);
+    expr_free(k->bytes);
+    free(k->unbound);
+    free(k->why_no_bound);
+    memset(k, 0, sizeof *k);
+}
+
+static json_t *count_json(const expr *e, bool known, double v)
+{
+    if (known)
+        return json_real(v);
+    char *s = expr_to_string(e);
+    json_t *j = json_string(s);
+    free(s);
+    return j;
+}
+
+json_t *kroof_json(const kroof *k)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "kernel", json_string(k->kernel));
+    json_object_set_new(o, "file", k->file ? json_string(k->file) : json_null());
+    json_object_set_new(o, "line", json_integer(k->line));
+    json_object_set_new(o, "per_thread", json_boolean(k->per_thread));
+    json_object_set_new(o, "annotated", json_boolean(k->annotated));
+    json_t *fl = json_object();
+    for (int i = 0; i < 4; i++)
+        json_object_set_new(fl, prec_names[i], count_json(k->flops[i], k->known, k->flops_value[i]));
+    json_object_set_new(o, "flops", fl);
+    json_object_set_new(o, "transcendentals",
+                        count_json(k->transcendental, k->known, k->transcendental_value));
+    json_object_set_new(o, "dram_bytes", count_json(k->bytes, k->known, k->bytes_value));
+    json_object_set_new(o, "bytes_assumption",
+                        json_string("requested global-memory traffic, no cache reuse beyond "
+                                    "what the code keeps in registers and shared memory"));
+    if (!k->known)
+        json_object_set_new(o, "unknown", json_string(k->unbound));
+    if (k->has_bound) {
+        json_object_set_new(o, "ai", isfinite(k->ai) ? json_real(k->ai) : json_null());
+        json_object_set_new(o, "bound", json_string(k->memory_bound ? "memory" : "compute"));
+        json_object_set_new(o, "attainable_flops", json_real(k->attainable));
+        json_object_set_new(o, "min_time_s", json_real(k->min_time));
+    } else if (k->why_no_bound) {
+        json_object_set_new(o, "reason", json_string(k->why_no_bound));
+    }
+    return o;
+}
+
+static void add_count(sbuf *out, const expr *e, bool known, double v, const char *unit)
+{
+    char buf[64];
+    if (known) {
+        sbuf_add(out, roofline_fmt_si(v, unit, buf, sizeof buf));
+        return;
+    }
+    char *s = expr_to_string(e);
+    sbuf_addf(out, "%s %s", s, unit);
+    free(s);
+}
+
+void kroof_text(sbuf *out, const kroof *k)
+{
+    sbuf_addf(out, "  %s:%d  %s%s: ", k->file ? k->file : "?", k->line, k->kernel,
+              k->annotated ? " (annotated)" : "");
+    bool any = false;
+    for (int i = 0; i < 4; i++) {
+        bool zero = k->known && k->flops_value[i] == 0;
+        if (zero || (!k->known && k->flops[i]->kind == EX_CONST && k->flops[i]->value == 0))
+            continue;
+        sbuf_add(out, any ? " + " : "");
+        add_count(out, k->flops[i], k->known, k->flops_value[i], "FLOP");
+        sbuf_addf(out, " %s", prec_names[i]);
+        any = true;
+    }
+    if (!any)
+        sbuf_add(out, "0 FLOP");
+    sbuf_add(out, ", ");
+    add_count(out, k->bytes, k->known, k->bytes_value, "B");
+    sbuf_add(out, " DRAM requested");
+    if (k->per_thread)
+        sbuf_add(out, " per thread");
+    if (k->known && k->transcendental_value > 0)
+        sbuf_addf(out, ", %.0f transcendental calls (not in the FLOPs)", k->transcendental_value);
+    if (k->has_bound) {
+        char a[48], b[48];
+        sbuf_addf(out, "\n      AI %.3g FLOP/B, %s-bound: at most %s, at least %s", k->ai,
+                  k->memory_bound ? "memory" : "compute",
+                  roofline_fmt_si(k->attainable, "FLOP/s", a, sizeof a),
+                  roofline_fmt_time(k->min_time, b, sizeof b));
+    } else if (!k->known) {
+        sbuf_addf(out, "\n      bound not computed: '%s' has no value (bind it with --define NAME=VALUE)",
+                  k->unbound);
+    }
+    sbuf_addc(out, '\n');
+}

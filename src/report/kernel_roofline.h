@@ -1,0 +1,50 @@
+/* kernel_roofline: FLOPs and DRAM bytes of a kernel launch, estimated from
+ * the front end's per-thread counts (or a `// gpulint: flops=… bytes=…`
+ * annotation) times the launch's threads, and the roofline bound they give
+ * on a product. Symbolic where values are unknown; `--define NAME=VALUE`
+ * binds names. Pure. */
+#ifndef GPULINT_KERNEL_ROOFLINE_H
+#define GPULINT_KERNEL_ROOFLINE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "analysis/expr.h"
+#include "input/cusrc.h"
+#include "input/model.h"
+#include "util/sbuf.h"
+
+typedef struct kroof {
+    const char *kernel;   /* variant name */
+    const char *file;
+    int line;             /* launch site, or the kernel when there is none */
+    bool annotated;       /* counts came from a gpulint: comment */
+    /* Totals for the launch (or per thread when there is no launch). */
+    bool per_thread;
+    expr *flops[4];       /* fp16, fp32, fp64, tensor */
+    expr *transcendental; /* calls, reported apart from the flops */
+    expr *bytes;          /* DRAM bytes requested (loads + stores) */
+    bool known;           /* every count evaluated */
+    double flops_value[4], transcendental_value, bytes_value;
+    char *unbound;        /* first name without a value, when !known */
+    /* With a product: */
+    bool has_bound;
+    double compute_time, memory_time, min_time, ai, attainable;
+    bool memory_bound;
+    char *why_no_bound;
+} kroof;
+
+typedef struct kroof_defines {
+    int n;
+    const char *names[EXPR_MAX_BINDINGS];
+    int64_t values[EXPR_MAX_BINDINGS];
+} kroof_defines;
+
+/* launch may be NULL (per-thread counts only). product may be NULL. */
+void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
+                   const kroof_defines *defs, const gpu_product *product, kroof *out);
+void kroof_free(kroof *k);
+json_t *kroof_json(const kroof *k);
+void kroof_text(sbuf *out, const kroof *k);
+
+#endif
