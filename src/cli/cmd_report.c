@@ -278,7 +278,7 @@ int cmd_report(int argc, char **argv)
          "directory of compile_commands.json, for the source analysis"},
         {"no-source", 0, OPT_FLAG, &a.p.no_source, NULL, NULL,
          "skip the libclang source analysis (ptxas numbers only)"},
-        {"define", 'D', OPT_LIST, &a.defines, NULL, "NAME=VALUE",
+        {"define", 0, OPT_LIST, &a.defines, NULL, "NAME=VALUE",
          "bind a name in FLOP/byte expressions (repeatable), e.g. --define N=4096"},
         {"plot", 0, OPT_STRING, &a.plot, NULL, "FILE", "roofline chart of the launches (.svg/.png)"},
         {"checks", 0, OPT_STRING, &a.checks, NULL, "LIST",
