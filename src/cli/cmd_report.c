@@ -289,6 +289,8 @@ int cmd_report(int argc, char **argv)
     opt_result res;
     if (!opt_parse(specs, argc, argv, &res)) {
         opt_free(&res);
+        if (strncmp(res.error, "unknown option", 14) == 0)
+            return cli_error(EXIT_USAGE, "%s (options for nvcc go after '--')", res.error);
         return cli_error(EXIT_USAGE, "%s", res.error);
     }
     if (a.help) {
