@@ -212,7 +212,7 @@ static int run_one(const pipeline_opts *o, report *r, size_t *cap, const char *n
         echo_diagnostics(log);
     size_t before = r->n_kernels;
     take_log(r, cap, log, len, file, &scan, o);
-    if (r->n_kernels == before)
+    if (r->n_kernels == before && !o->allow_no_kernels)
         cli_warn("%s: no __global__ kernels were compiled", file);
     free(log);
     srcscan_free(&scan);
@@ -273,7 +273,7 @@ int pipeline_run(const pipeline_opts *o, report *r)
     if (o->n_files == 0)
         return cli_error(EXIT_USAGE, "no input: give FILE.cu or --ptxas-log LOG");
     rc = run_files(o, r, &cap);
-    if (rc == EXIT_OK && r->n_kernels == 0)
+    if (rc == EXIT_OK && r->n_kernels == 0 && !o->allow_no_kernels)
         return cli_error(EXIT_INPUT, "no kernels found in %s%s", o->files[0],
                          o->n_files > 1 ? " and the other files" : "");
     return rc;

@@ -27,6 +27,7 @@ typedef struct pipeline_opts {
     int carveout_percent; /* -1 = default */
     bool quiet_nvcc;      /* do not echo nvcc's warnings */
     bool no_source;       /* skip the libclang front end */
+    bool allow_no_kernels; /* files without kernels are fine (check on host-only files) */
     const char *compdb;   /* -p DIR: compile_commands.json */
 } pipeline_opts;
 
