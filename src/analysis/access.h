@@ -30,10 +30,10 @@ typedef struct loop_ctx {
 
 typedef struct smem_array {
     char *name;
-    int elem_size;      /* bytes of one element */
-    int n_dims;         /* 0 for extern __shared__ T x[] (dynamic) */
+    int elem_size; /* bytes of one element */
+    int n_dims;    /* 0 for extern __shared__ T x[] (dynamic) */
     int64_t dims[ACCESS_MAX_DIMS];
-    bool dynamic;       /* extern __shared__ */
+    bool dynamic; /* extern __shared__ */
     src_loc loc;
 } smem_array;
 
@@ -41,21 +41,21 @@ typedef enum access_space { SPACE_SHARED, SPACE_GLOBAL } access_space;
 
 typedef struct mem_access {
     access_space space;
-    char *kernel;        /* spelling of the enclosing __global__ function */
-    char *base;          /* array (shared) or pointer/parameter (global) name */
-    int array;           /* index into cusrc_unit.arrays for shared, -1 otherwise */
+    char *kernel; /* spelling of the enclosing __global__ function */
+    char *base;   /* array (shared) or pointer/parameter (global) name */
+    int array;    /* index into cusrc_unit.arrays for shared, -1 otherwise */
     bool is_store;
-    int width;           /* bytes one thread moves (4 for float, 16 for float4) */
+    int width; /* bytes one thread moves (4 for float, 16 for float4) */
     /* Byte offset from the start of the array / pointer, per lane: the front
      * end flattens multi-dimensional subscripts with the declared extents. */
     expr *byte_offset;
     /* Conjunction of the enclosing if-conditions (NULL = always); a lane for
      * which it is false does not take part in the access. */
     expr *guard;
-    int n_loops;         /* enclosing loops, outermost first */
+    int n_loops; /* enclosing loops, outermost first */
     loop_ctx loops[ACCESS_MAX_LOOPS];
-    char *text;          /* source text of the access, e.g. "tile[threadIdx.x][j]" */
-    char *why_not;       /* non-NULL when the site cannot be analysed: the reason */
+    char *text;    /* source text of the access, e.g. "tile[threadIdx.x][j]" */
+    char *why_not; /* non-NULL when the site cannot be analysed: the reason */
     src_loc loc;
 } mem_access;
 
@@ -64,7 +64,7 @@ typedef enum branch_kind { BRANCH_IF, BRANCH_LOOP, BRANCH_TERNARY, BRANCH_SWITCH
 typedef struct branch_site {
     char *kernel;
     branch_kind kind;
-    expr *cond;          /* for loops: the continuation condition */
+    expr *cond; /* for loops: the continuation condition */
     int n_loops;
     loop_ctx loops[ACCESS_MAX_LOOPS];
     char *text;

@@ -101,11 +101,11 @@ void expr_env_unset(expr_env *env, const char *name);
 
 typedef enum expr_status {
     EXPR_OK = 0,
-    EXPR_UNBOUND,    /* a symbol has no value */
-    EXPR_UNKNOWN,    /* the tree holds an EX_UNKNOWN node */
-    EXPR_DIV_ZERO,   /* division or modulo by zero */
-    EXPR_OVERFLOW,   /* result does not fit in int64 (checked on every step) */
-    EXPR_BAD_SHIFT,  /* negative or >= 64 shift count */
+    EXPR_UNBOUND,   /* a symbol has no value */
+    EXPR_UNKNOWN,   /* the tree holds an EX_UNKNOWN node */
+    EXPR_DIV_ZERO,  /* division or modulo by zero */
+    EXPR_OVERFLOW,  /* result does not fit in int64 (checked on every step) */
+    EXPR_BAD_SHIFT, /* negative or >= 64 shift count */
 } expr_status;
 
 /* C semantics on 64-bit signed integers (division truncates toward zero).

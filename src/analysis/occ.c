@@ -61,8 +61,8 @@ static int reg_blocks(const gpu_arch *a, int64_t per_warp, int warps_per_block, 
     return warps_per_part * parts / warps_per_block;
 }
 
-static int registers_limit(const gpu_arch *a, const occ_kernel *k, int warps_per_block,
-                           int threads, occ_result *r)
+static int registers_limit(const gpu_arch *a, const occ_kernel *k, int warps_per_block, int threads,
+                           occ_result *r)
 {
     if (k->regs_per_thread > a->max_regs_per_thread)
         return 0;
@@ -138,8 +138,8 @@ static int smem_limit(const gpu_arch *a, const occ_kernel *k, const occ_launch *
 static bool bad_input(const gpu_arch *a, const occ_kernel *k, const occ_launch *l)
 {
     return a->warp_size <= 0 || a->max_threads_per_sm <= 0 || l->threads_per_block <= 0 ||
-           k->regs_per_thread < 0 || k->static_smem < 0 || k->barriers < 0 ||
-           l->dynamic_smem < 0 || l->carveout_percent > 100 || l->carveout_percent < -1 ||
+           k->regs_per_thread < 0 || k->static_smem < 0 || k->barriers < 0 || l->dynamic_smem < 0 ||
+           l->carveout_percent > 100 || l->carveout_percent < -1 ||
            (l->smem_optin && l->max_dynamic_smem < 0);
 }
 
@@ -231,8 +231,7 @@ int occ_best_block_size(const gpu_arch *a, const occ_kernel *k, const occ_launch
     occ_result cur;
     if (a->warp_size <= 0)
         return 0;
-    for (int t = a->max_threads_per_block / a->warp_size * a->warp_size; t > 0;
-         t -= a->warp_size) {
+    for (int t = a->max_threads_per_block / a->warp_size * a->warp_size; t > 0; t -= a->warp_size) {
         occ_launch try = *l;
         try.threads_per_block = t;
         if (!occ_compute(a, k, &try, &cur))
@@ -275,8 +274,8 @@ static bool advise_block(const gpu_arch *a, const occ_kernel *k, const occ_launc
         occ_result r;
         if (!occ_compute(a, k, &ll, &r) || r.warps_per_sm <= cur->warps_per_sm)
             continue;
-        int64_t dist = t > l->threads_per_block ? t - l->threads_per_block
-                                                : l->threads_per_block - t;
+        int64_t dist =
+            t > l->threads_per_block ? t - l->threads_per_block : l->threads_per_block - t;
         if (r.occupancy > best.new_occupancy + 1e-12 ||
             (r.occupancy > best.new_occupancy - 1e-12 && dist < best_dist)) {
             best = (occ_advice){OCC_ADVICE_BLOCK, t, r.blocks_per_sm, r.occupancy};

@@ -53,7 +53,7 @@ typedef struct occ_result {
     int blocks_per_sm;
     int warps_per_sm;
     int max_warps_per_sm;
-    double occupancy; /* active warps / max warps, 0..1 */
+    double occupancy;  /* active warps / max warps, 0..1 */
     unsigned limiters; /* occ_limiter bits; 0 when it cannot launch */
 
     /* Block count each resource alone allows (OCC_UNLIMITED = none). */
@@ -100,7 +100,7 @@ typedef enum occ_advice_kind {
 typedef struct occ_advice {
     occ_advice_kind kind;
     int64_t value;
-    int min_blocks_per_sm;  /* for __launch_bounds__(threads, min_blocks) */
+    int min_blocks_per_sm; /* for __launch_bounds__(threads, min_blocks) */
     double new_occupancy;
 } occ_advice;
 

@@ -174,8 +174,9 @@ int cmd_devices(int argc, char **argv)
     char msg[256];
     devquery_status st = devquery_all(devs, MAX_DEVICES, &n, base_for, &db, msg, sizeof msg);
     if (st != DEVQ_OK) {
-        cli_error(EXIT_NO_DEVICE, "no GPU available (%s); bundled models can be used with "
-                                  "--arch or --gpu:",
+        cli_error(EXIT_NO_DEVICE,
+                  "no GPU available (%s); bundled models can be used with "
+                  "--arch or --gpu:",
                   msg);
         models_list_text(stderr, &db);
         model_db_free(&db);

@@ -36,8 +36,9 @@ static void print_text(const target *t, const occ_kernel *k, const occ_launch *l
 {
     sbuf b;
     sbuf_init(&b);
-    sbuf_addf(&b, "%s: %d threads/block, %d registers/thread, %lld B static + %lld B dynamic "
-                  "shared memory\n",
+    sbuf_addf(&b,
+              "%s: %d threads/block, %d registers/thread, %lld B static + %lld B dynamic "
+              "shared memory\n",
               t->label, l->threads_per_block, k->regs_per_thread, (long long)k->static_smem,
               (long long)l->dynamic_smem);
     sbuf_addf(&b, "  blocks/SM        %d\n", r->blocks_per_sm);
@@ -130,8 +131,7 @@ int cmd_occupancy(int argc, char **argv)
         if (a.seen_threads)
             return cli_error(EXIT_USAGE, "give --threads or --block, not both");
         if (!units_parse_dim3(a.block, dims))
-            return cli_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ",
-                             a.block);
+            return cli_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
         long long t = (long long)dims[0] * dims[1] * dims[2];
         if (t > 0x7fffffff)
             return cli_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
@@ -167,9 +167,10 @@ int cmd_occupancy(int argc, char **argv)
             if (dims[d] > t->arch.max_block_dim[d] && t->arch.max_block_dim[d] > 0) {
                 ok = false;
                 if (strcmp(a.format, "text") == 0) {
-                    rc = cli_error(EXIT_LAUNCH, "%s: block dimension %c = %d exceeds the "
-                                                "limit %d",
-                                   t->arch.name, "xyz"[d], dims[d], t->arch.max_block_dim[d]);
+                    rc = cli_error(EXIT_LAUNCH,
+                                   "%s: block dimension %c = %d exceeds the "
+                                   "limit %d",
+                                   t->arch.name, "xyz"[d], dims[d], t -> arch.max_block_dim[d]);
                     worst = rc;
                 }
             }
@@ -186,10 +187,11 @@ int cmd_occupancy(int argc, char **argv)
         }
         if (r.failure != OCC_OK) {
             if (strcmp(a.format, "text") == 0 && !a.explain)
-                cli_error(EXIT_LAUNCH, "%s: cannot launch %d threads with %d registers and "
-                                       "%lld B of shared memory: %s",
-                          t->arch.name, a.threads, a.regs,
-                          (long long)(a.smem + a.dynamic_smem), occ_failure_reason(r.failure));
+                cli_error(EXIT_LAUNCH,
+                          "%s: cannot launch %d threads with %d registers and "
+                          "%lld B of shared memory: %s",
+                          t->arch.name, a.threads, a.regs, (long long)(a.smem + a.dynamic_smem),
+                          occ_failure_reason(r.failure));
             worst = EXIT_LAUNCH;
         }
         if (a.plot && r.failure == OCC_OK && worst == EXIT_OK)
@@ -198,7 +200,8 @@ int cmd_occupancy(int argc, char **argv)
             putchar('\n');
     }
     if (strcmp(a.format, "json") == 0) {
-        json_t *out = json_array_size(all) == 1 ? json_incref(json_array_get(all, 0)) : json_incref(all);
+        json_t *out =
+            json_array_size(all) == 1 ? json_incref(json_array_get(all, 0)) : json_incref(all);
         char *s = json_dumps(out, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
         puts(s);
         free(s);

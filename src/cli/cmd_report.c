@@ -58,16 +58,10 @@ static void analyse_sources(report *r, const report_args *a, source_outputs *src
         for (int t = 0; t < r->n_targets && !product; t++)
             if (r->targets[t].has_product)
                 product = &r->targets[t].product;
-        source_inputs in = {&su->unit,
-                            su->file,
-                            rows,
-                            n,
-                            targets,
-                            r->n_targets,
-                            a->p.has_block,
-                            {a->p.block[0], a->p.block[1], a->p.block[2]},
-                            &a->defs,
-                            product};
+        source_inputs in = {
+            &su->unit, su->file,     rows,           n,
+            targets,   r->n_targets, a->p.has_block, {a->p.block[0], a->p.block[1], a->p.block[2]},
+            &a->defs,  product};
         source_analyse(&in, src, findings);
         for (int k = 0; k < n; k++) {
             r->kernels[idx[k]].line = rows[k].line;
@@ -171,7 +165,7 @@ static int plot_roofline(const report *r, const source_outputs *src, const char 
     chart_roof memory[1] = {{p->mem_type, c32.bandwidth.used, NULL}};
     size_t n = json_array_size(src->roofline);
     chart_point *pts = xcalloc(n ? n : 1, sizeof *pts);
-    char (*labels)[96] = xcalloc(n ? n : 1, sizeof *labels);
+    char(*labels)[96] = xcalloc(n ? n : 1, sizeof *labels);
     int np = 0;
     size_t i;
     json_t *k;
@@ -189,8 +183,10 @@ static int plot_roofline(const report *r, const source_outputs *src, const char 
     }
     char title[160];
     snprintf(title, sizeof title, "Roofline: %s", p->name);
-    chart_roofline chart = {title, "points: predicted bound of each launch (static estimate)",
-                            compute, n_compute, memory, 1, pts, np};
+    chart_roofline chart = {title,   "points: predicted bound of each launch (static estimate)",
+                            compute, n_compute,
+                            memory,  1,
+                            pts,     np};
     char err[CHART_ERR_MAX] = "";
     int rc = EXIT_OK;
     if (!chart_roofline_write(&chart, path, err, sizeof err))
@@ -280,7 +276,8 @@ int cmd_report(int argc, char **argv)
          "skip the libclang source analysis (ptxas numbers only)"},
         {"define", 0, OPT_LIST, &a.defines, NULL, "NAME=VALUE",
          "bind a name in FLOP/byte expressions (repeatable), e.g. --define N=4096"},
-        {"plot", 0, OPT_STRING, &a.plot, NULL, "FILE", "roofline chart of the launches (.svg/.png)"},
+        {"plot", 0, OPT_STRING, &a.plot, NULL, "FILE",
+         "roofline chart of the launches (.svg/.png)"},
         {"checks", 0, OPT_STRING, &a.checks, NULL, "LIST",
          "enable/disable checks, e.g. -gpulint-divergence or -*,gpulint-bank-conflict"},
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},

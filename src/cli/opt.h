@@ -30,16 +30,16 @@ typedef struct opt_spec {
     char short_name;       /* 0 = none */
     opt_type type;
     void *dest;
-    bool *seen;            /* optional: set when given */
-    const char *arg;       /* "N", "FILE" for help */
+    bool *seen;      /* optional: set when given */
+    const char *arg; /* "N", "FILE" for help */
     const char *help;
 } opt_spec;
 
 #define OPT_ERR_MAX 256
 typedef struct opt_result {
     int n_positional;
-    char **positional;   /* points into argv */
-    int n_passthrough;   /* after "--" */
+    char **positional; /* points into argv */
+    int n_passthrough; /* after "--" */
     char **passthrough;
     char error[OPT_ERR_MAX];
 } opt_result;

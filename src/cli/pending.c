@@ -3,12 +3,12 @@
  * every command has landed. */
 #include "cli/cli.h"
 
-#define PENDING(fn)                                                                           \
-    __attribute__((weak)) int fn(int argc, char **argv)                                       \
-    {                                                                                         \
-        (void)argc;                                                                           \
-        (void)argv;                                                                           \
-        return cli_error(EXIT_INTERNAL, "'%s' is not available in this build", #fn);          \
+#define PENDING(fn)                                                                                \
+    __attribute__((weak)) int fn(int argc, char **argv)                                            \
+    {                                                                                              \
+        (void)argc;                                                                                \
+        (void)argv;                                                                                \
+        return cli_error(EXIT_INTERNAL, "'%s' is not available in this build", #fn);               \
     }
 
 PENDING(cmd_report)
@@ -26,8 +26,8 @@ PENDING(cmd_roofline)
 #include "report/chart.h"
 
 __attribute__((weak)) bool chart_occupancy(const gpu_arch *arch, const occ_kernel *k,
-                                           const occ_launch *l, const char *title,
-                                           const char *path, char *err, size_t errlen)
+                                           const occ_launch *l, const char *title, const char *path,
+                                           char *err, size_t errlen)
 {
     (void)arch;
     (void)k;

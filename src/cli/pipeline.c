@@ -74,8 +74,8 @@ static void take_log(report *r, size_t *cap, const char *log, size_t len, const 
             continue;
         const gpu_arch *a = arch_for(r, k->arch);
         if (!a)
-            cli_warn("%s: no model for %s; occupancy of '%s' is not computed",
-                     file ? file : "log", k->arch, k->name);
+            cli_warn("%s: no model for %s; occupancy of '%s' is not computed", file ? file : "log",
+                     k->arch, k->name);
         add_kernel(r, cap, k, file, scan, a, o);
     }
     for (size_t i = 0; i < parsed.n_warnings; i++)
@@ -136,13 +136,12 @@ static void parse_source(const pipeline_opts *o, report *r, cusrc_ctx **ctx, con
     memset(su, 0, sizeof *su);
     su->file = file;
     const char **args = xcalloc((size_t)o->n_extra + 1, sizeof *args);
-    cusrc_options co = {.file = file,
-                        .args = args,
-                        .n_args = clang_args(o, args),
-                        .compdb_dir = o->compdb,
-                        .arch = r->n_targets && !r->targets[0].arch.hypothetical
-                                    ? r->targets[0].arch.name
-                                    : NULL};
+    cusrc_options co = {
+        .file = file,
+        .args = args,
+        .n_args = clang_args(o, args),
+        .compdb_dir = o->compdb,
+        .arch = r->n_targets && !r->targets[0].arch.hypothetical ? r->targets[0].arch.name : NULL};
     su->parsed = cusrc_parse(*ctx, &co, &su->unit, &su->error);
     if (!su->parsed)
         cli_warn("%s: source analysis skipped: %s", file, su->error ? su->error : "unknown error");
@@ -183,8 +182,7 @@ static int run_one(const pipeline_opts *o, report *r, size_t *cap, const char *n
     if (st != FILEIO_OK)
         return cli_error(EXIT_INPUT, "%s: %s", file, fileio_status_text(st));
     nvcc_job job;
-    if (!nvcc_start(nvcc, file, archs, n_archs, o->extra, o->n_extra, &job, err,
-                    sizeof err)) {
+    if (!nvcc_start(nvcc, file, archs, n_archs, o->extra, o->n_extra, &job, err, sizeof err)) {
         free(src);
         return cli_error(EXIT_TOOL, "%s", err);
     }
@@ -255,8 +253,9 @@ static int run_log(const pipeline_opts *o, report *r, size_t *cap)
     free(log);
     srcscan_free(&scan);
     if (r->n_kernels == 0)
-        return cli_error(EXIT_INPUT, "%s: no kernel resource usage found (expected ptxas -v "
-                                     "output: 'ptxas info : Used N registers ...')",
+        return cli_error(EXIT_INPUT,
+                         "%s: no kernel resource usage found (expected ptxas -v "
+                         "output: 'ptxas info : Used N registers ...')",
                          o->ptxas_log);
     return EXIT_OK;
 }

@@ -24,11 +24,11 @@ typedef struct pipeline_opts {
     bool has_block;
     int block[3];
     int64_t dynamic_smem;
-    int carveout_percent; /* -1 = default */
-    bool quiet_nvcc;      /* do not echo nvcc's warnings */
-    bool no_source;       /* skip the libclang front end */
+    int carveout_percent;  /* -1 = default */
+    bool quiet_nvcc;       /* do not echo nvcc's warnings */
+    bool no_source;        /* skip the libclang front end */
     bool allow_no_kernels; /* files without kernels are fine (check on host-only files) */
-    const char *compdb;   /* -p DIR: compile_commands.json */
+    const char *compdb;    /* -p DIR: compile_commands.json */
 } pipeline_opts;
 
 typedef struct source_unit {
@@ -39,7 +39,7 @@ typedef struct source_unit {
 } source_unit;
 
 typedef struct report_kernel {
-    ptxas_kernel ptx;     /* copied; name owned */
+    ptxas_kernel ptx; /* copied; name owned */
     char *demangled;
     const char *file;     /* source file (NULL for a log without source) */
     int line, column;     /* 0 when unknown */

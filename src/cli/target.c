@@ -106,8 +106,8 @@ int target_resolve(const target_opts *o, model_db *db, target *out, int max, int
                 sbuf b;
                 sbuf_init(&b);
                 list_names(&b, db, false);
-                rc = cli_error(EXIT_MODEL, "unknown architecture '%s' (known: %s)",
-                               o->archs.v[i], sbuf_str(&b));
+                rc = cli_error(EXIT_MODEL, "unknown architecture '%s' (known: %s)", o->archs.v[i],
+                               sbuf_str(&b));
                 sbuf_free(&b);
                 return rc;
             }

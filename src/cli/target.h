@@ -16,7 +16,7 @@ typedef struct target {
     gpu_arch arch;
     gpu_product product;
     bool has_product;
-    char label[192]; /* "sm_90 (NVIDIA H100 SXM5 80GB)" */
+    char label[192];    /* "sm_90 (NVIDIA H100 SXM5 80GB)" */
     const char *origin; /* "--arch", "--gpu", "--machine", "local GPU", "default" */
 } target;
 
@@ -28,16 +28,33 @@ typedef struct target_opts {
 } target_opts;
 
 /* Option table entries every targeted command includes. */
-#define TARGET_OPTIONS(t)                                                                     \
-    {"arch", 'a', OPT_LIST, &(t)->archs, NULL, "ARCH",                                        \
-     "target compute capability: sm_90, 90 or 9.0 (repeatable)"},                             \
-        {"gpu", 'g', OPT_STRING, &(t)->gpu, NULL, "ID",                                       \
-         "target a product model, e.g. h100-sxm ('gpulint models' lists them)"},              \
-        {"machine", 0, OPT_STRING, &(t)->machine, NULL, "SPEC|FILE",                          \
-         "hypothetical SM: \"threads/sm=2048,regs/sm=65536,smem/sm=48K,granularity=none\" "   \
-         "or an arch model file"},                                                            \
-        {"models", 0, OPT_STRING, &(t)->models_dir, NULL, "DIR",                              \
-         "models directory (default: the bundled one; env GPULINT_MODELS)"}
+#define TARGET_OPTIONS(t)                                                                          \
+    {"arch",                                                                                       \
+     'a',                                                                                          \
+     OPT_LIST,                                                                                     \
+     &(t)->archs,                                                                                  \
+     NULL,                                                                                         \
+     "ARCH",                                                                                       \
+     "target compute capability: sm_90, 90 or 9.0 (repeatable)"},                                  \
+        {"gpu",                                                                                    \
+         'g',                                                                                      \
+         OPT_STRING,                                                                               \
+         &(t)->gpu,                                                                                \
+         NULL,                                                                                     \
+         "ID",                                                                                     \
+         "target a product model, e.g. h100-sxm ('gpulint models' lists them)"},                   \
+        {"machine",                                                                                \
+         0,                                                                                        \
+         OPT_STRING,                                                                               \
+         &(t)->machine,                                                                            \
+         NULL,                                                                                     \
+         "SPEC|FILE",                                                                              \
+         "hypothetical SM: \"threads/sm=2048,regs/sm=65536,smem/sm=48K,granularity=none\" "        \
+         "or an arch model file"},                                                                 \
+    {                                                                                              \
+        "models", 0, OPT_STRING, &(t)->models_dir, NULL, "DIR",                                    \
+            "models directory (default: the bundled one; env GPULINT_MODELS)"                      \
+    }
 
 /* Loads the model database into db (caller frees with model_db_free) and
  * resolves the targets. Returns an exit code; prints its own error line. */

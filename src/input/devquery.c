@@ -81,8 +81,8 @@ devquery_status devquery_all(devquery_device *out, int max, int *n,
         if (e == cudaErrorInsufficientDriver || e == cudaErrorCallRequiresNewerDriver) {
             /* cudart reports a missing libcuda.so.1 the same way as an old one. */
             snprintf(message, (size_t)message_len,
-                     "no CUDA driver, or one older than CUDA runtime %d.%d",
-                     CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+                     "no CUDA driver, or one older than CUDA runtime %d.%d", CUDART_VERSION / 1000,
+                     CUDART_VERSION % 1000 / 10);
             return DEVQ_NO_DRIVER;
         }
         snprintf(message, (size_t)message_len, "%s", cudaGetErrorString(e));

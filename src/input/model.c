@@ -33,7 +33,10 @@ typedef struct field {
     size_t offset;
 } field;
 
-#define A(sec, key, type, member) {sec, key, type, offsetof(gpu_arch, member)}
+#define A(sec, key, type, member)                                                                  \
+    {                                                                                              \
+        sec, key, type, offsetof(gpu_arch, member)                                                 \
+    }
 static const field arch_fields[] = {
     A("arch", "name", F_STRING, name),
     A("arch", "family", F_STRING, family),
@@ -61,17 +64,22 @@ static const field arch_fields[] = {
 };
 #undef A
 
-#define P(sec, key, type, member) {sec, key, type, offsetof(gpu_product, member)}
-#define PREC(sec, arr, idx, key)                                                              \
-    {sec, key, F_SI, offsetof(gpu_product, arr) + (idx) * sizeof(double)}
-#define PRECS(sec, arr)                                                                       \
-    PREC(sec, arr, PREC_FP64, "fp64"), PREC(sec, arr, PREC_FP32, "fp32"),                     \
-        PREC(sec, arr, PREC_FP16, "fp16"), PREC(sec, arr, PREC_BF16, "bf16"),                 \
-        PREC(sec, arr, PREC_FP64_TENSOR, "fp64_tensor"),                                      \
-        PREC(sec, arr, PREC_TF32_TENSOR, "tf32_tensor"),                                      \
-        PREC(sec, arr, PREC_FP16_TENSOR, "fp16_tensor"),                                      \
-        PREC(sec, arr, PREC_BF16_TENSOR, "bf16_tensor"),                                      \
-        PREC(sec, arr, PREC_FP8_TENSOR, "fp8_tensor"),                                        \
+#define P(sec, key, type, member)                                                                  \
+    {                                                                                              \
+        sec, key, type, offsetof(gpu_product, member)                                              \
+    }
+#define PREC(sec, arr, idx, key)                                                                   \
+    {                                                                                              \
+        sec, key, F_SI, offsetof(gpu_product, arr) + (idx) * sizeof(double)                        \
+    }
+#define PRECS(sec, arr)                                                                            \
+    PREC(sec, arr, PREC_FP64, "fp64"), PREC(sec, arr, PREC_FP32, "fp32"),                          \
+        PREC(sec, arr, PREC_FP16, "fp16"), PREC(sec, arr, PREC_BF16, "bf16"),                      \
+        PREC(sec, arr, PREC_FP64_TENSOR, "fp64_tensor"),                                           \
+        PREC(sec, arr, PREC_TF32_TENSOR, "tf32_tensor"),                                           \
+        PREC(sec, arr, PREC_FP16_TENSOR, "fp16_tensor"),                                           \
+        PREC(sec, arr, PREC_BF16_TENSOR, "bf16_tensor"),                                           \
+        PREC(sec, arr, PREC_FP8_TENSOR, "fp8_tensor"),                                             \
         PREC(sec, arr, PREC_INT8_TENSOR, "int8_tensor")
 static const field product_fields[] = {
     P("product", "id", F_STRING, id),
@@ -124,8 +132,7 @@ static bool parse_value(const field *f, const char *v, void *base, char *msg, si
     case F_BYTES:
         if (units_parse_bytes(v, (int64_t *)dst))
             return true;
-        snprintf(msg, n, "%s: expected a size in bytes (e.g. 49152 or 48K), got '%s'", f->key,
-                 v);
+        snprintf(msg, n, "%s: expected a size in bytes (e.g. 49152 or 48K), got '%s'", f->key, v);
         return false;
     case F_SI:
     case F_MHZ:
@@ -167,8 +174,7 @@ static bool parse_value(const field *f, const char *v, void *base, char *msg, si
         int major, minor, used = 0;
         if (sscanf(v, "%d.%d%n", &major, &minor, &used) != 2 || v[used] || major < 1 ||
             major > 99 || minor < 0 || minor > 9) {
-            snprintf(msg, n, "compute_capability: expected MAJOR.MINOR such as 9.0, got '%s'",
-                     v);
+            snprintf(msg, n, "compute_capability: expected MAJOR.MINOR such as 9.0, got '%s'", v);
             return false;
         }
         a->cc_major = major;
@@ -186,7 +192,8 @@ static bool parse_value(const field *f, const char *v, void *base, char *msg, si
             if (!*p)
                 break;
             long kb = strtol(p, &end, 10);
-            if (end == p || kb < 0 || kb > 16 * 1024 * 1024 || a->n_carveouts >= MODEL_MAX_CARVEOUTS ||
+            if (end == p || kb < 0 || kb > 16 * 1024 * 1024 ||
+                a->n_carveouts >= MODEL_MAX_CARVEOUTS ||
                 (a->n_carveouts && kb * 1024 <= a->carveouts[a->n_carveouts - 1])) {
                 snprintf(msg, n,
                          "carveouts_kb: expected at most %d ascending sizes in KiB, got '%s'",
@@ -261,19 +268,16 @@ bool model_validate_arch(const gpu_arch *a, model_error *err)
         return fail(err, "max threads per SM must be at least one warp (got %lld)",
                     a->max_threads_per_sm);
     if (a->max_blocks_per_sm <= 0)
-        return fail(err, "max blocks per SM must be positive (got %lld)",
-                    a->max_blocks_per_sm);
+        return fail(err, "max blocks per SM must be positive (got %lld)", a->max_blocks_per_sm);
     if (a->regs_per_sm <= 0 || a->regs_per_block <= 0)
         return fail(err, "register file sizes must be positive (got %lld)", a->regs_per_sm);
     if (a->regs_per_block > a->regs_per_sm)
-        return fail(err, "registers per block exceed registers per SM (%lld)",
-                    a->regs_per_block);
+        return fail(err, "registers per block exceed registers per SM (%lld)", a->regs_per_block);
     if (a->max_regs_per_thread <= 0)
         return fail(err, "max registers per thread must be positive (got %lld)",
                     a->max_regs_per_thread);
     if (a->sub_partitions <= 0 || a->launch_check_sub_partitions < 0)
-        return fail(err, "sub-partition count must be positive (got %lld)",
-                    a->sub_partitions);
+        return fail(err, "sub-partition count must be positive (got %lld)", a->sub_partitions);
     if (a->smem_per_sm <= 0 || a->smem_per_block <= 0)
         return fail(err, "shared memory sizes must be positive (got %lld)",
                     (long long)a->smem_per_sm);
@@ -281,8 +285,10 @@ bool model_validate_arch(const gpu_arch *a, model_error *err)
         return fail(err, "opt-in shared memory per block is below the default (%lld)",
                     (long long)a->smem_per_block_optin);
     if (a->smem_per_block_optin + a->smem_reserved_per_block > a->smem_per_sm)
-        return fail(err, "opt-in shared memory per block plus the reserved bytes exceed "
-                         "shared memory per SM (%lld)", (long long)a->smem_per_sm);
+        return fail(err,
+                    "opt-in shared memory per block plus the reserved bytes exceed "
+                    "shared memory per SM (%lld)",
+                    (long long)a->smem_per_sm);
     if (a->smem_per_sm > 0x7fffffff)
         return fail(err, "shared memory per SM is implausibly large (%lld)",
                     (long long)a->smem_per_sm);
@@ -295,8 +301,7 @@ bool model_validate_arch(const gpu_arch *a, model_error *err)
 bool model_parse_arch(const char *text, size_t len, gpu_arch *out, model_error *err)
 {
     *out = (gpu_arch){0};
-    if (!parse_file(text, len, arch_fields, sizeof arch_fields / sizeof arch_fields[0], out,
-                    err))
+    if (!parse_file(text, len, arch_fields, sizeof arch_fields / sizeof arch_fields[0], out, err))
         return false;
     return model_validate_arch(out, err);
 }
@@ -342,7 +347,10 @@ typedef struct spec_key {
     size_t offset;
 } spec_key;
 
-#define S(key, type, member) {key, type, offsetof(gpu_arch, member)}
+#define S(key, type, member)                                                                       \
+    {                                                                                              \
+        key, type, offsetof(gpu_arch, member)                                                      \
+    }
 static const spec_key spec_keys[] = {
     S("name", F_STRING, name),
     S("warp", F_INT, warp_size),
@@ -442,7 +450,7 @@ bool model_parse_machine_spec(const char *spec, gpu_arch *out, model_error *err)
 }
 
 static const char *const precision_names[PREC_COUNT] = {
-    "fp64",        "fp32",        "fp16",       "bf16",       "fp64-tensor",
+    "fp64",        "fp32",        "fp16",        "bf16",       "fp64-tensor",
     "tf32-tensor", "fp16-tensor", "bf16-tensor", "fp8-tensor", "int8-tensor",
 };
 

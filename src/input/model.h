@@ -84,9 +84,9 @@ typedef struct gpu_product {
     int sm_count;
     double base_clock_mhz;
     double boost_clock_mhz;
-    double mem_clock_mhz;  /* as cudaDeviceProp reports: the memory clock */
+    double mem_clock_mhz; /* as cudaDeviceProp reports: the memory clock */
     int mem_bus_width_bits;
-    int mem_data_rate;     /* transfers per memory clock (2 = DDR; 0 = unknown) */
+    int mem_data_rate; /* transfers per memory clock (2 = DDR; 0 = unknown) */
     char mem_type[MODEL_NAME_MAX];
     double datasheet_bandwidth; /* bytes/s, 0 = not given */
     int64_t l2_bytes;

@@ -64,8 +64,8 @@ bool nvcc_find(const char *explicit_path, char *out, size_t n, char *err, size_t
 
 bool nvcc_args_choose_arch(char *const *extra, int n_extra)
 {
-    static const char *const flags[] = {"-arch", "--gpu-architecture", "-gencode",
-                                        "--generate-code", "-code", "--gpu-code"};
+    static const char *const flags[] = {
+        "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "--gpu-code"};
     for (int i = 0; i < n_extra; i++)
         for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
             size_t len = strlen(flags[f]);

@@ -11,8 +11,8 @@
 
 typedef struct nvcc_job {
     pid_t pid;
-    int fd;        /* merged stdout + stderr */
-    char *tmpdir;  /* holds the fatbin; removed by nvcc_finish */
+    int fd;       /* merged stdout + stderr */
+    char *tmpdir; /* holds the fatbin; removed by nvcc_finish */
 } nvcc_job;
 
 /* explicit (--nvcc) or $CUDA_HOME/bin/nvcc, then PATH, then

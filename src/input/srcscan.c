@@ -42,7 +42,8 @@ static void skip_trivia(cursor *c)
         } else if (ch == '/' && next == '*') {
             advance(c);
             advance(c);
-            while (c->i < c->len && !(c->s[c->i] == '*' && c->i + 1 < c->len && c->s[c->i + 1] == '/'))
+            while (c->i < c->len &&
+                   !(c->s[c->i] == '*' && c->i + 1 < c->len && c->s[c->i + 1] == '/'))
                 advance(c);
             if (c->i < c->len) {
                 advance(c);

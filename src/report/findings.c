@@ -42,7 +42,7 @@ void findings_add(finding_list *l, const char *check, finding_severity sev, cons
     va_start(ap, fmt);
     sbuf_vaddf(&msg, fmt, ap);
     va_end(ap);
-    l->items[l->n++] = (finding){xstrdup(check), sev, file ? xstrdup(file) : NULL, line, column,
+    l->items[l->n++] = (finding){xstrdup(check),  sev, file ? xstrdup(file) : NULL, line, column,
                                  sbuf_take(&msg), data};
 }
 
@@ -230,8 +230,7 @@ json_t *findings_sarif(const finding_list *l, const char *tool_version)
         if (!seen)
             json_array_append_new(rules, json_pack("{s:s}", "id", f->check));
         json_t *res = json_pack("{s:s, s:s, s:{s:s}}", "ruleId", f->check, "level",
-                                finding_severity_name(f->severity), "message", "text",
-                                f->message);
+                                finding_severity_name(f->severity), "message", "text", f->message);
         if (f->file) {
             json_t *region = json_object();
             if (f->line)
@@ -243,15 +242,14 @@ json_t *findings_sarif(const finding_list *l, const char *tool_version)
                 json_object_set_new(phys, "region", region);
             else
                 json_decref(region);
-            json_object_set_new(res, "locations",
-                                json_pack("[{s:o}]", "physicalLocation", phys));
+            json_object_set_new(res, "locations", json_pack("[{s:o}]", "physicalLocation", phys));
         }
         if (f->data)
             json_object_set(res, "properties", f->data);
         json_array_append_new(results, res);
     }
-    json_t *driver = json_pack("{s:s, s:s, s:o}", "name", "gpulint", "version", tool_version,
-                               "rules", rules);
+    json_t *driver =
+        json_pack("{s:s, s:s, s:o}", "name", "gpulint", "version", tool_version, "rules", rules);
     return json_pack("{s:s, s:s, s:[{s:{s:o}, s:o}]}", "$schema",
                      "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs",
                      "tool", "driver", driver, "results", results);

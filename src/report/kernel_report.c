@@ -90,11 +90,11 @@ static void emit_row(sbuf *o, const table *t, char cells[][160], bool bold, bool
 
 static void resource_table(sbuf *o, const kernel_row *rows, int n, const kernel_report_style *st)
 {
-    table t = {8,
-               {"kernel", "line", "regs", "smem B", "stack B", "spill st/ld B", "barriers",
-                "max block"},
-               {false, true, true, true, true, true, true, true},
-               {0}};
+    table t = {
+        8,
+        {"kernel", "line", "regs", "smem B", "stack B", "spill st/ld B", "barriers", "max block"},
+        {false, true, true, true, true, true, true, true},
+        {0}};
     char cells[12][160];
     for (int c = 0; c < t.n_cols; c++)
         measure(&t, c, t.head[c]);
@@ -113,7 +113,8 @@ static void resource_table(sbuf *o, const kernel_row *rows, int n, const kernel_
             else
                 snprintf(cells[1], sizeof cells[1], "-");
             snprintf(cells[2], sizeof cells[2], "%d", r->ptx->registers);
-            snprintf(cells[3], sizeof cells[3], "%s", bytes_cell(r->ptx->static_smem, b1, sizeof b1));
+            snprintf(cells[3], sizeof cells[3], "%s",
+                     bytes_cell(r->ptx->static_smem, b1, sizeof b1));
             snprintf(cells[4], sizeof cells[4], "%s", bytes_cell(r->ptx->stack, b1, sizeof b1));
             if (r->ptx->spill_stores || r->ptx->spill_loads)
                 snprintf(cells[5], sizeof cells[5], "%s/%s",
@@ -232,8 +233,8 @@ void kernel_report_findings(const kernel_row *rows, int n, finding_list *out)
             }
             json_t *d = json_deep_copy(who);
             json_object_set_new(d, "occupancy", json_real(e->occ.occupancy));
-            findings_add(out, "gpulint-occupancy", SEV_NOTE, r->file, r->line, r->column, d,
-                         "%s", sbuf_str(&m));
+            findings_add(out, "gpulint-occupancy", SEV_NOTE, r->file, r->line, r->column, d, "%s",
+                         sbuf_str(&m));
             sbuf_free(&m);
         }
         json_decref(who);

@@ -12,8 +12,7 @@
 
 static const char *const prec_names[4] = {"fp16", "fp32", "fp64", "tensor"};
 /* Tensor work is assumed FP16-in/FP32-accumulate: wmma's common case. */
-static const model_precision prec_ceiling[4] = {PREC_FP16, PREC_FP32, PREC_FP64,
-                                                PREC_FP16_TENSOR};
+static const model_precision prec_ceiling[4] = {PREC_FP16, PREC_FP32, PREC_FP64, PREC_FP16_TENSOR};
 
 static expr *clone_or_zero(const expr *e)
 {
@@ -46,7 +45,7 @@ static bool parse_annotation(const char *text, expr **flops, expr **bytes)
 
 static expr *launch_threads(const cusrc_launch *l)
 {
-    const cusrc_value *v[6] = {&l->grid.x, &l->grid.y, &l->grid.z,
+    const cusrc_value *v[6] = {&l->grid.x,  &l->grid.y,  &l->grid.z,
                                &l->block.x, &l->block.y, &l->block.z};
     expr *prod = NULL;
     for (int i = 0; i < 6; i++) {
@@ -130,8 +129,8 @@ void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_laun
         return;
     }
     if (!product || k->per_thread) {
-        k->why_no_bound = xstrdup(!product ? "no product model (use --gpu)"
-                                           : "no launch: counts are per thread");
+        k->why_no_bound =
+            xstrdup(!product ? "no product model (use --gpu)" : "no launch: counts are per thread");
         return;
     }
     roof_ceilings bw;
@@ -195,7 +194,8 @@ json_t *kroof_json(const kroof *k)
     json_object_set_new(o, "annotated", json_boolean(k->annotated));
     json_t *fl = json_object();
     for (int i = 0; i < 4; i++)
-        json_object_set_new(fl, prec_names[i], count_json(k->flops[i], k->known, k->flops_value[i]));
+        json_object_set_new(fl, prec_names[i],
+                            count_json(k->flops[i], k->known, k->flops_value[i]));
     json_object_set_new(o, "flops", fl);
     json_object_set_new(o, "transcendentals",
                         count_json(k->transcendental, k->known, k->transcendental_value));
@@ -258,8 +258,9 @@ void kroof_text(sbuf *out, const kroof *k)
                   roofline_fmt_si(k->attainable, "FLOP/s", a, sizeof a),
                   roofline_fmt_time(k->min_time, b, sizeof b));
     } else if (!k->known) {
-        sbuf_addf(out, "\n      bound not computed: '%s' has no value (bind it with --define NAME=VALUE)",
-                  k->unbound);
+        sbuf_addf(
+            out, "\n      bound not computed: '%s' has no value (bind it with --define NAME=VALUE)",
+            k->unbound);
     }
     sbuf_addc(out, '\n');
 }

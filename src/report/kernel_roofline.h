@@ -15,10 +15,10 @@
 #include "util/sbuf.h"
 
 typedef struct kroof {
-    const char *kernel;   /* variant name */
+    const char *kernel; /* variant name */
     const char *file;
-    int line;             /* launch site, or the kernel when there is none */
-    bool annotated;       /* counts came from a gpulint: comment */
+    int line;       /* launch site, or the kernel when there is none */
+    bool annotated; /* counts came from a gpulint: comment */
     /* Totals for the launch (or per thread when there is no launch). */
     bool per_thread;
     expr *flops[4];       /* fp16, fp32, fp64, tensor */
@@ -26,7 +26,7 @@ typedef struct kroof {
     expr *bytes;          /* DRAM bytes requested (loads + stores) */
     bool known;           /* every count evaluated */
     double flops_value[4], transcendental_value, bytes_value;
-    char *unbound;        /* first name without a value, when !known */
+    char *unbound; /* first name without a value, when !known */
     /* With a product: */
     bool has_bound;
     double compute_time, memory_time, min_time, ai, attainable;

@@ -78,8 +78,7 @@ void occ_advice_text(sbuf *out, const occ_advice *adv, const occ_launch *l)
         sbuf_addf(out, "use %lld-thread blocks", (long long)adv->value);
         break;
     case OCC_ADVICE_SMEM:
-        sbuf_addf(out, "use at most %lld bytes of shared memory per block",
-                  (long long)adv->value);
+        sbuf_addf(out, "use at most %lld bytes of shared memory per block", (long long)adv->value);
         break;
     case OCC_ADVICE_CARVEOUT:
         sbuf_addf(out, "set cudaFuncAttributePreferredSharedMemoryCarveout to %lld",
@@ -132,8 +131,8 @@ static void explain_warps(sbuf *o, const gpu_arch *a, const occ_launch *l, const
                   r->warps_per_block, r->limit_warps);
 }
 
-static void explain_registers(sbuf *o, const gpu_arch *a, const occ_kernel *k,
-                              const occ_launch *l, const occ_result *r)
+static void explain_registers(sbuf *o, const gpu_arch *a, const occ_kernel *k, const occ_launch *l,
+                              const occ_result *r)
 {
     char buf[32];
     sbuf_addf(o, "\n2. Registers (%d per thread)\n", k->regs_per_thread);
@@ -148,8 +147,7 @@ static void explain_registers(sbuf *o, const gpu_arch *a, const occ_kernel *k,
     }
     if (a->reg_alloc_unit <= 0) {
         sbuf_addf(o, "   registers per block  = %d x %d threads = %lld (no allocation units)\n",
-                  k->regs_per_thread, l->threads_per_block,
-                  (long long)r->regs_per_block_allocated);
+                  k->regs_per_thread, l->threads_per_block, (long long)r->regs_per_block_allocated);
         if (r->regs_per_block_allocated > a->regs_per_block) {
             sbuf_addf(o, "   above the %d registers a block may use: cannot launch\n",
                       a->regs_per_block);
@@ -160,8 +158,8 @@ static void explain_registers(sbuf *o, const gpu_arch *a, const occ_kernel *k,
                   min_or_none(r->limit_registers, buf, sizeof buf));
         return;
     }
-    sbuf_addf(o, "   registers per warp   = %d x %d lanes = %d\n", k->regs_per_thread,
-              a->warp_size, r->regs_per_warp);
+    sbuf_addf(o, "   registers per warp   = %d x %d lanes = %d\n", k->regs_per_thread, a->warp_size,
+              r->regs_per_warp);
     sbuf_addf(o, "   allocated per warp   = %d rounded up to a multiple of %d = %d\n",
               r->regs_per_warp, a->reg_alloc_unit, r->regs_per_warp_allocated);
     sbuf_addf(o, "   per block            = %d x %d warps = %lld", r->regs_per_warp_allocated,
@@ -174,8 +172,9 @@ static void explain_registers(sbuf *o, const gpu_arch *a, const occ_kernel *k,
                       : a->sub_partitions);
     sbuf_addc(o, '\n');
     if (r->limit_registers == 0) {
-        sbuf_addf(o, "   above the %d registers a block may use: cannot launch (\"too many "
-                     "resources requested for launch\")\n",
+        sbuf_addf(o,
+                  "   above the %d registers a block may use: cannot launch (\"too many "
+                  "resources requested for launch\")\n",
                   a->regs_per_block);
         return;
     }
@@ -183,8 +182,8 @@ static void explain_registers(sbuf *o, const gpu_arch *a, const occ_kernel *k,
         sbuf_addf(o, "   the SM's %d registers are split over %d sub-partitions: %d each\n",
                   a->regs_per_sm, a->sub_partitions, r->regs_per_sub_partition);
         sbuf_addf(o, "   warps per sub-part.  = floor(%d / %d) = %d, so %d warps per SM\n",
-                  r->regs_per_sub_partition, r->regs_per_warp_allocated,
-                  r->warps_per_sub_partition, r->warps_per_sub_partition * a->sub_partitions);
+                  r->regs_per_sub_partition, r->regs_per_warp_allocated, r->warps_per_sub_partition,
+                  r->warps_per_sub_partition * a->sub_partitions);
         sbuf_addf(o, "   blocks by registers  = floor(%d / %d) = %d\n",
                   r->warps_per_sub_partition * a->sub_partitions, r->warps_per_block,
                   r->limit_registers);
@@ -192,8 +191,8 @@ static void explain_registers(sbuf *o, const gpu_arch *a, const occ_kernel *k,
         int warps = a->regs_per_sm / r->regs_per_warp_allocated;
         sbuf_addf(o, "   warps per SM         = floor(%d / %d) = %d\n", a->regs_per_sm,
                   r->regs_per_warp_allocated, warps);
-        sbuf_addf(o, "   blocks by registers  = floor(%d / %d) = %d\n", warps,
-                  r->warps_per_block, r->limit_registers);
+        sbuf_addf(o, "   blocks by registers  = floor(%d / %d) = %d\n", warps, r->warps_per_block,
+                  r->limit_registers);
     }
 }
 
@@ -307,8 +306,7 @@ void occ_explain(sbuf *o, const gpu_arch *a, const occ_kernel *k, const occ_laun
                   "\n5. Barriers (%d per block)\n   the SM has %d x %d = %d barrier slots -> "
                   "floor(%d / %d) = %d blocks\n",
                   k->barriers, a->barrier_slots_per_block, a->max_blocks_per_sm,
-                  r->barrier_slots_per_sm, r->barrier_slots_per_sm, k->barriers,
-                  r->limit_barriers);
+                  r->barrier_slots_per_sm, r->barrier_slots_per_sm, k->barriers, r->limit_barriers);
     if (r->failure != OCC_OK) {
         sbuf_addf(o, "\nResult: cannot launch: %s\n", occ_failure_reason(r->failure));
         return;

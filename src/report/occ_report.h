@@ -11,8 +11,7 @@
 #include "util/sbuf.h"
 
 /* The contract object of `gpulint occupancy --format json`. */
-json_t *occ_json(const gpu_arch *a, const occ_kernel *k, const occ_launch *l,
-                 const occ_result *r);
+json_t *occ_json(const gpu_arch *a, const occ_kernel *k, const occ_launch *l, const occ_result *r);
 /* "cap registers at 32 with `__launch_bounds__(256, 8)` or `-maxrregcount=32` -> 100%" */
 void occ_advice_text(sbuf *out, const occ_advice *adv, const occ_launch *l);
 /* Limiters as "registers, shared memory". */

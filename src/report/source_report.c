@@ -45,8 +45,7 @@ static kernel_row *row_for(const source_inputs *in, const char *mangled, const g
     if (!mangled)
         return NULL;
     for (int i = 0; i < in->n_rows; i++)
-        if (strcmp(in->rows[i].ptx->name, mangled) == 0 &&
-            (!arch || in->rows[i].arch == arch))
+        if (strcmp(in->rows[i].ptx->name, mangled) == 0 && (!arch || in->rows[i].arch == arch))
             return &in->rows[i];
     return NULL;
 }
@@ -125,8 +124,9 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     if (!dim3_known(&l->block, block)) {
         json_object_set_new(o, "occupancy", json_null());
         json_object_set_new(o, "reason", json_string(dim3_why(&l->block)));
-        findings_add(findings, "gpulint-launch-config", SEV_NOTE, file, l->loc.line,
-                     l->loc.column, NULL, "block size of this launch of '%s' is not constant (%s); "
+        findings_add(findings, "gpulint-launch-config", SEV_NOTE, file, l->loc.line, l->loc.column,
+                     NULL,
+                     "block size of this launch of '%s' is not constant (%s); "
                      "pass --block to choose one",
                      v->name, dim3_why(&l->block));
         return;
@@ -135,8 +135,8 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     for (int d = 0; d < 3; d++)
         if (a->max_block_dim[d] > 0 && block[d] > a->max_block_dim[d])
             findings_add(findings, "gpulint-launch", SEV_ERROR, file, l->loc.line, l->loc.column,
-                         NULL, "block dimension %c = %lld exceeds %s's limit of %d",
-                         "xyz"[d], (long long)block[d], a->name, a->max_block_dim[d]);
+                         NULL, "block dimension %c = %lld exceeds %s's limit of %d", "xyz"[d],
+                         (long long)block[d], a -> name, a -> max_block_dim[d]);
     if (threads % a->warp_size)
         findings_add(findings, "gpulint-launch", SEV_WARNING, file, l->loc.line, l->loc.column,
                      json_pack("{s:I}", "threads", (json_int_t)threads),
@@ -164,17 +164,15 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     int64_t smem_total = row->ptx->static_smem + dyn;
     if (r.failure == OCC_FAIL_SMEM_PER_BLOCK && !l->smem_optin &&
         smem_total <= a->smem_per_block_optin)
-        findings_add(findings, "gpulint-launch", SEV_ERROR, file, l->loc.line, l->loc.column,
-                     NULL,
+        findings_add(findings, "gpulint-launch", SEV_ERROR, file, l->loc.line, l->loc.column, NULL,
                      "'%s' needs %lld bytes of shared memory (%lld static + %lld dynamic), above "
                      "the %lld-byte default; call cudaFuncSetAttribute(%s, "
                      "cudaFuncAttributeMaxDynamicSharedMemorySize, %lld) first",
                      v->name, (long long)smem_total, (long long)row->ptx->static_smem,
-                     (long long)dyn, (long long)a->smem_per_block, l->kernel_name,
-                     (long long)dyn);
+                     (long long)dyn, (long long)a->smem_per_block, l->kernel_name, (long long)dyn);
     else if (r.failure != OCC_OK)
-        findings_add(findings, "gpulint-launch", SEV_ERROR, file, l->loc.line, l->loc.column,
-                     NULL, "this launch of '%s' (%lld threads, %lld B dynamic shared memory) "
+        findings_add(findings, "gpulint-launch", SEV_ERROR, file, l->loc.line, l->loc.column, NULL,
+                     "this launch of '%s' (%lld threads, %lld B dynamic shared memory) "
                      "will fail on %s: %s",
                      v->name, (long long)threads, (long long)dyn, a->name,
                      occ_failure_reason(r.failure));
@@ -185,8 +183,9 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     if (n_adv > 0) {
         sbuf m;
         sbuf_init(&m);
-        sbuf_addf(&m, "this launch of '%s' (%lld threads) reaches %.1f%% occupancy on %s, limited "
-                      "by ",
+        sbuf_addf(&m,
+                  "this launch of '%s' (%lld threads) reaches %.1f%% occupancy on %s, limited "
+                  "by ",
                   v->name, (long long)threads, r.occupancy * 100.0, a->name);
         occ_limiters_text(&m, r.limiters);
         sbuf_add(&m, "; ");
@@ -199,14 +198,13 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
         int64_t blocks = grid[0] * grid[1] * grid[2];
         int64_t wave = (int64_t)t->product->sm_count * r.blocks_per_sm;
         if (blocks < wave)
-            findings_add(findings, "gpulint-grid-size", SEV_WARNING, file, l->loc.line,
-                         l->loc.column,
-                         json_pack("{s:I, s:I}", "blocks", (json_int_t)blocks, "one_wave",
-                                   (json_int_t)wave),
-                         "grid of %lld blocks cannot fill %s once (%d SMs x %d resident blocks "
-                         "= %lld)",
-                         (long long)blocks, t->product->name, t->product->sm_count,
-                         r.blocks_per_sm, (long long)wave);
+            findings_add(
+                findings, "gpulint-grid-size", SEV_WARNING, file, l->loc.line, l->loc.column,
+                json_pack("{s:I, s:I}", "blocks", (json_int_t)blocks, "one_wave", (json_int_t)wave),
+                "grid of %lld blocks cannot fill %s once (%d SMs x %d resident blocks "
+                "= %lld)",
+                (long long)blocks, t->product->name, t->product->sm_count, r.blocks_per_sm,
+                (long long)wave);
     }
 }
 
@@ -240,11 +238,11 @@ static void bank_hint(const cusrc_unit *u, const mem_access *a, char *buf, size_
     int64_t row_bytes = arr->dims[arr->n_dims - 1] * arr->elem_size;
     if (row_bytes % 128 == 0)
         snprintf(buf, n, "; pad the row to %lld elements ([%lld] -> [%lld])",
-                 (long long)(arr->dims[arr->n_dims - 1] + (a->width > 4 ? a->width / arr->elem_size
-                                                                        : 1)),
+                 (long long)(arr->dims[arr->n_dims - 1] +
+                             (a->width > 4 ? a->width / arr->elem_size : 1)),
                  (long long)arr->dims[arr->n_dims - 1],
-                 (long long)(arr->dims[arr->n_dims - 1] + (a->width > 4 ? a->width / arr->elem_size
-                                                                        : 1)));
+                 (long long)(arr->dims[arr->n_dims - 1] +
+                             (a->width > 4 ? a->width / arr->elem_size : 1)));
 }
 
 static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs *out,
@@ -281,8 +279,9 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
             json_object_set_new(o, "ideal_wavefronts", json_integer(br.ideal));
             json_object_set_new(o, "degree", json_real(br.degree));
             json_object_set_new(o, "average_wavefronts", json_real(br.average));
-            json_object_set_new(o, "block", json_pack("[I,I,I]", (json_int_t)block[0],
-                                                      (json_int_t)block[1], (json_int_t)block[2]));
+            json_object_set_new(o, "block",
+                                json_pack("[I,I,I]", (json_int_t)block[0], (json_int_t)block[1],
+                                          (json_int_t)block[2]));
             if (br.note[0])
                 json_object_set_new(o, "note", json_string(br.note));
             if (br.worst > br.ideal) {
@@ -311,15 +310,14 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
             json_object_set_new(o, "average_sectors", json_real(cr.average_sectors));
             json_object_set_new(o, "efficiency", json_real(cr.efficiency));
             if (cr.efficiency < 0.999)
-                findings_add(findings, "gpulint-coalescing", SEV_WARNING, file, a->loc.line,
-                             a->loc.column,
-                             json_pack("{s:i, s:i, s:f}", "sectors", cr.worst_sectors,
-                                       "ideal_sectors", cr.worst_ideal, "efficiency",
-                                       cr.efficiency),
-                             "uncoalesced %s '%s': %d sectors of 32 bytes per warp request, "
-                             "ideal %d (%.0f%% of the bytes moved are used)",
-                             a->is_store ? "store to" : "load from", a->text ? a->text : a->base,
-                             cr.worst_sectors, cr.worst_ideal, cr.efficiency * 100.0);
+                findings_add(
+                    findings, "gpulint-coalescing", SEV_WARNING, file, a->loc.line, a->loc.column,
+                    json_pack("{s:i, s:i, s:f}", "sectors", cr.worst_sectors, "ideal_sectors",
+                              cr.worst_ideal, "efficiency", cr.efficiency),
+                    "uncoalesced %s '%s': %d sectors of 32 bytes per warp request, "
+                    "ideal %d (%.0f%% of the bytes moved are used)",
+                    a->is_store ? "store to" : "load from", a->text ? a->text : a->base,
+                    cr.worst_sectors, cr.worst_ideal, cr.efficiency * 100.0);
         }
     }
     for (size_t i = v->first_branch; i < v->first_branch + v->n_branches; i++) {
@@ -330,9 +328,8 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
         diverge_result dr;
         diverge_analyze(b, block, &env, &dr);
         json_t *o = json_pack("{s:s, s:i, s:i, s:s, s:s, s:s}", "file", file, "line", b->loc.line,
-                              "column", b->loc.column, "kernel", b->kernel ? b->kernel : "",
-                              "text", b->text ? b->text : "", "verdict",
-                              diverge_verdict_name(dr.verdict));
+                              "column", b->loc.column, "kernel", b->kernel ? b->kernel : "", "text",
+                              b->text ? b->text : "", "verdict", diverge_verdict_name(dr.verdict));
         json_object_set_new(o, "efficiency", json_real(dr.efficiency));
         json_array_append_new(out->branches, o);
         if (dr.flagged)

@@ -97,8 +97,8 @@ bool units_parse_si(const char *s, double *out)
     }
     /* Allow a trailing unit word such as "FLOP/s", "B/s", "FLOPS". */
     u = skip_space(u);
-    static const char *const words[] = {"", "FLOP/s", "FLOPS", "FLOP/S", "B/s", "B", "FLOP",
-                                        "FLOP/B", "OPS", "OP/s", "OPS/s"};
+    static const char *const words[] = {"",     "FLOP/s", "FLOPS", "FLOP/S", "B/s",  "B",
+                                        "FLOP", "FLOP/B", "OPS",   "OP/s",   "OPS/s"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strcasecmp(u, words[i]) == 0) {
             if (!isfinite(v))

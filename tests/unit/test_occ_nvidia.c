@@ -62,8 +62,8 @@ static void compare(sweep *s, int threads, int regs, size_t static_smem, size_t 
     cudaOccError e =
         cudaOccMaxActiveBlocksPerMultiprocessor(&want, &s->prop, &attr, &state, threads, dyn);
 
-    occ_kernel k = {.regs_per_thread = regs, .static_smem = (int64_t)static_smem,
-                    .barriers = barriers};
+    occ_kernel k = {
+        .regs_per_thread = regs, .static_smem = (int64_t)static_smem, .barriers = barriers};
     occ_launch l = {.threads_per_block = threads,
                     .dynamic_smem = (int64_t)dyn,
                     .carveout_percent = carveout,
@@ -81,7 +81,8 @@ static void compare(sweep *s, int threads, int regs, size_t static_smem, size_t 
                (want.activeBlocksPerMultiprocessor == 0 ||
                 got.limiters == header_limiters(want.limitingFactors)) &&
                got.limit_registers == want.blockLimitRegs &&
-               got.limit_warps == want.blockLimitWarps && got.limit_blocks == want.blockLimitBlocks &&
+               got.limit_warps == want.blockLimitWarps &&
+               got.limit_blocks == want.blockLimitBlocks &&
                (got.limit_smem == want.blockLimitSharedMem || want.blockLimitSharedMem == 0) &&
                got.regs_per_block_allocated == want.allocatedRegistersPerBlock &&
                (size_t)got.smem_per_block_allocated == want.allocatedSharedMemPerBlock;
