@@ -193,8 +193,14 @@ static char *arch_from_flag(const char *v)
  * many flags clang would reject. */
 static void compdb_args(const char *dir, const char *file, argv_t *out, char **arch, char **err)
 {
-    CXCompilationDatabase_Error e;
-    CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &e);
+    /* Checked first: libclang prints its own complaint to stderr otherwise. */
+    sbuf jp;
+    sbuf_init(&jp);
+    sbuf_addf(&jp, "%s/compile_commands.json", dir);
+    bool exists = access(sbuf_str(&jp), R_OK) == 0;
+    sbuf_free(&jp);
+    CXCompilationDatabase_Error e = CXCompilationDatabase_CanNotLoadDatabase;
+    CXCompilationDatabase db = exists ? clang_CompilationDatabase_fromDirectory(dir, &e) : NULL;
     if (e != CXCompilationDatabase_NoError || !db) {
         sbuf b;
         sbuf_init(&b);
@@ -571,6 +577,42 @@ static void parse_launch_bounds(cusrc_tu *t, CXCursor fn, const const_tab *tab,
     cn_free_tokens(toks, n);
 }
 
+/* __launch_bounds__ of one instantiation: the kernel's text evaluated with
+ * the template arguments added to the file's constants. */
+static void variant_launch_bounds(const cusrc_kernel *k, const cusrc_variant *v,
+                                  const const_tab *consts, cusrc_launch_bounds *lb)
+{
+    lb->max_threads = lb->min_blocks = lb->max_cluster = -1;
+    lb->present = k->launch_bounds.present;
+    if (!lb->present)
+        return;
+    lb->text = k->launch_bounds.text ? xstrdup(k->launch_bounds.text) : NULL;
+    const_tab tab;
+    memset(&tab, 0, sizeof tab);
+    for (size_t i = 0; consts && i < consts->n; i++)
+        tab_add(&tab, consts->names[i], consts->bodies[i], consts->values[i]);
+    for (int i = 0; i < v->n_targs; i++)
+        if (v->targs[i].param && !v->targs[i].is_type)
+            tab_add(&tab, v->targs[i].param, NULL, v->targs[i].value);
+    int64_t *slots[3] = {&lb->max_threads, &lb->min_blocks, &lb->max_cluster};
+    const char *p = lb->text ? lb->text : "";
+    for (int arg = 0; arg < 3 && *p; arg++) {
+        int depth = 0;
+        const char *e = p;
+        while (*e && !(*e == ',' && depth == 0)) {
+            depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
+            e++;
+        }
+        char *one = xstrndup(p, (size_t)(e - p));
+        int64_t val;
+        if (tab_eval(&tab, one, &val))
+            *slots[arg] = val;
+        free(one);
+        p = *e ? e + 1 : e;
+    }
+    tab_free(&tab);
+}
+
 typedef struct fn_list {
     CXCursor *c;
     size_t n, cap;
@@ -581,6 +623,11 @@ typedef struct scan_state {
     fn_list fns;     /* function definitions in the main file */
     fn_list kernels; /* kernel definitions (templates: the template) */
     const_tab consts;
+    char **called; /* keys of main-file functions some main-file code calls */
+    size_t n_called, cap_called;
+    char *stack[4]; /* functions being expanded, against recursion */
+    int depth;
+    int budget; /* expansions left: a file of many wrappers stays fast */
 } scan_state;
 
 static bool is_function_kind(enum CXCursorKind k)
@@ -890,8 +937,12 @@ static cnode *config_field(fn_ctx *f, cnode *cfgarg, const char *field)
     return found;
 }
 
-static void scan_call(cusrc_tu *t, fn_ctx *f, cnode *n)
+static void scan_function(scan_state *s, CXCursor fn, bind_frame *binds);
+static void expand_call(scan_state *s, fn_ctx *f, cnode *call);
+
+static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
 {
+    cusrc_tu *t = ss->t;
     /* k<<<...>>>(...): libclang shows the callee, then the configuration call. */
     for (int i = 1; i < n->n_kids && i < 3; i++) {
         cnode *k = n->kids[i];
@@ -963,23 +1014,123 @@ static void scan_call(cusrc_tu *t, fn_ctx *f, cnode *n)
         if (!g || !b)
             l->why_not = xstrdup("the launch configuration is not visible (set its gridDim and "
                                  "blockDim in this function)");
+    } else {
+        expand_call(ss, f, n);
     }
     free(name);
 }
 
-static void scan_tree(cusrc_tu *t, fn_ctx *f, cnode *n, int depth)
+static void scan_tree(scan_state *s, fn_ctx *f, cnode *n, int depth)
 {
     if (depth > CN_MAX_DEPTH)
         return;
     if (n->kind == CXCursor_CallExpr)
-        scan_call(t, f, n);
+        scan_call(s, f, n);
     else if (n->kind == CXCursor_DeclRefExpr) {
         CXCursor r = clang_getCursorReferenced(n->cur);
         if (r.kind == CXCursor_FunctionDecl)
-            note_instantiation(t, r);
+            note_instantiation(s->t, r);
     }
     for (int i = 0; i < n->n_kids; i++)
-        scan_tree(t, f, n->kids[i], depth + 1);
+        scan_tree(s, f, n->kids[i], depth + 1);
+}
+
+/* Identity of a function: the mangled name of an instantiation, else the USR. */
+static char *fn_key(CXCursor fn)
+{
+    if (!clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)))
+        return cx_str(clang_Cursor_getMangling(fn));
+    return cx_str(clang_getCursorUSR(fn));
+}
+
+static bool is_called(const scan_state *s, const char *key)
+{
+    for (size_t i = 0; i < s->n_called; i++)
+        if (!strcmp(s->called[i], key))
+            return true;
+    return false;
+}
+
+static void add_called(scan_state *s, char *key)
+{
+    if (!key[0] || is_called(s, key)) {
+        free(key);
+        return;
+    }
+    GROW(s->called, s->n_called, s->cap_called);
+    s->called[s->n_called++] = key;
+}
+
+/* A function of the main file worth following into from a call: host code
+ * that may launch kernels. */
+static bool expandable(scan_state *s, CXCursor fn, CXCursor *def)
+{
+    enum CXCursorKind k = clang_getCursorKind(fn);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod)
+        return false;
+    *def = clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(*def) || !cn_in_main(s->t, *def))
+        return false;
+    if (cn_has_attr(*def, CXCursor_CUDAGlobalAttr))
+        return false;
+    if (cn_has_attr(*def, CXCursor_CUDADeviceAttr) && !cn_has_attr(*def, CXCursor_CUDAHostAttr))
+        return false;
+    return true;
+}
+
+static enum CXChildVisitResult called_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    scan_state *s = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        CXCursor fn = clang_getCursorReferenced(c), def;
+        if (!clang_Cursor_isNull(fn) && expandable(s, fn, &def)) {
+            add_called(s, fn_key(fn));
+            CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
+            if (!clang_Cursor_isNull(tmpl))
+                add_called(s, cx_str(clang_getCursorUSR(tmpl)));
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Launch wrappers (`void run(int n) { k<<<(n + 255) / 256, 256>>>(...); }`)
+ * are followed from their call sites with the arguments bound, so that the
+ * launch sees main's constants; each call site gives its own launch. */
+static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
+{
+    CXCursor fn = clang_getCursorReferenced(call->cur), def;
+    if (clang_Cursor_isNull(fn) || s->depth >= 4 || s->budget <= 0 || !expandable(s, fn, &def))
+        return;
+    char *key = fn_key(fn);
+    for (int i = 0; i < s->depth; i++)
+        if (!strcmp(s->stack[i], key)) {
+            free(key);
+            return;
+        }
+    param_binding pb[16];
+    int n = x_bind_args(f, call, def, pb, 16);
+    if (n >= 0) {
+        bind_frame fr = {pb, n, NULL};
+        s->stack[s->depth++] = key;
+        scan_function(s, def, &fr);
+        s->depth--;
+        x_unbind(pb, n);
+    }
+    free(key);
+}
+
+static void scan_function(scan_state *s, CXCursor fn, bind_frame *binds)
+{
+    if (s->budget-- <= 0)
+        return;
+    cnode *root = cn_build(fn);
+    fn_ctx f;
+    fn_init(&f, s->t, root, false);
+    f.bindings = binds;
+    scan_tree(s, &f, root, 0);
+    fn_free(&f);
+    cn_free(root);
 }
 
 /* ---- variants ---- */
@@ -1029,6 +1180,7 @@ static void build_variants(cusrc_tu *t)
             if (!p->generic && u->kernels[k].templated)
                 fill_targs(t, p->cur, (long)k, &v->targs, &v->n_targs);
             v->name = variant_name(&u->kernels[k], v->targs, v->n_targs);
+            variant_launch_bounds(&u->kernels[k], v, t->consts, &v->launch_bounds);
         }
         u->kernels[k].n_variants = n - u->kernels[k].first_variant;
     }
@@ -1383,14 +1535,18 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visit, &s);
     for (size_t i = 0; i < s.kernels.n; i++)
         add_kernel(&t, s.kernels.c[i], &s.consts);
+    s.budget = 2000;
+    for (size_t i = 0; i < s.fns.n; i++)
+        clang_visitChildren(s.fns.c[i], called_visit, &s);
     for (size_t i = 0; i < s.fns.n; i++) {
-        cnode *root = cn_build(s.fns.c[i]);
-        fn_ctx f;
-        fn_init(&f, &t, root, false);
-        scan_tree(&t, &f, root, 0);
-        fn_free(&f);
-        cn_free(root);
+        /* Functions that main-file code calls are scanned from their calls. */
+        char *key = cx_str(clang_getCursorUSR(s.fns.c[i]));
+        bool called = is_called(&s, key);
+        free(key);
+        if (!called)
+            scan_function(&s, s.fns.c[i], NULL);
     }
+    t.consts = &s.consts;
     build_variants(&t);
 
     /* Launches to variants, and their opt-ins. */
@@ -1448,6 +1604,9 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     free(s.fns.c);
     free(s.kernels.c);
     tab_free(&s.consts);
+    for (size_t i = 0; i < s.n_called; i++)
+        free(s.called[i]);
+    free(s.called);
     clang_disposeTranslationUnit(tu);
     cusrc_ctx_free(own);
     return true;

@@ -151,11 +151,12 @@ typedef struct cusrc_variant {
     char *mangled; /* as ptxas prints it; NULL for a generic variant */
     bool generic;  /* template parameters stay named symbols */
     int n_targs;
-    cusrc_targ *targs;            /* the instantiation's arguments (empty when generic) */
-    int64_t static_smem;          /* bytes of its static __shared__ arrays, -1 if any is unknown */
-    size_t first_array, n_arrays; /* into cusrc_unit.arrays / array_info */
-    size_t first_access, n_accesses; /* into cusrc_unit.accesses */
-    size_t first_branch, n_branches; /* into cusrc_unit.branches */
+    cusrc_targ *targs;   /* the instantiation's arguments (empty when generic) */
+    int64_t static_smem; /* bytes of its static __shared__ arrays, -1 if any is unknown */
+    cusrc_launch_bounds launch_bounds; /* evaluated with the instantiation's arguments */
+    size_t first_array, n_arrays;      /* into cusrc_unit.arrays / array_info */
+    size_t first_access, n_accesses;   /* into cusrc_unit.accesses */
+    size_t first_branch, n_branches;   /* into cusrc_unit.branches */
     cusrc_counts counts;
 } cusrc_variant;
 

@@ -194,12 +194,28 @@ void cn_loc(cusrc_tu *t, CXCursor c, src_loc *out)
     out->column = (int)col;
 }
 
-int cn_tokens(cusrc_tu *t, CXCursor c, char ***out)
+/* The cursor's extent as a range of the file it was expanded in: an extent
+ * that starts inside a macro (`__global__ void k(...)`) tokenizes to
+ * nothing otherwise. */
+static CXSourceRange file_range(cusrc_tu *t, CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile f1 = NULL, f2 = NULL;
+    unsigned l, col, o1 = 0, o2 = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &f1, &l, &col, &o1);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &f2, &l, &col, &o2);
+    if (!f1 || !f2 || !clang_File_isEqual(f1, f2) || o2 < o1)
+        return r;
+    return clang_getRange(clang_getLocationForOffset(t->tu, f1, o1),
+                          clang_getLocationForOffset(t->tu, f2, o2));
+}
+
+static int tokens_of(cusrc_tu *t, CXSourceRange range, char ***out)
 {
     CXToken *toks = NULL;
     unsigned n = 0;
     *out = NULL;
-    clang_tokenize(t->tu, clang_getCursorExtent(c), &toks, &n);
+    clang_tokenize(t->tu, range, &toks, &n);
     if (!toks)
         return 0;
     char **r = xcalloc(n ? n : 1, sizeof *r);
@@ -208,6 +224,15 @@ int cn_tokens(cusrc_tu *t, CXCursor c, char ***out)
     clang_disposeTokens(t->tu, toks, n);
     *out = r;
     return (int)n;
+}
+
+int cn_tokens(cusrc_tu *t, CXCursor c, char ***out)
+{
+    int n = tokens_of(t, clang_getCursorExtent(c), out);
+    if (n > 0)
+        return n;
+    free(*out);
+    return tokens_of(t, file_range(t, c), out);
 }
 
 void cn_free_tokens(char **toks, int n)
@@ -485,8 +510,11 @@ static void collect_uses(fn_ctx *f, cnode *n)
                     push_node(&v->assigns, &v->n_assigns, n);
             } else if (op == CXUnaryOperator_AddrOf) {
                 var_info *v = target_var(f, n->kids[0]);
-                /* &shared_array[i] is an address into the array, not of the variable. */
-                if (v)
+                /* `void *args[] = {&n, ...}` for cudaLaunchKernel only reads n. */
+                cnode *p = n->parent;
+                while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr))
+                    p = p->parent;
+                if (v && !(p && p->kind == CXCursor_InitListExpr))
                     v->addr_taken = true;
             }
         }

@@ -533,6 +533,19 @@ static void emit_access(walker *w, cnode *n, bool is_store)
     a->array = r.space == SP_SHARED ? (int)r.array : -1;
     a->is_store = is_store;
     int64_t width = cn_type_size(clang_getCursorType(n->cur));
+    if (width <= 0 && r.space == SP_SHARED && r.array >= 0) {
+        /* Template code: the element of a fully subscripted array whose
+         * element type is known, even though the expression is dependent. */
+        int depth = 0;
+        cnode *b = cn_strip(n);
+        while (b && b->kind == CXCursor_ArraySubscriptExpr && b->n_kids == 2) {
+            b = cn_strip(b->kids[0]);
+            depth++;
+        }
+        const smem_array *arr = &w->u->arrays[r.array];
+        if (b && b->kind == CXCursor_DeclRefExpr && depth == arr->n_dims)
+            width = arr->elem_size;
+    }
     a->width = width > 0 && width < (1 << 20) ? (int)width : 0;
     a->byte_offset = r.off ? expr_simplify(r.off) : expr_unknown("offset not known");
     a->guard = current_guard(w);
@@ -663,6 +676,56 @@ static bool fragment_shape(CXType t, int64_t mnk[3])
     return ok;
 }
 
+static void resolve_pointer(walker *w, cnode *n, lref *r, int depth);
+
+/* wmma::load_matrix_sync / store_matrix_sync: the bytes of the fragment's
+ * tile, per thread, when the pointer is global memory. */
+static void count_wmma_io(walker *w, cnode *call, bool store)
+{
+    cnode *frag = cn_expr_kid(call, store ? 2 : 1);
+    cnode *ptr = cn_expr_kid(call, store ? 1 : 2);
+    if (!frag || !ptr)
+        return;
+    char *s = cn_type_spelling(clang_getCanonicalType(
+        clang_getNonReferenceType(clang_getCursorType(cn_strip(frag)->cur))));
+    int64_t mnk[3];
+    bool ok = fragment_shape(clang_getCursorType(cn_strip(frag)->cur), mnk);
+    int64_t rows = 0, cols = 0;
+    if (ok && strstr(s, "matrix_a"))
+        rows = mnk[0], cols = mnk[2];
+    else if (ok && strstr(s, "matrix_b"))
+        rows = mnk[2], cols = mnk[1];
+    else if (ok && strstr(s, "accumulator"))
+        rows = mnk[0], cols = mnk[1];
+    int64_t es = 0;
+    const char *elem = s;
+    /* The element type is the fifth argument: after the fourth comma. */
+    for (int c = 0; c < 4 && elem; c++) {
+        elem = strchr(elem, ',');
+        if (elem)
+            elem++;
+    }
+    if (elem) {
+        if (strstr(elem, "half") == elem + 1 || strstr(elem, "__half") == elem + 1 ||
+            strstr(elem, "bfloat16"))
+            es = 2;
+        else if (!strncmp(elem, " float", 6) || strstr(elem, "tf32") || !strncmp(elem, " int", 4))
+            es = 4;
+        else if (!strncmp(elem, " double", 7))
+            es = 8;
+        else if (strstr(elem, "char"))
+            es = 1;
+    }
+    free(s);
+    if (!rows || !es)
+        return;
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    resolve_pointer(w, ptr, &r, 0);
+    if (r.space == SP_GLOBAL)
+        add_count(w, store ? CNT_GST : CNT_GLD, rows * cols * es / 32);
+    lref_free(&r);
+}
+
 static void count_call(walker *w, cnode *n)
 {
     CXCursor fn = clang_getCursorReferenced(n->cur);
@@ -671,7 +734,9 @@ static void count_call(walker *w, cnode *n)
     char *name = cn_spelling(fn);
     CXType rt = clang_getCursorType(n->cur);
     int fk = cn_float_kind(rt);
-    if (strcmp(name, "mma_sync") == 0) {
+    if (strcmp(name, "load_matrix_sync") == 0 || strcmp(name, "store_matrix_sync") == 0) {
+        count_wmma_io(w, n, name[0] == 's');
+    } else if (strcmp(name, "mma_sync") == 0) {
         cnode *d = cn_expr_kid(n, 1);
         int64_t mnk[3];
         if (d && fragment_shape(clang_getCursorType(cn_strip(d)->cur), mnk))
@@ -778,6 +843,16 @@ static int access_use(cnode *n)
     case CXCursor_CallExpr: {
         char *name = cn_spelling(p->cur);
         int r = 1;
+        CXType nt = clang_getCanonicalType(clang_getCursorType(n->cur));
+        if (nt.kind == CXType_Record && strncmp(name, "operator", 8) != 0) {
+            /* An object passed to a function or constructor is passed by
+             * reference unless it is being copied (same type). */
+            CXType pt = clang_getCanonicalType(clang_getCursorType(p->cur));
+            if (!clang_equalTypes(clang_getUnqualifiedType(nt), clang_getUnqualifiedType(pt))) {
+                free(name);
+                return 0;
+            }
+        }
         if (p->n_kids >= 1 && p->kids[0] == child) {
             if (strcmp(name, "operator=") == 0)
                 r = 2;
@@ -1322,11 +1397,17 @@ static expr *trip_count(walker *w, loop_frame *fr)
                 span =
                     expr_binary(OP_ADD, expr_binary(OP_SUB, expr_clone(c->init), expr_clone(rhs)),
                                 expr_const(1));
-            if (span && (op != OP_NE || (step->kind == EX_CONST && step->value == 1))) {
-                expr *t = expr_binary(
-                    OP_DIV,
-                    expr_binary(OP_SUB, expr_binary(OP_ADD, span, expr_clone(step)), expr_const(1)),
-                    step);
+            bool unit = step->kind == EX_CONST && step->value == 1;
+            if (span && (op != OP_NE || unit)) {
+                expr *t;
+                if (unit) {
+                    expr_free(step);
+                    t = span;
+                } else {
+                    expr *up = expr_binary(OP_SUB, expr_binary(OP_ADD, span, expr_clone(step)),
+                                           expr_const(1));
+                    t = expr_binary(OP_DIV, up, step);
+                }
                 expr *r = expr_binary(OP_MAX, expr_const(0), t);
                 expr *s = expr_simplify(r);
                 expr_free(r);
@@ -1445,7 +1526,13 @@ static void walk_loop(walker *w, cnode *s)
     loop_frame *parent = count_frame(w);
     for (int cat = 0; cat < CNT_N; cat++) {
         expr *body_total = frame_total(fr, cat);
-        expr *t = expr_binary(OP_MUL, expr_clone(fr->trips), body_total);
+        expr *bs = expr_simplify(body_total);
+        expr_free(body_total);
+        if (bs->kind == EX_CONST && bs->value == 0) {
+            expr_free(bs);
+            continue;
+        }
+        expr *t = expr_binary(OP_MUL, expr_clone(fr->trips), bs);
         expr *st = expr_simplify(t);
         expr_free(t);
         if (st->kind == EX_CONST && st->value == 0) {

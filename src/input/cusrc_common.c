@@ -90,6 +90,7 @@ void cusrc_unit_free(cusrc_unit *u)
         free(v->name);
         free(v->mangled);
         targs_free(v->targs, v->n_targs);
+        free(v->launch_bounds.text);
         counts_free(&v->counts);
     }
     free(u->variants);
@@ -299,9 +300,15 @@ void cusrc_dump(const cusrc_unit *u, sbuf *o)
             sbuf_addf(o, "  note: %s\n", k->note);
         for (size_t v = k->first_variant; v < k->first_variant + k->n_variants; v++) {
             const cusrc_variant *var = &u->variants[v];
-            sbuf_addf(o, "  variant %s%s mangled=%s static_smem=%lld\n", var->name,
+            sbuf_addf(o, "  variant %s%s mangled=%s static_smem=%lld", var->name,
                       var->generic ? " (generic)" : "", var->mangled ? var->mangled : "-",
                       (long long)var->static_smem);
+            if (var->launch_bounds.present)
+                sbuf_addf(o, " launch_bounds=%lld,%lld,%lld",
+                          (long long)var->launch_bounds.max_threads,
+                          (long long)var->launch_bounds.min_blocks,
+                          (long long)var->launch_bounds.max_cluster);
+            sbuf_addc(o, '\n');
             const cusrc_counts *c = &var->counts;
             sbuf_add(o, "    counts fp32=");
             add_expr(o, c->flops_fp32);

@@ -7,6 +7,7 @@
  * initialiser, so `int idx = blockIdx.x * blockDim.x + tid;` reads as the
  * formula and not as a name. On the host side the same machinery evaluates
  * launch configurations and explains the values that are not constant. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,17 +97,40 @@ static bool builtin_member(fn_ctx *f, cnode *n, expr_builtin *out)
         free(bname);
         return false;
     }
-    char **toks;
-    int nt = cn_tokens(f->t, n->cur, &toks);
+    /* Where the member is spelled (inside a macro's definition if it came
+     * from one): `threadIdx . x` in the file's text. */
     int comp = -1;
-    for (int i = 0; i + 2 < nt && comp < 0; i++) {
-        if (strcmp(toks[i], bname) == 0 && strcmp(toks[i + 1], ".") == 0) {
-            const char *c = toks[i + 2];
-            if (c[0] >= 'x' && c[0] <= 'z' && c[1] == '\0')
-                comp = c[0] - 'x';
+    CXFile file = NULL;
+    unsigned line, col, off = 0;
+    clang_getSpellingLocation(clang_getCursorLocation(n->cur), &file, &line, &col, &off);
+    size_t size = 0;
+    const char *buf = file ? clang_getFileContents(f->t->tu, file, &size) : NULL;
+    size_t bl = strlen(bname);
+    if (buf && off + bl < size && !strncmp(buf + off, bname, bl)) {
+        size_t i = off + bl;
+        while (i < size && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+            i++;
+        if (i < size && buf[i] == '.') {
+            i++;
+            while (i < size && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
+                i++;
+            if (i < size && buf[i] >= 'x' && buf[i] <= 'z' &&
+                (i + 1 >= size || !(isalnum((unsigned char)buf[i + 1]) || buf[i + 1] == '_')))
+                comp = buf[i] - 'x';
         }
     }
-    cn_free_tokens(toks, nt);
+    if (comp < 0) {
+        char **toks;
+        int nt = cn_tokens(f->t, n->cur, &toks);
+        for (int i = 0; i + 2 < nt && comp < 0; i++) {
+            if (strcmp(toks[i], bname) == 0 && strcmp(toks[i + 1], ".") == 0) {
+                const char *c = toks[i + 2];
+                if (c[0] >= 'x' && c[0] <= 'z' && c[1] == '\0')
+                    comp = c[0] - 'x';
+            }
+        }
+        cn_free_tokens(toks, nt);
+    }
     free(bname);
     if (comp < 0)
         return false;
@@ -318,25 +342,53 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
 
 static expr *x_rec(fn_ctx *f, cnode *n);
 
-/* Parameters bound when a small constexpr/inline helper is expanded. */
-typedef struct param_binding {
-    CXCursor parm;
-    expr *value;
-} param_binding;
-
-typedef struct bind_frame {
-    param_binding *b;
-    int n;
-    struct bind_frame *up;
-} bind_frame;
+/* Forgets origins noted while trying a substitution that was given up. */
+static void origin_reset(fn_ctx *f, size_t mark)
+{
+    if (f->origin.len > mark) {
+        f->origin.len = mark;
+        f->origin.data[mark] = '\0';
+    }
+}
 
 static expr *bound_param(fn_ctx *f, CXCursor parm)
 {
     for (bind_frame *fr = f->bindings; fr; fr = fr->up)
         for (int i = 0; i < fr->n; i++)
-            if (clang_equalCursors(fr->b[i].parm, parm))
-                return expr_clone(fr->b[i].value);
+            if (clang_equalCursors(fr->b[i].parm, parm)) {
+                expr *e = expr_clone(fr->b[i].value);
+                if (fr->b[i].origin && !f->origin.len && e->kind != EX_CONST)
+                    sbuf_add(&f->origin, fr->b[i].origin);
+                return e;
+            }
     return NULL;
+}
+
+int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max)
+{
+    int np = clang_Cursor_getNumArguments(def);
+    int nargs = cn_n_expr_kids(call) - 1;
+    if (np < 0 || np > max)
+        return -1;
+    for (int i = 0; i < np; i++) {
+        out[i].parm = clang_Cursor_getArgument(def, (unsigned)i);
+        sbuf saved = f->origin;
+        sbuf_init(&f->origin);
+        out[i].value =
+            i < nargs ? x_rec(f, cn_expr_kid(call, i + 1)) : expr_unknown("default argument");
+        out[i].origin = f->origin.len ? sbuf_take(&f->origin) : NULL;
+        sbuf_free(&f->origin);
+        f->origin = saved;
+    }
+    return np;
+}
+
+void x_unbind(param_binding *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        expr_free(b[i].value);
+        free(b[i].origin);
+    }
 }
 
 /* The value a variable is set to by one of its assignments (for compound
@@ -365,7 +417,83 @@ expr *x_assign_value(fn_ctx *f, var_info *v, cnode *a)
     return expr_binary(op, expr_named(v->name), rhs);
 }
 
-static expr *local_var(fn_ctx *f, var_info *v)
+static bool inside(const cnode *n, const cnode *anc)
+{
+    for (; n; n = n->parent)
+        if (n == anc)
+            return true;
+    return false;
+}
+
+static unsigned extent_offset(CXCursor c, bool end)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile file;
+    unsigned l, col, off = 0;
+    clang_getExpansionLocation(end ? clang_getRangeEnd(r) : clang_getRangeStart(r), &file, &l, &col,
+                               &off);
+    return off;
+}
+
+/* Is the assignment executed exactly once each time its scope runs: no
+ * branch, loop or short-circuit between it and the declaring block? */
+static bool straight_line(const cnode *a, const cnode *scope)
+{
+    for (const cnode *p = a->parent; p; p = p->parent) {
+        if (p == scope)
+            return true;
+        switch (p->kind) {
+        case CXCursor_CompoundStmt:
+        case CXCursor_ParenExpr:
+        case CXCursor_UnexposedExpr:
+            break;
+        case CXCursor_BinaryOperator: {
+            enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(p->cur);
+            if (k == CXBinaryOperator_LAnd || k == CXBinaryOperator_LOr)
+                return false;
+            break;
+        }
+        default:
+            if (clang_isStatement(p->kind) || p->kind == CXCursor_ConditionalOperator)
+                return false;
+            break;
+        }
+    }
+    return false;
+}
+
+/* A variable set only by plain assignments in straight-line code (`x = ...;
+ * __syncthreads(); x = ...;` as in the transpose samples): the value at a
+ * use is that of the last assignment before it. NULL when that does not
+ * apply. */
+static cnode *straight_def(var_info *v, cnode *use)
+{
+    if (!use || !v->decl_node || !v->decl_node->parent || v->addr_taken)
+        return NULL;
+    const cnode *scope = v->decl_node->parent->parent;
+    if (!scope || !inside(use, scope))
+        return NULL;
+    unsigned at = extent_offset(use->cur, false);
+    cnode *best = v->init;
+    unsigned best_end = v->init ? extent_offset(v->decl_node->cur, true) : 0;
+    if (best && best_end > at)
+        best = NULL;
+    for (int i = 0; i < v->n_assigns; i++) {
+        cnode *a = v->assigns[i];
+        if (a->kind != CXCursor_BinaryOperator || a->n_kids != 2 ||
+            clang_getCursorBinaryOperatorKind(a->cur) != CXBinaryOperator_Assign ||
+            !straight_line(a, scope))
+            return NULL;
+        unsigned end = extent_offset(a->cur, true);
+        if (end <= at && (!best || end > best_end)) {
+            best = a->kids[1];
+            best_end = end;
+        }
+    }
+    return best;
+}
+
+static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
 {
     if (active_loop(f, v))
         return expr_named(v->name);
@@ -375,13 +503,28 @@ static expr *local_var(fn_ctx *f, var_info *v)
         return unknownf("'%s' is used after its loop", v->name);
     if (v->is_shared)
         return unknownf("value read from shared memory ('%s')", v->name);
+    if (v->n_assigns > 0) {
+        cnode *d = straight_def(v, use);
+        if (d) {
+            size_t mark = f->origin.len;
+            expr *e = x_rec(f, d);
+            if (!f->device && tree_has_unknown(e)) {
+                expr_free(e);
+                origin_reset(f, mark);
+                note_origin(f, v, v->name);
+                return expr_named(v->name);
+            }
+            return e;
+        }
+    }
     if (!v->addr_taken && v->n_assigns == 0 && v->init) {
+        size_t mark = f->origin.len;
         v->visiting++;
         expr *e = x_rec(f, v->init);
         v->visiting--;
         if (!f->device && tree_has_unknown(e)) {
-            /* A runtime value of the host: a name the caller can bind. */
             expr_free(e);
+            origin_reset(f, mark);
             note_origin(f, v, v->name);
             return expr_named(v->name);
         }
@@ -390,11 +533,13 @@ static expr *local_var(fn_ctx *f, var_info *v)
     if (!v->addr_taken && v->n_assigns == 1 && !v->init &&
         v->assigns[0]->kind == CXCursor_BinaryOperator &&
         clang_getCursorBinaryOperatorKind(v->assigns[0]->cur) == CXBinaryOperator_Assign) {
+        size_t mark = f->origin.len;
         v->visiting++;
         expr *e = x_rec(f, v->assigns[0]->kids[1]);
         v->visiting--;
         if (!f->device && tree_has_unknown(e)) {
             expr_free(e);
+            origin_reset(f, mark);
             note_origin(f, v, v->name);
             return expr_named(v->name);
         }
@@ -508,18 +653,16 @@ static expr *inline_call(fn_ctx *f, cnode *call, CXCursor fn)
     if (body && body->n_kids == 1 && body->kids[0]->kind == CXCursor_ReturnStmt &&
         body->kids[0]->n_kids == 1) {
         param_binding pb[8];
-        for (int i = 0; i < np; i++) {
-            pb[i].parm = clang_Cursor_getArgument(def, (unsigned)i);
-            pb[i].value = x_rec(f, cn_expr_kid(call, i + 1));
+        int n = x_bind_args(f, call, def, pb, 8);
+        if (n >= 0) {
+            bind_frame fr = {pb, n, f->bindings};
+            f->bindings = &fr;
+            f->depth++;
+            result = x_rec(f, body->kids[0]->kids[0]);
+            f->depth--;
+            f->bindings = fr.up;
+            x_unbind(pb, n);
         }
-        bind_frame fr = {pb, np, f->bindings};
-        f->bindings = &fr;
-        f->depth++;
-        result = x_rec(f, body->kids[0]->kids[0]);
-        f->depth--;
-        f->bindings = fr.up;
-        for (int i = 0; i < np; i++)
-            expr_free(pb[i].value);
     }
     cn_free(tree);
     return result;
@@ -578,7 +721,7 @@ static expr *x_declref(fn_ctx *f, cnode *n)
             break;
         var_info *v = fn_var(f, r);
         if (v && v->n_assigns && f->device) {
-            e = local_var(f, v);
+            e = local_var(f, v, n);
         } else {
             if (!f->device)
                 note_origin(f, v, name);
@@ -593,7 +736,7 @@ static expr *x_declref(fn_ctx *f, cnode *n)
         }
         var_info *v = fn_var(f, r);
         if (v) {
-            e = local_var(f, v);
+            e = local_var(f, v, n);
         } else if (f->device) {
             e = unknownf("value of the global variable '%s'", name);
         } else {
@@ -659,6 +802,18 @@ static expr *x_member(fn_ctx *f, cnode *n)
     return e;
 }
 
+/* warpSize is a constant 32 to the compiler; the analyses want to see it. */
+static bool is_warp_size(cnode *n)
+{
+    CXCursor r = clang_getCursorReferenced(n->cur);
+    if (r.kind != CXCursor_VarDecl)
+        return false;
+    char *name = cn_spelling(r);
+    bool w = strcmp(name, "warpSize") == 0;
+    free(name);
+    return w;
+}
+
 static expr *x_rec(fn_ctx *f, cnode *n)
 {
     n = cn_strip(n);
@@ -681,7 +836,9 @@ static expr *x_rec(fn_ctx *f, cnode *n)
             e = expr_unknown("sizeof of a type that is not known here");
         break;
     case CXCursor_DeclRefExpr:
-        if (x_const(f, n, &v))
+        if (f->device && is_warp_size(n))
+            e = expr_builtin_sym(SYM_WARP_SIZE);
+        else if (x_const(f, n, &v))
             e = expr_const(v);
         else
             e = x_declref(f, n);
@@ -734,13 +891,18 @@ static expr *x_rec(fn_ctx *f, cnode *n)
             e = expr_unknown("assignment inside an expression");
             break;
         }
-        e = expr_binary(op, x_rec(f, n->kids[0]), x_rec(f, n->kids[1]));
+        /* Left to right, so that the first runtime value named is the first written. */
+        expr *l = x_rec(f, n->kids[0]);
+        expr *r = x_rec(f, n->kids[1]);
+        e = expr_binary(op, l, r);
         break;
     }
     case CXCursor_ConditionalOperator:
-        if (n->n_kids == 3)
-            e = expr_cond(x_rec(f, n->kids[0]), x_rec(f, n->kids[1]), x_rec(f, n->kids[2]));
-        else
+        if (n->n_kids == 3) {
+            expr *c = x_rec(f, n->kids[0]);
+            expr *t = x_rec(f, n->kids[1]);
+            e = expr_cond(c, t, x_rec(f, n->kids[2]));
+        } else
             e = expr_unknown("odd conditional");
         break;
     case CXCursor_CStyleCastExpr:
@@ -920,8 +1082,9 @@ expr *x_dim3(fn_ctx *f, cnode *n, int comp)
     }
     case CXCursor_ConditionalOperator:
         if (n->n_kids == 3) {
-            e = expr_cond(x_rec(f, n->kids[0]), x_dim3(f, n->kids[1], comp),
-                          x_dim3(f, n->kids[2], comp));
+            expr *c = x_rec(f, n->kids[0]);
+            expr *t = x_dim3(f, n->kids[1], comp);
+            e = expr_cond(c, t, x_dim3(f, n->kids[2], comp));
             break;
         }
         e = expr_unknown("odd conditional");

@@ -60,6 +60,20 @@ typedef struct loop_frame {
     expr *nested[8];   /* counts of nested loops (already multiplied), owned */
 } loop_frame;
 
+/* Parameters of a function expanded at a call site (small helpers in
+ * expressions, launch wrappers called from main): their values there. */
+typedef struct param_binding {
+    CXCursor parm;
+    expr *value;
+    char *origin; /* why the value is not constant, in the caller's words */
+} param_binding;
+
+typedef struct bind_frame {
+    param_binding *b;
+    int n;
+    struct bind_frame *up;
+} bind_frame;
+
 /* A function being looked at: the tree, its variables and, in kernel
  * bodies, the loops around the current point. */
 typedef struct fn_ctx {
@@ -102,7 +116,8 @@ struct cusrc_tu {
     size_t n_pend, cap_pend;
     optin_rec *optins;
     size_t n_optins, cap_optins;
-    char **launch_usr; /* parallel to launches: USR of the callee's template/kernel */
+    char **launch_usr;              /* parallel to launches: USR of the callee's template/kernel */
+    const struct const_tab *consts; /* the main file's named constants (cusrc.c) */
 };
 
 /* ---- cusrc_ast.c ---- */
@@ -142,6 +157,10 @@ expr *x_dim3(fn_ctx *f, cnode *n, int comp);
 void x_value(fn_ctx *f, cnode *n, const char *role, cusrc_value *v);
 void x_value_dim3(fn_ctx *f, cnode *n, const char *role, cusrc_dim3 *d);
 bool x_is_per_lane(fn_ctx *f, const expr *e);
+/* Binds the parameters of def to the arguments of call (translated in f);
+ * returns how many, -1 when there are more than max. Free with x_unbind. */
+int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max);
+void x_unbind(param_binding *b, int n);
 /* The value an assignment (=, op=, ++, --) gives v, in terms of v. */
 expr *x_assign_value(fn_ctx *f, var_info *v, cnode *assign);
 bool x_const(fn_ctx *f, cnode *n, int64_t *out); /* libclang's own constant evaluation */
