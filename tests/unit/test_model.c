@@ -1,0 +1,173 @@
+/* test_model: the model parsers' behaviour on good and broken input, and
+ * the loader's name lookups. The values themselves are checked against
+ * cuda_occupancy.h (test_occ_nvidia) and the GPU (tests/gpu). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "input/model.h"
+#include "input/model_load.h"
+
+static const char good[] = "[arch]\nname = sm_99\nfamily = Test\ncompute_capability = 9.9\n"
+                           "[threads]\nwarp_size = 32\nmax_threads_per_block = 1024\n"
+                           "max_threads_per_sm = 2048 ; comment\nmax_blocks_per_sm = 32\n"
+                           "max_block_dim = 1024 1024 64\nmax_grid_dim = 2147483647 65535 65535\n"
+                           "[registers]\nper_sm = 64K\nper_block = 65536\nmax_per_thread = 255\n"
+                           "alloc_unit = 256\nsub_partitions = 4\nlaunch_check_sub_partitions = 4\n"
+                           "[shared_memory]\nper_sm = 228K\nper_block = 48K\n"
+                           "per_block_optin = 227K\nreserved_per_block = 1K\nalloc_unit = 128\n"
+                           "carveouts_kb = 0 8 16 32 64 100 132 164 196 228\n"
+                           "[barriers]\nslots_per_block = 2\nmax_per_block = 16\n";
+
+static void test_good_arch(void **state)
+{
+    (void)state;
+    gpu_arch a;
+    model_error err;
+    assert_true(model_parse_arch(good, strlen(good), &a, &err));
+    assert_string_equal(a.name, "sm_99");
+    assert_int_equal(a.cc_major, 9);
+    assert_int_equal(a.cc_minor, 9);
+    assert_int_equal(a.regs_per_sm, 65536);
+    assert_int_equal(a.smem_per_sm, 228 * 1024);
+    assert_int_equal(a.n_carveouts, 10);
+    assert_int_equal(a.carveouts[9], 228 * 1024);
+    assert_int_equal(a.max_block_dim[2], 64);
+}
+
+/* Replace the first occurrence of `from` in the good file. */
+static bool parse_with(const char *from, const char *to, model_error *err)
+{
+    char buf[4096];
+    const char *at = strstr(good, from);
+    assert_non_null(at);
+    size_t head = (size_t)(at - good);
+    snprintf(buf, sizeof buf, "%.*s%s%s", (int)head, good, to, at + strlen(from));
+    gpu_arch a;
+    return model_parse_arch(buf, strlen(buf), &a, err);
+}
+
+static void test_errors_name_the_line(void **state)
+{
+    (void)state;
+    model_error err;
+    assert_false(parse_with("warp_size = 32", "warp_size = lots", &err));
+    assert_int_equal(err.line, 6);
+    assert_non_null(strstr(err.message, "warp_size"));
+    assert_false(parse_with("alloc_unit = 256", "alloc_unt = 256", &err));
+    assert_int_equal(err.line, 16);
+    assert_non_null(strstr(err.message, "unknown key 'alloc_unt'"));
+    assert_false(parse_with("[barriers]", "[barrier]", &err));
+    assert_non_null(strstr(err.message, "unknown key"));
+    assert_false(parse_with("family = Test\n", "family = Test\nfamily = Again\n", &err));
+    assert_int_equal(err.line, 4);
+    assert_non_null(strstr(err.message, "twice"));
+    assert_false(parse_with("per_block = 65536\n", "", &err));
+    assert_int_equal(err.line, 0);
+    assert_non_null(strstr(err.message, "missing key 'per_block' in section [registers]"));
+}
+
+static void test_inconsistent_values_are_refused(void **state)
+{
+    (void)state;
+    model_error err;
+    /* Opt-in plus the reserved bytes cannot exceed the SM's shared memory. */
+    assert_false(parse_with("per_block_optin = 227K", "per_block_optin = 228K", &err));
+    assert_non_null(strstr(err.message, "exceed"));
+    /* The largest carveout is the SM's shared memory. */
+    assert_false(parse_with("164 196 228", "164 196", &err));
+    /* Carveouts ascend. */
+    assert_false(parse_with("0 8 16", "0 16 8", &err));
+    assert_false(parse_with("compute_capability = 9.9", "compute_capability = nine", &err));
+    assert_false(parse_with("per_sm = 64K", "per_sm = 99999999999999999999", &err));
+    assert_false(parse_with("per_sm = 64K", "per_sm = -4", &err));
+}
+
+static void test_binary_and_empty_input(void **state)
+{
+    (void)state;
+    gpu_arch a;
+    model_error err;
+    assert_false(model_parse_arch("", 0, &a, &err));
+    const char junk[] = "\x01\x02[\xff\xfe]\n=\n";
+    assert_false(model_parse_arch(junk, sizeof junk - 1, &a, &err));
+}
+
+static void test_machine_spec(void **state)
+{
+    (void)state;
+    gpu_arch a;
+    model_error err;
+    assert_true(model_parse_machine_spec(
+        "threads/sm=2048,regs/sm=65536,smem/sm=48K,blocks/sm=32,granularity=none", &a, &err));
+    assert_int_equal(a.reg_alloc_unit, 0);
+    assert_int_equal(a.smem_alloc_unit, 0);
+    assert_int_equal(a.sub_partitions, 1);
+    assert_int_equal(a.smem_per_block, 48 * 1024);
+    assert_int_equal(a.regs_per_block, 65536);
+    assert_true(a.hypothetical);
+    assert_false(model_parse_machine_spec("threads/sm=lots", &a, &err));
+    assert_false(model_parse_machine_spec("speed=9", &a, &err));
+    assert_non_null(strstr(err.message, "unknown key 'speed'"));
+    assert_false(model_parse_machine_spec("granularity=some", &a, &err));
+    assert_false(model_parse_machine_spec("threads/sm", &a, &err));
+    /* Per-block registers above the SM's register file make no sense. */
+    assert_false(model_parse_machine_spec("regs/sm=1000,regs/block=2000", &a, &err));
+}
+
+static void test_arch_names(void **state)
+{
+    (void)state;
+    char buf[32];
+    static const char *const same[] = {"sm_90", "90", "9.0", "sm_90a", "compute_90", "sm90"};
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        assert_true(model_normalise_arch(same[i], buf, sizeof buf));
+        assert_string_equal(buf, "sm_90");
+    }
+    assert_true(model_normalise_arch("sm_100f", buf, sizeof buf));
+    assert_string_equal(buf, "sm_100");
+    assert_true(model_normalise_arch("sm_101", buf, sizeof buf));
+    assert_string_equal(buf, "sm_110");
+    assert_false(model_normalise_arch("hopper", buf, sizeof buf));
+    assert_false(model_normalise_arch("sm_9", buf, sizeof buf));
+    assert_false(model_normalise_arch("9.x", buf, sizeof buf));
+}
+
+static void test_bundled_models_load(void **state)
+{
+    (void)state;
+    model_db db;
+    model_load_error err;
+    assert_true(model_db_load(model_default_dir(), &db, &err));
+    assert_int_equal(db.n_archs, 19);
+    assert_true(db.n_products >= 14);
+    /* Sorted by compute capability. */
+    for (size_t i = 1; i < db.n_archs; i++)
+        assert_true(db.archs[i - 1].cc_major * 10 + db.archs[i - 1].cc_minor <
+                    db.archs[i].cc_major * 10 + db.archs[i].cc_minor);
+    assert_non_null(model_find_product(&db, "H100-SXM"));
+    assert_null(model_find_product(&db, "h100"));
+    assert_ptr_equal(model_find_arch(&db, "9.0"), model_find_cc(&db, 9, 0));
+    model_db_free(&db);
+    assert_false(model_db_load("/nonexistent", &db, &err));
+    model_db_free(&db);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_arch),
+        cmocka_unit_test(test_errors_name_the_line),
+        cmocka_unit_test(test_inconsistent_values_are_refused),
+        cmocka_unit_test(test_binary_and_empty_input),
+        cmocka_unit_test(test_machine_spec),
+        cmocka_unit_test(test_arch_names),
+        cmocka_unit_test(test_bundled_models_load),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
