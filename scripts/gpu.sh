@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# gpu.sh: the one script to run on the GPU machine.
+#
+#   bash scripts/fetch-gpu-deps.sh    # first, on the development machine
+#   bash scripts/gpu.sh               # then, on the GPU machine, with .deps/
+#
+# The GPU machine has gcc, meson, ninja, pkg-config, python3, the CUDA
+# toolkit and a driver, but no -dev packages for jansson, inih or cmocka
+# (and no libinih.so.1 at all). Their headers, .pc files and shared libraries
+# come from .deps/, which scripts/fetch-gpu-deps.sh fills from Debian's
+# packages and which is carried along with the work tree (it is git-ignored).
+# gpulint is built there without libclang and cairo, and `meson test --suite
+# gpu` runs the GPU suite. On this machine a test that skips (exit 77, "no
+# GPU") is a failure: the point of running here is that the GPU is present.
+#
+# Logs go to "$OUT" when it is set (the device runner brings that folder
+# back), else to build-gpu/gpu-logs/. The last line is
+# "gpu: N passed, N failed, N skipped".
+#
+# Environment: CUDA_HOME (default /usr/local/cuda), GPULINT_GPU_BUILD (the
+# build folder, default build-gpu), GPULINT_GPU_ALLOW_SKIP=1 (accept skips,
+# to try the script on a machine without a GPU).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+BUILD=${GPULINT_GPU_BUILD:-build-gpu}
+DEPS=$ROOT/.deps
+LIBDIR=$DEPS/usr/lib/x86_64-linux-gnu
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+LOGS=${OUT:-$ROOT/$BUILD/gpu-logs}
+mkdir -p "$LOGS"
+
+if [ ! -d "$LIBDIR/pkgconfig" ]; then
+  echo "gpu.sh: $LIBDIR/pkgconfig is missing: run scripts/fetch-gpu-deps.sh on the" \
+    "development machine and carry .deps/ along" >&2
+  exit 2
+fi
+
+# The .pc files say prefix=/usr (cmocka's spells /usr out in Libs and
+# Cflags): point them at .deps/usr, in a copy, since the absolute path of the
+# work tree differs between machines.
+PC=$ROOT/$BUILD-pkgconfig
+rm -rf "$PC"
+mkdir -p "$PC"
+for f in "$LIBDIR"/pkgconfig/*.pc; do
+  sed -e "s|^prefix=/usr\$|prefix=$DEPS/usr|" -e "s|-L/usr/|-L$DEPS/usr/|g" \
+    -e "s|-I/usr/|-I$DEPS/usr/|g" "$f" >"$PC/$(basename "$f")"
+done
+# Only these .pc files: the build needs no other pkg-config package once
+# libclang and cairo are off, and the system's must not shadow .deps/.
+export PKG_CONFIG_PATH=$PC
+export PKG_CONFIG_LIBDIR=$PC
+export LD_LIBRARY_PATH=$LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PATH=$CUDA_HOME/bin:$PATH
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  echo "host: $(uname -srm)"
+  echo "nvcc: $(nvcc --version 2>/dev/null | tail -1 || echo 'not found')"
+  echo "deps:"
+  sed 's/^/  /' "$DEPS/PACKAGES" 2>/dev/null || true
+  echo "nvidia-smi:"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv 2>&1 |
+    sed 's/^/  /' || true
+} | tee "$LOGS/gpu-machine.txt"
+
+opts=(-Dlibclang=disabled -Dcharts=disabled -Dtests=enabled -Dtoolkit_dir="$CUDA_HOME")
+if grep -q "option('gpu_tests'" meson_options.txt; then opts+=(-Dgpu_tests=enabled); fi
+if [ -f "$BUILD/build.ninja" ]; then
+  meson setup --reconfigure "$BUILD" "${opts[@]}" >"$LOGS/meson-setup.txt" 2>&1 || setup_rc=$?
+else
+  meson setup "$BUILD" "${opts[@]}" >"$LOGS/meson-setup.txt" 2>&1 || setup_rc=$?
+fi
+if [ "${setup_rc:-0}" -ne 0 ]; then
+  tail -30 "$LOGS/meson-setup.txt"
+  echo "gpu: 0 passed, 1 failed"
+  exit 1
+fi
+sed -n '/Features/,$p' "$LOGS/meson-setup.txt"
+
+rc=0
+meson compile -C "$BUILD" 2>&1 | tail -5 || rc=1
+if [ "$rc" -eq 0 ]; then
+  "$BUILD/src/gpulint" devices >"$LOGS/devices.txt" 2>&1 || true
+  rm -f "$BUILD"/meson-logs/gpu.*
+  meson test -C "$BUILD" --suite gpu --print-errorlogs --logbase gpu || rc=$?
+  cp "$BUILD"/meson-logs/gpu.* "$LOGS/" 2>/dev/null || true
+fi
+
+python3 - "$BUILD/meson-logs/gpu.json" "$rc" "${GPULINT_GPU_ALLOW_SKIP:-0}" <<'EOF'
+import json, sys
+log, rc, allow_skip = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+p = f = s = 0
+try:
+    for line in open(log):
+        t = json.loads(line)
+        out = (t.get("stdout") or "").strip().splitlines()
+        last = out[-1] if out else ""
+        print(f"{t['result']:5} {t['name']}  {last}")
+        if t["result"] == "OK":
+            p += 1
+        elif t["result"] == "SKIP":
+            s += 1
+            if not allow_skip:
+                print(f"  a GPU test skipped on the GPU machine: {last}")
+                f += 1
+        else:
+            f += 1
+except FileNotFoundError:
+    print("no test log (the build failed?)")
+if p + f + s == 0 or rc != 0 and f == 0:
+    f += 1
+print(f"gpu: {p} passed, {f} failed, {s} skipped")
+sys.exit(1 if f else 0)
+EOF

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# setup.sh: install what building and testing gpulint needs on Debian 12.
+#
+#   bash scripts/setup.sh
+#
+# Idempotent: when every package is already installed it changes nothing and
+# does not touch the network. Runs apt-get as root, or through sudo when not
+# root. The CUDA toolkit itself (nvcc, cuda_occupancy.h, libcudart_static) is
+# not a Debian package: gpulint expects it at /usr/local/cuda (meson option
+# toolkit_dir) or nvcc on PATH / $CUDA_HOME.
+set -euo pipefail
+
+PACKAGES=(
+  meson ninja-build pkg-config python3 git    # build system, test runner
+  gcc g++                                     # C compiler; libstdc++ for __cxa_demangle
+  libjansson-dev libinih-dev                  # JSON, model files
+  libcairo2-dev                               # charts (--plot)
+  clang-22 llvm-22 libclang-22-dev            # libclang front end (llvm-config-22)
+  libclang-rt-22-dev                          # libFuzzer and sanitizer runtimes for clang-22
+  libcmocka-dev                               # unit tests
+  valgrind                                    # memory checks in scripts/test.sh
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages are installed"
+  exit 0
+fi
+
+SUDO=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo)
+  else
+    echo "setup: need root (or sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+  "${missing[@]}"
+echo "setup: done"
