@@ -1419,6 +1419,67 @@ static bool fail(char **err, const char *fmt, ...)
     return false;
 }
 
+/* clang's parser recurses once per nested bracket and overflows the stack
+ * of libclang's parsing thread somewhere past a thousand levels, taking the
+ * process down with it; such a file (generated, or an attack) is refused.
+ * Returns the deepest nesting of (, [ and { outside comments and literals
+ * and the line where it is reached. */
+static int max_nesting(const char *path, int *at_line)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    int depth = 0, max = 0, line = 1, c, prev = 0;
+    enum { CODE, LINE_COMMENT, BLOCK_COMMENT, STRING, CHAR } st = CODE;
+    while ((c = fgetc(f)) != EOF) {
+        if (c == '\n')
+            line++;
+        switch (st) {
+        case CODE:
+            if (prev == '/' && c == '/')
+                st = LINE_COMMENT;
+            else if (prev == '/' && c == '*')
+                st = BLOCK_COMMENT;
+            else if (c == '"')
+                st = STRING;
+            else if (c == '\'')
+                st = CHAR;
+            else if (c == '(' || c == '[' || c == '{') {
+                if (++depth > max) {
+                    max = depth;
+                    *at_line = line;
+                }
+            } else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+                depth--;
+            break;
+        case LINE_COMMENT:
+            if (c == '\n')
+                st = CODE;
+            break;
+        case BLOCK_COMMENT:
+            if (prev == '*' && c == '/') {
+                st = CODE;
+                c = 0;
+            }
+            break;
+        case STRING:
+        case CHAR:
+            if (c == '\\' && (c = fgetc(f)) != EOF) {
+                if (c == '\n')
+                    line++;
+                c = 0;
+            } else if ((st == STRING && c == '"') || (st == CHAR && c == '\'') || c == '\n')
+                st = CODE;
+            break;
+        }
+        prev = c;
+    }
+    fclose(f);
+    return max;
+}
+
+#define CUSRC_MAX_NESTING 512
+
 bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, char **err)
 {
     memset(out, 0, sizeof *out);
@@ -1429,6 +1490,13 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     struct stat st;
     if (stat(opts->file, &st) != 0 || !S_ISREG(st.st_mode))
         return fail(err, "cannot read '%s'", opts->file);
+    int deep_line = 0;
+    int nesting = max_nesting(opts->file, &deep_line);
+    if (nesting > CUSRC_MAX_NESTING)
+        return fail(err,
+                    "'%s' nests brackets %d deep (line %d); more than %d would crash libclang's "
+                    "parser, so the file is not parsed",
+                    opts->file, nesting, deep_line, CUSRC_MAX_NESTING);
     const char *home = opts->cuda_home ? opts->cuda_home : GPULINT_CUDA_HOME;
 
     argv_t db = {0};

@@ -569,6 +569,7 @@ static void emit_access(walker *w, cnode *n, bool is_store)
     lref_free(&r);
 }
 
+/* Takes ownership of ce. */
 static void emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, expr *ce)
 {
     size_t i = tu_add_branch(w->t);
@@ -576,6 +577,7 @@ static void emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, exp
     b->kernel = xstrdup(w->kname);
     b->kind = kind;
     b->cond = ce ? expr_simplify(ce) : expr_unknown("no condition");
+    expr_free(ce);
     char *why = NULL;
     copy_loops(w, b->loops, &b->n_loops, &why);
     const expr *u = first_unknown_node(b->cond);
@@ -925,7 +927,7 @@ static void walk_expr(walker *w, cnode *n)
         if (n->n_kids == 3) {
             walk_expr(w, n->kids[0]);
             expr *c = x_expr(&w->f, n->kids[0]);
-            emit_branch(w, BRANCH_TERNARY, n->kids[0], n, c);
+            emit_branch(w, BRANCH_TERNARY, n->kids[0], n, expr_clone(c));
             push_guard(w, c);
             walk_expr(w, n->kids[1]);
             pop_guard(w);
@@ -1008,6 +1010,14 @@ static bool always_exits(cnode *s, bool *is_return)
 static exit_info walk_stmt(walker *w, cnode *s);
 static void walk_loop(walker *w, cnode *s);
 
+/* A statement whose early exits do not guard anything after it (a loop
+ * body, a for-init, a case). */
+static void walk_stmt_drop(walker *w, cnode *s)
+{
+    exit_info r = walk_stmt(w, s);
+    expr_free(r.after);
+}
+
 static exit_info walk_compound(walker *w, cnode *s)
 {
     int pushed = 0;
@@ -1048,7 +1058,7 @@ static exit_info walk_if(walker *w, cnode *s)
     int first = 0;
     if (s->n_kids >= 3 &&
         (s->kids[0]->kind == CXCursor_DeclStmt || s->kids[0]->kind == CXCursor_NullStmt)) {
-        walk_stmt(w, s->kids[0]);
+        walk_stmt_drop(w, s->kids[0]);
         first = 1;
     }
     if (s->n_kids - first < 2)
@@ -1124,14 +1134,14 @@ static exit_info walk_stmt(walker *w, cnode *s)
             emit_branch(w, BRANCH_SWITCH, cond, s, x_expr(&w->f, cond));
         }
         if (body)
-            walk_stmt(w, body);
+            walk_stmt_drop(w, body);
         return none;
     }
     case CXCursor_CaseStmt:
     case CXCursor_DefaultStmt:
     case CXCursor_LabelStmt:
         if (s->n_kids)
-            walk_stmt(w, s->kids[s->n_kids - 1]);
+            walk_stmt_drop(w, s->kids[s->n_kids - 1]);
         return none;
     case CXCursor_ReturnStmt:
         for (int i = 0; i < s->n_kids; i++)
@@ -1149,7 +1159,7 @@ static exit_info walk_stmt(walker *w, cnode *s)
             if (cn_is_expr(s->kids[i]))
                 walk_expr(w, s->kids[i]);
             else if (clang_isStatement(s->kids[i]->kind))
-                walk_stmt(w, s->kids[i]);
+                walk_stmt_drop(w, s->kids[i]);
         }
         return none;
     }
@@ -1459,7 +1469,7 @@ static void walk_loop(walker *w, cnode *s)
      * still an ordinary variable. */
     expr *init_e = NULL;
     if (init)
-        walk_stmt(w, init);
+        walk_stmt_drop(w, init);
     if (v) {
         cnode *iv = NULL;
         cnode *i0 = init ? cn_strip(init) : NULL;
@@ -1518,7 +1528,7 @@ static void walk_loop(walker *w, cnode *s)
 
     if (cond)
         walk_expr(w, cond);
-    walk_stmt(w, body);
+    walk_stmt_drop(w, body);
     if (inc)
         walk_expr(w, inc);
 
@@ -1576,7 +1586,7 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
         if (root->kids[i]->kind == CXCursor_CompoundStmt)
             body = root->kids[i];
     if (body)
-        walk_stmt(&w, body);
+        walk_stmt_drop(&w, body);
 
     /* The kernel's pointer of a variant is re-read: arrays may have grown. */
     var = &t->u->variants[variant];

@@ -1036,7 +1036,7 @@ static void test_compile_commands(void **state)
     free(cdir);
 }
 
-static void test_missing_file(void **state)
+static void test_refused_files(void **state)
 {
     (void)state;
     cusrc_options o = {.file = "/nonexistent/kernel.cu"};
@@ -1047,6 +1047,26 @@ static void test_missing_file(void **state)
     free(err);
     /* Freeing an empty unit is fine. */
     cusrc_unit_free(&u);
+
+    /* Brackets nested deeper than libclang's parser can recurse: refused
+     * before libclang sees the file. */
+    char path[] = "/tmp/cusrc_deepXXXXXX.cu";
+    int fd = mkstemps(path, 3);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("__global__ void deep(float *a) { a[", f);
+    for (int i = 0; i < 3000; i++)
+        fputc('(', f);
+    fputs("threadIdx.x", f);
+    for (int i = 0; i < 3000; i++)
+        fputs(" + 1)", f);
+    fputs("] = 0; }\n", f);
+    fclose(f);
+    o.file = path;
+    assert_false(cusrc_parse(ctx, &o, &u, &err));
+    assert_non_null(strstr(err, "nests brackets 3002 deep"));
+    free(err);
+    unlink(path);
 }
 
 static void test_dump_and_timing(void **state)
@@ -1091,7 +1111,7 @@ int main(void)
         cmocka_unit_test(test_cub),
         cmocka_unit_test(test_broken_file),
         cmocka_unit_test(test_compile_commands),
-        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_refused_files),
         cmocka_unit_test(test_dump_and_timing),
     };
     return cmocka_run_group_tests_name("cusrc", tests, setup, teardown);
