@@ -14,8 +14,13 @@
 // exactly one probe store per warp (the read-back after it is a load). The
 // transposes issue 4 loads and 4 stores per warp. Results go to global
 // memory so the compiler cannot drop the accesses.
+//
+// `bank_probe --patterns kernels/bank_probe.measured` instead replays the
+// recorded index patterns, one launch per data line, for the same metrics
+// (ld only); the file's third column is what the H100 measured.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include <cuda_runtime.h>
 
@@ -113,6 +118,36 @@ ST_KERNEL(st_b128_stride1, b128, 1)
 ST_KERNEL(st_b128_stride2, b128, 2)
 ST_KERNEL(st_b128_stride8, b128, 8)
 
+// 8- and 16-byte loads whose lanes repeat addresses: lane l loads element
+// IDX(l) of a 64-element array. `seed >> 31` is 0 at run time (seeds are
+// small) but unknown to the compiler, so the address is never a constant it
+// could turn into a uniform load.
+#define PATTERN_KERNEL(name, T, IDX)                                                               \
+    extern "C" __global__ void name(unsigned *out, unsigned seed)                                  \
+    {                                                                                              \
+        __shared__ T s[64];                                                                        \
+        s[threadIdx.x] = make_val(T(), seed + threadIdx.x);                                        \
+        s[threadIdx.x + 32] = make_val(T(), seed - threadIdx.x);                                   \
+        __syncthreads();                                                                           \
+        int l = threadIdx.x;                                                                       \
+        T v = s[(IDX) + (seed >> 31)];                                                             \
+        out[l] = fold(v);                                                                          \
+    }
+
+PATTERN_KERNEL(ld_b64_broadcast, b64, 0 * l)
+PATTERN_KERNEL(ld_b64_halves_same, b64, l % 16)
+PATTERN_KERNEL(ld_b64_pairs, b64, l / 2)
+PATTERN_KERNEL(ld_b64_apart, b64, l < 16 ? l % 8 : 24 + l % 8)
+PATTERN_KERNEL(ld_b64_mix, b64, l < 8 ? l : l < 16 ? 16 + l - 8 : 8 + (l - 16) % 8)
+PATTERN_KERNEL(ld_b64_perm, b64, l < 16 ? l % 8 + 16 * (l / 8) : 8 + l % 8 + 16 * ((l - 16) / 8))
+PATTERN_KERNEL(ld_b64_swapped, b64, l < 16 ? 8 + l / 2 : (l - 16) / 2)
+PATTERN_KERNEL(ld_b128_broadcast, b128, 0 * l)
+PATTERN_KERNEL(ld_b128_pairs, b128, l / 2)
+PATTERN_KERNEL(ld_b128_fit, b128, 2 * (l / 8) + l % 2)
+PATTERN_KERNEL(ld_b128_apart, b128, l / 8 % 2 == 0 ? l % 2 : 10 + l % 2)
+PATTERN_KERNEL(ld_b128_quarters_same, b128, l % 8)
+PATTERN_KERNEL(ld_b128_perm, b128, (l / 8 % 2) * 4 + (l / 16) * 16 + l % 4 + 8 * (l % 8 / 4))
+
 // Every lane loads the same word: one wavefront, broadcast. The index is
 // read from global memory so the compiler cannot hoist it to a constant.
 extern "C" __global__ void ld_b32_broadcast(unsigned *out, unsigned seed)
@@ -164,27 +199,122 @@ extern "C" __global__ void transpose_xor(float *odata, const float *idata)
         odata[(y + j) * TILE + x] = tile[x][(y + j) ^ x];
 }
 
+// One warp request with the element index of each lane from global memory
+// (idx[32], -1 = lane inactive): replays kernels/bank_probe.measured.
+#define INDEXED_KERNEL(name, T, N)                                                                 \
+    extern "C" __global__ void name(const int *idx, unsigned *out)                                 \
+    {                                                                                              \
+        __shared__ T s[N];                                                                         \
+        for (int k = threadIdx.x; k < (N); k += 32)                                                \
+            s[k] = make_val(T(), 3u * k);                                                          \
+        __syncthreads();                                                                           \
+        int e = idx[threadIdx.x];                                                                  \
+        if (e >= 0)                                                                                \
+            out[threadIdx.x] = fold(s[e]);                                                         \
+    }
+
+INDEXED_KERNEL(ld_b32_indexed, b32, 512)
+INDEXED_KERNEL(ld_b64_indexed, b64, 256)
+INDEXED_KERNEL(ld_b128_indexed, b128, 128)
+
+// bank_probe --patterns FILE: one launch per line of bank_probe.measured
+// ("width active wavefronts idx[0..31]"), in file order, so ncu's launch IDs
+// line up with the file's data lines.
+static int replay(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    int *idx;
+    unsigned *out;
+    CHECK(cudaMalloc(&idx, 32 * sizeof(int)));
+    CHECK(cudaMalloc(&out, 32 * sizeof(unsigned)));
+    char line[512];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        int width, want, used, h[32];
+        unsigned mask;
+        char *p = line;
+        if (sscanf(p, "%d %x %d%n", &width, &mask, &want, &used) != 3)
+            break;
+        p += used;
+        for (int l = 0; l < 32; l++) {
+            if (sscanf(p, "%d%n", &h[l], &used) != 1) {
+                fprintf(stderr, "%s: bad line %d\n", path, n + 1);
+                return 1;
+            }
+            p += used;
+            if (!(mask >> l & 1))
+                h[l] = -1;
+        }
+        CHECK(cudaMemcpy(idx, h, sizeof h, cudaMemcpyHostToDevice));
+        if (width == 4)
+            ld_b32_indexed<<<1, 32>>>(idx, out);
+        else if (width == 8)
+            ld_b64_indexed<<<1, 32>>>(idx, out);
+        else
+            ld_b128_indexed<<<1, 32>>>(idx, out);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        n++;
+    }
+    fclose(f);
+    printf("bank_probe: %d patterns replayed\n", n);
+    return 0;
+}
+
 typedef void (*probe_fn)(unsigned *, unsigned);
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--patterns") == 0)
+        return replay(argv[2]);
     static const struct {
         const char *name;
         probe_fn fn;
     } probes[] = {
-        {"ld_b32_stride1", ld_b32_stride1},     {"ld_b32_stride2", ld_b32_stride2},
-        {"ld_b32_stride4", ld_b32_stride4},     {"ld_b32_stride16", ld_b32_stride16},
-        {"ld_b32_stride32", ld_b32_stride32},   {"ld_b32_stride33", ld_b32_stride33},
-        {"ld_b64_stride1", ld_b64_stride1},     {"ld_b64_stride2", ld_b64_stride2},
-        {"ld_b64_stride16", ld_b64_stride16},   {"ld_b128_stride1", ld_b128_stride1},
-        {"ld_b128_stride2", ld_b128_stride2},   {"ld_b128_stride8", ld_b128_stride8},
-        {"st_b32_stride1", st_b32_stride1},     {"st_b32_stride2", st_b32_stride2},
-        {"st_b32_stride4", st_b32_stride4},     {"st_b32_stride16", st_b32_stride16},
-        {"st_b32_stride32", st_b32_stride32},   {"st_b32_stride33", st_b32_stride33},
-        {"st_b64_stride1", st_b64_stride1},     {"st_b64_stride2", st_b64_stride2},
-        {"st_b64_stride16", st_b64_stride16},   {"st_b128_stride1", st_b128_stride1},
-        {"st_b128_stride2", st_b128_stride2},   {"st_b128_stride8", st_b128_stride8},
+        {"ld_b32_stride1", ld_b32_stride1},
+        {"ld_b32_stride2", ld_b32_stride2},
+        {"ld_b32_stride4", ld_b32_stride4},
+        {"ld_b32_stride16", ld_b32_stride16},
+        {"ld_b32_stride32", ld_b32_stride32},
+        {"ld_b32_stride33", ld_b32_stride33},
+        {"ld_b64_stride1", ld_b64_stride1},
+        {"ld_b64_stride2", ld_b64_stride2},
+        {"ld_b64_stride16", ld_b64_stride16},
+        {"ld_b128_stride1", ld_b128_stride1},
+        {"ld_b128_stride2", ld_b128_stride2},
+        {"ld_b128_stride8", ld_b128_stride8},
+        {"st_b32_stride1", st_b32_stride1},
+        {"st_b32_stride2", st_b32_stride2},
+        {"st_b32_stride4", st_b32_stride4},
+        {"st_b32_stride16", st_b32_stride16},
+        {"st_b32_stride32", st_b32_stride32},
+        {"st_b32_stride33", st_b32_stride33},
+        {"st_b64_stride1", st_b64_stride1},
+        {"st_b64_stride2", st_b64_stride2},
+        {"st_b64_stride16", st_b64_stride16},
+        {"st_b128_stride1", st_b128_stride1},
+        {"st_b128_stride2", st_b128_stride2},
+        {"st_b128_stride8", st_b128_stride8},
         {"ld_b32_broadcast", ld_b32_broadcast},
+        {"ld_b64_broadcast", ld_b64_broadcast},
+        {"ld_b64_halves_same", ld_b64_halves_same},
+        {"ld_b64_pairs", ld_b64_pairs},
+        {"ld_b64_apart", ld_b64_apart},
+        {"ld_b64_mix", ld_b64_mix},
+        {"ld_b64_perm", ld_b64_perm},
+        {"ld_b128_broadcast", ld_b128_broadcast},
+        {"ld_b128_pairs", ld_b128_pairs},
+        {"ld_b128_fit", ld_b128_fit},
+        {"ld_b128_quarters_same", ld_b128_quarters_same},
+        {"ld_b128_perm", ld_b128_perm},
+        {"ld_b64_swapped", ld_b64_swapped},
+        {"ld_b128_apart", ld_b128_apart},
     };
     unsigned *out;
     CHECK(cudaMalloc(&out, 64 * sizeof(unsigned)));

@@ -4,9 +4,25 @@
  * the number of *distinct* words that fall in one bank. Wider accesses are
  * split: 8-byte accesses are processed a half-warp at a time and 16-byte
  * ones a quarter-warp at a time (so 32 lanes x 8 bytes need at least 2
- * wavefronts and x 16 bytes 4), which is what Nsight Compute's
- * l1tex__data_pipe_lsu_wavefronts_mem_shared counters show on sm_70 to
- * sm_90 (measured on an H100; see kernels/bank_probe.cu). */
+ * wavefronts and x 16 bytes 4).
+ *
+ * Two exceptions for 8- and 16-byte requests whose lanes repeat addresses,
+ * found by measuring (ncu, l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld
+ * per request, H100 80GB HBM3, driver 580.159.04, CUDA 13.0): the probe
+ * kernels in kernels/bank_probe.cu plus about 500 random index patterns,
+ * all of which this model reproduces. They are inferred rules, not
+ * documented behaviour:
+ *   - lane pairs: when every pair of lanes 2i, 2i+1 reads the same address
+ *     (the whole warp; inactive lanes do not break it), the pair acts as
+ *     one lane: 8-byte requests are then processed as one group of 16 such
+ *     lanes, 16-byte ones as two groups (one per half-warp). All lanes on
+ *     one 8-byte element: 1 wavefront; on one 16-byte element: 2. If even
+ *     one pair differs, the plain half-/quarter-warp rule applies, also to
+ *     a half-warp whose lanes all read one address.
+ *   - 16-byte pairs of neighbours: when every pair 2i, 2i+1 reads two
+ *     consecutive elements (e, e + 1) and every four lanes 4k..4k+3 read at
+ *     most two distinct elements, each half-warp is one group.
+ * In a group, the cost is the largest number of distinct words in a bank. */
 #include "analysis/bank.h"
 
 #include <stdio.h>
@@ -37,7 +53,8 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sorts words[0..n) and counts the distinct ones into per-bank counts. */
+/* Sorts words[0..n) and counts the distinct ones into per-bank counts;
+ * returns how many there are. */
 static int count_distinct(int64_t *words, int n, int banks[BANK_COUNT])
 {
     qsort(words, (size_t)n, sizeof *words, cmp_i64);
@@ -52,6 +69,43 @@ static int count_distinct(int64_t *words, int n, int banks[BANK_COUNT])
     return distinct;
 }
 
+static bool both_active(uint32_t active, int a, int b)
+{
+    return (active >> a & 1) && (active >> b & 1);
+}
+
+/* Every active pair of lanes 2i, 2i+1 reads one address. */
+static bool lane_pairs_equal(const int64_t *addr, uint32_t active)
+{
+    for (int i = 0; i < LANES_WARP; i += 2)
+        if (both_active(active, i, i + 1) && addr[i] != addr[i + 1])
+            return false;
+    return true;
+}
+
+/* 16-byte: every pair reads (e, e + 1) and every four lanes at most two
+ * distinct elements; inactive lanes do not break it. */
+static bool neighbour_pairs(const int64_t *addr, uint32_t active)
+{
+    int64_t prev = 0; /* element pair of the quad's first pair, as its even address */
+    bool have_prev = false;
+    for (int i = 0; i < LANES_WARP; i += 2) {
+        if (i % 4 == 0)
+            have_prev = false;
+        bool a0 = active >> i & 1, a1 = active >> (i + 1) & 1;
+        if (!a0 && !a1)
+            continue;
+        if (a0 && a1 && addr[i + 1] != addr[i] + 16)
+            return false;
+        int64_t even = a0 ? addr[i] : addr[i + 1] - 16;
+        if (have_prev && even != prev)
+            return false;
+        prev = even;
+        have_prev = true;
+    }
+    return true;
+}
+
 bool bank_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int width,
                        bank_request *out, char *why, size_t why_size)
 {
@@ -63,8 +117,23 @@ bool bank_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int widt
                  width);
         return false;
     }
+    for (int l = 0; l < LANES_WARP; l++)
+        if ((active >> l & 1) && addr[l] % width != 0) {
+            snprintf(why, why_size,
+                     "lane %d's address %lld is not a multiple of the access width %d "
+                     "(a misaligned shared-memory access faults)",
+                     l, (long long)addr[l], width);
+            return false;
+        }
     int words_per_lane = width <= BANK_WORD_BYTES ? 1 : width / BANK_WORD_BYTES;
     out->groups = width <= 4 ? 1 : width / 4;
+    if (width > 4 && lane_pairs_equal(addr, active)) {
+        out->groups = width == 8 ? 1 : 2;
+        out->merged = BANK_MERGE_LANE_PAIRS;
+    } else if (width == 16 && neighbour_pairs(addr, active)) {
+        out->groups = 2;
+        out->merged = BANK_MERGE_NEIGHBOUR_PAIRS;
+    }
     out->group_lanes = LANES_WARP / out->groups;
     int64_t all[LANES_WARP * 4];
     int n_all = 0;
@@ -74,13 +143,6 @@ bool bank_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int widt
         for (int l = g * out->group_lanes; l < (g + 1) * out->group_lanes; l++) {
             if (!(active >> l & 1))
                 continue;
-            if (addr[l] % width != 0) {
-                snprintf(why, why_size,
-                         "lane %d's address %lld is not a multiple of the access width %d "
-                         "(a misaligned shared-memory access faults)",
-                         l, (long long)addr[l], width);
-                return false;
-            }
             for (int k = 0; k < words_per_lane; k++)
                 words[n++] = all[n_all++] = bank_word_of(addr[l]) + k;
         }
@@ -171,6 +233,11 @@ bool bank_analyze(const mem_access *a, const int64_t block[3], const expr_env *e
     out->worst = (int)lr.worst[0];
     out->requests = lr.visits;
     out->average = (double)lr.sum[0] / (double)lr.visits;
+    /* A request whose lanes repeat addresses can need fewer wavefronts than
+     * a full warp of distinct elements (an 8-byte broadcast takes 1): the
+     * ideal is then what that request needs without conflicts. */
+    if (out->worst_req.ideal >= 1 && out->worst_req.ideal < out->ideal)
+        out->ideal = out->worst_req.ideal;
     out->degree = (double)out->worst / out->ideal;
     out->assumed = lr.n_assumed > 0 || lr.bound_sampled || lr.guard_assumed || lr.loop_capped;
     out->capped = lr.loop_capped;

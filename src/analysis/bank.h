@@ -18,16 +18,25 @@
 #define BANK_WORD_BYTES 4
 #define BANK_MAX_GROUPS 4
 
+typedef enum bank_merge {
+    BANK_MERGE_NONE,
+    BANK_MERGE_LANE_PAIRS,      /* every lane pair 2i, 2i+1 on one address */
+    BANK_MERGE_NEIGHBOUR_PAIRS, /* 16-byte: pairs on elements e, e + 1, two per four lanes */
+} bank_merge;
+
 /* One warp's request. */
 typedef struct bank_request {
     int wavefronts;
-    int ideal;             /* lane groups with an active lane: 1, 2 or 4 for a full warp */
+    int ideal;             /* groups with an active lane: 1, 2 or 4 for a full warp */
     int groups;            /* lane groups processed separately: 1 (<= 4 bytes), 2 (8), 4 (16) */
     int group_lanes;       /* 32, 16, 8 */
     int banks[BANK_COUNT]; /* distinct 4-byte words each bank holds, over the whole warp */
     int group_banks[BANK_MAX_GROUPS][BANK_COUNT]; /* the same per lane group */
     int group_wavefronts[BANK_MAX_GROUPS];
     int distinct_words; /* over the whole warp */
+    /* The lanes were regrouped because they repeat addresses (see bank.c);
+     * groups and group_lanes describe the grouping actually used. */
+    bank_merge merged;
 } bank_request;
 
 /* Bank and word of a byte address (floor division, so negative offsets
@@ -51,7 +60,7 @@ typedef struct bank_result {
     int width;
     int worst;      /* wavefronts of the worst request */
     double average; /* over warps x iterations */
-    int ideal;      /* bank_ideal(width) */
+    int ideal;      /* bank_ideal(width), or less for the worst request (see bank.c) */
     double degree;  /* worst / ideal */
     long requests;  /* warp-wide requests evaluated */
     int warps;

@@ -105,8 +105,11 @@ static void add_verdict(sbuf *b, const bank_result *r)
         bool broadcast = r->worst_req.distinct_words ==
                              (r->width <= BANK_WORD_BYTES ? 1 : r->width / BANK_WORD_BYTES) &&
                          __builtin_popcount(r->worst_active) > 1;
-        sbuf_add(b, broadcast ? "no bank conflict (broadcast: every lane accesses the same word)"
-                              : "no bank conflict");
+        sbuf_add(b, !broadcast                    ? "no bank conflict"
+                    : r->width <= BANK_WORD_BYTES ? "no bank conflict (broadcast: every lane "
+                                                    "accesses the same word)"
+                                                  : "no bank conflict (broadcast: every lane "
+                                                    "accesses the same element)");
     } else if (r->worst % r->ideal == 0) {
         sbuf_addf(b, "%d-way bank conflict", r->worst / r->ideal);
     } else {
@@ -145,8 +148,15 @@ static void add_why(sbuf *b, const bank_case *c, const bank_result *r)
     int per_lane = r->width <= BANK_WORD_BYTES ? 1 : r->width / BANK_WORD_BYTES;
     sbuf_add(b, "why: ");
     if (q->distinct_words == per_lane && active > 1) {
-        sbuf_add(b, "every active lane accesses the same word, which one wavefront broadcasts "
-                    "to all of them.\n");
+        sbuf_addf(b, "every active lane accesses the same %s, ",
+                  per_lane == 1   ? "word"
+                  : r->width == 8 ? "8-byte element"
+                                  : "16-byte element");
+        if (q->wavefronts == 1)
+            sbuf_add(b, "which one wavefront broadcasts to all of them.\n");
+        else
+            sbuf_addf(b, "which is broadcast once to each of the %d lane groups: %d wavefronts.\n",
+                      q->groups, q->wavefronts);
         return;
     }
     if (c->stride_mode && c->elem == BANK_WORD_BYTES && c->stride > 0) {
@@ -213,12 +223,21 @@ static void add_explain(sbuf *b, const bank_case *c, const bank_result *r)
                 "word mod 32.\n");
     sbuf_add(b, "Lanes on the same word are served together (broadcast); distinct words in one "
                 "bank take one wavefront each.\n");
-    if (q->groups > 1)
+    if (r->width > BANK_WORD_BYTES)
         sbuf_addf(b,
-                  "%d-byte accesses are served %s at a time (%d lanes), so a full warp needs "
-                  "at least %d wavefronts.\n",
-                  r->width, q->groups == 2 ? "a half-warp" : "a quarter-warp", q->group_lanes,
-                  q->groups);
+                  "%d-byte accesses are served %s at a time (%d lanes), so a full warp of "
+                  "distinct elements needs at least %d wavefronts.\n",
+                  r->width, r->width == 8 ? "a half-warp" : "a quarter-warp",
+                  r->width == 8 ? 16 : 8, bank_ideal(r->width));
+    if (q->merged == BANK_MERGE_LANE_PAIRS)
+        sbuf_addf(b,
+                  "Here every pair of lanes 2i, 2i+1 accesses one address, so each pair counts "
+                  "as one lane and %s is served as one group (measured on an H100).\n",
+                  q->groups == 1 ? "the whole warp" : "each half-warp");
+    else if (q->merged == BANK_MERGE_NEIGHBOUR_PAIRS)
+        sbuf_add(b, "Here every pair of lanes accesses two neighbouring elements and every four "
+                    "lanes at most two, so each half-warp is served as one group (measured on an "
+                    "H100).\n");
     int64_t first = (int64_t)r->worst_warp * LANES_WARP;
     int64_t threads = c->block[0] * c->block[1] * c->block[2];
     int64_t last = first + LANES_WARP - 1 < threads ? first + LANES_WARP - 1 : threads - 1;
