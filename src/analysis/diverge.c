@@ -21,6 +21,8 @@ const char *diverge_verdict_name(diverge_verdict v)
         return "warp-uniform";
     case DIVERGE_BOUNDS_CHECK:
         return "bounds-check";
+    case DIVERGE_UNAVOIDABLE:
+        return "unavoidable";
     case DIVERGE_NOT_ANALYZED:
         break;
     }
@@ -190,6 +192,9 @@ typedef struct diverge_ctx {
     branch_kind kind;
     diverge_result *out;
     bool seen_trips;
+    /* Lanes on each side of an if per iteration index, summed over warps. */
+    int64_t *taken, *other;
+    long n_iter;
 } diverge_ctx;
 
 static int popcount32(uint32_t m)
@@ -248,6 +253,12 @@ static bool on_warp(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, s
         divergent = taken > 0 && taken < active;
         m[1] = taken;
         m[2] = taken > 0;
+        if (!v->probe && v->iteration < ctx->n_iter) {
+            ctx->taken[v->iteration] += taken;
+            ctx->other[v->iteration] += active - taken;
+            r->taken_runs += taken > 0;
+            r->other_runs += active - taken > 0;
+        }
     }
     m[0] = divergent;
     if (!v->probe && divergent && r->divergent_visits == 0) {
@@ -315,6 +326,16 @@ bool diverge_analyze(const branch_site *b, const int64_t block[3], const expr_en
     }
 
     diverge_ctx ctx = {.kind = b->kind, .out = out};
+    if (b->kind == BRANCH_IF || b->kind == BRANCH_TERNARY) {
+        ctx.n_iter = LANES_MAX_VISITS_PER_WARP;
+        ctx.taken = calloc((size_t)ctx.n_iter, sizeof *ctx.taken);
+        ctx.other = calloc((size_t)ctx.n_iter, sizeof *ctx.other);
+        if (!ctx.taken || !ctx.other) {
+            free(ctx.taken);
+            free(ctx.other);
+            return not_analyzed(out, "out of memory");
+        }
+    }
     lanes_job job = {
         .what = b->kind == BRANCH_LOOP ? "trip count" : "condition",
         .value = b->kind == BRANCH_LOOP ? NULL : cond,
@@ -335,6 +356,12 @@ bool diverge_analyze(const branch_site *b, const int64_t block[3], const expr_en
     }
     lanes_result lr;
     bool ok = lanes_run(&job, &lr);
+    for (long i = 0; i < ctx.n_iter; i++) {
+        out->taken_ideal_runs += (ctx.taken[i] + LANES_WARP - 1) / LANES_WARP;
+        out->other_ideal_runs += (ctx.other[i] + LANES_WARP - 1) / LANES_WARP;
+    }
+    free(ctx.taken);
+    free(ctx.other);
     out->warps = lr.warps;
     if (!ok) {
         out->divergent_visits = 0;
@@ -348,7 +375,15 @@ bool diverge_analyze(const branch_site *b, const int64_t block[3], const expr_en
         lr.sum[2] > 0 ? (double)lr.sum[1] / ((double)LANES_WARP * (double)lr.sum[2]) : 1.0;
     out->assumed = lr.n_assumed > 0 || lr.bound_sampled || lr.guard_assumed || lr.loop_capped;
     snprintf(out->note, sizeof out->note, "%s", lr.note);
-    if (lr.worst[0] > 0) {
+    bool is_if = b->kind == BRANCH_IF || b->kind == BRANCH_TERNARY;
+    if (lr.worst[0] > 0 && is_if && out->taken_runs <= out->taken_ideal_runs &&
+        out->other_runs <= out->other_ideal_runs) {
+        out->verdict = DIVERGE_UNAVOIDABLE;
+        snprintf(out->reason, sizeof out->reason,
+                 "not flagged: lanes disagree only where fewer lanes remain than the warps "
+                 "that run them hold (%ld warp runs, the fewest possible)",
+                 out->taken_runs);
+    } else if (lr.worst[0] > 0) {
         out->verdict = DIVERGE_DIVERGENT;
         out->flagged = true;
     } else {

@@ -34,6 +34,10 @@ typedef enum diverge_verdict {
     DIVERGE_CONVERGENT,   /* evaluated per lane: every warp agrees */
     DIVERGE_WARP_UNIFORM, /* reads only values that are the same for a whole warp */
     DIVERGE_BOUNDS_CHECK, /* thread index against an unknown bound: not flagged */
+    /* if / ?: whose lanes disagree only where the work no longer fills the
+     * warps it runs in (a reduction's last steps): no other assignment of
+     * work to threads would run fewer warps, so it is not flagged. */
+    DIVERGE_UNAVOIDABLE,
 } diverge_verdict;
 
 typedef struct diverge_result {
@@ -45,6 +49,11 @@ typedef struct diverge_result {
     long region_runs;  /* warp executions of the region (denominator above) */
     long warp_visits;  /* warps x iterations evaluated */
     long divergent_visits;
+    /* if / ?: — warp executions of each side against the fewest warps that
+     * could hold the same lanes, iteration by iteration (ceil(lanes / 32)).
+     * More runs than that is divergence a different thread mapping removes:
+     * the neighbored reduction (flagged) against the interleaved one (not). */
+    long taken_runs, taken_ideal_runs, other_runs, other_ideal_runs;
     int warps;
     /* The first divergent warp, for explanations. */
     int worst_warp;

@@ -141,10 +141,14 @@ static void test_bounds_check(void **state)
     r = branch(B(OP_LT, B(OP_MOD, TX(), C(4)), N("k")), block256);
     assert_int_equal(r.verdict, DIVERGE_NOT_ANALYZED);
     assert_string_equal(r.reason, "condition depends on 'k' whose value is unknown");
-    /* a known bound is just a condition: tid < 16 splits warp 0 */
+    /* a known bound is just a condition: tid < 16 splits warp 0, but 16
+     * lanes of work need a warp whatever the mapping: not flagged */
     r = branch(B(OP_LT, TX(), C(16)), block256);
-    assert_int_equal(r.verdict, DIVERGE_DIVERGENT);
+    assert_int_equal(r.verdict, DIVERGE_UNAVOIDABLE);
+    assert_false(r.flagged);
     assert_int_equal(r.divergent_visits, 1);
+    assert_int_equal(r.taken_runs, 1);
+    assert_int_equal(r.taken_ideal_runs, 1);
     assert_true(near(r.efficiency, 0.5));
 }
 
@@ -222,6 +226,10 @@ static void test_reductions(void **state)
     assert_int_equal(r.region_runs, 47);
     assert_true(near(r.efficiency, 255.0 / (32 * 47)));
     assert_int_equal(r.divergent_visits, 47);
+    /* the same lanes fit in 4 + 2 + 1 + 1 + 1 + 1 + 1 + 1 = 12 warp runs */
+    assert_int_equal(r.taken_runs, 47);
+    assert_int_equal(r.taken_ideal_runs, 12);
+    assert_true(r.flagged);
     free_site(&b);
 
     /* interleaved: for (s = blockDim.x / 2; s > 0; s >>= 1) if (tid < s) */
@@ -232,8 +240,11 @@ static void test_reductions(void **state)
                       B(OP_SHR, N("s"), C(1)));
     b.cond = B(OP_LT, TX(), N("s"));
     assert_true(diverge_analyze(&b, block256, NULL, &r));
-    /* only the last five steps (s = 16 .. 1) split a warp */
-    assert_int_equal(r.verdict, DIVERGE_DIVERGENT);
+    /* only the last five steps (s = 16 .. 1) split a warp, and there the
+     * work is below one warp: no mapping runs fewer warps, so not flagged */
+    assert_int_equal(r.verdict, DIVERGE_UNAVOIDABLE);
+    assert_false(r.flagged);
+    assert_int_equal(r.taken_runs, r.taken_ideal_runs);
     assert_int_equal(r.divergent_visits, 5);
     assert_int_equal(r.region_runs, 12);
     assert_true(near(r.efficiency, 255.0 / (32 * 12)));
