@@ -70,6 +70,95 @@ static expr *scaled(expr *per_thread, const expr *threads)
     return s;
 }
 
+static bool uses_index(const expr *e)
+{
+    static const expr_builtin idx[] = {SYM_TID_X, SYM_TID_Y, SYM_TID_Z,
+                                       SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (size_t i = 0; i < sizeof idx / sizeof idx[0]; i++)
+        if (expr_uses_builtin(e, idx[i]))
+            return true;
+    return false;
+}
+
+static bool dims_of(const cusrc_dim3 *d, int64_t out[3])
+{
+    const cusrc_value *v[3] = {&d->x, &d->y, &d->z};
+    for (int i = 0; i < 3; i++) {
+        if (v[i]->known)
+            out[i] = v[i]->value;
+        else if (!v[i]->present)
+            out[i] = 1;
+        else
+            return false;
+    }
+    return out[0] > 0 && out[1] > 0 && out[2] > 0;
+}
+
+/* Most evaluations a thread-dependent count may take (blocks x threads). */
+#define KROOF_MAX_EVALS (1 << 22)
+
+/* A count that varies with the thread (a per-lane trip count) is summed over
+ * every thread of the launch instead of multiplied by the thread count. */
+static expr *sum_over_threads(const expr *per, const cusrc_launch *l, const kroof_defines *defs)
+{
+    int64_t grid[3], block[3];
+    if (!dims_of(&l->grid, grid) || !dims_of(&l->block, block))
+        return expr_unknown("the count depends on the thread index and the launch size is "
+                            "not constant");
+    int64_t threads = block[0] * block[1] * block[2];
+    int64_t blocks = grid[0] * grid[1] * grid[2];
+    bool per_block = expr_uses_builtin(per, SYM_BID_X) || expr_uses_builtin(per, SYM_BID_Y) ||
+                     expr_uses_builtin(per, SYM_BID_Z);
+    int64_t walk_blocks = per_block ? blocks : 1;
+    if (threads * walk_blocks > KROOF_MAX_EVALS)
+        return expr_unknown("the count depends on the block index and the grid is too large "
+                            "to sum thread by thread");
+    expr_env env;
+    expr_env_init(&env);
+    for (int i = 0; defs && i < defs->n; i++)
+        expr_env_set(&env, defs->names[i], defs->values[i]);
+    const expr_builtin bdim[3] = {SYM_BDIM_X, SYM_BDIM_Y, SYM_BDIM_Z};
+    const expr_builtin gdim[3] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};
+    for (int i = 0; i < 3; i++) {
+        expr_env_set_builtin(&env, bdim[i], block[i]);
+        expr_env_set_builtin(&env, gdim[i], grid[i]);
+    }
+    expr_env_set_builtin(&env, SYM_WARP_SIZE, 32);
+    int64_t total = 0;
+    for (int64_t b = 0; b < walk_blocks; b++) {
+        expr_env_set_builtin(&env, SYM_BID_X, b % grid[0]);
+        expr_env_set_builtin(&env, SYM_BID_Y, b / grid[0] % grid[1]);
+        expr_env_set_builtin(&env, SYM_BID_Z, b / (grid[0] * grid[1]));
+        for (int64_t t = 0; t < threads; t++) {
+            expr_env_set_builtin(&env, SYM_TID_X, t % block[0]);
+            expr_env_set_builtin(&env, SYM_TID_Y, t / block[0] % block[1]);
+            expr_env_set_builtin(&env, SYM_TID_Z, t / (block[0] * block[1]));
+            int64_t v;
+            const char *why = NULL;
+            if (expr_eval(per, &env, &v, &why) != EXPR_OK ||
+                __builtin_add_overflow(total, v, &total)) {
+                /* Unknown names stay visible: keep the per-thread tree. */
+                return expr_clone(per);
+            }
+        }
+    }
+    if (!per_block && __builtin_mul_overflow(total, blocks, &total))
+        return expr_unknown("the total overflows 64 bits");
+    return expr_const(total);
+}
+
+/* Per-thread count -> launch total. Takes per_thread. */
+static expr *launch_total(expr *per_thread, const expr *threads, const cusrc_launch *l,
+                          const kroof_defines *defs)
+{
+    if (l && uses_index(per_thread)) {
+        expr *t = sum_over_threads(per_thread, l, defs);
+        expr_free(per_thread);
+        return t;
+    }
+    return scaled(per_thread, threads);
+}
+
 void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
                    const kroof_defines *defs, const gpu_product *product, kroof *k)
 {
@@ -98,13 +187,13 @@ void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_laun
         const cusrc_counts *c = &v->counts;
         const expr *per[4] = {c->flops_fp16, c->flops_fp32, c->flops_fp64, c->tensor_flops};
         for (int i = 0; i < 4; i++)
-            k->flops[i] = scaled(clone_or_zero(per[i]), threads);
-        k->bytes = scaled(expr_binary(OP_ADD, clone_or_zero(c->gmem_load_bytes),
-                                      clone_or_zero(c->gmem_store_bytes)),
-                          threads);
-        k->transcendental = scaled(expr_binary(OP_ADD, clone_or_zero(c->transcendental_fp32),
-                                               clone_or_zero(c->transcendental_fp64)),
-                                   threads);
+            k->flops[i] = launch_total(clone_or_zero(per[i]), threads, launch, defs);
+        k->bytes = launch_total(expr_binary(OP_ADD, clone_or_zero(c->gmem_load_bytes),
+                                            clone_or_zero(c->gmem_store_bytes)),
+                                threads, launch, defs);
+        k->transcendental = launch_total(expr_binary(OP_ADD, clone_or_zero(c->transcendental_fp32),
+                                                     clone_or_zero(c->transcendental_fp64)),
+                                         threads, launch, defs);
         expr_free(threads);
     }
     expr_env env;
@@ -251,7 +340,12 @@ void kroof_text(sbuf *out, const kroof *k)
         sbuf_add(out, " per thread");
     if (k->known && k->transcendental_value > 0)
         sbuf_addf(out, ", %.0f transcendental calls (not in the FLOPs)", k->transcendental_value);
-    if (k->has_bound) {
+    double total = k->flops_value[0] + k->flops_value[1] + k->flops_value[2] + k->flops_value[3];
+    if (k->has_bound && total == 0) {
+        char b[48];
+        sbuf_addf(out, "\n      no floating-point work: memory-bound, at least %s",
+                  roofline_fmt_time(k->min_time, b, sizeof b));
+    } else if (k->has_bound) {
         char a[48], b[48];
         sbuf_addf(out, "\n      AI %.3g FLOP/B, %s-bound: at most %s, at least %s", k->ai,
                   k->memory_bound ? "memory" : "compute",

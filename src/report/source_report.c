@@ -309,7 +309,9 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
             json_object_set_new(o, "ideal_sectors", json_integer(cr.worst_ideal));
             json_object_set_new(o, "average_sectors", json_real(cr.average_sectors));
             json_object_set_new(o, "efficiency", json_real(cr.efficiency));
-            if (cr.efficiency < 0.999)
+            /* A request that touches more sectors than its bytes need; a single
+             * lane's 4-byte store (one sector) is not uncoalesced. */
+            if (cr.worst_sectors > cr.worst_ideal)
                 findings_add(
                     findings, "gpulint-coalescing", SEV_WARNING, file, a->loc.line, a->loc.column,
                     json_pack("{s:i, s:i, s:f}", "sectors", cr.worst_sectors, "ideal_sectors",
