@@ -9,17 +9,34 @@
  * Built without libclang, cusrc_parse() exists and fails with "built without
  * libclang"; everything else (freeing, dumping) works.
  *
+ * Parsing. clang -x cuda --cuda-device-only with the toolkit's headers
+ * (plus include/cccl, as nvcc.profile adds it), -nocudalib, the target arch,
+ * then the compilation database's -I/-D/-U/-include/-std (nvcc or clang
+ * commands; other flags are dropped) and the caller's arguments. Files with
+ * errors are analysed as far as clang recovers (unit->notes, kernel->note).
+ *
  * Templates. libclang exposes the body of every instantiation the file
  * uses, with the template arguments substituted. A templated kernel
  * therefore gets one *variant* per distinct instantiation that the file
  * names (launches `k<64, 8><<<...>>>`, deduced launches, cudaLaunchKernel,
- * cudaFuncSetAttribute, explicit instantiations): its arrays, accesses and
+ * cudaFuncSetAttribute, function pointers): its arrays, accesses and
  * branches are those of the instantiation, with constants folded. Only when
- * the file names no instantiation is the template itself analysed once, as
- * a *generic* variant in which the template parameters stay named symbols
- * (bind them in an expr_env by the names in cusrc_kernel.tparams); extents
- * that depend on them are then -1 in smem_array.dims and kept as trees in
- * cusrc_array_info.
+ * the file names no instantiation (libclang does not show explicit
+ * instantiations) is the template itself analysed once, as a *generic*
+ * variant in which the template parameters stay named symbols (bind them in
+ * an expr_env by the names in cusrc_kernel.tparams); extents that depend on
+ * them are then -1 in smem_array.dims and kept as trees in cusrc_array_info.
+ *
+ * Values. Folded to constants: literals, #defines, const/constexpr
+ * variables, enumerators, template arguments, sizeof, constexpr calls,
+ * arithmetic, dim3(x, y, z) and dim3 variables (constructor, member
+ * assignments), locals set once (`int tid = threadIdx.x; int i = ... + tid;`
+ * reads as the formula), locals reassigned in straight-line code (the value
+ * of the last assignment before the use), small helpers of the form
+ * `return <expr>;` with their arguments bound, and host functions called
+ * from the file (launch wrappers are followed from each call with its
+ * arguments, so `void run(int n) { k<<<(n + 255) / 256, 256>>>(); }` called
+ * as run(1 << 20) gives grid 4096; each call gives its own launch).
  *
  * Symbols that may appear in the trees:
  *   builtins   threadIdx/blockIdx/blockDim/gridDim .x/.y/.z and warpSize;
@@ -28,10 +45,39 @@
  *              parameters (generic variants only), locals that are
  *              reassigned with a value that is the same in every lane
  *              (e.g. an offset advanced by a constant in a loop), and, on
- *              the host side, runtime variables of the launching function;
+ *              the host side, runtime variables of the launching function
+ *              (with cusrc_value.why saying where they come from: argv, a
+ *              parameter, a computation);
  *              "trips_L<line>" stands for the unknown trip count of the loop
  *              on that line in the operation counts.
- * Anything else becomes EX_UNKNOWN with the reason in expr.name. */
+ * Anything else becomes EX_UNKNOWN with the reason in expr.name, and the
+ * site's why_not says why it cannot be analysed (a value read from memory,
+ * a reassigned per-thread variable, a pointer that is reassigned...).
+ *
+ * Sites (access.h). mem_access.kernel and branch_site.kernel are the
+ * variant's name. Accesses: every read and write of a __shared__ variable
+ * (arrays, scalars, through pointers set once from it: `float *p =
+ * &tile[r][0]`, `float *b = smem + 256`, casts) and of global memory
+ * through kernel pointer parameters, pointer fields of struct parameters
+ * and __device__ arrays; `x op= y`, ++, atomic*(&x, ...) give a load and a
+ * store; __ldg(&x) a load. byte_offset is in bytes from the array's (or
+ * pointer's) start, width the bytes one thread moves (16 for float4).
+ * Guards: the conjunction of enclosing if conditions (negated in else
+ * arms), of the left side of && / || and of ?: conditions, and of
+ * `if (c) return;` / `continue;` / `break;` above the site (!c; for return
+ * to the end of the kernel, for continue and break to the end of the loop
+ * body); switch cases do not add guards. Loops: for, while and do loops
+ * whose counter is recognised give loop_ctx{var, init (value on entry),
+ * cond, next (the value after one step, in terms of var)}; others give a
+ * loop_ctx with NULL members. Branch sites: if (cond), ?:, switch (cond is
+ * the controlling value) and loops (cond is the continuation condition and
+ * the loop's own context is the last of branch_site.loops).
+ *
+ * Not followed: the bodies of __device__ functions a kernel calls (their
+ * accesses are not sites; one-line helpers in index expressions are
+ * inlined), accesses through pointers that are reassigned, loop counters
+ * also stepped inside the loop body (the loop's next is then NULL), launches
+ * in other translation units. */
 #ifndef GPULINT_CUSRC_H
 #define GPULINT_CUSRC_H
 

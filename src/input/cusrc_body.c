@@ -1518,7 +1518,14 @@ static void walk_loop(walker *w, cnode *s)
         fr->ctx.cond = expr_simplify(c);
         expr_free(c);
     }
-    if (v && step) {
+    /* A counter also stepped in the body cannot be followed. */
+    int other_steps = 0;
+    for (int i = 0; v && i < v->n_assigns; i++) {
+        cnode *a = v->assigns[i];
+        if (a != step && inside(a, s) && !(init && inside(a, init)))
+            other_steps++;
+    }
+    if (v && step && !other_steps) {
         expr *nx = x_assign_value(f, v, step);
         fr->ctx.next = expr_simplify(nx);
         expr_free(nx);

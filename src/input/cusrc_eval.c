@@ -341,6 +341,27 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
 }
 
 static expr *x_rec(fn_ctx *f, cnode *n);
+static expr *dim3_rec(fn_ctx *f, cnode *n, int comp);
+
+#define X_BUDGET 50000
+
+/* Entry points start a fresh budget; nested translations share it. */
+static void start_budget(fn_ctx *f)
+{
+    if (f->depth == 0)
+        f->budget = X_BUDGET;
+}
+
+/* An expression that ran out of budget is dropped whole: a partial tree
+ * would only look meaningful. */
+static expr *end_budget(fn_ctx *f, expr *e)
+{
+    if (f->depth == 0 && f->budget < 0) {
+        expr_free(e);
+        return expr_unknown("expression too large to follow");
+    }
+    return e;
+}
 
 /* Forgets origins noted while trying a substitution that was given up. */
 static void origin_reset(fn_ctx *f, size_t mark)
@@ -372,10 +393,11 @@ int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int ma
         return -1;
     for (int i = 0; i < np; i++) {
         out[i].parm = clang_Cursor_getArgument(def, (unsigned)i);
+        start_budget(f);
         sbuf saved = f->origin;
         sbuf_init(&f->origin);
-        out[i].value =
-            i < nargs ? x_rec(f, cn_expr_kid(call, i + 1)) : expr_unknown("default argument");
+        out[i].value = i < nargs ? end_budget(f, x_rec(f, cn_expr_kid(call, i + 1)))
+                                 : expr_unknown("default argument");
         out[i].origin = f->origin.len ? sbuf_take(&f->origin) : NULL;
         sbuf_free(&f->origin);
         f->origin = saved;
@@ -395,6 +417,7 @@ void x_unbind(param_binding *b, int n)
  * assignments, in terms of the variable itself). */
 expr *x_assign_value(fn_ctx *f, var_info *v, cnode *a)
 {
+    start_budget(f);
     if (a->kind == CXCursor_UnaryOperator) {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(a->cur);
         bool inc = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc;
@@ -765,7 +788,7 @@ static expr *x_member(fn_ctx *f, cnode *n)
         if (cn_is_dim3(bt) && field[0] >= 'x' && field[0] <= 'z' && !field[1]) {
             int comp = field[0] - 'x';
             free(field);
-            return x_dim3(f, base, comp);
+            return dim3_rec(f, base, comp);
         }
         if (base->kind == CXCursor_DeclRefExpr) {
             CXCursor r = clang_getCursorReferenced(base->cur);
@@ -821,6 +844,8 @@ static expr *x_rec(fn_ctx *f, cnode *n)
         return expr_unknown("missing expression");
     if (f->depth > X_MAX_DEPTH)
         return expr_unknown("expression nested too deeply");
+    if (--f->budget < 0)
+        return expr_unknown("expression too large to follow");
     f->depth++;
     expr *e = NULL;
     int64_t v;
@@ -968,7 +993,8 @@ static expr *x_rec(fn_ctx *f, cnode *n)
 
 expr *x_expr(fn_ctx *f, cnode *n)
 {
-    return x_rec(f, n);
+    start_budget(f);
+    return end_budget(f, x_rec(f, n));
 }
 
 /* ---- dim3 ---- */
@@ -992,13 +1018,13 @@ static expr *dim3_var(fn_ctx *f, var_info *v, int comp)
     if (count == 1)
         return x_rec(f, assign_rhs(ma));
     if (v->init)
-        return x_dim3(f, v->init, comp);
+        return dim3_rec(f, v->init, comp);
     if (v->n_assigns == 1)
-        return x_dim3(f, assign_rhs(v->assigns[0]), comp);
+        return dim3_rec(f, assign_rhs(v->assigns[0]), comp);
     return expr_const(1);
 }
 
-expr *x_dim3(fn_ctx *f, cnode *n, int comp)
+static expr *dim3_rec(fn_ctx *f, cnode *n, int comp)
 {
     n = cn_strip(n);
     if (!n)
@@ -1012,7 +1038,7 @@ expr *x_dim3(fn_ctx *f, cnode *n, int comp)
     case CXCursor_CStyleCastExpr:
     case CXCursor_CXXStaticCastExpr: {
         cnode *k = cn_expr_kid(n, cn_n_expr_kids(n) - 1);
-        e = k ? x_dim3(f, k, comp) : expr_unknown("odd cast");
+        e = k ? dim3_rec(f, k, comp) : expr_unknown("odd cast");
         break;
     }
     case CXCursor_CallExpr:
@@ -1026,7 +1052,7 @@ expr *x_dim3(fn_ctx *f, cnode *n, int comp)
             break;
         }
         if (nargs == 1 && cn_is_dim3(clang_getCursorType(cn_strip(cn_expr_kid(n, 0))->cur))) {
-            e = x_dim3(f, cn_expr_kid(n, 0), comp);
+            e = dim3_rec(f, cn_expr_kid(n, 0), comp);
             break;
         }
         if (comp < nargs)
@@ -1065,7 +1091,7 @@ expr *x_dim3(fn_ctx *f, cnode *n, int comp)
             cnode *a = (cnode *)member_rhs_for(f, v, field, &count);
             if (a) {
                 v->visiting++;
-                e = x_dim3(f, assign_rhs(a), comp);
+                e = dim3_rec(f, assign_rhs(a), comp);
                 v->visiting--;
             } else {
                 static const char *const fields[] = {"x", "y", "z"};
@@ -1083,8 +1109,8 @@ expr *x_dim3(fn_ctx *f, cnode *n, int comp)
     case CXCursor_ConditionalOperator:
         if (n->n_kids == 3) {
             expr *c = x_rec(f, n->kids[0]);
-            expr *t = x_dim3(f, n->kids[1], comp);
-            e = expr_cond(c, t, x_dim3(f, n->kids[2], comp));
+            expr *t = dim3_rec(f, n->kids[1], comp);
+            e = expr_cond(c, t, dim3_rec(f, n->kids[2], comp));
             break;
         }
         e = expr_unknown("odd conditional");
@@ -1098,6 +1124,12 @@ expr *x_dim3(fn_ctx *f, cnode *n, int comp)
     }
     f->depth--;
     return e;
+}
+
+expr *x_dim3(fn_ctx *f, cnode *n, int comp)
+{
+    start_budget(f);
+    return end_budget(f, dim3_rec(f, n, comp));
 }
 
 /* ---- values with explanations ---- */
@@ -1132,7 +1164,8 @@ void x_value(fn_ctx *f, cnode *n, const char *role, cusrc_value *v)
     if (f->origin.data)
         f->origin.data[0] = '\0';
     v->text = cn_text(f->t, n->cur);
-    finish_value(f, x_rec(f, n), role, v);
+    start_budget(f);
+    finish_value(f, end_budget(f, x_rec(f, n)), role, v);
 }
 
 void x_value_dim3(fn_ctx *f, cnode *n, const char *role, cusrc_dim3 *d)

@@ -941,6 +941,73 @@ static void test_features_generic_and_comments(void **state)
     assert_false(cusrc_is_ignored(u, u->file, next - 1, "gpulint-coalescing"));
 }
 
+static void test_features_arms_counts_optin(void **state)
+{
+    (void)state;
+    const cusrc_unit *u = unit(FE);
+    const cusrc_kernel *k = cusrc_find_kernel(u, "integrate");
+    assert_non_null(k);
+    assert_string_equal(k->qualified, "physics::integrate");
+    assert_string_equal(k->mangled, "_ZN7physics9integrateEPfPKfPdi");
+    const cusrc_variant *v = variant(u, "integrate");
+    expr_env env;
+    env_thread(&env, 20, 0, 0, 0, 32, 1);
+    /* The else arm is guarded by the negated condition. */
+    const mem_access *a =
+        access_at(u, v, line_of(FE, "buf[1][lane] = pos[lane];", 0), "buf[1][lane]", true);
+    assert_int_equal(ev(a->guard, &env), 1);
+    assert_int_equal(ev(a->byte_offset, &env), 128 + 20 * 4);
+    expr_env_set_builtin(&env, SYM_TID_X, 3);
+    assert_int_equal(ev(a->guard, &env), 0);
+    /* `if (s % 4 == 3) continue;` guards the rest of the loop body. */
+    a = access_at(u, v, line_of(FE, "pos[threadIdx.x] = fmaf(", 0), "pos[threadIdx.x]", true);
+    expr_env_set(&env, "s", 3);
+    assert_int_equal(ev(a->guard, &env), 0);
+    expr_env_set(&env, "s", 4);
+    assert_int_equal(ev(a->guard, &env), 1);
+    /* fmaf = 2 flops, + = 1, expf a transcendental; the double line is 3
+     * fp64 flops; double += loads and stores 8 bytes. */
+    expr_env_set(&env, "steps", 10);
+    assert_int_equal(ev(v->counts.flops_fp32, &env), 30);
+    assert_int_equal(ev(v->counts.transcendental_fp32, &env), 10);
+    assert_int_equal(ev(v->counts.flops_fp64, &env), 3);
+    /* Both arms of the if count: 2 * 4 bytes of pos. */
+    assert_int_equal(ev(v->counts.gmem_load_bytes, &env), 2 * 4 + 10 * 8 + 8 + 4 + 4);
+    assert_int_equal(ev(v->counts.gmem_store_bytes, &env), 10 * 4 + 8);
+    assert_int_equal(
+        access_at(u, v, line_of(FE, "energy[threadIdx.x] +=", 0), "energy[threadIdx.x]", true)
+            ->width,
+        8);
+
+    /* cudaFuncSetAttribute names one instantiation: only its launch opts in. */
+    const cusrc_launch *l1 = launch_at(u, line_of(FE, "optinTemplate<1><<<", 0), 0);
+    const cusrc_launch *l2 = launch_at(u, line_of(FE, "optinTemplate<2><<<", 0), 0);
+    assert_false(l1->smem_optin);
+    assert_true(l2->smem_optin);
+    assert_int_equal(l2->optin_bytes.value, 96 * 1024);
+    assert_int_equal(l1->smem.value, 96 * 1024);
+    v = cusrc_launch_variant(u, l2);
+    a = access_at(u, v, line_of(FE, "dyn[threadIdx.x * N] = 0.0f;", 0), "dyn[threadIdx.x * N]",
+                  true);
+    env_thread(&env, 5, 0, 0, 0, 256, 1);
+    assert_int_equal(ev(a->byte_offset, &env), 5 * 2 * 4);
+}
+
+static void test_features_unfollowed_loop(void **state)
+{
+    (void)state;
+    const cusrc_unit *u = unit(FE);
+    const cusrc_variant *v = variant(u, "stepTwice");
+    const mem_access *a =
+        access_at(u, v, line_of(FE, "out[i * blockDim.x + threadIdx.x] = 0.0f;", 0),
+                  "out[i * blockDim.x + threadIdx.x]", true);
+    assert_int_equal(a->n_loops, 1);
+    assert_string_equal(a->loops[0].var, "i");
+    assert_non_null(a->loops[0].cond);
+    assert_null(a->loops[0].next);
+    assert_true(v->counts.n_unknown_trips >= 1);
+}
+
 /* ---- robustness ---- */
 
 static void test_cub(void **state)
@@ -1108,6 +1175,8 @@ int main(void)
         cmocka_unit_test(test_features_arrays_pointers),
         cmocka_unit_test(test_features_launches),
         cmocka_unit_test(test_features_generic_and_comments),
+        cmocka_unit_test(test_features_arms_counts_optin),
+        cmocka_unit_test(test_features_unfollowed_loop),
         cmocka_unit_test(test_cub),
         cmocka_unit_test(test_broken_file),
         cmocka_unit_test(test_compile_commands),

@@ -77,6 +77,44 @@ __global__ void __launch_bounds__(BLOCK, 2) features(Params p, const float *in, 
         p.data[gridDim.x] = total;
 }
 
+// Branch arms, skipped iterations and the operation counts.
+namespace physics {
+__global__ void integrate(float *pos, const float *vel, double *energy, int steps)
+{
+    __shared__ float buf[2][32];
+    int lane = threadIdx.x % 32;
+    if (lane < 16)
+        buf[0][lane] = pos[lane];
+    else
+        buf[1][lane] = pos[lane];
+    for (int s = 0; s < steps; s++) {
+        if (s % 4 == 3)
+            continue;
+        pos[threadIdx.x] = fmaf(vel[threadIdx.x], 0.5f, pos[threadIdx.x]) + expf(buf[0][lane]);
+    }
+    energy[threadIdx.x] += 0.5 * (double)vel[threadIdx.x] * vel[threadIdx.x];
+}
+} // namespace physics
+
+// The counter is also stepped in the body: the loop cannot be followed.
+__global__ void stepTwice(float *out)
+{
+    for (int i = 0; i < 8; i++) {
+        out[i * blockDim.x + threadIdx.x] = 0.0f;
+        if (out[0] > 1.0f)
+            i++;
+    }
+}
+
+// Opt-in for one instantiation only.
+template <int N>
+__global__ void optinTemplate(float *out)
+{
+    extern __shared__ float dyn[];
+    dyn[threadIdx.x * N] = 0.0f;
+    out[threadIdx.x] = dyn[threadIdx.x];
+}
+
 // Never instantiated in this file: analysed once with TILE left symbolic.
 template <int TILE, typename T>
 __global__ void generic(T *out)
@@ -111,5 +149,9 @@ int main()
     launchFeatures(p, nullptr, nullptr, 1000);
     cudaLaunchConfig_t cfg = {.gridDim = dim3(sizeof(Params)), .blockDim = dim3(kWarps * 32)};
     cudaLaunchKernelEx(&cfg, features, p, (const float *)nullptr, (int *)nullptr);
+    physics::integrate<<<1, 32>>>(nullptr, nullptr, nullptr, 100);
+    cudaFuncSetAttribute(optinTemplate<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 96 * 1024);
+    optinTemplate<1><<<1, 256, 96 * 1024>>>(nullptr);
+    optinTemplate<2><<<1, 256, 96 * 1024>>>(nullptr);
     return 0;
 }
