@@ -2,6 +2,7 @@
 #include "report/source_report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/bank.h"
@@ -140,9 +141,11 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     if (threads % a->warp_size)
         findings_add(findings, "gpulint-launch", SEV_WARNING, file, l->loc.line, l->loc.column,
                      json_pack("{s:I}", "threads", (json_int_t)threads),
-                     "a %lld-thread block is %lld warps; the last warp has %lld idle lanes "
+                     "%s %lld-thread block is %lld warp%s; the last warp has %lld idle lanes "
                      "(use a multiple of %d)",
+                     (threads == 8 || threads == 11 || threads == 18) ? "an" : "a",
                      (long long)threads, (long long)((threads + a->warp_size - 1) / a->warp_size),
+                     threads > a->warp_size ? "s" : "",
                      (long long)(a->warp_size - threads % a->warp_size), a->warp_size);
     if (!row) {
         json_object_set_new(o, "occupancy", json_null());
@@ -407,45 +410,81 @@ void source_analyse(const source_inputs *in, source_outputs *out, finding_list *
     roofline_sites(in, out);
 }
 
+static int cmp_launch(const void *a, const void *b)
+{
+    json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    int c = strcmp(json_string_value(json_object_get(x, "file")),
+                   json_string_value(json_object_get(y, "file")));
+    if (c)
+        return c;
+    json_int_t lx = json_integer_value(json_object_get(x, "line"));
+    json_int_t ly = json_integer_value(json_object_get(y, "line"));
+    if (lx != ly)
+        return (lx > ly) - (lx < ly);
+    return strcmp(json_string_value(json_object_get(x, "arch")),
+                  json_string_value(json_object_get(y, "arch")));
+}
+
+static void launch_cells(json_t *l, char cells[5][160])
+{
+    json_t *occ = json_object_get(l, "occupancy");
+    json_t *blk = json_object_get(l, "block");
+    snprintf(cells[0], 160, "%s:%lld", json_string_value(json_object_get(l, "file")),
+             (long long)json_integer_value(json_object_get(l, "line")));
+    snprintf(cells[1], 160, "%s", json_string_value(json_object_get(l, "kernel")));
+    snprintf(cells[2], 160, "%s", json_string_value(json_object_get(l, "arch")));
+    if (json_is_array(blk))
+        snprintf(cells[3], 160, "%lldx%lldx%lld",
+                 (long long)json_integer_value(json_array_get(blk, 0)),
+                 (long long)json_integer_value(json_array_get(blk, 1)),
+                 (long long)json_integer_value(json_array_get(blk, 2)));
+    else
+        snprintf(cells[3], 160, "?");
+    if (!json_is_object(occ))
+        snprintf(cells[4], 160, "-");
+    else if (json_object_get(occ, "reason"))
+        snprintf(cells[4], 160, "cannot launch");
+    else
+        snprintf(cells[4], 160, "%lld blocks/SM, %.1f%%",
+                 (long long)json_integer_value(json_object_get(occ, "blocks_per_sm")),
+                 json_real_value(json_object_get(occ, "occupancy")) * 100.0);
+}
+
 void source_launch_text(sbuf *out, const source_outputs *o, bool color)
 {
     (void)color;
     const char *key;
     json_t *list;
-    bool header = false;
+    size_t n = 0;
+    json_object_foreach(o->launches, key, list) n += json_array_size(list);
+    if (n == 0)
+        return;
+    json_t **all = xcalloc(n, sizeof *all);
+    n = 0;
     json_object_foreach(o->launches, key, list)
     {
         size_t i;
         json_t *l;
-        json_array_foreach(list, i, l)
-        {
-            if (!header) {
-                sbuf_add(out, "\nlaunch sites\n");
-                header = true;
-            }
-            json_t *occ = json_object_get(l, "occupancy");
-            json_t *blk = json_object_get(l, "block");
-            sbuf_addf(out, "  %s:%lld  %s  %s", json_string_value(json_object_get(l, "file")),
-                      (long long)json_integer_value(json_object_get(l, "line")),
-                      json_string_value(json_object_get(l, "kernel")),
-                      json_string_value(json_object_get(l, "arch")));
-            if (json_is_array(blk))
-                sbuf_addf(out, "  block %lldx%lldx%lld",
-                          (long long)json_integer_value(json_array_get(blk, 0)),
-                          (long long)json_integer_value(json_array_get(blk, 1)),
-                          (long long)json_integer_value(json_array_get(blk, 2)));
-            else
-                sbuf_add(out, "  block ?");
-            if (json_is_object(occ)) {
-                json_t *reason = json_object_get(occ, "reason");
-                if (reason)
-                    sbuf_addf(out, "  cannot launch");
-                else
-                    sbuf_addf(out, "  %lld blocks/SM  %.1f%%",
-                              (long long)json_integer_value(json_object_get(occ, "blocks_per_sm")),
-                              json_real_value(json_object_get(occ, "occupancy")) * 100.0);
-            }
-            sbuf_addc(out, '\n');
-        }
+        json_array_foreach(list, i, l) all[n++] = l;
     }
+    qsort(all, n, sizeof *all, cmp_launch);
+    static const char *const head[5] = {"launch", "kernel", "arch", "block", "occupancy"};
+    int width[5];
+    for (int c = 0; c < 5; c++)
+        width[c] = (int)strlen(head[c]);
+    char cells[5][160];
+    for (size_t i = 0; i < n; i++) {
+        launch_cells(all[i], cells);
+        for (int c = 0; c < 5; c++)
+            if ((int)strlen(cells[c]) > width[c])
+                width[c] = (int)strlen(cells[c]);
+    }
+    sbuf_addf(out, "\n%-*s  %-*s  %-*s  %-*s  %s\n", width[0], head[0], width[1], head[1], width[2],
+              head[2], width[3], head[3], head[4]);
+    for (size_t i = 0; i < n; i++) {
+        launch_cells(all[i], cells);
+        sbuf_addf(out, "%-*s  %-*s  %-*s  %-*s  %s\n", width[0], cells[0], width[1], cells[1],
+                  width[2], cells[2], width[3], cells[3], cells[4]);
+    }
+    free(all);
 }
