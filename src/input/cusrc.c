@@ -745,9 +745,9 @@ static void pend_variant(cusrc_tu *t, size_t kernel, CXCursor cur, const char *m
         (pending_variant){kernel, cur, mangled ? xstrdup(mangled) : NULL, generic};
 }
 
-/* The kernel a callee expression names: strip casts and &, then the
- * declaration. On success *templ is the template for an instantiation. */
-static bool callee_function(cnode *n, CXCursor *fn)
+/* The kernel a callee expression names: strip casts and &, follow a
+ * function pointer set once, then the declaration. */
+static bool callee_function(fn_ctx *f, cnode *n, CXCursor *fn, int depth)
 {
     n = cn_strip_casts(n);
     while (n && n->kind == CXCursor_UnaryOperator &&
@@ -756,6 +756,13 @@ static bool callee_function(cnode *n, CXCursor *fn)
     if (!n || n->kind != CXCursor_DeclRefExpr)
         return false;
     CXCursor r = clang_getCursorReferenced(n->cur);
+    if (r.kind == CXCursor_VarDecl && f && depth < 4) {
+        /* A function pointer set once: `kfn p = kernel; p<<<...>>>()`. */
+        var_info *v = fn_var(f, r);
+        if (v && !v->is_param && v->n_assigns == 0 && !v->addr_taken && v->init)
+            return callee_function(f, v->init, fn, depth + 1);
+        return false;
+    }
     if (r.kind != CXCursor_FunctionDecl)
         return false;
     *fn = r;
@@ -837,7 +844,7 @@ static cusrc_launch *new_launch(cusrc_tu *t, cusrc_launch_kind kind, cnode *call
     return l;
 }
 
-static void launch_callee(cusrc_tu *t, cusrc_launch *l, cnode *callee)
+static void launch_callee(cusrc_tu *t, fn_ctx *f, cusrc_launch *l, cnode *callee)
 {
     CXCursor fn;
     cnode *s = cn_strip_casts(callee);
@@ -853,7 +860,7 @@ static void launch_callee(cusrc_tu *t, cusrc_launch *l, cnode *callee)
     while (tl && text[tl - 1] == ' ')
         text[--tl] = '\0';
     l->kernel_name = text;
-    if (!callee_function(callee, &fn)) {
+    if (!callee_function(f, callee, &fn, 0)) {
         if (!l->why_not)
             l->why_not = xstrdup("the launched kernel is not a function named in the source "
                                  "(a pointer or a dependent template)");
@@ -890,7 +897,7 @@ static void scan_optin(cusrc_tu *t, fn_ctx *f, cnode *call)
                   (x_const(f, attr, &av) && av == 8);
     free(an);
     CXCursor fn;
-    if (!is_max || !callee_function(cn_expr_kid(call, 1), &fn))
+    if (!is_max || !callee_function(f, cn_expr_kid(call, 1), &fn, 0))
         return;
     note_instantiation(t, fn);
     GROW(t->optins, t->n_optins, t->cap_optins);
@@ -955,7 +962,7 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
             continue;
         cusrc_launch *l = new_launch(t, CUSRC_LAUNCH_CHEVRON, n, f);
         size_t li = (size_t)(l - t->u->launches);
-        launch_callee(t, l, n->kids[0]);
+        launch_callee(t, f, l, n->kids[0]);
         l = &t->u->launches[li];
         int na = cn_n_expr_kids(k) - 1;
         if (na >= 1)
@@ -982,7 +989,7 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
         cusrc_launch *l = new_launch(t, coop ? CUSRC_LAUNCH_COOPERATIVE : CUSRC_LAUNCH_API, n, f);
         size_t li = (size_t)(l - t->u->launches);
         if (na >= 1)
-            launch_callee(t, l, cn_expr_kid(n, 1));
+            launch_callee(t, f, l, cn_expr_kid(n, 1));
         l = &t->u->launches[li];
         if (na >= 2)
             x_value_dim3(f, cn_expr_kid(n, 2), "grid size", &l->grid);
@@ -997,7 +1004,7 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
     } else if (!strncmp(name, "cudaLaunchKernelEx", 18) && na >= 2) {
         cusrc_launch *l = new_launch(t, CUSRC_LAUNCH_API_EX, n, f);
         size_t li = (size_t)(l - t->u->launches);
-        launch_callee(t, l, cn_expr_kid(n, 2));
+        launch_callee(t, f, l, cn_expr_kid(n, 2));
         l = &t->u->launches[li];
         cnode *cfg = cn_expr_kid(n, 1);
         cnode *g = config_field(f, cfg, "gridDim");
@@ -1075,6 +1082,15 @@ static bool expandable(scan_state *s, CXCursor fn, CXCursor *def)
         return false;
     if (cn_has_attr(*def, CXCursor_CUDADeviceAttr) && !cn_has_attr(*def, CXCursor_CUDAHostAttr))
         return false;
+    /* A lambda's body is scanned as part of the function that holds it. */
+    if (k == CXCursor_CXXMethod) {
+        CXCursor cls = clang_getCursorSemanticParent(*def);
+        char *cn = cn_spelling(cls);
+        bool lambda = !strncmp(cn, "(lambda", 7) || !cn[0];
+        free(cn);
+        if (lambda)
+            return false;
+    }
     return true;
 }
 

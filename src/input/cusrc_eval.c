@@ -307,7 +307,15 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
     if (f->device || f->origin.len)
         return;
     if (v && v->is_param) {
-        sbuf_addf(&f->origin, "depends on '%s', a parameter of '%s'", shown, f->name);
+        CXCursor owner = clang_getCursorSemanticParent(v->decl);
+        char *on = cn_spelling(owner);
+        bool lambda = owner.kind == CXCursor_CXXMethod && !strcmp(on, "operator()");
+        sbuf_addf(&f->origin, "depends on '%s', a parameter of %s'%s'", shown,
+                  lambda ? "a lambda in " : "",
+                  lambda  ? f->name
+                  : on[0] ? on
+                          : f->name);
+        free(on);
         return;
     }
     if (v) {
@@ -388,16 +396,38 @@ static expr *bound_param(fn_ctx *f, CXCursor parm)
 int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max)
 {
     int np = clang_Cursor_getNumArguments(def);
-    int nargs = cn_n_expr_kids(call) - 1;
     if (np < 0 || np > max)
         return -1;
+    /* The argument expressions: every expression kid but the callee (the
+     * first kid, or for an overloaded operator() the operator's own
+     * reference) and, for a call on an object, the object. */
+    cnode *args[32];
+    int na = 0;
+    for (int i = 1; i < call->n_kids && na < 32; i++) {
+        cnode *k = call->kids[i];
+        if (!cn_is_expr(k))
+            continue;
+        cnode *sk = cn_strip(k);
+        if (sk && sk->kind == CXCursor_DeclRefExpr) {
+            CXCursor r = clang_getCursorReferenced(sk->cur);
+            if (r.kind == CXCursor_CXXMethod || r.kind == CXCursor_FunctionDecl) {
+                char *rn = cn_spelling(r);
+                bool op = strncmp(rn, "operator", 8) == 0;
+                free(rn);
+                if (op)
+                    continue;
+            }
+        }
+        args[na++] = k;
+    }
+    int skip = na > np ? na - np : 0;
     for (int i = 0; i < np; i++) {
         out[i].parm = clang_Cursor_getArgument(def, (unsigned)i);
         start_budget(f);
         sbuf saved = f->origin;
         sbuf_init(&f->origin);
-        out[i].value = i < nargs ? end_budget(f, x_rec(f, cn_expr_kid(call, i + 1)))
-                                 : expr_unknown("default argument");
+        int a = i + skip;
+        out[i].value = a < na ? end_budget(f, x_rec(f, args[a])) : expr_unknown("default argument");
         out[i].origin = f->origin.len ? sbuf_take(&f->origin) : NULL;
         sbuf_free(&f->origin);
         f->origin = saved;
