@@ -147,6 +147,87 @@ static expr *sum_over_threads(const expr *per, const cusrc_launch *l, const kroo
     return expr_const(total);
 }
 
+/* The loop on a line, as the sites of the variant saw it. */
+static const loop_ctx *loop_on_line(const cusrc_unit *u, const cusrc_variant *v, int line)
+{
+    for (size_t i = v->first_access; i < v->first_access + v->n_accesses; i++)
+        for (int k = 0; k < u->accesses[i].n_loops; k++)
+            if (u->accesses[i].loops[k].loc.line == line)
+                return &u->accesses[i].loops[k];
+    for (size_t i = v->first_branch; i < v->first_branch + v->n_branches; i++)
+        for (int k = 0; k < u->branches[i].n_loops; k++)
+            if (u->branches[i].loops[k].loc.line == line)
+                return &u->branches[i].loops[k];
+    return NULL;
+}
+
+/* Trip count of a loop whose bounds are the same for every thread (a
+ * reduction's `for (s = 1; s < blockDim.x; s *= 2)`), by running it with the
+ * launch's block and grid; -1 when it depends on the lane or is unknown. */
+static int64_t uniform_trips(const loop_ctx *L, expr_env *env)
+{
+    if (!L || !L->init || !L->cond || !L->next)
+        return -1;
+    static const expr_builtin lane_dep[] = {SYM_TID_X, SYM_TID_Y, SYM_TID_Z};
+    for (size_t i = 0; i < 3; i++)
+        if (expr_uses_builtin(L->init, lane_dep[i]) || expr_uses_builtin(L->cond, lane_dep[i]) ||
+            expr_uses_builtin(L->next, lane_dep[i]))
+            return -1;
+    int64_t var, c, trips = 0;
+    const char *why;
+    if (expr_eval(L->init, env, &var, &why) != EXPR_OK)
+        return -1;
+    for (; trips < 1000000; trips++) {
+        expr_env_set(env, L->var, var);
+        if (expr_eval(L->cond, env, &c, &why) != EXPR_OK) {
+            trips = -1;
+            break;
+        }
+        if (!c)
+            break;
+        if (expr_eval(L->next, env, &var, &why) != EXPR_OK) {
+            trips = -1;
+            break;
+        }
+    }
+    expr_env_unset(env, L->var);
+    return trips >= 1000000 ? -1 : trips;
+}
+
+/* Bind every "trips_L<line>" the counts use whose loop can be run. */
+static void bind_trips(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *l,
+                       expr *const *counts, int n, kroof_defines *defs)
+{
+    expr_env env;
+    expr_env_init(&env);
+    for (int i = 0; i < defs->n; i++)
+        expr_env_set(&env, defs->names[i], defs->values[i]);
+    int64_t grid[3], block[3];
+    if (l && dims_of(&l->grid, grid) && dims_of(&l->block, block)) {
+        const expr_builtin bdim[3] = {SYM_BDIM_X, SYM_BDIM_Y, SYM_BDIM_Z};
+        const expr_builtin gdim[3] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};
+        for (int i = 0; i < 3; i++) {
+            expr_env_set_builtin(&env, bdim[i], block[i]);
+            expr_env_set_builtin(&env, gdim[i], grid[i]);
+        }
+    }
+    expr_env_set_builtin(&env, SYM_WARP_SIZE, 32);
+    for (int i = 0; i < n; i++) {
+        for (int guard = 0; guard < 16; guard++) {
+            const char *name = expr_first_unbound(counts[i], &env);
+            int line;
+            if (!name || sscanf(name, "trips_L%d", &line) != 1 || defs->n >= EXPR_MAX_BINDINGS)
+                break;
+            int64_t t = uniform_trips(loop_on_line(u, v, line), &env);
+            if (t < 0)
+                break;
+            defs->names[defs->n] = name;
+            defs->values[defs->n++] = t;
+            expr_env_set(&env, name, t);
+        }
+    }
+}
+
 /* Per-thread count -> launch total. Takes per_thread. */
 static expr *launch_total(expr *per_thread, const expr *threads, const cusrc_launch *l,
                           const kroof_defines *defs)
@@ -160,7 +241,8 @@ static expr *launch_total(expr *per_thread, const expr *threads, const cusrc_lau
 }
 
 void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
-                   const kroof_defines *defs, const gpu_product *product, kroof *k)
+                   const kroof_defines *defs, const gpu_product *product, bool branches_uniform,
+                   kroof *k)
 {
     memset(k, 0, sizeof *k);
     const cusrc_kernel *kern = &u->kernels[v->kernel];
@@ -170,11 +252,13 @@ void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_laun
     k->line = launch ? launch->loc.line : kern->loc.line;
     expr *threads = launch ? launch_threads(launch) : NULL;
     k->per_thread = threads == NULL;
+    k->upper_bound = !branches_uniform;
     expr *af, *ab;
     if (parse_annotation(kern->annotation, &af, &ab)) {
         /* An annotation states the whole kernel's counts, not per thread. */
         k->annotated = true;
         k->per_thread = false;
+        k->upper_bound = false;
         k->flops[1] = af;
         for (int i = 0; i < 4; i++)
             if (i != 1)
@@ -196,10 +280,18 @@ void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_laun
                                          threads, launch, defs);
         expr_free(threads);
     }
+    /* --define first, then the trip counts the launch determines. */
+    kroof_defines all = {0};
+    if (defs)
+        all = *defs;
+    expr *counts[6] = {k->flops[0], k->flops[1], k->flops[2],
+                       k->flops[3], k->bytes,    k->transcendental};
+    if (!k->annotated)
+        bind_trips(u, v, launch, counts, 6, &all);
     expr_env env;
     expr_env_init(&env);
-    for (int i = 0; defs && i < defs->n; i++)
-        expr_env_set(&env, defs->names[i], defs->values[i]);
+    for (int i = 0; i < all.n; i++)
+        expr_env_set(&env, all.names[i], all.values[i]);
     k->known = true;
     const char *why = NULL;
     int64_t val;
@@ -281,6 +373,7 @@ json_t *kroof_json(const kroof *k)
     json_object_set_new(o, "line", json_integer(k->line));
     json_object_set_new(o, "per_thread", json_boolean(k->per_thread));
     json_object_set_new(o, "annotated", json_boolean(k->annotated));
+    json_object_set_new(o, "upper_bound", json_boolean(k->upper_bound));
     json_t *fl = json_object();
     for (int i = 0; i < 4; i++)
         json_object_set_new(fl, prec_names[i],
@@ -298,7 +391,8 @@ json_t *kroof_json(const kroof *k)
         json_object_set_new(o, "ai", isfinite(k->ai) ? json_real(k->ai) : json_null());
         json_object_set_new(o, "bound", json_string(k->memory_bound ? "memory" : "compute"));
         json_object_set_new(o, "attainable_flops", json_real(k->attainable));
-        json_object_set_new(o, "min_time_s", json_real(k->min_time));
+        /* From upper-bound counts a minimum time would not be a bound. */
+        json_object_set_new(o, "min_time_s", k->upper_bound ? json_null() : json_real(k->min_time));
     } else if (k->why_no_bound) {
         json_object_set_new(o, "reason", json_string(k->why_no_bound));
     }
@@ -322,6 +416,8 @@ void kroof_text(sbuf *out, const kroof *k)
     sbuf_addf(out, "  %s:%d  %s%s: ", k->file ? k->file : "?", k->line, k->kernel,
               k->annotated ? " (annotated)" : "");
     bool any = false;
+    if (k->upper_bound)
+        sbuf_add(out, "at most ");
     for (int i = 0; i < 4; i++) {
         bool zero = k->known && k->flops_value[i] == 0;
         if (zero || (!k->known && k->flops[i]->kind == EX_CONST && k->flops[i]->value == 0))
@@ -338,10 +434,17 @@ void kroof_text(sbuf *out, const kroof *k)
     sbuf_add(out, " DRAM requested");
     if (k->per_thread)
         sbuf_add(out, " per thread");
+    if (k->upper_bound)
+        sbuf_add(out, " (every branch arm counted)");
     if (k->known && k->transcendental_value > 0)
         sbuf_addf(out, ", %.0f transcendental calls (not in the FLOPs)", k->transcendental_value);
     double total = k->flops_value[0] + k->flops_value[1] + k->flops_value[2] + k->flops_value[3];
-    if (k->has_bound && total == 0) {
+    if (k->has_bound && k->upper_bound) {
+        sbuf_addf(out,
+                  "\n      AI ~%.3g FLOP/B, %s side of the ridge; no time bound: the counts "
+                  "are upper bounds (annotate with // gpulint: flops=... bytes=...)",
+                  k->ai, k->memory_bound ? "memory" : "compute");
+    } else if (k->has_bound && total == 0) {
         char b[48];
         sbuf_addf(out, "\n      no floating-point work: memory-bound, at least %s",
                   roofline_fmt_time(k->min_time, b, sizeof b));

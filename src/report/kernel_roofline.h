@@ -19,6 +19,9 @@ typedef struct kroof {
     const char *file;
     int line;       /* launch site, or the kernel when there is none */
     bool annotated; /* counts came from a gpulint: comment */
+    /* The kernel branches: every arm was counted, so the counts are upper
+     * bounds (a reduction's guarded adds count in every iteration). */
+    bool upper_bound;
     /* Totals for the launch (or per thread when there is no launch). */
     bool per_thread;
     expr *flops[4];       /* fp16, fp32, fp64, tensor */
@@ -40,9 +43,14 @@ typedef struct kroof_defines {
     int64_t values[EXPR_MAX_BINDINGS];
 } kroof_defines;
 
-/* launch may be NULL (per-thread counts only). product may be NULL. */
+/* launch may be NULL (per-thread counts only). product may be NULL.
+ * branches_uniform: every branch of the kernel is a bounds check or the
+ * same for the whole block, so counting every arm is exact (up to the last
+ * partial block); otherwise the counts are upper bounds and no time bound is
+ * claimed from them. */
 void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
-                   const kroof_defines *defs, const gpu_product *product, kroof *out);
+                   const kroof_defines *defs, const gpu_product *product, bool branches_uniform,
+                   kroof *out);
 void kroof_free(kroof *k);
 json_t *kroof_json(const kroof *k);
 void kroof_text(sbuf *out, const kroof *k);

@@ -346,11 +346,33 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
     }
 }
 
+/* True when every branch of the variant is a bounds check or takes the same
+ * way in the whole block (for the launch's block shape). */
+static bool branches_uniform(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l)
+{
+    int64_t block[3];
+    if (v->n_branches == 0)
+        return true;
+    if (!l || !dim3_known(&l->block, block))
+        return false;
+    expr_env env;
+    expr_env_init(&env);
+    for (size_t i = v->first_branch; i < v->first_branch + v->n_branches; i++) {
+        const branch_site *b = &in->unit->branches[i];
+        diverge_result dr;
+        diverge_analyze(b, block, &env, &dr);
+        if (dr.verdict != DIVERGE_BOUNDS_CHECK && dr.verdict != DIVERGE_WARP_UNIFORM &&
+            !(b->kind == BRANCH_LOOP && dr.verdict == DIVERGE_CONVERGENT))
+            return false;
+    }
+    return true;
+}
+
 static void add_roofline(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l,
                          source_outputs *out)
 {
     kroof k;
-    kroof_compute(in->unit, v, l, in->defines, in->product, &k);
+    kroof_compute(in->unit, v, l, in->defines, in->product, branches_uniform(in, v, l), &k);
     json_array_append_new(out->roofline, kroof_json(&k));
     kroof_text(&out->roofline_text, &k);
     kroof_free(&k);
