@@ -100,8 +100,16 @@ static int64_t preferred_carveout(const gpu_arch *a, int percent)
 
 static int smem_limit(const gpu_arch *a, const occ_kernel *k, const occ_launch *l, occ_result *r)
 {
-    int64_t static_total = k->static_smem + a->smem_reserved_per_block;
-    int64_t total = static_total + l->dynamic_smem;
+    int64_t static_total, total;
+    /* Sizes near INT64_MAX are typos, not shared memory: refuse them rather
+     * than let the sum wrap around. */
+    if (__builtin_add_overflow(k->static_smem, a->smem_reserved_per_block, &static_total) ||
+        __builtin_add_overflow(static_total, l->dynamic_smem, &total) ||
+        total > ((int64_t)1 << 40)) {
+        r->smem_per_block_requested = INT64_MAX;
+        r->failure = OCC_FAIL_SMEM_PER_BLOCK;
+        return 0;
+    }
     int64_t alloc = round_up(total, a->smem_alloc_unit);
     r->smem_per_block_requested = total;
     r->smem_per_block_allocated = alloc;
@@ -179,9 +187,13 @@ bool occ_compute(const gpu_arch *a, const occ_kernel *k, const occ_launch *l, oc
     if (a->barrier_slots_per_block > 0 && k->barriers > 0) {
         r->barrier_slots_per_sm = a->barrier_slots_per_block * a->max_blocks_per_sm;
         r->limit_barriers = r->barrier_slots_per_sm / k->barriers;
-        n = min_int(n, r->limit_barriers);
-        if (n == r->limit_barriers)
+        /* When barriers alone bind, the other resources no longer limit.
+         * (cuda_occupancy.h keeps their bits; see test_occ_nvidia.c.) */
+        if (r->limit_barriers < n)
+            lim = OCC_LIM_BARRIERS;
+        else if (r->limit_barriers == n)
             lim |= OCC_LIM_BARRIERS;
+        n = min_int(n, r->limit_barriers);
     }
     if (a->max_barriers_per_block > 0 && k->barriers > a->max_barriers_per_block) {
         r->failure = OCC_FAIL_BARRIERS;
@@ -308,7 +320,8 @@ static bool advise_smem(const gpu_arch *a, const occ_kernel *k, const occ_launch
         kk.static_smem = bytes < k->static_smem ? bytes : k->static_smem;
         ll.dynamic_smem = bytes - kk.static_smem;
         occ_result r;
-        if (occ_compute(a, &kk, &ll, &r) && r.occupancy > best.new_occupancy + 1e-12)
+        if (occ_compute(a, &kk, &ll, &r) && r.warps_per_sm > cur->warps_per_sm &&
+            r.occupancy > best.new_occupancy + 1e-12)
             best = (occ_advice){OCC_ADVICE_SMEM, bytes, r.blocks_per_sm, r.occupancy};
     }
     *out = best;

@@ -63,7 +63,7 @@ static void print_text(const target *t, const occ_kernel *k, const occ_launch *l
     occ_advice adv[4];
     int n = occ_advise(&t->arch, k, l, r, adv, 4);
     for (int i = 0; i < n; i++) {
-        sbuf_add(&b, i == 0 ? "  to raise it     " : "                   or ");
+        sbuf_add(&b, i == 0 ? "  to raise it      " : "                   or ");
         occ_advice_text(&b, &adv[i], l);
         sbuf_addc(&b, '\n');
     }
@@ -186,7 +186,7 @@ int cmd_occupancy(int argc, char **argv)
             print_text(t, &k, &l, &r);
         }
         if (r.failure != OCC_OK) {
-            if (strcmp(a.format, "text") == 0 && !a.explain)
+            if (strcmp(a.format, "text") == 0 && !a.explain && worst != EXIT_LAUNCH)
                 cli_error(EXIT_LAUNCH,
                           "%s: cannot launch %d threads with %d registers and "
                           "%lld B of shared memory: %s",

@@ -109,6 +109,10 @@ typedef struct parse_ctx {
     void *out;
     bool seen[MAX_FIELDS];
     char message[MODEL_ERR_MAX];
+    int message_line; /* line of the first entry the handler refused */
+    /* The reader feeds inih line by line and knows which line it is on. */
+    const char *text, *end, *pos;
+    int line, next_line;
 } parse_ctx;
 
 static bool parse_int_strict(const char *v, int *out)
@@ -209,35 +213,72 @@ static bool parse_value(const field *f, const char *v, void *base, char *msg, si
     return false;
 }
 
+/* fgets over the text; a line longer than inih's buffer arrives in pieces,
+ * and only a piece that starts a line advances the line number. */
+static char *read_line(char *str, int num, void *stream)
+{
+    parse_ctx *c = stream;
+    if (c->pos >= c->end || num < 2)
+        return NULL;
+    c->line = c->next_line;
+    int n = 0;
+    while (c->pos < c->end && n < num - 1) {
+        char ch = *c->pos++;
+        str[n++] = ch;
+        if (ch == '\n') {
+            c->next_line++;
+            break;
+        }
+    }
+    str[n] = '\0';
+    return str;
+}
+
+static bool refuse(parse_ctx *c)
+{
+    /* inih goes on after an error; keep the first refusal's words and line. */
+    if (!c->message_line)
+        c->message_line = c->line;
+    return false;
+}
+
 static int on_entry(void *user, const char *section, const char *name, const char *value)
 {
     parse_ctx *c = user;
+    if (c->message_line)
+        return 0;
     for (size_t i = 0; i < c->n_fields; i++) {
         const field *f = &c->fields[i];
         if (strcmp(f->section, section) || strcmp(f->key, name))
             continue;
         if (c->seen[i]) {
             snprintf(c->message, sizeof c->message, "[%s] %s is given twice", section, name);
-            return 0;
+            return refuse(c);
         }
         c->seen[i] = true;
-        return parse_value(f, value, c->out, c->message, sizeof c->message);
+        return parse_value(f, value, c->out, c->message, sizeof c->message) || refuse(c);
     }
     snprintf(c->message, sizeof c->message, "unknown key '%s' in section [%s]", name, section);
-    return 0;
+    return refuse(c);
 }
 
 static bool parse_file(const char *text, size_t len, const field *fields, size_t n_fields,
                        void *out, model_error *err)
 {
     parse_ctx c = {.fields = fields, .n_fields = n_fields, .out = out};
-    char *copy = xstrndup(text, len);
-    int rc = ini_parse_string(copy, on_entry, &c);
-    free(copy);
+    /* NUL ends the text as it would for a C string. */
+    size_t n = strnlen(text, len);
+    c.text = c.pos = text;
+    c.end = text + n;
+    c.next_line = 1;
+    int rc = ini_parse_stream(read_line, &c, on_entry, &c);
     if (rc != 0) {
-        err->line = rc > 0 ? rc : 0;
+        /* The earliest problem wins: a malformed line inih found by itself,
+         * or an entry the handler refused. */
+        bool handler_first = c.message_line && (rc < 0 || c.message_line <= rc);
+        err->line = handler_first ? c.message_line : (rc > 0 ? rc : 0);
         snprintf(err->message, sizeof err->message, "%s",
-                 c.message[0] ? c.message : "malformed line (expected [section] or key = value)");
+                 handler_first ? c.message : "malformed line (expected [section] or key = value)");
         return false;
     }
     for (size_t i = 0; i < n_fields; i++)
