@@ -210,7 +210,8 @@ static int run_one(const pipeline_opts *o, report *r, size_t *cap, const char *n
         echo_diagnostics(log);
     size_t before = r->n_kernels;
     take_log(r, cap, log, len, file, &scan, o);
-    if (r->n_kernels == before && !o->allow_no_kernels)
+    /* With one file the "no kernels found" error says it already. */
+    if (r->n_kernels == before && !o->allow_no_kernels && o->n_files > 1)
         cli_warn("%s: no __global__ kernels were compiled", file);
     free(log);
     srcscan_free(&scan);
@@ -225,9 +226,10 @@ static int run_log(const pipeline_opts *o, report *r, size_t *cap)
     if (st != FILEIO_OK)
         return cli_error(EXIT_INPUT, "%s: %s", strcmp(o->ptxas_log, "-") ? o->ptxas_log : "stdin",
                          fileio_status_text(st));
+    const char *name = strcmp(o->ptxas_log, "-") ? o->ptxas_log : "stdin";
     if (len == 0) {
         free(log);
-        return cli_error(EXIT_INPUT, "%s: empty log", o->ptxas_log);
+        return cli_error(EXIT_INPUT, "%s: empty log", name);
     }
     /* With a source file alongside, kernels get their lines from it. */
     srcscan_result scan = {0};
@@ -256,7 +258,7 @@ static int run_log(const pipeline_opts *o, report *r, size_t *cap)
         return cli_error(EXIT_INPUT,
                          "%s: no kernel resource usage found (expected ptxas -v "
                          "output: 'ptxas info : Used N registers ...')",
-                         o->ptxas_log);
+                         name);
     return EXIT_OK;
 }
 

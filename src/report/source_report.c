@@ -350,11 +350,16 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
  * way in the whole block (for the launch's block shape). */
 static bool branches_uniform(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l)
 {
-    int64_t block[3];
+    int64_t block[3] = {256, 1, 1};
     if (v->n_branches == 0)
         return true;
-    if (!l || !dim3_known(&l->block, block))
+    /* Without a launch the verdict needs some block shape; bounds checks
+     * and warp-uniform conditions are recognised whatever it is. */
+    if (l && !dim3_known(&l->block, block))
         return false;
+    if (!l && in->has_block)
+        for (int i = 0; i < 3; i++)
+            block[i] = in->block[i];
     expr_env env;
     expr_env_init(&env);
     for (size_t i = v->first_branch; i < v->first_branch + v->n_branches; i++) {
