@@ -282,6 +282,9 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
             json_object_set_new(o, "ideal_wavefronts", json_integer(br.ideal));
             json_object_set_new(o, "degree", json_real(br.degree));
             json_object_set_new(o, "average_wavefronts", json_real(br.average));
+            /* Warp-wide requests per block: weights for kernel-level averages
+             * (what Nsight Compute's counters measure). */
+            json_object_set_new(o, "requests_per_block", json_integer(br.requests));
             json_object_set_new(o, "block",
                                 json_pack("[I,I,I]", (json_int_t)block[0], (json_int_t)block[1],
                                           (json_int_t)block[2]));
