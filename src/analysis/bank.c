@@ -241,6 +241,8 @@ bool bank_analyze(const mem_access *a, const int64_t block[3], const expr_env *e
     out->degree = (double)out->worst / out->ideal;
     out->assumed = lr.n_assumed > 0 || lr.bound_sampled || lr.guard_assumed || lr.loop_capped;
     out->capped = lr.loop_capped;
+    out->guard_assumed = lr.guard_assumed;
+    out->bound_sampled = lr.bound_sampled;
     snprintf(out->note, sizeof out->note, "%s", lr.note);
     return true;
 }

@@ -75,6 +75,10 @@ typedef struct bank_result {
      * 0, unknown loop bounds sampled, guards taken as true): note says which. */
     bool assumed;
     bool capped; /* a loop was cut short */
+    /* A guard could not be evaluated, so every lane was taken as active:
+     * requests and wavefronts are then upper bounds. */
+    bool guard_assumed;
+    bool bound_sampled; /* a loop bound was unknown and sampled */
     char note[LANES_NOTE_MAX];
 } bank_result;
 

@@ -248,6 +248,31 @@ static void bank_hint(const cusrc_unit *u, const mem_access *a, char *buf, size_
                              (a->width > 4 ? a->width / arr->elem_size : 1)));
 }
 
+/* Values the per-lane analyses may use: --define bindings, and the block
+ * index of one interior block (1 where the grid has more than one block in
+ * a dimension), so bounds checks against known sizes evaluate as they do in
+ * the bulk of the grid. Edge blocks can differ; the analyses say when a
+ * guard could not be evaluated. */
+static void analysis_env(const source_inputs *in, size_t vi, expr_env *env)
+{
+    expr_env_init(env);
+    for (int i = 0; in->defines && i < in->defines->n; i++)
+        expr_env_set(env, in->defines->names[i], in->defines->values[i]);
+    const cusrc_unit *u = in->unit;
+    for (size_t i = 0; i < u->n_launches; i++) {
+        int64_t grid[3];
+        if (u->launches[i].variant != (long)vi || !dim3_known(&u->launches[i].grid, grid))
+            continue;
+        const expr_builtin bid[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+        const expr_builtin gdim[3] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};
+        for (int d = 0; d < 3; d++) {
+            expr_env_set_builtin(env, gdim[d], grid[d]);
+            expr_env_set_builtin(env, bid[d], grid[d] > 1 ? 1 : 0);
+        }
+        break;
+    }
+}
+
 static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs *out,
                              finding_list *findings)
 {
@@ -257,7 +282,7 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
     const char *origin = NULL;
     bool have_block = block_for_variant(in, vi, block, &origin);
     expr_env env;
-    expr_env_init(&env);
+    analysis_env(in, vi, &env);
     for (size_t i = v->first_access; i < v->first_access + v->n_accesses; i++) {
         const mem_access *a = &u->accesses[i];
         const char *file = a->loc.file ? a->loc.file : in->file;
@@ -285,6 +310,9 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
             /* Warp-wide requests per block: weights for kernel-level averages
              * (what Nsight Compute's counters measure). */
             json_object_set_new(o, "requests_per_block", json_integer(br.requests));
+            /* Exact only when every guard and loop bound was evaluated. */
+            json_object_set_new(o, "exact",
+                                json_boolean(!br.guard_assumed && !br.bound_sampled && !br.capped));
             json_object_set_new(o, "block",
                                 json_pack("[I,I,I]", (json_int_t)block[0], (json_int_t)block[1],
                                           (json_int_t)block[2]));
