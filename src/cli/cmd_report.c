@@ -107,6 +107,13 @@ static void print_text(const report *r, const report_args *a, const source_outpu
                 done[j] = true;
             }
         }
+        /* Source order reads best; ptxas lists kernels in its own order. */
+        for (int x = 1; x < n; x++)
+            for (int y = x; y > 0 && rows[y].line < rows[y - 1].line; y--) {
+                kernel_row t = rows[y];
+                rows[y] = rows[y - 1];
+                rows[y - 1] = t;
+            }
         const char *label = first->arch ? first->arch->name : first->ptx.arch;
         for (int t = 0; t < r->n_targets; t++)
             if (first->arch == &r->targets[t].arch)

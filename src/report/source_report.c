@@ -80,23 +80,24 @@ static const char *dim3_why(const cusrc_dim3 *d)
     return "it is not a compile-time constant";
 }
 
-/* The block shape the accesses of a variant run with: --block, else the
- * first launch of that variant whose block is constant. */
+/* The block shape the accesses of a variant run with: the first launch of
+ * that variant whose block is constant, else --block. */
 static bool block_for_variant(const source_inputs *in, size_t variant, int64_t block[3],
                               const char **origin)
 {
-    if (in->has_block) {
-        for (int i = 0; i < 3; i++)
-            block[i] = in->block[i];
-        *origin = "--block";
-        return true;
-    }
     const cusrc_unit *u = in->unit;
     for (size_t i = 0; i < u->n_launches; i++)
         if (u->launches[i].variant == (long)variant && dim3_known(&u->launches[i].block, block)) {
             *origin = "launch";
             return true;
         }
+    /* --block stands in where no launch of this kernel has a constant block. */
+    if (in->has_block) {
+        for (int i = 0; i < 3; i++)
+            block[i] = in->block[i];
+        *origin = "--block";
+        return true;
+    }
     return false;
 }
 
@@ -200,9 +201,13 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     if (t->product && dim3_known(&l->grid, grid)) {
         int64_t blocks = grid[0] * grid[1] * grid[2];
         int64_t wave = (int64_t)t->product->sm_count * r.blocks_per_sm;
+        /* Fewer blocks than SMs leaves SMs idle: a warning. Short of one full
+         * wave the last SMs wait on a partial one: a note. */
         if (blocks < wave)
             findings_add(
-                findings, "gpulint-grid-size", SEV_WARNING, file, l->loc.line, l->loc.column,
+                findings, "gpulint-grid-size",
+                blocks < t->product->sm_count ? SEV_WARNING : SEV_NOTE, file, l->loc.line,
+                l->loc.column,
                 json_pack("{s:I, s:I}", "blocks", (json_int_t)blocks, "one_wave", (json_int_t)wave),
                 "grid of %lld blocks cannot fill %s once (%d SMs x %d resident blocks "
                 "= %lld)",
