@@ -291,6 +291,10 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
     for (size_t i = v->first_access; i < v->first_access + v->n_accesses; i++) {
         const mem_access *a = &u->accesses[i];
         const char *file = a->loc.file ? a->loc.file : in->file;
+        /* Name the instantiation when a template has several. */
+        char inst[160] = "";
+        if (strchr(v->name, '<'))
+            snprintf(inst, sizeof inst, " in '%s'", v->name);
         json_t *arr = a->space == SPACE_SHARED ? out->shared_accesses : out->global_accesses;
         if (a->why_not) {
             add_access_json(arr, a, in->file, false, a->why_not);
@@ -331,10 +335,10 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
                              json_pack("{s:i, s:i, s:f, s:f}", "wavefronts", br.worst,
                                        "ideal_wavefronts", br.ideal, "degree", br.degree,
                                        "average_wavefronts", br.average),
-                             "%g-way bank conflict %s '%s' (%d wavefronts per request, ideal %d; "
+                             "%g-way bank conflict %s '%s'%s (%d wavefronts per request, ideal %d; "
                              "average %.2f) with %lldx%lldx%lld blocks%s",
                              br.degree, a->is_store ? "writing" : "reading",
-                             a->text ? a->text : a->base, br.worst, br.ideal, br.average,
+                             a->text ? a->text : a->base, inst, br.worst, br.ideal, br.average,
                              (long long)block[0], (long long)block[1], (long long)block[2], hint);
             }
         } else {
@@ -355,9 +359,9 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
                     findings, "gpulint-coalescing", SEV_WARNING, file, a->loc.line, a->loc.column,
                     json_pack("{s:i, s:i, s:f}", "sectors", cr.worst_sectors, "ideal_sectors",
                               cr.worst_ideal, "efficiency", cr.efficiency),
-                    "uncoalesced %s '%s': %d sectors of 32 bytes per warp request, "
+                    "uncoalesced %s '%s'%s: %d sectors of 32 bytes per warp request, "
                     "ideal %d (%.0f%% of the bytes moved are used)",
-                    a->is_store ? "store to" : "load from", a->text ? a->text : a->base,
+                    a->is_store ? "store to" : "load from", a->text ? a->text : a->base, inst,
                     cr.worst_sectors, cr.worst_ideal, cr.efficiency * 100.0);
         }
     }
