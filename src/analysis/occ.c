@@ -256,23 +256,32 @@ int occ_best_block_size(const gpu_arch *a, const occ_kernel *k, const occ_launch
     return best_threads;
 }
 
-/* Best occupancy reachable by capping registers below the current count; the
- * largest cap that reaches it is the smallest change. */
-static bool advise_registers(const gpu_arch *a, const occ_kernel *k, const occ_launch *l,
-                             const occ_result *cur, occ_advice *out)
+/* Capping registers: the smallest cap change that raises occupancy at all
+ * (the largest cap that does), and, when it differs, the largest cap that
+ * reaches the best occupancy registers alone can give. Returns how many. */
+static int advise_registers(const gpu_arch *a, const occ_kernel *k, const occ_launch *l,
+                            const occ_result *cur, occ_advice out[2])
 {
-    occ_advice best = {0};
+    occ_advice first = {0}, best = {0};
     for (int regs = k->regs_per_thread - 1; regs >= 0; regs--) {
         occ_kernel kk = *k;
         kk.regs_per_thread = regs;
         occ_result r;
-        if (occ_compute(a, &kk, l, &r) && r.warps_per_sm > cur->warps_per_sm &&
-            r.occupancy > best.new_occupancy + 1e-12) {
-            best = (occ_advice){OCC_ADVICE_REGISTERS, regs, r.blocks_per_sm, r.occupancy};
-        }
+        if (!occ_compute(a, &kk, l, &r) || r.warps_per_sm <= cur->warps_per_sm)
+            continue;
+        occ_advice adv = {OCC_ADVICE_REGISTERS, regs, r.blocks_per_sm, r.occupancy};
+        if (first.kind == OCC_ADVICE_NONE)
+            first = adv;
+        if (r.occupancy > best.new_occupancy + 1e-12)
+            best = adv;
     }
-    *out = best;
-    return best.kind != OCC_ADVICE_NONE;
+    if (first.kind == OCC_ADVICE_NONE)
+        return 0;
+    out[0] = first;
+    if (best.value == first.value)
+        return 1;
+    out[1] = best;
+    return 2;
 }
 
 static bool advise_block(const gpu_arch *a, const occ_kernel *k, const occ_launch *l,
@@ -348,12 +357,12 @@ static bool advise_carveout(const gpu_arch *a, const occ_kernel *k, const occ_la
 int occ_advise(const gpu_arch *a, const occ_kernel *k, const occ_launch *l, const occ_result *cur,
                occ_advice *out, int max)
 {
-    occ_advice all[4];
+    occ_advice all[5];
     int n = 0;
     if (cur->blocks_per_sm == 0 || cur->occupancy >= 1.0)
         return 0;
-    if ((cur->limiters & OCC_LIM_REGISTERS) && advise_registers(a, k, l, cur, &all[n]))
-        n++;
+    if (cur->limiters & OCC_LIM_REGISTERS)
+        n += advise_registers(a, k, l, cur, &all[n]);
     if (advise_block(a, k, l, cur, &all[n]))
         n++;
     if (advise_smem(a, k, l, cur, &all[n]))
