@@ -186,12 +186,19 @@ int cmd_occupancy(int argc, char **argv)
             print_text(t, &k, &l, &r);
         }
         if (r.failure != OCC_OK) {
-            if (strcmp(a.format, "text") == 0 && !a.explain && worst != EXIT_LAUNCH)
+            if (strcmp(a.format, "text") == 0 && !a.explain && worst != EXIT_LAUNCH) {
+                int64_t total;
+                char smem[64];
+                if (__builtin_add_overflow(a.smem, a.dynamic_smem, &total))
+                    snprintf(smem, sizeof smem, "%lld + %lld", (long long)a.smem,
+                             (long long)a.dynamic_smem);
+                else
+                    snprintf(smem, sizeof smem, "%lld", (long long)total);
                 cli_error(EXIT_LAUNCH,
                           "%s: cannot launch %d threads with %d registers and "
-                          "%lld B of shared memory: %s",
-                          t->arch.name, a.threads, a.regs, (long long)(a.smem + a.dynamic_smem),
-                          occ_failure_reason(r.failure));
+                          "%s B of shared memory: %s",
+                          t->arch.name, a.threads, a.regs, smem, occ_failure_reason(r.failure));
+            }
             worst = EXIT_LAUNCH;
         }
         if (a.plot && r.failure == OCC_OK && worst == EXIT_OK)

@@ -84,7 +84,19 @@ static int resolve_machine(const target_opts *o, target *t)
     return EXIT_OK;
 }
 
+static int resolve(const target_opts *o, model_db *db, target *out, int max, int *n);
+
+/* On failure the database is freed here, so callers just return. */
 int target_resolve(const target_opts *o, model_db *db, target *out, int max, int *n)
+{
+    memset(db, 0, sizeof *db);
+    int rc = resolve(o, db, out, max, n);
+    if (rc != EXIT_OK)
+        model_db_free(db);
+    return rc;
+}
+
+static int resolve(const target_opts *o, model_db *db, target *out, int max, int *n)
 {
     *n = 0;
     int given = (o->archs.n > 0) + (o->gpu != NULL) + (o->machine != NULL);
