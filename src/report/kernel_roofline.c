@@ -357,8 +357,9 @@ void kroof_free(kroof *k)
 
 static json_t *count_json(const expr *e, bool known, double v)
 {
+    /* Counts are whole numbers; keep every digit. */
     if (known)
-        return json_real(v);
+        return json_integer((json_int_t)v);
     char *s = expr_to_string(e);
     json_t *j = json_string(s);
     free(s);

@@ -404,10 +404,14 @@ static bool branches_uniform(const source_inputs *in, const cusrc_variant *v, co
     expr_env_init(&env);
     for (size_t i = v->first_branch; i < v->first_branch + v->n_branches; i++) {
         const branch_site *b = &in->unit->branches[i];
+        /* Loops are not arms: their trip counts multiply the counts (run per
+         * thread when they differ by lane), so only ifs, ?: and switches
+         * make the counts upper bounds. */
+        if (b->kind == BRANCH_LOOP)
+            continue;
         diverge_result dr;
         diverge_analyze(b, block, &env, &dr);
-        if (dr.verdict != DIVERGE_BOUNDS_CHECK && dr.verdict != DIVERGE_WARP_UNIFORM &&
-            !(b->kind == BRANCH_LOOP && dr.verdict == DIVERGE_CONVERGENT))
+        if (dr.verdict != DIVERGE_BOUNDS_CHECK && dr.verdict != DIVERGE_WARP_UNIFORM)
             return false;
     }
     return true;
