@@ -36,35 +36,6 @@ typedef struct check_args {
     bool help;
 } check_args;
 
-/* The envelope and `kernels` of `gpulint FILE.cu --format json`, so either
- * file serves as a baseline; the report's source-analysis sections are left
- * out because check does not run the front end. */
-static json_t *report_json(const report *r)
-{
-    json_t *root = json_object();
-    json_object_set_new(root, "tool", json_string("gpulint"));
-    json_object_set_new(root, "version", json_string(GPULINT_VERSION));
-    json_t *targets = json_array();
-    for (int i = 0; i < r->n_targets; i++) {
-        const target *t = &r->targets[i];
-        json_t *o = json_object();
-        json_object_set_new(o, "arch", json_string(t->arch.name));
-        json_object_set_new(o, "label", json_string(t->label));
-        json_object_set_new(o, "origin", json_string(t->origin));
-        json_object_set_new(o, "gpu", t->has_product ? json_string(t->product.id) : json_null());
-        json_array_append_new(targets, o);
-    }
-    json_object_set_new(root, "targets", targets);
-    json_t *kernels = json_array();
-    for (size_t i = 0; i < r->n_kernels; i++) {
-        const report_kernel *k = &r->kernels[i];
-        kernel_row row = {&k->ptx, k->demangled, k->file, k->line, k->column, k->arch, &k->eval};
-        json_array_append_new(kernels, kernel_report_json(&row));
-    }
-    json_object_set_new(root, "kernels", kernels);
-    return root;
-}
-
 static bool write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -80,6 +51,8 @@ static bool write_text(const char *path, const char *text)
  * over it would replace the link or the device node. */
 static int write_baseline(const report *r, const char *path)
 {
+    /* report_json is the envelope `gpulint FILE.cu --format json` prints, so
+     * either file serves as a baseline. */
     json_t *root = report_json(r);
     char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
     json_decref(root);

@@ -29,11 +29,6 @@ typedef struct report_args {
     bool help;
 } report_args;
 
-static kernel_row row_of(const report_kernel *k)
-{
-    return (kernel_row){&k->ptx, k->demangled, k->file, k->line, k->column, k->arch, &k->eval};
-}
-
 /* Source analyses per file; refines the kernels' lines and columns. */
 static void analyse_sources(report *r, const report_args *a, source_outputs *src,
                             finding_list *findings)
@@ -52,7 +47,7 @@ static void analyse_sources(report *r, const report_args *a, source_outputs *src
         for (size_t i = 0; i < r->n_kernels; i++)
             if (r->kernels[i].file && strcmp(r->kernels[i].file, su->file) == 0) {
                 idx[n] = i;
-                rows[n++] = row_of(&r->kernels[i]);
+                rows[n++] = report_row(&r->kernels[i]);
             }
         const gpu_product *product = NULL;
         for (int t = 0; t < r->n_targets && !product; t++)
@@ -78,7 +73,7 @@ static void collect_findings(report *r, const report_args *a, source_outputs *sr
     findings_init(out);
     analyse_sources(r, a, src, out);
     for (size_t i = 0; i < r->n_kernels; i++) {
-        kernel_row row = row_of(&r->kernels[i]);
+        kernel_row row = report_row(&r->kernels[i]);
         kernel_report_findings(&row, 1, out);
     }
     findings_filter(out, a->checks, &r->ignores);
@@ -103,7 +98,7 @@ static void print_text(const report *r, const report_args *a, const source_outpu
             bool same_file = (!k->file && !first->file) ||
                              (k->file && first->file && strcmp(k->file, first->file) == 0);
             if (!done[j] && same_file && strcmp(k->ptx.arch, first->ptx.arch) == 0) {
-                rows[n++] = row_of(k);
+                rows[n++] = report_row(k);
                 done[j] = true;
             }
         }
@@ -229,28 +224,11 @@ static json_t *launches_for(const source_outputs *src, const report_kernel *k)
 
 static void print_json(const report *r, const source_outputs *src, const finding_list *findings)
 {
-    json_t *root = json_object();
-    json_object_set_new(root, "tool", json_string("gpulint"));
-    json_object_set_new(root, "version", json_string(GPULINT_VERSION));
-    json_t *targets = json_array();
-    for (int i = 0; i < r->n_targets; i++) {
-        const target *t = &r->targets[i];
-        json_t *o = json_object();
-        json_object_set_new(o, "arch", json_string(t->arch.name));
-        json_object_set_new(o, "label", json_string(t->label));
-        json_object_set_new(o, "origin", json_string(t->origin));
-        json_object_set_new(o, "gpu", t->has_product ? json_string(t->product.id) : json_null());
-        json_array_append_new(targets, o);
-    }
-    json_object_set_new(root, "targets", targets);
-    json_t *kernels = json_array();
-    for (size_t i = 0; i < r->n_kernels; i++) {
-        kernel_row row = row_of(&r->kernels[i]);
-        json_t *k = kernel_report_json(&row);
-        json_object_set_new(k, "launches", launches_for(src, &r->kernels[i]));
-        json_array_append_new(kernels, k);
-    }
-    json_object_set_new(root, "kernels", kernels);
+    json_t *root = report_json(r);
+    json_t *kernels = json_object_get(root, "kernels");
+    for (size_t i = 0; i < r->n_kernels; i++)
+        json_object_set_new(json_array_get(kernels, i), "launches",
+                            launches_for(src, &r->kernels[i]));
     json_object_set(root, "shared_accesses", src->shared_accesses);
     json_object_set(root, "global_accesses", src->global_accesses);
     json_object_set(root, "branches", src->branches);

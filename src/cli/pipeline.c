@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "config.h"
 #include "input/nvcc.h"
 #include "input/srcscan.h"
 #include "util/demangle.h"
@@ -296,4 +297,34 @@ void report_free(report *r)
     findings_ignores_free(&r->ignores);
     model_db_free(&r->db);
     memset(r, 0, sizeof *r);
+}
+
+kernel_row report_row(const report_kernel *k)
+{
+    return (kernel_row){&k->ptx, k->demangled, k->file, k->line, k->column, k->arch, &k->eval};
+}
+
+json_t *report_json(const report *r)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "tool", json_string("gpulint"));
+    json_object_set_new(root, "version", json_string(GPULINT_VERSION));
+    json_t *targets = json_array();
+    for (int i = 0; i < r->n_targets; i++) {
+        const target *t = &r->targets[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "arch", json_string(t->arch.name));
+        json_object_set_new(o, "label", json_string(t->label));
+        json_object_set_new(o, "origin", json_string(t->origin));
+        json_object_set_new(o, "gpu", t->has_product ? json_string(t->product.id) : json_null());
+        json_array_append_new(targets, o);
+    }
+    json_object_set_new(root, "targets", targets);
+    json_t *kernels = json_array();
+    for (size_t i = 0; i < r->n_kernels; i++) {
+        kernel_row row = report_row(&r->kernels[i]);
+        json_array_append_new(kernels, kernel_report_json(&row));
+    }
+    json_object_set_new(root, "kernels", kernels);
+    return root;
 }

@@ -12,6 +12,7 @@
 #include "input/cusrc.h"
 #include "input/ptxas.h"
 #include "report/findings.h"
+#include "report/kernel_report.h"
 
 typedef struct pipeline_opts {
     target_opts target;
@@ -61,5 +62,9 @@ typedef struct report {
 /* Returns an exit code; on failure the error line was printed. */
 int pipeline_run(const pipeline_opts *o, report *r);
 void report_free(report *r);
+/* The JSON contract's envelope: tool, version, targets and kernels (the
+ * objects kernel_report_json makes, in report order). */
+json_t *report_json(const report *r);
+kernel_row report_row(const report_kernel *k);
 
 #endif
