@@ -34,7 +34,8 @@ extern "C" {
 template <int NACC, int SMEM, int BARS>
 __global__ void probe(float *out, const float *in, int n)
 {
-    __shared__ float tile[SMEM > 0 ? SMEM / 4 : 1];
+    constexpr int words = SMEM > 0 ? SMEM / 4 : 1;
+    __shared__ float tile[words];
     float acc[NACC];
 #pragma unroll
     for (int i = 0; i < NACC; i++)
@@ -45,9 +46,9 @@ __global__ void probe(float *out, const float *in, int n)
             acc[i] = acc[i] * acc[(i + 1) % NACC] + in[(k + i) & 63];
     }
     if (SMEM > 0) {
-        tile[threadIdx.x % (SMEM / 4)] = acc[0];
+        tile[threadIdx.x % words] = acc[0];
         __syncthreads();
-        acc[0] += tile[(threadIdx.x + 1) % (SMEM / 4)];
+        acc[0] += tile[(threadIdx.x + 1) % words];
     }
     if (BARS > 1) {
         // Named barriers beyond 0; the count must be a multiple of 32 and
