@@ -195,38 +195,14 @@ bool bank_analyze(const mem_access *a, const int64_t block[3], const expr_env *e
     memset(out, 0, sizeof *out);
     out->width = a->width;
     out->ideal = bank_ideal(a->width);
-    if (a->why_not) {
-        snprintf(out->reason, sizeof out->reason, "%s", a->why_not);
-        return false;
-    }
-    if (!a->byte_offset) {
-        snprintf(out->reason, sizeof out->reason, "the index is not known");
-        return false;
-    }
     bank_ctx ctx = {.width = a->width, .out = out};
-    lanes_job job = {
-        .what = "index",
-        .value = a->byte_offset,
-        .guard = a->guard,
-        .loops = a->loops,
-        .n_loops = a->n_loops,
-        .block = {block[0], block[1], block[2]},
-        .env = env,
-        .fn = on_request,
-        .ctx = &ctx,
-    };
     lanes_result lr;
-    bool ok = lanes_run(&job, &lr);
+    bool ok =
+        lanes_run_access(a, block, env, on_request, &ctx, &lr, out->reason, sizeof out->reason);
     out->warps = lr.warps;
     if (!ok) {
-        snprintf(out->reason, sizeof out->reason, "%s", lr.why);
         out->worst = 0;
         out->requests = 0;
-        return false;
-    }
-    if (lr.visits == 0) {
-        snprintf(out->reason, sizeof out->reason,
-                 "no lane of the block reaches the access with this block shape");
         return false;
     }
     out->analyzed = true;

@@ -98,32 +98,12 @@ bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_en
     memset(out, 0, sizeof *out);
     out->width = a->width;
     out->ideal_sectors = (a->width * LANES_WARP + COALESCE_SECTOR - 1) / COALESCE_SECTOR;
-    if (a->why_not) {
-        snprintf(out->reason, sizeof out->reason, "%s", a->why_not);
-        return false;
-    }
-    if (!a->byte_offset) {
-        snprintf(out->reason, sizeof out->reason, "the index is not known");
-        return false;
-    }
     coalesce_ctx ctx = {.width = a->width, .out = out};
-    lanes_job job = {
-        .what = "index",
-        .value = a->byte_offset,
-        .guard = a->guard,
-        .loops = a->loops,
-        .n_loops = a->n_loops,
-        .block = {block[0], block[1], block[2]},
-        .env = env,
-        .fn = on_request,
-        .ctx = &ctx,
-    };
     lanes_result lr;
-    bool ok = lanes_run(&job, &lr);
+    bool ok =
+        lanes_run_access(a, block, env, on_request, &ctx, &lr, out->reason, sizeof out->reason);
     out->warps = lr.warps;
-    if (!ok || lr.visits == 0) {
-        snprintf(out->reason, sizeof out->reason, "%s",
-                 ok ? "no lane of the block reaches the access with this block shape" : lr.why);
+    if (!ok) {
         out->requests = 0;
         out->worst_sectors = 0;
         return false;

@@ -566,3 +566,37 @@ bool lanes_run(const lanes_job *job, lanes_result *res)
     res->ok = ok;
     return ok;
 }
+
+bool lanes_run_access(const mem_access *a, const int64_t block[3], const expr_env *env, lanes_fn fn,
+                      void *ctx, lanes_result *res, char *why, size_t why_size)
+{
+    memset(res, 0, sizeof *res);
+    if (a->why_not) {
+        snprintf(why, why_size, "%s", a->why_not);
+        return false;
+    }
+    if (!a->byte_offset) {
+        snprintf(why, why_size, "the index is not known");
+        return false;
+    }
+    lanes_job job = {
+        .what = "index",
+        .value = a->byte_offset,
+        .guard = a->guard,
+        .loops = a->loops,
+        .n_loops = a->n_loops,
+        .block = {block[0], block[1], block[2]},
+        .env = env,
+        .fn = fn,
+        .ctx = ctx,
+    };
+    if (!lanes_run(&job, res)) {
+        snprintf(why, why_size, "%s", res->why);
+        return false;
+    }
+    if (res->visits == 0) {
+        snprintf(why, why_size, "no lane of the block reaches the access with this block shape");
+        return false;
+    }
+    return true;
+}

@@ -75,6 +75,12 @@ typedef struct lanes_result {
 /* Runs the job. Returns res->ok. */
 bool lanes_run(const lanes_job *job, lanes_result *res);
 
+/* Walks a memory access's byte offset (with its guard and loops) over the
+ * block, calling fn per warp request. False with a reason in why when the
+ * access cannot be walked, fails, or no lane reaches it. */
+bool lanes_run_access(const mem_access *a, const int64_t block[3], const expr_env *env, lanes_fn fn,
+                      void *ctx, lanes_result *res, char *why, size_t why_size);
+
 /* threadIdx of a linear thread id in a block (x fastest, as CUDA numbers them). */
 void lanes_thread_index(const int64_t block[3], int64_t linear, int64_t tid[3]);
 
