@@ -203,11 +203,13 @@ bool bank_analyze(const mem_access *a, const int64_t block[3], const expr_env *e
     if (!ok) {
         out->worst = 0;
         out->requests = 0;
+        out->unreached = lr.ok && lr.visits == 0;
         return false;
     }
     out->analyzed = true;
     out->worst = (int)lr.worst[0];
     out->requests = lr.visits;
+    out->total = lr.sum[0];
     out->average = (double)lr.sum[0] / (double)lr.visits;
     /* A request whose lanes repeat addresses can need fewer wavefronts than
      * a full warp of distinct elements (an 8-byte broadcast takes 1): the

@@ -63,6 +63,10 @@ typedef struct bank_result {
     int ideal;      /* bank_ideal(width), or less for the worst request (see bank.c) */
     double degree;  /* worst / ideal */
     long requests;  /* warp-wide requests evaluated */
+    int64_t total;  /* wavefronts summed over those requests */
+    /* The walk succeeded but no lane of this block reaches the access (a
+     * guard excludes them all): 0 requests, not a failure. */
+    bool unreached;
     int warps;
     /* The first request that reached `worst`, for explanations. */
     int worst_warp;

@@ -8,6 +8,7 @@
 #include "analysis/bank.h"
 #include "analysis/coalesce.h"
 #include "analysis/diverge.h"
+#include "analysis/gridcls.h"
 #include "analysis/occ.h"
 #include "report/occ_report.h"
 
@@ -254,28 +255,96 @@ static void bank_hint(const cusrc_unit *u, const mem_access *a, char *buf, size_
 }
 
 /* Values the per-lane analyses may use: --define bindings, and the block
- * index of one interior block (1 where the grid has more than one block in
- * a dimension), so bounds checks against known sizes evaluate as they do in
- * the bulk of the grid. Edge blocks can differ; the analyses say when a
- * guard could not be evaluated. */
-static void analysis_env(const source_inputs *in, size_t vi, expr_env *env)
+ * index of one interior block (gridcls_interior), so bounds checks against
+ * known sizes evaluate as they do in the bulk of the grid. Sets grid to the
+ * first launch's constant grid, if any (grid totals then cover the edge
+ * blocks too). */
+static bool analysis_env(const source_inputs *in, size_t vi, expr_env *env, int64_t grid[3])
 {
     expr_env_init(env);
     for (int i = 0; in->defines && i < in->defines->n; i++)
         expr_env_set(env, in->defines->names[i], in->defines->values[i]);
     const cusrc_unit *u = in->unit;
     for (size_t i = 0; i < u->n_launches; i++) {
-        int64_t grid[3];
         if (u->launches[i].variant != (long)vi || !dim3_known(&u->launches[i].grid, grid))
             continue;
         const expr_builtin bid[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
         const expr_builtin gdim[3] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};
         for (int d = 0; d < 3; d++) {
             expr_env_set_builtin(env, gdim[d], grid[d]);
-            expr_env_set_builtin(env, bid[d], grid[d] > 1 ? 1 : 0);
+            expr_env_set_builtin(env, bid[d], gridcls_interior(grid[d]));
         }
-        break;
+        return true;
     }
+    return false;
+}
+
+typedef struct grid_ctx {
+    const mem_access *access;
+    const int64_t *block;
+    const expr_env *env;
+    bool assumed; /* some block rested on an assumption (see bank_result) */
+} grid_ctx;
+
+/* One block of the grid: its requests and wavefronts for the access. */
+static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *why, size_t why_size,
+                       void *p)
+{
+    grid_ctx *g = p;
+    expr_env env = *g->env;
+    const expr_builtin b[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (int d = 0; d < 3; d++)
+        expr_env_set_builtin(&env, b[d], bid[d]);
+    bank_result br;
+    if (!bank_analyze(g->access, g->block, &env, &br)) {
+        if (!br.unreached) {
+            snprintf(why, why_size, "%s", br.reason);
+            return false;
+        }
+        m[0] = m[1] = 0;
+        return true;
+    }
+    g->assumed = g->assumed || br.guard_assumed || br.bound_sampled || br.capped;
+    m[0] = br.requests;
+    m[1] = br.total;
+    return true;
+}
+
+/* "grid_totals": requests and wavefronts over every block of the launch's
+ * grid, edge blocks included, for comparison with whole-kernel counters. */
+static void add_grid_totals(json_t *o, const mem_access *a, const int64_t block[3],
+                            const expr_env *env, const int64_t grid[3], const bank_result *interior)
+{
+    bool used[3];
+    gridcls_uses_block_index(a, used);
+    grid_ctx g = {.access = a, .block = block, .env = env};
+    gridcls_result gr;
+    char why[LANES_WHY_MAX];
+    json_t *t = json_object();
+    json_object_set_new(
+        t, "grid",
+        json_pack("[I,I,I]", (json_int_t)grid[0], (json_int_t)grid[1], (json_int_t)grid[2]));
+    if ((!used[0] && !used[1] && !used[2]) || interior->guard_assumed) {
+        /* Every block is the interior block (or the guard is not known, so
+         * no block can be told apart from it). */
+        int64_t blocks = grid[0] * grid[1] * grid[2];
+        json_object_set_new(t, "requests", json_integer(interior->requests * blocks));
+        json_object_set_new(t, "wavefronts", json_integer(interior->total * blocks));
+        json_object_set_new(t, "exact",
+                            json_boolean(!interior->guard_assumed && !interior->bound_sampled &&
+                                         !interior->capped));
+    } else if (gridcls_sum(grid, used, grid_block, &g, &gr, why, sizeof why)) {
+        json_object_set_new(t, "requests", json_integer(gr.sum[0]));
+        json_object_set_new(t, "wavefronts", json_integer(gr.sum[1]));
+        json_object_set_new(t, "exact", json_boolean(gr.uniform && !g.assumed));
+        json_object_set_new(t, "blocks_evaluated", json_integer(gr.classes));
+        if (!gr.uniform)
+            json_object_set_new(t, "note", json_string(gr.note));
+    } else {
+        json_decref(t);
+        return;
+    }
+    json_object_set_new(o, "grid_totals", t);
 }
 
 static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs *out,
@@ -287,7 +356,8 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
     const char *origin = NULL;
     bool have_block = block_for_variant(in, vi, block, &origin);
     expr_env env;
-    analysis_env(in, vi, &env);
+    int64_t grid[3];
+    bool have_grid = analysis_env(in, vi, &env, grid);
     for (size_t i = v->first_access; i < v->first_access + v->n_accesses; i++) {
         const mem_access *a = &u->accesses[i];
         const char *file = a->loc.file ? a->loc.file : in->file;
@@ -319,6 +389,7 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
             /* Warp-wide requests per block: weights for kernel-level averages
              * (what Nsight Compute's counters measure). */
             json_object_set_new(o, "requests_per_block", json_integer(br.requests));
+            json_object_set_new(o, "wavefronts_per_block", json_integer(br.total));
             /* Exact only when every guard and loop bound was evaluated. */
             json_object_set_new(o, "exact",
                                 json_boolean(!br.guard_assumed && !br.bound_sampled && !br.capped));
@@ -327,6 +398,8 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
                                           (json_int_t)block[2]));
             if (br.note[0])
                 json_object_set_new(o, "note", json_string(br.note));
+            if (have_grid)
+                add_grid_totals(o, a, block, &env, grid, &br);
             if (br.worst > br.ideal) {
                 char hint[128];
                 bank_hint(u, a, hint, sizeof hint);
