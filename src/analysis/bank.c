@@ -47,17 +47,19 @@ int bank_ideal(int width)
     return n < 1 ? 1 : n;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Sorts words[0..n) and counts the distinct ones into per-bank counts;
  * returns how many there are. */
 static int count_distinct(int64_t *words, int n, int banks[BANK_COUNT])
 {
-    qsort(words, (size_t)n, sizeof *words, cmp_i64);
+    /* Insertion sort: a request has at most 128 words, usually already in
+     * lane order, where this is linear and avoids qsort's indirect calls. */
+    for (int i = 1; i < n; i++) {
+        int64_t w = words[i];
+        int j = i;
+        for (; j > 0 && words[j - 1] > w; j--)
+            words[j] = words[j - 1];
+        words[j] = w;
+    }
     int distinct = 0;
     for (int i = 0; i < n; i++) {
         if (i > 0 && words[i] == words[i - 1])

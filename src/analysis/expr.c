@@ -117,6 +117,11 @@ void expr_env_set_builtin(expr_env *env, expr_builtin b, int64_t v)
 
 static int env_find(const expr_env *env, const char *name)
 {
+    /* The same pointer is the same name: the walk sets its loop counters
+     * with the strings it first set them with. */
+    for (int i = 0; i < env->n_named; i++)
+        if (env->names[i] == name)
+            return i;
     for (int i = 0; i < env->n_named; i++)
         if (strcmp(env->names[i], name) == 0)
             return i;
@@ -160,9 +165,28 @@ static bool env_lookup(const expr_env *env, const expr *e, int64_t *out)
     }
     if (!env)
         return false;
+    int h = e->slot_hint;
+    if (e->alias) {
+        if (h < env->n_named && env->names[h] == e->alias) {
+            *out = env->values[h];
+            return true;
+        }
+        for (int i = 0; i < env->n_named; i++)
+            if (env->names[i] == e->alias) {
+                ((expr *)e)->slot_hint = i;
+                *out = env->values[i];
+                return true;
+            }
+    }
+    if (h < env->n_named && strcmp(env->names[h], e->name) == 0) {
+        *out = env->values[h];
+        return true;
+    }
     int i = env_find(env, e->name);
     if (i < 0)
         return false;
+    expr *cache = (expr *)e; /* the cache only; the tree itself is unchanged */
+    cache->slot_hint = i;
     *out = env->values[i];
     return true;
 }
@@ -331,6 +355,20 @@ expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, const ch
     return fail(EXPR_UNKNOWN, "bad expression node", why);
 }
 
+void expr_alias_names(expr *e, const expr_env *env)
+{
+    if (!e || !env)
+        return;
+    if (e->kind == EX_SYM && e->builtin == SYM_NAMED) {
+        int i = env_find(env, e->name);
+        e->alias = i >= 0 ? env->names[i] : NULL;
+        e->slot_hint = i >= 0 ? i : 0;
+    }
+    expr_alias_names(e->a, env);
+    expr_alias_names(e->b, env);
+    expr_alias_names(e->c, env);
+}
+
 /* ---- queries ---- */
 
 bool expr_uses_builtin(const expr *e, expr_builtin b)
@@ -467,6 +505,29 @@ static expr *fold(expr *e)
 expr *expr_simplify(const expr *e)
 {
     return fold(expr_clone(e));
+}
+
+static expr *substitute(const expr *e, const expr_env *env)
+{
+    if (!e)
+        return NULL;
+    int64_t v;
+    if (e->kind == EX_SYM && env_lookup(env, e, &v))
+        return expr_const(v);
+    expr *n = node(e->kind);
+    n->op = e->op;
+    n->builtin = e->builtin;
+    n->value = e->value;
+    n->name = e->name ? xstrdup(e->name) : NULL;
+    n->a = substitute(e->a, env);
+    n->b = substitute(e->b, env);
+    n->c = substitute(e->c, env);
+    return n;
+}
+
+expr *expr_bind(const expr *e, const expr_env *env)
+{
+    return fold(substitute(e, env));
 }
 
 /* ---- printing ---- */

@@ -68,6 +68,15 @@ typedef struct expr {
     int64_t value;
     char *name; /* EX_SYM named symbol, or EX_UNKNOWN reason */
     struct expr *a, *b, *c;
+    /* Lookup cache of a named symbol, not part of its meaning: the env slot
+     * where the name was last found. The per-lane walk evaluates the same
+     * tree millions of times against envs laid out alike, so one string
+     * comparison there usually replaces a scan of the whole table. */
+    int slot_hint;
+    /* Set by expr_alias_names on a private copy: the pointer the env will
+     * hold for this name, so a lookup compares pointers, not strings. It
+     * must outlive the tree. */
+    const char *alias;
 } expr;
 
 /* Constructors (allocate; never return NULL). Ownership of children passes
@@ -113,6 +122,11 @@ typedef enum expr_status {
  * the unknown node's reason. */
 expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, const char **why);
 
+/* Points every named symbol of e that env binds at env's own name string
+ * (see expr.alias). Evaluation results do not change; lookups in envs that
+ * borrow the same strings skip the string comparisons. */
+void expr_alias_names(expr *e, const expr_env *env);
+
 /* True if the value can change with any of the given builtins (e.g. the
  * thread index). Named symbols listed in `lane_names` (per-lane locals the
  * front end resolved) count too. */
@@ -123,6 +137,9 @@ const char *expr_first_unbound(const expr *e, const expr_env *env);
 
 /* Fold constant subtrees in place-copy: returns a new simplified tree. */
 expr *expr_simplify(const expr *e);
+/* Copy of e with every symbol env binds replaced by its value, then
+ * simplified: for trees evaluated many times with those values fixed. */
+expr *expr_bind(const expr *e, const expr_env *env);
 /* C-like text ("threadIdx.x * 33 + j"), caller frees. */
 char *expr_to_string(const expr *e);
 const char *expr_builtin_name(expr_builtin b); /* "threadIdx.x" */

@@ -21,15 +21,36 @@ typedef struct unknown_sym {
     const char *name;     /* printable name, borrowed from a tree or a table */
 } unknown_sym;
 
+/* The requests one pass of a loop body made, in order. */
+typedef struct recorded_visit {
+    uint32_t active;
+    int64_t value[LANES_WARP];
+} recorded_visit;
+
+typedef struct recording {
+    bool on;
+    recorded_visit *v;
+    size_t n, cap;
+} recording;
+
 typedef struct walker {
     const lanes_job *job;
     lanes_result *res;
     expr *guard;                   /* unknown symbols replaced by EX_UNKNOWN */
     expr *conds[ACCESS_MAX_LOOPS]; /* likewise */
-    expr_env *env;                 /* one per lane */
+    /* Private copies of the value and the loops' starts and steps; all
+     * these trees have their names aliased (expr_alias_names). */
+    expr *value;
+    expr *inits[ACCESS_MAX_LOOPS], *nexts[ACCESS_MAX_LOOPS];
+    expr_env *env; /* one per lane */
     lanes_visit visit;
     long warp_visits;
     bool failed;
+    /* Loops whose counter nothing inside them reads: every iteration walks
+     * the same inner requests, so the first iteration's are recorded and
+     * replayed for the others (see walk). */
+    bool invariant[ACCESS_MAX_LOOPS];
+    recording rec[ACCESS_MAX_LOOPS];
 } walker;
 
 static void setf(char *dst, size_t size, const char *fmt, ...)
@@ -228,7 +249,7 @@ static bool emit(walker *w, uint32_t mask)
         if (!(active >> l & 1))
             continue;
         const char *why = NULL;
-        expr_status s = expr_eval(job->value, &w->env[l], &v->value[l], &why);
+        expr_status s = expr_eval(w->value, &w->env[l], &v->value[l], &why);
         if (s == EXPR_UNKNOWN || s == EXPR_UNBOUND)
             return fail(w, "%s cannot be evaluated: %s", job->what, why ? why : "unknown");
         if (s != EXPR_OK)
@@ -242,6 +263,18 @@ static bool visit(walker *w)
     lanes_visit *v = &w->visit;
     int64_t m[LANES_METRICS] = {0};
     char why[LANES_WHY_MAX] = "";
+    for (int d = 0; d < w->job->n_loops; d++) {
+        recording *r = &w->rec[d];
+        if (!r->on)
+            continue;
+        if (r->n == r->cap) {
+            r->cap = r->cap ? 2 * r->cap : 64;
+            r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+        }
+        r->v[r->n].active = v->active;
+        memcpy(r->v[r->n].value, v->value, sizeof v->value);
+        r->n++;
+    }
     v->iteration = w->warp_visits++;
     if (!w->job->fn(v, m, why, sizeof why, w->job->ctx))
         return fail(w, "%s", why[0] ? why : "the request could not be analysed");
@@ -304,7 +337,7 @@ static bool count_trips(walker *w, int d, uint32_t mask)
         if (!(mask >> l & 1))
             continue;
         int64_t x, trips = 0;
-        if (!eval_loop_part(w, L, L->init, "start", l, &x) || !set_var(w, L, l, x))
+        if (!eval_loop_part(w, L, w->inits[d], "start", l, &x) || !set_var(w, L, l, x))
             return false;
         for (;;) {
             bool ok;
@@ -327,7 +360,7 @@ static bool count_trips(walker *w, int d, uint32_t mask)
                 break;
             }
             trips++;
-            if (!eval_loop_part(w, L, L->next, "step", l, &x) || !set_var(w, L, l, x))
+            if (!eval_loop_part(w, L, w->nexts[d], "step", l, &x) || !set_var(w, L, l, x))
                 return false;
         }
         v->value[l] = trips;
@@ -337,6 +370,38 @@ static bool count_trips(walker *w, int d, uint32_t mask)
         if (!(mask >> l & 1))
             v->value[l] = 0;
     return visit(w);
+}
+
+/* One iteration of loop d for the lanes in mask. Where nothing inside the
+ * loop reads its counter, an iteration with the same lanes as the recorded
+ * one makes the same requests: they are replayed, not re-evaluated (the
+ * expressions inside see the same values, so they would give the same
+ * numbers and fail the same way). */
+static bool walk_body(walker *w, int d, uint32_t mask, bool *recorded, uint32_t *recorded_mask)
+{
+    recording *r = &w->rec[d];
+    if (!w->invariant[d])
+        return walk(w, d + 1, mask);
+    if (*recorded && mask == *recorded_mask) {
+        for (size_t i = 0; i < r->n; i++) {
+            if (w->warp_visits >= LANES_MAX_VISITS_PER_WARP) {
+                w->res->loop_capped = true;
+                return true;
+            }
+            w->visit.active = r->v[i].active;
+            memcpy(w->visit.value, r->v[i].value, sizeof w->visit.value);
+            if (!visit(w))
+                return false;
+        }
+        return true;
+    }
+    r->n = 0;
+    r->on = true;
+    bool ok = walk(w, d + 1, mask);
+    r->on = false;
+    *recorded = ok;
+    *recorded_mask = mask;
+    return ok;
 }
 
 static bool walk(walker *w, int d, uint32_t mask)
@@ -358,10 +423,11 @@ static bool walk(walker *w, int d, uint32_t mask)
     for (int l = 0; l < LANES_WARP; l++) {
         int64_t x;
         if ((mask >> l & 1) &&
-            (!eval_loop_part(w, L, L->init, "start", l, &x) || !set_var(w, L, l, x)))
+            (!eval_loop_part(w, L, w->inits[d], "start", l, &x) || !set_var(w, L, l, x)))
             return false;
     }
-    uint32_t alive = mask;
+    uint32_t alive = mask, recorded_mask = 0;
+    bool recorded = false;
     for (long it = 0;; it++) {
         uint32_t cur = 0;
         bool sampled = false;
@@ -396,12 +462,12 @@ static bool walk(walker *w, int d, uint32_t mask)
             w->res->loop_capped = true;
             break;
         }
-        if (!walk(w, d + 1, cur))
+        if (!walk_body(w, d, cur, &recorded, &recorded_mask))
             return false;
         for (int l = 0; l < LANES_WARP; l++) {
             int64_t x;
             if ((cur >> l & 1) &&
-                (!eval_loop_part(w, L, L->next, "step", l, &x) || !set_var(w, L, l, x)))
+                (!eval_loop_part(w, L, w->nexts[d], "step", l, &x) || !set_var(w, L, l, x)))
                 return false;
         }
         alive = cur;
@@ -513,6 +579,48 @@ bool lanes_run(const lanes_job *job, lanes_result *res)
     w.guard = mark_unknowns(job->guard, &probe_env);
     for (int i = 0; i < job->n_loops; i++)
         w.conds[i] = mark_unknowns(job->loops[i].cond, &probe_env);
+    /* What is the same in every lane and iteration (the caller's constants,
+     * the block shape) is folded into private copies once; the lane, the
+     * loop counters and the unknowns being probed stay symbols. */
+    expr_env fixed;
+    base_env(job, &fixed);
+    fixed.has_builtin[SYM_TID_X] = fixed.has_builtin[SYM_TID_Y] = false;
+    fixed.has_builtin[SYM_TID_Z] = false;
+    for (int i = 0; i < job->n_loops; i++)
+        if (job->loops[i].var)
+            expr_env_unset(&fixed, job->loops[i].var);
+    w.value = expr_bind(job->value, &fixed);
+    for (int i = 0; i < job->n_loops; i++) {
+        w.inits[i] = expr_bind(job->loops[i].init, &fixed);
+        w.nexts[i] = expr_bind(job->loops[i].next, &fixed);
+        expr *c = expr_bind(w.conds[i], &fixed);
+        expr_free(w.conds[i]);
+        w.conds[i] = c;
+    }
+    expr *g = expr_bind(w.guard, &fixed);
+    expr_free(w.guard);
+    w.guard = g;
+    /* probe_env holds every name a lane's env will, by the same pointers:
+     * lookups then compare pointers (the walk's hot path). */
+    expr_alias_names(w.guard, &probe_env);
+    expr_alias_names(w.value, &probe_env);
+    for (int i = 0; i < job->n_loops; i++) {
+        expr_alias_names(w.conds[i], &probe_env);
+        expr_alias_names(w.inits[i], &probe_env);
+        expr_alias_names(w.nexts[i], &probe_env);
+    }
+    for (int d = 0; d < job->n_loops; d++) {
+        const char *var = job->loops[d].var;
+        bool read = !var || (job->last_loop_trips && d == job->n_loops - 1) ||
+                    (w.value && expr_uses_name(w.value, var)) ||
+                    (w.guard && expr_uses_name(w.guard, var));
+        for (int e = d + 1; e < job->n_loops && !read; e++)
+            read = !job->loops[e].var || strcmp(job->loops[e].var, var) == 0 ||
+                   (w.conds[e] && expr_uses_name(w.conds[e], var)) ||
+                   (w.inits[e] && expr_uses_name(w.inits[e], var)) ||
+                   (w.nexts[e] && expr_uses_name(w.nexts[e], var));
+        w.invariant[d] = !read;
+    }
     w.env = xcalloc(LANES_WARP, sizeof *w.env);
     lanes_job named = *job;
     named.what = what;
@@ -560,8 +668,14 @@ bool lanes_run(const lanes_job *job, lanes_result *res)
     if (!ok)
         reset_counts(res);
     expr_free(w.guard);
-    for (int i = 0; i < job->n_loops; i++)
+    expr_free(w.value);
+    for (int i = 0; i < job->n_loops; i++) {
         expr_free(w.conds[i]);
+        expr_free(w.inits[i]);
+        expr_free(w.nexts[i]);
+    }
+    for (int d = 0; d < job->n_loops; d++)
+        free(w.rec[d].v);
     free(w.env);
     res->ok = ok;
     return ok;

@@ -323,6 +323,84 @@ static void test_reduction_loops(void **state)
     free_loop(&a.loops[0]);
 }
 
+/* Loops whose counter nothing inside reads are walked once and replayed
+ * (lanes.c). Each case is analysed twice: as written, and with "+ o * 0"
+ * added to the index so that the counter is read and every iteration is
+ * evaluated. Both must give the same numbers. */
+typedef struct replay_case {
+    const char *what;
+    int64_t block;
+    int64_t outer_trips; /* for (o = 0; o < outer_trips; o++) */
+    bool per_lane_outer; /* ... o < outer_trips - threadIdx.x % 4 instead */
+    int64_t inner_trips; /* for (i = 0; i < inner_trips; i++), 0: no inner loop */
+    int64_t stride;      /* words between lanes */
+} replay_case;
+
+static bank_result replay_run(const replay_case *c, bool read_counter)
+{
+    mem_access a = {0};
+    a.width = 4;
+    expr *index = B(OP_MUL, TX(), C(c->stride));
+    if (c->inner_trips)
+        index = B(OP_ADD, index, B(OP_MUL, N("i"), C(32 * c->stride)));
+    if (read_counter)
+        index = B(OP_ADD, index, B(OP_MUL, N("o"), C(0)));
+    a.byte_offset = B(OP_MUL, index, C(4));
+    expr *bound = C(c->outer_trips);
+    if (c->per_lane_outer)
+        bound = B(OP_SUB, bound, B(OP_MOD, TX(), C(4)));
+    a.loops[a.n_loops++] = loop("o", C(0), B(OP_LT, N("o"), bound), B(OP_ADD, N("o"), C(1)));
+    if (c->inner_trips)
+        a.loops[a.n_loops++] =
+            loop("i", C(0), B(OP_LT, N("i"), C(c->inner_trips)), B(OP_ADD, N("i"), C(1)));
+    const int64_t block[3] = {c->block, 1, 1};
+    bank_result r;
+    bank_analyze(&a, block, NULL, &r);
+    expr_free(a.byte_offset);
+    for (int i = 0; i < a.n_loops; i++)
+        free_loop(&a.loops[i]);
+    return r;
+}
+
+static void test_invariant_loop_replay(void **state)
+{
+    (void)state;
+    const replay_case cases[] = {
+        {"outer loop only", 64, 5, false, 0, 2},
+        {"outer around inner", 96, 3, false, 4, 1},
+        {"lanes leave the outer loop early", 32, 3, true, 0, 4},
+        {"lanes leave early, inner loop", 40, 4, true, 3, 33},
+        {"visit cap reached by replays", 32, 3000, false, 8, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bank_result fast = replay_run(&cases[i], false);
+        bank_result full = replay_run(&cases[i], true);
+        printf("%s: %ld requests, %lld wavefronts, worst %d\n", cases[i].what, fast.requests,
+               (long long)fast.total, fast.worst);
+        assert_true(fast.analyzed && full.analyzed);
+        assert_int_equal(fast.requests, full.requests);
+        assert_int_equal(fast.total, full.total);
+        assert_int_equal(fast.worst, full.worst);
+        assert_int_equal(fast.capped, full.capped);
+        assert_int_equal(fast.worst_iteration, full.worst_iteration);
+        assert_int_equal(fast.worst_warp, full.worst_warp);
+    }
+    /* Worked by hand: 2 warps x 5 iterations of a 2-way conflict. */
+    bank_result r = replay_run(&cases[0], false);
+    assert_int_equal(r.requests, 10);
+    assert_int_equal(r.total, 20);
+    /* Lanes with threadIdx.x % 4 = k run 3 - k iterations: stride 4 puts
+     * lanes l, l + 8, l + 16, l + 24 (same k) on one bank, so every
+     * request is 4-way; iterations 0, 1, 2 have lanes with k <= 2, 1, 0. */
+    r = replay_run(&cases[2], false);
+    assert_int_equal(r.requests, 3);
+    assert_int_equal(r.total, 12);
+    /* 16384 requests per warp at most, then the walk stops and says so. */
+    r = replay_run(&cases[4], false);
+    assert_true(r.capped);
+    assert_int_equal(r.requests, LANES_MAX_VISITS_PER_WARP);
+}
+
 static void test_loop_unknown_bound(void **state)
 {
     (void)state;
@@ -626,13 +704,21 @@ static void test_measured_patterns(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stride_4byte),      cmocka_unit_test(test_stride_8byte),
-        cmocka_unit_test(test_stride_16byte),     cmocka_unit_test(test_ideal),
-        cmocka_unit_test(test_transpose),         cmocka_unit_test(test_broadcast),
-        cmocka_unit_test(test_request_direct),    cmocka_unit_test(test_guard),
-        cmocka_unit_test(test_partial_warp),      cmocka_unit_test(test_uniform_unknowns),
-        cmocka_unit_test(test_reduction_loops),   cmocka_unit_test(test_loop_unknown_bound),
-        cmocka_unit_test(test_not_analysed),      cmocka_unit_test(test_probe_expected),
+        cmocka_unit_test(test_stride_4byte),
+        cmocka_unit_test(test_stride_8byte),
+        cmocka_unit_test(test_stride_16byte),
+        cmocka_unit_test(test_ideal),
+        cmocka_unit_test(test_transpose),
+        cmocka_unit_test(test_broadcast),
+        cmocka_unit_test(test_request_direct),
+        cmocka_unit_test(test_guard),
+        cmocka_unit_test(test_partial_warp),
+        cmocka_unit_test(test_uniform_unknowns),
+        cmocka_unit_test(test_reduction_loops),
+        cmocka_unit_test(test_loop_unknown_bound),
+        cmocka_unit_test(test_invariant_loop_replay),
+        cmocka_unit_test(test_not_analysed),
+        cmocka_unit_test(test_probe_expected),
         cmocka_unit_test(test_measured_patterns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
