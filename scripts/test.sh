@@ -230,10 +230,14 @@ for t in json.load(sys.stdin):
     "--ptxas-log tests/data/cli/logs/two-kernels-sm80.log tests/data/cli/logs/kernels.cu --arch sm_80,sm_90 --block 256"
     "tests/data/cli/cu/scale.cu --arch sm_80 --format json"
   )
+  # A fresh cache: the first command with a .cu file builds the precompiled
+  # CUDA headers (clang_saveTranslationUnit), the next one loads them.
+  rm -rf build-test/valgrind-cache
   for c in "${vg_cmds[@]}"; do
     read -r -a args <<<"$c"
     if [ -x build-test/src/gpulint ] &&
         GPULINT_NO_DEVICE=1 NO_COLOR=1 GPULINT_MODELS="$ROOT/models" \
+        GPULINT_CACHE_DIR="$ROOT/build-test/valgrind-cache" \
         "${VG[@]}" build-test/src/gpulint "${args[@]}" >/dev/null 2>build-test/valgrind-cmd.log; then
       vp=$((vp + 1))
       echo "ok   valgrind gpulint $c"

@@ -1365,6 +1365,50 @@ static void kernel_annotation(cusrc_tu *t, size_t k, const char *buf, size_t siz
     sbuf_free(&b);
 }
 
+#define PARSE_OPTIONS                                                                              \
+    (CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles)
+
+static bool has_fatal(CXTranslationUnit tu)
+{
+    unsigned n = clang_getNumDiagnostics(tu);
+    bool fatal = false;
+    for (unsigned i = 0; i < n && !fatal; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        fatal = clang_getDiagnosticSeverity(d) == CXDiagnostic_Fatal;
+        clang_disposeDiagnostic(d);
+    }
+    return fatal;
+}
+
+/* The parse with the precompiled CUDA headers (cusrc_pch.c), or NULL to
+ * parse without: no cache, or a fatal error, which may be clang refusing
+ * the file (headers changed since it was built); the file is then dropped
+ * and the plain parse decides. GPULINT_CACHE_DIR= (empty) turns this off. */
+static CXTranslationUnit parse_with_pch(CXIndex index, const char *file, const argv_t *a)
+{
+    char *pch = cusrc_pch_get(index, (const char *const *)a->v, a->n);
+    if (!pch)
+        return NULL;
+    argv_t with = {0};
+    arg_add(&with, "-include-pch");
+    arg_add(&with, pch);
+    for (int i = 0; i < a->n; i++)
+        arg_add(&with, a->v[i]);
+    CXTranslationUnit tu = NULL;
+    if (clang_parseTranslationUnit2(index, file, (const char *const *)with.v, with.n, NULL, 0,
+                                    PARSE_OPTIONS, &tu) != CXError_Success)
+        tu = NULL;
+    if (!tu || has_fatal(tu)) {
+        if (tu)
+            clang_disposeTranslationUnit(tu);
+        tu = NULL;
+        unlink(pch);
+    }
+    args_free(&with);
+    free(pch);
+    return tu;
+}
+
 /* ---- diagnostics ---- */
 
 static void read_diagnostics(cusrc_tu *t)
@@ -1576,10 +1620,11 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     if (!ctx)
         ctx = own = cusrc_ctx_new();
     double t0 = now_s();
-    CXTranslationUnit tu = NULL;
-    enum CXErrorCode ec = clang_parseTranslationUnit2(
-        ctx->index, opts->file, (const char *const *)a.v, a.n, NULL, 0,
-        CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles, &tu);
+    CXTranslationUnit tu = parse_with_pch(ctx->index, opts->file, &a);
+    enum CXErrorCode ec = CXError_Success;
+    if (!tu)
+        ec = clang_parseTranslationUnit2(ctx->index, opts->file, (const char *const *)a.v, a.n,
+                                         NULL, 0, PARSE_OPTIONS, &tu);
     double t1 = now_s();
     if (ec != CXError_Success || !tu) {
         sbuf b;

@@ -177,4 +177,9 @@ size_t tu_add_access(cusrc_tu *t);
 size_t tu_add_branch(cusrc_tu *t);
 void tu_note(cusrc_tu *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* cusrc_pch.c: the path of a precompiled header of the implicit CUDA
+ * headers for exactly these arguments, built if missing; NULL when there is
+ * no cache directory or it cannot be built. The caller frees it. */
+char *cusrc_pch_get(CXIndex index, const char *const *args, int n_args);
+
 #endif

@@ -28,8 +28,8 @@ SRC_ROOT/tests/data, {src} for SRC_ROOT and {build} for BUILD_ROOT, so
 expected outputs that contain paths stay portable. A relative stdin path is
 relative to tests/data. Every case runs with its working directory at
 tests/data (so relative file names in args print as written), with
-GPULINT_NO_DEVICE=1, NO_COLOR=1, LC_ALL=C and GPULINT_MODELS=SRC_ROOT/models
-on top of the caller's environment; env: lines override those. Each case has
+GPULINT_NO_DEVICE=1, NO_COLOR=1, LC_ALL=C, GPULINT_MODELS=SRC_ROOT/models and
+GPULINT_CACHE_DIR=BUILD_ROOT/test-cache on top of the caller's environment; env: lines override those. Each case has
 a time limit (GPULINT_CLI_TIMEOUT seconds, default 300): a hang is a failure.
 Cases run in parallel (GPULINT_CLI_JOBS, default: the CPU count).
 """
@@ -131,7 +131,8 @@ def run_case(path, gpulint, subst, data_dir, timeout):
         case = parse_case(path)
         env = dict(os.environ)
         env.update({"GPULINT_NO_DEVICE": "1", "NO_COLOR": "1", "LC_ALL": "C",
-                    "GPULINT_MODELS": os.path.join(subst["src"], "models")})
+                    "GPULINT_MODELS": os.path.join(subst["src"], "models"),
+                    "GPULINT_CACHE_DIR": os.path.join(subst["build"], "test-cache")})
         for e in case["env"]:
             k, _, v = e.partition("=")
             env[k] = expand(v, subst)

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -64,11 +66,46 @@ static const cusrc_unit *unit(const char *rel)
     return &c->u;
 }
 
+static char cache_dir[] = "/tmp/gpulint-test-cache-XXXXXX";
+
 static int setup(void **state)
 {
     (void)state;
+    /* Every test parses with a precompiled wrapper header in a private
+     * cache (test_pch_cache checks it changes nothing). */
+    if (!mkdtemp(cache_dir))
+        return -1;
+    setenv("GPULINT_CACHE_DIR", cache_dir, 1);
     ctx = cusrc_ctx_new();
     return ctx ? 0 : -1;
+}
+
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+static int count_pch(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)))
+        n += strstr(e->d_name, ".pch") && !strstr(e->d_name, ".tmp");
+    if (d)
+        closedir(d);
+    return n;
 }
 
 static int teardown(void **state)
@@ -79,6 +116,7 @@ static int teardown(void **state)
         free(cache[i].rel);
     }
     cusrc_ctx_free(ctx);
+    remove_tree(cache_dir);
     return 0;
 }
 
@@ -1136,6 +1174,80 @@ static void test_refused_files(void **state)
     unlink(path);
 }
 
+/* The whole listing of a parse of rel, with the cache directory given
+ * ("" turns the precompiled header off). */
+static char *dump_with_cache(const char *rel, const char *dir)
+{
+    setenv("GPULINT_CACHE_DIR", dir, 1);
+    char *path = path_of(rel);
+    cusrc_options o = {.file = path, .arch = "sm_90"};
+    cusrc_unit u;
+    char *err = NULL;
+    if (!cusrc_parse(ctx, &o, &u, &err))
+        fail_msg("%s: %s", rel, err ? err : "?");
+    sbuf b;
+    sbuf_init(&b);
+    cusrc_dump(&u, &b);
+    cusrc_unit_free(&u);
+    free(path);
+    setenv("GPULINT_CACHE_DIR", cache_dir, 1);
+    /* Drop the timings ("(parse 0.41s, analysis 0.00s, 0 errors)"). */
+    char *text = sbuf_take(&b);
+    char *p = strstr(text, "(parse "), *q = p ? strstr(p, " errors)") : NULL;
+    if (p && q) {
+        while (q > p && q[-1] != ' ')
+            q--;
+        memmove(p + 1, q, strlen(q) + 1);
+    }
+    return text;
+}
+
+/* The precompiled wrapper header changes nothing in what is found, is
+ * built once and reused, and a damaged one is dropped, not trusted. */
+static void test_pch_cache(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gpulint-pch-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *files[] = {"examples/gemm_tiled.cu", "tests/data/cusrc/broken.cu",
+                           "examples/cub_block_reduce.cu"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char *plain = dump_with_cache(files[i], "");
+        char *built = dump_with_cache(files[i], dir);
+        char *reused = dump_with_cache(files[i], dir);
+        assert_string_equal(plain, built);
+        assert_string_equal(plain, reused);
+        free(plain);
+        free(built);
+        free(reused);
+    }
+    assert_int_equal(count_pch(dir), 1); /* same arguments: one file */
+
+    /* Overwrite it with garbage: the parse falls back and drops it. */
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char pch[512] = "";
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".pch"))
+            snprintf(pch, sizeof pch, "%s/%s", dir, e->d_name);
+    closedir(d);
+    FILE *f = fopen(pch, "wb");
+    assert_non_null(f);
+    fputs("not a precompiled header", f);
+    fclose(f);
+    char *plain = dump_with_cache("examples/transpose.cu", "");
+    char *damaged = dump_with_cache("examples/transpose.cu", dir);
+    assert_string_equal(plain, damaged);
+    assert_int_equal(count_pch(dir), 0);
+    char *rebuilt = dump_with_cache("examples/transpose.cu", dir);
+    assert_string_equal(plain, rebuilt);
+    assert_int_equal(count_pch(dir), 1);
+    free(plain);
+    free(damaged);
+    free(rebuilt);
+    remove_tree(dir);
+}
+
 static void test_dump_and_timing(void **state)
 {
     (void)state;
@@ -1182,6 +1294,7 @@ int main(void)
         cmocka_unit_test(test_compile_commands),
         cmocka_unit_test(test_refused_files),
         cmocka_unit_test(test_dump_and_timing),
+        cmocka_unit_test(test_pch_cache),
     };
     return cmocka_run_group_tests_name("cusrc", tests, setup, teardown);
 }
