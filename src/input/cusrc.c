@@ -775,6 +775,39 @@ static char *fn_usr(CXCursor fn)
     return cx_str(clang_getCursorUSR(clang_Cursor_isNull(tmpl) ? fn : tmpl));
 }
 
+typedef struct tparam_scan {
+    int want, seen;
+    bool is_bool;
+} tparam_scan;
+
+static enum CXChildVisitResult tparam_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    tparam_scan *s = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_TemplateTypeParameter && k != CXCursor_NonTypeTemplateParameter &&
+        k != CXCursor_TemplateTemplateParameter)
+        return CXChildVisit_Continue;
+    if (s->seen++ == s->want) {
+        s->is_bool = k == CXCursor_NonTypeTemplateParameter &&
+                     clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Bool;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* Whether template parameter i of fn's template is a bool: libclang hands
+ * its value over sign-extended from one bit, so true reads as -1. */
+static bool targ_is_bool(CXCursor fn, int i)
+{
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
+    if (clang_Cursor_isNull(tmpl))
+        return false;
+    tparam_scan s = {.want = i};
+    clang_visitChildren(tmpl, tparam_visit, &s);
+    return s.is_bool;
+}
+
 static void fill_targs(cusrc_tu *t, CXCursor fn, long kernel, cusrc_targ **out, int *n_out)
 {
     int n = clang_Cursor_getNumTemplateArguments(fn);
@@ -796,11 +829,16 @@ static void fill_targs(cusrc_tu *t, CXCursor fn, long kernel, cusrc_targ **out, 
             g->type_size = cn_type_size(ty);
             g->text = xstrdup(g->type_name);
         } else if (k == CXTemplateArgumentKind_Integral) {
-            g->value = clang_Cursor_getTemplateArgumentValue(fn, (unsigned)i);
-            sbuf b;
-            sbuf_init(&b);
-            sbuf_addf(&b, "%lld", (long long)g->value);
-            g->text = sbuf_take(&b);
+            if (targ_is_bool(fn, i)) {
+                g->value = clang_Cursor_getTemplateArgumentUnsignedValue(fn, (unsigned)i) != 0;
+                g->text = xstrdup(g->value ? "true" : "false");
+            } else {
+                g->value = clang_Cursor_getTemplateArgumentValue(fn, (unsigned)i);
+                sbuf b;
+                sbuf_init(&b);
+                sbuf_addf(&b, "%lld", (long long)g->value);
+                g->text = sbuf_take(&b);
+            }
         } else {
             g->text = xstrdup("?");
         }

@@ -1202,6 +1202,23 @@ static char *dump_with_cache(const char *rel, const char *dir)
     return text;
 }
 
+/* A bool template argument is true or false, 1 or 0: libclang reports
+ * true as -1 (a one-bit signed value), which made the variant
+ * "stsWithLoads<-1>" and put -1 into any arithmetic on the parameter. */
+static void test_bool_template_argument(void **state)
+{
+    (void)state;
+    const cusrc_unit *u = unit("kernels/smem_contention.cu");
+    const cusrc_variant *t = variant(u, "stsWithLoads<true>");
+    const cusrc_variant *f = variant(u, "stsWithLoads<false>");
+    assert_int_equal(t->n_targs, 1);
+    assert_int_equal(t->targs[0].value, 1);
+    assert_string_equal(t->targs[0].text, "true");
+    assert_int_equal(f->targs[0].value, 0);
+    assert_string_equal(f->targs[0].text, "false");
+    assert_non_null(t->mangled);
+}
+
 /* The precompiled wrapper header changes nothing in what is found, is
  * built once and reused, and a damaged one is dropped, not trusted. */
 static void test_pch_cache(void **state)
@@ -1295,6 +1312,7 @@ int main(void)
         cmocka_unit_test(test_refused_files),
         cmocka_unit_test(test_dump_and_timing),
         cmocka_unit_test(test_pch_cache),
+        cmocka_unit_test(test_bool_template_argument),
     };
     return cmocka_run_group_tests_name("cusrc", tests, setup, teardown);
 }
