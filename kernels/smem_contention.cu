@@ -62,7 +62,9 @@ __global__ void ldsAlone(float *out)
 // global-to-shared copy. `mask` selects the working set: a large one misses
 // L1 on every load (the fill data is written into L1's SRAM), a small one
 // hits after the first pass.
-__global__ void stsWithLoads(const float *in, size_t mask, float *out)
+// With cg set the loads are ld.global.cg (__ldcg): cached in L2 only, so
+// the data they return is not written into L1's SRAM as a cache line.
+template <bool cg> __global__ void stsWithLoads(const float *in, size_t mask, float *out)
 {
     __shared__ float s[THREADS];
     volatile float *vs = s;
@@ -70,7 +72,8 @@ __global__ void stsWithLoads(const float *in, size_t mask, float *out)
     size_t stride = (size_t)gridDim.x * THREADS;
     float v = 0.0f;
     for (int i = 0; i < ITERS; ++i) {
-        v += in[(idx + i * stride) & mask];
+        const float *p = in + ((idx + i * stride) & mask);
+        v += cg ? __ldcg(p) : *p;
         vs[threadIdx.x] = v;
     }
     out[idx] = vs[threadIdx.x];
@@ -107,7 +110,7 @@ int main(int argc, char **argv)
 
     struct {
         const char *name;
-        int kind; // 0 stsAlone, 1 ldsAlone, 2 stsWithLoads, 3 ldsWithLoads
+        int kind; // 0 stsAlone, 1 ldsAlone, 2 stsWithLoads, 3 ldsWithLoads, 4 stsWithLoads<cg>
         int blocks;
         size_t mask;
     } runs[] = {
@@ -120,6 +123,7 @@ int main(int argc, char **argv)
         {"lds_loads_1block_miss", 3, 1, big - 1},
         {"lds_loads_full_miss", 3, full, big - 1},
         {"lds_loads_full_hit", 3, full, small - 1},
+        {"sts_loadscg_full_miss", 4, full, big - 1},
     };
     int ran = 0;
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; ++r) {
@@ -128,13 +132,14 @@ int main(int argc, char **argv)
         switch (runs[r].kind) {
         case 0: stsAlone<<<runs[r].blocks, THREADS>>>(out); break;
         case 1: ldsAlone<<<runs[r].blocks, THREADS>>>(out); break;
-        case 2: stsWithLoads<<<runs[r].blocks, THREADS>>>(in, runs[r].mask, out); break;
+        case 2: stsWithLoads<false><<<runs[r].blocks, THREADS>>>(in, runs[r].mask, out); break;
+        case 4: stsWithLoads<true><<<runs[r].blocks, THREADS>>>(in, runs[r].mask, out); break;
         default: ldsWithLoads<<<runs[r].blocks, THREADS>>>(in, runs[r].mask, out); break;
         }
         CHECK(cudaGetLastError());
         CHECK(cudaDeviceSynchronize());
         printf("%s: %d blocks x %d threads, %d shared %s per warp\n", runs[r].name,
-               runs[r].blocks, THREADS, ITERS, runs[r].kind % 2 ? "loads" : "stores");
+               runs[r].blocks, THREADS, ITERS, runs[r].kind == 1 || runs[r].kind == 3 ? "loads" : "stores");
         ++ran;
     }
     CHECK(cudaFree(in));

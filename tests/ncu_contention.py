@@ -14,7 +14,7 @@ import sys
 
 NAMES = ["sts_alone_1block", "sts_alone_full", "lds_alone_full", "sts_loads_1block_miss",
          "sts_loads_full_miss", "sts_loads_full_hit", "lds_loads_1block_miss",
-         "lds_loads_full_miss", "lds_loads_full_hit"]  # launch order in main()
+         "lds_loads_full_miss", "lds_loads_full_hit", "sts_loadscg_full_miss"]  # launch order in main()
 
 
 def main():

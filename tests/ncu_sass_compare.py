@@ -41,7 +41,9 @@ from ncu_compare import DEFINES, kernel_key  # noqa: E402
 
 def norm_kernel(name):
     key = kernel_key(name)
-    return re.sub(r"\((?:unsigned|int|long|short|char|bool|unsigned int)\)", "", key)
+    # ncu prints template arguments with casts: <(int)64, (bool)1>.
+    key = key.replace("(bool)0", "false").replace("(bool)1", "true")
+    return re.sub(r"\((?:unsigned|int|long|short|char|unsigned int)\)", "", key)
 
 
 def measured(path):
