@@ -412,6 +412,18 @@ static void add_count(sbuf *out, const expr *e, bool known, double v, const char
     free(s);
 }
 
+/* 0, or a product with a 0 factor: a precision the kernel never uses, times
+ * a symbolic thread count (the evaluator keeps x * 0 unfolded so that an
+ * unbound x is still reported, but a listing need not show it). */
+static bool zero_count(const expr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == EX_CONST)
+        return e->value == 0;
+    return e->kind == EX_BINARY && e->op == OP_MUL && (zero_count(e->a) || zero_count(e->b));
+}
+
 void kroof_text(sbuf *out, const kroof *k)
 {
     sbuf_addf(out, "  %s:%d  %s%s: ", k->file ? k->file : "?", k->line, k->kernel,
@@ -421,7 +433,7 @@ void kroof_text(sbuf *out, const kroof *k)
         sbuf_add(out, "at most ");
     for (int i = 0; i < 4; i++) {
         bool zero = k->known && k->flops_value[i] == 0;
-        if (zero || (!k->known && k->flops[i]->kind == EX_CONST && k->flops[i]->value == 0))
+        if (zero || (!k->known && zero_count(k->flops[i])))
             continue;
         sbuf_add(out, any ? " + " : "");
         add_count(out, k->flops[i], k->known, k->flops_value[i], "FLOP");
