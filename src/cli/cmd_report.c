@@ -29,18 +29,59 @@ typedef struct report_args {
     bool help;
 } report_args;
 
+/* The analyses' view of the report's targets. */
+static int source_targets(const report *r, source_target targets[TARGET_MAX],
+                          const gpu_product **product)
+{
+    *product = NULL;
+    for (int t = 0; t < r->n_targets; t++) {
+        targets[t] = (source_target){&r->targets[t].arch,
+                                     r->targets[t].has_product ? &r->targets[t].product : NULL};
+        if (!*product && r->targets[t].has_product)
+            *product = &r->targets[t].product;
+    }
+    return r->n_targets;
+}
+
+static source_inputs inputs_for(const report_args *a, const source_unit *su,
+                                const source_target *targets, int n_targets,
+                                const gpu_product *product, kernel_row *rows, int n_rows)
+{
+    return (source_inputs){
+        &su->unit, su->file,  rows,           n_rows,
+        targets,   n_targets, a->p.has_block, {a->p.block[0], a->p.block[1], a->p.block[2]},
+        &a->defs,  product};
+}
+
+typedef struct early_ctx {
+    const report_args *a;
+    source_outputs *src;
+    finding_list *findings;
+} early_ctx;
+
+/* pipeline_opts.on_source: the source-only analyses while nvcc works. */
+static void analyse_early(report *r, source_unit *su, void *p)
+{
+    early_ctx *e = p;
+    source_target targets[TARGET_MAX];
+    const gpu_product *product;
+    int n = source_targets(r, targets, &product);
+    source_inputs in = inputs_for(e->a, su, targets, n, product, NULL, 0);
+    source_analyse_source(&in, e->src, e->findings);
+    su->early = true;
+}
+
 /* Source analyses per file; refines the kernels' lines and columns. */
 static void analyse_sources(report *r, const report_args *a, source_outputs *src,
                             finding_list *findings)
 {
     source_target targets[TARGET_MAX];
-    for (int t = 0; t < r->n_targets; t++)
-        targets[t] = (source_target){&r->targets[t].arch,
-                                     r->targets[t].has_product ? &r->targets[t].product : NULL};
+    const gpu_product *product;
+    int n_targets = source_targets(r, targets, &product);
     kernel_row *rows = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *rows);
     size_t *idx = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *idx);
     for (size_t s = 0; s < r->n_sources; s++) {
-        const source_unit *su = &r->sources[s];
+        source_unit *su = &r->sources[s];
         if (!su->parsed)
             continue;
         int n = 0;
@@ -49,15 +90,10 @@ static void analyse_sources(report *r, const report_args *a, source_outputs *src
                 idx[n] = i;
                 rows[n++] = report_row(&r->kernels[i]);
             }
-        const gpu_product *product = NULL;
-        for (int t = 0; t < r->n_targets && !product; t++)
-            if (r->targets[t].has_product)
-                product = &r->targets[t].product;
-        source_inputs in = {
-            &su->unit, su->file,     rows,           n,
-            targets,   r->n_targets, a->p.has_block, {a->p.block[0], a->p.block[1], a->p.block[2]},
-            &a->defs,  product};
-        source_analyse(&in, src, findings);
+        source_inputs in = inputs_for(a, su, targets, n_targets, product, rows, n);
+        if (!su->early)
+            source_analyse_source(&in, src, findings);
+        source_analyse_launches(&in, src, findings);
         for (int k = 0; k < n; k++) {
             r->kernels[idx[k]].line = rows[k].line;
             r->kernels[idx[k]].column = rows[k].column;
@@ -70,7 +106,6 @@ static void analyse_sources(report *r, const report_args *a, source_outputs *src
 static void collect_findings(report *r, const report_args *a, source_outputs *src,
                              finding_list *out)
 {
-    findings_init(out);
     analyse_sources(r, a, src, out);
     for (size_t i = 0; i < r->n_kernels; i++) {
         kernel_row row = report_row(&r->kernels[i]);
@@ -322,11 +357,15 @@ int cmd_report(int argc, char **argv)
         }
     }
     report r;
+    finding_list findings;
+    source_outputs src;
+    findings_init(&findings);
+    source_outputs_init(&src);
+    early_ctx early = {&a, &src, &findings};
+    a.p.on_source = analyse_early;
+    a.p.on_source_ctx = &early;
     rc = pipeline_run(&a.p, &r);
     if (rc == EXIT_OK) {
-        finding_list findings;
-        source_outputs src;
-        source_outputs_init(&src);
         collect_findings(&r, &a, &src, &findings);
         if (a.plot)
             rc = plot_roofline(&r, &src, a.plot);
@@ -336,9 +375,9 @@ int cmd_report(int argc, char **argv)
             print_sarif(&findings);
         else
             print_text(&r, &a, &src, &findings);
-        findings_free(&findings);
-        source_outputs_free(&src);
     }
+    findings_free(&findings);
+    source_outputs_free(&src);
     report_free(&r);
     opt_free(&res);
     return rc;

@@ -191,8 +191,12 @@ static int run_one(const pipeline_opts *o, report *r, size_t *cap, const char *n
     srcscan_kernels(src, src_len, &scan);
     findings_scan_ignores(file, src, src_len, &r->ignores);
     free(src);
-    /* libclang reads the source while nvcc compiles it. */
+    /* libclang reads the source while nvcc compiles it, and what needs only
+     * the source is analysed then too. */
+    size_t before_parse = r->n_sources;
     parse_source(o, r, ctx, file);
+    if (o->on_source && r->n_sources > before_parse && r->sources[r->n_sources - 1].parsed)
+        o->on_source(r, &r->sources[r->n_sources - 1], o->on_source_ctx);
     char *log;
     size_t len;
     int status;

@@ -14,6 +14,9 @@
 #include "report/findings.h"
 #include "report/kernel_report.h"
 
+struct report;
+struct source_unit;
+
 typedef struct pipeline_opts {
     target_opts target;
     const char *nvcc;
@@ -30,11 +33,16 @@ typedef struct pipeline_opts {
     bool no_source;        /* skip the libclang front end */
     bool allow_no_kernels; /* files without kernels are fine (check on host-only files) */
     const char *compdb;    /* -p DIR: compile_commands.json */
+    /* Called once a file's source is parsed, while nvcc still compiles it,
+     * so that work needing only the source overlaps the compile. */
+    void (*on_source)(struct report *r, struct source_unit *su, void *ctx);
+    void *on_source_ctx;
 } pipeline_opts;
 
 typedef struct source_unit {
     const char *file;
     bool parsed;
+    bool early; /* on_source did its part */
     cusrc_unit unit;
     char *error; /* why the front end could not read the file */
 } source_unit;

@@ -519,11 +519,19 @@ static void roofline_sites(const source_inputs *in, source_outputs *out)
     }
 }
 
-void source_analyse(const source_inputs *in, source_outputs *out, finding_list *findings)
+void source_analyse_source(const source_inputs *in, source_outputs *out, finding_list *findings)
 {
     const cusrc_unit *u = in->unit;
     for (size_t i = 0; i < u->n_notes; i++)
         json_array_append_new(out->notes, json_string(u->notes[i]));
+    for (size_t vi = 0; vi < u->n_variants; vi++)
+        analyse_accesses(in, vi, out, findings);
+    roofline_sites(in, out);
+}
+
+void source_analyse_launches(const source_inputs *in, source_outputs *out, finding_list *findings)
+{
+    const cusrc_unit *u = in->unit;
     /* Definition lines from the front end are exact; prefer them. */
     for (size_t vi = 0; vi < u->n_variants; vi++) {
         const cusrc_variant *v = &u->variants[vi];
@@ -549,9 +557,12 @@ void source_analyse(const source_inputs *in, source_outputs *out, finding_list *
             check_launch(in, l, v, &in->targets[t], row_for(in, m, in->targets[t].arch), list,
                          findings);
     }
-    for (size_t vi = 0; vi < u->n_variants; vi++)
-        analyse_accesses(in, vi, out, findings);
-    roofline_sites(in, out);
+}
+
+void source_analyse(const source_inputs *in, source_outputs *out, finding_list *findings)
+{
+    source_analyse_source(in, out, findings);
+    source_analyse_launches(in, out, findings);
 }
 
 static int cmp_launch(const void *a, const void *b)

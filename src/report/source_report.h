@@ -45,6 +45,12 @@ typedef struct source_outputs {
 void source_outputs_init(source_outputs *o);
 void source_outputs_free(source_outputs *o);
 void source_analyse(const source_inputs *in, source_outputs *out, finding_list *findings);
+/* source_analyse in two halves. The first needs only the source, the
+ * targets and the options (in->rows may be empty): shared and global
+ * accesses, branches, roofline estimates; it can run while nvcc compiles.
+ * The second needs the compiled kernels: definition lines, launch checks. */
+void source_analyse_source(const source_inputs *in, source_outputs *out, finding_list *findings);
+void source_analyse_launches(const source_inputs *in, source_outputs *out, finding_list *findings);
 /* Text lines for the launch table of the report. */
 void source_launch_text(sbuf *out, const source_outputs *o, bool color);
 
