@@ -439,25 +439,14 @@ int cmd_bank(int argc, char **argv)
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
     };
-    opt_result res;
-    if (!opt_parse(specs, argc, argv, &res)) {
-        opt_free(&res);
-        return cli_error(EXIT_USAGE, "%s", res.error);
-    }
-    int n_pos = res.n_positional + res.n_passthrough;
-    opt_free(&res);
-    if (a.help) {
-        opt_usage("gpulint bank --stride N [--elem 4|8|16] [--block XxY] [--explain] "
-                  "[--format text|json]\n"
-                  "       gpulint bank --decl \"float tile[32][33]\" --access "
-                  "\"tile[threadIdx.x][threadIdx.y]\" [--block 32x8] [--explain]",
-                  specs);
-        return EXIT_OK;
-    }
-    if (n_pos)
-        return cli_error(EXIT_USAGE, "bank takes no file arguments");
-    if (strcmp(a.format, "text") && strcmp(a.format, "json"))
-        return cli_error(EXIT_USAGE, "unknown format '%s' (use text or json)", a.format);
+    int done = opt_parse_command("bank", specs, argc, argv,
+                                 "gpulint bank --stride N [--elem 4|8|16] [--block XxY] "
+                                 "[--explain] [--format text|json]\n"
+                                 "       gpulint bank --decl \"float tile[32][33]\" --access "
+                                 "\"tile[threadIdx.x][threadIdx.y]\" [--block 32x8] [--explain]",
+                                 &a.help, &a.format);
+    if (done >= 0)
+        return done;
     bool by_decl = a.decl || a.access;
     if (a.seen_stride && by_decl)
         return cli_error(EXIT_USAGE, "give --stride, or --decl with --access, not both");

@@ -19,20 +19,10 @@ int cmd_models(int argc, char **argv)
         {"help", 'h', OPT_FLAG, &help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
     };
-    opt_result res;
-    bool ok = opt_parse(specs, argc, argv, &res);
-    int extra = res.n_positional + res.n_passthrough;
-    opt_free(&res);
-    if (!ok)
-        return cli_error(EXIT_USAGE, "%s", res.error);
-    if (help) {
-        opt_usage("gpulint models [--format text|json]", specs);
-        return EXIT_OK;
-    }
-    if (extra)
-        return cli_error(EXIT_USAGE, "models takes no arguments");
-    if (strcmp(format, "text") && strcmp(format, "json"))
-        return cli_error(EXIT_USAGE, "unknown format '%s' (use text or json)", format);
+    int done = opt_parse_command("models", specs, argc, argv, "gpulint models [--format text|json]",
+                                 &help, &format);
+    if (done >= 0)
+        return done;
     model_db db;
     int rc = target_load_db(models_dir, &db);
     if (rc != EXIT_OK)

@@ -109,23 +109,13 @@ int cmd_occupancy(int argc, char **argv)
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
     };
-    opt_result res;
-    if (!opt_parse(specs, argc, argv, &res)) {
-        opt_free(&res);
-        return cli_error(EXIT_USAGE, "%s", res.error);
-    }
-    int n_pos = res.n_positional + res.n_passthrough;
-    opt_free(&res);
-    if (a.help) {
-        opt_usage("gpulint occupancy --threads N --regs N [--smem B] [--dynamic-smem B] "
-                  "[--arch A|--gpu G|--machine M] [--explain] [--format text|json]",
-                  specs);
-        return EXIT_OK;
-    }
-    if (n_pos)
-        return cli_error(EXIT_USAGE, "occupancy takes no file arguments");
-    if (strcmp(a.format, "text") && strcmp(a.format, "json"))
-        return cli_error(EXIT_USAGE, "unknown format '%s' (use text or json)", a.format);
+    int done =
+        opt_parse_command("occupancy", specs, argc, argv,
+                          "gpulint occupancy --threads N --regs N [--smem B] [--dynamic-smem B] "
+                          "[--arch A|--gpu G|--machine M] [--explain] [--format text|json]",
+                          &a.help, &a.format);
+    if (done >= 0)
+        return done;
     int dims[3] = {1, 1, 1};
     if (a.block) {
         if (a.seen_threads)

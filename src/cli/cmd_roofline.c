@@ -259,27 +259,15 @@ int cmd_roofline(int argc, char **argv)
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
     };
-    opt_result res;
-    if (!opt_parse(specs, argc, argv, &res)) {
-        opt_free(&res);
-        return cli_error(EXIT_USAGE, "%s", res.error);
-    }
-    int n_pos = res.n_positional + res.n_passthrough;
-    const char *first_pos = res.n_positional ? res.positional[0] : NULL;
-    opt_free(&res);
-    if (a.help) {
-        opt_usage("gpulint roofline (--peak F --bw B | --gpu ID [--precision P]) "
-                  "[--ai LIST] [--flops N --bytes N] [--gemm M,N,K --tile T] [--explain] "
-                  "[--format text|json] [--plot FILE]",
-                  specs);
-        return EXIT_OK;
-    }
-    if (n_pos)
-        return cli_error(EXIT_USAGE, "roofline takes no file arguments (got '%s')",
-                         first_pos ? first_pos : "--");
+    int done =
+        opt_parse_command("roofline", specs, argc, argv,
+                          "gpulint roofline (--peak F --bw B | --gpu ID [--precision P]) "
+                          "[--ai LIST] [--flops N --bytes N] [--gemm M,N,K --tile T] [--explain] "
+                          "[--format text|json] [--plot FILE]",
+                          &a.help, &a.format);
+    if (done >= 0)
+        return done;
     bool json = strcmp(a.format, "json") == 0;
-    if (!json && strcmp(a.format, "text") != 0)
-        return cli_error(EXIT_USAGE, "unknown format '%s' (use text or json)", a.format);
     roof_clock clock = ROOF_CLOCK_BOOST;
     if (a.clock && strcmp(a.clock, "base") == 0)
         clock = ROOF_CLOCK_BASE;

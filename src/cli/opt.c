@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
+#include "cli/exitcode.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 
@@ -165,4 +167,27 @@ void opt_usage(const char *usage_line, const opt_spec *specs)
                      s->arg ? s->arg : "");
         printf("  %-30s %s\n", left, s->help ? s->help : "");
     }
+}
+
+int opt_parse_command(const char *name, const opt_spec *specs, int argc, char **argv,
+                      const char *usage_line, const bool *help, const char *const *format)
+{
+    opt_result res;
+    if (!opt_parse(specs, argc, argv, &res)) {
+        opt_free(&res);
+        return cli_error(EXIT_USAGE, "%s", res.error);
+    }
+    int n_pos = res.n_positional + res.n_passthrough;
+    char first[128];
+    snprintf(first, sizeof first, "%s", res.n_positional ? res.positional[0] : "--");
+    opt_free(&res);
+    if (*help) {
+        opt_usage(usage_line, specs);
+        return EXIT_OK;
+    }
+    if (n_pos)
+        return cli_error(EXIT_USAGE, "%s takes no file arguments (got '%s')", name, first);
+    if (format && strcmp(*format, "text") != 0 && strcmp(*format, "json") != 0)
+        return cli_error(EXIT_USAGE, "unknown format '%s' (use text or json)", *format);
+    return -1;
 }

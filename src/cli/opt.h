@@ -50,5 +50,12 @@ bool opt_parse(const opt_spec *specs, int argc, char **argv, opt_result *res);
 void opt_free(opt_result *res);
 /* Help text for a spec table, into stdout. */
 void opt_usage(const char *usage_line, const opt_spec *specs);
+/* The start of a subcommand that takes options but no file arguments:
+ * parses argv, answers --help (*help, set through specs) with the usage,
+ * and refuses a positional argument or a *format other than text and json
+ * (format may be NULL) with one error line. Returns -1 for the command to go
+ * on, else the exit code it should return. */
+int opt_parse_command(const char *name, const opt_spec *specs, int argc, char **argv,
+                      const char *usage_line, const bool *help, const char *const *format);
 
 #endif
