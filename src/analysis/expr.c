@@ -74,15 +74,22 @@ expr *expr_cond(expr *c, expr *t, expr *f)
     return e;
 }
 
-expr *expr_clone(const expr *e)
+/* e's own fields, without children or lookup caches. */
+static expr *copy_node(const expr *e)
 {
-    if (!e)
-        return NULL;
     expr *n = node(e->kind);
     n->op = e->op;
     n->builtin = e->builtin;
     n->value = e->value;
     n->name = e->name ? xstrdup(e->name) : NULL;
+    return n;
+}
+
+expr *expr_clone(const expr *e)
+{
+    if (!e)
+        return NULL;
+    expr *n = copy_node(e);
     n->a = expr_clone(e->a);
     n->b = expr_clone(e->b);
     n->c = expr_clone(e->c);
@@ -165,29 +172,16 @@ static bool env_lookup(const expr_env *env, const expr *e, int64_t *out)
     }
     if (!env)
         return false;
+    /* The slot where the name was last found, else a search (by the aliased
+     * pointer first when there is one: see expr_alias_names). */
     int h = e->slot_hint;
-    if (e->alias) {
-        if (h < env->n_named && env->names[h] == e->alias) {
-            *out = env->values[h];
-            return true;
-        }
-        for (int i = 0; i < env->n_named; i++)
-            if (env->names[i] == e->alias) {
-                ((expr *)e)->slot_hint = i;
-                *out = env->values[i];
-                return true;
-            }
+    if (h >= env->n_named || (env->names[h] != e->alias && strcmp(env->names[h], e->name) != 0)) {
+        h = env_find(env, e->alias ? e->alias : e->name);
+        if (h < 0)
+            return false;
+        ((expr *)e)->slot_hint = h; /* the cache only; the tree is unchanged */
     }
-    if (h < env->n_named && strcmp(env->names[h], e->name) == 0) {
-        *out = env->values[h];
-        return true;
-    }
-    int i = env_find(env, e->name);
-    if (i < 0)
-        return false;
-    expr *cache = (expr *)e; /* the cache only; the tree itself is unchanged */
-    cache->slot_hint = i;
-    *out = env->values[i];
+    *out = env->values[h];
     return true;
 }
 
@@ -514,11 +508,7 @@ static expr *substitute(const expr *e, const expr_env *env)
     int64_t v;
     if (e->kind == EX_SYM && env_lookup(env, e, &v))
         return expr_const(v);
-    expr *n = node(e->kind);
-    n->op = e->op;
-    n->builtin = e->builtin;
-    n->value = e->value;
-    n->name = e->name ? xstrdup(e->name) : NULL;
+    expr *n = copy_node(e);
     n->a = substitute(e->a, env);
     n->b = substitute(e->b, env);
     n->c = substitute(e->c, env);
