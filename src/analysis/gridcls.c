@@ -18,18 +18,14 @@ int64_t gridcls_interior(int64_t extent)
     return extent > 1 ? 1 : 0;
 }
 
-static bool uses(const expr *e, expr_builtin b)
-{
-    return e && expr_uses_builtin(e, b);
-}
-
 void gridcls_uses_block_index(const mem_access *a, bool out[3])
 {
     for (int d = 0; d < 3; d++) {
         expr_builtin b = block_index[d];
-        bool u = uses(a->byte_offset, b) || uses(a->guard, b);
+        bool u = expr_uses_builtin(a->byte_offset, b) || expr_uses_builtin(a->guard, b);
         for (int l = 0; l < a->n_loops && !u; l++)
-            u = uses(a->loops[l].init, b) || uses(a->loops[l].cond, b) || uses(a->loops[l].next, b);
+            u = expr_uses_builtin(a->loops[l].init, b) || expr_uses_builtin(a->loops[l].cond, b) ||
+                expr_uses_builtin(a->loops[l].next, b);
         out[d] = u;
     }
 }

@@ -612,13 +612,11 @@ bool lanes_run(const lanes_job *job, lanes_result *res)
     for (int d = 0; d < job->n_loops; d++) {
         const char *var = job->loops[d].var;
         bool read = !var || (job->last_loop_trips && d == job->n_loops - 1) ||
-                    (w.value && expr_uses_name(w.value, var)) ||
-                    (w.guard && expr_uses_name(w.guard, var));
+                    expr_uses_name(w.value, var) || expr_uses_name(w.guard, var);
         for (int e = d + 1; e < job->n_loops && !read; e++)
             read = !job->loops[e].var || strcmp(job->loops[e].var, var) == 0 ||
-                   (w.conds[e] && expr_uses_name(w.conds[e], var)) ||
-                   (w.inits[e] && expr_uses_name(w.inits[e], var)) ||
-                   (w.nexts[e] && expr_uses_name(w.nexts[e], var));
+                   expr_uses_name(w.conds[e], var) || expr_uses_name(w.inits[e], var) ||
+                   expr_uses_name(w.nexts[e], var);
         w.invariant[d] = !read;
     }
     w.env = xcalloc(LANES_WARP, sizeof *w.env);
