@@ -924,6 +924,24 @@ static void value_absent(cusrc_value *v, int64_t dflt)
     v->e = expr_const(dflt);
 }
 
+/* Grid, block, dynamic shared memory and stream from the call's arguments
+ * at the given positions (1 = the first argument); a missing smem is 0. */
+static void launch_args(cusrc_tu *t, fn_ctx *f, cusrc_launch *l, cnode *call, int grid, int block,
+                        int smem, int stream)
+{
+    int na = cn_n_expr_kids(call) - 1;
+    if (na >= grid)
+        x_value_dim3(f, cn_expr_kid(call, grid), "grid size", &l->grid);
+    if (na >= block)
+        x_value_dim3(f, cn_expr_kid(call, block), "block size", &l->block);
+    if (na >= smem)
+        x_value(f, cn_expr_kid(call, smem), "dynamic shared memory size", &l->smem);
+    else
+        value_absent(&l->smem, 0);
+    if (na >= stream)
+        l->stream = cn_text(t, cn_expr_kid(call, stream)->cur);
+}
+
 static void scan_optin(cusrc_tu *t, fn_ctx *f, cnode *call)
 {
     if (cn_n_expr_kids(call) < 4)
@@ -1001,18 +1019,7 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
         cusrc_launch *l = new_launch(t, CUSRC_LAUNCH_CHEVRON, n, f);
         size_t li = (size_t)(l - t->u->launches);
         launch_callee(t, f, l, n->kids[0]);
-        l = &t->u->launches[li];
-        int na = cn_n_expr_kids(k) - 1;
-        if (na >= 1)
-            x_value_dim3(f, cn_expr_kid(k, 1), "grid size", &l->grid);
-        if (na >= 2)
-            x_value_dim3(f, cn_expr_kid(k, 2), "block size", &l->block);
-        if (na >= 3)
-            x_value(f, cn_expr_kid(k, 3), "dynamic shared memory size", &l->smem);
-        else
-            value_absent(&l->smem, 0);
-        if (na >= 4)
-            l->stream = cn_text(t, cn_expr_kid(k, 4)->cur);
+        launch_args(t, f, &t->u->launches[li], k, 1, 2, 3, 4);
         return;
     }
     CXCursor fn = clang_getCursorReferenced(n->cur);
@@ -1028,17 +1035,8 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
         size_t li = (size_t)(l - t->u->launches);
         if (na >= 1)
             launch_callee(t, f, l, cn_expr_kid(n, 1));
-        l = &t->u->launches[li];
-        if (na >= 2)
-            x_value_dim3(f, cn_expr_kid(n, 2), "grid size", &l->grid);
-        if (na >= 3)
-            x_value_dim3(f, cn_expr_kid(n, 3), "block size", &l->block);
-        if (na >= 5)
-            x_value(f, cn_expr_kid(n, 5), "dynamic shared memory size", &l->smem);
-        else
-            value_absent(&l->smem, 0);
-        if (na >= 6)
-            l->stream = cn_text(t, cn_expr_kid(n, 6)->cur);
+        /* (func, gridDim, blockDim, args, sharedMem, stream) */
+        launch_args(t, f, &t->u->launches[li], n, 2, 3, 5, 6);
     } else if (!strncmp(name, "cudaLaunchKernelEx", 18) && na >= 2) {
         cusrc_launch *l = new_launch(t, CUSRC_LAUNCH_API_EX, n, f);
         size_t li = (size_t)(l - t->u->launches);
