@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/jsontext.h"
 
 #define RED "\033[31m"
 #define YELLOW "\033[33m"
@@ -204,12 +205,12 @@ json_t *findings_json(const finding_list *l)
     for (size_t i = 0; i < l->n; i++) {
         const finding *f = &l->items[i];
         json_t *o = json_object();
-        json_object_set_new(o, "check", json_string(f->check));
-        json_object_set_new(o, "severity", json_string(finding_severity_name(f->severity)));
-        json_object_set_new(o, "file", f->file ? json_string(f->file) : json_null());
+        json_object_set_new(o, "check", json_text(f->check));
+        json_object_set_new(o, "severity", json_text(finding_severity_name(f->severity)));
+        json_object_set_new(o, "file", f->file ? json_text(f->file) : json_null());
         json_object_set_new(o, "line", f->line ? json_integer(f->line) : json_null());
         json_object_set_new(o, "column", f->column ? json_integer(f->column) : json_null());
-        json_object_set_new(o, "message", json_string(f->message));
+        json_object_set_new(o, "message", json_text(f->message));
         if (f->data)
             json_object_update(o, f->data);
         json_array_append_new(arr, o);
@@ -229,15 +230,18 @@ json_t *findings_sarif(const finding_list *l, const char *tool_version)
                           f->check) == 0;
         if (!seen)
             json_array_append_new(rules, json_pack("{s:s}", "id", f->check));
-        json_t *res = json_pack("{s:s, s:s, s:{s:s}}", "ruleId", f->check, "level",
-                                finding_severity_name(f->severity), "message", "text", f->message);
+        json_t *res =
+            json_pack("{s:s, s:s, s:{s:o}}", "ruleId", f->check, "level",
+                      finding_severity_name(f->severity), "message", "text", json_text(f->message));
         if (f->file) {
             json_t *region = json_object();
             if (f->line)
                 json_object_set_new(region, "startLine", json_integer(f->line));
             if (f->line && f->column)
                 json_object_set_new(region, "startColumn", json_integer(f->column));
-            json_t *phys = json_pack("{s:{s:s}}", "artifactLocation", "uri", f->file);
+            char *uri = json_uri_path(f->file);
+            json_t *phys = json_pack("{s:{s:s}}", "artifactLocation", "uri", uri);
+            free(uri);
             if (json_object_size(region))
                 json_object_set_new(phys, "region", region);
             else

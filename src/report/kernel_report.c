@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/occ_report.h"
+#include "util/jsontext.h"
 #include "util/units.h"
 
 #define BOLD "\033[1m"
@@ -206,7 +207,8 @@ void kernel_report_findings(const kernel_row *rows, int n, finding_list *out)
         if (!r->arch)
             continue;
         const kernel_eval *e = r->eval;
-        json_t *who = json_pack("{s:s, s:s}", "kernel", r->ptx->name, "arch", r->arch->name);
+        json_t *who =
+            json_pack("{s:o, s:s}", "kernel", json_text(r->ptx->name), "arch", r->arch->name);
         if (r->ptx->spill_stores || r->ptx->spill_loads)
             findings_add(out, "gpulint-spills", SEV_WARNING, r->file, r->line, r->column,
                          json_deep_copy(who),
@@ -265,16 +267,16 @@ json_t *kernel_report_json(const kernel_row *r)
 {
     json_t *o = json_object();
     const ptxas_kernel *k = r->ptx;
-    json_object_set_new(o, "name", json_string(k->name));
-    json_object_set_new(o, "demangled", json_string(r->demangled));
-    json_object_set_new(o, "arch", json_string(k->arch));
+    json_object_set_new(o, "name", json_text(k->name));
+    json_object_set_new(o, "demangled", json_text(r->demangled));
+    json_object_set_new(o, "arch", json_text(k->arch));
     json_object_set_new(o, "registers", json_integer(k->registers));
     json_object_set_new(o, "static_smem", json_integer(k->static_smem));
     json_object_set_new(o, "stack", json_integer(k->stack));
     json_object_set_new(o, "spill_stores", json_integer(k->spill_stores));
     json_object_set_new(o, "spill_loads", json_integer(k->spill_loads));
     json_object_set_new(o, "barriers", json_integer(k->barriers));
-    json_object_set_new(o, "file", r->file ? json_string(r->file) : json_null());
+    json_object_set_new(o, "file", r->file ? json_text(r->file) : json_null());
     json_object_set_new(o, "line", r->line ? json_integer(r->line) : json_null());
     json_object_set_new(o, "column", r->column ? json_integer(r->column) : json_null());
     if (!r->arch) {
@@ -292,7 +294,7 @@ json_t *kernel_report_json(const kernel_row *r)
             sbuf b;
             sbuf_init(&b);
             occ_advice_text(&b, &e->advice[i], &e->launch);
-            json_array_append_new(adv, json_string(sbuf_str(&b)));
+            json_array_append_new(adv, json_text(sbuf_str(&b)));
             sbuf_free(&b);
         }
         json_object_set_new(o, "advice", adv);

@@ -8,6 +8,7 @@
 
 #include "analysis/roofline.h"
 #include "input/cexpr.h"
+#include "util/jsontext.h"
 #include "util/sbuf.h"
 
 static const char *const prec_names[4] = {"fp16", "fp32", "fp64", "tensor"};
@@ -361,7 +362,7 @@ static json_t *count_json(const expr *e, bool known, double v)
     if (known)
         return json_integer((json_int_t)v);
     char *s = expr_to_string(e);
-    json_t *j = json_string(s);
+    json_t *j = json_text(s);
     free(s);
     return j;
 }
@@ -369,8 +370,8 @@ static json_t *count_json(const expr *e, bool known, double v)
 json_t *kroof_json(const kroof *k)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "kernel", json_string(k->kernel));
-    json_object_set_new(o, "file", k->file ? json_string(k->file) : json_null());
+    json_object_set_new(o, "kernel", json_text(k->kernel));
+    json_object_set_new(o, "file", k->file ? json_text(k->file) : json_null());
     json_object_set_new(o, "line", json_integer(k->line));
     json_object_set_new(o, "per_thread", json_boolean(k->per_thread));
     json_object_set_new(o, "annotated", json_boolean(k->annotated));
@@ -384,18 +385,18 @@ json_t *kroof_json(const kroof *k)
                         count_json(k->transcendental, k->known, k->transcendental_value));
     json_object_set_new(o, "dram_bytes", count_json(k->bytes, k->known, k->bytes_value));
     json_object_set_new(o, "bytes_assumption",
-                        json_string("requested global-memory traffic, no cache reuse beyond "
-                                    "what the code keeps in registers and shared memory"));
+                        json_text("requested global-memory traffic, no cache reuse beyond "
+                                  "what the code keeps in registers and shared memory"));
     if (!k->known)
-        json_object_set_new(o, "unknown", json_string(k->unbound));
+        json_object_set_new(o, "unknown", json_text(k->unbound));
     if (k->has_bound) {
         json_object_set_new(o, "ai", isfinite(k->ai) ? json_real(k->ai) : json_null());
-        json_object_set_new(o, "bound", json_string(k->memory_bound ? "memory" : "compute"));
+        json_object_set_new(o, "bound", json_text(k->memory_bound ? "memory" : "compute"));
         json_object_set_new(o, "attainable_flops", json_real(k->attainable));
         /* From upper-bound counts a minimum time would not be a bound. */
         json_object_set_new(o, "min_time_s", k->upper_bound ? json_null() : json_real(k->min_time));
     } else if (k->why_no_bound) {
-        json_object_set_new(o, "reason", json_string(k->why_no_bound));
+        json_object_set_new(o, "reason", json_text(k->why_no_bound));
     }
     return o;
 }

@@ -11,6 +11,7 @@
 #include "analysis/gridcls.h"
 #include "analysis/occ.h"
 #include "report/occ_report.h"
+#include "util/jsontext.h"
 
 void source_outputs_init(source_outputs *o)
 {
@@ -109,13 +110,13 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     const gpu_arch *a = t->arch;
     const char *file = l->loc.file ? l->loc.file : in->file;
     json_t *o = json_object();
-    json_object_set_new(o, "file", json_string(file));
+    json_object_set_new(o, "file", json_text(file));
     json_object_set_new(o, "line", json_integer(l->loc.line));
     json_object_set_new(o, "column", json_integer(l->loc.column));
-    json_object_set_new(o, "arch", json_string(a->name));
-    json_object_set_new(o, "kernel", json_string(v->name));
-    json_object_set_new(o, "kind", json_string(cusrc_launch_kind_name(l->kind)));
-    json_object_set_new(o, "text", l->text ? json_string(l->text) : json_null());
+    json_object_set_new(o, "arch", json_text(a->name));
+    json_object_set_new(o, "kernel", json_text(v->name));
+    json_object_set_new(o, "kind", json_text(cusrc_launch_kind_name(l->kind)));
+    json_object_set_new(o, "text", l->text ? json_text(l->text) : json_null());
     json_object_set_new(o, "block", dim3_json(&l->block));
     json_object_set_new(o, "grid", dim3_json(&l->grid));
     json_object_set_new(o, "dynamic_smem",
@@ -126,7 +127,7 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     int64_t block[3], grid[3];
     if (!dim3_known(&l->block, block)) {
         json_object_set_new(o, "occupancy", json_null());
-        json_object_set_new(o, "reason", json_string(dim3_why(&l->block)));
+        json_object_set_new(o, "reason", json_text(dim3_why(&l->block)));
         findings_add(findings, "gpulint-launch-config", SEV_NOTE, file, l->loc.line, l->loc.column,
                      NULL,
                      "block size of this launch of '%s' is not constant (%s); "
@@ -151,7 +152,7 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
                      (long long)(a->warp_size - threads % a->warp_size), a->warp_size);
     if (!row) {
         json_object_set_new(o, "occupancy", json_null());
-        json_object_set_new(o, "reason", json_string("no compiled kernel for this launch"));
+        json_object_set_new(o, "reason", json_text("no compiled kernel for this launch"));
         return;
     }
     int64_t dyn = l->smem.known ? l->smem.value : 0;
@@ -221,17 +222,17 @@ static void add_access_json(json_t *arr, const mem_access *a, const char *file, 
                             const char *reason)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "file", json_string(a->loc.file ? a->loc.file : file));
+    json_object_set_new(o, "file", json_text(a->loc.file ? a->loc.file : file));
     json_object_set_new(o, "line", json_integer(a->loc.line));
     json_object_set_new(o, "column", json_integer(a->loc.column));
-    json_object_set_new(o, "kernel", json_string(a->kernel ? a->kernel : ""));
-    json_object_set_new(o, "array", json_string(a->base ? a->base : ""));
-    json_object_set_new(o, "kind", json_string(a->is_store ? "store" : "load"));
+    json_object_set_new(o, "kernel", json_text(a->kernel ? a->kernel : ""));
+    json_object_set_new(o, "array", json_text(a->base ? a->base : ""));
+    json_object_set_new(o, "kind", json_text(a->is_store ? "store" : "load"));
     json_object_set_new(o, "width", json_integer(a->width));
-    json_object_set_new(o, "text", a->text ? json_string(a->text) : json_null());
+    json_object_set_new(o, "text", a->text ? json_text(a->text) : json_null());
     json_object_set_new(o, "analyzed", json_boolean(analyzed));
     if (!analyzed)
-        json_object_set_new(o, "reason", json_string(reason));
+        json_object_set_new(o, "reason", json_text(reason));
     json_array_append_new(arr, o);
 }
 
@@ -339,7 +340,7 @@ static void add_grid_totals(json_t *o, const mem_access *a, const int64_t block[
         json_object_set_new(t, "exact", json_boolean(gr.uniform && !g.assumed));
         json_object_set_new(t, "blocks_evaluated", json_integer(gr.classes));
         if (!gr.uniform)
-            json_object_set_new(t, "note", json_string(gr.note));
+            json_object_set_new(t, "note", json_text(gr.note));
     } else {
         json_decref(t);
         return;
@@ -397,7 +398,7 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
                                 json_pack("[I,I,I]", (json_int_t)block[0], (json_int_t)block[1],
                                           (json_int_t)block[2]));
             if (br.note[0])
-                json_object_set_new(o, "note", json_string(br.note));
+                json_object_set_new(o, "note", json_text(br.note));
             if (have_grid)
                 add_grid_totals(o, a, block, &env, grid, &br);
             if (br.worst > br.ideal) {
@@ -445,9 +446,10 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
             continue;
         diverge_result dr;
         diverge_analyze(b, block, &env, &dr);
-        json_t *o = json_pack("{s:s, s:i, s:i, s:s, s:s, s:s}", "file", file, "line", b->loc.line,
-                              "column", b->loc.column, "kernel", b->kernel ? b->kernel : "", "text",
-                              b->text ? b->text : "", "verdict", diverge_verdict_name(dr.verdict));
+        json_t *o = json_pack("{s:o, s:i, s:i, s:s, s:o, s:s}", "file", json_text(file), "line",
+                              b->loc.line, "column", b->loc.column, "kernel",
+                              b->kernel ? b->kernel : "", "text", json_text(b->text ? b->text : ""),
+                              "verdict", diverge_verdict_name(dr.verdict));
         json_object_set_new(o, "efficiency", json_real(dr.efficiency));
         json_array_append_new(out->branches, o);
         if (dr.flagged)
@@ -523,7 +525,7 @@ void source_analyse_source(const source_inputs *in, source_outputs *out, finding
 {
     const cusrc_unit *u = in->unit;
     for (size_t i = 0; i < u->n_notes; i++)
-        json_array_append_new(out->notes, json_string(u->notes[i]));
+        json_array_append_new(out->notes, json_text(u->notes[i]));
     for (size_t vi = 0; vi < u->n_variants; vi++)
         analyse_accesses(in, vi, out, findings);
     roofline_sites(in, out);
