@@ -9,9 +9,11 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "input/nvcc.h"
+#include "input/nvcc_stage.h"
 #include "input/srcscan.h"
 #include "util/demangle.h"
 #include "util/fileio.h"
+#include "util/jsontext.h"
 #include "util/sbuf.h"
 
 #define LOG_MAX (256u << 20)
@@ -182,8 +184,16 @@ static int run_one(const pipeline_opts *o, report *r, size_t *cap, const char *n
     fileio_status st = fileio_read(file, SOURCE_MAX, &src, &src_len);
     if (st != FILEIO_OK)
         return cli_error(EXIT_INPUT, "%s: %s", file, fileio_status_text(st));
+    nvstage stage;
+    nvstage_status ss = nvstage_prepare(&stage, file, src, src_len, o->extra, o->n_extra,
+                                        "nvcc argument", err, sizeof err);
+    if (ss != NVSTAGE_OK) {
+        free(src);
+        return cli_error(ss == NVSTAGE_REFUSED ? EXIT_USAGE : EXIT_TOOL, "%s", err);
+    }
     nvcc_job job;
-    if (!nvcc_start(nvcc, file, archs, n_archs, o->extra, o->n_extra, &job, err, sizeof err)) {
+    if (!nvcc_start(nvcc, &stage, archs, n_archs, &job, err, sizeof err)) {
+        nvstage_free(&stage);
         free(src);
         return cli_error(EXIT_TOOL, "%s", err);
     }
@@ -200,7 +210,14 @@ static int run_one(const pipeline_opts *o, report *r, size_t *cap, const char *n
     char *log;
     size_t len;
     int status;
-    if (!nvcc_finish(&job, &log, &len, &status)) {
+    bool waited = nvcc_finish(&job, &log, &len, &status);
+    /* nvcc's messages name the stage; the user knows their own paths. */
+    char *shown = nvstage_unmap(&stage, log);
+    free(log);
+    log = shown;
+    len = strlen(log);
+    nvstage_free(&stage);
+    if (!waited) {
         srcscan_free(&scan);
         free(log);
         return cli_error(EXIT_TOOL, "lost track of nvcc");
@@ -311,16 +328,16 @@ kernel_row report_row(const report_kernel *k)
 json_t *report_json(const report *r)
 {
     json_t *root = json_object();
-    json_object_set_new(root, "tool", json_string("gpulint"));
-    json_object_set_new(root, "version", json_string(GPULINT_VERSION));
+    json_object_set_new(root, "tool", json_text("gpulint"));
+    json_object_set_new(root, "version", json_text(GPULINT_VERSION));
     json_t *targets = json_array();
     for (int i = 0; i < r->n_targets; i++) {
         const target *t = &r->targets[i];
         json_t *o = json_object();
-        json_object_set_new(o, "arch", json_string(t->arch.name));
-        json_object_set_new(o, "label", json_string(t->label));
-        json_object_set_new(o, "origin", json_string(t->origin));
-        json_object_set_new(o, "gpu", t->has_product ? json_string(t->product.id) : json_null());
+        json_object_set_new(o, "arch", json_text(t->arch.name));
+        json_object_set_new(o, "label", json_text(t->label));
+        json_object_set_new(o, "origin", json_text(t->origin));
+        json_object_set_new(o, "gpu", t->has_product ? json_text(t->product.id) : json_null());
         json_array_append_new(targets, o);
     }
     json_object_set_new(root, "targets", targets);

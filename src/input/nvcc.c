@@ -1,4 +1,4 @@
-/* nvcc: spawn nvcc directly (posix_spawn, no shell) and read its log. */
+/* nvcc: spawn nvcc directly (posix_spawn, no shell) on a stage and read its log. */
 #include "input/nvcc.h"
 
 #include <errno.h>
@@ -14,8 +14,6 @@
 
 #include "config.h"
 #include "util/sbuf.h"
-
-extern char **environ;
 
 static bool executable_file(const char *p)
 {
@@ -84,50 +82,33 @@ static const char *gencode(const char *arch, char *buf, size_t n)
     return buf;
 }
 
-bool nvcc_start(const char *nvcc, const char *source, const char *const *archs, int n_archs,
-                char *const *extra, int n_extra, nvcc_job *job, char *err, size_t errlen)
+bool nvcc_start(const char *nvcc, const nvstage *stage, const char *const *archs, int n_archs,
+                nvcc_job *job, char *err, size_t errlen)
 {
     memset(job, 0, sizeof *job);
     job->pid = -1;
     job->fd = -1;
-    const char *tmp = getenv("TMPDIR");
-    char templ[PATH_MAX];
-    snprintf(templ, sizeof templ, "%s/gpulint-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(templ)) {
-        snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
-        return false;
-    }
-    job->tmpdir = xstrdup(templ);
-    char outfile[PATH_MAX + 16];
-    snprintf(outfile, sizeof outfile, "%s/out.fatbin", templ);
-
     int n_args = 0;
-    char **argv = xcalloc((size_t)(16 + 2 * n_archs + n_extra), sizeof *argv);
+    char **argv = xcalloc((size_t)(16 + 2 * n_archs + stage->n_args), sizeof *argv);
     char **owned = xcalloc((size_t)n_archs + 1, sizeof *owned);
     argv[n_args++] = (char *)nvcc;
     argv[n_args++] = "-fatbin";
     argv[n_args++] = "-o";
-    argv[n_args++] = outfile;
+    argv[n_args++] = stage->output;
     argv[n_args++] = "-Xptxas";
     argv[n_args++] = "-v";
-    bool own_arch = !nvcc_args_choose_arch(extra, n_extra);
+    bool own_arch = !nvcc_args_choose_arch(stage->args, stage->n_args);
     for (int i = 0; own_arch && i < n_archs; i++) {
         char buf[96];
         owned[i] = xstrdup(gencode(archs[i], buf, sizeof buf));
         argv[n_args++] = "-gencode";
         argv[n_args++] = owned[i];
     }
-    for (int i = 0; i < n_extra; i++)
-        argv[n_args++] = extra[i];
-    /* "--" would stop nvcc's own parsing; a leading '-' in a file name is
-     * the only thing to guard, so make such names relative paths. */
-    char *src_arg = source[0] == '-' ? NULL : (char *)source;
-    if (!src_arg) {
-        src_arg = xmalloc(strlen(source) + 3);
-        sprintf(src_arg, "./%s", source);
-    }
-    argv[n_args++] = src_arg;
+    for (int i = 0; i < stage->n_args; i++)
+        argv[n_args++] = stage->args[i];
+    argv[n_args++] = stage->source; /* absolute: nvcc adds no working directory */
     argv[n_args] = NULL;
+    char **env = nvstage_env(stage);
 
     int pipefd[2];
     bool ok = false;
@@ -139,7 +120,7 @@ bool nvcc_start(const char *nvcc, const char *source, const char *const *archs, 
         posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
         posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
         posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-        int rc = posix_spawn(&job->pid, nvcc, &fa, NULL, argv, environ);
+        int rc = posix_spawn(&job->pid, nvcc, &fa, NULL, argv, env);
         posix_spawn_file_actions_destroy(&fa);
         close(pipefd[1]);
         if (rc != 0) {
@@ -151,17 +132,11 @@ bool nvcc_start(const char *nvcc, const char *source, const char *const *archs, 
             ok = true;
         }
     }
-    if (src_arg != source)
-        free(src_arg);
+    nvstage_env_free(env);
     for (int i = 0; i < n_archs; i++)
         free(owned[i]);
     free(owned);
     free(argv);
-    if (!ok) {
-        rmdir(job->tmpdir);
-        free(job->tmpdir);
-        job->tmpdir = NULL;
-    }
     return ok;
 }
 
@@ -193,14 +168,6 @@ bool nvcc_finish(nvcc_job *job, char **log, size_t *len, int *exit_status)
         *exit_status = 128 + WTERMSIG(status);
     else
         *exit_status = -1;
-    if (job->tmpdir) {
-        char p[PATH_MAX + 16];
-        snprintf(p, sizeof p, "%s/out.fatbin", job->tmpdir);
-        unlink(p);
-        rmdir(job->tmpdir);
-        free(job->tmpdir);
-        job->tmpdir = NULL;
-    }
     *len = b.len;
     *log = sbuf_take(&b);
     return ok;

@@ -1,7 +1,8 @@
-/* nvcc: find nvcc and run it on one source file with -Xptxas -v, without a
- * shell in between (file names with spaces or ';' are plain arguments), to
- * collect the resource-usage log. Device code only (-fatbin): the host
- * compiler pass adds time and no information. */
+/* nvcc: find nvcc and run it on one staged source file (nvcc_stage.h) with
+ * -Xptxas -v to collect the resource-usage log. Device code only (-fatbin):
+ * the host compiler pass adds time and no information. nvcc is spawned
+ * without a shell, but it runs its own sub-steps through one, which is why
+ * it only ever sees the stage's names. */
 #ifndef GPULINT_NVCC_H
 #define GPULINT_NVCC_H
 
@@ -9,10 +10,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "input/nvcc_stage.h"
+
 typedef struct nvcc_job {
     pid_t pid;
-    int fd;       /* merged stdout + stderr */
-    char *tmpdir; /* holds the fatbin; removed by nvcc_finish */
+    int fd; /* merged stdout + stderr */
 } nvcc_job;
 
 /* explicit (--nvcc) or $CUDA_HOME/bin/nvcc, then PATH, then
@@ -20,10 +22,10 @@ typedef struct nvcc_job {
  * looked at. */
 bool nvcc_find(const char *explicit_path, char *out, size_t n, char *err, size_t errlen);
 
-/* archs: "sm_90" style; ignored when extra args already choose targets
- * (-arch, -gencode, --gpu-architecture, --generate-code). */
-bool nvcc_start(const char *nvcc, const char *source, const char *const *archs, int n_archs,
-                char *const *extra, int n_extra, nvcc_job *job, char *err, size_t errlen);
+/* archs: "sm_90" style; ignored when the stage's arguments already choose
+ * targets (-arch, -gencode, --gpu-architecture, --generate-code). */
+bool nvcc_start(const char *nvcc, const nvstage *stage, const char *const *archs, int n_archs,
+                nvcc_job *job, char *err, size_t errlen);
 /* Waits; *log gets everything nvcc printed (caller frees). Returns false if
  * nvcc could not be waited for; *exit_status is nvcc's status (or 128+sig). */
 bool nvcc_finish(nvcc_job *job, char **log, size_t *len, int *exit_status);
