@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "input/cusrc_int.h"
+#include "util/cachedir.h"
 
 /* FNV-1a, 64 bits: a cache key, not a security boundary; clang validates
  * the file it loads. */
@@ -31,42 +32,6 @@ static uint64_t fnv(uint64_t h, const char *s)
 }
 
 #define PCH_KEEP 8
-
-static bool make_dir(const char *path)
-{
-    return mkdir(path, 0755) == 0 || errno == EEXIST;
-}
-
-/* $GPULINT_CACHE_DIR (empty: no cache), else $XDG_CACHE_HOME/gpulint, else
- * ~/.cache/gpulint; created if missing. NULL when there is none. */
-static char *cache_dir(void)
-{
-    const char *own = getenv("GPULINT_CACHE_DIR");
-    if (own)
-        return own[0] && make_dir(own) ? xstrdup(own) : NULL;
-    sbuf b;
-    sbuf_init(&b);
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    if (xdg && xdg[0]) {
-        sbuf_addf(&b, "%s", xdg);
-    } else if (home && home[0]) {
-        sbuf_addf(&b, "%s/.cache", home);
-    } else {
-        sbuf_free(&b);
-        return NULL;
-    }
-    if (!make_dir(sbuf_str(&b))) {
-        sbuf_free(&b);
-        return NULL;
-    }
-    sbuf_addf(&b, "/gpulint");
-    if (!make_dir(sbuf_str(&b))) {
-        sbuf_free(&b);
-        return NULL;
-    }
-    return sbuf_take(&b);
-}
 
 static bool has_errors(CXTranslationUnit tu)
 {
@@ -147,7 +112,7 @@ static void prune(const char *dir)
 
 char *cusrc_pch_get(CXIndex index, const char *const *args, int n_args)
 {
-    char *dir = cache_dir();
+    char *dir = cachedir_path(NULL);
     if (!dir)
         return NULL;
     CXString version = clang_getClangVersion();
