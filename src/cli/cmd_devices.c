@@ -20,24 +20,6 @@ static const gpu_arch *base_for(int major, int minor, void *ctx)
     return model_find_cc(ctx, major, minor);
 }
 
-/* Throughput per SM is not in cudaDeviceProp; borrow it from a bundled
- * product of the same name and arch when there is one. */
-static const gpu_product *bundled_twin(const model_db *db, const devquery_device *d)
-{
-    for (size_t i = 0; i < db->n_products; i++) {
-        const gpu_product *p = &db->products[i];
-        if (strcmp(p->arch, d->arch.name) == 0 && p->sm_count == d->product.sm_count &&
-            (strstr(d->product.name, p->name) || strstr(p->name, d->product.name)))
-            return p;
-    }
-    for (size_t i = 0; i < db->n_products; i++) {
-        const gpu_product *p = &db->products[i];
-        if (strcmp(p->arch, d->arch.name) == 0 && p->sm_count == d->product.sm_count)
-            return p;
-    }
-    return NULL;
-}
-
 static void print_ceilings(const gpu_product *p)
 {
     static const model_precision precs[] = {PREC_FP64, PREC_FP32, PREC_FP16_TENSOR,
@@ -93,11 +75,7 @@ static void print_device(const devquery_device *d, const gpu_product *twin)
     printf("  memory bus         %d bit, L2 %s\n", p->mem_bus_width_bits,
            units_fmt_bytes(p->l2_bytes, buf, sizeof buf));
     if (twin) {
-        gpu_product merged = *twin;
-        merged.sm_count = p->sm_count;
-        merged.boost_clock_mhz = p->boost_clock_mhz;
-        merged.mem_clock_mhz = p->mem_clock_mhz;
-        merged.mem_bus_width_bits = p->mem_bus_width_bits;
+        gpu_product merged = model_twin_at_device(twin, p);
         printf("  ceilings at the reported clocks (per-SM rates from models/gpu/%s.ini):\n",
                twin->id);
         print_ceilings(&merged);
@@ -209,7 +187,8 @@ int cmd_devices(int argc, char **argv)
         for (int i = 0; i < n; i++) {
             if (i)
                 putchar('\n');
-            print_device(&devs[i], bundled_twin(&db, &devs[i]));
+            print_device(&devs[i], model_find_twin(&db, devs[i].product.name, devs[i].arch.name,
+                                                   devs[i].product.sm_count));
         }
     }
     rc = save ? save_model(save, &devs[0]) : EXIT_OK;

@@ -352,7 +352,17 @@ int cmd_roofline(int argc, char **argv)
         if (rc != EXIT_OK)
             return rc;
         have_db = true;
-        prod = model_find_product(&db, a.gpu);
+        static gpu_product from_file;
+        if (target_is_product_file(a.gpu)) {
+            rc = target_product_file(&db, a.gpu, &from_file);
+            if (rc != EXIT_OK) {
+                model_db_free(&db);
+                return rc;
+            }
+            prod = &from_file;
+        } else {
+            prod = model_find_product(&db, a.gpu);
+        }
         if (!prod) {
             rc = unknown_gpu(&db, a.gpu);
             model_db_free(&db);

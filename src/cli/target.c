@@ -59,7 +59,13 @@ static bool local_target(model_db *db, target *t)
     if (!model_find_cc(db, d.arch.cc_major, d.arch.cc_minor))
         cli_warn("no bundled model for compute capability %d.%d; allocation rules are assumed",
                  d.arch.cc_major, d.arch.cc_minor);
-    set_product_target(t, &d.arch, &d.product, "local GPU");
+    /* cudaDeviceProp has no throughput per SM: the bundled product this card
+     * is lends it, at the card's own clocks. */
+    const gpu_product *twin = model_find_twin(db, d.product.name, d.arch.name, d.product.sm_count);
+    gpu_product p = twin ? model_twin_at_device(twin, &d.product) : d.product;
+    if (twin)
+        snprintf(p.name, sizeof p.name, "%s", d.product.name);
+    set_product_target(t, &d.arch, &p, "local GPU");
     return true;
 }
 
@@ -81,6 +87,24 @@ static int resolve_machine(const target_opts *o, target *t)
     }
     t->origin = "--machine";
     snprintf(t->label, sizeof t->label, "%s (hypothetical)", t->arch.name);
+    return EXIT_OK;
+}
+
+bool target_is_product_file(const char *gpu)
+{
+    return strchr(gpu, '/') || strstr(gpu, ".ini");
+}
+
+int target_product_file(const model_db *db, const char *path, gpu_product *out)
+{
+    model_load_error lerr = {0};
+    if (!model_load_product_file(path, out, &lerr)) {
+        if (lerr.err.line > 0)
+            return cli_error(EXIT_MODEL, "%s:%d: %s", lerr.path, lerr.err.line, lerr.err.message);
+        return cli_error(EXIT_MODEL, "%s: %s", lerr.path, lerr.err.message);
+    }
+    if (!model_find_arch(db, out->arch))
+        return cli_error(EXIT_MODEL, "%s: no bundled model for its arch '%s'", path, out->arch);
     return EXIT_OK;
 }
 
@@ -129,6 +153,15 @@ static int resolve(const target_opts *o, model_db *db, target *out, int max, int
             t->origin = "--arch";
             snprintf(t->label, sizeof t->label, "%s (%s)", a->name, a->family);
         }
+        return EXIT_OK;
+    }
+    if (o->gpu && target_is_product_file(o->gpu)) {
+        gpu_product p;
+        rc = target_product_file(db, o->gpu, &p);
+        if (rc != EXIT_OK)
+            return rc;
+        set_product_target(&out[0], model_find_arch(db, p.arch), &p, "--gpu");
+        *n = 1;
         return EXIT_OK;
     }
     if (o->gpu) {

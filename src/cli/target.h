@@ -59,6 +59,11 @@ typedef struct target_opts {
 /* Loads the model database into db (caller frees with model_db_free) and
  * resolves the targets. Returns an exit code; prints its own error line. */
 int target_resolve(const target_opts *o, model_db *db, target *out, int max, int *n);
+/* --gpu names a product file (a path, or *.ini) rather than a bundled id:
+ * `gpulint verify --save-model` writes such files, with measured ceilings. */
+bool target_is_product_file(const char *gpu);
+/* Loads it; its arch must be a bundled one. Returns an exit code. */
+int target_product_file(const model_db *db, const char *path, gpu_product *out);
 /* Loads the database only (for commands that list models). */
 int target_load_db(const char *models_dir, model_db *db);
 

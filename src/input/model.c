@@ -31,11 +31,12 @@ typedef struct field {
     const char *key;
     field_type type;
     size_t offset;
+    bool optional; /* may be left out (measured values: only verify writes them) */
 } field;
 
 #define A(sec, key, type, member)                                                                  \
     {                                                                                              \
-        sec, key, type, offsetof(gpu_arch, member)                                                 \
+        sec, key, type, offsetof(gpu_arch, member), false                                          \
     }
 static const field arch_fields[] = {
     A("arch", "name", F_STRING, name),
@@ -66,11 +67,11 @@ static const field arch_fields[] = {
 
 #define P(sec, key, type, member)                                                                  \
     {                                                                                              \
-        sec, key, type, offsetof(gpu_product, member)                                              \
+        sec, key, type, offsetof(gpu_product, member), false                                       \
     }
 #define PREC(sec, arr, idx, key)                                                                   \
     {                                                                                              \
-        sec, key, F_SI, offsetof(gpu_product, arr) + (idx) * sizeof(double)                        \
+        sec, key, F_SI, offsetof(gpu_product, arr) + (idx) * sizeof(double), false                 \
     }
 #define PRECS(sec, arr)                                                                            \
     PREC(sec, arr, PREC_FP64, "fp64"), PREC(sec, arr, PREC_FP32, "fp32"),                          \
@@ -81,6 +82,11 @@ static const field arch_fields[] = {
         PREC(sec, arr, PREC_BF16_TENSOR, "bf16_tensor"),                                           \
         PREC(sec, arr, PREC_FP8_TENSOR, "fp8_tensor"),                                             \
         PREC(sec, arr, PREC_INT8_TENSOR, "int8_tensor")
+#define MEASURED(idx, key)                                                                         \
+    {                                                                                              \
+        "measured", key, F_SI, offsetof(gpu_product, measured_flops) + (idx) * sizeof(double),     \
+            true                                                                                   \
+    }
 static const field product_fields[] = {
     P("product", "id", F_STRING, id),
     P("product", "name", F_STRING, name),
@@ -96,7 +102,20 @@ static const field product_fields[] = {
     P("memory", "datasheet_bandwidth", F_SI, datasheet_bandwidth),
     PRECS("throughput", flops_per_clock_per_sm),
     PRECS("datasheet", datasheet_flops),
+    /* Written by `gpulint verify --save-model`: the roof this card reached. */
+    {"measured", "bandwidth", F_SI, offsetof(gpu_product, measured_bandwidth), true},
+    MEASURED(PREC_FP64, "fp64"),
+    MEASURED(PREC_FP32, "fp32"),
+    MEASURED(PREC_FP16, "fp16"),
+    MEASURED(PREC_BF16, "bf16"),
+    MEASURED(PREC_FP64_TENSOR, "fp64_tensor"),
+    MEASURED(PREC_TF32_TENSOR, "tf32_tensor"),
+    MEASURED(PREC_FP16_TENSOR, "fp16_tensor"),
+    MEASURED(PREC_BF16_TENSOR, "bf16_tensor"),
+    MEASURED(PREC_FP8_TENSOR, "fp8_tensor"),
+    MEASURED(PREC_INT8_TENSOR, "int8_tensor"),
 };
+#undef MEASURED
 #undef P
 #undef PREC
 #undef PRECS
@@ -282,7 +301,7 @@ static bool parse_file(const char *text, size_t len, const field *fields, size_t
         return false;
     }
     for (size_t i = 0; i < n_fields; i++)
-        if (!c.seen[i]) {
+        if (!c.seen[i] && !fields[i].optional) {
             err->line = 0;
             snprintf(err->message, sizeof err->message, "missing key '%s' in section [%s]",
                      fields[i].key, fields[i].section);
@@ -459,7 +478,7 @@ bool model_parse_machine_spec(const char *spec, gpu_arch *out, model_error *err)
             ok = false;
             break;
         }
-        field f = {"machine", k->key, k->type, k->offset};
+        field f = {"machine", k->key, k->type, k->offset, false};
         char msg[MODEL_ERR_MAX - 16];
         if (!parse_value(&f, val, out, msg, sizeof msg)) {
             snprintf(err->message, sizeof err->message, "--machine: %s", msg);

@@ -97,6 +97,17 @@ bool model_load_arch_file(const char *path, gpu_arch *out, model_load_error *err
     return ok;
 }
 
+bool model_load_product_file(const char *path, gpu_product *out, model_load_error *err)
+{
+    char *text;
+    size_t len;
+    if (!read_model(path, &text, &len, err))
+        return false;
+    bool ok = model_parse_product(text, len, out, &err->err);
+    free(text);
+    return ok;
+}
+
 static int cmp_cc(const void *a, const void *b)
 {
     const gpu_arch *x = a, *y = b;
@@ -243,6 +254,38 @@ const gpu_arch *model_find_cc(const model_db *db, int major, int minor)
         if (db->archs[i].cc_major == major && db->archs[i].cc_minor == minor)
             return &db->archs[i];
     return NULL;
+}
+
+const gpu_product *model_find_twin(const model_db *db, const char *name, const char *arch,
+                                   int sm_count)
+{
+    /* The same name (either containing the other) first: "NVIDIA H100
+     * 80GB HBM3" is the h100-sxm model's "NVIDIA H100 SXM5 80GB" only by
+     * SMs, but "NVIDIA H200" names the h200 model outright. */
+    for (size_t i = 0; i < db->n_products; i++) {
+        const gpu_product *p = &db->products[i];
+        if (strcmp(p->arch, arch) == 0 && p->sm_count == sm_count &&
+            (strstr(name, p->name) || strstr(p->name, name)))
+            return p;
+    }
+    for (size_t i = 0; i < db->n_products; i++) {
+        const gpu_product *p = &db->products[i];
+        if (strcmp(p->arch, arch) == 0 && p->sm_count == sm_count)
+            return p;
+    }
+    return NULL;
+}
+
+gpu_product model_twin_at_device(const gpu_product *twin, const gpu_product *device)
+{
+    gpu_product merged = *twin;
+    merged.sm_count = device->sm_count;
+    merged.boost_clock_mhz = device->boost_clock_mhz;
+    merged.mem_clock_mhz = device->mem_clock_mhz;
+    merged.mem_bus_width_bits = device->mem_bus_width_bits;
+    if (device->l2_bytes > 0)
+        merged.l2_bytes = device->l2_bytes;
+    return merged;
 }
 
 const gpu_product *model_find_product(const model_db *db, const char *id)

@@ -34,8 +34,18 @@ void model_db_free(model_db *db);
 const gpu_arch *model_find_arch(const model_db *db, const char *name);
 /* Product by id ("h100-sxm"), case-insensitive. */
 const gpu_product *model_find_product(const model_db *db, const char *id);
+/* The bundled product a live device is (same arch and SM count, the name
+ * preferred): its per-SM throughput and datasheet figures, which
+ * cudaDeviceProp does not give. NULL when none matches. */
+const gpu_product *model_find_twin(const model_db *db, const char *name, const char *arch,
+                                   int sm_count);
+/* The twin with the device's own SM count, clocks, bus and L2: the
+ * ceilings of this card at the clocks it reports. */
+gpu_product model_twin_at_device(const gpu_product *twin, const gpu_product *device);
 /* Arch model for a cc (major, minor). */
 const gpu_arch *model_find_cc(const model_db *db, int major, int minor);
+/* Load one product file (--gpu FILE, e.g. from `gpulint verify --save-model`). */
+bool model_load_product_file(const char *path, gpu_product *out, model_load_error *err);
 /* Load one arch file (--machine FILE). */
 bool model_load_arch_file(const char *path, gpu_arch *out, model_load_error *err);
 /* Normalise a user's arch spelling to "sm_XY" (suffix a/f dropped) into buf. */
