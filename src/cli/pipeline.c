@@ -15,6 +15,7 @@
 #include "util/fileio.h"
 #include "util/jsontext.h"
 #include "util/sbuf.h"
+#include <xxhash.h>
 
 #define LOG_MAX (256u << 20)
 #define SOURCE_MAX (64u << 20)
@@ -154,6 +155,16 @@ static void parse_source(const pipeline_opts *o, report *r, cusrc_ctx **ctx, con
 static int run_one(const pipeline_opts *o, report *r, size_t *cap, const char *nvcc,
                    const char **archs, int n_archs, const char *file, cusrc_ctx **ctx);
 
+static void note_file(report *r, const char *file, const char *text, size_t len)
+{
+    r->files = xrealloc(r->files, (r->n_files + 1) * sizeof *r->files);
+    struct report_file *f = &r->files[r->n_files++];
+    f->file = xstrdup(file);
+    XXH128_hash_t h = XXH3_128bits(text, len);
+    snprintf(f->hash, sizeof f->hash, "%016llx%016llx", (unsigned long long)h.high64,
+             (unsigned long long)h.low64);
+}
+
 static int run_files(const pipeline_opts *o, report *r, size_t *cap)
 {
     char nvcc[PATH_MAX], err[512];
@@ -184,6 +195,7 @@ static int run_one(const pipeline_opts *o, report *r, size_t *cap, const char *n
     fileio_status st = fileio_read(file, SOURCE_MAX, &src, &src_len);
     if (st != FILEIO_OK)
         return cli_error(EXIT_INPUT, "%s: %s", file, fileio_status_text(st));
+    note_file(r, file, src, src_len);
     nvstage stage;
     nvstage_status ss = nvstage_prepare(&stage, file, src, src_len, o->extra, o->n_extra,
                                         "nvcc argument", err, sizeof err);
@@ -264,6 +276,7 @@ static int run_log(const pipeline_opts *o, report *r, size_t *cap)
             free(log);
             return cli_error(EXIT_INPUT, "%s: %s", o->files[0], fileio_status_text(st));
         }
+        note_file(r, o->files[0], src, src_len);
         srcscan_kernels(src, src_len, &scan);
         findings_scan_ignores(o->files[0], src, src_len, &r->ignores);
         free(src);
@@ -315,6 +328,9 @@ void report_free(report *r)
         free(r->sources[i].error);
     }
     free(r->sources);
+    for (size_t i = 0; i < r->n_files; i++)
+        free(r->files[i].file);
+    free(r->files);
     findings_ignores_free(&r->ignores);
     model_db_free(&r->db);
     memset(r, 0, sizeof *r);
@@ -347,5 +363,10 @@ json_t *report_json(const report *r)
         json_array_append_new(kernels, kernel_report_json(&row));
     }
     json_object_set_new(root, "kernels", kernels);
+    json_t *files = json_array();
+    for (size_t i = 0; i < r->n_files; i++)
+        json_array_append_new(files, json_pack("{s:o, s:s}", "file", json_text(r->files[i].file),
+                                               "xxh3_128", r->files[i].hash));
+    json_object_set_new(root, "sources", files);
     return root;
 }

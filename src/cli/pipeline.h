@@ -65,6 +65,13 @@ typedef struct report {
     finding_ignores ignores; /* `gpulint: ignore` comments of the sources */
     source_unit *sources;    /* one per source file, when the front end ran */
     size_t n_sources;
+    /* Every source file read, with the XXH3-128 of its text: a report says
+     * which sources it describes (verify --predictions checks them). */
+    struct report_file {
+        char *file;
+        char hash[33];
+    } * files;
+    size_t n_files;
 } report;
 
 /* Returns an exit code; on failure the error line was printed. */
