@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fetch-gpu-deps.sh: on the development machine (Debian 12, network to the
 # Debian archive), download the Debian packages of the three libraries that
-# the GPU machine lacks headers for -- jansson, inih, cmocka -- and unpack
+# the GPU machine lacks headers for -- jansson, inih, cmocka, xxhash -- and unpack
 # them into .deps/ (git-ignored). Carry .deps/ along to the GPU machine, where
 # scripts/gpu.sh builds against it.
 #
@@ -12,7 +12,7 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-PACKAGES=(libjansson-dev libjansson4 libinih-dev libinih1 libcmocka-dev libcmocka0)
+PACKAGES=(libjansson-dev libjansson4 libinih-dev libinih1 libcmocka-dev libcmocka0 libxxhash-dev libxxhash0)
 DEPS=$PWD/.deps
 
 debs=$(mktemp -d)

@@ -17,9 +17,17 @@
 # back), else to build-gpu/gpu-logs/. The last line is
 # "gpu: N passed, N failed, N skipped".
 #
+# Stages (GPULINT_GPU_STAGES, default "suite verify"):
+#   suite    `meson test --suite gpu` (the occupancy engine against the runtime)
+#   verify   `gpulint verify` with the predictions made on the development
+#            machine (tests/data/verify/predictions-<arch>.json: this build has
+#            no libclang), text and JSON to $OUT/verify-<device>.{txt,json},
+#            the measured model to $OUT/<device>-measured.ini
+#
 # Environment: CUDA_HOME (default /usr/local/cuda), GPULINT_GPU_BUILD (the
 # build folder, default build-gpu), GPULINT_GPU_ALLOW_SKIP=1 (accept skips,
-# to try the script on a machine without a GPU).
+# to try the script on a machine without a GPU), GPULINT_VERIFY_ARGS (extra
+# arguments for verify).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -68,30 +76,77 @@ export PATH=$CUDA_HOME/bin:$PATH
 
 opts=(-Dlibclang=disabled -Dcharts=disabled -Dtests=enabled -Dtoolkit_dir="$CUDA_HOME")
 if grep -q "option('gpu_tests'" meson_options.txt; then opts+=(-Dgpu_tests=enabled); fi
+mkdir -p "$BUILD"
+setup_log=$ROOT/$BUILD-setup.txt
 if [ -f "$BUILD/build.ninja" ]; then
-  meson setup --reconfigure "$BUILD" "${opts[@]}" >"$LOGS/meson-setup.txt" 2>&1 || setup_rc=$?
+  meson setup --reconfigure "$BUILD" "${opts[@]}" >"$setup_log" 2>&1 || setup_rc=$?
 else
-  meson setup "$BUILD" "${opts[@]}" >"$LOGS/meson-setup.txt" 2>&1 || setup_rc=$?
+  meson setup "$BUILD" "${opts[@]}" >"$setup_log" 2>&1 || setup_rc=$?
 fi
 if [ "${setup_rc:-0}" -ne 0 ]; then
-  tail -30 "$LOGS/meson-setup.txt"
+  cp "$setup_log" "$LOGS/meson-setup.txt"
+  tail -30 "$setup_log"
   echo "gpu: 0 passed, 1 failed"
   exit 1
 fi
-sed -n '/Features/,$p' "$LOGS/meson-setup.txt"
+sed -n '/Features/,$p' "$setup_log"
 
+STAGES=" ${GPULINT_GPU_STAGES:-suite verify} "
 rc=0
 meson compile -C "$BUILD" 2>&1 | tail -5 || rc=1
 if [ "$rc" -eq 0 ]; then
-  "$BUILD/src/gpulint" devices >"$LOGS/devices.txt" 2>&1 || true
+  { echo "gpulint devices:"; "$BUILD/src/gpulint" devices 2>&1 | sed 's/^/  /'; } \
+    >>"$LOGS/gpu-machine.txt" || true
+fi
+if [ "$rc" -eq 0 ] && [[ $STAGES == *" suite "* ]]; then
   rm -f "$BUILD"/meson-logs/gpu.*
   meson test -C "$BUILD" --suite gpu --print-errorlogs --logbase gpu || rc=$?
   cp "$BUILD"/meson-logs/gpu.* "$LOGS/" 2>/dev/null || true
 fi
+vrc=0
+if [ "$rc" -eq 0 ] && [[ $STAGES == *" verify "* ]]; then
+  dev=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
+    tr 'A-Z' 'a-z' | sed -E 's/nvidia //; s/[^a-z0-9]+/-/g; s/-+$//')
+  arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
+  preds=tests/data/verify/predictions-$arch.json
+  pargs=()
+  [ -f "$preds" ] && pargs=(--predictions "$preds")
+  vlog=$LOGS/verify-$dev-log.txt
+  smi() { nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu \
+    --format=csv,noheader 2>&1 | sed "s/^/  $1: /"; }
+  { echo "nvidia-smi clocks.sm, clocks.max.sm, clocks.mem, power.draw, temperature.gpu:"; smi before; } >"$vlog"
+  # The first run builds the kernels (gpulint's own build is not counted).
+  rm -rf "${GPULINT_CACHE_DIR:-$HOME/.cache/gpulint}/verify"
+  t0=$(date +%s.%N)
+  # shellcheck disable=SC2086
+  "$BUILD/src/gpulint" verify "${pargs[@]}" --json "$LOGS/verify-$dev.json" \
+    --save-model "$LOGS/$dev-measured.ini" ${GPULINT_VERIFY_ARGS:-} \
+    >"$LOGS/verify-$dev.txt" 2>"$BUILD/verify.err" || vrc=$?
+  t1=$(date +%s.%N)
+  smi after >>"$vlog"
+  { echo "stderr of the first run:"; sed 's/^/  /' "$BUILD/verify.err"; } >>"$vlog"
+  # Then twice with the kernels built: the run a user repeats (with and
+  # without Nsight Compute's replay).
+  t2=$(date +%s.%N)
+  "$BUILD/src/gpulint" verify "${pargs[@]}" --counters off >/dev/null 2>&1 || true
+  t3=$(date +%s.%N)
+  "$BUILD/src/gpulint" verify "${pargs[@]}" >/dev/null 2>&1 || true
+  t4=$(date +%s.%N)
+  python3 - "$t0" "$t1" "$t2" "$t3" "$t4" >>"$vlog" <<'PY'
+import sys
+t = [float(x) for x in sys.argv[1:]]
+print(f"wall time: first run (kernels built, counters auto) {t[1]-t[0]:.1f} s; "
+      f"built, counters off {t[3]-t[2]:.1f} s; built, counters auto {t[4]-t[3]:.1f} s")
+PY
+  tail -2 "$vlog"
+  tail -1 "$LOGS/verify-$dev.txt" || true
+  echo "verify: exit status $vrc"
+fi
 
-python3 - "$BUILD/meson-logs/gpu.json" "$rc" "${GPULINT_GPU_ALLOW_SKIP:-0}" <<'EOF'
+python3 - "$BUILD/meson-logs/gpu.json" "$rc" "${GPULINT_GPU_ALLOW_SKIP:-0}" "$STAGES" "$vrc" <<'EOF'
 import json, sys
 log, rc, allow_skip = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+stages, vrc = sys.argv[4].split(), int(sys.argv[5])
 p = f = s = 0
 try:
     for line in open(log):
@@ -109,7 +164,14 @@ try:
         else:
             f += 1
 except FileNotFoundError:
-    print("no test log (the build failed?)")
+    if "suite" in stages:
+        print("no test log (the build failed?)")
+if "verify" in stages:
+    if vrc == 0:
+        p += 1
+    else:
+        f += 1
+        print(f"FAIL  verify (exit status {vrc})")
 if p + f + s == 0 or rc != 0 and f == 0:
     f += 1
 print(f"gpu: {p} passed, {f} failed, {s} skipped")

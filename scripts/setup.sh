@@ -14,6 +14,7 @@ PACKAGES=(
   meson ninja-build pkg-config python3 git    # build system, test runner
   gcc g++                                     # C compiler; libstdc++ for __cxa_demangle
   libjansson-dev libinih-dev                  # JSON, model files
+  libxxhash-dev                               # cache keys
   libcairo2-dev                               # charts (--plot)
   clang-22 llvm-22 libclang-22-dev            # libclang front end (llvm-config-22)
   libclang-rt-22-dev                          # libFuzzer and sanitizer runtimes for clang-22

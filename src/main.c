@@ -14,6 +14,7 @@ static const struct {
     {"check", cmd_check, "fail when registers, spills, stack or occupancy cross a threshold"},
     {"bank", cmd_bank, "shared-memory bank-conflict calculator"},
     {"roofline", cmd_roofline, "roofline calculator"},
+    {"verify", cmd_verify, "run the reference kernels on this GPU: predictions against measurement"},
     {"devices", cmd_devices, "query the local GPU(s) through the CUDA runtime"},
     {"models", cmd_models, "list the bundled architecture and GPU models"},
 };

@@ -18,6 +18,7 @@ int cmd_devices(int argc, char **argv);   /* gpulint devices */
 int cmd_models(int argc, char **argv);    /* gpulint models */
 int cmd_bank(int argc, char **argv);      /* gpulint bank */
 int cmd_roofline(int argc, char **argv);  /* gpulint roofline */
+int cmd_verify(int argc, char **argv);    /* gpulint verify */
 
 /* "gpulint: error: ..." on stderr, one line; returns code for `return cli_error(...)`. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,0 +1,118 @@
+/* probe: launch-and-measure methods (see probe.h). */
+#include "gpu/probe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/sbuf.h"
+#include "verify/judge.h"
+
+#define STATIC_SMEM_LIMIT 49152 /* above it a block must opt in */
+
+bool probe_residency_run(gpurt_kernel k, int block, int64_t dynamic_smem, int carveout,
+                         int predicted, int sms, uint64_t spin_ns, probe_residency *out, char *err,
+                         size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    gpurt_attrs attrs;
+    if (!gpurt_kernel_attrs(k, &attrs, err, errlen))
+        return false;
+    out->registers = attrs.registers;
+    out->static_smem = attrs.static_smem;
+    /* The attribute persists on the kernel: set it for every case, to the
+     * default when the case does not opt in. */
+    int64_t limit = dynamic_smem > STATIC_SMEM_LIMIT - attrs.static_smem
+                        ? dynamic_smem
+                        : STATIC_SMEM_LIMIT - attrs.static_smem;
+    if (!gpurt_set_max_dynamic_smem(k, limit, err, errlen))
+        return false;
+    if (!gpurt_set_carveout(k, carveout >= 0 ? carveout : -1, err, errlen))
+        return false;
+    if (!gpurt_occupancy(k, block, dynamic_smem, &out->api, err, errlen))
+        return false;
+    int most = (predicted > out->api ? predicted : out->api) + 1;
+    out->grid = 2 * most * sms;
+    void *records = NULL, *sink = NULL;
+    bool ok = gpurt_alloc(&records, (size_t)out->grid * 3 * sizeof(uint64_t), err, errlen) &&
+              gpurt_alloc(&sink, 64, err, errlen) &&
+              gpurt_memset(records, 0, (size_t)out->grid * 3 * sizeof(uint64_t), err, errlen);
+    uint64_t *host = NULL;
+    if (ok) {
+        void *args[] = {&records, &sink, &spin_ns};
+        int grid[3] = {out->grid, 1, 1}, blk[3] = {block, 1, 1};
+        ok = gpurt_launch(k, grid, blk, dynamic_smem, args, NULL, err, errlen);
+    }
+    if (ok) {
+        host = xcalloc((size_t)out->grid * 3, sizeof *host);
+        ok = gpurt_to_host(host, records, (size_t)out->grid * 3 * sizeof *host, err, errlen);
+    }
+    if (ok)
+        out->blocks_per_sm = judge_residency(host, (size_t)out->grid, sms, &out->sms_at_max);
+    free(host);
+    gpurt_free(records);
+    gpurt_free(sink);
+    return ok;
+}
+
+bool probe_cycles_run(gpurt_kernel k, const probe_launch *l, int repeat, bool warmup,
+                      int64_t requests, double *cycles_per_request, double *spread, char *err,
+                      size_t errlen)
+{
+    int threads = l->block[0] * l->block[1] * l->block[2];
+    int warps = (threads + 31) / 32;
+    void *cycles = NULL, *sink = NULL;
+    bool ok = gpurt_alloc(&cycles, (size_t)warps * sizeof(uint64_t), err, errlen) &&
+              gpurt_alloc(&sink, 64, err, errlen);
+    double *per = xcalloc((size_t)repeat + 1, sizeof *per);
+    uint64_t *host = xcalloc((size_t)warps, sizeof *host);
+    void *args[] = {&cycles, &sink};
+    /* The first launch loads the module's code: not counted. */
+    for (int r = warmup ? -1 : 0; ok && r < repeat; r++) {
+        ok = gpurt_launch(k, l->grid, l->block, l->dynamic_smem, args, NULL, err, errlen) &&
+             gpurt_to_host(host, cycles, (size_t)warps * sizeof *host, err, errlen);
+        if (ok && r >= 0) {
+            uint64_t slowest = 0;
+            for (int w = 0; w < warps; w++)
+                if (host[w] > slowest)
+                    slowest = host[w];
+            per[r] = (double)slowest / (double)requests;
+        }
+    }
+    if (ok)
+        *cycles_per_request = judge_median(per, repeat, spread);
+    free(per);
+    free(host);
+    gpurt_free(cycles);
+    gpurt_free(sink);
+    return ok;
+}
+
+bool probe_times(gpurt_kernel k, const probe_launch *l, void **args, int warmup, int repeat,
+                 gbuf **restore, int n_restore, double *ms, char *err, size_t errlen)
+{
+    for (int r = -warmup; r < repeat; r++) {
+        for (int i = 0; i < n_restore; i++)
+            if (!gbuf_restore(restore[i], err, errlen))
+                return false;
+        double t;
+        if (!gpurt_launch(k, l->grid, l->block, l->dynamic_smem, args, &t, err, errlen))
+            return false;
+        if (r >= 0)
+            ms[r] = t;
+    }
+    return true;
+}
+
+bool probe_lanes_run(gpurt_kernel k, const probe_launch *l, void **args, gbuf *counters,
+                     uint64_t *counts, size_t n_counts, char *err, size_t errlen)
+{
+    if (n_counts * sizeof *counts > counters->bytes) {
+        snprintf(err, errlen, "the counter buffer holds %zu counters, not %zu",
+                 counters->bytes / sizeof *counts, n_counts);
+        return false;
+    }
+    return gpurt_memset(counters->dev, 0, counters->bytes, err, errlen) &&
+           gpurt_launch(k, l->grid, l->block, l->dynamic_smem, args, NULL, err, errlen) &&
+           gpurt_to_host(counts, counters->dev, n_counts * sizeof *counts, err, errlen);
+}

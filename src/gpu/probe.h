@@ -1,0 +1,58 @@
+/* probe: the ways `gpulint verify` measures a kernel on the GPU without a
+ * profiler. Each launches a loaded kernel and returns raw numbers; what
+ * they mean is judge.c's business.
+ *   residency   per-block (SM, start, end) records -> blocks per SM
+ *   cycles      clock64 per warp of a one-block probe -> cycles per request
+ *   times       event-timed launches (warm-up first) -> one time per run
+ *   lanes       lane counters -> active lanes and executions per line */
+#ifndef GPULINT_PROBE_H
+#define GPULINT_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/gbuf.h"
+#include "gpu/gpurt.h"
+
+typedef struct probe_launch {
+    int grid[3], block[3];
+    int64_t dynamic_smem;
+} probe_launch;
+
+typedef struct probe_residency {
+    int blocks_per_sm; /* measured */
+    int sms_at_max;    /* SMs that held that many */
+    int api;           /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
+    int grid;          /* blocks launched */
+    int registers;     /* cudaFuncGetAttributes */
+    int64_t static_smem;
+} probe_residency;
+
+/* Sets the dynamic-shared-memory opt-in (above 48 KB) and the carveout
+ * (-1: leave the default), asks the occupancy API, then launches enough
+ * blocks to fill every SM twice over at one more block than the larger of
+ * `predicted` and the API's answer. */
+bool probe_residency_run(gpurt_kernel k, int block, int64_t dynamic_smem, int carveout,
+                         int predicted, int sms, uint64_t spin_ns, probe_residency *out, char *err,
+                         size_t errlen);
+
+/* `repeat` launches (after one untimed when `warmup`) of a one-block probe
+ * whose warps each write their clock64 span to cycles[warp]; returns the
+ * median over launches of the slowest warp's span divided by `requests`
+ * (the block's requests). */
+bool probe_cycles_run(gpurt_kernel k, const probe_launch *l, int repeat, bool warmup,
+                      int64_t requests, double *cycles_per_request, double *spread, char *err,
+                      size_t errlen);
+
+/* `warmup` untimed then `repeat` timed launches (ms each); `restore`
+ * buffers are put back before every launch, outside the timing. */
+bool probe_times(gpurt_kernel k, const probe_launch *l, void **args, int warmup, int repeat,
+                 gbuf **restore, int n_restore, double *ms, char *err, size_t errlen);
+
+/* One launch with zeroed counters (2 per source line); counts is filled
+ * (lanes at 2 x line, executions at 2 x line + 1). */
+bool probe_lanes_run(gpurt_kernel k, const probe_launch *l, void **args, gbuf *counters,
+                     uint64_t *counts, size_t n_counts, char *err, size_t errlen);
+
+#endif
