@@ -22,7 +22,12 @@
 //     same shape (the "sparse" class);
 //   - the misaligned read's slots are 160 bytes apart, so the fifth sector a
 //     request touches is not shared with the next request (in DRAM it would
-//     be read once for both, hiding the extra sector).
+//     be read once for both, hiding the extra sector). Its requests also
+//     span two 128-byte lines for five sectors (the calibration patterns:
+//     one line per four sectors), and the L2's work per line adds time that
+//     is not sectors: its time bounds the sectors from above (measured on an
+//     H100 at 5.4 sector-times, on an H200 at 5.8), and Nsight Compute's
+//     sector counter, where allowed, reads it exactly.
 #include "verify.h"
 
 #define COAL_PROLOGUE                                                                              \

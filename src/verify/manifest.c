@@ -414,6 +414,8 @@ static bool parse_case(ini_ctx *c, vgroup *g, vkind kind, const char *ceiling, c
                 k->sparse = true;
             else if (strcmp(w, "scattered") == 0)
                 k->scattered = true;
+            else if (strcmp(w, "straddles") == 0)
+                k->straddles = true;
             else if (strcmp(w, "floor") == 0)
                 k->floor = true;
             else

@@ -97,7 +97,8 @@ typedef struct vcase {
     bool calibrate;
     double calibrate_value; /* the count the calibration pattern has for certain */
     bool sparse;
-    bool scattered;     /* coalescing: time bounds the sectors from above only */
+    bool scattered;     /* coalescing: time bounds the sectors from above only (DRAM rows) */
+    bool straddles;     /* coalescing: the same, from lines per request (the L2) */
     bool floor;         /* bank: the cheapest request of its width */
     int64_t grid;       /* a 1-D grid when no launch site gives one (ceilings) */
     int64_t threads;    /* its block */

@@ -1027,14 +1027,19 @@ static void judge_coalescing(run *x, int ci)
             json_object_set_new(row->detail, "fit_intercept_ns", json_real(dense.a));
             json_object_set_new(row->detail, "fit_ns_per_sector", json_real(slope));
             row->verdict = judge_count(row->predicted, row->measured, 0.5, 0.10);
-            if (c->scattered && row->measured >= 0.9 * row->predicted) {
-                /* DRAM time counts row activations too: an upper bound. */
+            if ((c->scattered || c->straddles) && row->measured >= 0.9 * row->predicted) {
+                /* Time that is not sectors: an upper bound only. */
                 row->verdict = VV_NOT_COMPARABLE;
                 snprintf(row->reason, sizeof row->reason,
-                         "its lanes are far apart in memory, so each sector also costs a DRAM row "
-                         "activation the calibration pattern does not pay: the time (%.1f "
-                         "sector-times) bounds the sectors from above and is consistent with the "
-                         "predicted %.0f; the sector counter is the measure here (--counters)",
+                         "%s: the time (%.1f sector-times) bounds the sectors from above and is "
+                         "consistent with the predicted %.0f; the sector counter is the measure "
+                         "here (--counters)",
+                         c->scattered
+                             ? "its lanes are far apart in memory, so each sector also costs a "
+                               "DRAM row activation the calibration pattern does not pay"
+                             : "each request spans two 128-byte lines for five sectors, and the "
+                               "L2's work per line adds time the calibration patterns (a line "
+                               "per four sectors) do not have",
                          row->measured, row->predicted);
             }
             if (c->calibrate)
