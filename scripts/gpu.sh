@@ -64,7 +64,8 @@ export PATH=$CUDA_HOME/bin:$PATH
 
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  # The device copy of the tree may carry an older .git: the caller names the commit.
+  echo "commit: ${GPULINT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
   echo "host: $(uname -srm)"
   echo "nvcc: $(nvcc --version 2>/dev/null | tail -1 || echo 'not found')"
   echo "deps:"

@@ -229,6 +229,8 @@ for t in json.load(sys.stdin):
     "occupancy --arch sm_80 --threads 256 --regs 34 --explain --format json"
     "--ptxas-log tests/data/cli/logs/two-kernels-sm80.log tests/data/cli/logs/kernels.cu --arch sm_80,sm_90 --block 256"
     "tests/data/cli/cu/scale.cu --arch sm_80 --format json"
+    "verify --from tests/data/verify/h100/verify.json --save-model build-test/valgrind-model.ini"
+    "verify --dry-run --check occupancy,bank --predictions tests/data/verify/predictions-sm_90.json"
   )
   # A fresh cache: the first command with a .cu file builds the precompiled
   # CUDA headers (clang_saveTranslationUnit), the next one loads them.

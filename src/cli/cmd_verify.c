@@ -61,6 +61,8 @@ int cmd_verify(int argc, char **argv)
          "build and predict, print what would run; needs no GPU"},
         {"arch", 'a', OPT_STRING, &o.arch, NULL, "ARCH",
          "the architecture a dry run without a GPU plans for (default sm_90)"},
+        {"gpu", 'g', OPT_STRING, &o.gpu, NULL, "ID",
+         "the product a dry run without a GPU plans for (default h100-sxm)"},
         {"predictions", 0, OPT_STRING, &o.predictions, NULL, "FILE",
          "use this report ('gpulint kernels/*.cu --arch ARCH --format json') for the source "
          "predictions (for a GPU machine without libclang)"},
@@ -103,8 +105,10 @@ int cmd_verify(int argc, char **argv)
         o.counters = VCOUNTERS_OFF;
     else
         return cli_error(EXIT_USAGE, "--counters: auto, on or off, got '%s'", counters);
-    if (o.arch && !o.dry_run)
-        return cli_error(EXIT_USAGE, "--arch plans a dry run; a real run uses the local GPU");
+    if ((o.arch || o.gpu) && !o.dry_run)
+        return cli_error(EXIT_USAGE, "--arch and --gpu plan a dry run; a real run uses the local GPU");
+    if (o.arch && o.gpu)
+        return cli_error(EXIT_USAGE, "give only one of --arch and --gpu");
     if (o.ladder && (checks.n || o.only))
         return cli_error(EXIT_USAGE, "--ladder runs its own steps; leave out --check and --only");
     if (plot) {

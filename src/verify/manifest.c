@@ -405,7 +405,7 @@ static bool parse_case(ini_ctx *c, vgroup *g, vkind kind, const char *ceiling, c
         snprintf(k->ceiling, sizeof k->ceiling, "%s", ceiling);
     if (strlen(words[0]) >= VMAN_NAME_MAX)
         return bad(c, "kernel name too long");
-    snprintf(k->kernel, sizeof k->kernel, "%s", words[0]);
+    snprintf(k->kernel, sizeof k->kernel, "%.*s", (int)sizeof k->kernel - 1, words[0]);
     for (int i = 1; i < n; i++) {
         char *w = words[i];
         char *eq = strchr(w, '=');

@@ -74,7 +74,7 @@ bool ncu_parse(const char *text, ncu_result *out)
 {
     memset(out, 0, sizeof *out);
     int col_id = -1, col_kernel = -1, col_metric = -1, col_value = -1;
-    char last_id[32] = "";
+    char last_id[256] = "";
     for (const char *line = text; line && *line;) {
         const char *nl = strchr(line, '\n');
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
@@ -104,9 +104,9 @@ bool ncu_parse(const char *text, ncu_result *out)
                 col_id = -1;
             continue;
         }
-        if (n <= col_value || n <= col_kernel || n <= col_metric)
+        if (n <= col_value || n <= col_kernel || n <= col_metric || n <= col_id)
             continue;
-        if (strcmp(cells[col_id], last_id) != 0) {
+        if (out->n == 0 || strcmp(cells[col_id], last_id) != 0) {
             out->launches = xrealloc(out->launches, (size_t)(out->n + 1) * sizeof *out->launches);
             ncu_launch *l = &out->launches[out->n++];
             memset(l, 0, sizeof *l);

@@ -147,13 +147,11 @@ static void progress(run *x, const char *kernel)
 static bool wanted(const verify_opts *o, const vmanifest *m, const vcase *c)
 {
     const vgroup *g = &m->groups[c->group];
-    if (o->ladder) {
-        /* A ladder needs the ceilings for its "% of the roof" column. */
-        return strcmp(g->ladder, o->ladder) == 0 || c->kind == VK_CEILING;
-    }
+    if (o->ladder)
+        return strcmp(g->ladder, o->ladder) == 0;
     if (o->checks && !(o->checks & (1u << g->check)))
         return false;
-    if (o->only && c->kind != VK_CEILING && fnmatch(o->only, c->kernel, 0) != 0)
+    if (o->only && fnmatch(o->only, c->kernel, 0) != 0)
         return false;
     return true;
 }
@@ -208,7 +206,8 @@ static int choose_target(run *x)
     int n = 0;
     char msg[256] = "";
     const char *skip = getenv("GPULINT_NO_DEVICE");
-    bool use_device = !(skip && *skip && strcmp(skip, "0") != 0) && !(x->o->dry_run && x->o->arch);
+    bool use_device = !(skip && *skip && strcmp(skip, "0") != 0) &&
+                      !(x->o->dry_run && (x->o->arch || x->o->gpu));
     devquery_status st =
         use_device ? devquery_all(&d, 1, &n, base_for_cc, &x->db, msg, sizeof msg) : DEVQ_NO_DEVICE;
     if (st == DEVQ_OK && n > 0) {
@@ -239,8 +238,11 @@ static int choose_target(run *x)
                     "no GPU to verify on: %s (gpulint verify --dry-run shows what would run)",
                     use_device ? msg : "GPULINT_NO_DEVICE is set");
     } else {
-        /* A dry run without a GPU: the given arch or the default product. */
-        const gpu_product *p = model_find_product(&x->db, "h100-sxm");
+        /* A dry run without a GPU: the given product or arch, or the
+         * default product. */
+        const gpu_product *p = model_find_product(&x->db, x->o->gpu ? x->o->gpu : "h100-sxm");
+        if (x->o->gpu && !p)
+            return fail(x, EXIT_MODEL, "unknown GPU '%s' ('gpulint models' lists them)", x->o->gpu);
         const gpu_arch *a = x->o->arch ? model_find_arch(&x->db, x->o->arch)
                                        : (p ? model_find_arch(&x->db, p->arch) : NULL);
         if (!a)
@@ -1629,10 +1631,34 @@ int verify_run(const verify_opts *o, verify_result *r)
         goto out;
     const vmanifest *m = &r->manifest;
     x.selected = xcalloc((size_t)m->n_cases + 1, sizeof *x.selected);
+    bool timed = false;
     for (int i = 0; i < m->n_cases; i++) {
+        if (m->cases[i].kind == VK_CEILING)
+            continue;
         x.selected[i] = wanted(o, m, &m->cases[i]);
         x.n_selected += x.selected[i];
+        timed = timed || (x.selected[i] && m->cases[i].kind == VK_TIME);
     }
+    /* A probe is read through its group's calibration (and floor) probes:
+     * they come along. */
+    for (int i = 0; i < m->n_cases; i++) {
+        const vcase *c = &m->cases[i];
+        if (x.selected[i] || !(c->calibrate || c->floor))
+            continue;
+        for (int j = 0; j < m->n_cases && !x.selected[i]; j++)
+            if (x.selected[j] && m->cases[j].group == c->group) {
+                x.selected[i] = true;
+                x.n_selected++;
+            }
+    }
+    /* The ceilings when a roofline row reads them, or the roofline is asked
+     * for as a whole. */
+    bool roofline_asked = !o->only && (!o->checks || (o->checks & (1u << VCHECK_ROOFLINE)));
+    for (int i = 0; x.n_selected > 0 && i < m->n_cases; i++)
+        if (m->cases[i].kind == VK_CEILING && (timed || roofline_asked || o->ladder)) {
+            x.selected[i] = true;
+            x.n_selected++;
+        }
     if (o->ladder) {
         bool found = false;
         for (int i = 0; i < m->n_groups; i++)

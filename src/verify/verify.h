@@ -29,6 +29,7 @@ typedef struct verify_opts {
     unsigned checks;         /* bit per vcheck; 0 = all */
     const char *ladder;      /* run only this ladder (and the ceilings) */
     const char *arch;        /* --arch for a dry run without a GPU */
+    const char *gpu;         /* --gpu ID: a product model for a dry run */
     int repeat;              /* timed runs per kernel */
     int jobs;                /* nvcc and prediction processes at once */
     bool dry_run;

@@ -289,6 +289,13 @@ static void test_ncu_parse_quotes(void **state)
     assert_true(r.launches[1].global_sectors == -1); /* not reported */
     ncu_result_free(&r);
     assert_false(ncu_parse("no csv at all\n", &r));
+    /* An empty ID on the first row (found by fuzz_verify) is a launch too. */
+    const char *empty = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n"
+                        "\"\",\"k\",\"smsp__thread_inst_executed_per_inst_executed.ratio\",\"2\"\n";
+    assert_true(ncu_parse(empty, &r));
+    assert_int_equal(r.n, 1);
+    assert_true(r.launches[0].threads_per_inst == 2);
+    ncu_result_free(&r);
 }
 
 /* ---------------------------------------------------------------- fp16 */

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""gpulint verify without a GPU, against the runs recorded on one.
+
+usage: verify_contract.py GPULINT SRC_ROOT
+
+tests/data/verify/<device>/verify.json are `gpulint verify --json` outputs
+recorded on an H100 and an H200 (scripts/gpu.sh). This test, in CI:
+  1. checks each against the JSON contract documented in the README;
+  2. runs `gpulint verify --dry-run --format json` (this build's predictions,
+     no GPU) and re-judges every recorded measurement against today's
+     prediction with the row's own tolerance: a change to a model or an
+     analysis that would no longer agree with the hardware fails here;
+  3. checks tests/data/verify/predictions-sm_90.json (what a GPU machine
+     without libclang uses) is what this gpulint predicts;
+  4. renders each record again (--from): the same JSON, text whose summary
+     matches, a chart and a model file that `gpulint roofline --gpu FILE`
+     reads with its measured ceilings.
+Ends with "N passed, N failed"; exit 77 ("skipped: ...") without nvcc or
+libclang, which the dry run needs.
+"""
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+GPULINT, ROOT = sys.argv[1], sys.argv[2]
+DATA = os.path.join(ROOT, "tests", "data", "verify")
+DEVICES = ["h100", "h200"]
+VERDICTS = {"agrees", "differs", "not_comparable"}
+CHECKS = {"occupancy", "bank", "coalescing", "divergence", "roofline"}
+
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name}{(': ' + detail) if detail else ''}")
+
+
+def run(args, **kw):
+    env = dict(os.environ, GPULINT_NO_DEVICE="1", NO_COLOR="1",
+               GPULINT_MODELS=os.path.join(ROOT, "models"))
+    return subprocess.run([GPULINT] + args, cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=900, **kw)
+
+
+def contract(name, d):
+    """The README's contract for `gpulint verify --format json`."""
+    problems = []
+    for key in ("device", "counters", "ceilings", "results"):
+        if key not in d:
+            problems.append(f"no '{key}'")
+    dev = d.get("device", {})
+    for key in ("name", "cc", "sms", "sm_clock_mhz", "memory_clock_mhz", "driver", "runtime"):
+        if key not in dev:
+            problems.append(f"device has no '{key}'")
+    if d.get("counters") not in ("used", "off", "refused", "unavailable"):
+        problems.append(f"counters = {d.get('counters')!r}")
+    for cname, c in d.get("ceilings", {}).items():
+        if "measured" not in c or "spec" not in c:
+            problems.append(f"ceiling {cname} lacks measured/spec")
+    for i, r in enumerate(d.get("results", [])):
+        for key in ("check", "kernel", "launch", "predicted", "measured", "method", "tolerance",
+                    "verdict"):
+            if key not in r:
+                problems.append(f"results[{i}] has no '{key}'")
+        if r.get("verdict") not in VERDICTS or r.get("check") not in CHECKS:
+            problems.append(f"results[{i}]: check {r.get('check')!r}, verdict {r.get('verdict')!r}")
+        if r.get("verdict") == "not_comparable" and not r.get("reason"):
+            problems.append(f"results[{i}] ({r.get('kernel')}) is not comparable without a reason")
+    check(f"{name}: the JSON contract", not problems, "; ".join(problems[:5]))
+    rows = d.get("results", [])
+    differ = [r["kernel"] for r in rows if r["verdict"] == "differs"]
+    check(f"{name}: every row agrees or is not comparable with a reason ({len(rows)} rows)",
+          not differ and len(rows) > 90, f"differ: {differ}")
+    check(f"{name}: recorded with counters and a real device",
+          d.get("counters") == "used" and dev.get("driver") and not d.get("dry_run"))
+
+
+def key(r):
+    return (r["check"], r["kernel"], r["launch"])
+
+
+def rejudge(name, recorded, today):
+    """Today's prediction against the recorded measurement, row by row."""
+    now = {key(r): r for r in today["results"]}
+    problems = []
+    compared = 0
+    for r in recorded["results"]:
+        t = now.get(key(r))
+        if t is None:
+            problems.append(f"{key(r)} is no longer planned")
+            continue
+        p, m = t["predicted"], r["measured"]
+        counter = r.get("counter")
+        if p is None or r["verdict"] != "agrees":
+            continue
+        compared += 1
+        c = r["check"]
+        if c == "occupancy":
+            ok = p == m
+        elif c in ("bank", "coalescing"):
+            # the recorded row agreed by its measurement or by its counter
+            tol = 0.05 if c == "bank" else 0.10
+            ok = (m is not None and abs(m - p) <= max(0.5, tol * p)) or \
+                (counter is not None and abs(counter - p) <= max(0.1, 0.02 * p))
+        elif c == "divergence":
+            tol = 0.005 if r.get("kind") == "lanes" else 0.10 * p
+            ok = m is not None and abs(m - p) <= tol
+        else:  # roofline: today's floor must stay at or below the measured time
+            floor = t.get("floor_s")
+            ok = floor is not None and m is not None and m * 1e-3 >= floor * 0.98
+        if not ok:
+            problems.append(f"{c} {r['kernel']} {r['launch']}: predicted {p} today, measured "
+                            f"{m} (counter {counter})")
+    check(f"{name}: today's predictions agree with the recorded measurements ({compared} rows)",
+          not problems and compared > 90, "; ".join(problems[:5]))
+
+
+def main():
+    if not (shutil.which("nvcc") or os.access("/usr/local/cuda/bin/nvcc", os.X_OK)):
+        print("skipped: no nvcc (the dry run builds the reference kernels)")
+        return 77
+    records = {}
+    for dev in DEVICES:
+        path = os.path.join(DATA, dev, "verify.json")
+        with open(path) as f:
+            records[dev] = json.load(f)
+        contract(dev, records[dev])
+
+    for dev in DEVICES:
+        # Planned for the product model the record's device is (its clocks
+        # set the roofline floors).
+        model = records[dev]["device"]["model"]
+        r = run(["verify", "--dry-run", "--gpu", model, "--format", "json"])
+        if r.returncode != 0:
+            check(f"verify --dry-run --gpu {model}", False, r.stderr.strip()[-300:])
+            continue
+        today = json.loads(r.stdout)
+        if today["predictions"].get("note"):
+            print(f"skipped: {today['predictions']['note'][:120]}")
+            return 77
+        missing = [k for k in ("device", "ceilings", "results") if k not in today]
+        check(f"dry run for {model}: the contract's fields, every row unmeasured",
+              not missing and all(x["measured"] is None for x in today["results"]), str(missing))
+        rejudge(dev, records[dev], today)
+
+    # The predictions a GPU machine without libclang reads: what
+    # scripts/verify-predictions.sh would write today.
+    kernels = sorted(f"kernels/{f}" for f in os.listdir(os.path.join(ROOT, "kernels"))
+                     if f.endswith(".cu"))
+    r = run(kernels + ["--arch", "sm_90", "--format", "json"])
+    with open(os.path.join(DATA, "predictions-sm_90.json")) as f:
+        committed = json.load(f)
+    check("predictions-sm_90.json is what this gpulint predicts",
+          r.returncode == 0 and json.loads(r.stdout) == committed,
+          "run scripts/verify-predictions.sh and commit the file" if r.returncode == 0
+          else r.stderr.strip()[-300:])
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for dev in DEVICES:
+            src = os.path.join(DATA, dev, "verify.json")
+            r = run(["verify", "--from", src, "--format", "json"])
+            ok = r.returncode == 0 and json.loads(r.stdout)["results"] == records[dev]["results"]
+            check(f"{dev}: --from gives back the same rows", ok, r.stderr.strip())
+            r = run(["verify", "--from", src])
+            s = records[dev]["summary"]
+            want = (f"verify: {s['rows']} rows: {s['agrees']} agree, {s['differs']} differ, "
+                    f"{s['not_comparable']} not comparable")
+            check(f"{dev}: --from text ends with the recorded summary",
+                  r.returncode == 0 and want in r.stdout.splitlines()[-1], r.stdout[-200:])
+            png = os.path.join(tmp, f"{dev}.png")
+            model = os.path.join(tmp, f"{dev}.ini")
+            r = run(["verify", "--from", src, "--plot", png, "--save-model", model])
+            if "without cairo" in r.stderr:
+                print(f"note: {dev}: no cairo, chart not drawn")
+                r = run(["verify", "--from", src, "--save-model", model])
+            else:
+                with open(png, "rb") as f:
+                    check(f"{dev}: --plot writes a PNG", f.read(8) == b"\x89PNG\r\n\x1a\n")
+            r2 = run(["roofline", "--gpu", model, "--format", "json", "--ai", "1"])
+            ok = r.returncode == 0 and r2.returncode == 0
+            if ok:
+                bw = json.loads(r2.stdout)["peak_bandwidth"]
+                ok = math.isclose(bw, records[dev]["ceilings"]["dram"]["measured"], rel_tol=1e-5)
+            check(f"{dev}: --save-model gives a model whose bandwidth is the measured one", ok,
+                  (r.stderr + r2.stderr).strip())
+    return finish()
+
+
+def finish():
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
