@@ -150,6 +150,7 @@ extern "C" __global__ void gemm_vec(const float4 *a4, const float4 *b4, float *c
 #define WK 32
 extern "C" __global__ void gemm_wmma(const __half *a, const __half *b, float *c)
 {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700 /* tensor cores: sm_70 on */
     using namespace nvcuda;
     __shared__ __align__(32) __half as[WM][WK + 8];
     __shared__ __align__(32) __half bs[WK][WN + 8];
@@ -186,6 +187,7 @@ extern "C" __global__ void gemm_wmma(const __half *a, const __half *b, float *c)
         for (int j = 0; j < 2; j++)
             wmma::store_matrix_sync(c + (row0 + wm * 64 + i * 16) * N + col0 + wn * 32 + j * 16,
                                     acc[i][j], N, wmma::mem_row_major);
+#endif
 }
 
 void gemm_launches(const float *a, const float *b, float *c, const __half *ha, const __half *hb)

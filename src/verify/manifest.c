@@ -458,6 +458,12 @@ static bool parse_case(ini_ctx *c, vgroup *g, vkind kind, const char *ceiling, c
             if (!*v || *endp || !(k->calibrate_value > 0))
                 return bad(c, "calibrate: a positive count, got '%s'", v);
             k->calibrate = true;
+        } else if (strcmp(w, "min_cc") == 0) {
+            if (!size_option(c, w, v, &x))
+                return false;
+            if (x < 10 || x > 200)
+                return bad(c, "min_cc: 10 x major + minor, e.g. 70, got %lld", (long long)x);
+            k->min_cc = (int)x;
         } else if (strcmp(w, "grid") == 0) {
             if (!size_option(c, w, v, &k->grid))
                 return false;

@@ -103,6 +103,7 @@ typedef struct vcase {
     int64_t grid;       /* a 1-D grid when no launch site gives one (ceilings) */
     int64_t threads;    /* its block */
     double book_ms;     /* ladders: the seed's time for this step, 0 = none */
+    int min_cc;         /* 10 x major + minor the kernel needs, 0 = any */
     int64_t requests;   /* VK_SECTORS */
     int64_t compulsory; /* VK_TIME: bytes; 0 = not given */
     int64_t work;       /* VK_CEILING: bytes or FLOPs */

@@ -206,8 +206,8 @@ static int choose_target(run *x)
     int n = 0;
     char msg[256] = "";
     const char *skip = getenv("GPULINT_NO_DEVICE");
-    bool use_device = !(skip && *skip && strcmp(skip, "0") != 0) &&
-                      !(x->o->dry_run && (x->o->arch || x->o->gpu));
+    bool use_device =
+        !(skip && *skip && strcmp(skip, "0") != 0) && !(x->o->dry_run && (x->o->arch || x->o->gpu));
     devquery_status st =
         use_device ? devquery_all(&d, 1, &n, base_for_cc, &x->db, msg, sizeof msg) : DEVQ_NO_DEVICE;
     if (st == DEVQ_OK && n > 0) {
@@ -552,6 +552,13 @@ static bool run_case(run *x, int ci, gpurt_module *mod, gbuf *bufs, const vgroup
         repeat = 1;
     probe_launch l;
     bool have_launch = launch_of(x, c, c->kernel, &l);
+    int cc = x->arch.cc_major * 10 + x->arch.cc_minor;
+    if (c->min_cc && cc < c->min_cc) {
+        set_why(x, ci, "needs compute capability %d.%d (%s); this GPU is %d.%d", c->min_cc / 10,
+                c->min_cc % 10, c->min_cc >= 80 ? "bf16 tensor cores" : "tensor cores",
+                x->arch.cc_major, x->arch.cc_minor);
+        return true;
+    }
     const unit_info *ui = unit_for(x, g->file);
     if (c->kind != VK_RESIDENCY && c->kind != VK_CEILING && ui && ui->stale[0]) {
         set_why(x, ci, "%s", ui->stale);
