@@ -329,6 +329,27 @@ bool cn_has_attr(CXCursor c, enum CXCursorKind attr)
 
 int64_t cn_type_size(CXType t)
 {
+    /* clang_Type_getSizeOf reaches ASTContext::getTypeInfo, which has no
+     * answer for placeholder types (a bound member function "x.f" without
+     * its call, an overload set, a dependent expression: spelled "<bound
+     * member function type>" and so on) and crashes libclang-22 (SIGBUS in
+     * llm.c's dev/cuda kernels). Only sized kinds are asked. */
+    CXType c = clang_getCanonicalType(t);
+    switch (c.kind) {
+    case CXType_Invalid:
+    case CXType_Unexposed:
+    case CXType_Void:
+    case CXType_Dependent:
+    case CXType_Overload:
+    case CXType_FunctionNoProto:
+    case CXType_FunctionProto:
+    case CXType_IncompleteArray:
+    case CXType_VariableArray:
+    case CXType_DependentSizedArray:
+        return -1;
+    default:
+        break;
+    }
     long long s = clang_Type_getSizeOf(t);
     return s < 0 ? -1 : (int64_t)s;
 }

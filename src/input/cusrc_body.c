@@ -884,6 +884,11 @@ static bool is_memory_lvalue(walker *w, cnode *n)
     case CXCursor_MemberRefExpr: {
         if (n->n_kids < 1)
             return false; /* implicit this-> */
+        /* x.f naming a method (the callee of x.f()) reads no memory. */
+        CXCursor member = clang_getCursorReferenced(n->cur);
+        if (member.kind == CXCursor_CXXMethod || member.kind == CXCursor_ConversionFunction ||
+            member.kind == CXCursor_FunctionTemplate)
+            return false;
         cnode *b = cn_strip(n->kids[0]);
         if (b->kind == CXCursor_DeclRefExpr) {
             char *s = cn_spelling(b->cur);

@@ -1219,6 +1219,26 @@ static void test_bool_template_argument(void **state)
     assert_non_null(t->mangled);
 }
 
+/* A method named through a kernel's pointer (in[i].bits()) has a
+ * placeholder type libclang cannot size (libclang-22 crashed on it); it is
+ * not an access of its own, and the loads around it are still found. */
+static void test_method_member(void **state)
+{
+    (void)state;
+    const char *rel = "tests/data/cusrc/method_member.cu";
+    const cusrc_unit *u = unit(rel);
+    const cusrc_variant *v = variant(u, "copy_quads");
+    int call = line_of(rel, "in[i].bits()", 0);
+    assert_int_equal(count_accesses(u, v, call, "in[i].bits"), 0);
+    /* Passed by value, the quad is copied: a 16-byte load per thread. */
+    int copy = line_of(rel, "store_quad(out", 0);
+    const mem_access *a = access_at(u, v, copy, "in[i]", false);
+    assert_non_null(a);
+    assert_int_equal(a->width, 16);
+    int add = line_of(rel, "out[4 * i] +=", 0);
+    assert_non_null(access_at(u, v, add, "out[4 * i]", true));
+}
+
 /* The precompiled wrapper header changes nothing in what is found, is
  * built once and reused, and a damaged one is dropped, not trusted. */
 static void test_pch_cache(void **state)
@@ -1313,6 +1333,7 @@ int main(void)
         cmocka_unit_test(test_dump_and_timing),
         cmocka_unit_test(test_pch_cache),
         cmocka_unit_test(test_bool_template_argument),
+        cmocka_unit_test(test_method_member),
     };
     return cmocka_run_group_tests_name("cusrc", tests, setup, teardown);
 }
