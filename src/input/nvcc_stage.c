@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/fsutil.h"
 #include "util/sbuf.h"
 
 extern char **environ;
@@ -647,23 +647,32 @@ static char *stage_base(void)
     return xstrdup("/tmp");
 }
 
-nvstage_status nvstage_prepare(nvstage *st, const char *path, const char *text, size_t len,
-                               char *const *extra, int n_extra, const char *what, char *err,
-                               size_t errlen)
+char *nvstage_temp_dir(const char *prefix, char *err, size_t errlen)
 {
-    memset(st, 0, sizeof *st);
     char *base = stage_base();
     sbuf b;
     sbuf_init(&b);
-    sbuf_addf(&b, "%s/gpulint-XXXXXX", base);
+    sbuf_addf(&b, "%s/%sXXXXXX", base, prefix);
     free(base);
     char *templ = sbuf_take(&b);
     if (!mkdtemp(templ)) {
         snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
         free(templ);
-        return NVSTAGE_IO;
+        return NULL;
     }
-    st->dir = templ;
+    return templ;
+}
+
+nvstage_status nvstage_prepare(nvstage *st, const char *path, const char *text, size_t len,
+                               char *const *extra, int n_extra, const char *what, char *err,
+                               size_t errlen)
+{
+    memset(st, 0, sizeof *st);
+    st->dir = nvstage_temp_dir("gpulint-", err, errlen);
+    if (!st->dir)
+        return NVSTAGE_IO;
+    sbuf b;
+    sbuf_init(&b);
     stage_work w = {.st = st, .what = what, .err = err, .errlen = errlen};
     sbuf_init(&w.defs);
     nvstage_status status = NVSTAGE_IO;
@@ -805,19 +814,10 @@ void nvstage_env_free(char **env)
     free(env);
 }
 
-static int remove_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    remove(p); /* FTW_PHYS: a symlink is removed, never what it points to */
-    return 0;
-}
-
 void nvstage_free(nvstage *st)
 {
     if (st->dir)
-        nftw(st->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        fsutil_remove_tree(st->dir);
     free(st->dir);
     free(st->source);
     free(st->tmpdir);

@@ -70,4 +70,8 @@ void nvstage_env_free(char **env);
 /* Removes the directory (never following its symlinks) and frees. */
 void nvstage_free(nvstage *st);
 
+/* A new private directory PREFIXxxxxxx under $TMPDIR when that name is
+ * inert (else /tmp): nvcc's shell may see paths inside it. */
+char *nvstage_temp_dir(const char *prefix, char *err, size_t errlen);
+
 #endif

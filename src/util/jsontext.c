@@ -78,3 +78,50 @@ char *json_uri_path(const char *path)
         sbuf_add(&b, "");
     return sbuf_take(&b);
 }
+
+json_t *json_bytes(const char *s)
+{
+    if (!s)
+        return json_null();
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    sbuf b;
+    sbuf_init(&b);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        sbuf_addf(&b, "%02x", *p);
+    j = json_pack("{s:s}", "hex", b.data);
+    sbuf_free(&b);
+    return j;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+char *json_bytes_value(const json_t *j)
+{
+    if (json_is_string(j))
+        return xstrdup(json_string_value(j));
+    const char *hex = json_string_value(json_object_get(j, "hex"));
+    if (!hex || strlen(hex) % 2)
+        return NULL;
+    sbuf b;
+    sbuf_init(&b);
+    for (const char *p = hex; *p; p += 2) {
+        int hi = hex_digit(p[0]), lo = hex_digit(p[1]);
+        if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
+            sbuf_free(&b);
+            return NULL;
+        }
+        sbuf_addc(&b, (char)(hi * 16 + lo));
+    }
+    if (!b.data)
+        sbuf_add(&b, "");
+    return sbuf_take(&b);
+}

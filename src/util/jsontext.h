@@ -14,4 +14,11 @@ json_t *json_text(const char *s);
  * other than unreserved characters and '/' percent-encoded. Caller frees. */
 char *json_uri_path(const char *path);
 
+/* Exact bytes through JSON, for gpulint's own records (worker results,
+ * the cache): valid UTF-8 as a string, anything else as {"hex": "..."}.
+ * json_bytes(NULL) is null; json_bytes_value returns NULL for anything
+ * json_bytes cannot have written. Caller frees. */
+json_t *json_bytes(const char *s);
+char *json_bytes_value(const json_t *j);
+
 #endif

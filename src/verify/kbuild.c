@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "input/nvcc_stage.h"
 #include "util/cachedir.h"
 #include "util/fileio.h"
+#include "util/fsutil.h"
 #include "util/sbuf.h"
 #include "util/spawn.h"
 
@@ -80,15 +80,6 @@ static bool nvcc_version(const char *nvcc, char *out, size_t n)
     snprintf(out, n, "%s", last ? last : "");
     spawn_result_free(&r);
     return ok && out[0];
-}
-
-static int remove_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    remove(p);
-    return 0;
 }
 
 /* argv-style words of a space-separated string (owned, NULL-terminated). */
@@ -312,7 +303,7 @@ void kbuild_unit_free(kbuild_unit *u)
 void kbuild_free(kbuild *kb)
 {
     if (kb->temporary && kb->dir)
-        nftw(kb->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+        fsutil_remove_tree(kb->dir);
     free(kb->dir);
     memset(kb, 0, sizeof *kb);
 }
