@@ -23,6 +23,7 @@ int cmd_verify(int argc, char **argv);    /* gpulint verify */
 /* "gpulint: error: ..." on stderr, one line; returns code for `return cli_error(...)`. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Colour is used only on a terminal and never with NO_COLOR set. */
 bool cli_use_color(FILE *f);
 

@@ -11,7 +11,7 @@
 #include "analysis/check_rules.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
-#include "cli/pipeline.h"
+#include "run/pipeline.h"
 #include "config.h"
 #include "input/baseline.h"
 #include "report/findings.h"
@@ -186,19 +186,27 @@ static int check_main(check_args *a)
     a->p.allow_no_kernels = true;
     report r;
     int rc = pipeline_run(&a->p, &r);
-    if (rc != EXIT_OK) {
+    /* Files that failed (their errors are printed) do not hide the others'
+     * violations; the run still ends with the failure's code. */
+    int failed = rc;
+    if (rc != EXIT_OK && r.n_kernels == 0) {
         report_free(&r);
         baseline_free(&base);
         return rc;
     }
+    rc = EXIT_OK;
     check_kernel *views = xcalloc(r.n_kernels ? r.n_kernels : 1, sizeof *views);
     for (size_t i = 0; i < r.n_kernels; i++)
         views[i] = view_of(&r.kernels[i]);
     check_result res;
     check_run(views, r.n_kernels, &lim, a->baseline ? &base : NULL, several_archs(&r), &res);
     check_counts c = print_violations(&r, &res, a);
-    if (a->write_baseline)
+    /* A baseline without the failed files' kernels would pass them later. */
+    if (a->write_baseline && failed == EXIT_OK)
         rc = write_baseline(&r, a->write_baseline);
+    else if (a->write_baseline)
+        cli_warn("no baseline written: %zu %s failed", r.n_failed,
+                 plural(r.n_failed, "file", "files"));
     fprintf(stderr, "gpulint check: %zu %s, %zu %s", r.n_kernels,
             plural(r.n_kernels, "kernel", "kernels"), c.errors,
             plural(c.errors, "violation", "violations"));
@@ -206,9 +214,11 @@ static int check_main(check_args *a)
         fprintf(stderr, ", %zu %s", c.notes, plural(c.notes, "note", "notes"));
     if (c.suppressed)
         fprintf(stderr, ", %zu suppressed by 'gpulint: ignore' comments", c.suppressed);
-    if (a->write_baseline && rc == EXIT_OK)
+    if (a->write_baseline && rc == EXIT_OK && failed == EXIT_OK)
         fprintf(stderr, "; baseline written to %s", a->write_baseline);
     fputc('\n', stderr);
+    if (rc == EXIT_OK && failed != EXIT_OK)
+        rc = failed;
     if (rc == EXIT_OK && c.errors)
         rc = EXIT_CHECK_FAILED;
     check_result_free(&res);
@@ -282,6 +292,7 @@ int cmd_check(int argc, char **argv)
          "pass ARG to nvcc (repeatable; for hooks, which append file names last)"},
         {"ptxas-log", 'l', OPT_STRING, &a.p.ptxas_log, NULL, "FILE",
          "check an existing nvcc/ptxas -v log ('-' = stdin) instead of compiling"},
+        PIPELINE_RUN_OPTIONS(&a.p),
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
     };

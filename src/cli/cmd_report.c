@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
-#include "cli/pipeline.h"
+#include "run/pipeline.h"
 #include "config.h"
 #include "report/kernel_report.h"
 #include "report/source_report.h"
@@ -29,90 +29,17 @@ typedef struct report_args {
     bool help;
 } report_args;
 
-/* The analyses' view of the report's targets. */
-static int source_targets(const report *r, source_target targets[TARGET_MAX],
-                          const gpu_product **product)
+/* The workers' source findings, the kernels' own, then --checks and the
+ * `gpulint: ignore` comments. */
+static void collect_findings(report *r, const report_args *a)
 {
-    *product = NULL;
-    for (int t = 0; t < r->n_targets; t++) {
-        targets[t] = (source_target){&r->targets[t].arch,
-                                     r->targets[t].has_product ? &r->targets[t].product : NULL};
-        if (!*product && r->targets[t].has_product)
-            *product = &r->targets[t].product;
-    }
-    return r->n_targets;
-}
-
-static source_inputs inputs_for(const report_args *a, const source_unit *su,
-                                const source_target *targets, int n_targets,
-                                const gpu_product *product, kernel_row *rows, int n_rows)
-{
-    return (source_inputs){
-        &su->unit, su->file,  rows,           n_rows,
-        targets,   n_targets, a->p.has_block, {a->p.block[0], a->p.block[1], a->p.block[2]},
-        &a->defs,  product};
-}
-
-typedef struct early_ctx {
-    const report_args *a;
-    source_outputs *src;
-    finding_list *findings;
-} early_ctx;
-
-/* pipeline_opts.on_source: the source-only analyses while nvcc works. */
-static void analyse_early(report *r, source_unit *su, void *p)
-{
-    early_ctx *e = p;
-    source_target targets[TARGET_MAX];
-    const gpu_product *product;
-    int n = source_targets(r, targets, &product);
-    source_inputs in = inputs_for(e->a, su, targets, n, product, NULL, 0);
-    source_analyse_source(&in, e->src, e->findings);
-    su->early = true;
-}
-
-/* Source analyses per file; refines the kernels' lines and columns. */
-static void analyse_sources(report *r, const report_args *a, source_outputs *src,
-                            finding_list *findings)
-{
-    source_target targets[TARGET_MAX];
-    const gpu_product *product;
-    int n_targets = source_targets(r, targets, &product);
-    kernel_row *rows = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *rows);
-    size_t *idx = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *idx);
-    for (size_t s = 0; s < r->n_sources; s++) {
-        source_unit *su = &r->sources[s];
-        if (!su->parsed)
-            continue;
-        int n = 0;
-        for (size_t i = 0; i < r->n_kernels; i++)
-            if (r->kernels[i].file && strcmp(r->kernels[i].file, su->file) == 0) {
-                idx[n] = i;
-                rows[n++] = report_row(&r->kernels[i]);
-            }
-        source_inputs in = inputs_for(a, su, targets, n_targets, product, rows, n);
-        if (!su->early)
-            source_analyse_source(&in, src, findings);
-        source_analyse_launches(&in, src, findings);
-        for (int k = 0; k < n; k++) {
-            r->kernels[idx[k]].line = rows[k].line;
-            r->kernels[idx[k]].column = rows[k].column;
-        }
-    }
-    free(idx);
-    free(rows);
-}
-
-static void collect_findings(report *r, const report_args *a, source_outputs *src,
-                             finding_list *out)
-{
-    analyse_sources(r, a, src, out);
     for (size_t i = 0; i < r->n_kernels; i++) {
         kernel_row row = report_row(&r->kernels[i]);
-        kernel_report_findings(&row, 1, out);
+        kernel_report_findings(&row, 1, &r->findings);
     }
-    findings_filter(out, a->checks, &r->ignores);
-    findings_sort(out);
+    findings_filter(&r->findings, a->checks, &r->ignores);
+    findings_sort(&r->findings);
+    findings_dedupe(&r->findings);
 }
 
 static void print_text(const report *r, const report_args *a, const source_outputs *src,
@@ -294,6 +221,7 @@ int cmd_report(int argc, char **argv)
          "directory of compile_commands.json, for the source analysis"},
         {"no-source", 0, OPT_FLAG, &a.p.no_source, NULL, NULL,
          "skip the libclang source analysis (ptxas numbers only)"},
+        PIPELINE_RUN_OPTIONS(&a.p),
         {"define", 0, OPT_LIST, &a.defines, NULL, "NAME=VALUE",
          "bind a name in FLOP/byte expressions (repeatable), e.g. --define N=4096"},
         {"plot", 0, OPT_STRING, &a.plot, NULL, "FILE",
@@ -356,28 +284,24 @@ int cmd_report(int argc, char **argv)
             return cli_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
         }
     }
+    a.p.defines = &a.defs;
     report r;
-    finding_list findings;
-    source_outputs src;
-    findings_init(&findings);
-    source_outputs_init(&src);
-    early_ctx early = {&a, &src, &findings};
-    a.p.on_source = analyse_early;
-    a.p.on_source_ctx = &early;
     rc = pipeline_run(&a.p, &r);
-    if (rc == EXIT_OK) {
-        collect_findings(&r, &a, &src, &findings);
-        if (a.plot)
-            rc = plot_roofline(&r, &src, a.plot);
+    /* With several files, those that failed do not hide the others. */
+    if (rc == EXIT_OK || r.n_kernels) {
+        collect_findings(&r, &a);
+        if (a.plot) {
+            int prc = plot_roofline(&r, &r.src, a.plot);
+            if (rc == EXIT_OK)
+                rc = prc;
+        }
         if (strcmp(a.format, "json") == 0)
-            print_json(&r, &src, &findings);
+            print_json(&r, &r.src, &r.findings);
         else if (strcmp(a.format, "sarif") == 0)
-            print_sarif(&findings);
+            print_sarif(&r.findings);
         else
-            print_text(&r, &a, &src, &findings);
+            print_text(&r, &a, &r.src, &r.findings);
     }
-    findings_free(&findings);
-    source_outputs_free(&src);
     report_free(&r);
     opt_free(&res);
     return rc;

@@ -26,6 +26,16 @@ void cli_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpulint: note: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
 bool cli_use_color(FILE *f)
 {
     const char *no = getenv("NO_COLOR");

@@ -13,6 +13,7 @@ enum {
     EXIT_TOOL = 6,         /* nvcc not found or could not be run */
     EXIT_NO_DEVICE = 7,    /* devices/verify: no GPU or driver */
     EXIT_LAUNCH = 8,       /* the requested configuration cannot launch */
+    EXIT_TIMEOUT = 9,      /* a file took longer than --timeout */
     EXIT_INTERNAL = 70,    /* a bug in gpulint */
 };
 

@@ -6,6 +6,7 @@
  * body to cusrc_body.c, and reads the gpulint: comments. */
 #include <clang-c/CXCompilationDatabase.h>
 #include <ctype.h>
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -166,6 +167,50 @@ static char *normalize_arch(const char *a)
     if (digits[i] == 'a')
         sbuf_addc(&b, 'a');
     return sbuf_take(&b);
+}
+
+/* libclang finds its resource directory from the clang binary's path, and
+ * inside a library it has none ("InstalledDir" is empty): the builtin
+ * headers are still found (Debian adds a fallback), but not the CUDA
+ * wrappers in <resource>/include/cuda_wrappers, which give device code its
+ * placement new, <cmath> overloads and <complex>. Without them CUB and
+ * Thrust do not parse. The directory is <dir of libclang>/clang/<major>
+ * (or the full version), as the clang driver beside it uses. */
+static char *resource_dir(void)
+{
+    Dl_info info;
+    if (!dladdr((void *)clang_createIndex, &info) || !info.dli_fname)
+        return NULL;
+    const char *slash = strrchr(info.dli_fname, '/');
+    if (!slash)
+        return NULL;
+    CXString v = clang_getClangVersion();
+    const char *text = clang_getCString(v), *num = text ? strstr(text, "version ") : NULL;
+    char full[32] = "", major[16] = "";
+    if (num) {
+        num += 8;
+        size_t n = strspn(num, "0123456789.");
+        snprintf(full, sizeof full, "%.*s", (int)(n < sizeof full ? n : sizeof full - 1), num);
+        snprintf(major, sizeof major, "%.*s", (int)strspn(full, "0123456789"), full);
+    }
+    clang_disposeString(v);
+    const char *tries[2] = {major, full};
+    for (int i = 0; i < 2; i++) {
+        if (!tries[i][0])
+            continue;
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "%.*s/clang/%s", (int)(slash - info.dli_fname), info.dli_fname, tries[i]);
+        size_t base = b.len;
+        sbuf_add(&b, "/include/cuda_wrappers");
+        if (is_dir(sbuf_str(&b))) {
+            b.data[base] = '\0';
+            b.len = base;
+            return sbuf_take(&b);
+        }
+        sbuf_free(&b);
+    }
+    return NULL;
 }
 
 static char *absolute(const char *dir, const char *p)
@@ -642,7 +687,10 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
     (void)parent;
     scan_state *s = data;
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (!cn_in_main(s->t, c))
+    /* The project's headers give kernels and constants; the host code that
+     * is scanned for launches starts in the file itself. */
+    bool in_main = cn_in_main(s->t, c);
+    if (!in_main && !cn_in_user_header(s->t, c))
         return CXChildVisit_Continue;
     if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
         k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_ClassTemplate)
@@ -671,14 +719,27 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
     }
     if (!is_function_kind(k) || !clang_isCursorDefinition(c))
         return CXChildVisit_Continue;
-    GROW(s->fns.c, s->fns.n, s->fns.cap);
-    s->fns.c[s->fns.n++] = c;
+    if (in_main) {
+        GROW(s->fns.c, s->fns.n, s->fns.cap);
+        s->fns.c[s->fns.n++] = c;
+    }
     if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
         cn_has_attr(c, CXCursor_CUDAGlobalAttr)) {
         GROW(s->kernels.c, s->kernels.n, s->kernels.cap);
         s->kernels.c[s->kernels.n++] = c;
     }
     return CXChildVisit_Continue;
+}
+
+/* A kernel's name as ptxas prints it. clang marks internal linkage
+ * (`static __global__`) with _ZL; nvcc's PTX name of such a kernel has no
+ * L (_Z9zero_fillPfi), so the two are made to agree. */
+static char *kernel_mangling(CXCursor fn)
+{
+    char *m = cx_str(clang_Cursor_getMangling(fn));
+    if (strncmp(m, "_ZL", 3) == 0)
+        memmove(m + 2, m + 3, strlen(m + 3) + 1);
+    return m;
 }
 
 static void add_kernel(cusrc_tu *t, CXCursor c, const const_tab *consts)
@@ -720,7 +781,7 @@ static void add_kernel(cusrc_tu *t, CXCursor c, const const_tab *consts)
     }
     cn_free(tree);
     if (!k->templated)
-        k->mangled = cx_str(clang_Cursor_getMangling(c));
+        k->mangled = kernel_mangling(c);
     parse_launch_bounds(t, c, consts, &k->launch_bounds);
 }
 
@@ -859,7 +920,7 @@ static void note_instantiation(cusrc_tu *t, CXCursor fn)
     free(usr);
     if (k < 0)
         return;
-    char *m = cx_str(clang_Cursor_getMangling(fn));
+    char *m = kernel_mangling(fn);
     CXCursor def = clang_getCursorDefinition(fn);
     pend_variant(t, (size_t)k, clang_Cursor_isNull(def) ? fn : def, m[0] ? m : NULL, false);
     free(m);
@@ -910,7 +971,7 @@ static void launch_callee(cusrc_tu *t, fn_ctx *f, cusrc_launch *l, cnode *callee
     char *usr = fn_usr(fn);
     l->kernel = kernel_by_usr(t, usr);
     t->launch_usr[l - t->u->launches] = usr;
-    char *m = cx_str(clang_Cursor_getMangling(fn));
+    char *m = kernel_mangling(fn);
     l->mangled = m[0] ? m : (free(m), NULL);
     fill_targs(t, fn, l->kernel, &l->targs, &l->n_targs);
     note_instantiation(t, fn);
@@ -959,7 +1020,7 @@ static void scan_optin(cusrc_tu *t, fn_ctx *f, cnode *call)
     GROW(t->optins, t->n_optins, t->cap_optins);
     optin_rec *o = &t->optins[t->n_optins++];
     o->usr = fn_usr(fn);
-    char *m = cx_str(clang_Cursor_getMangling(fn));
+    char *m = kernel_mangling(fn);
     o->mangled = m[0] ? m : (free(m), NULL);
     x_value(f, cn_expr_kid(call, 3), "the opt-in size", &o->bytes);
 }
@@ -1112,7 +1173,7 @@ static bool expandable(scan_state *s, CXCursor fn, CXCursor *def)
     if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod)
         return false;
     *def = clang_getCursorDefinition(fn);
-    if (clang_Cursor_isNull(*def) || !cn_in_main(s->t, *def))
+    if (clang_Cursor_isNull(*def) || (!cn_in_main(s->t, *def) && !cn_in_user_header(s->t, *def)))
         return false;
     if (cn_has_attr(*def, CXCursor_CUDAGlobalAttr))
         return false;
@@ -1623,6 +1684,12 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     arg_add(&a, "-x");
     arg_add(&a, "cuda");
     arg_add(&a, "--cuda-device-only");
+    char *resources = resource_dir();
+    if (resources) {
+        arg_add(&a, "-resource-dir");
+        arg_add(&a, resources);
+        free(resources);
+    }
     arg_addf(&a, "--cuda-path=%s", home);
     arg_add(&a, "-nocudalib");
     arg_add(&a, "--no-cuda-version-check");
@@ -1645,6 +1712,9 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     arg_add(&a, "-ferror-limit=0");
     arg_add(&a, "-fno-spell-checking");
     arg_add(&a, "-D__GPULINT__=1");
+    /* cooperative_groups offers cluster_group (sm_90) only to nvcc
+     * (__NVCC__) or when told the intrinsics exist; clang has them. */
+    arg_add(&a, "-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
     for (int i = 0; i < db.n; i++)
         arg_add(&a, db.v[i]);
     for (int i = 0; opts->args && i < opts->n_args; i++)

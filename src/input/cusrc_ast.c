@@ -175,6 +175,15 @@ bool cn_in_main(cusrc_tu *t, CXCursor c)
     return clang_File_isEqual(f, t->main_file);
 }
 
+bool cn_in_user_header(cusrc_tu *t, CXCursor c)
+{
+    CXFile f = NULL;
+    unsigned line, col, off;
+    if (!expansion(c, &f, &line, &col, &off) || clang_File_isEqual(f, t->main_file))
+        return false;
+    return !clang_Location_isInSystemHeader(clang_getCursorLocation(c));
+}
+
 void cn_loc(cusrc_tu *t, CXCursor c, src_loc *out)
 {
     CXFile f = NULL;
@@ -186,10 +195,18 @@ void cn_loc(cusrc_tu *t, CXCursor c, src_loc *out)
         out->file = xstrdup(t->path);
         return;
     }
-    if (clang_File_isEqual(f, t->main_file))
+    if (clang_File_isEqual(f, t->main_file)) {
         out->file = xstrdup(t->path);
-    else
-        out->file = cx_str(clang_getFileName(f));
+    } else {
+        /* "./ops.cuh" (found beside a main file named without a directory)
+         * reads as the user wrote it. */
+        char *name = cx_str(clang_getFileName(f));
+        const char *p = name;
+        while (p[0] == '.' && p[1] == '/' && p[2])
+            p += 2;
+        out->file = xstrdup(p);
+        free(name);
+    }
     out->line = (int)line;
     out->column = (int)col;
 }

@@ -135,6 +135,9 @@ char *cn_spelling(CXCursor c);
 char *cn_type_spelling(CXType t);
 char *cn_ref_name(CXCursor c); /* spelling of the referenced declaration, "" */
 bool cn_in_main(cusrc_tu *t, CXCursor c);
+/* In a header of the project (included, not a system or toolkit header):
+ * kernels defined there are compiled into the file that includes them. */
+bool cn_in_user_header(cusrc_tu *t, CXCursor c);
 void cn_loc(cusrc_tu *t, CXCursor c, src_loc *out);
 char *cn_text(cusrc_tu *t, CXCursor c); /* source text of the cursor's extent */
 char *cn_text_trunc(cusrc_tu *t, CXCursor c, size_t max);

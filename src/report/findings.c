@@ -66,8 +66,8 @@ bool findings_check_enabled(const char *spec, const char *check)
     return enabled;
 }
 
-static void add_ignore(finding_ignores *ig, const char *file, int line, const char *checks,
-                       size_t n)
+void findings_ignore_add(finding_ignores *ig, const char *file, int line, const char *checks,
+                         size_t n)
 {
     if (ig->n == ig->cap) {
         ig->cap = ig->cap ? ig->cap * 2 : 8;
@@ -94,7 +94,7 @@ void findings_scan_ignores(const char *file, const char *text, size_t len, findi
         const char *s = q;
         while (q < end && *q != '\n' && *q != '*' && *q != ' ' && *q != '\t')
             q++;
-        add_ignore(out, file, line, s, (size_t)(q - s));
+        findings_ignore_add(out, file, line, s, (size_t)(q - s));
         p = q - 1;
     }
 }
@@ -156,10 +156,48 @@ static int cmp_finding(const void *a, const void *b)
     return strcmp(x->check, y->check);
 }
 
+/* Stable, so that equal findings keep the order the analyses gave them
+ * and the output never depends on the C library's qsort. */
 void findings_sort(finding_list *l)
 {
-    if (l->n > 1)
-        qsort(l->items, l->n, sizeof *l->items, cmp_finding);
+    if (l->n < 2)
+        return;
+    finding *tmp = xmalloc(l->n * sizeof *tmp);
+    for (size_t width = 1; width < l->n; width *= 2) {
+        for (size_t lo = 0; lo < l->n; lo += 2 * width) {
+            size_t mid = lo + width < l->n ? lo + width : l->n;
+            size_t hi = lo + 2 * width < l->n ? lo + 2 * width : l->n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = cmp_finding(&l->items[j], &l->items[i]) < 0 ? l->items[j++]
+                                                                        : l->items[i++];
+            while (i < mid)
+                tmp[k++] = l->items[i++];
+            while (j < hi)
+                tmp[k++] = l->items[j++];
+        }
+        memcpy(l->items, tmp, l->n * sizeof *tmp);
+    }
+    free(tmp);
+}
+
+void findings_dedupe(finding_list *l)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        finding *f = &l->items[i];
+        if (kept && cmp_finding(&l->items[kept - 1], f) == 0 &&
+            strcmp(l->items[kept - 1].message, f->message) == 0 &&
+            l->items[kept - 1].severity == f->severity) {
+            free(f->check);
+            free(f->file);
+            free(f->message);
+            json_decref(f->data);
+            continue;
+        }
+        l->items[kept++] = *f;
+    }
+    l->n = kept;
 }
 
 const char *finding_severity_name(finding_severity s)
@@ -257,4 +295,47 @@ json_t *findings_sarif(const finding_list *l, const char *tool_version)
     return json_pack("{s:s, s:s, s:[{s:{s:o}, s:o}]}", "$schema",
                      "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs",
                      "tool", "driver", driver, "results", results);
+}
+
+/* Every field exactly (json_bytes), the check data as it is: what a worker
+ * hands the parent and the cache keeps. */
+json_t *findings_wire(const finding_list *l)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < l->n; i++) {
+        const finding *f = &l->items[i];
+        json_array_append_new(arr, json_pack("[o, i, o, i, i, o, O?]", json_bytes(f->check),
+                                             (int)f->severity, json_bytes(f->file), f->line,
+                                             f->column, json_bytes(f->message), f->data));
+    }
+    return arr;
+}
+
+bool findings_from_wire(const json_t *arr, finding_list *l)
+{
+    if (!json_is_array(arr))
+        return false;
+    size_t i;
+    json_t *e;
+    json_array_foreach(arr, i, e)
+    {
+        json_t *check, *file, *message, *data = NULL;
+        int sev, line, column;
+        if (json_unpack(e, "[o, i, o, i, i, o, o]", &check, &sev, &file, &line, &column, &message,
+                        &data) != 0 ||
+            sev < SEV_NOTE || sev > SEV_ERROR)
+            return false;
+        char *c = json_bytes_value(check), *m = json_bytes_value(message);
+        char *fl = json_is_null(file) ? NULL : json_bytes_value(file);
+        bool ok = c && m && (json_is_null(file) || fl);
+        if (ok)
+            findings_add(l, c, (finding_severity)sev, fl, line, column,
+                         json_is_null(data) ? NULL : json_incref(data), "%s", m);
+        free(c);
+        free(m);
+        free(fl);
+        if (!ok)
+            return false;
+    }
+    return true;
 }

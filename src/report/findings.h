@@ -48,16 +48,27 @@ typedef struct finding_ignores {
     finding_ignore *items;
     size_t n, cap;
 } finding_ignores;
+void findings_ignore_add(finding_ignores *ig, const char *file, int line, const char *checks,
+                         size_t n);
 void findings_scan_ignores(const char *file, const char *text, size_t len, finding_ignores *out);
 void findings_ignores_free(finding_ignores *ig);
 /* Drops disabled and suppressed findings; returns how many were dropped. */
 size_t findings_filter(finding_list *l, const char *checks_spec, const finding_ignores *ig);
 /* Stable order: file, line, column. */
 void findings_sort(finding_list *l);
+/* After findings_sort: drops a finding that repeats the one before it word
+ * for word (a header's kernel seen through two instantiations). */
+void findings_dedupe(finding_list *l);
 
 void findings_text(sbuf *out, const finding_list *l, bool color);
 json_t *findings_json(const finding_list *l);
 json_t *findings_sarif(const finding_list *l, const char *tool_version);
 const char *finding_severity_name(finding_severity s);
+
+/* A lossless JSON form, for gpulint's own records (worker results, the
+ * cache); findings_from_wire appends to l and returns false on anything
+ * findings_wire cannot have written. */
+json_t *findings_wire(const finding_list *l);
+bool findings_from_wire(const json_t *arr, finding_list *l);
 
 #endif

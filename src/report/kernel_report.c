@@ -89,6 +89,12 @@ static void emit_row(sbuf *o, const table *t, char cells[][160], bool bold, bool
     sbuf_addc(o, '\n');
 }
 
+/* Findings about a kernel point at its definition. */
+static const char *kernel_row_file(const kernel_row *r)
+{
+    return r->def_file ? r->def_file : r->file;
+}
+
 static void resource_table(sbuf *o, const kernel_row *rows, int n, const kernel_report_style *st)
 {
     table t = {
@@ -109,7 +115,9 @@ static void resource_table(sbuf *o, const kernel_row *rows, int n, const kernel_
             const kernel_row *r = &rows[i];
             char b1[48], b2[48];
             short_name(r->demangled, st->name_width, cells[0], sizeof cells[0]);
-            if (r->line)
+            if (r->line && r->def_file)
+                snprintf(cells[1], sizeof cells[1], "%s:%d", r->def_file, r->line);
+            else if (r->line)
                 snprintf(cells[1], sizeof cells[1], "%d", r->line);
             else
                 snprintf(cells[1], sizeof cells[1], "-");
@@ -210,13 +218,13 @@ void kernel_report_findings(const kernel_row *rows, int n, finding_list *out)
         json_t *who =
             json_pack("{s:o, s:s}", "kernel", json_text(r->ptx->name), "arch", r->arch->name);
         if (r->ptx->spill_stores || r->ptx->spill_loads)
-            findings_add(out, "gpulint-spills", SEV_WARNING, r->file, r->line, r->column,
+            findings_add(out, "gpulint-spills", SEV_WARNING, kernel_row_file(r), r->line, r->column,
                          json_deep_copy(who),
                          "'%s' spills %lld bytes to local memory and reloads %lld bytes on %s",
                          r->demangled, (long long)r->ptx->spill_stores,
                          (long long)r->ptx->spill_loads, r->arch->name);
         if (e->has_launch && e->occ.failure != OCC_OK) {
-            findings_add(out, "gpulint-launch", SEV_ERROR, r->file, r->line, r->column,
+            findings_add(out, "gpulint-launch", SEV_ERROR, kernel_row_file(r), r->line, r->column,
                          json_deep_copy(who), "'%s' cannot launch with %d threads on %s: %s",
                          r->demangled, e->launch.threads_per_block, r->arch->name,
                          occ_failure_reason(e->occ.failure));
@@ -235,7 +243,7 @@ void kernel_report_findings(const kernel_row *rows, int n, finding_list *out)
             }
             json_t *d = json_deep_copy(who);
             json_object_set_new(d, "occupancy", json_real(e->occ.occupancy));
-            findings_add(out, "gpulint-occupancy", SEV_NOTE, r->file, r->line, r->column, d, "%s",
+            findings_add(out, "gpulint-occupancy", SEV_NOTE, kernel_row_file(r), r->line, r->column, d, "%s",
                          sbuf_str(&m));
             sbuf_free(&m);
         }
@@ -279,6 +287,8 @@ json_t *kernel_report_json(const kernel_row *r)
     json_object_set_new(o, "file", r->file ? json_text(r->file) : json_null());
     json_object_set_new(o, "line", r->line ? json_integer(r->line) : json_null());
     json_object_set_new(o, "column", r->column ? json_integer(r->column) : json_null());
+    if (r->def_file)
+        json_object_set_new(o, "defined_in", json_text(r->def_file));
     if (!r->arch) {
         json_object_set_new(o, "occupancy", json_null());
         return o;

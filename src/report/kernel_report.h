@@ -14,7 +14,9 @@
 typedef struct kernel_row {
     const ptxas_kernel *ptx;
     const char *demangled;
-    const char *file;
+    const char *file;     /* the file compiled */
+    const char *def_file; /* where the kernel is defined, when not in file (a header); line and
+                             column are in it */
     int line, column;
     const gpu_arch *arch;
     const kernel_eval *eval;

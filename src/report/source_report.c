@@ -36,6 +36,47 @@ void source_outputs_free(source_outputs *o)
     memset(o, 0, sizeof *o);
 }
 
+json_t *source_outputs_wire(const source_outputs *o)
+{
+    return json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:o}", "launches", o->launches,
+                     "shared_accesses", o->shared_accesses, "global_accesses", o->global_accesses,
+                     "branches", o->branches, "notes", o->notes, "roofline", o->roofline,
+                     "roofline_text", json_bytes(sbuf_str(&o->roofline_text)));
+}
+
+bool source_outputs_merge_wire(source_outputs *o, const json_t *w)
+{
+    json_t *launches = json_object_get(w, "launches");
+    json_t *arrays[5] = {json_object_get(w, "shared_accesses"),
+                         json_object_get(w, "global_accesses"), json_object_get(w, "branches"),
+                         json_object_get(w, "notes"), json_object_get(w, "roofline")};
+    json_t *into[5] = {o->shared_accesses, o->global_accesses, o->branches, o->notes,
+                       o->roofline};
+    char *text = json_bytes_value(json_object_get(w, "roofline_text"));
+    bool ok = json_is_object(launches) && text;
+    for (int i = 0; i < 5; i++)
+        ok = ok && json_is_array(arrays[i]);
+    if (!ok) {
+        free(text);
+        return false;
+    }
+    const char *key;
+    json_t *list;
+    json_object_foreach(launches, key, list)
+    {
+        json_t *have = json_object_get(o->launches, key);
+        if (have)
+            json_array_extend(have, list);
+        else
+            json_object_set(o->launches, key, list);
+    }
+    for (int i = 0; i < 5; i++)
+        json_array_extend(into[i], arrays[i]);
+    sbuf_add(&o->roofline_text, text);
+    free(text);
+    return true;
+}
+
 static const char *variant_mangled(const cusrc_unit *u, const cusrc_variant *v)
 {
     if (v->mangled)
@@ -540,8 +581,11 @@ void source_analyse_launches(const source_inputs *in, source_outputs *out, findi
         const char *m = variant_mangled(u, v);
         for (int r = 0; m && r < in->n_rows; r++)
             if (strcmp(in->rows[r].ptx->name, m) == 0) {
-                in->rows[r].line = u->kernels[v->kernel].loc.line;
-                in->rows[r].column = u->kernels[v->kernel].loc.column;
+                const src_loc *loc = &u->kernels[v->kernel].loc;
+                in->rows[r].line = loc->line;
+                in->rows[r].column = loc->column;
+                in->rows[r].def_file =
+                    loc->file && in->file && strcmp(loc->file, in->file) ? loc->file : NULL;
             }
     }
     for (size_t li = 0; li < u->n_launches; li++) {

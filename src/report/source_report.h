@@ -44,6 +44,10 @@ typedef struct source_outputs {
 
 void source_outputs_init(source_outputs *o);
 void source_outputs_free(source_outputs *o);
+/* A lossless JSON form of the outputs of one file (a worker's result, the
+ * cache), and its merge into the outputs of a whole run, in file order. */
+json_t *source_outputs_wire(const source_outputs *o);
+bool source_outputs_merge_wire(source_outputs *o, const json_t *w);
 void source_analyse(const source_inputs *in, source_outputs *out, finding_list *findings);
 /* source_analyse in two halves. The first needs only the source, the
  * targets and the options (in->rows may be empty): shared and global

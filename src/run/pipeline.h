@@ -1,6 +1,9 @@
-/* pipeline: the work behind `gpulint FILE.cu` and `gpulint check`: compile
- * (or read a ptxas log), parse, tie kernels to source lines, and evaluate
- * occupancy per (arch, kernel). Shared so both commands see the same data. */
+/* pipeline: the work behind `gpulint FILE.cu` and `gpulint check`: every
+ * file is compiled (or its ptxas log read), parsed and analysed in a worker
+ * process of its own (run/pool, run/unit), several at once, and the results
+ * are folded into one report in file order: kernels with their occupancy per
+ * (arch, kernel), the source analyses' outputs and findings. Shared so both
+ * commands see the same data. */
 #ifndef GPULINT_PIPELINE_H
 #define GPULINT_PIPELINE_H
 
@@ -13,9 +16,10 @@
 #include "input/ptxas.h"
 #include "report/findings.h"
 #include "report/kernel_report.h"
+#include "report/kernel_roofline.h"
+#include "report/source_report.h"
 
 struct report;
-struct source_unit;
 
 typedef struct pipeline_opts {
     target_opts target;
@@ -33,24 +37,27 @@ typedef struct pipeline_opts {
     bool no_source;        /* skip the libclang front end */
     bool allow_no_kernels; /* files without kernels are fine (check on host-only files) */
     const char *compdb;    /* -p DIR: compile_commands.json */
-    /* Called once a file's source is parsed, while nvcc still compiles it,
-     * so that work needing only the source overlaps the compile. */
-    void (*on_source)(struct report *r, struct source_unit *su, void *ctx);
-    void *on_source_ctx;
+    const kroof_defines *defines; /* --define NAME=VALUE for the source analyses */
+    int jobs;                     /* -j: files at once (default: one per core) */
+    bool seen_jobs;
+    int timeout_s; /* --timeout: seconds per file, 0 = none */
+    bool seen_timeout;
 } pipeline_opts;
 
-typedef struct source_unit {
-    const char *file;
-    bool parsed;
-    bool early; /* on_source did its part */
-    cusrc_unit unit;
-    char *error; /* why the front end could not read the file */
-} source_unit;
+/* --timeout's default: generous for a heavy template file, still an end. */
+#define PIPELINE_TIMEOUT_DEFAULT 600
+
+#define PIPELINE_RUN_OPTIONS(p)                                                                    \
+    {"jobs", 'j', OPT_INT, &(p)->jobs, &(p)->seen_jobs, "N",                                       \
+     "files analysed at once (default: one per core)"},                                            \
+        {"timeout", 0, OPT_INT, &(p)->timeout_s, &(p)->seen_timeout, "SEC",                       \
+         "give up on a file after SEC seconds (default 600; 0 = never)"}
 
 typedef struct report_kernel {
     ptxas_kernel ptx; /* copied; name owned */
     char *demangled;
     const char *file;     /* source file (NULL for a log without source) */
+    char *def_file;       /* the header that defines it, NULL = file */
     int line, column;     /* 0 when unknown */
     const gpu_arch *arch; /* NULL when the log's arch has no model */
     kernel_eval eval;
@@ -63,8 +70,9 @@ typedef struct report {
     report_kernel *kernels;
     size_t n_kernels;
     finding_ignores ignores; /* `gpulint: ignore` comments of the sources */
-    source_unit *sources;    /* one per source file, when the front end ran */
-    size_t n_sources;
+    source_outputs src;      /* the source analyses of every file */
+    finding_list findings;   /* theirs (the kernels' own are added by the commands) */
+    size_t n_failed;         /* files that gave no result (their errors were printed) */
     /* Every source file read, with the XXH3-128 of its text: a report says
      * which sources it describes (verify --predictions checks them). */
     struct report_file {
@@ -74,7 +82,9 @@ typedef struct report {
     size_t n_files;
 } report;
 
-/* Returns an exit code; on failure the error line was printed. */
+/* Returns an exit code; on failure the error line was printed. When some
+ * files of several fail, the others' results are still in r and the code
+ * is that of the first file that failed. */
 int pipeline_run(const pipeline_opts *o, report *r);
 void report_free(report *r);
 /* The JSON contract's envelope: tool, version, targets and kernels (the

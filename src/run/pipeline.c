@@ -1,0 +1,276 @@
+/* pipeline: files to workers, their records into one report, in file order. */
+#include "run/pipeline.h"
+
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "config.h"
+#include "input/nvcc.h"
+#include "run/pool.h"
+#include "run/unit.h"
+#include "util/fileio.h"
+#include "util/jsontext.h"
+#include "util/sbuf.h"
+
+#define LOG_MAX (256u << 20)
+
+typedef struct run_ctx {
+    const pipeline_opts *o;
+    report *r;
+    unit_env env;
+    char **skip; /* per file: why libclang is left out of its next attempt */
+    int rc;      /* the first failure's exit code */
+    double timeout_s;
+} run_ctx;
+
+static const char *job_file(const run_ctx *c, size_t job)
+{
+    if (c->o->ptxas_log)
+        return c->o->n_files ? c->o->files[0] : NULL;
+    return c->o->files[job];
+}
+
+static int work(void *ctx, size_t job, int attempt, int fd)
+{
+    (void)attempt;
+    run_ctx *c = ctx;
+    return unit_run(&c->env, job_file(c, job), c->skip[job], fd);
+}
+
+static const char *signal_name(int sig)
+{
+    static const struct {
+        int sig;
+        const char *name;
+    } names[] = {{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"}, {SIGABRT, "SIGABRT"},
+                 {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"}, {SIGKILL, "SIGKILL"},
+                 {SIGTERM, "SIGTERM"}, {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig)
+            return names[i].name;
+    return "a signal";
+}
+
+static const char *phase_text(char phase)
+{
+    switch (phase) {
+    case UNIT_PHASE_READ:
+        return "while reading the source";
+    case UNIT_PHASE_LIBCLANG:
+        return "in libclang";
+    case UNIT_PHASE_ANALYSE:
+        return "in the source analysis";
+    case UNIT_PHASE_NVCC:
+        return "waiting for nvcc";
+    case UNIT_PHASE_KERNELS:
+        return "evaluating the kernels";
+    default:
+        return "while starting";
+    }
+}
+
+/* A worker that crashed or hung while reading the source is run again
+ * without it: the ptxas-based report does not need libclang. */
+static pool_verdict ended(void *ctx, size_t job, int attempt, const pool_outcome *po)
+{
+    (void)attempt;
+    run_ctx *c = ctx;
+    if (po->end == POOL_EXITED)
+        return po->status == 0 ? POOL_OK : POOL_FAILED;
+    bool in_source = po->phase == UNIT_PHASE_LIBCLANG || po->phase == UNIT_PHASE_ANALYSE;
+    if (!in_source || c->skip[job])
+        return POOL_FAILED;
+    sbuf why;
+    sbuf_init(&why);
+    if (po->end == POOL_TIMED_OUT)
+        sbuf_addf(&why, "%s took longer than %.0f s (--timeout)",
+                  po->phase == UNIT_PHASE_LIBCLANG ? "libclang" : "the source analysis",
+                  c->timeout_s);
+    else if (po->phase == UNIT_PHASE_LIBCLANG)
+        sbuf_addf(&why, "libclang crashed (%s)", signal_name(po->signal));
+    else
+        sbuf_addf(&why, "gpulint's source analysis crashed (%s); please report it",
+                  signal_name(po->signal));
+    c->skip[job] = sbuf_take(&why);
+    return POOL_RETRY;
+}
+
+static void deliver(void *ctx, size_t job, pool_outcome *po)
+{
+    run_ctx *c = ctx;
+    const char *file = job_file(c, job);
+    const char *name = file ? file : c->o->ptxas_log;
+    fwrite(po->output, 1, po->output_len, stderr);
+    int rc = EXIT_OK;
+    if (po->end == POOL_CRASHED)
+        rc = cli_error(EXIT_INTERNAL, "%s: gpulint's worker died of %s %s; please report it", name,
+                       signal_name(po->signal), phase_text(po->phase));
+    else if (po->end == POOL_TIMED_OUT)
+        rc = cli_error(EXIT_TIMEOUT, "%s: stopped after %.0f s %s (--timeout)", name,
+                       c->timeout_s, phase_text(po->phase));
+    else if (po->status != 0)
+        rc = po->status;
+    else if (!unit_merge(c->r, c->o, file, po->result, po->result_len))
+        rc = cli_error(EXIT_INTERNAL, "%s: the worker's result is malformed", name);
+    if (rc != EXIT_OK) {
+        c->r->n_failed++;
+        if (c->rc == EXIT_OK)
+            c->rc = rc;
+    }
+}
+
+static int cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static int run_pool(const pipeline_opts *o, report *r, const unit_env *env, size_t n_jobs)
+{
+    double timeout = o->seen_timeout ? o->timeout_s : PIPELINE_TIMEOUT_DEFAULT;
+    run_ctx c = {.o = o, .r = r, .env = *env, .timeout_s = timeout};
+    c.skip = xcalloc(n_jobs, sizeof *c.skip);
+    pool_spec spec = {.n_jobs = n_jobs,
+                      .parallel = o->jobs > 0 ? o->jobs : cores(),
+                      .timeout_s = timeout,
+                      .progress = isatty(STDERR_FILENO),
+                      .ctx = &c,
+                      .work = work,
+                      .ended = ended,
+                      .deliver = deliver};
+    char err[512];
+    if (!pool_run(&spec, err, sizeof err) && c.rc == EXIT_OK)
+        c.rc = cli_error(EXIT_TOOL, "%s", err);
+    for (size_t i = 0; i < n_jobs; i++)
+        free(c.skip[i]);
+    free(c.skip);
+    if (n_jobs > 1 && r->n_failed)
+        cli_note("%zu of %zu files failed; the report covers the other %zu", r->n_failed, n_jobs,
+                 n_jobs - r->n_failed);
+    return c.rc;
+}
+
+static int run_files(const pipeline_opts *o, report *r)
+{
+    char nvcc[PATH_MAX], err[512];
+    if (!nvcc_find(o->nvcc, nvcc, sizeof nvcc, err, sizeof err))
+        return cli_error(EXIT_TOOL, "%s", err);
+    const char *archs[TARGET_MAX];
+    for (int i = 0; i < r->n_targets; i++)
+        archs[i] = r->targets[i].arch.name;
+    /* Hypothetical machines have no real arch to compile for. */
+    int n_archs = r->n_targets;
+    if (r->n_targets == 1 && r->targets[0].arch.hypothetical)
+        n_archs = 0;
+    unit_env env = {.o = o, .r = r, .nvcc = nvcc, .archs = archs, .n_archs = n_archs};
+    return run_pool(o, r, &env, (size_t)o->n_files);
+}
+
+static int run_log(const pipeline_opts *o, report *r)
+{
+    char *log;
+    size_t len;
+    fileio_status st = fileio_read(o->ptxas_log, LOG_MAX, &log, &len);
+    if (st != FILEIO_OK)
+        return cli_error(EXIT_INPUT, "%s: %s", strcmp(o->ptxas_log, "-") ? o->ptxas_log : "stdin",
+                         fileio_status_text(st));
+    const char *name = strcmp(o->ptxas_log, "-") ? o->ptxas_log : "stdin";
+    if (len == 0) {
+        free(log);
+        return cli_error(EXIT_INPUT, "%s: empty log", name);
+    }
+    /* With a source file alongside, kernels get their lines from it. */
+    unit_env env = {.o = o, .r = r, .log = log, .log_len = len};
+    int rc = run_pool(o, r, &env, 1);
+    free(log);
+    if (rc == EXIT_OK && r->n_kernels == 0)
+        return cli_error(EXIT_INPUT,
+                         "%s: no kernel resource usage found (expected ptxas -v "
+                         "output: 'ptxas info : Used N registers ...')",
+                         name);
+    return rc;
+}
+
+int pipeline_run(const pipeline_opts *o, report *r)
+{
+    memset(r, 0, sizeof *r);
+    source_outputs_init(&r->src);
+    findings_init(&r->findings);
+    if (o->seen_jobs && o->jobs < 1)
+        return cli_error(EXIT_USAGE, "-j/--jobs must be at least 1");
+    int rc = target_resolve(&o->target, &r->db, r->targets, TARGET_MAX, &r->n_targets);
+    if (rc != EXIT_OK)
+        return rc;
+    if (o->ptxas_log)
+        return run_log(o, r);
+    if (o->n_files == 0)
+        return cli_error(EXIT_USAGE, "no input: give FILE.cu or --ptxas-log LOG");
+    rc = run_files(o, r);
+    if (rc == EXIT_OK && r->n_kernels == 0 && !o->allow_no_kernels)
+        return cli_error(EXIT_INPUT, "no kernels found in %s%s", o->files[0],
+                         o->n_files > 1 ? " and the other files" : "");
+    return rc;
+}
+
+void report_free(report *r)
+{
+    for (size_t i = 0; i < r->n_kernels; i++) {
+        free(r->kernels[i].ptx.name);
+        free(r->kernels[i].demangled);
+        free(r->kernels[i].def_file);
+    }
+    free(r->kernels);
+    source_outputs_free(&r->src);
+    findings_free(&r->findings);
+    for (size_t i = 0; i < r->n_files; i++)
+        free(r->files[i].file);
+    free(r->files);
+    findings_ignores_free(&r->ignores);
+    model_db_free(&r->db);
+    memset(r, 0, sizeof *r);
+}
+
+kernel_row report_row(const report_kernel *k)
+{
+    return (kernel_row){&k->ptx, k->demangled, k->file, k->def_file,
+                        k->line, k->column, k->arch, &k->eval};
+}
+
+json_t *report_json(const report *r)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "tool", json_text("gpulint"));
+    json_object_set_new(root, "version", json_text(GPULINT_VERSION));
+    json_t *targets = json_array();
+    for (int i = 0; i < r->n_targets; i++) {
+        const target *t = &r->targets[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "arch", json_text(t->arch.name));
+        json_object_set_new(o, "label", json_text(t->label));
+        json_object_set_new(o, "origin", json_text(t->origin));
+        json_object_set_new(o, "gpu", t->has_product ? json_text(t->product.id) : json_null());
+        json_array_append_new(targets, o);
+    }
+    json_object_set_new(root, "targets", targets);
+    json_t *kernels = json_array();
+    for (size_t i = 0; i < r->n_kernels; i++) {
+        kernel_row row = report_row(&r->kernels[i]);
+        json_array_append_new(kernels, kernel_report_json(&row));
+    }
+    json_object_set_new(root, "kernels", kernels);
+    json_t *files = json_array();
+    for (size_t i = 0; i < r->n_files; i++)
+        json_array_append_new(files, json_pack("{s:o, s:s}", "file", json_text(r->files[i].file),
+                                               "xxh3_128", r->files[i].hash));
+    json_object_set_new(root, "sources", files);
+    return root;
+}

@@ -1,0 +1,469 @@
+/* unit: compile, parse, analyse one file in a worker; its record to the parent. */
+#include "run/unit.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "input/nvcc.h"
+#include "input/nvcc_stage.h"
+#include "input/srcscan.h"
+#include "report/source_report.h"
+#include "run/pool.h"
+#include "util/demangle.h"
+#include "util/fileio.h"
+#include "util/jsontext.h"
+#include "util/sbuf.h"
+#include <xxhash.h>
+
+#define SOURCE_MAX (64u << 20)
+
+/* ---- kernels of a log ---- */
+
+static void add_kernel(report *r, size_t *cap, const ptxas_kernel *k, const char *file,
+                       const srcscan_result *scan, const gpu_arch *arch, const pipeline_opts *o)
+{
+    if (r->n_kernels == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        r->kernels = xrealloc(r->kernels, *cap * sizeof *r->kernels);
+    }
+    report_kernel *rk = &r->kernels[r->n_kernels++];
+    memset(rk, 0, sizeof *rk);
+    rk->ptx = *k;
+    rk->ptx.name = xstrdup(k->name);
+    rk->demangled = demangle(k->name);
+    rk->file = file;
+    rk->arch = arch;
+    if (scan) {
+        char simple[512];
+        srcscan_simple_name(rk->demangled, simple, sizeof simple);
+        const srcscan_kernel *sk = srcscan_find(scan, simple);
+        if (sk) {
+            rk->line = sk->line;
+            rk->column = sk->column;
+        }
+    }
+    if (!arch)
+        return;
+    occ_kernel res = kernel_resources(k);
+    occ_launch defaults = {.threads_per_block = 0,
+                           .dynamic_smem = o->dynamic_smem,
+                           .carveout_percent = o->carveout_percent};
+    occ_launch launch = defaults;
+    launch.threads_per_block = o->block[0] * o->block[1] * o->block[2];
+    kernel_evaluate(arch, &res, o->has_block ? &launch : NULL, &defaults, &rk->eval);
+}
+
+/* The model for a kernel's arch: the target's own (which may be the live
+ * device) when the names agree, else the bundled model. */
+static const gpu_arch *arch_for(const report *r, const char *arch_name)
+{
+    char norm[32];
+    if (!model_normalise_arch(arch_name, norm, sizeof norm))
+        return NULL;
+    for (int i = 0; i < r->n_targets; i++)
+        if (strcmp(r->targets[i].arch.name, norm) == 0)
+            return &r->targets[i].arch;
+    return model_find_arch(&r->db, norm);
+}
+
+static void take_log(report *r, const pipeline_opts *o, const char *log, size_t len,
+                     const char *file, const srcscan_result *scan, bool warn)
+{
+    size_t cap = r->n_kernels;
+    ptxas_log parsed;
+    ptxas_parse(log, len, &parsed);
+    for (size_t i = 0; i < parsed.n_kernels; i++) {
+        const ptxas_kernel *k = &parsed.kernels[i];
+        if (!k->is_entry)
+            continue;
+        const gpu_arch *a = arch_for(r, k->arch);
+        if (!a && warn)
+            cli_warn("%s: no model for %s; occupancy of '%s' is not computed", file ? file : "log",
+                     k->arch, k->name);
+        add_kernel(r, &cap, k, file, scan, a, o);
+    }
+    for (size_t i = 0; warn && i < parsed.n_warnings; i++)
+        cli_warn("%s:%d: ptxas log: %s", o->ptxas_log ? o->ptxas_log : "nvcc output",
+                 parsed.warnings[i].line, parsed.warnings[i].text);
+    ptxas_log_free(&parsed);
+}
+
+void unit_take_log(report *r, const pipeline_opts *o, const char *log, size_t len,
+                   const char *file, bool warn)
+{
+    take_log(r, o, log, len, file, NULL, warn);
+}
+
+/* ---- nvcc ---- */
+
+static bool line_has(const char *line, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(line + i, needle, k) == 0)
+            return true;
+    return false;
+}
+
+/* nvcc's own diagnostics (not the ptxas info lines) go to stderr as they are. */
+static void echo_diagnostics(const char *log)
+{
+    for (const char *p = log; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        if (!line_has(p, n, "ptxas info") && !line_has(p, n, "nvlink info") &&
+            !line_has(p, n, "bytes stack frame"))
+            fwrite(p, 1, n, stderr);
+        p += n;
+    }
+}
+
+/* ---- source ---- */
+
+static bool is_rdc(const char *a, const char *next)
+{
+    if (!strcmp(a, "-dc") || !strcmp(a, "--device-c") || !strcmp(a, "-rdc=true") ||
+        !strcmp(a, "--relocatable-device-code=true"))
+        return true;
+    return next && (!strcmp(a, "-rdc") || !strcmp(a, "--relocatable-device-code")) &&
+           !strcmp(next, "true");
+}
+
+/* nvcc's -I/-D/-U/-std/-include/-isystem mean the same to clang; the rest
+ * (-Xptxas, --use_fast_math, ...) does not, so only those travel, and
+ * relocatable device code (device-side launches) becomes -fgpu-rdc. */
+static int clang_args(const pipeline_opts *o, const char **out)
+{
+    int n = 0;
+    bool rdc = false;
+    for (int i = 0; i < o->n_extra; i++)
+        rdc = rdc || is_rdc(o->extra[i], i + 1 < o->n_extra ? o->extra[i + 1] : NULL);
+    if (rdc)
+        out[n++] = "-fgpu-rdc";
+    for (int i = 0; i < o->n_extra; i++) {
+        const char *a = o->extra[i];
+        bool takes_next = strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0 ||
+                          strcmp(a, "-isystem") == 0 || strcmp(a, "-include") == 0;
+        if (takes_next && i + 1 < o->n_extra) {
+            out[n++] = a;
+            out[n++] = o->extra[++i];
+        } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 ||
+                   strncmp(a, "-U", 2) == 0 || strncmp(a, "-std=", 5) == 0) {
+            out[n++] = a;
+        }
+    }
+    return n;
+}
+
+/* GPULINT_TEST_LIBCLANG=crash|hang stands in for a libclang that dies or
+ * never returns, so the tests can prove a worker's fall-back. */
+static void test_fault(void)
+{
+    const char *f = getenv("GPULINT_TEST_LIBCLANG");
+    if (!f)
+        return;
+    if (strcmp(f, "crash") == 0) {
+        signal(SIGBUS, SIG_DFL); /* past a sanitizer's handler, as a real crash may be */
+        raise(SIGBUS);
+    }
+    if (strcmp(f, "hang") == 0)
+        for (;;)
+            pause();
+}
+
+static bool parse_source(const unit_env *env, const char *file, const char *skip,
+                         cusrc_unit *unit)
+{
+    const pipeline_opts *o = env->o;
+    if (o->no_source || !cusrc_available())
+        return false;
+    if (skip) {
+        cli_warn("%s: source analysis skipped: %s", file, skip);
+        return false;
+    }
+    pool_phase(UNIT_PHASE_LIBCLANG);
+    test_fault();
+    cusrc_ctx *ctx = cusrc_ctx_new();
+    const char **args = xcalloc((size_t)o->n_extra + 2, sizeof *args);
+    const report *r = env->r;
+    cusrc_options co = {
+        .file = file,
+        .args = args,
+        .n_args = clang_args(o, args),
+        .compdb_dir = o->compdb,
+        .arch = r->n_targets && !r->targets[0].arch.hypothetical ? r->targets[0].arch.name : NULL};
+    char *error = NULL;
+    bool parsed = cusrc_parse(ctx, &co, unit, &error);
+    if (!parsed)
+        cli_warn("%s: source analysis skipped: %s", file, error ? error : "unknown error");
+    free(error);
+    free(args);
+    cusrc_ctx_free(ctx);
+    return parsed;
+}
+
+static int source_targets(const report *r, source_target targets[TARGET_MAX],
+                          const gpu_product **product)
+{
+    *product = NULL;
+    for (int t = 0; t < r->n_targets; t++) {
+        targets[t] = (source_target){&r->targets[t].arch,
+                                     r->targets[t].has_product ? &r->targets[t].product : NULL};
+        if (!*product && r->targets[t].has_product)
+            *product = &r->targets[t].product;
+    }
+    return r->n_targets;
+}
+
+static source_inputs inputs_for(const pipeline_opts *o, const cusrc_unit *u, const char *file,
+                                const source_target *targets, int n_targets,
+                                const gpu_product *product, kernel_row *rows, int n_rows)
+{
+    static const kroof_defines none;
+    return (source_inputs){u,         file,      rows,          n_rows,
+                           targets,   n_targets, o->has_block,  {o->block[0], o->block[1], o->block[2]},
+                           o->defines ? o->defines : &none, product};
+}
+
+/* The launch checks need the compiled kernels; they also refine the
+ * kernels' lines and columns. */
+static void analyse_launches(const pipeline_opts *o, report *r, const cusrc_unit *u,
+                             const char *file, source_outputs *src, finding_list *findings)
+{
+    source_target targets[TARGET_MAX];
+    const gpu_product *product;
+    int n_targets = source_targets(r, targets, &product);
+    kernel_row *rows = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *rows);
+    for (size_t i = 0; i < r->n_kernels; i++)
+        rows[i] = report_row(&r->kernels[i]);
+    source_inputs in =
+        inputs_for(o, u, file, targets, n_targets, product, rows, (int)r->n_kernels);
+    source_analyse_launches(&in, src, findings);
+    for (size_t k = 0; k < r->n_kernels; k++) {
+        r->kernels[k].line = rows[k].line;
+        r->kernels[k].column = rows[k].column;
+        if (rows[k].def_file)
+            r->kernels[k].def_file = xstrdup(rows[k].def_file);
+    }
+    free(rows);
+}
+
+/* ---- the record ---- */
+
+static void note_file(report *r, const char *file, const char *text, size_t len)
+{
+    r->files = xrealloc(r->files, (r->n_files + 1) * sizeof *r->files);
+    struct report_file *f = &r->files[r->n_files++];
+    f->file = xstrdup(file);
+    XXH128_hash_t h = XXH3_128bits(text, len);
+    snprintf(f->hash, sizeof f->hash, "%016llx%016llx", (unsigned long long)h.high64,
+             (unsigned long long)h.low64);
+}
+
+static bool write_record(int fd, const report *r, const char *log, const source_outputs *src,
+                         bool has_source, const finding_list *findings)
+{
+    json_t *kernels = json_array(), *files = json_array(), *ignores = json_array();
+    for (size_t i = 0; i < r->n_kernels; i++)
+        json_array_append_new(kernels, json_pack("[i, i, o]", r->kernels[i].line,
+                                                 r->kernels[i].column,
+                                                 json_bytes(r->kernels[i].def_file)));
+    for (size_t i = 0; i < r->n_files; i++)
+        json_array_append_new(files, json_pack("[s]", r->files[i].hash));
+    for (size_t i = 0; i < r->ignores.n; i++)
+        json_array_append_new(ignores, json_pack("[i, o]", r->ignores.items[i].line,
+                                                 json_bytes(r->ignores.items[i].checks)));
+    json_t *rec = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "log", json_bytes(log), "kernels",
+                            kernels, "files", files, "ignores", ignores, "source",
+                            has_source ? source_outputs_wire(src) : json_null(), "findings",
+                            findings_wire(findings));
+    bool ok = rec && json_dumpfd(rec, fd, JSON_COMPACT) == 0;
+    json_decref(rec);
+    return ok;
+}
+
+/* ---- the worker's side ---- */
+
+int unit_run(const unit_env *env, const char *file, const char *skip_source, int fd)
+{
+    const pipeline_opts *o = env->o;
+    /* The worker's own report: the parent's targets and models, no kernels. */
+    report r = {.db = env->r->db, .n_targets = env->r->n_targets};
+    memcpy(r.targets, env->r->targets, sizeof r.targets);
+    source_outputs src;
+    source_outputs_init(&src);
+    finding_list findings;
+    findings_init(&findings);
+    srcscan_result scan = {0};
+    cusrc_unit cu;
+    bool parsed = false, staged = false, started = false;
+    nvstage stage;
+    nvcc_job job;
+    char err[512], *text = NULL, *log = NULL;
+    size_t text_len = 0, len = 0;
+    int rc = EXIT_OK;
+
+    pool_phase(UNIT_PHASE_READ);
+    if (file) {
+        fileio_status st = fileio_read(file, SOURCE_MAX, &text, &text_len);
+        if (st != FILEIO_OK) {
+            rc = cli_error(EXIT_INPUT, "%s: %s", file, fileio_status_text(st));
+            goto out;
+        }
+        note_file(&r, file, text, text_len);
+        if (!env->log) {
+            nvstage_status ss = nvstage_prepare(&stage, file, text, text_len, o->extra, o->n_extra,
+                                                "nvcc argument", err, sizeof err);
+            if (ss != NVSTAGE_OK) {
+                rc = cli_error(ss == NVSTAGE_REFUSED ? EXIT_USAGE : EXIT_TOOL, "%s", err);
+                goto out;
+            }
+            staged = true;
+            if (!nvcc_start(env->nvcc, &stage, env->archs, env->n_archs, &job, err, sizeof err)) {
+                rc = cli_error(EXIT_TOOL, "%s", err);
+                goto out;
+            }
+            started = true;
+        }
+        srcscan_kernels(text, text_len, &scan);
+        findings_scan_ignores(file, text, text_len, &r.ignores);
+        /* libclang reads the source while nvcc compiles it, and what needs
+         * only the source is analysed then too. */
+        parsed = parse_source(env, file, skip_source, &cu);
+        if (parsed) {
+            pool_phase(UNIT_PHASE_ANALYSE);
+            source_target targets[TARGET_MAX];
+            const gpu_product *product;
+            int n = source_targets(&r, targets, &product);
+            source_inputs in = inputs_for(o, &cu, file, targets, n, product, NULL, 0);
+            source_analyse_source(&in, &src, &findings);
+        }
+    }
+    if (started) {
+        pool_phase(UNIT_PHASE_NVCC);
+        int status;
+        bool waited = nvcc_finish(&job, &log, &len, &status);
+        started = false;
+        /* nvcc's messages name the stage; the user knows their own paths. */
+        char *shown = nvstage_unmap(&stage, log);
+        free(log);
+        log = shown;
+        len = strlen(log);
+        if (!waited) {
+            rc = cli_error(EXIT_TOOL, "lost track of nvcc");
+            goto out;
+        }
+        if (status != 0) {
+            fputs(log, stderr);
+            rc = cli_error(EXIT_COMPILE, "%s: nvcc failed (exit status %d)", file, status);
+            goto out;
+        }
+        if (!o->quiet_nvcc)
+            echo_diagnostics(log);
+    } else if (env->log) {
+        log = xstrndup(env->log, env->log_len);
+        len = env->log_len;
+    }
+    pool_phase(UNIT_PHASE_KERNELS);
+    if (log)
+        take_log(&r, o, log, len, file, file ? &scan : NULL, true);
+    if (parsed) {
+        pool_phase(UNIT_PHASE_ANALYSE);
+        analyse_launches(o, &r, &cu, file, &src, &findings);
+    }
+    /* One file of many without kernels is no error: host code is. */
+    if (file && !env->log && r.n_kernels == 0 && !o->allow_no_kernels && o->n_files > 1)
+        cli_note("%s: no __global__ kernels (host code only)", file);
+    if (!write_record(fd, &r, log ? log : "", &src, parsed, &findings))
+        rc = cli_error(EXIT_INTERNAL, "%s: cannot write the worker's result",
+                       file ? file : "log");
+out:
+    if (started) {
+        char *l;
+        size_t n;
+        int status;
+        nvcc_finish(&job, &l, &n, &status);
+        free(l);
+    }
+    if (staged)
+        nvstage_free(&stage);
+    if (parsed)
+        cusrc_unit_free(&cu);
+    free(text);
+    free(log);
+    srcscan_free(&scan);
+    for (size_t i = 0; i < r.n_kernels; i++) {
+        free(r.kernels[i].ptx.name);
+        free(r.kernels[i].demangled);
+        free(r.kernels[i].def_file);
+    }
+    free(r.kernels);
+    for (size_t i = 0; i < r.n_files; i++)
+        free(r.files[i].file);
+    free(r.files);
+    findings_ignores_free(&r.ignores);
+    findings_free(&findings);
+    source_outputs_free(&src);
+    return rc;
+}
+
+/* ---- the parent's side ---- */
+
+bool unit_merge(report *r, const pipeline_opts *o, const char *file, const char *record,
+                size_t len)
+{
+    json_t *rec = json_loadb(record, len, 0, NULL);
+    json_t *kernels = json_object_get(rec, "kernels"), *files = json_object_get(rec, "files");
+    json_t *ignores = json_object_get(rec, "ignores"), *source = json_object_get(rec, "source");
+    char *log = json_bytes_value(json_object_get(rec, "log"));
+    bool ok = log && json_is_array(kernels) && json_is_array(files) && json_is_array(ignores) &&
+              (json_is_null(source) || json_is_object(source)) &&
+              json_array_size(files) <= (file ? 1u : 0u);
+    size_t before = r->n_kernels;
+    if (ok) {
+        take_log(r, o, log, strlen(log), file, NULL, false);
+        ok = r->n_kernels - before == json_array_size(kernels);
+    }
+    for (size_t i = 0; ok && i < json_array_size(kernels); i++) {
+        int line, column;
+        json_t *def;
+        ok = json_unpack(json_array_get(kernels, i), "[i, i, o]", &line, &column, &def) == 0;
+        if (!ok)
+            break;
+        r->kernels[before + i].line = line;
+        r->kernels[before + i].column = column;
+        if (!json_is_null(def))
+            ok = (r->kernels[before + i].def_file = json_bytes_value(def)) != NULL;
+    }
+    for (size_t i = 0; ok && i < json_array_size(files); i++) {
+        const char *hash;
+        ok = json_unpack(json_array_get(files, i), "[s]", &hash) == 0 && strlen(hash) == 32;
+        if (ok) {
+            r->files = xrealloc(r->files, (r->n_files + 1) * sizeof *r->files);
+            struct report_file *f = &r->files[r->n_files++];
+            f->file = xstrdup(file);
+            memcpy(f->hash, hash, 33);
+        }
+    }
+    for (size_t i = 0; ok && i < json_array_size(ignores); i++) {
+        int line;
+        json_t *checks;
+        ok = json_unpack(json_array_get(ignores, i), "[i, o]", &line, &checks) == 0;
+        char *c = ok ? json_bytes_value(checks) : NULL;
+        ok = ok && c && file;
+        if (ok)
+            findings_ignore_add(&r->ignores, file, line, c, strlen(c));
+        free(c);
+    }
+    if (ok && json_is_object(source))
+        ok = source_outputs_merge_wire(&r->src, source);
+    if (ok)
+        ok = findings_from_wire(json_object_get(rec, "findings"), &r->findings);
+    free(log);
+    json_decref(rec);
+    return ok;
+}
