@@ -26,13 +26,20 @@ typedef struct occ_args {
     double carveout;
     int barriers;
     int64_t max_dynamic_smem;
-    bool explain, help, seen_threads, seen_regs, seen_carveout, seen_optin;
+    bool explain, help, seen_threads, seen_regs, seen_smem, seen_carveout, seen_optin;
     const char *format;
     const char *plot;
 } occ_args;
 
+static void not_given_note(sbuf *b, const char *not_given, const char *indent)
+{
+    if (not_given)
+        sbuf_addf(b, "%snot given: %s, taken as 0 so that %s not limit\n", indent, not_given,
+                  strstr(not_given, " and ") ? "they do" : "it does");
+}
+
 static void print_text(const target *t, const occ_kernel *k, const occ_launch *l,
-                       const occ_result *r)
+                       const occ_result *r, const char *not_given)
 {
     sbuf b;
     sbuf_init(&b);
@@ -41,6 +48,7 @@ static void print_text(const target *t, const occ_kernel *k, const occ_launch *l
               "shared memory\n",
               t->label, l->threads_per_block, k->regs_per_thread, (long long)k->static_smem,
               (long long)l->dynamic_smem);
+    not_given_note(&b, not_given, "  ");
     sbuf_addf(&b, "  blocks/SM        %d\n", r->blocks_per_sm);
     sbuf_addf(&b, "  warps/SM         %d of %d\n", r->warps_per_sm, r->max_warps_per_sm);
     sbuf_addf(&b, "  occupancy        %.1f%%\n", r->occupancy * 100.0);
@@ -95,7 +103,7 @@ int cmd_occupancy(int argc, char **argv)
         {"threads", 't', OPT_INT, &a.threads, &a.seen_threads, "N", "threads per block"},
         {"block", 'b', OPT_STRING, &a.block, NULL, "XxYxZ", "block shape, e.g. 16x16"},
         {"regs", 'r', OPT_INT, &a.regs, &a.seen_regs, "N", "registers per thread"},
-        {"smem", 's', OPT_BYTES, &a.smem, NULL, "BYTES", "static shared memory per block"},
+        {"smem", 's', OPT_BYTES, &a.smem, &a.seen_smem, "BYTES", "static shared memory per block"},
         {"dynamic-smem", 'd', OPT_BYTES, &a.dynamic_smem, NULL, "BYTES",
          "dynamic shared memory per launch"},
         {"carveout", 0, OPT_PERCENT, &a.carveout, &a.seen_carveout, "PCT",
@@ -111,7 +119,7 @@ int cmd_occupancy(int argc, char **argv)
     };
     int done =
         opt_parse_command("occupancy", specs, argc, argv,
-                          "gpulint occupancy --threads N --regs N [--smem B] [--dynamic-smem B] "
+                          "gpulint occupancy --threads N [--regs N] [--smem B] [--dynamic-smem B] "
                           "[--arch A|--gpu G|--machine M] [--explain] [--format text|json]",
                           &a.help, &a.format);
     if (done >= 0)
@@ -131,9 +139,13 @@ int cmd_occupancy(int argc, char **argv)
     }
     if (a.threads == 0)
         return cli_error(EXIT_USAGE, "--threads must be at least 1");
-    if (!a.seen_regs)
-        return cli_error(EXIT_USAGE, "--regs N is required (registers per thread, as ptxas "
-                                     "reports them)");
+    /* A textbook question that states only threads and blocks means the
+     * per-thread resources do not limit: they are taken as 0 and said so. */
+    const char *not_given = !a.seen_regs && !a.seen_smem
+                                ? "registers per thread (--regs) and static shared memory (--smem)"
+                            : !a.seen_regs ? "registers per thread (--regs)"
+                            : !a.seen_smem ? "static shared memory (--smem)"
+                                           : NULL;
 
     model_db db;
     target targets[TARGET_MAX];
@@ -165,15 +177,29 @@ int cmd_occupancy(int argc, char **argv)
                 }
             }
         if (strcmp(a.format, "json") == 0) {
-            json_array_append_new(all, occ_json(&t->arch, &k, &l, &r));
+            json_t *o = occ_json(&t->arch, &k, &l, &r);
+            json_t *ng = json_array();
+            if (!a.seen_regs)
+                json_array_append_new(ng, json_string("registers_per_thread"));
+            if (!a.seen_smem)
+                json_array_append_new(ng, json_string("static_smem"));
+            json_object_set_new(o, "not_given", ng);
+            json_array_append_new(all, o);
         } else if (a.explain) {
             sbuf b;
             sbuf_init(&b);
+            not_given_note(&b, not_given, "");
+            /* Every compiled kernel holds some registers (ptxas reports at
+             * least a handful), so on a real GPU the answer is a ceiling. */
+            if (!a.seen_regs && strcmp(t->origin, "--machine") != 0)
+                sbuf_add(&b, "a compiled kernel uses registers: this is the most the block "
+                             "size allows; give --regs from `nvcc -Xptxas -v` for the exact "
+                             "answer\n");
             occ_explain(&b, &t->arch, &k, &l, &r);
             fputs(sbuf_str(&b), stdout);
             sbuf_free(&b);
         } else if (r.failure == OCC_OK && ok) {
-            print_text(t, &k, &l, &r);
+            print_text(t, &k, &l, &r, a.seen_regs ? NULL : not_given);
         }
         if (r.failure != OCC_OK) {
             if (strcmp(a.format, "text") == 0 && !a.explain && worst != EXIT_LAUNCH) {
