@@ -1,4 +1,4 @@
-/* access: what the source front end (input/cusrc.c, libclang) hands to the
+/* access: what the source front end (cusrc/cusrc.c, libclang) hands to the
  * pure analyses: memory access sites, branches and the loops around them,
  * with index expressions as expr trees. Data only. */
 #ifndef GPULINT_ACCESS_H

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "input/model.h"
+#include "model/model.h"
 
 #define OCC_UNLIMITED 0x7fffffff
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "input/model.h"
+#include "model/model.h"
 #include "util/sbuf.h"
 
 /* Computed and datasheet figures further apart than this are flagged. */

@@ -12,7 +12,7 @@
 #include "cli/opt.h"
 #include "cli/target.h"
 #include "config.h"
-#include "input/model_load.h"
+#include "model/model_load.h"
 #include "report/chart.h"
 #include "util/sbuf.h"
 #include "util/units.h"

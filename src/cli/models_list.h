@@ -6,7 +6,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "input/model_load.h"
+#include "model/model_load.h"
 
 void models_list_text(FILE *f, const model_db *db);
 json_t *models_list_json(const model_db *db);

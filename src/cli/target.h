@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "cli/opt.h"
-#include "input/model_load.h"
+#include "model/model_load.h"
 
 #define TARGET_DEFAULT_GPU "h100-sxm"
 #define TARGET_MAX 16

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "input/model.h"
+#include "model/model.h"
 
 typedef struct devquery_device {
     int ordinal;

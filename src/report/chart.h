@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "analysis/occ.h"
-#include "input/model.h"
+#include "model/model.h"
 
 #define CHART_ERR_MAX 256
 

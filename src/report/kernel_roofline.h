@@ -10,8 +10,8 @@
 #include <stdbool.h>
 
 #include "analysis/expr.h"
-#include "input/cusrc.h"
-#include "input/model.h"
+#include "cusrc/cusrc.h"
+#include "model/model.h"
 #include "util/sbuf.h"
 
 typedef struct kroof {

@@ -8,8 +8,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "input/cusrc.h"
-#include "input/model.h"
+#include "cusrc/cusrc.h"
+#include "model/model.h"
 #include "report/findings.h"
 #include "report/kernel_report.h"
 #include "report/kernel_roofline.h"

@@ -8,7 +8,7 @@
 
 #include "analysis/roofline.h"
 #include "config.h"
-#include "input/model_load.h"
+#include "model/model_load.h"
 #include "report/chart.h"
 #include "util/jsontext.h"
 #include "util/sbuf.h"

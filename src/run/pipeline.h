@@ -12,7 +12,7 @@
 
 #include "analysis/kernel_eval.h"
 #include "cli/target.h"
-#include "input/cusrc.h"
+#include "cusrc/cusrc.h"
 #include "input/ptxas.h"
 #include "report/findings.h"
 #include "report/kernel_report.h"

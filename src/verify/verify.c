@@ -19,7 +19,7 @@
 #include "gpu/gpurt.h"
 #include "gpu/probe.h"
 #include "input/devquery.h"
-#include "input/model_load.h"
+#include "model/model_load.h"
 #include "input/nvcc.h"
 #include "input/ptxas.h"
 #include "util/fileio.h"

@@ -10,7 +10,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "input/model.h"
+#include "model/model.h"
 #include "verify/judge.h"
 #include "verify/manifest.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/model.h"
+#include "model/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,7 +15,7 @@
 extern "C" {
 #include "analysis/occ.h"
 #include "input/devquery.h"
-#include "input/model_load.h"
+#include "model/model_load.h"
 }
 
 #define CHECK(call)                                                                           \

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/cusrc.h"
+#include "cusrc/cusrc.h"
 
 int main(int argc, char **argv)
 {

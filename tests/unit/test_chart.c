@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "config.h"
-#include "input/model_load.h"
+#include "model/model_load.h"
 #include "report/chart.h"
 
 static char dir[] = "/tmp/gpulint-chart-XXXXXX";

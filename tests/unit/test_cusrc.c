@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "config.h"
-#include "input/cusrc.h"
+#include "cusrc/cusrc.h"
 
 #ifndef CUSRC_ROOT
 #error "CUSRC_ROOT (the project's source root) must be defined"

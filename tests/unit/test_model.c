@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "input/model.h"
-#include "input/model_load.h"
+#include "model/model.h"
+#include "model/model_load.h"
 
 static const char good[] = "[arch]\nname = sm_99\nfamily = Test\ncompute_capability = 9.9\n"
                            "[threads]\nwarp_size = 32\nmax_threads_per_block = 1024\n"

@@ -16,7 +16,7 @@
 
 #include "analysis/occ.h"
 #include "config.h"
-#include "input/model_load.h"
+#include "model/model_load.h"
 
 typedef struct sweep {
     const gpu_arch *arch;

@@ -14,7 +14,7 @@
 
 #include "analysis/roofline.h"
 #include "config.h"
-#include "input/model_load.h"
+#include "model/model_load.h"
 #include "util/sbuf.h"
 
 #define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "input/cusrc_int.h"
+#include "cusrc/cusrc_int.h"
 
 struct cusrc_ctx {
     CXIndex index;

@@ -1,5 +1,5 @@
 /* model_load: the file-system side of the models. */
-#include "input/model_load.h"
+#include "model/model_load.h"
 
 #include <ctype.h>
 #include <dirent.h>

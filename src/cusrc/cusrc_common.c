@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/cusrc.h"
+#include "cusrc/cusrc.h"
 
 static void loc_free(src_loc *l)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/cusrc_int.h"
+#include "cusrc/cusrc_int.h"
 
 enum { CNT_FP16, CNT_FP32, CNT_FP64, CNT_TR32, CNT_TR64, CNT_TENSOR, CNT_GLD, CNT_GST, CNT_N };
 

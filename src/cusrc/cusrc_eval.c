@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/cusrc_int.h"
+#include "cusrc/cusrc_int.h"
 
 static expr *unknownf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/cusrc.h"
+#include "cusrc/cusrc.h"
 
 bool cusrc_available(void)
 {

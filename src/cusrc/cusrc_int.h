@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "input/cusrc.h"
+#include "cusrc/cusrc.h"
 #include "util/sbuf.h"
 
 /* Deeper nesting than this is cut off (and said so) rather than recursed

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "input/model.h"
+#include "model/model.h"
 
 typedef struct model_db {
     char *dir;

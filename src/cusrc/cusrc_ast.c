@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/cusrc_int.h"
+#include "cusrc/cusrc_int.h"
 
 /* ---- tree ---- */
 

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "input/cusrc_int.h"
+#include "cusrc/cusrc_int.h"
 #include "util/cachedir.h"
 
 /* FNV-1a, 64 bits: a cache key, not a security boundary; clang validates

@@ -2,7 +2,7 @@
  * inline --machine form. Strict on purpose: an unknown key or section is an
  * error with its line, because a typo in a model silently changes every
  * number gpulint prints. */
-#include "input/model.h"
+#include "model/model.h"
 
 #include <ctype.h>
 #include <ini.h>
