@@ -20,6 +20,8 @@ PACKAGES=(
   libclang-rt-22-dev                          # libFuzzer and sanitizer runtimes for clang-22
   libcmocka-dev                               # unit tests
   valgrind                                    # memory checks in scripts/test.sh
+  scdoc                                       # the gpulint(1) man page
+  zsh                                         # the zsh completion's test
 )
 
 missing=()

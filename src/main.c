@@ -14,9 +14,11 @@ static const struct {
     {"check", cmd_check, "fail when registers, spills, stack or occupancy cross a threshold"},
     {"bank", cmd_bank, "shared-memory bank-conflict calculator"},
     {"roofline", cmd_roofline, "roofline calculator"},
-    {"verify", cmd_verify, "run the reference kernels on this GPU: predictions against measurement"},
+    {"verify", cmd_verify,
+     "run the reference kernels on this GPU: predictions against measurement"},
     {"devices", cmd_devices, "query the local GPU(s) through the CUDA runtime"},
     {"models", cmd_models, "list the bundled architecture and GPU models"},
+    {"version", cmd_version, "the version, commit, optional parts built and data directories"},
 };
 
 static void usage(FILE *f)
@@ -35,10 +37,8 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("gpulint %s\n", GPULINT_VERSION);
-        return EXIT_OK;
-    }
+    if (strcmp(argv[1], "--version") == 0)
+        return cmd_version(argc - 1, argv + 1);
     if (strcmp(argv[1], "help") == 0 || (strcmp(argv[1], "--help") == 0 && argc == 2)) {
         usage(stdout);
         return EXIT_OK;

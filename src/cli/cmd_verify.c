@@ -106,7 +106,8 @@ int cmd_verify(int argc, char **argv)
     else
         return cli_error(EXIT_USAGE, "--counters: auto, on or off, got '%s'", counters);
     if ((o.arch || o.gpu) && !o.dry_run)
-        return cli_error(EXIT_USAGE, "--arch and --gpu plan a dry run; a real run uses the local GPU");
+        return cli_error(EXIT_USAGE,
+                         "--arch and --gpu plan a dry run; a real run uses the local GPU");
     if (o.arch && o.gpu)
         return cli_error(EXIT_USAGE, "give only one of --arch and --gpu");
     if (o.ladder && (checks.n || o.only))

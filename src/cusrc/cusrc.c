@@ -176,6 +176,18 @@ static char *normalize_arch(const char *a)
  * placement new, <cmath> overloads and <complex>. Without them CUB and
  * Thrust do not parse. The directory is <dir of libclang>/clang/<major>
  * (or the full version), as the clang driver beside it uses. */
+bool cusrc_backend_version(char *buf, size_t n)
+{
+    CXString v = clang_getClangVersion();
+    const char *text = clang_getCString(v), *num = text ? strstr(text, "version ") : NULL;
+    if (num)
+        snprintf(buf, n, "%.*s", (int)strspn(num + 8, "0123456789."), num + 8);
+    else
+        snprintf(buf, n, "%s", text ? text : "unknown");
+    clang_disposeString(v);
+    return true;
+}
+
 static char *resource_dir(void)
 {
     Dl_info info;

@@ -288,6 +288,9 @@ typedef struct cusrc_ctx cusrc_ctx;
 /* True when gpulint was built with libclang. */
 bool cusrc_available(void);
 
+/* libclang's version ("22.1.0") into buf; false without libclang. */
+bool cusrc_backend_version(char *buf, size_t n);
+
 /* NULL without libclang (cusrc_parse then fails with the reason). */
 cusrc_ctx *cusrc_ctx_new(void);
 void cusrc_ctx_free(cusrc_ctx *ctx);

@@ -11,6 +11,13 @@ bool cusrc_available(void)
     return false;
 }
 
+bool cusrc_backend_version(char *buf, size_t n)
+{
+    (void)buf;
+    (void)n;
+    return false;
+}
+
 cusrc_ctx *cusrc_ctx_new(void)
 {
     return NULL;

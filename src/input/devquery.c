@@ -112,6 +112,12 @@ devquery_status devquery_all(devquery_device *out, int max, int *n,
     return DEVQ_OK;
 }
 
+bool devquery_runtime_version(char *buf, size_t n)
+{
+    snprintf(buf, n, "%d.%d", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+    return true;
+}
+
 #else
 
 devquery_status devquery_all(devquery_device *out, int max, int *n,
@@ -125,6 +131,13 @@ devquery_status devquery_all(devquery_device *out, int max, int *n,
     *n = 0;
     snprintf(message, (size_t)message_len, "gpulint was built without the CUDA runtime");
     return DEVQ_NO_RUNTIME;
+}
+
+bool devquery_runtime_version(char *buf, size_t n)
+{
+    (void)buf;
+    (void)n;
+    return false;
 }
 
 #endif

@@ -16,6 +16,9 @@ typedef struct devquery_device {
     char pci_bus_id[32];
 } devquery_device;
 
+/* The CUDA runtime gpulint was linked with ("13.0"); false without cudart. */
+bool devquery_runtime_version(char *buf, size_t n);
+
 typedef enum devquery_status {
     DEVQ_OK = 0,
     DEVQ_NO_RUNTIME, /* built without cudart */

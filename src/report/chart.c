@@ -65,6 +65,12 @@ bool chart_available(void)
     return true;
 }
 
+bool chart_backend_version(char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", cairo_version_string());
+    return true;
+}
+
 bool chart_format_from_path(const char *path, chart_format *out)
 {
     const char *dot = path ? strrchr(path, '.') : NULL;

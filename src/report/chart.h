@@ -21,6 +21,8 @@ typedef enum chart_format {
 bool chart_format_from_path(const char *path, chart_format *out);
 /* False when gpulint was built without cairo. */
 bool chart_available(void);
+/* cairo's version ("1.16.0") into buf; false without cairo. */
+bool chart_backend_version(char *buf, size_t n);
 
 /* A horizontal compute roof ("FP32", 66.9e12) or a slanted memory roof
  * ("HBM3", 3.35e12 B/s). */

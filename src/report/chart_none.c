@@ -13,6 +13,13 @@ bool chart_available(void)
     return false;
 }
 
+bool chart_backend_version(char *buf, size_t n)
+{
+    (void)buf;
+    (void)n;
+    return false;
+}
+
 bool chart_format_from_path(const char *path, chart_format *out)
 {
     const char *dot = path ? strrchr(path, '.') : NULL;
