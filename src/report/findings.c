@@ -169,8 +169,8 @@ void findings_sort(finding_list *l)
             size_t hi = lo + 2 * width < l->n ? lo + 2 * width : l->n;
             size_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
-                tmp[k++] = cmp_finding(&l->items[j], &l->items[i]) < 0 ? l->items[j++]
-                                                                        : l->items[i++];
+                tmp[k++] =
+                    cmp_finding(&l->items[j], &l->items[i]) < 0 ? l->items[j++] : l->items[i++];
             while (i < mid)
                 tmp[k++] = l->items[i++];
             while (j < hi)

@@ -243,8 +243,8 @@ void kernel_report_findings(const kernel_row *rows, int n, finding_list *out)
             }
             json_t *d = json_deep_copy(who);
             json_object_set_new(d, "occupancy", json_real(e->occ.occupancy));
-            findings_add(out, "gpulint-occupancy", SEV_NOTE, kernel_row_file(r), r->line, r->column, d, "%s",
-                         sbuf_str(&m));
+            findings_add(out, "gpulint-occupancy", SEV_NOTE, kernel_row_file(r), r->line, r->column,
+                         d, "%s", sbuf_str(&m));
             sbuf_free(&m);
         }
         json_decref(who);

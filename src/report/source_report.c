@@ -50,8 +50,7 @@ bool source_outputs_merge_wire(source_outputs *o, const json_t *w)
     json_t *arrays[5] = {json_object_get(w, "shared_accesses"),
                          json_object_get(w, "global_accesses"), json_object_get(w, "branches"),
                          json_object_get(w, "notes"), json_object_get(w, "roofline")};
-    json_t *into[5] = {o->shared_accesses, o->global_accesses, o->branches, o->notes,
-                       o->roofline};
+    json_t *into[5] = {o->shared_accesses, o->global_accesses, o->branches, o->notes, o->roofline};
     char *text = json_bytes_value(json_object_get(w, "roofline_text"));
     bool ok = json_is_object(launches) && text;
     for (int i = 0; i < 5; i++)

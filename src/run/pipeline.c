@@ -48,8 +48,8 @@ static const char *signal_name(int sig)
     static const struct {
         int sig;
         const char *name;
-    } names[] = {{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"}, {SIGABRT, "SIGABRT"},
-                 {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"}, {SIGKILL, "SIGKILL"},
+    } names[] = {{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGABRT, "SIGABRT"},
+                 {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"},
                  {SIGTERM, "SIGTERM"}, {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i].sig == sig)
@@ -112,8 +112,8 @@ static void deliver(void *ctx, size_t job, pool_outcome *po)
         rc = cli_error(EXIT_INTERNAL, "%s: gpulint's worker died of %s %s; please report it", name,
                        signal_name(po->signal), phase_text(po->phase));
     else if (po->end == POOL_TIMED_OUT)
-        rc = cli_error(EXIT_TIMEOUT, "%s: stopped after %.0f s %s (--timeout)", name,
-                       c->timeout_s, phase_text(po->phase));
+        rc = cli_error(EXIT_TIMEOUT, "%s: stopped after %.0f s %s (--timeout)", name, c->timeout_s,
+                       phase_text(po->phase));
     else if (po->status != 0)
         rc = po->status;
     else if (!unit_merge(c->r, c->o, file, po->result, po->result_len))
@@ -242,7 +242,7 @@ void report_free(report *r)
 kernel_row report_row(const report_kernel *k)
 {
     return (kernel_row){&k->ptx, k->demangled, k->file, k->def_file,
-                        k->line, k->column, k->arch, &k->eval};
+                        k->line, k->column,    k->arch, &k->eval};
 }
 
 json_t *report_json(const report *r)

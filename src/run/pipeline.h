@@ -32,11 +32,11 @@ typedef struct pipeline_opts {
     bool has_block;
     int block[3];
     int64_t dynamic_smem;
-    int carveout_percent;  /* -1 = default */
-    bool quiet_nvcc;       /* do not echo nvcc's warnings */
-    bool no_source;        /* skip the libclang front end */
-    bool allow_no_kernels; /* files without kernels are fine (check on host-only files) */
-    const char *compdb;    /* -p DIR: compile_commands.json */
+    int carveout_percent;         /* -1 = default */
+    bool quiet_nvcc;              /* do not echo nvcc's warnings */
+    bool no_source;               /* skip the libclang front end */
+    bool allow_no_kernels;        /* files without kernels are fine (check on host-only files) */
+    const char *compdb;           /* -p DIR: compile_commands.json */
     const kroof_defines *defines; /* --define NAME=VALUE for the source analyses */
     int jobs;                     /* -j: files at once (default: one per core) */
     bool seen_jobs;
@@ -48,10 +48,17 @@ typedef struct pipeline_opts {
 #define PIPELINE_TIMEOUT_DEFAULT 600
 
 #define PIPELINE_RUN_OPTIONS(p)                                                                    \
-    {"jobs", 'j', OPT_INT, &(p)->jobs, &(p)->seen_jobs, "N",                                       \
+    {"jobs",                                                                                       \
+     'j',                                                                                          \
+     OPT_INT,                                                                                      \
+     &(p)->jobs,                                                                                   \
+     &(p)->seen_jobs,                                                                              \
+     "N",                                                                                          \
      "files analysed at once (default: one per core)"},                                            \
-        {"timeout", 0, OPT_INT, &(p)->timeout_s, &(p)->seen_timeout, "SEC",                       \
-         "give up on a file after SEC seconds (default 600; 0 = never)"}
+    {                                                                                              \
+        "timeout", 0, OPT_INT, &(p)->timeout_s, &(p)->seen_timeout, "SEC",                         \
+            "give up on a file after SEC seconds (default 600; 0 = never)"                         \
+    }
 
 typedef struct report_kernel {
     ptxas_kernel ptx; /* copied; name owned */

@@ -134,7 +134,8 @@ static void progress_show(pool_state *ps)
     fmt_clock(e, sizeof e, el);
     if (ps->finished > 0 && ps->finished < ps->spec->n_jobs) {
         char t[24];
-        fmt_clock(t, sizeof t, el / (double)ps->finished * (double)(ps->spec->n_jobs - ps->finished));
+        fmt_clock(t, sizeof t,
+                  el / (double)ps->finished * (double)(ps->spec->n_jobs - ps->finished));
         snprintf(eta, sizeof eta, ", ETA %s", t);
     }
     fprintf(stderr, "\r\033[Kgpulint: %zu/%zu files", ps->finished, ps->spec->n_jobs);

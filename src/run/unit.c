@@ -92,8 +92,8 @@ static void take_log(report *r, const pipeline_opts *o, const char *log, size_t 
     ptxas_log_free(&parsed);
 }
 
-void unit_take_log(report *r, const pipeline_opts *o, const char *log, size_t len,
-                   const char *file, bool warn)
+void unit_take_log(report *r, const pipeline_opts *o, const char *log, size_t len, const char *file,
+                   bool warn)
 {
     take_log(r, o, log, len, file, NULL, warn);
 }
@@ -175,8 +175,7 @@ static void test_fault(void)
             pause();
 }
 
-static bool parse_source(const unit_env *env, const char *file, const char *skip,
-                         cusrc_unit *unit)
+static bool parse_source(const unit_env *env, const char *file, const char *skip, cusrc_unit *unit)
 {
     const pipeline_opts *o = env->o;
     if (o->no_source || !cusrc_available())
@@ -224,9 +223,16 @@ static source_inputs inputs_for(const pipeline_opts *o, const cusrc_unit *u, con
                                 const gpu_product *product, kernel_row *rows, int n_rows)
 {
     static const kroof_defines none;
-    return (source_inputs){u,         file,      rows,          n_rows,
-                           targets,   n_targets, o->has_block,  {o->block[0], o->block[1], o->block[2]},
-                           o->defines ? o->defines : &none, product};
+    return (source_inputs){u,
+                           file,
+                           rows,
+                           n_rows,
+                           targets,
+                           n_targets,
+                           o->has_block,
+                           {o->block[0], o->block[1], o->block[2]},
+                           o->defines ? o->defines : &none,
+                           product};
 }
 
 /* The launch checks need the compiled kernels; they also refine the
@@ -240,8 +246,7 @@ static void analyse_launches(const pipeline_opts *o, report *r, const cusrc_unit
     kernel_row *rows = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *rows);
     for (size_t i = 0; i < r->n_kernels; i++)
         rows[i] = report_row(&r->kernels[i]);
-    source_inputs in =
-        inputs_for(o, u, file, targets, n_targets, product, rows, (int)r->n_kernels);
+    source_inputs in = inputs_for(o, u, file, targets, n_targets, product, rows, (int)r->n_kernels);
     source_analyse_launches(&in, src, findings);
     for (size_t k = 0; k < r->n_kernels; k++) {
         r->kernels[k].line = rows[k].line;
@@ -269,9 +274,9 @@ static bool write_record(int fd, const report *r, const char *log, const source_
 {
     json_t *kernels = json_array(), *files = json_array(), *ignores = json_array();
     for (size_t i = 0; i < r->n_kernels; i++)
-        json_array_append_new(kernels, json_pack("[i, i, o]", r->kernels[i].line,
-                                                 r->kernels[i].column,
-                                                 json_bytes(r->kernels[i].def_file)));
+        json_array_append_new(kernels,
+                              json_pack("[i, i, o]", r->kernels[i].line, r->kernels[i].column,
+                                        json_bytes(r->kernels[i].def_file)));
     for (size_t i = 0; i < r->n_files; i++)
         json_array_append_new(files, json_pack("[s]", r->files[i].hash));
     for (size_t i = 0; i < r->ignores.n; i++)
@@ -379,8 +384,7 @@ int unit_run(const unit_env *env, const char *file, const char *skip_source, int
     if (file && !env->log && r.n_kernels == 0 && !o->allow_no_kernels && o->n_files > 1)
         cli_note("%s: no __global__ kernels (host code only)", file);
     if (!write_record(fd, &r, log ? log : "", &src, parsed, &findings))
-        rc = cli_error(EXIT_INTERNAL, "%s: cannot write the worker's result",
-                       file ? file : "log");
+        rc = cli_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file ? file : "log");
 out:
     if (started) {
         char *l;
@@ -413,8 +417,7 @@ out:
 
 /* ---- the parent's side ---- */
 
-bool unit_merge(report *r, const pipeline_opts *o, const char *file, const char *record,
-                size_t len)
+bool unit_merge(report *r, const pipeline_opts *o, const char *file, const char *record, size_t len)
 {
     json_t *rec = json_loadb(record, len, 0, NULL);
     json_t *kernels = json_object_get(rec, "kernels"), *files = json_object_get(rec, "files");

@@ -42,7 +42,7 @@ bool unit_merge(report *r, const pipeline_opts *o, const char *file, const char 
                 size_t len);
 
 /* Kernels of a ptxas log into r; warn = print the log's warnings. */
-void unit_take_log(report *r, const pipeline_opts *o, const char *log, size_t len,
-                   const char *file, bool warn);
+void unit_take_log(report *r, const pipeline_opts *o, const char *log, size_t len, const char *file,
+                   bool warn);
 
 #endif
