@@ -260,6 +260,47 @@ def run_all(t, root):
     t.check("-p with a hostile database", r.returncode == 0 and b"scale(float*" in r.stdout,
             show(r))
 
+    # -p with no file: every unit of a database, its flags reaching nvcc.
+    # Hostile directories and file names, "command" strings whose quoted
+    # -D values and -I paths hold $(...), backquotes and ';', a CMake-style
+    # code=[...] list, and -Xcompiler with a payload beside a macro.
+    whole = os.path.join(root, "whole `gpulint_probe`")
+    os.mkdir(whole)
+    entries, want = [], 0
+    for n in NAMES:
+        if n.startswith(b"-") or b"\n" in n or b"\xe9" in n and b"latin1" in n:
+            continue  # a command string is text; these are covered by "arguments" above
+        d = os.path.join(repo, fsname(n))
+        q = "'" + d.replace("'", "'\\''") + "'"
+        f = "'" + os.path.join(d, fsname(n + b".cu")).replace("'", "'\\''") + "'"
+        entries.append({"directory": whole,
+                        "command": f"/usr/local/cuda/bin/nvcc -I{q} -I '{inc}' "
+                                   f"-D'MSG=\"$(gpulint_probe)\"' "
+                                   f"--generate-code=arch=compute_80,code=[compute_80,sm_80] "
+                                   f"-Xcompiler '-DQ=1,`gpulint_probe`' -x cu -c {f} -o o.o",
+                        "file": os.path.join(d, fsname(n + b".cu"))})
+        want += 1
+    with open(os.path.join(whole, "compile_commands.json"), "w") as fh:
+        json.dump(entries, fh)
+    r = t.run(["-p", whole, "--format", "json", "-j", "2"], cwd=repo)
+    ok = r.returncode == 0
+    if ok:
+        doc = json.loads(r.stdout)
+        ok = len({k["file"] for k in doc["kernels"]}) == want and \
+            all(k["arch"] == "sm_80" for k in doc["kernels"])
+    t.check(f"-p over a whole hostile database ({want} units)", ok, show(r))
+    # An argument that cannot be passed safely is refused before nvcc runs.
+    bad = [{"directory": whole, "file": os.path.join(repo, fsname(NAMES[0]), fsname(NAMES[0] + b".cu")),
+            "arguments": ["nvcc", "-Xptxas", "$(gpulint_probe)", "-c", "x.cu"]}]
+    bad_dir = os.path.join(root, "bad db")
+    os.mkdir(bad_dir)
+    with open(os.path.join(bad_dir, "compile_commands.json"), "w") as fh:
+        json.dump(bad, fh)
+    r = t.run(["-p", bad_dir, "--arch", "sm_80"], cwd=repo)
+    t.check("-p refuses a database flag that cannot be passed safely",
+            r.returncode == 3 and r.stderr.count(b"error:") == 1 and b"compile_commands" in r.stderr,
+            show(r))
+
     print(f"{t.passed} passed, {t.failed} failed")
     return 1 if t.failed else 0
 

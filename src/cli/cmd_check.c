@@ -292,6 +292,9 @@ int cmd_check(int argc, char **argv)
          "pass ARG to nvcc (repeatable; for hooks, which append file names last)"},
         {"ptxas-log", 'l', OPT_STRING, &a.p.ptxas_log, NULL, "FILE",
          "check an existing nvcc/ptxas -v log ('-' = stdin) instead of compiling"},
+        {"compile-commands", 'p', OPT_STRING, &a.p.compdb, NULL, "DIR",
+         "build directory with compile_commands.json: its CUDA units and their flags (files "
+         "given filter it)"},
         PIPELINE_RUN_OPTIONS(&a.p),
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},

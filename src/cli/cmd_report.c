@@ -218,7 +218,8 @@ int cmd_report(int argc, char **argv)
          "preferred shared-memory carveout"},
         {"format", 'f', OPT_STRING, &a.format, NULL, "text|json|sarif", "output format"},
         {"compile-commands", 'p', OPT_STRING, &a.p.compdb, NULL, "DIR",
-         "directory of compile_commands.json, for the source analysis"},
+         "build directory with compile_commands.json: its CUDA units and their flags (files given "
+         "filter it)"},
         {"no-source", 0, OPT_FLAG, &a.p.no_source, NULL, NULL,
          "skip the libclang source analysis (ptxas numbers only)"},
         PIPELINE_RUN_OPTIONS(&a.p),

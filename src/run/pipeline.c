@@ -13,6 +13,7 @@
 #include "config.h"
 #include "input/nvcc.h"
 #include "run/pool.h"
+#include "run/project.h"
 #include "run/unit.h"
 #include "util/fileio.h"
 #include "util/jsontext.h"
@@ -40,7 +41,9 @@ static int work(void *ctx, size_t job, int attempt, int fd)
 {
     (void)attempt;
     run_ctx *c = ctx;
-    return unit_run(&c->env, job_file(c, job), c->skip[job], fd);
+    bool per_file = c->o->file_args != NULL;
+    return unit_run(&c->env, job_file(c, job), per_file ? c->o->file_args[job] : NULL,
+                    per_file ? c->o->n_file_args[job] : 0, c->skip[job], fd);
 }
 
 static const char *signal_name(int sig)
@@ -210,14 +213,33 @@ int pipeline_run(const pipeline_opts *o, report *r)
     int rc = target_resolve(&o->target, &r->db, r->targets, TARGET_MAX, &r->n_targets);
     if (rc != EXIT_OK)
         return rc;
-    if (o->ptxas_log)
+    if (o->ptxas_log && o->shard)
+        return cli_error(EXIT_USAGE, "--shard splits files; it does not apply to --ptxas-log");
+    if (o->ptxas_log && !(o->compdb && o->n_files))
         return run_log(o, r);
-    if (o->n_files == 0)
-        return cli_error(EXIT_USAGE, "no input: give FILE.cu or --ptxas-log LOG");
-    rc = run_files(o, r);
+    if (o->n_files == 0 && !o->compdb)
+        return cli_error(EXIT_USAGE, "no input: give FILE.cu, -p BUILD_DIR or --ptxas-log LOG");
+    r->project = xcalloc(1, sizeof *r->project);
+    rc = project_files(o->compdb, o->files, o->n_files, o->shard, r->project);
+    if (rc != EXIT_OK)
+        return rc;
+    pipeline_opts *run = r->run_opts = xmalloc(sizeof *run);
+    *run = *o;
+    run->files = r->project->files;
+    run->n_files = r->project->n;
+    run->file_args = r->project->args;
+    run->n_file_args = r->project->n_args;
+    r->n_units = (size_t)run->n_files;
+    if (o->ptxas_log) /* the source beside the log parses with its build's flags */
+        return run_log(run, r);
+    if (run->n_files == 0) {
+        cli_note("shard %s holds none of the files", o->shard);
+        return EXIT_OK;
+    }
+    rc = run_files(run, r);
     if (rc == EXIT_OK && r->n_kernels == 0 && !o->allow_no_kernels)
-        return cli_error(EXIT_INPUT, "no kernels found in %s%s", o->files[0],
-                         o->n_files > 1 ? " and the other files" : "");
+        return cli_error(EXIT_INPUT, "no kernels found in %s%s", run->files[0],
+                         run->n_files > 1 ? " and the other files" : "");
     return rc;
 }
 
@@ -236,6 +258,10 @@ void report_free(report *r)
     free(r->files);
     findings_ignores_free(&r->ignores);
     model_db_free(&r->db);
+    if (r->project)
+        project_free(r->project);
+    free(r->project);
+    free(r->run_opts);
     memset(r, 0, sizeof *r);
 }
 

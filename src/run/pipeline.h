@@ -42,6 +42,11 @@ typedef struct pipeline_opts {
     bool seen_jobs;
     int timeout_s; /* --timeout: seconds per file, 0 = none */
     bool seen_timeout;
+    const char *shard; /* --shard K/N */
+    /* Per file, the nvcc arguments of its compile_commands.json entry
+     * (pipeline_run fills them from -p; NULL = none). */
+    char ***file_args;
+    int *n_file_args;
 } pipeline_opts;
 
 /* --timeout's default: generous for a heavy template file, still an end. */
@@ -55,9 +60,16 @@ typedef struct pipeline_opts {
      &(p)->seen_jobs,                                                                              \
      "N",                                                                                          \
      "files analysed at once (default: one per core)"},                                            \
+        {"timeout",                                                                                \
+         0,                                                                                        \
+         OPT_INT,                                                                                  \
+         &(p)->timeout_s,                                                                          \
+         &(p)->seen_timeout,                                                                       \
+         "SEC",                                                                                    \
+         "give up on a file after SEC seconds (default 600; 0 = never)"},                          \
     {                                                                                              \
-        "timeout", 0, OPT_INT, &(p)->timeout_s, &(p)->seen_timeout, "SEC",                         \
-            "give up on a file after SEC seconds (default 600; 0 = never)"                         \
+        "shard", 0, OPT_STRING, &(p)->shard, NULL, "K/N",                                          \
+            "only the files of shard K of N (1 <= K <= N; the same split on every machine)"        \
     }
 
 typedef struct report_kernel {
@@ -80,6 +92,11 @@ typedef struct report {
     source_outputs src;      /* the source analyses of every file */
     finding_list findings;   /* theirs (the kernels' own are added by the commands) */
     size_t n_failed;         /* files that gave no result (their errors were printed) */
+    size_t n_units;          /* files the run covered (after -p and --shard) */
+    /* The run's own file list and options (the kernels' file names point
+     * into them). */
+    struct project *project;
+    pipeline_opts *run_opts;
     /* Every source file read, with the XXH3-128 of its text: a report says
      * which sources it describes (verify --predictions checks them). */
     struct report_file {

@@ -136,27 +136,46 @@ static bool is_rdc(const char *a, const char *next)
 /* nvcc's -I/-D/-U/-std/-include/-isystem mean the same to clang; the rest
  * (-Xptxas, --use_fast_math, ...) does not, so only those travel, and
  * relocatable device code (device-side launches) becomes -fgpu-rdc. */
-static int clang_args(const pipeline_opts *o, const char **out)
+static int clang_args(char *const *extra, int n_extra, const char **out)
 {
     int n = 0;
     bool rdc = false;
-    for (int i = 0; i < o->n_extra; i++)
-        rdc = rdc || is_rdc(o->extra[i], i + 1 < o->n_extra ? o->extra[i + 1] : NULL);
+    for (int i = 0; i < n_extra; i++)
+        rdc = rdc || is_rdc(extra[i], i + 1 < n_extra ? extra[i + 1] : NULL);
     if (rdc)
         out[n++] = "-fgpu-rdc";
-    for (int i = 0; i < o->n_extra; i++) {
-        const char *a = o->extra[i];
+    for (int i = 0; i < n_extra; i++) {
+        const char *a = extra[i];
         bool takes_next = strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0 ||
                           strcmp(a, "-isystem") == 0 || strcmp(a, "-include") == 0;
-        if (takes_next && i + 1 < o->n_extra) {
+        if (takes_next && i + 1 < n_extra) {
             out[n++] = a;
-            out[n++] = o->extra[++i];
+            out[n++] = extra[++i];
         } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 ||
                    strncmp(a, "-U", 2) == 0 || strncmp(a, "-std=", 5) == 0) {
             out[n++] = a;
         }
     }
     return n;
+}
+
+/* The arch libclang parses for: the build's own (-arch=sm_80, -gencode
+ * arch=compute_80,...) when it names one, else the first target's. */
+static const char *arch_of(char *const *extra, int n_extra, const report *r)
+{
+    static char arch[32];
+    for (int i = 0; i < n_extra; i++) {
+        const char *a = extra[i], *v = NULL;
+        if (!strncmp(a, "-arch=", 6))
+            v = a + 6;
+        else if (!strcmp(a, "-gencode") && i + 1 < n_extra)
+            v = strstr(extra[i + 1], "code=sm_") ? strstr(extra[i + 1], "code=sm_") + 5 : NULL;
+        if (v && !strncmp(v, "sm_", 3)) {
+            snprintf(arch, sizeof arch, "sm_%.*s", (int)strspn(v + 3, "0123456789"), v + 3);
+            return arch;
+        }
+    }
+    return r->n_targets && !r->targets[0].arch.hypothetical ? r->targets[0].arch.name : NULL;
 }
 
 /* GPULINT_TEST_LIBCLANG=crash|hang stands in for a libclang that dies or
@@ -175,7 +194,8 @@ static void test_fault(void)
             pause();
 }
 
-static bool parse_source(const unit_env *env, const char *file, const char *skip, cusrc_unit *unit)
+static bool parse_source(const unit_env *env, const char *file, char *const *extra, int n_extra,
+                         const char *skip, cusrc_unit *unit)
 {
     const pipeline_opts *o = env->o;
     if (o->no_source || !cusrc_available())
@@ -187,14 +207,14 @@ static bool parse_source(const unit_env *env, const char *file, const char *skip
     pool_phase(UNIT_PHASE_LIBCLANG);
     test_fault();
     cusrc_ctx *ctx = cusrc_ctx_new();
-    const char **args = xcalloc((size_t)o->n_extra + 2, sizeof *args);
+    const char **args = xcalloc((size_t)n_extra + 2, sizeof *args);
     const report *r = env->r;
-    cusrc_options co = {
-        .file = file,
-        .args = args,
-        .n_args = clang_args(o, args),
-        .compdb_dir = o->compdb,
-        .arch = r->n_targets && !r->targets[0].arch.hypothetical ? r->targets[0].arch.name : NULL};
+    cusrc_options co = {.file = file,
+                        .args = args,
+                        .n_args = clang_args(extra, n_extra, args),
+                        /* With -p, the unit's own arguments are already in extra (run/project). */
+                        .compdb_dir = NULL,
+                        .arch = arch_of(extra, n_extra, r)};
     char *error = NULL;
     bool parsed = cusrc_parse(ctx, &co, unit, &error);
     if (!parsed)
@@ -293,9 +313,17 @@ static bool write_record(int fd, const report *r, const char *log, const source_
 
 /* ---- the worker's side ---- */
 
-int unit_run(const unit_env *env, const char *file, const char *skip_source, int fd)
+int unit_run(const unit_env *env, const char *file, char *const *file_args, int n_file_args,
+             const char *skip_source, int fd)
 {
     const pipeline_opts *o = env->o;
+    /* The build's own arguments first; the user's "--" ones may add to them. */
+    int n_extra = n_file_args + o->n_extra;
+    char **extra = xcalloc((size_t)n_extra + 1, sizeof *extra);
+    for (int i = 0; i < n_file_args; i++)
+        extra[i] = file_args[i];
+    for (int i = 0; i < o->n_extra; i++)
+        extra[n_file_args + i] = o->extra[i];
     /* The worker's own report: the parent's targets and models, no kernels. */
     report r = {.db = env->r->db, .n_targets = env->r->n_targets};
     memcpy(r.targets, env->r->targets, sizeof r.targets);
@@ -321,8 +349,11 @@ int unit_run(const unit_env *env, const char *file, const char *skip_source, int
         }
         note_file(&r, file, text, text_len);
         if (!env->log) {
-            nvstage_status ss = nvstage_prepare(&stage, file, text, text_len, o->extra, o->n_extra,
-                                                "nvcc argument", err, sizeof err);
+            nvstage_status ss = nvstage_prepare(
+                &stage, file, text, text_len, extra, n_extra,
+                n_file_args ? "nvcc argument (from compile_commands.json or after --)"
+                            : "nvcc argument",
+                err, sizeof err);
             if (ss != NVSTAGE_OK) {
                 rc = cli_error(ss == NVSTAGE_REFUSED ? EXIT_USAGE : EXIT_TOOL, "%s", err);
                 goto out;
@@ -338,7 +369,7 @@ int unit_run(const unit_env *env, const char *file, const char *skip_source, int
         findings_scan_ignores(file, text, text_len, &r.ignores);
         /* libclang reads the source while nvcc compiles it, and what needs
          * only the source is analysed then too. */
-        parsed = parse_source(env, file, skip_source, &cu);
+        parsed = parse_source(env, file, extra, n_extra, skip_source, &cu);
         if (parsed) {
             pool_phase(UNIT_PHASE_ANALYSE);
             source_target targets[TARGET_MAX];
@@ -399,6 +430,7 @@ out:
         cusrc_unit_free(&cu);
     free(text);
     free(log);
+    free(extra);
     srcscan_free(&scan);
     for (size_t i = 0; i < r.n_kernels; i++) {
         free(r.kernels[i].ptx.name);

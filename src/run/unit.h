@@ -33,8 +33,10 @@ typedef struct unit_env {
 
 /* In the worker: analyses file (NULL: a log alone), writes the record to
  * fd and returns the unit's exit status (errors were printed).
- * skip_source: why libclang is not run this time, NULL = run it. */
-int unit_run(const unit_env *env, const char *file, const char *skip_source, int fd);
+ * file_args: its compile_commands.json arguments (before the user's "--"
+ * arguments). skip_source: why libclang is not run this time, NULL = run it. */
+int unit_run(const unit_env *env, const char *file, char *const *file_args, int n_file_args,
+             const char *skip_source, int fd);
 
 /* In the parent: folds a record into r (kernels, lines, findings, source
  * outputs, ignores, file hashes). False when the record is malformed. */

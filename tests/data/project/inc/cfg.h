@@ -1,0 +1,2 @@
+// The project's configuration header, found only through the database's -I.
+#define SCALE 2
