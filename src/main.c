@@ -16,6 +16,7 @@ static const struct {
     {"roofline", cmd_roofline, "roofline calculator"},
     {"verify", cmd_verify,
      "run the reference kernels on this GPU: predictions against measurement"},
+    {"merge", cmd_merge, "one report from the JSON reports or SARIF logs of --shard runs"},
     {"devices", cmd_devices, "query the local GPU(s) through the CUDA runtime"},
     {"models", cmd_models, "list the bundled architecture and GPU models"},
     {"version", cmd_version, "the version, commit, optional parts built and data directories"},
