@@ -17,6 +17,7 @@ static const struct {
     {"verify", cmd_verify,
      "run the reference kernels on this GPU: predictions against measurement"},
     {"merge", cmd_merge, "one report from the JSON reports or SARIF logs of --shard runs"},
+    {"cache", cmd_cache, "what gpulint keeps between runs: --stats, --clear"},
     {"devices", cmd_devices, "query the local GPU(s) through the CUDA runtime"},
     {"models", cmd_models, "list the bundled architecture and GPU models"},
     {"version", cmd_version, "the version, commit, optional parts built and data directories"},

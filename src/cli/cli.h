@@ -21,6 +21,7 @@ int cmd_roofline(int argc, char **argv);  /* gpulint roofline */
 int cmd_verify(int argc, char **argv);    /* gpulint verify */
 int cmd_version(int argc, char **argv);   /* gpulint --version */
 int cmd_merge(int argc, char **argv);     /* gpulint merge */
+int cmd_cache(int argc, char **argv);     /* gpulint cache */
 
 /* "gpulint: error: ..." on stderr, one line; returns code for `return cli_error(...)`. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -97,6 +97,11 @@ bool nvcc_start(const char *nvcc, const nvstage *stage, const char *const *archs
     argv[n_args++] = stage->output;
     argv[n_args++] = "-Xptxas";
     argv[n_args++] = "-v";
+    if (stage->deps) { /* what the source read: the cache's key (run/unitcache) */
+        argv[n_args++] = "-MD";
+        argv[n_args++] = "-MF";
+        argv[n_args++] = stage->deps;
+    }
     bool own_arch = !nvcc_args_choose_arch(stage->args, stage->n_args);
     for (int i = 0; own_arch && i < n_archs; i++) {
         char buf[96];

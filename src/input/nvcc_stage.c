@@ -683,6 +683,8 @@ nvstage_status nvstage_prepare(nvstage *st, const char *path, const char *text, 
     st->tmpdir = sbuf_take(&b);
     sbuf_addf(&b, "%s/out.fatbin", st->tmpdir);
     st->output = sbuf_take(&b);
+    sbuf_addf(&b, "%s/deps.d", st->tmpdir);
+    st->deps = sbuf_take(&b);
     sbuf_addf(&b, "%s/gpulint.%s", srcdir, safe_extension(path));
     st->source = sbuf_take(&b);
     sbuf_addf(&b, "%s/inc", st->dir);
@@ -822,6 +824,7 @@ void nvstage_free(nvstage *st)
     free(st->source);
     free(st->tmpdir);
     free(st->output);
+    free(st->deps);
     for (int i = 0; i < st->n_args; i++)
         free(st->args[i]);
     free(st->args);

@@ -40,6 +40,7 @@ typedef struct nvstage {
     char *source; /* dir/src/gpulint.<ext> */
     char *tmpdir; /* dir/tmp: nvcc's TMPDIR */
     char *output; /* dir/tmp/out.fatbin */
+    char *deps;   /* dir/tmp/deps.d: nvcc's -MD list of what the source read */
     char **args;  /* safe replacements of the extra arguments, then the stage's own */
     int n_args;
     nvstage_map *maps;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -14,6 +15,7 @@
 #include "input/nvcc.h"
 #include "run/pool.h"
 #include "run/project.h"
+#include "run/unitcache.h"
 #include "run/unit.h"
 #include "util/fileio.h"
 #include "util/jsontext.h"
@@ -162,6 +164,51 @@ static int run_pool(const pipeline_opts *o, report *r, const unit_env *env, size
     return c.rc;
 }
 
+static void key_stat(unitcache_key *k, const char *tag, const char *path)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    unitcache_key_str(k, tag, realpath(path, real) ? real : path);
+    if (stat(path, &st) == 0) {
+        int64_t v[3] = {(int64_t)st.st_size, (int64_t)st.st_mtim.tv_sec,
+                        (int64_t)st.st_mtim.tv_nsec};
+        unitcache_key_add(k, "stat", v, sizeof v);
+    }
+}
+
+/* Everything a file's result depends on besides the file, its arguments
+ * and what it includes: this gpulint (its binary, so a rebuild is a new
+ * cache), nvcc, the models, targets and options, the working directory. */
+static void identity(const pipeline_opts *o, const report *r, const char *nvcc, char key[33])
+{
+    unitcache_key k;
+    unitcache_key_init(&k);
+    unitcache_key_str(&k, "version", GPULINT_VERSION);
+    key_stat(&k, "gpulint", "/proc/self/exe");
+    key_stat(&k, "nvcc", nvcc);
+    unitcache_key_tree(&k, r->db.dir);
+    for (int i = 0; i < r->n_targets; i++) {
+        const target *t = &r->targets[i];
+        unitcache_key_str(&k, "arch", t->arch.name);
+        unitcache_key_str(&k, "label", t->label);
+        unitcache_key_str(&k, "origin", t->origin);
+        unitcache_key_str(&k, "gpu", t->has_product ? t->product.id : "");
+    }
+    unitcache_key_str(&k, "machine", o->target.machine);
+    int64_t opts[] = {o->has_block,   o->block[0],       o->block[1],
+                      o->block[2],    o->dynamic_smem,   o->carveout_percent,
+                      o->no_source,   o->quiet_nvcc,     o->allow_no_kernels,
+                      o->n_files > 1, cusrc_available(), o->defines ? o->defines->n : 0};
+    unitcache_key_add(&k, "options", opts, sizeof opts);
+    for (int i = 0; o->defines && i < o->defines->n; i++) {
+        unitcache_key_str(&k, "define", o->defines->names[i]);
+        unitcache_key_add(&k, "value", &o->defines->values[i], sizeof o->defines->values[i]);
+    }
+    char cwd[PATH_MAX];
+    unitcache_key_str(&k, "cwd", getcwd(cwd, sizeof cwd) ? cwd : "");
+    unitcache_key_end(&k, key);
+}
+
 static int run_files(const pipeline_opts *o, report *r)
 {
     char nvcc[PATH_MAX], err[512];
@@ -175,7 +222,23 @@ static int run_files(const pipeline_opts *o, report *r)
     if (r->n_targets == 1 && r->targets[0].arch.hypothetical)
         n_archs = 0;
     unit_env env = {.o = o, .r = r, .nvcc = nvcc, .archs = archs, .n_archs = n_archs};
-    return run_pool(o, r, &env, (size_t)o->n_files);
+    char *cache = NULL, run_key[33];
+    if (!o->no_cache && !getenv("GPULINT_TEST_LIBCLANG")) {
+        char why[512];
+        cache = unitcache_dir(why, sizeof why);
+        if (!cache && why[0])
+            cli_warn("cache: %s; running without it", why);
+    }
+    if (cache) {
+        identity(o, r, nvcc, run_key);
+        env.cache_dir = cache;
+        env.run_key = run_key;
+    }
+    int rc = run_pool(o, r, &env, (size_t)o->n_files);
+    if (cache)
+        unitcache_trim(cache, unitcache_cap());
+    free(cache);
+    return rc;
 }
 
 static int run_log(const pipeline_opts *o, report *r)

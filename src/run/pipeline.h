@@ -43,6 +43,7 @@ typedef struct pipeline_opts {
     int timeout_s; /* --timeout: seconds per file, 0 = none */
     bool seen_timeout;
     const char *shard; /* --shard K/N */
+    bool no_cache;     /* --no-cache: neither read nor write run/unitcache */
     /* Per file, the nvcc arguments of its compile_commands.json entry
      * (pipeline_run fills them from -p; NULL = none). */
     char ***file_args;
@@ -67,9 +68,16 @@ typedef struct pipeline_opts {
          &(p)->seen_timeout,                                                                       \
          "SEC",                                                                                    \
          "give up on a file after SEC seconds (default 600; 0 = never)"},                          \
+        {"shard",                                                                                  \
+         0,                                                                                        \
+         OPT_STRING,                                                                               \
+         &(p)->shard,                                                                              \
+         NULL,                                                                                     \
+         "K/N",                                                                                    \
+         "only the files of shard K of N (1 <= K <= N; the same split on every machine)"},         \
     {                                                                                              \
-        "shard", 0, OPT_STRING, &(p)->shard, NULL, "K/N",                                          \
-            "only the files of shard K of N (1 <= K <= N; the same split on every machine)"        \
+        "no-cache", 0, OPT_FLAG, &(p)->no_cache, NULL, NULL,                                       \
+            "neither use nor keep cached results of unchanged files ($GPULINT_CACHE_DIR)"          \
     }
 
 typedef struct report_kernel {

@@ -1,6 +1,7 @@
 /* unit: compile, parse, analyse one file in a worker; its record to the parent. */
 #include "run/unit.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "input/srcscan.h"
 #include "report/source_report.h"
 #include "run/pool.h"
+#include "run/unitcache.h"
 #include "util/demangle.h"
 #include "util/fileio.h"
 #include "util/jsontext.h"
@@ -289,7 +291,20 @@ static void note_file(report *r, const char *file, const char *text, size_t len)
              (unsigned long long)h.low64);
 }
 
-static bool write_record(int fd, const report *r, const char *log, const source_outputs *src,
+static bool write_all(int fd, const char *s, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, s, n);
+        if (w <= 0)
+            return false;
+        s += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* The record as text (caller frees), also what the cache keeps. */
+static char *record_text(const report *r, const char *log, const source_outputs *src,
                          bool has_source, const finding_list *findings)
 {
     json_t *kernels = json_array(), *files = json_array(), *ignores = json_array();
@@ -306,9 +321,59 @@ static bool write_record(int fd, const report *r, const char *log, const source_
                             kernels, "files", files, "ignores", ignores, "source",
                             has_source ? source_outputs_wire(src) : json_null(), "findings",
                             findings_wire(findings));
-    bool ok = rec && json_dumpfd(rec, fd, JSON_COMPACT) == 0;
+    char *text = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
     json_decref(rec);
-    return ok;
+    return text;
+}
+
+/* ---- the cache ---- */
+
+static void cache_key(const unit_env *env, const char *file, const char *text, size_t len,
+                      char *const *extra, int n_extra, char key[33])
+{
+    unitcache_key k;
+    unitcache_key_init(&k);
+    unitcache_key_str(&k, "run", env->run_key);
+    unitcache_key_str(&k, "file", file);
+    unitcache_key_add(&k, "text", text, len);
+    for (int i = 0; i < n_extra; i++)
+        unitcache_key_str(&k, "arg", extra[i]);
+    unitcache_key_end(&k, key);
+}
+
+/* What this worker printed so far: the pool sends its stderr to a file of
+ * the run's own, which a hit must print again. */
+static char *own_output(size_t *len)
+{
+    fflush(stderr);
+    int fd = open("/proc/self/fd/2", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    sbuf b;
+    sbuf_init(&b);
+    char buf[65536];
+    ssize_t r;
+    while ((r = read(fd, buf, sizeof buf)) > 0)
+        sbuf_addn(&b, buf, (size_t)r);
+    close(fd);
+    *len = b.len;
+    return sbuf_take(&b);
+}
+
+static void cache_store(const unit_env *env, const char *key, const nvstage *stage,
+                        const char *record)
+{
+    size_t dlen, olen;
+    char *deps = NULL, *output = own_output(&olen);
+    fileio_status st = fileio_read(stage->deps, 64u << 20, &deps, &dlen);
+    if (st == FILEIO_OK && output) {
+        char *mapped = nvstage_unmap(stage, deps);
+        unitcache_store(env->cache_dir, key, mapped, stage->dir, record, strlen(record), output,
+                        olen);
+        free(mapped);
+    }
+    free(deps);
+    free(output);
 }
 
 /* ---- the worker's side ---- */
@@ -339,6 +404,7 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
     char err[512], *text = NULL, *log = NULL;
     size_t text_len = 0, len = 0;
     int rc = EXIT_OK;
+    char key[33] = "", *record = NULL;
 
     pool_phase(UNIT_PHASE_READ);
     if (file) {
@@ -348,6 +414,19 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
             goto out;
         }
         note_file(&r, file, text, text_len);
+        /* A retry (skip_source) is never cached: its result is a fall-back. */
+        if (env->cache_dir && !env->log && !skip_source) {
+            cache_key(env, file, text, text_len, extra, n_extra, key);
+            char *out;
+            size_t rlen, olen;
+            if (unitcache_lookup(env->cache_dir, key, &record, &rlen, &out, &olen)) {
+                fwrite(out, 1, olen, stderr);
+                free(out);
+                if (!write_all(fd, record, rlen))
+                    rc = cli_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file);
+                goto out;
+            }
+        }
         if (!env->log) {
             nvstage_status ss = nvstage_prepare(
                 &stage, file, text, text_len, extra, n_extra,
@@ -414,8 +493,11 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
     /* One file of many without kernels is no error: host code is. */
     if (file && !env->log && r.n_kernels == 0 && !o->allow_no_kernels && o->n_files > 1)
         cli_note("%s: no __global__ kernels (host code only)", file);
-    if (!write_record(fd, &r, log ? log : "", &src, parsed, &findings))
+    record = record_text(&r, log ? log : "", &src, parsed, &findings);
+    if (!record || !write_all(fd, record, strlen(record)))
         rc = cli_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file ? file : "log");
+    else if (key[0] && staged)
+        cache_store(env, key, &stage, record);
 out:
     if (started) {
         char *l;
@@ -431,6 +513,7 @@ out:
     free(text);
     free(log);
     free(extra);
+    free(record);
     srcscan_free(&scan);
     for (size_t i = 0; i < r.n_kernels; i++) {
         free(r.kernels[i].ptx.name);

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""The cache of file results (run/unitcache): a re-run redoes only what changed.
+
+usage: unit_cache.py GPULINT SRC_ROOT
+
+nvcc is reached through a wrapper that counts its runs. An unchanged
+re-run starts no nvcc and prints the same bytes; editing a header that one
+file includes recompiles that file only; other nvcc arguments, --no-cache
+and a corrupt entry recompile; a cache directory that cannot be made is one
+warning; two runs at once on one cache both succeed; GPULINT_CACHE_MAX
+trims; `gpulint cache --stats/--clear` report and empty it.
+Ends with "N passed, N failed" (exit 77, "skipped: no nvcc", without nvcc).
+"""
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+GPULINT, SRC_ROOT = sys.argv[1], sys.argv[2]
+passed = failed = 0
+
+
+def check(ok, what, detail=""):
+    global passed, failed
+    passed, failed = passed + bool(ok), failed + (not ok)
+    print(f"{'ok  ' if ok else 'FAIL'} {what}")
+    if not ok and detail:
+        print("     " + str(detail)[:1500].replace("\n", "\n     "))
+
+
+def find_nvcc():
+    home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    for c in (os.path.join(home, "bin", "nvcc"), shutil.which("nvcc") or ""):
+        if c and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+def main():
+    nvcc = find_nvcc()
+    if not nvcc:
+        print("skipped: no nvcc")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as tmp:
+        work, cache = os.path.join(tmp, "work"), os.path.join(tmp, "cache")
+        os.mkdir(work)
+        counter = os.path.join(tmp, "nvcc-runs")
+        wrapper = os.path.join(tmp, "nvcc")
+        with open(wrapper, "w") as f:
+            f.write(f'#!/bin/sh\necho run >> "{counter}"\nexec "{nvcc}" "$@"\n')
+        os.chmod(wrapper, 0o755)
+        with open(os.path.join(work, "cfg.h"), "w") as f:
+            f.write("#define SCALE 2\n")
+        with open(os.path.join(work, "uses_cfg.cu"), "w") as f:
+            f.write('#include "cfg.h"\n__global__ void k(float *x) { x[threadIdx.x] *= SCALE; }\n')
+        for name in ("vector_add.cu", "transpose.cu"):
+            shutil.copy(os.path.join(SRC_ROOT, "examples", name), work)
+        files = ["uses_cfg.cu", "vector_add.cu", "transpose.cu"]
+
+        def run(*extra, env=None, files=files):
+            e = dict(os.environ, NO_COLOR="1", LC_ALL="C", GPULINT_NO_DEVICE="1",
+                     GPULINT_MODELS=os.path.join(SRC_ROOT, "models"), GPULINT_CACHE_DIR=cache,
+                     TMPDIR=tmp)
+            e.pop("GPULINT_CACHE_MAX", None)
+            e.update(env or {})
+            if os.path.exists(counter):
+                os.unlink(counter)
+            p = subprocess.run([GPULINT, *files, "--nvcc", wrapper, "--format", "json", *extra],
+                               cwd=work, env=e, capture_output=True, timeout=600)
+            runs = open(counter).read().count("run") if os.path.exists(counter) else 0
+            return p, runs
+
+        first, n1 = run()
+        check(first.returncode == 0 and n1 == 3, f"first run compiles 3 files ({n1})",
+              first.stderr)
+        again, n2 = run()
+        check(n2 == 0 and (again.returncode, again.stdout, again.stderr) ==
+              (first.returncode, first.stdout, first.stderr),
+              f"unchanged re-run: no nvcc ({n2}), the same bytes", again.stderr)
+        with open(os.path.join(work, "cfg.h"), "w") as f:
+            f.write("#define SCALE 3\n")
+        edited, n3 = run()
+        check(edited.returncode == 0 and n3 == 1,
+              f"a header edited: only its includer recompiles ({n3})", edited.stderr)
+        other, n4 = run("--", "-DEXTRA=1")
+        check(other.returncode == 0 and n4 == 3, f"other nvcc arguments recompile ({n4})")
+        nocache, n5 = run("--no-cache")
+        check(nocache.returncode == 0 and n5 == 3, f"--no-cache compiles everything ({n5})")
+        entries = glob.glob(os.path.join(cache, "units", "*", "*.json"))
+        for e in entries:
+            with open(e, "r+b") as f:
+                f.seek(10)
+                f.write(b"\x00garbage")
+        broken, n6 = run()
+        check(broken.returncode == 0 and n6 == 3 and broken.stdout == edited.stdout,
+              f"corrupt entries are rebuilt ({n6}), the report unchanged", broken.stderr)
+        _, n7 = run()
+        check(n7 == 0, f"... and used again afterwards ({n7})")
+        ro, _ = run(env={"GPULINT_CACHE_DIR": "/dev/null/gpulint-cache"})
+        warn = [l for l in ro.stderr.decode().splitlines() if "cache" in l]
+        check(ro.returncode == 0 and len(warn) == 1 and "running without it" in warn[0],
+              "an unusable cache directory: one warning, a normal run", ro.stderr)
+        shutil.rmtree(os.path.join(cache, "units"))
+        e = dict(os.environ, NO_COLOR="1", GPULINT_NO_DEVICE="1", GPULINT_CACHE_DIR=cache,
+                 GPULINT_MODELS=os.path.join(SRC_ROOT, "models"), TMPDIR=tmp)
+        cmd = [GPULINT, *files, "--nvcc", wrapper, "--format", "json"]
+        ps = [subprocess.Popen(cmd, cwd=work, env=e, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE) for _ in range(2)]
+        outs = [p.communicate(timeout=600) + (p.returncode,) for p in ps]
+        check(all(o[2] == 0 for o in outs) and outs[0][0] == outs[1][0] == edited.stdout,
+              "two runs at once on one cache", [o[1] for o in outs])
+        _, n8 = run()
+        check(n8 == 0, f"after them, a complete cache ({n8})")
+        capped, _ = run("--", "-DCAPPED=1", env={"GPULINT_CACHE_MAX": "1"})
+        left = glob.glob(os.path.join(cache, "units", "*", "*.json"))
+        check(capped.returncode == 0 and len(left) == 0,
+              f"GPULINT_CACHE_MAX=1 leaves no entry ({len(left)})")
+        run()
+        st = subprocess.run([GPULINT, "cache", "--stats"], env=e, capture_output=True, text=True)
+        units = [l for l in st.stdout.splitlines() if l.split()[:1] == ["units"]]
+        check(st.returncode == 0 and units and int(units[0].split()[1]) == 3,
+              "cache --stats counts the 3 results", st.stdout)
+        cl = subprocess.run([GPULINT, "cache", "--clear"], env=e, capture_output=True, text=True)
+        check(cl.returncode == 0 and not glob.glob(os.path.join(cache, "units", "*", "*.json")),
+              "cache --clear empties it", cl.stdout + cl.stderr)
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+main()
