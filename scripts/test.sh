@@ -231,6 +231,8 @@ for t in json.load(sys.stdin):
     "tests/data/cli/cu/scale.cu --arch sm_80 --format json"
     "verify --from tests/data/verify/h100/verify.json --save-model build-test/valgrind-model.ini"
     "verify --dry-run --check occupancy,bank --predictions tests/data/verify/predictions-sm_90.json"
+    "merge tests/data/merge/a.json tests/data/merge/b.json"
+    "cache --stats"
   )
   # A fresh cache: the first command with a .cu file builds the precompiled
   # CUDA headers (clang_saveTranslationUnit), the next one loads them.
