@@ -120,7 +120,8 @@ void unitcache_key_tree(unitcache_key *k, const char *dir)
         names[n++] = xstrdup(e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
         sbuf p;
         sbuf_init(&p);
@@ -426,7 +427,8 @@ void unitcache_trim(const char *dir, int64_t cap)
     int64_t total = 0;
     for (size_t i = 0; i < n; i++)
         total += v[i].size;
-    qsort(v, n, sizeof *v, by_use);
+    if (n > 1)
+        qsort(v, n, sizeof *v, by_use);
     for (size_t i = 0; i < n; i++) {
         if (total > cap && unlink(v[i].path) == 0)
             total -= v[i].size;
