@@ -500,17 +500,23 @@ compdb_status compdb_load(const char *dir, compdb *db, char *err, size_t errlen)
                       "%s: entry %zu: unterminated quote in \"command\"", db->path, e);
             goto out;
         }
+        /* "directory" should be absolute; a relative one is taken from the
+         * working directory, so that every path kept is absolute. */
+        char cwd[PATH_MAX];
+        char *dir_abs = join(directory[0] == '/' ? NULL : getcwd(cwd, sizeof cwd), directory);
         char **kept;
         int n_kept;
-        bool cuda = argc > 0 && compdb_translate(argv, argc, directory, file, &kept, &n_kept);
+        bool cuda = argc > 0 && compdb_translate(argv, argc, dir_abs, file, &kept, &n_kept);
         compdb_argv_free(argv);
         if (!cuda) {
+            free(dir_abs);
             if (argc > 0)
                 compdb_argv_free(kept);
             db->n_not_cuda++;
             continue;
         }
-        char *path = join(directory, file);
+        char *path = join(dir_abs, file);
+        free(dir_abs);
         if (find_lexical(db, path)) {
             db->n_duplicates++;
             free(path);
