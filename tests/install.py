@@ -18,22 +18,15 @@ import re
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks, find_nvcc  # noqa: E402
 import tempfile
 
 GPULINT, SRC_ROOT, BUILD_ROOT = sys.argv[1], sys.argv[2], sys.argv[3]
-passed = failed = 0
+check = Checks()
 
 
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {what}")
-    else:
-        failed += 1
-        print(f"FAIL {what}")
-        if detail:
-            print("     " + str(detail).rstrip().replace("\n", "\n     "))
 
 
 def find(root, name, under=""):
@@ -43,11 +36,6 @@ def find(root, name, under=""):
     return None
 
 
-def nvcc():
-    home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-    return shutil.which("nvcc") or (os.path.join(home, "bin", "nvcc")
-                                    if os.access(os.path.join(home, "bin", "nvcc"), os.X_OK)
-                                    else None)
 
 
 def main():
@@ -64,7 +52,7 @@ def main():
         bindir = os.path.dirname(exe)
         env = {k: v for k, v in os.environ.items()
                if k not in ("GPULINT_MODELS", "GPULINT_KERNELS")}
-        nv = nvcc()
+        nv = find_nvcc()
         env.update(NO_COLOR="1", LC_ALL="C", GPULINT_NO_DEVICE="1",
                    GPULINT_CACHE_DIR=os.path.join(tmp, "cache"), HOME=tmp,
                    PATH=os.pathsep.join([bindir] + ([os.path.dirname(nv)] if nv else [])
@@ -161,8 +149,7 @@ def main():
                       got.stdout + got.stderr)
         elif zsh_file:
             print("skipped: no zsh (zsh completion not run)")
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    check.finish()
 
 
 main()

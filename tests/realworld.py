@@ -18,9 +18,11 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks, skip_without_nvcc  # noqa: E402
 import tempfile
 
 GPULINT, SRC_ROOT = sys.argv[1], sys.argv[2]
@@ -28,24 +30,11 @@ DATA = os.path.join(SRC_ROOT, "tests", "data")
 ROW = re.compile(r"^\| (\S+\.cu) \|[^|]*\|([^|]*)\| (\d+) \| (\d+) \| (\d+) \|$")
 BAD = ("AddressSanitizer", "LeakSanitizer", "runtime error:", "Segmentation fault",
        "worker died", "source analysis skipped", "internal error", "Aborted")
-passed = failed = 0
+check = Checks()
 
 
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {what}")
-    else:
-        failed += 1
-        print(f"FAIL {what}")
-        if detail:
-            print("     " + detail.rstrip().replace("\n", "\n     "))
 
 
-def has_nvcc():
-    home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-    return shutil.which("nvcc") or os.access(os.path.join(home, "bin", "nvcc"), os.X_OK)
 
 
 def rows():
@@ -124,9 +113,7 @@ def whole(table):
 
 
 def main():
-    if not has_nvcc():
-        print("skipped: no nvcc")
-        sys.exit(77)
+    skip_without_nvcc()
     table = rows()
     check(len(table) >= 20, f"outcome table read: {len(table)} rows")
     jobs = max(1, min(4, os.cpu_count() or 1))
@@ -134,8 +121,7 @@ def main():
         for ok, what, detail in ex.map(one, table):
             check(ok, what, detail)
     whole(table)
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    check.finish()
 
 
 if __name__ == "__main__":

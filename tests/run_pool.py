@@ -18,23 +18,18 @@ import shutil
 import signal
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks, find_nvcc  # noqa: E402
 import tempfile
 import time
 
 GPULINT, SRC_ROOT = sys.argv[1], sys.argv[2]
 EXAMPLES = ["vector_add.cu", "transpose.cu", "reduction.cu", "divergence.cu",
             "coalescing.cu", "launch_api.cu"]
-passed = failed = 0
+check = Checks()
 
 
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {what}")
-    else:
-        failed += 1
-        print(f"FAIL {what}")
 
 
 def env_for(tmp):
@@ -43,9 +38,6 @@ def env_for(tmp):
     return env
 
 
-def has_nvcc():
-    home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-    return shutil.which("nvcc") or os.access(os.path.join(home, "bin", "nvcc"), os.X_OK)
 
 
 def same_output_any_jobs(tmp):
@@ -118,14 +110,14 @@ def main():
     try:
         stops_cleanly(signal.SIGINT, tmp)
         stops_cleanly(signal.SIGTERM, tmp)
-        if has_nvcc():
+        if find_nvcc():
             same_output_any_jobs(tmp)
         else:
             print("skipped: no nvcc (the -j comparison)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"{check.passed} passed, {check.failed} failed")
+    return 1 if check.failed else 0
 
 
 if __name__ == "__main__":

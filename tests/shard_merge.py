@@ -12,23 +12,19 @@ Ends with "N passed, N failed" (exit 77, "skipped: no nvcc", without nvcc).
 
 import json
 import os
-import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks, skip_without_nvcc  # noqa: E402
 import tempfile
 
 GPULINT, SRC_ROOT = sys.argv[1], sys.argv[2]
 FILES = ["vector_add.cu", "transpose.cu", "reduction.cu", "divergence.cu", "coalescing.cu",
 ]
-passed = failed = 0
+check = Checks()
 
 
-def check(ok, what, detail=""):
-    global passed, failed
-    passed, failed = passed + bool(ok), failed + (not ok)
-    print(f"{'ok  ' if ok else 'FAIL'} {what}")
-    if not ok and detail:
-        print("     " + str(detail)[:2000].replace("\n", "\n     "))
 
 
 def run(args, tmp):
@@ -43,10 +39,7 @@ def multiset(items):
 
 
 def main():
-    home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-    if not (shutil.which("nvcc") or os.access(os.path.join(home, "bin", "nvcc"), os.X_OK)):
-        print("skipped: no nvcc")
-        sys.exit(77)
+    skip_without_nvcc()
     files = [f for f in FILES if os.path.exists(os.path.join(SRC_ROOT, "examples", f))]
     with tempfile.TemporaryDirectory() as tmp:
         whole = {fmt: run([*files, "--format", fmt], tmp) for fmt in ("json", "sarif")}
@@ -85,8 +78,7 @@ def main():
             c = run(["check", "--baseline", base, *files], tmp)
             check(c.returncode == 0, f"N={n}: the merged report is a baseline check passes",
                   c.stdout + c.stderr)
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    check.finish()
 
 
 main()

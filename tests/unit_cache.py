@@ -17,26 +17,17 @@ import os
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks, find_nvcc  # noqa: E402
 import tempfile
 
 GPULINT, SRC_ROOT = sys.argv[1], sys.argv[2]
-passed = failed = 0
+check = Checks()
 
 
-def check(ok, what, detail=""):
-    global passed, failed
-    passed, failed = passed + bool(ok), failed + (not ok)
-    print(f"{'ok  ' if ok else 'FAIL'} {what}")
-    if not ok and detail:
-        print("     " + str(detail)[:1500].replace("\n", "\n     "))
 
 
-def find_nvcc():
-    home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-    for c in (os.path.join(home, "bin", "nvcc"), shutil.which("nvcc") or ""):
-        if c and os.access(c, os.X_OK):
-            return c
-    return None
 
 
 def main():
@@ -126,8 +117,7 @@ def main():
         cl = subprocess.run([GPULINT, "cache", "--clear"], env=e, capture_output=True, text=True)
         check(cl.returncode == 0 and not glob.glob(os.path.join(cache, "units", "*", "*.json")),
               "cache --clear empties it", cl.stdout + cl.stderr)
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    check.finish()
 
 
 main()

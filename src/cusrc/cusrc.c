@@ -4,7 +4,6 @@
  * kernels, the launches and opt-ins in every function of the main file,
  * decides which instantiations of templated kernels to analyse, hands each
  * body to cusrc_body.c, and reads the gpulint: comments. */
-#include <clang-c/CXCompilationDatabase.h>
 #include <ctype.h>
 #include <dlfcn.h>
 #include <limits.h>
@@ -223,130 +222,6 @@ static char *resource_dir(void)
         sbuf_free(&b);
     }
     return NULL;
-}
-
-static char *absolute(const char *dir, const char *p)
-{
-    if (!dir || !*dir || p[0] == '/')
-        return xstrdup(p);
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_addf(&b, "%s/%s", dir, p);
-    return sbuf_take(&b);
-}
-
-/* An arch named by an nvcc or clang flag value: -arch=sm_90,
- * --generate-code=arch=compute_90,code=[compute_90,sm_90], --offload-arch=sm_90. */
-static char *arch_from_flag(const char *v)
-{
-    const char *p = strstr(v, "sm_");
-    if (!p)
-        p = strstr(v, "compute_");
-    return p ? normalize_arch(p) : NULL;
-}
-
-/* Keeps what changes how the source parses (include paths, macros, the
- * language standard) and drops the rest: nvcc and the host compiler take
- * many flags clang would reject. */
-static void compdb_args(const char *dir, const char *file, argv_t *out, char **arch, char **err)
-{
-    /* Checked first: libclang prints its own complaint to stderr otherwise. */
-    sbuf jp;
-    sbuf_init(&jp);
-    sbuf_addf(&jp, "%s/compile_commands.json", dir);
-    bool exists = access(sbuf_str(&jp), R_OK) == 0;
-    sbuf_free(&jp);
-    CXCompilationDatabase_Error e = CXCompilationDatabase_CanNotLoadDatabase;
-    CXCompilationDatabase db = exists ? clang_CompilationDatabase_fromDirectory(dir, &e) : NULL;
-    if (e != CXCompilationDatabase_NoError || !db) {
-        sbuf b;
-        sbuf_init(&b);
-        sbuf_addf(&b, "no compile_commands.json could be read in '%s'", dir);
-        *err = sbuf_take(&b);
-        return;
-    }
-    char *abs = realpath(file, NULL);
-    CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs ? abs : file);
-    free(abs);
-    if (!cmds || clang_CompileCommands_getSize(cmds) == 0) {
-        if (cmds)
-            clang_CompileCommands_dispose(cmds);
-        clang_CompilationDatabase_dispose(db);
-        return; /* the caller notes that defaults were used */
-    }
-    CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
-    char *wd = cx_str(clang_CompileCommand_getDirectory(cmd));
-    unsigned n = clang_CompileCommand_getNumArgs(cmd);
-    char **a = xcalloc(n ? n : 1, sizeof *a);
-    for (unsigned i = 0; i < n; i++)
-        a[i] = cx_str(clang_CompileCommand_getArg(cmd, i));
-    static const struct {
-        const char *flag;
-        const char *as;
-        bool path;
-    } keep[] = {
-        {"-I", "-I", true},
-        {"--include-path", "-I", true},
-        {"-isystem", "-isystem", true},
-        {"--system-include", "-isystem", true},
-        {"-iquote", "-iquote", true},
-        {"-idirafter", "-idirafter", true},
-        {"-include", "-include", true},
-        {"--pre-include", "-include", true},
-        {"-D", "-D", false},
-        {"--define-macro", "-D", false},
-        {"-U", "-U", false},
-        {"--undefine-macro", "-U", false},
-    };
-    for (unsigned i = 1; i < n; i++) {
-        const char *s = a[i];
-        bool done = false;
-        for (size_t k = 0; k < sizeof keep / sizeof keep[0] && !done; k++) {
-            size_t fl = strlen(keep[k].flag);
-            if (strncmp(s, keep[k].flag, fl) != 0)
-                continue;
-            const char *val = NULL;
-            if (s[fl] == '\0' && i + 1 < n)
-                val = a[++i];
-            else if (s[fl] == '=')
-                val = s + fl + 1;
-            else if (keep[k].flag[1] != '-' && s[fl] != '\0' && strlen(keep[k].flag) == 2)
-                val = s + fl;
-            else
-                continue;
-            char *v = keep[k].path ? absolute(wd, val) : xstrdup(val);
-            if (strlen(keep[k].as) == 2) {
-                arg_addf(out, "%s%s", keep[k].as, v);
-            } else {
-                arg_add(out, keep[k].as);
-                arg_add(out, v);
-            }
-            free(v);
-            done = true;
-        }
-        if (done)
-            continue;
-        if (!strncmp(s, "-std=", 5) || !strncmp(s, "--std=", 6)) {
-            arg_addf(out, "-std=%s", strchr(s, '=') + 1);
-        } else if ((!strcmp(s, "-std") || !strcmp(s, "--std")) && i + 1 < n) {
-            arg_addf(out, "-std=%s", a[++i]);
-        } else if (!*arch &&
-                   (!strncmp(s, "-arch", 5) || !strncmp(s, "--gpu-architecture", 18) ||
-                    !strncmp(s, "--generate-code", 15) || !strncmp(s, "-gencode", 8) ||
-                    !strncmp(s, "--cuda-gpu-arch", 15) || !strncmp(s, "--offload-arch", 14))) {
-            const char *v = strchr(s, '=');
-            if (v)
-                *arch = arch_from_flag(v + 1);
-            else if (i + 1 < n)
-                *arch = arch_from_flag(a[++i]);
-        }
-    }
-    for (unsigned i = 0; i < n; i++)
-        free(a[i]);
-    free(a);
-    free(wd);
-    clang_CompileCommands_dispose(cmds);
-    clang_CompilationDatabase_dispose(db);
 }
 
 /* ---- kernels ---- */
@@ -1668,27 +1543,7 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
                     opts->file, nesting, deep_line, CUSRC_MAX_NESTING);
     const char *home = opts->cuda_home ? opts->cuda_home : GPULINT_CUDA_HOME;
 
-    argv_t db = {0};
     char *arch = normalize_arch(opts->arch);
-    bool db_missing = false;
-    if (opts->compdb_dir) {
-        char *dberr = NULL;
-        char *db_arch = NULL;
-        compdb_args(opts->compdb_dir, opts->file, &db, &db_arch, &dberr);
-        if (dberr) {
-            free(arch);
-            free(db_arch);
-            args_free(&db);
-            bool r = fail(err, "%s", dberr);
-            free(dberr);
-            return r;
-        }
-        db_missing = db.n == 0 && !db_arch;
-        if (!arch)
-            arch = db_arch;
-        else
-            free(db_arch);
-    }
     if (!arch)
         arch = xstrdup("sm_90");
 
@@ -1727,11 +1582,8 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     /* cooperative_groups offers cluster_group (sm_90) only to nvcc
      * (__NVCC__) or when told the intrinsics exist; clang has them. */
     arg_add(&a, "-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
-    for (int i = 0; i < db.n; i++)
-        arg_add(&a, db.v[i]);
     for (int i = 0; opts->args && i < opts->n_args; i++)
         arg_add(&a, opts->args[i]);
-    args_free(&db);
     free(arch);
 
     cusrc_ctx *own = NULL;
@@ -1767,9 +1619,6 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     out->args = a.v;
     out->n_args = a.n;
     out->parse_seconds = t1 - t0;
-    if (db_missing)
-        tu_note(&t, "'%s' is not in %s/compile_commands.json; default arguments used", opts->file,
-                opts->compdb_dir);
 
     size_t fsize = 0;
     const char *fbuf = t.main_file ? clang_getFileContents(tu, t.main_file, &fsize) : NULL;

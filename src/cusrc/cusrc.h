@@ -95,10 +95,8 @@ typedef struct cusrc_options {
     const char *file;        /* the .cu file */
     const char *const *args; /* extra compiler arguments (-I, -D, -std=...), may be NULL */
     int n_args;
-    const char *compdb_dir; /* directory of compile_commands.json (-p), NULL = none */
-    const char *cuda_home;  /* NULL = the configured default (/usr/local/cuda) */
-    const char *arch;       /* "sm_90", "sm_90a", "compute_80"; NULL = from the
-                               compilation database, else sm_90 */
+    const char *cuda_home; /* NULL = the configured default (/usr/local/cuda) */
+    const char *arch;      /* "sm_90", "sm_90a", "compute_80"; NULL = sm_90 */
 } cusrc_options;
 
 /* ---- output ---- */
@@ -290,6 +288,16 @@ bool cusrc_available(void);
 
 /* libclang's version ("22.1.0") into buf; false without libclang. */
 bool cusrc_backend_version(char *buf, size_t n);
+
+/* nvcc arguments (as given after "--" or kept from a compilation database
+ * by input/compdb) into the clang arguments that mean the same: -I, -D, -U,
+ * -isystem, -include, -std=; relocatable device code becomes -fgpu-rdc.
+ * out holds n + 1 entries; returns how many were written. */
+int cusrc_clang_args(char *const *nvcc_args, int n, const char **out);
+
+/* The first real arch nvcc_args compile for (-arch=sm_80, -gencode
+ * arch=compute_80,code=sm_80) into arch; false when they name none. */
+bool cusrc_arch_of(char *const *nvcc_args, int n, char arch[32]);
 
 /* NULL without libclang (cusrc_parse then fails with the reason). */
 cusrc_ctx *cusrc_ctx_new(void);

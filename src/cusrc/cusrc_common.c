@@ -2,6 +2,7 @@
  * libclang: freeing a unit, the debug listing, and small lookups for the
  * consumers. Built in every configuration so that code holding a unit
  * compiles the same on machines without libclang. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -403,4 +404,57 @@ void cusrc_dump(const cusrc_unit *u, sbuf *o)
     for (size_t i = 0; i < u->n_ignores; i++)
         sbuf_addf(o, "ignore %s at line %d (comment on %d)\n", u->ignores[i].check,
                   u->ignores[i].target_line, u->ignores[i].line);
+}
+
+/* ---- nvcc's arguments as libclang's ---- */
+
+static bool is_rdc(const char *a, const char *next)
+{
+    if (!strcmp(a, "-dc") || !strcmp(a, "--device-c") || !strcmp(a, "-rdc=true") ||
+        !strcmp(a, "--relocatable-device-code=true"))
+        return true;
+    return next && (!strcmp(a, "-rdc") || !strcmp(a, "--relocatable-device-code")) &&
+           !strcmp(next, "true");
+}
+
+/* nvcc's -I/-D/-U/-std/-include/-isystem mean the same to clang; the rest
+ * (-Xptxas, --use_fast_math, ...) does not, so only those travel, and
+ * relocatable device code (device-side launches) becomes -fgpu-rdc. */
+int cusrc_clang_args(char *const *extra, int n_extra, const char **out)
+{
+    int n = 0;
+    bool rdc = false;
+    for (int i = 0; i < n_extra; i++)
+        rdc = rdc || is_rdc(extra[i], i + 1 < n_extra ? extra[i + 1] : NULL);
+    if (rdc)
+        out[n++] = "-fgpu-rdc";
+    for (int i = 0; i < n_extra; i++) {
+        const char *a = extra[i];
+        bool takes_next = strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0 ||
+                          strcmp(a, "-isystem") == 0 || strcmp(a, "-include") == 0;
+        if (takes_next && i + 1 < n_extra) {
+            out[n++] = a;
+            out[n++] = extra[++i];
+        } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 ||
+                   strncmp(a, "-U", 2) == 0 || strncmp(a, "-std=", 5) == 0) {
+            out[n++] = a;
+        }
+    }
+    return n;
+}
+
+bool cusrc_arch_of(char *const *nvcc_args, int n, char arch[32])
+{
+    for (int i = 0; i < n; i++) {
+        const char *a = nvcc_args[i], *v = NULL;
+        if (!strncmp(a, "-arch=", 6))
+            v = a + 6;
+        else if (!strcmp(a, "-gencode") && i + 1 < n && strstr(nvcc_args[i + 1], "code=sm_"))
+            v = strstr(nvcc_args[i + 1], "code=sm_") + 5;
+        if (v && !strncmp(v, "sm_", 3)) {
+            snprintf(arch, 32, "sm_%.*s", (int)strspn(v + 3, "0123456789"), v + 3);
+            return true;
+        }
+    }
+    return false;
 }

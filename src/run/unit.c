@@ -126,60 +126,6 @@ static void echo_diagnostics(const char *log)
 
 /* ---- source ---- */
 
-static bool is_rdc(const char *a, const char *next)
-{
-    if (!strcmp(a, "-dc") || !strcmp(a, "--device-c") || !strcmp(a, "-rdc=true") ||
-        !strcmp(a, "--relocatable-device-code=true"))
-        return true;
-    return next && (!strcmp(a, "-rdc") || !strcmp(a, "--relocatable-device-code")) &&
-           !strcmp(next, "true");
-}
-
-/* nvcc's -I/-D/-U/-std/-include/-isystem mean the same to clang; the rest
- * (-Xptxas, --use_fast_math, ...) does not, so only those travel, and
- * relocatable device code (device-side launches) becomes -fgpu-rdc. */
-static int clang_args(char *const *extra, int n_extra, const char **out)
-{
-    int n = 0;
-    bool rdc = false;
-    for (int i = 0; i < n_extra; i++)
-        rdc = rdc || is_rdc(extra[i], i + 1 < n_extra ? extra[i + 1] : NULL);
-    if (rdc)
-        out[n++] = "-fgpu-rdc";
-    for (int i = 0; i < n_extra; i++) {
-        const char *a = extra[i];
-        bool takes_next = strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0 ||
-                          strcmp(a, "-isystem") == 0 || strcmp(a, "-include") == 0;
-        if (takes_next && i + 1 < n_extra) {
-            out[n++] = a;
-            out[n++] = extra[++i];
-        } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 ||
-                   strncmp(a, "-U", 2) == 0 || strncmp(a, "-std=", 5) == 0) {
-            out[n++] = a;
-        }
-    }
-    return n;
-}
-
-/* The arch libclang parses for: the build's own (-arch=sm_80, -gencode
- * arch=compute_80,...) when it names one, else the first target's. */
-static const char *arch_of(char *const *extra, int n_extra, const report *r)
-{
-    static char arch[32];
-    for (int i = 0; i < n_extra; i++) {
-        const char *a = extra[i], *v = NULL;
-        if (!strncmp(a, "-arch=", 6))
-            v = a + 6;
-        else if (!strcmp(a, "-gencode") && i + 1 < n_extra)
-            v = strstr(extra[i + 1], "code=sm_") ? strstr(extra[i + 1], "code=sm_") + 5 : NULL;
-        if (v && !strncmp(v, "sm_", 3)) {
-            snprintf(arch, sizeof arch, "sm_%.*s", (int)strspn(v + 3, "0123456789"), v + 3);
-            return arch;
-        }
-    }
-    return r->n_targets && !r->targets[0].arch.hypothetical ? r->targets[0].arch.name : NULL;
-}
-
 /* GPULINT_TEST_LIBCLANG=crash|hang stands in for a libclang that dies or
  * never returns, so the tests can prove a worker's fall-back. */
 static void test_fault(void)
@@ -209,14 +155,19 @@ static bool parse_source(const unit_env *env, const char *file, char *const *ext
     pool_phase(UNIT_PHASE_LIBCLANG);
     test_fault();
     cusrc_ctx *ctx = cusrc_ctx_new();
+    /* extra: the unit's compile_commands.json arguments (run/project), then
+     * the user's "--" ones; libclang takes the build's arch, else the first
+     * target's. */
     const char **args = xcalloc((size_t)n_extra + 2, sizeof *args);
+    char arch[32];
     const report *r = env->r;
     cusrc_options co = {.file = file,
                         .args = args,
-                        .n_args = clang_args(extra, n_extra, args),
-                        /* With -p, the unit's own arguments are already in extra (run/project). */
-                        .compdb_dir = NULL,
-                        .arch = arch_of(extra, n_extra, r)};
+                        .n_args = cusrc_clang_args(extra, n_extra, args),
+                        .arch = cusrc_arch_of(extra, n_extra, arch) ? arch
+                                : r->n_targets && !r->targets[0].arch.hypothetical
+                                    ? r->targets[0].arch.name
+                                    : NULL};
     char *error = NULL;
     bool parsed = cusrc_parse(ctx, &co, unit, &error);
     if (!parsed)

@@ -143,6 +143,8 @@ void unitcache_key_tree(unitcache_key *k, const char *dir)
     free(names);
 }
 
+/* Not fileio_read: a file nvcc read may hold any bytes (fileio_read
+ * refuses NULs), and only its hash matters here. */
 static char *read_all(const char *path, size_t max, size_t *len)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cusrc/cusrc.h"
+#include "input/compdb.h"
 
 int main(int argc, char **argv)
 {
@@ -15,11 +16,28 @@ int main(int argc, char **argv)
     }
     cusrc_options o = {0};
     o.file = argv[1];
-    const char **extra = calloc((size_t)argc, sizeof *extra);
-    int n = 0;
+    const char *db_dir = NULL;
+    char arch[32];
+    compdb db = {0};
+    const compdb_unit *unit = NULL;
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "-p") && i + 1 < argc)
+            db_dir = argv[i + 1];
+    if (db_dir) {
+        char dberr[512];
+        if (compdb_load(db_dir, &db, dberr, sizeof dberr) != COMPDB_OK) {
+            fprintf(stderr, "%s\n", dberr);
+            return 1;
+        }
+        unit = compdb_find(&db, o.file);
+    }
+    const char **extra = calloc((size_t)argc + (unit ? (size_t)unit->n_args : 0), sizeof *extra);
+    int n = unit ? cusrc_clang_args(unit->args, unit->n_args, extra) : 0;
+    if (unit && cusrc_arch_of(unit->args, unit->n_args, arch))
+        o.arch = arch;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "-p") && i + 1 < argc)
-            o.compdb_dir = argv[++i];
+            i++;
         else if (!strcmp(argv[i], "--arch") && i + 1 < argc)
             o.arch = argv[++i];
         else
@@ -44,6 +62,7 @@ int main(int argc, char **argv)
     }
     free(err);
     free(extra);
+    compdb_free(&db);
     cusrc_ctx_free(ctx);
     return rc;
 }
