@@ -22,6 +22,7 @@ PACKAGES=(
   valgrind                                    # memory checks in scripts/test.sh
   scdoc                                       # the gpulint(1) man page
   zsh                                         # the zsh completion's test
+  cmake ccache                                # gpulint wrap as a CMake launcher, with ccache
 )
 
 missing=()

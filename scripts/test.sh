@@ -233,6 +233,8 @@ for t in json.load(sys.stdin):
     "verify --dry-run --check occupancy,bank --predictions tests/data/verify/predictions-sm_90.json"
     "merge tests/data/merge/a.json tests/data/merge/b.json"
     "cache --stats"
+    "--from tests/data/wrap/build --arch sm_90 --format json"
+    "wrap /usr/local/cuda/bin/nvcc --version"
   )
   # A fresh cache: the first command with a .cu file builds the precompiled
   # CUDA headers (clang_saveTranslationUnit), the next one loads them.

@@ -10,6 +10,7 @@ static const struct {
     cli_command_fn fn;
     const char *summary;
 } commands[] = {
+    {"report", cmd_report, "the main job by name: 'gpulint report FILE.cu' = 'gpulint FILE.cu'"},
     {"occupancy", cmd_occupancy, "occupancy calculator (with --explain: worked steps)"},
     {"check", cmd_check, "fail when registers, spills, stack or occupancy cross a threshold"},
     {"bank", cmd_bank, "shared-memory bank-conflict calculator"},
@@ -17,6 +18,8 @@ static const struct {
     {"verify", cmd_verify,
      "run the reference kernels on this GPU: predictions against measurement"},
     {"merge", cmd_merge, "one report from the JSON reports or SARIF logs of --shard runs"},
+    {"wrap", cmd_wrap,
+     "compiler launcher for the real build: records ptxas's report per object (--from)"},
     {"cache", cmd_cache, "what gpulint keeps between runs: --stats, --clear"},
     {"devices", cmd_devices, "query the local GPU(s) through the CUDA runtime"},
     {"models", cmd_models, "list the bundled architecture and GPU models"},
@@ -27,6 +30,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: gpulint [options] FILE.cu... [-- nvcc-args]\n"
                "       gpulint --ptxas-log LOG [options]\n"
+               "       gpulint --from BUILD_DIR [options]   (after a build under gpulint wrap)\n"
                "       gpulint <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);

@@ -11,7 +11,7 @@
 
 typedef int (*cli_command_fn)(int argc, char **argv);
 
-int cmd_report(int argc, char **argv);    /* gpulint FILE.cu ... */
+int cmd_report(int argc, char **argv);    /* gpulint [report] FILE.cu ... */
 int cmd_occupancy(int argc, char **argv); /* gpulint occupancy */
 int cmd_check(int argc, char **argv);     /* gpulint check */
 int cmd_devices(int argc, char **argv);   /* gpulint devices */
@@ -22,6 +22,7 @@ int cmd_verify(int argc, char **argv);    /* gpulint verify */
 int cmd_version(int argc, char **argv);   /* gpulint --version */
 int cmd_merge(int argc, char **argv);     /* gpulint merge */
 int cmd_cache(int argc, char **argv);     /* gpulint cache */
+int cmd_wrap(int argc, char **argv);      /* gpulint wrap */
 
 /* "gpulint: error: ..." on stderr, one line; returns code for `return cli_error(...)`. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

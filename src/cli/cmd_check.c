@@ -295,6 +295,8 @@ int cmd_check(int argc, char **argv)
         {"compile-commands", 'p', OPT_STRING, &a.p.compdb, NULL, "DIR",
          "build directory with compile_commands.json: its CUDA units and their flags (files "
          "given filter it)"},
+        {"from", 0, OPT_STRING, &a.p.from_dir, NULL, "DIR",
+         "report the objects a build made under 'gpulint wrap' (its records in DIR)"},
         PIPELINE_RUN_OPTIONS(&a.p),
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},

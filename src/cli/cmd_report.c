@@ -222,6 +222,8 @@ int cmd_report(int argc, char **argv)
          "filter it)"},
         {"no-source", 0, OPT_FLAG, &a.p.no_source, NULL, NULL,
          "skip the libclang source analysis (ptxas numbers only)"},
+        {"from", 0, OPT_STRING, &a.p.from_dir, NULL, "DIR",
+         "report the objects a build made under 'gpulint wrap' (its records in DIR)"},
         PIPELINE_RUN_OPTIONS(&a.p),
         {"define", 0, OPT_LIST, &a.defines, NULL, "NAME=VALUE",
          "bind a name in FLOP/byte expressions (repeatable), e.g. --define N=4096"},

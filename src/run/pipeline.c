@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "input/nvcc.h"
+#include "run/fromdir.h"
 #include "run/pool.h"
 #include "run/project.h"
 #include "run/unitcache.h"
@@ -276,12 +277,24 @@ int pipeline_run(const pipeline_opts *o, report *r)
     int rc = target_resolve(&o->target, &r->db, r->targets, TARGET_MAX, &r->n_targets);
     if (rc != EXIT_OK)
         return rc;
+    if (o->from_dir && (o->ptxas_log || o->compdb || o->shard))
+        return cli_error(EXIT_USAGE, "--from reads a build's records; it does not combine with %s",
+                         o->ptxas_log ? "--ptxas-log"
+                         : o->compdb  ? "-p"
+                                      : "--shard");
+    if (o->from_dir) {
+        rc = fromdir_run(o, r);
+        if (rc == EXIT_OK && r->n_kernels == 0 && !o->allow_no_kernels)
+            return cli_error(EXIT_INPUT, "%s: the records hold no kernels", o->from_dir);
+        return rc;
+    }
     if (o->ptxas_log && o->shard)
         return cli_error(EXIT_USAGE, "--shard splits files; it does not apply to --ptxas-log");
     if (o->ptxas_log && !(o->compdb && o->n_files))
         return run_log(o, r);
     if (o->n_files == 0 && !o->compdb)
-        return cli_error(EXIT_USAGE, "no input: give FILE.cu, -p BUILD_DIR or --ptxas-log LOG");
+        return cli_error(EXIT_USAGE,
+                         "no input: give FILE.cu, -p BUILD_DIR, --from DIR or --ptxas-log LOG");
     r->project = xcalloc(1, sizeof *r->project);
     rc = project_files(o->compdb, o->files, o->n_files, o->shard, r->project);
     if (rc != EXIT_OK)

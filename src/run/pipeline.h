@@ -37,6 +37,7 @@ typedef struct pipeline_opts {
     bool no_source;               /* skip the libclang front end */
     bool allow_no_kernels;        /* files without kernels are fine (check on host-only files) */
     const char *compdb;           /* -p DIR: compile_commands.json */
+    const char *from_dir;         /* --from DIR: the records of a build under `gpulint wrap` */
     const kroof_defines *defines; /* --define NAME=VALUE for the source analyses */
     int jobs;                     /* -j: files at once (default: one per core) */
     bool seen_jobs;

@@ -26,7 +26,7 @@ static void add(project *p, int *cap, char *file, char **args, int n_args)
 
 /* /work/repo/src/a.cu seen from /work/repo is src/a.cu: the names a user
  * typed, and the same on every CI machine that checks out the repo. */
-static char *shown_name(const char *abs)
+char *project_shown_name(const char *abs)
 {
     char cwd[PATH_MAX];
     if (getcwd(cwd, sizeof cwd)) {
@@ -94,7 +94,7 @@ int project_files(const char *compdb_dir, char *const *files, int n_files, const
             const compdb_unit *u = &p->db.units[i];
             char **args = xcalloc((size_t)u->n_args + 1, sizeof *args);
             memcpy(args, u->args, (size_t)u->n_args * sizeof *args);
-            add(p, &cap, shown_name(u->file), args, u->n_args);
+            add(p, &cap, project_shown_name(u->file), args, u->n_args);
         }
     } else {
         for (int i = 0; i < n_files; i++) {

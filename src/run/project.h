@@ -24,6 +24,10 @@ int project_files(const char *compdb_dir, char *const *files, int n_files, const
                   project *p);
 void project_free(project *p);
 
+/* An absolute path as shown: relative to the working directory when under
+ * it (the names a user typed, the same on every CI machine). */
+char *project_shown_name(const char *abs);
+
 /* "K/N" into k (1-based) and n; false when malformed or out of range. */
 bool project_parse_shard(const char *s, int *k, int *n);
 

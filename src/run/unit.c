@@ -95,9 +95,9 @@ static void take_log(report *r, const pipeline_opts *o, const char *log, size_t 
 }
 
 void unit_take_log(report *r, const pipeline_opts *o, const char *log, size_t len, const char *file,
-                   bool warn)
+                   const srcscan_result *scan, bool warn)
 {
-    take_log(r, o, log, len, file, NULL, warn);
+    take_log(r, o, log, len, file, scan, warn);
 }
 
 /* ---- nvcc ---- */

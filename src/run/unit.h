@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "input/srcscan.h"
 #include "run/pipeline.h"
 
 /* What pool_phase() reports while a unit runs. */
@@ -45,8 +46,9 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
 bool unit_merge(report *r, const pipeline_opts *o, const char *file, const char *record,
                 size_t len);
 
-/* Kernels of a ptxas log into r; warn = print the log's warnings. */
+/* Kernels of a ptxas log into r, tied to their lines through scan (NULL =
+ * no lines); warn = print the log's warnings. */
 void unit_take_log(report *r, const pipeline_opts *o, const char *log, size_t len, const char *file,
-                   bool warn);
+                   const srcscan_result *scan, bool warn);
 
 #endif
