@@ -5,6 +5,7 @@
 #
 #   bash benchmarks/project.sh [--units N] [--jobs "1 2 4"] [--runs R] [--arch sm_90]
 #                              [--build DIR] [--no-source] [--gpulint PATH] [--out FILE]
+#                              [--measure ninja,gpulint,wrap,rss]
 #
 # The project (in DIR/project): N translation units made from examples/*.cu
 # and benchmarks/inputs/*.cu, each copy with its own name and -DUNIT_ID, a
@@ -16,7 +17,12 @@
 #   gpulint -jJ      gpulint -p DIR/project -j J, empty cache
 #   re-run           the same, cache warm, nothing changed
 #   one edited       the same after touching one unit's text
-# plus the peak RSS of gpulint's workers (GNU time) at the largest J.
+#   wrap             (with wrap in --measure) the clean build again with
+#                    `gpulint wrap nvcc ...` as its command, and the time of
+#                    `gpulint --from obj` over the records it left
+# plus the peak RSS of gpulint's workers (GNU time) at the largest J (rss).
+# --measure picks the columns (default ninja,gpulint,rss); a column not
+# measured shows "-".
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -29,6 +35,7 @@ BUILD=build-bench
 OUT=benchmarks/PROJECT.md
 SOURCE=1
 GPULINT=
+MEASURE=ninja,gpulint,rss
 while [ $# -gt 0 ]; do
   case $1 in
   --units) UNITS=$2; shift 2 ;;
@@ -39,7 +46,8 @@ while [ $# -gt 0 ]; do
   --out) OUT=$2; shift 2 ;;
   --no-source) SOURCE=0; shift ;;
   --gpulint) GPULINT=$(realpath "$2"); shift 2 ;;
-  -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+  --measure) MEASURE=$2; shift 2 ;;
+  -h | --help) sed -n '2,25p' "$0"; exit 0 ;;
   *) echo "project.sh: unknown argument $1" >&2; exit 3 ;;
   esac
 done
@@ -82,6 +90,9 @@ for ((i = 0; i < UNITS; i++)); do
   echo "  tile = $((16 << (i % 2)))" >>"$P/build.ninja"
 done
 (cd "$P" && ninja -t compdb nvcc >compile_commands.json)
+# The same build with gpulint wrap as its compiler launcher.
+sed "s|command = nvcc |command = $GPULINT wrap nvcc |" "$P/build.ninja" >"$P/wrap.ninja"
+measures() { [[ ",$MEASURE," == *",$1,"* ]]; }
 # ninja writes "directory" as the project and paths relative to it.
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -90,12 +101,27 @@ now() { date +%s.%N; }
 src_flag=()
 [ "$SOURCE" = 1 ] || src_flag=(--no-source)
 rows=()
+timed() { # command...: prints the wall seconds it took
+  local t0 t1
+  t0=$(now)
+  "$@" >/dev/null 2>&1 || true
+  t1=$(now)
+  awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}'
+}
+clean_build() { # ninja file, -j
+  (cd "$P" && rm -rf obj && ninja -f "$1" -j "$2" >"$P/.ninja.log")
+}
 for j in $JOBS; do
-  ninja_t=() cold=() warm=() edit=()
+  ninja_t=() cold=() warm=() edit=() wrap_t=() from_t=()
   for ((r = 0; r < RUNS; r++)); do
-    (cd "$P" && rm -rf obj && t0=$(now) && ninja -j "$j" >"$P/.ninja.log" && t1=$(now) &&
-      echo "$t0 $t1" >"$P/.t")
-    ninja_t+=("$(awk '{print $2-$1}' "$P/.t")")
+    # Alternating the plain and the wrapped build, so drift in the machine
+    # (clocks, page cache) falls on both.
+    if measures ninja; then ninja_t+=("$(timed clean_build build.ninja "$j")"); fi
+    if measures wrap; then
+      wrap_t+=("$(timed clean_build wrap.ninja "$j")")
+      from_t+=("$(cd "$P" && timed "$GPULINT" --from obj --format json)")
+    fi
+    measures gpulint || continue
     export GPULINT_CACHE_DIR=$P/.cache
     rm -rf "$GPULINT_CACHE_DIR"
     t0=$(now)
@@ -112,17 +138,23 @@ for j in $JOBS; do
     t1=$(now)
     edit+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
   done
-  n=$(printf '%s\n' "${ninja_t[@]}" | median)
-  c=$(printf '%s\n' "${cold[@]}" | median)
-  w=$(printf '%s\n' "${warm[@]}" | median)
-  e=$(printf '%s\n' "${edit[@]}" | median)
-  rows+=("$(awk -v j="$j" -v n="$n" -v c="$c" -v w="$w" -v e="$e" 'BEGIN {
-    printf "| %d | %.1f | %.1f | %.2f | %.2f | %.1f%% | %.2f |", j, n, c, c / n, w, 100 * w / c, e }')")
-  echo "j=$j: ninja $n s, gpulint $c s, re-run $w s, one edited $e s" >&2
+  med() { if [ $# -gt 0 ]; then printf '%s\n' "$@" | median; else echo -; fi; }
+  n=$(med "${ninja_t[@]}") c=$(med "${cold[@]}") w=$(med "${warm[@]}") e=$(med "${edit[@]}")
+  wb=$(med "${wrap_t[@]}") fr=$(med "${from_t[@]}")
+  rows+=("$(awk -v j="$j" -v n="$n" -v c="$c" -v w="$w" -v e="$e" -v wb="$wb" -v fr="$fr" '
+    function f(x, fmt) { return x == "-" ? "-" : sprintf(fmt, x) }
+    function r(a, b, fmt) { return (a == "-" || b == "-") ? "-" : sprintf(fmt, a / b) }
+    BEGIN {
+      printf "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |", j, f(n, "%.1f"), f(c, "%.1f"),
+        r(c, n, "%.2f"), f(w, "%.2f"), (w == "-" ? "-" : sprintf("%.1f%%", 100 * w / c)),
+        f(e, "%.2f"), f(wb, "%.1f"), (wb == "-" || n == "-") ? "-" : sprintf("%+.1f%%", 100 * (wb / n - 1)),
+        f(fr, "%.2f") }')")
+  echo "j=$j: ninja $n s, gpulint $c s, re-run $w s, one edited $e s, wrapped build $wb s, --from $fr s" >&2
+  echo "${rows[-1]}" >&2
 done
 jmax=${JOBS##* }
 rss=""
-if [ -x /usr/bin/time ]; then
+if measures rss && [ -x /usr/bin/time ]; then
   export GPULINT_CACHE_DIR=$P/.cache-rss
   rm -rf "$GPULINT_CACHE_DIR"
   # GNU time reports the largest RSS among the process and its waited-for
@@ -134,14 +166,14 @@ fi
 {
   echo "# gpulint over a generated project"
   echo
-  echo "\`bash benchmarks/project.sh --units $UNITS --jobs \"$JOBS\" --runs $RUNS\`"
+  echo "\`bash benchmarks/project.sh --units $UNITS --jobs \"$JOBS\" --runs $RUNS --measure $MEASURE\`"
   echo "on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')),"
   echo "$(nvcc --version | tail -1), $(date -u +%Y-%m-%d)."
   echo "$UNITS units from $(printf '%s\n' "${seeds[@]}" | wc -l) seed files, target $ARCH,"
   echo "source analysis $([ "$SOURCE" = 1 ] && echo on || echo "off (--no-source)"); medians of $RUNS."
   echo
-  echo "| -j | ninja -j (s) | gpulint -p -j (s) | ratio | re-run (s) | re-run / first | one unit edited (s) |"
-  echo "|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| -j | ninja -j (s) | gpulint -p -j (s) | ratio | re-run (s) | re-run / first | one unit edited (s) | ninja -j under wrap (s) | wrap's cost | --from (s) |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${rows[@]}"
   echo
   [ -n "$rss" ] && echo "Peak RSS of one process (GNU time, -j $jmax): $((rss / 1024)) MiB."
