@@ -14,6 +14,8 @@ static const struct {
     {"occupancy", cmd_occupancy, "occupancy calculator (with --explain: worked steps)"},
     {"check", cmd_check, "fail when registers, spills, stack or occupancy cross a threshold"},
     {"bank", cmd_bank, "shared-memory bank-conflict calculator"},
+    {"divergence", cmd_divergence,
+     "divergence calculator: warps entering and diverging, SIMD efficiency"},
     {"roofline", cmd_roofline, "roofline calculator"},
     {"verify", cmd_verify,
      "run the reference kernels on this GPU: predictions against measurement"},

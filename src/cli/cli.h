@@ -11,18 +11,19 @@
 
 typedef int (*cli_command_fn)(int argc, char **argv);
 
-int cmd_report(int argc, char **argv);    /* gpulint [report] FILE.cu ... */
-int cmd_occupancy(int argc, char **argv); /* gpulint occupancy */
-int cmd_check(int argc, char **argv);     /* gpulint check */
-int cmd_devices(int argc, char **argv);   /* gpulint devices */
-int cmd_models(int argc, char **argv);    /* gpulint models */
-int cmd_bank(int argc, char **argv);      /* gpulint bank */
-int cmd_roofline(int argc, char **argv);  /* gpulint roofline */
-int cmd_verify(int argc, char **argv);    /* gpulint verify */
-int cmd_version(int argc, char **argv);   /* gpulint --version */
-int cmd_merge(int argc, char **argv);     /* gpulint merge */
-int cmd_cache(int argc, char **argv);     /* gpulint cache */
-int cmd_wrap(int argc, char **argv);      /* gpulint wrap */
+int cmd_report(int argc, char **argv);     /* gpulint [report] FILE.cu ... */
+int cmd_occupancy(int argc, char **argv);  /* gpulint occupancy */
+int cmd_check(int argc, char **argv);      /* gpulint check */
+int cmd_devices(int argc, char **argv);    /* gpulint devices */
+int cmd_models(int argc, char **argv);     /* gpulint models */
+int cmd_bank(int argc, char **argv);       /* gpulint bank */
+int cmd_roofline(int argc, char **argv);   /* gpulint roofline */
+int cmd_verify(int argc, char **argv);     /* gpulint verify */
+int cmd_version(int argc, char **argv);    /* gpulint --version */
+int cmd_merge(int argc, char **argv);      /* gpulint merge */
+int cmd_cache(int argc, char **argv);      /* gpulint cache */
+int cmd_wrap(int argc, char **argv);       /* gpulint wrap */
+int cmd_divergence(int argc, char **argv); /* gpulint divergence */
 
 /* "gpulint: error: ..." on stderr, one line; returns code for `return cli_error(...)`. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
