@@ -16,6 +16,8 @@ static const struct {
     {"bank", cmd_bank, "shared-memory bank-conflict calculator"},
     {"divergence", cmd_divergence,
      "divergence calculator: warps entering and diverging, SIMD efficiency"},
+    {"launch", cmd_launch,
+     "launch planner: block shapes for a problem, idle threads, occupancy, waves"},
     {"roofline", cmd_roofline, "roofline calculator"},
     {"verify", cmd_verify,
      "run the reference kernels on this GPU: predictions against measurement"},
