@@ -10,6 +10,7 @@
 #include "analysis/roofline.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "cli/roofline_mix.h"
 #include "cli/target.h"
 #include "config.h"
 #include "model/model_load.h"
@@ -23,7 +24,9 @@
 typedef struct args {
     double peak, bw, flops, bytes;
     bool seen_peak, seen_bw, seen_flops, seen_bytes;
-    opt_list ai, labels, precisions, gemm;
+    opt_list ai, labels, precisions, gemm, mix;
+    double target_speedup;
+    bool seen_target;
     int tile, elem;
     bool seen_tile, seen_elem;
     const char *gpu, *clock, *source, *models_dir, *format, *plot;
@@ -253,6 +256,10 @@ int cmd_roofline(int argc, char **argv)
         {"gemm", 0, OPT_LIST, &a.gemm, NULL, "M,N,K", "tiled GEMM sizes (with --tile)"},
         {"tile", 0, OPT_INT, &a.tile, &a.seen_tile, "T", "GEMM tile edge"},
         {"elem", 0, OPT_INT, &a.elem, &a.seen_elem, "BYTES", "GEMM element size (default 4)"},
+        {"mix", 0, OPT_LIST, &a.mix, NULL, "F@R,...",
+         "mixed precision: parts of the time (F) and their speed (R), e.g. 0.7@3,0.3@1"},
+        {"target-speedup", 0, OPT_SI, &a.target_speedup, &a.seen_target, "S",
+         "with --mix: the share of the time the fastest rate needs to reach S"},
         {"explain", 'e', OPT_FLAG, &a.explain, NULL, NULL, "show the worked steps"},
         {"format", 'f', OPT_STRING, &a.format, NULL, "text|json", "output format"},
         {"plot", 'p', OPT_STRING, &a.plot, NULL, "FILE", "draw the chart (.svg or .png)"},
@@ -268,6 +275,16 @@ int cmd_roofline(int argc, char **argv)
     if (done >= 0)
         return done;
     bool json = strcmp(a.format, "json") == 0;
+    if (a.mix.n) {
+        if (a.gpu || a.seen_peak || a.seen_bw || a.ai.n || a.seen_flops || a.gemm.n || a.plot)
+            return cli_error(EXIT_USAGE, "--mix is a calculator of its own: give it without the "
+                                         "roofline's options");
+        if (a.seen_target && !(a.target_speedup > 0))
+            return cli_error(EXIT_USAGE, "--target-speedup must be positive");
+        return roofline_mix(&a.mix, a.seen_target ? a.target_speedup : 0, a.explain, json);
+    }
+    if (a.seen_target)
+        return cli_error(EXIT_USAGE, "--target-speedup goes with --mix");
     roof_clock clock = ROOF_CLOCK_BOOST;
     if (a.clock && strcmp(a.clock, "base") == 0)
         clock = ROOF_CLOCK_BASE;
