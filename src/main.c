@@ -19,6 +19,8 @@ static const struct {
     {"launch", cmd_launch,
      "launch planner: block shapes for a problem, idle threads, occupancy, waves"},
     {"roofline", cmd_roofline, "roofline calculator"},
+    {"exercises", cmd_exercises,
+     "the textbook exercises: question, gpulint's answer, the book's, and why they differ"},
     {"verify", cmd_verify,
      "run the reference kernels on this GPU: predictions against measurement"},
     {"merge", cmd_merge, "one report from the JSON reports or SARIF logs of --shard runs"},

@@ -25,6 +25,7 @@ int cmd_cache(int argc, char **argv);      /* gpulint cache */
 int cmd_wrap(int argc, char **argv);       /* gpulint wrap */
 int cmd_divergence(int argc, char **argv); /* gpulint divergence */
 int cmd_launch(int argc, char **argv);     /* gpulint launch */
+int cmd_exercises(int argc, char **argv);  /* gpulint exercises */
 
 /* "gpulint: error: ..." on stderr, one line; returns code for `return cli_error(...)`. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
