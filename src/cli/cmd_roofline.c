@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/roofline_mix.h"
+#include "cli/roofline_mma.h"
 #include "cli/target.h"
 #include "config.h"
 #include "model/model_load.h"
@@ -25,8 +26,9 @@ typedef struct args {
     double peak, bw, flops, bytes;
     bool seen_peak, seen_bw, seen_flops, seen_bytes;
     opt_list ai, labels, precisions, gemm, mix;
-    double target_speedup;
-    bool seen_target;
+    double target_speedup, measured;
+    bool seen_target, seen_measured;
+    const char *mma;
     int tile, elem;
     bool seen_tile, seen_elem;
     const char *gpu, *clock, *source, *models_dir, *format, *plot;
@@ -256,6 +258,10 @@ int cmd_roofline(int argc, char **argv)
         {"gemm", 0, OPT_LIST, &a.gemm, NULL, "M,N,K", "tiled GEMM sizes (with --tile)"},
         {"tile", 0, OPT_INT, &a.tile, &a.seen_tile, "T", "GEMM tile edge"},
         {"elem", 0, OPT_INT, &a.elem, &a.seen_elem, "BYTES", "GEMM element size (default 4)"},
+        {"mma", 0, OPT_STRING, &a.mma, NULL, "SHAPE",
+         "with --gemm: Tensor Core fragments, e.g. m16n8k16 (needs a -tensor precision)"},
+        {"measured", 0, OPT_SI, &a.measured, &a.seen_measured, "FLOP/s",
+         "with --mma: a measured rate, e.g. 200T: its share of the peak and the gap"},
         {"mix", 0, OPT_LIST, &a.mix, NULL, "F@R,...",
          "mixed precision: parts of the time (F) and their speed (R), e.g. 0.7@3,0.3@1"},
         {"target-speedup", 0, OPT_SI, &a.target_speedup, &a.seen_target, "S",
@@ -316,7 +322,24 @@ int cmd_roofline(int argc, char **argv)
         return cli_error(EXIT_USAGE, "%d labels for %d --ai values", a.labels.n, a.ai.n);
     if (a.gemm.n && a.gemm.n != 3)
         return cli_error(EXIT_USAGE, "--gemm takes M,N,K (three sizes), got %d", a.gemm.n);
-    if (a.gemm.n && !a.seen_tile)
+    mma_shape shape;
+    if (a.mma && !a.gemm.n)
+        return cli_error(EXIT_USAGE, "--mma goes with --gemm M,N,K");
+    if (a.mma && a.seen_tile)
+        return cli_error(EXIT_USAGE, "--mma and --tile are two models of the GEMM: give one");
+    if (a.mma && !mmaplan_shape(a.mma, &shape))
+        return cli_error(EXIT_USAGE, "unknown MMA shape '%s' (use %s)", a.mma,
+                         mmaplan_shape_list());
+    if (a.seen_measured && !a.mma)
+        return cli_error(EXIT_USAGE, "--measured goes with --gemm and --mma");
+    if (a.seen_measured && !(a.measured > 0))
+        return cli_error(EXIT_USAGE, "--measured must be positive");
+    if (a.mma && !a.gpu && !a.seen_peak)
+        return cli_error(EXIT_USAGE, "--mma needs the ceilings: --gpu ID --precision P, or "
+                                     "--peak F --bw B");
+    if (a.mma && a.precisions.n > 1)
+        return cli_error(EXIT_USAGE, "--mma takes one --precision");
+    if (a.gemm.n && !a.seen_tile && !a.mma)
         return cli_error(EXIT_USAGE, "--gemm needs --tile T");
     if (!a.gemm.n && (a.seen_tile || a.seen_elem))
         return cli_error(EXIT_USAGE, "--tile and --elem go with --gemm");
@@ -339,6 +362,7 @@ int cmd_roofline(int argc, char **argv)
         return rc;
     roof_gemm gemm;
     bool has_gemm = false;
+    int64_t mma_dims[3] = {0, 0, 0};
     if (a.gemm.n) {
         double d[3];
         for (int i = 0; i < 3; i++) {
@@ -350,11 +374,17 @@ int cmd_roofline(int argc, char **argv)
                                  a.gemm.v[i]);
             d[i] = v;
         }
-        if (a.tile < 1 || a.elem < 1)
-            return cli_error(EXIT_USAGE, "--tile and --elem must be at least 1");
-        if (!roofline_gemm_tiled(d[0], d[1], d[2], a.tile, a.elem, &gemm))
-            return cli_error(EXIT_USAGE, "invalid GEMM sizes");
-        has_gemm = true;
+        if (a.mma) {
+            mma_dims[0] = (int64_t)d[0];
+            mma_dims[1] = (int64_t)d[1];
+            mma_dims[2] = (int64_t)d[2];
+        } else {
+            if (a.tile < 1 || a.elem < 1)
+                return cli_error(EXIT_USAGE, "--tile and --elem must be at least 1");
+            if (!roofline_gemm_tiled(d[0], d[1], d[2], a.tile, a.elem, &gemm))
+                return cli_error(EXIT_USAGE, "invalid GEMM sizes");
+            has_gemm = true;
+        }
     }
 
     /* Ceilings. */
@@ -416,6 +446,30 @@ int cmd_roofline(int argc, char **argv)
         }
         peak = cs[0].c.flops.used;
         bw = cs[0].c.bandwidth.used;
+    }
+    if (a.mma) {
+        int in = a.seen_elem ? a.elem : 2, out = in;
+        char what[256];
+        if (prod) {
+            const char *pn = model_precision_name(cs[0].prec);
+            if (!roofline_mma_elems(pn, &in, &out)) {
+                model_db_free(&db);
+                return cli_error(EXIT_USAGE,
+                                 "--mma runs on Tensor Cores: give a -tensor --precision "
+                                 "(fp16-tensor, bf16-tensor, tf32-tensor, fp8-tensor, "
+                                 "int8-tensor, fp64-tensor), not %s",
+                                 pn);
+            }
+            if (a.seen_elem)
+                in = out = a.elem;
+            snprintf(what, sizeof what, "%s, %s", prod->name, pn);
+        } else
+            snprintf(what, sizeof what, "--peak/--bw, %d-byte elements", in);
+        rc = roofline_mma(mma_dims, &shape, in, out, peak, bw, what,
+                          a.seen_measured ? a.measured : 0, a.explain, json);
+        if (have_db)
+            model_db_free(&db);
+        return rc;
     }
 
     /* Points. */
