@@ -24,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import find_nvcc  # noqa: E402
+
 GPULINT, SRC_ROOT = sys.argv[1], sys.argv[2]
 PROBES = ["gpulint_probe", "x", "y", "probe"]
 KERNEL = b"""#include "h.h"
@@ -51,15 +54,6 @@ NAMES = [
     "non-ascii \u00e9\u6f22 \u2603".encode(),
     b"latin1 \xe9",
 ]
-
-
-def find_nvcc():
-    home = os.environ.get("CUDA_HOME")
-    for cand in ([os.path.join(home, "bin", "nvcc")] if home else []) + \
-            [shutil.which("nvcc") or "", "/usr/local/cuda/bin/nvcc"]:
-        if cand and os.access(cand, os.X_OK):
-            return cand
-    return None
 
 
 class Runner:

@@ -198,13 +198,6 @@ static bool count(bool loop, const expr *e, const int64_t block[3], const int64_
                                 : 0;
         bool full;
         out->regrouped_efficiency = regrouped(out->first_trips, threads, &full);
-        int64_t *sorted = malloc((size_t)threads * sizeof *sorted);
-        memcpy(sorted, out->first_trips, (size_t)threads * sizeof *sorted);
-        qsort(sorted, (size_t)threads, sizeof *sorted, cmp_i64);
-        out->distinct_trips = threads > 0;
-        for (int64_t i = 1; i < threads; i++)
-            out->distinct_trips += sorted[i] != sorted[i - 1];
-        free(sorted);
         /* The smallest 1-D block whose threads, regrouped, fill every warp. */
         if (block[1] == 1 && block[2] == 1 && !out->every_block) {
             int64_t trial[WARP * DIVCOUNT_MAX_WARPS];
@@ -215,9 +208,12 @@ static bool count(bool loop, const expr *e, const int64_t block[3], const int64_
                 for (int64_t t = 0; t < b1[0] && ok; t++) {
                     char ignored[8];
                     ok = eval_at(e, &env, b1, zero, t, &trial[t], ignored, sizeof ignored);
-                    trial[t] = trial[t] < 0 ? 0 : trial[t];
+                    if (ok && trial[t] < 0)
+                        trial[t] = 0;
                 }
-                if (ok && (regrouped(trial, b1[0], &full), full))
+                if (ok)
+                    regrouped(trial, b1[0], &full);
+                if (ok && full)
                     out->regroup_full_block = (int)b1[0];
             }
         }

@@ -53,7 +53,6 @@ typedef struct divcount {
     int64_t warp_trips_sum;                       /* sum over warps of max trips */
     int64_t first_trips[DIVCOUNT_MAX_WARPS * 32]; /* first block, per thread */
     int64_t min_trips, max_trips;
-    int distinct_trips; /* distinct trip counts in the first block (capped at 1025) */
     /* Loops: the same lanes regrouped so threads of equal trip count share
      * warps (sorted by trips, 32 to a warp), for the block as given; and
      * the smallest block, a multiple of 32 up to 1024, where that reaches

@@ -53,7 +53,6 @@ bool mmaplan_compute(const int64_t dims[3], const mma_shape *s, int in_elem, int
     }
     double m = (double)dims[0], n = (double)dims[1], k = (double)dims[2];
     o->flops = 2 * m * n * k;
-    o->issued_flops = o->flops / o->util_total;
     o->bytes = in_elem * (m * k + k * n) + out_elem * m * n;
     o->ai = o->flops / o->bytes;
     o->peak = peak;

@@ -25,8 +25,7 @@ typedef struct mmaplan {
     double util[3];    /* M / (frags x m) ... */
     double util_total; /* their product: useful share of the MMA work issued */
     double flops;      /* 2MNK, useful */
-    double issued_flops;
-    double bytes; /* in_elem x (MK + KN) + out_elem x MN */
+    double bytes;      /* in_elem x (MK + KN) + out_elem x MN */
     double ai;
     double peak, bandwidth; /* the ceilings given */
     double effective_peak;  /* peak x util_total: padding is work too */

@@ -244,14 +244,13 @@ int cmd_divergence(int argc, char **argv)
     char why[512];
     bool ok = a.cond ? divcount_branch(e, block, grid, NULL, r, why, sizeof why)
                      : divcount_loop(e, block, grid, NULL, r, why, sizeof why);
+    rc = EXIT_OK;
     if (!ok)
         rc = cli_error(EXIT_USAGE, "--%s \"%s\": %s", a.cond ? "cond" : "trips", text, why);
     else if (strcmp(a.format, "json") == 0)
         print_json(&a, r);
     else
         print_text(&a, r);
-    if (ok)
-        rc = EXIT_OK;
     free(r);
     expr_free(e);
     return rc;

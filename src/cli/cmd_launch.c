@@ -70,9 +70,8 @@ static void reason(sbuf *b, const launchplan_candidate *c, int n, int rec)
         sbuf_add(b, "; as good as the next best on every count: the wider block is taken");
 }
 
-static void print_text(const launch_args *a, const target *t, const launchplan_problem *p,
-                       const launchplan_candidate *c, const bool *found, int n, int rec,
-                       const char *not_given)
+static void print_text(const target *t, const launchplan_problem *p, const launchplan_candidate *c,
+                       const bool *found, int n, int rec, const char *not_given)
 {
     sbuf b;
     sbuf_init(&b);
@@ -118,7 +117,6 @@ static void print_text(const launch_args *a, const target *t, const launchplan_p
     sbuf_add(&b, "\n\nidle = threads the rounded-up grid launches beyond the problem; coalesced ="
                  " every warp of a\nblock fetches no more 32-byte sectors than its row-major "
                  "bytes need.\n");
-    (void)a;
     fputs(sbuf_str(&b), stdout);
     sbuf_free(&b);
 }
@@ -261,7 +259,7 @@ int cmd_launch(int argc, char **argv)
         else if (strcmp(a.format, "json") == 0)
             print_json(t, &p, c, found, n, rec, not_given);
         else
-            print_text(&a, t, &p, c, found, n, rec, not_given);
+            print_text(t, &p, c, found, n, rec, not_given);
     }
     model_db_free(&db);
     return rc;
