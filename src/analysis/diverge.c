@@ -178,6 +178,13 @@ static bool bounds_check(const expr *c, const branch_site *b, const int64_t bloc
     else
         return false;
     const char *u = unknown_in(other, b, block, env);
+    if (!u && env) {
+        /* A size the launch or --define gives is still a size: the index
+         * crosses it in one place whatever its value. */
+        expr_env sizes_unbound = *env;
+        sizes_unbound.n_named = 0;
+        u = unknown_in(other, b, block, &sizes_unbound);
+    }
     if (!u)
         return false;
     if (!thread_monotone(lane, b, block, env))
@@ -272,6 +279,147 @@ static bool on_warp(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, s
     return true;
 }
 
+/* ---- textbook counts ---- */
+
+typedef struct count_ctx {
+    branch_kind kind;
+    diverge_counts *out;
+    int64_t lanes[LANES_MAX_THREADS / LANES_WARP], runs[LANES_MAX_THREADS / LANES_WARP];
+    bool divergent[LANES_MAX_THREADS / LANES_WARP];
+} count_ctx;
+
+static bool on_count(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, size_t why_size,
+                     void *p)
+{
+    (void)m;
+    (void)why;
+    (void)why_size;
+    count_ctx *c = p;
+    if (v->probe || v->warp < 0 || v->warp >= LANES_MAX_THREADS / LANES_WARP)
+        return true;
+    int w = v->warp, active = popcount32(v->active);
+    if (c->kind == BRANCH_LOOP) {
+        int64_t sum = 0, lo = INT64_MAX, hi = 0;
+        for (int l = 0; l < LANES_WARP; l++)
+            if (v->active >> l & 1) {
+                int64_t t = v->value[l] > 0 ? v->value[l] : 0;
+                sum += t;
+                lo = t < lo ? t : lo;
+                hi = t > hi ? t : hi;
+            }
+        if (active == 0)
+            return true;
+        c->lanes[w] += sum;
+        c->runs[w] += hi;
+        c->divergent[w] |= lo != hi;
+        c->out->iterations_uniform += lo;
+        c->out->iterations_divergent += hi - lo;
+    } else if (c->kind == BRANCH_SWITCH) {
+        int64_t seen[LANES_WARP];
+        int distinct = 0;
+        for (int l = 0; l < LANES_WARP; l++) {
+            if (!(v->active >> l & 1))
+                continue;
+            int k = 0;
+            while (k < distinct && seen[k] != v->value[l])
+                k++;
+            if (k == distinct)
+                seen[distinct++] = v->value[l];
+        }
+        c->lanes[w] += active;
+        c->runs[w] += distinct;
+        c->divergent[w] |= distinct > 1;
+    } else {
+        int taken = 0;
+        for (int l = 0; l < LANES_WARP; l++)
+            taken += (v->active >> l & 1) && v->value[l] != 0;
+        c->lanes[w] += taken;
+        c->runs[w] += taken > 0;
+        c->divergent[w] |= taken > 0 && taken < active;
+    }
+    return true;
+}
+
+bool diverge_count(const branch_site *b, const int64_t block[3], const expr_env *env,
+                   diverge_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    const expr *cond = b->cond;
+    if (b->why_not) {
+        snprintf(out->why, sizeof out->why, "%s", b->why_not);
+        return false;
+    }
+    if (b->kind == BRANCH_LOOP && b->n_loops < 1) {
+        snprintf(out->why, sizeof out->why, "the loop's start and step are not known");
+        return false;
+    }
+    if (b->kind == BRANCH_LOOP && !cond)
+        cond = b->loops[b->n_loops - 1].cond;
+    if (!cond) {
+        snprintf(out->why, sizeof out->why, "the condition is not known");
+        return false;
+    }
+    count_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(out->why, sizeof out->why, "out of memory");
+        return false;
+    }
+    c->kind = b->kind;
+    c->out = out;
+    lanes_job job = {
+        .what = b->kind == BRANCH_LOOP ? "trip count" : "condition",
+        .value = b->kind == BRANCH_LOOP ? NULL : cond,
+        .loops = b->loops,
+        .n_loops = b->n_loops,
+        .last_loop_trips = b->kind == BRANCH_LOOP,
+        .block = {block[0], block[1], block[2]},
+        .env = env,
+        .fn = on_count,
+        .ctx = c,
+    };
+    loop_ctx loops[ACCESS_MAX_LOOPS];
+    if (b->kind == BRANCH_LOOP && b->cond) {
+        memcpy(loops, b->loops, sizeof loops);
+        loops[b->n_loops - 1].cond = b->cond;
+        job.loops = loops;
+    }
+    lanes_result lr;
+    bool ok = lanes_run(&job, &lr);
+    if (ok && lr.n_assumed > 0) {
+        /* Counting needs every value; a symbol taken as 0 because it shifts
+         * every lane alike may still move lanes across a bound. */
+        snprintf(out->why, sizeof out->why, "'%s' is not known", lr.assumed[0]);
+        ok = false;
+    } else if (!ok) {
+        snprintf(out->why, sizeof out->why, "%s", lr.why);
+    }
+    out->warps = lr.warps;
+    for (int w = 0; ok && w < lr.warps && w < LANES_MAX_THREADS / LANES_WARP; w++) {
+        out->warps_entering += c->runs[w] > 0;
+        out->warps_divergent += c->divergent[w];
+        out->lanes_on += c->lanes[w];
+        out->runs += c->runs[w];
+        out->warp_efficiency[w] =
+            c->runs[w] > 0 ? (double)c->lanes[w] / ((double)LANES_WARP * (double)c->runs[w]) : -1.0;
+    }
+    out->exact = ok && !lr.bound_sampled && !lr.guard_assumed && !lr.loop_capped;
+    free(c);
+    return ok;
+}
+
+void diverge_uses_block_index(const branch_site *b, bool uses[3])
+{
+    const expr_builtin bid[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (int d = 0; d < 3; d++) {
+        bool u = expr_uses_builtin(b->cond, bid[d]);
+        for (int l = 0; l < b->n_loops && !u; l++)
+            u = expr_uses_builtin(b->loops[l].init, bid[d]) ||
+                expr_uses_builtin(b->loops[l].cond, bid[d]) ||
+                expr_uses_builtin(b->loops[l].next, bid[d]);
+        uses[d] = u;
+    }
+}
+
 static bool not_analyzed(diverge_result *out, const char *why)
 {
     out->verdict = DIVERGE_NOT_ANALYZED;
@@ -318,10 +466,20 @@ bool diverge_analyze(const branch_site *b, const int64_t block[3], const expr_en
     const char *bound = NULL;
     if (b->kind != BRANCH_SWITCH && bounds_check(cond, b, block, env, &bound)) {
         out->verdict = DIVERGE_BOUNDS_CHECK;
-        snprintf(out->reason, sizeof out->reason,
-                 "not flagged: bounds check (a thread index against '%s', whose value is "
-                 "unknown: only the warp that straddles it diverges)",
-                 bound);
+        int64_t known;
+        const char *why = NULL;
+        expr *sym = expr_named(bound);
+        if (env && expr_eval(sym, env, &known, &why) == EXPR_OK)
+            snprintf(out->reason, sizeof out->reason,
+                     "not flagged: bounds check (a thread index against '%s', %lld here: only "
+                     "a warp that straddles it diverges)",
+                     bound, (long long)known);
+        else
+            snprintf(out->reason, sizeof out->reason,
+                     "not flagged: bounds check (a thread index against '%s', whose value is "
+                     "unknown: only the warp that straddles it diverges)",
+                     bound);
+        expr_free(sym);
         return true;
     }
 

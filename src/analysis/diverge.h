@@ -71,6 +71,33 @@ typedef struct diverge_result {
 bool diverge_analyze(const branch_site *b, const int64_t block[3], const expr_env *env,
                      diverge_result *out);
 
+/* Textbook counts for one block (the issue-10 fields): evaluated per lane
+ * whatever the verdict, so a bounds check or a warp-uniform condition is
+ * counted too. A branch inside loops is counted over every iteration: a
+ * warp enters when some lane takes it in some iteration, and diverges when
+ * the active lanes of one visit disagree. */
+typedef struct diverge_counts {
+    int warps;               /* warps in the block */
+    int64_t warps_entering;  /* with a lane on the then-path (loops: the body) */
+    int64_t warps_divergent; /* with a visit whose active lanes disagree */
+    int64_t lanes_on;        /* lane-executions of the path (loops: trips summed) */
+    int64_t runs;            /* warp-executions of the path: simd = lanes_on / (32 x runs) */
+    /* Per warp: lanes_on / (32 x runs); < 0 when the warp never runs it. */
+    double warp_efficiency[LANES_MAX_THREADS / LANES_WARP];
+    /* Loops, summed over the warps' instances: the iterations every active
+     * lane runs (min trips) and those only some run (max - min). */
+    int64_t iterations_uniform, iterations_divergent;
+    bool exact; /* no loop bound sampled, no guard or symbol assumed */
+    char why[LANES_WHY_MAX];
+} diverge_counts;
+
+/* False, with out->why, when the condition cannot be evaluated per lane. */
+bool diverge_count(const branch_site *b, const int64_t block[3], const expr_env *env,
+                   diverge_counts *out);
+
+/* Which block-index dimensions the branch's condition or loops read. */
+void diverge_uses_block_index(const branch_site *b, bool uses[3]);
+
 const char *diverge_verdict_name(diverge_verdict v); /* "divergent", "bounds-check", ... */
 
 #endif

@@ -92,6 +92,7 @@ static void print_text(const report *r, const report_args *a, const source_outpu
                        "shared memory and registers)\n");
         sbuf_add(&out, sbuf_str(&src->roofline_text));
     }
+    source_branch_text(&out, src);
     size_t i;
     json_t *note;
     json_array_foreach(src->notes, i, note)

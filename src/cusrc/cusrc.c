@@ -890,6 +890,19 @@ static void launch_args(cusrc_tu *t, fn_ctx *f, cusrc_launch *l, cnode *call, in
         l->stream = cn_text(t, cn_expr_kid(call, stream)->cur);
 }
 
+/* The kernel's own arguments: the call's expression kids from `first` on
+ * (the launch configuration and callee come before them). */
+static void kernel_args(fn_ctx *f, cusrc_launch *l, cnode *call, int first)
+{
+    int n = cn_n_expr_kids(call) - first;
+    if (n <= 0)
+        return;
+    l->args = xcalloc((size_t)n, sizeof *l->args);
+    l->n_args = n;
+    for (int i = 0; i < n; i++)
+        x_value(f, cn_expr_kid(call, first + i), "kernel argument", &l->args[i]);
+}
+
 static void scan_optin(cusrc_tu *t, fn_ctx *f, cnode *call)
 {
     if (cn_n_expr_kids(call) < 4)
@@ -968,6 +981,10 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
         size_t li = (size_t)(l - t->u->launches);
         launch_callee(t, f, l, n->kids[0]);
         launch_args(t, f, &t->u->launches[li], k, 1, 2, 3, 4);
+        int config = 0; /* the configuration call's position among the expressions */
+        for (int j = 0; j < i; j++)
+            config += cn_is_expr(n->kids[j]);
+        kernel_args(f, &t->u->launches[li], n, config + 1);
         return;
     }
     CXCursor fn = clang_getCursorReferenced(n->cur);
@@ -990,6 +1007,7 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
         size_t li = (size_t)(l - t->u->launches);
         launch_callee(t, f, l, cn_expr_kid(n, 2));
         l = &t->u->launches[li];
+        kernel_args(f, l, n, 3);
         cnode *cfg = cn_expr_kid(n, 1);
         cnode *g = config_field(f, cfg, "gridDim");
         cnode *b = config_field(f, cfg, "blockDim");

@@ -231,7 +231,12 @@ typedef struct cusrc_launch {
     cusrc_dim3 grid, block;
     cusrc_value smem; /* dynamic shared memory; known 0 when not given */
     char *stream;     /* stream argument text, NULL when not given */
-    char *function;   /* the enclosing function ("main") */
+    /* The kernel's arguments in order (chevron and cudaLaunchKernelEx
+     * launches; none for cudaLaunchKernel's void** array): each known when
+     * it is a compile-time constant at the launch. */
+    int n_args;
+    cusrc_value *args;
+    char *function; /* the enclosing function ("main") */
     /* A cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, N)
      * for the same kernel (instantiation) appears somewhere in the file. */
     bool smem_optin;

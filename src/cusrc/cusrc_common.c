@@ -104,6 +104,9 @@ void cusrc_unit_free(cusrc_unit *u)
         dim3_free(&l->grid);
         dim3_free(&l->block);
         value_free(&l->smem);
+        for (int a = 0; a < l->n_args; a++)
+            value_free(&l->args[a]);
+        free(l->args);
         free(l->stream);
         free(l->function);
         value_free(&l->optin_bytes);

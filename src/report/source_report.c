@@ -122,27 +122,6 @@ static const char *dim3_why(const cusrc_dim3 *d)
     return "it is not a compile-time constant";
 }
 
-/* The block shape the accesses of a variant run with: the first launch of
- * that variant whose block is constant, else --block. */
-static bool block_for_variant(const source_inputs *in, size_t variant, int64_t block[3],
-                              const char **origin)
-{
-    const cusrc_unit *u = in->unit;
-    for (size_t i = 0; i < u->n_launches; i++)
-        if (u->launches[i].variant == (long)variant && dim3_known(&u->launches[i].block, block)) {
-            *origin = "launch";
-            return true;
-        }
-    /* --block stands in where no launch of this kernel has a constant block. */
-    if (in->has_block) {
-        for (int i = 0; i < 3; i++)
-            block[i] = in->block[i];
-        *origin = "--block";
-        return true;
-    }
-    return false;
-}
-
 static void check_launch(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
                          const source_target *t, kernel_row *row, json_t *list,
                          finding_list *findings)
@@ -295,29 +274,134 @@ static void bank_hint(const cusrc_unit *u, const mem_access *a, char *buf, size_
                              (a->width > 4 ? a->width / arr->elem_size : 1)));
 }
 
-/* Values the per-lane analyses may use: --define bindings, and the block
- * index of one interior block (gridcls_interior), so bounds checks against
- * known sizes evaluate as they do in the bulk of the grid. Sets grid to the
- * first launch's constant grid, if any (grid totals then cover the edge
- * blocks too). */
-static bool analysis_env(const source_inputs *in, size_t vi, expr_env *env, int64_t grid[3])
+/* What one analysis of a variant runs with: the block, the grid, and the
+ * kernel arguments a launch passes as compile-time constants. Launches that
+ * agree share one analysis; launches that differ get one each. */
+typedef struct run_config {
+    bool have_block, have_grid;
+    int64_t block[3], grid[3];
+    int n_binds;
+    const char *names[EXPR_MAX_BINDINGS];
+    int64_t values[EXPR_MAX_BINDINGS];
+    const cusrc_launch *launch; /* the first launch with this configuration; NULL = none */
+} run_config;
+
+/* A parameter whose value the index and trip-count expressions can use: an
+ * integer (pointers, references and floating-point values are not). */
+static bool param_bindable(const cusrc_param *p)
+{
+    static const char *const not_integer[] = {"*",    "&",      "[",     "float",  "double",
+                                              "half", "bfloat", "__nv_", "struct", "dim3"};
+    if (!p->name || !p->name[0] || !p->type)
+        return false;
+    for (size_t i = 0; i < sizeof not_integer / sizeof *not_integer; i++)
+        if (strstr(p->type, not_integer[i]))
+            return false;
+    return true;
+}
+
+static bool config_equal(const run_config *a, const run_config *b)
+{
+    if (a->have_block != b->have_block || a->have_grid != b->have_grid || a->n_binds != b->n_binds)
+        return false;
+    for (int d = 0; d < 3; d++)
+        if ((a->have_block && a->block[d] != b->block[d]) ||
+            (a->have_grid && a->grid[d] != b->grid[d]))
+            return false;
+    for (int i = 0; i < a->n_binds; i++)
+        if (strcmp(a->names[i], b->names[i]) || a->values[i] != b->values[i])
+            return false;
+    return true;
+}
+
+/* The configurations of a variant, one per distinct launch (at least one).
+ * A launch whose block or grid is not constant takes the first constant one
+ * among the variant's launches (or --block), as the variant's sole
+ * configuration did before launches were told apart. */
+static size_t variant_configs(const source_inputs *in, size_t vi, run_config **out)
+{
+    const cusrc_unit *u = in->unit;
+    const cusrc_kernel *k = &u->kernels[u->variants[vi].kernel];
+    run_config fallback = {0};
+    for (size_t i = 0; i < u->n_launches; i++) {
+        const cusrc_launch *l = &u->launches[i];
+        if (l->variant != (long)vi)
+            continue;
+        if (!fallback.have_block)
+            fallback.have_block = dim3_known(&l->block, fallback.block);
+        if (!fallback.have_grid)
+            fallback.have_grid = dim3_known(&l->grid, fallback.grid);
+    }
+    if (!fallback.have_block && in->has_block) {
+        fallback.have_block = true;
+        for (int d = 0; d < 3; d++)
+            fallback.block[d] = in->block[d];
+    }
+    run_config *c = xcalloc(u->n_launches + 1, sizeof *c);
+    size_t n = 0;
+    for (size_t i = 0; i < u->n_launches; i++) {
+        const cusrc_launch *l = &u->launches[i];
+        if (l->variant != (long)vi)
+            continue;
+        run_config r = fallback;
+        int64_t d3[3];
+        if (dim3_known(&l->block, d3))
+            memcpy(r.block, d3, sizeof d3);
+        if (dim3_known(&l->grid, d3))
+            memcpy(r.grid, d3, sizeof d3);
+        for (int a = 0; a < l->n_args && a < k->n_params && r.n_binds < EXPR_MAX_BINDINGS; a++)
+            if (l->args[a].known && param_bindable(&k->params[a])) {
+                r.names[r.n_binds] = k->params[a].name;
+                r.values[r.n_binds++] = l->args[a].value;
+            }
+        r.launch = l;
+        size_t j = 0;
+        while (j < n && !config_equal(&c[j], &r))
+            j++;
+        if (j == n)
+            c[n++] = r;
+    }
+    if (n == 0)
+        c[n++] = fallback;
+    *out = c;
+    return n;
+}
+
+/* Values the per-lane analyses may use: the launch's constant arguments,
+ * then --define (which wins), and the block index of one interior block
+ * (gridcls_interior), so bounds checks against known sizes evaluate as they
+ * do in the bulk of the grid (grid totals cover the edge blocks too). */
+static void config_env(const source_inputs *in, const run_config *c, expr_env *env)
 {
     expr_env_init(env);
+    for (int i = 0; i < c->n_binds; i++)
+        expr_env_set(env, c->names[i], c->values[i]);
     for (int i = 0; in->defines && i < in->defines->n; i++)
         expr_env_set(env, in->defines->names[i], in->defines->values[i]);
-    const cusrc_unit *u = in->unit;
-    for (size_t i = 0; i < u->n_launches; i++) {
-        if (u->launches[i].variant != (long)vi || !dim3_known(&u->launches[i].grid, grid))
-            continue;
-        const expr_builtin bid[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
-        const expr_builtin gdim[3] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};
-        for (int d = 0; d < 3; d++) {
-            expr_env_set_builtin(env, gdim[d], grid[d]);
-            expr_env_set_builtin(env, bid[d], gridcls_interior(grid[d]));
-        }
-        return true;
+    if (!c->have_grid)
+        return;
+    const expr_builtin bid[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    const expr_builtin gdim[3] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};
+    for (int d = 0; d < 3; d++) {
+        expr_env_set_builtin(env, gdim[d], c->grid[d]);
+        expr_env_set_builtin(env, bid[d], gridcls_interior(c->grid[d]));
     }
-    return false;
+}
+
+/* With several configurations, each result names the launch it is for and
+ * the constants it bound. */
+static void tag_config(json_t *o, const run_config *c, bool several)
+{
+    if (several && c->launch)
+        json_object_set_new(
+            o, "launch",
+            json_pack("{s:i, s:i}", "line", c->launch->loc.line, "column", c->launch->loc.column));
+    if (c->n_binds > 0) {
+        json_t *b = json_object();
+        for (int i = 0; i < c->n_binds; i++)
+            json_object_set_new(b, c->names[i], json_integer(c->values[i]));
+        json_object_set_new(o, "launch_constants", b);
+    }
 }
 
 typedef struct grid_ctx {
@@ -388,24 +472,142 @@ static void add_grid_totals(json_t *o, const mem_access *a, const int64_t block[
     json_object_set_new(o, "grid_totals", t);
 }
 
-static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs *out,
-                             finding_list *findings)
+/* " in 'k<float>'" when a template has several instantiations, and " for
+ * the launch at line N" when a kernel's launches are analysed apart. */
+static void instance_words(const cusrc_variant *v, const run_config *cfg, bool several, char *buf,
+                           size_t n)
+{
+    int used = 0;
+    buf[0] = '\0';
+    if (strchr(v->name, '<'))
+        used = snprintf(buf, n, " in '%s'", v->name);
+    if (several && cfg->launch && used >= 0 && (size_t)used < n)
+        snprintf(buf + used, n - (size_t)used, " for the launch at line %d", cfg->launch->loc.line);
+}
+
+/* One block of the grid: the branch's counts (gridcls metrics: warps
+ * entering, diverging, lane-executions, warp-executions, uniform and
+ * divergent loop iterations). */
+typedef struct branch_grid_ctx {
+    const branch_site *branch;
+    const int64_t *block;
+    const expr_env *env;
+    bool inexact;
+} branch_grid_ctx;
+
+static bool branch_grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *why,
+                              size_t why_size, void *p)
+{
+    branch_grid_ctx *g = p;
+    expr_env env = *g->env;
+    const expr_builtin b[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (int d = 0; d < 3; d++)
+        expr_env_set_builtin(&env, b[d], bid[d]);
+    diverge_counts c;
+    if (!diverge_count(g->branch, g->block, &env, &c)) {
+        snprintf(why, why_size, "%s", c.why);
+        return false;
+    }
+    g->inexact |= !c.exact;
+    m[0] = c.warps_entering;
+    m[1] = c.warps_divergent;
+    m[2] = c.lanes_on;
+    m[3] = c.runs;
+    m[4] = c.iterations_uniform;
+    m[5] = c.iterations_divergent;
+    return true;
+}
+
+/* The textbook counts of a branch (README: branches), over the grid when
+ * the launch's grid is known, else over one block. Grids up to these sizes
+ * are counted block by block; larger ones by block class (gridcls). */
+#define BRANCH_EVERY_BLOCK_MAX 4096
+#define BRANCH_EVERY_THREAD_MAX (int64_t)(1 << 22)
+static void add_branch_counts(json_t *o, const branch_site *b, const int64_t block[3],
+                              const expr_env *env, bool have_grid, const int64_t grid[3])
+{
+    expr_env first = *env;
+    const expr_builtin bid[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (int d = 0; d < 3; d++)
+        expr_env_set_builtin(&first, bid[d], 0);
+    diverge_counts c;
+    if (!diverge_count(b, block, &first, &c)) {
+        json_object_set_new(o, "counts_reason", json_text(c.why));
+        return;
+    }
+    int64_t one[3] = {1, 1, 1};
+    const int64_t *g = have_grid ? grid : one;
+    bool uses[3];
+    diverge_uses_block_index(b, uses);
+    gridcls_result gr;
+    char why[LANES_WHY_MAX];
+    branch_grid_ctx ctx = {.branch = b, .block = block, .env = &first, .inexact = !c.exact};
+    int64_t blocks = g[0] * g[1] * g[2];
+    bool ok;
+    if ((uses[0] || uses[1] || uses[2]) && blocks <= BRANCH_EVERY_BLOCK_MAX &&
+        blocks * block[0] * block[1] * block[2] <= BRANCH_EVERY_THREAD_MAX) {
+        /* Small enough to count block by block: exact whatever the
+         * condition singles out. */
+        memset(&gr, 0, sizeof gr);
+        gr.uniform = true;
+        ok = true;
+        for (int64_t i = 0; ok && i < blocks; i++) {
+            int64_t bidx[3] = {i % g[0], i / g[0] % g[1], i / (g[0] * g[1])};
+            int64_t m[GRIDCLS_METRICS] = {0};
+            ok = branch_grid_block(bidx, m, why, sizeof why, &ctx);
+            for (int k = 0; k < GRIDCLS_METRICS; k++)
+                gr.sum[k] += m[k];
+            gr.classes++;
+        }
+    } else {
+        ok = gridcls_sum(g, uses, branch_grid_block, &ctx, &gr, why, sizeof why);
+    }
+    if (!ok) {
+        json_object_set_new(o, "counts_reason", json_text(why));
+        return;
+    }
+    json_object_set_new(o, "counts_over", json_string(have_grid ? "grid" : "one block"));
+    json_object_set_new(o, "warps_per_block", json_integer(c.warps));
+    json_object_set_new(o, "warps_in_grid",
+                        have_grid ? json_integer(c.warps * g[0] * g[1] * g[2]) : json_null());
+    json_object_set_new(o, "warps_entering", json_integer(gr.sum[0]));
+    json_object_set_new(o, "warps_divergent", json_integer(gr.sum[1]));
+    json_t *we = json_array();
+    for (int w = 0; w < c.warps && w < LANES_MAX_THREADS / LANES_WARP; w++)
+        json_array_append_new(we, c.warp_efficiency[w] < 0 ? json_null()
+                                                           : json_real(c.warp_efficiency[w]));
+    json_object_set_new(o, "warp_efficiency", we);
+    json_object_set_new(
+        o, "simd_efficiency",
+        gr.sum[3] > 0 ? json_real((double)gr.sum[2] / ((double)LANES_WARP * (double)gr.sum[3]))
+                      : json_null());
+    if (b->kind == BRANCH_LOOP) {
+        json_object_set_new(o, "iterations_uniform", json_integer(gr.sum[4]));
+        json_object_set_new(o, "iterations_divergent", json_integer(gr.sum[5]));
+    }
+    json_object_set_new(o, "counts_exact", json_boolean(!ctx.inexact && gr.uniform));
+    if (!gr.uniform)
+        json_object_set_new(o, "counts_note", json_text(gr.note));
+}
+
+static void analyse_config(const source_inputs *in, size_t vi, const run_config *cfg, bool several,
+                           source_outputs *out, finding_list *findings)
 {
     const cusrc_unit *u = in->unit;
     const cusrc_variant *v = &u->variants[vi];
-    int64_t block[3];
-    const char *origin = NULL;
-    bool have_block = block_for_variant(in, vi, block, &origin);
+    const int64_t *block = cfg->block, *grid = cfg->grid;
+    bool have_block = cfg->have_block, have_grid = cfg->have_grid;
     expr_env env;
-    int64_t grid[3];
-    bool have_grid = analysis_env(in, vi, &env, grid);
+    config_env(in, cfg, &env);
+    size_t first_shared = json_array_size(out->shared_accesses);
+    size_t first_global = json_array_size(out->global_accesses);
+    size_t first_branch = json_array_size(out->branches);
     for (size_t i = v->first_access; i < v->first_access + v->n_accesses; i++) {
         const mem_access *a = &u->accesses[i];
         const char *file = a->loc.file ? a->loc.file : in->file;
         /* Name the instantiation when a template has several. */
-        char inst[160] = "";
-        if (strchr(v->name, '<'))
-            snprintf(inst, sizeof inst, " in '%s'", v->name);
+        char inst[200] = "";
+        instance_words(v, cfg, several, inst, sizeof inst);
         json_t *arr = a->space == SPACE_SHARED ? out->shared_accesses : out->global_accesses;
         if (a->why_not) {
             add_access_json(arr, a, in->file, false, a->why_not);
@@ -484,6 +686,8 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
         const char *file = b->loc.file ? b->loc.file : in->file;
         if (b->why_not || !have_block)
             continue;
+        char inst[200] = "";
+        instance_words(v, cfg, several, inst, sizeof inst);
         diverge_result dr;
         diverge_analyze(b, block, &env, &dr);
         json_t *o = json_pack("{s:o, s:i, s:i, s:s, s:o, s:s}", "file", json_text(file), "line",
@@ -491,14 +695,32 @@ static void analyse_accesses(const source_inputs *in, size_t vi, source_outputs 
                               b->kernel ? b->kernel : "", "text", json_text(b->text ? b->text : ""),
                               "verdict", diverge_verdict_name(dr.verdict));
         json_object_set_new(o, "efficiency", json_real(dr.efficiency));
+        if (dr.reason[0])
+            json_object_set_new(o, "reason", json_text(dr.reason));
+        add_branch_counts(o, b, block, &env, have_grid, grid);
         json_array_append_new(out->branches, o);
         if (dr.flagged)
             findings_add(findings, "gpulint-divergence", SEV_WARNING, file, b->loc.line,
                          b->loc.column, json_pack("{s:f}", "simt_efficiency", dr.efficiency),
-                         "'%s' depends on the thread index within a warp: lanes of one warp "
+                         "'%s'%s depends on the thread index within a warp: lanes of one warp "
                          "take different paths (predicted SIMT efficiency %.0f%%)",
-                         b->text ? b->text : "condition", dr.efficiency * 100.0);
+                         b->text ? b->text : "condition", inst, dr.efficiency * 100.0);
     }
+    json_t *arrays[3] = {out->shared_accesses, out->global_accesses, out->branches};
+    size_t firsts[3] = {first_shared, first_global, first_branch};
+    for (int k = 0; k < 3; k++)
+        for (size_t i = firsts[k]; i < json_array_size(arrays[k]); i++)
+            tag_config(json_array_get(arrays[k], i), cfg, several);
+}
+
+static void analyse_variant(const source_inputs *in, size_t vi, source_outputs *out,
+                            finding_list *findings)
+{
+    run_config *c;
+    size_t n = variant_configs(in, vi, &c);
+    for (size_t i = 0; i < n; i++)
+        analyse_config(in, vi, &c[i], n > 1, out, findings);
+    free(c);
 }
 
 /* True when every branch of the variant is a bounds check or takes the same
@@ -535,8 +757,26 @@ static bool branches_uniform(const source_inputs *in, const cusrc_variant *v, co
 static void add_roofline(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l,
                          source_outputs *out)
 {
+    /* The launch's constant integer arguments, then --define (which wins). */
+    kroof_defines defs = {0};
+    const cusrc_kernel *kern = &in->unit->kernels[v->kernel];
+    for (int a = 0; l && a < l->n_args && a < kern->n_params && defs.n < EXPR_MAX_BINDINGS; a++)
+        if (l->args[a].known && param_bindable(&kern->params[a])) {
+            defs.names[defs.n] = kern->params[a].name;
+            defs.values[defs.n++] = l->args[a].value;
+        }
+    for (int i = 0; in->defines && i < in->defines->n; i++) {
+        int j = 0;
+        while (j < defs.n && strcmp(defs.names[j], in->defines->names[i]))
+            j++;
+        if (j == defs.n && defs.n == EXPR_MAX_BINDINGS)
+            continue;
+        defs.names[j] = in->defines->names[i];
+        defs.values[j] = in->defines->values[i];
+        defs.n += j == defs.n;
+    }
     kroof k;
-    kroof_compute(in->unit, v, l, in->defines, in->product, branches_uniform(in, v, l), &k);
+    kroof_compute(in->unit, v, l, &defs, in->product, branches_uniform(in, v, l), &k);
     json_array_append_new(out->roofline, kroof_json(&k));
     kroof_text(&out->roofline_text, &k);
     kroof_free(&k);
@@ -567,7 +807,7 @@ void source_analyse_source(const source_inputs *in, source_outputs *out, finding
     for (size_t i = 0; i < u->n_notes; i++)
         json_array_append_new(out->notes, json_text(u->notes[i]));
     for (size_t vi = 0; vi < u->n_variants; vi++)
-        analyse_accesses(in, vi, out, findings);
+        analyse_variant(in, vi, out, findings);
     roofline_sites(in, out);
 }
 
@@ -687,4 +927,47 @@ void source_launch_text(sbuf *out, const source_outputs *o, bool color)
                   width[2], cells[2], width[3], cells[3], cells[4]);
     }
     free(all);
+}
+
+/* One row per branch that depends on the thread index and was counted. */
+void source_branch_text(sbuf *out, const source_outputs *o)
+{
+    size_t i, n = 0;
+    json_t *b;
+    json_array_foreach(o->branches, i, b)
+    {
+        const char *verdict = json_string_value(json_object_get(b, "verdict"));
+        if (!json_object_get(b, "warps_entering") || !verdict || !strcmp(verdict, "warp-uniform"))
+            continue;
+        if (n++ == 0)
+            sbuf_add(out, "\ndivergence (branches on the thread index; warps of the grid, or of "
+                          "one block when its grid is not known)\n");
+        json_t *launch = json_object_get(b, "launch");
+        json_t *grid_warps = json_object_get(b, "warps_in_grid");
+        json_int_t warps = json_is_integer(grid_warps)
+                               ? json_integer_value(grid_warps)
+                               : json_integer_value(json_object_get(b, "warps_per_block"));
+        json_t *simd = json_object_get(b, "simd_efficiency");
+        sbuf_addf(out, "  %s:%lld  %s  '%s'", json_string_value(json_object_get(b, "file")),
+                  (long long)json_integer_value(json_object_get(b, "line")),
+                  json_string_value(json_object_get(b, "kernel")),
+                  json_string_value(json_object_get(b, "text")));
+        if (launch)
+            sbuf_addf(out, " (launch at line %lld)",
+                      (long long)json_integer_value(json_object_get(launch, "line")));
+        sbuf_addf(out, ": %s; %lld of %lld warps enter, %lld diverge", verdict,
+                  (long long)json_integer_value(json_object_get(b, "warps_entering")),
+                  (long long)warps,
+                  (long long)json_integer_value(json_object_get(b, "warps_divergent")));
+        if (json_is_number(simd))
+            sbuf_addf(out, ", SIMD efficiency %.1f%%", json_number_value(simd) * 100.0);
+        json_t *iu = json_object_get(b, "iterations_uniform");
+        if (iu)
+            sbuf_addf(out, "; iterations %lld uniform, %lld divergent",
+                      (long long)json_integer_value(iu),
+                      (long long)json_integer_value(json_object_get(b, "iterations_divergent")));
+        if (!json_is_true(json_object_get(b, "counts_exact")))
+            sbuf_add(out, " (estimate)");
+        sbuf_addc(out, '\n');
+    }
 }

@@ -57,5 +57,7 @@ void source_analyse_source(const source_inputs *in, source_outputs *out, finding
 void source_analyse_launches(const source_inputs *in, source_outputs *out, finding_list *findings);
 /* Text lines for the launch table of the report. */
 void source_launch_text(sbuf *out, const source_outputs *o, bool color);
+/* Text lines for the divergence counts of the branches on the thread index. */
+void source_branch_text(sbuf *out, const source_outputs *o);
 
 #endif

@@ -307,6 +307,14 @@ static void test_transpose_launches(void **state)
     assert_int_equal(l->smem.value, 0);
     assert_false(l->smem_optin);
     assert_string_equal(u->variants[l->variant].name, "transposeTileNaive");
+    /* The kernel's arguments: pointers are not constants, the sizes are. */
+    assert_int_equal(l->n_args, 4);
+    assert_false(l->args[0].known);
+    assert_string_equal(l->args[0].text, "out");
+    assert_true(l->args[2].known);
+    assert_int_equal(l->args[2].value, 1024);
+    assert_true(l->args[3].known);
+    assert_int_equal(l->args[3].value, 1024);
 
     l = launch_at(u, line_of(TR, "transposeTiled<16, 1><<<", 0), 0);
     assert_dim3(&l->grid, 64, 64, 1);
@@ -853,6 +861,10 @@ static void test_launch_api(void **state)
     assert_dim3(&l->grid, 2048, 1, 1);
     assert_dim3(&l->block, 512, 1, 1);
     assert_int_equal(l->smem.value, 0);
+    /* cudaLaunchKernelEx's arguments follow the kernel: (data, 2.0f, n) */
+    assert_int_equal(l->n_args, 3);
+    assert_true(l->args[2].known);
+    assert_int_equal(l->args[2].value, 1 << 20);
 }
 
 /* ---- features.cu: one of each construct ---- */

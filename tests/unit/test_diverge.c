@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "analysis/divcount.h"
 #include "analysis/diverge.h"
 
 static expr *C(int64_t v)
@@ -277,13 +278,118 @@ static void test_switch_and_misc(void **state)
     assert_true(near(r.efficiency, 40.0 / 64));
 }
 
+static diverge_counts count_if(expr *cond, const int64_t block[3], const expr_env *env)
+{
+    branch_site b = {0};
+    b.kind = BRANCH_IF;
+    b.cond = cond;
+    diverge_counts c;
+    assert_true(diverge_count(&b, block, env, &c));
+    expr_free(cond);
+    return c;
+}
+
+/* The textbook counts (issue 10): warps entering and diverging, each warp's
+ * efficiency, and loops' uniform and divergent iterations; checked by hand
+ * and against the calculator's independent evaluation (analysis/divcount). */
+static void test_counts(void **state)
+{
+    (void)state;
+    /* chapter 3's neighbored-less step: 2 * tid < blockDim.x with 128
+     * threads: warps 0 and 1 take it whole, warps 2 and 3 skip it */
+    const int64_t block128[3] = {128, 1, 1};
+    diverge_counts c =
+        count_if(B(OP_LT, B(OP_MUL, C(2), TX()), expr_builtin_sym(SYM_BDIM_X)), block128, NULL);
+    assert_int_equal(c.warps, 4);
+    assert_int_equal(c.warps_entering, 2);
+    assert_int_equal(c.warps_divergent, 0);
+    assert_true(near(c.warp_efficiency[0], 1.0) && near(c.warp_efficiency[1], 1.0));
+    assert_true(c.warp_efficiency[2] < 0 && c.warp_efficiency[3] < 0);
+    assert_true(c.exact);
+
+    /* a bounds check is counted: i < 2000 in block 7 of 256 threads
+     * (threads 1792..2047): 208 lanes, warps 0-5 whole, warp 6 half */
+    expr_env env;
+    expr_env_init(&env);
+    expr_env_set(&env, "n", 2000);
+    expr_env_set_builtin(&env, SYM_BID_X, 7);
+    c = count_if(B(OP_LT, IDX(), N("n")), block256, &env);
+    assert_int_equal(c.warps_entering, 7);
+    assert_int_equal(c.warps_divergent, 1);
+    assert_int_equal(c.lanes_on, 208);
+    assert_int_equal(c.runs, 7);
+    assert_true(near(c.warp_efficiency[6], 0.5));
+    assert_true(c.warp_efficiency[7] < 0);
+
+    /* the same condition through the calculator's own evaluator */
+    const int64_t grid1[3] = {1, 1, 1};
+    expr *cond = B(OP_LOR, B(OP_LT, TX(), C(40)), B(OP_GE, TX(), C(104)));
+    branch_site b = {0};
+    b.kind = BRANCH_IF;
+    b.cond = cond;
+    assert_true(diverge_count(&b, block128, NULL, &c));
+    divcount d;
+    char why[256];
+    assert_true(divcount_branch(cond, block128, grid1, NULL, &d, why, sizeof why));
+    assert_int_equal(c.warps_entering, d.taken.warps_entering);
+    assert_int_equal(c.warps_divergent, d.warps_divergent);
+    assert_int_equal(c.lanes_on, d.taken.lanes);
+    assert_int_equal(c.warps_entering, 3); /* warp 2 (64-95) skips */
+    assert_int_equal(c.warps_divergent, 2);
+    for (int w = 0; w < 4; w++)
+        assert_true(near(c.warp_efficiency[w], d.first_efficiency[w]));
+    expr_free(cond);
+
+    /* exercise 13.8 as a loop: (tid % 4) + 1 trips in a warp of 32:
+     * 1 iteration all lanes run, 3 only some run, 80 / (32 x 4) */
+    memset(&b, 0, sizeof b);
+    b.kind = BRANCH_LOOP;
+    b.n_loops = 1;
+    b.loops[0] = loop("i", C(0), B(OP_LT, N("i"), B(OP_ADD, B(OP_MOD, TX(), C(4)), C(1))),
+                      B(OP_ADD, N("i"), C(1)));
+    b.cond = b.loops[0].cond;
+    const int64_t block32[3] = {32, 1, 1};
+    assert_true(diverge_count(&b, block32, NULL, &c));
+    assert_int_equal(c.warps_entering, 1);
+    assert_int_equal(c.warps_divergent, 1);
+    assert_int_equal(c.iterations_uniform, 1);
+    assert_int_equal(c.iterations_divergent, 3);
+    assert_int_equal(c.lanes_on, 80);
+    assert_int_equal(c.runs, 4);
+    assert_true(near(c.warp_efficiency[0], 0.625));
+    free_site(&b);
+
+    /* the neighbored reduction's if, over its loop: every warp enters and
+     * diverges; 255 lanes over 47 warp runs as diverge_analyze counts */
+    memset(&b, 0, sizeof b);
+    b.kind = BRANCH_IF;
+    b.n_loops = 1;
+    b.loops[0] =
+        loop("s", C(1), B(OP_LT, N("s"), expr_builtin_sym(SYM_BDIM_X)), B(OP_MUL, N("s"), C(2)));
+    b.cond = B(OP_EQ, B(OP_MOD, TX(), B(OP_MUL, C(2), N("s"))), C(0));
+    assert_true(diverge_count(&b, block256, NULL, &c));
+    assert_int_equal(c.warps_entering, 8);
+    assert_int_equal(c.warps_divergent, 8);
+    assert_int_equal(c.lanes_on, 255);
+    assert_int_equal(c.runs, 47);
+    free_site(&b);
+
+    /* an unknown value: no counts, and why */
+    memset(&b, 0, sizeof b);
+    b.kind = BRANCH_IF;
+    b.cond = B(OP_LT, B(OP_MOD, TX(), C(4)), N("k"));
+    assert_false(diverge_count(&b, block256, NULL, &c));
+    assert_non_null(strstr(c.why, "'k'"));
+    free_site(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_odd_even),        cmocka_unit_test(test_warp_granular),
         cmocka_unit_test(test_bounds_check),    cmocka_unit_test(test_trip_counts),
         cmocka_unit_test(test_grid_stride),     cmocka_unit_test(test_reductions),
-        cmocka_unit_test(test_switch_and_misc),
+        cmocka_unit_test(test_switch_and_misc), cmocka_unit_test(test_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,7 +72,7 @@ static void brute_force(const access_ctx *c, int64_t sum[2])
     for (int64_t z = 0; z < c->grid[2]; z++)
         for (int64_t y = 0; y < c->grid[1]; y++)
             for (int64_t x = 0; x < c->grid[0]; x++) {
-                int64_t bid[3] = {x, y, z}, m[2];
+                int64_t bid[3] = {x, y, z}, m[GRIDCLS_METRICS] = {0};
                 char why[256];
                 assert_true(block_fn(bid, m, why, sizeof why, (void *)c));
                 sum[0] += m[0];
