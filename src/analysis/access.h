@@ -69,6 +69,9 @@ typedef struct branch_site {
     loop_ctx loops[ACCESS_MAX_LOOPS];
     char *text;
     char *why_not;
+    /* An if neither arm of which counts FLOPs or global bytes, nor leaves
+     * early: it cannot make the roofline's per-thread counts upper bounds. */
+    bool no_work;
     src_loc loc;
 } branch_site;
 

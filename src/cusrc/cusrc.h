@@ -183,6 +183,7 @@ typedef struct cusrc_counts {
     expr *tensor_flops;
     expr *gmem_load_bytes;
     expr *gmem_store_bytes;
+    expr *gmem_accesses; /* global loads and stores a thread issues */
     int n_unknown_trips; /* loops whose trip count is a "trips_L<line>" symbol */
 } cusrc_counts;
 

@@ -10,7 +10,18 @@
 
 #include "cusrc/cusrc_int.h"
 
-enum { CNT_FP16, CNT_FP32, CNT_FP64, CNT_TR32, CNT_TR64, CNT_TENSOR, CNT_GLD, CNT_GST, CNT_N };
+enum {
+    CNT_FP16,
+    CNT_FP32,
+    CNT_FP64,
+    CNT_TR32,
+    CNT_TR64,
+    CNT_TENSOR,
+    CNT_GLD,
+    CNT_GST,
+    CNT_GACC,
+    CNT_N
+};
 
 typedef struct arr_ref {
     CXCursor decl;
@@ -28,7 +39,8 @@ typedef struct walker {
     size_t n_arrs, cap_arrs;
     expr **guards;
     int n_guards, cap_guards;
-    loop_frame root; /* counts outside every loop */
+    loop_frame root;  /* counts outside every loop */
+    long work_events; /* counted operations or bytes met so far (a branch's arms: none?) */
 } walker;
 
 typedef enum space_kind { SP_NONE, SP_SHARED, SP_GLOBAL } space_kind;
@@ -102,6 +114,7 @@ static loop_frame *count_frame(walker *w)
 static void add_count(walker *w, int cat, int64_t n)
 {
     count_frame(w)->direct[cat] += n;
+    w->work_events += n != 0;
 }
 
 static expr *frame_total(loop_frame *fr, int cat)
@@ -564,8 +577,10 @@ static void emit_access(walker *w, cnode *n, bool is_store)
     a->why_not = why;
     a->text = cn_text_trunc(w->t, n->cur, 200);
     cn_loc(w->t, n->cur, &a->loc);
-    if (a->space == SPACE_GLOBAL)
+    if (a->space == SPACE_GLOBAL) {
         add_count(w, is_store ? CNT_GST : CNT_GLD, a->width);
+        add_count(w, CNT_GACC, 1);
+    }
     lref_free(&r);
 }
 
@@ -723,8 +738,10 @@ static void count_wmma_io(walker *w, cnode *call, bool store)
         return;
     lref r = {SP_NONE, -1, NULL, NULL, NULL};
     resolve_pointer(w, ptr, &r, 0);
-    if (r.space == SP_GLOBAL)
+    if (r.space == SP_GLOBAL) {
         add_count(w, store ? CNT_GST : CNT_GLD, rows * cols * es / 32);
+        add_count(w, CNT_GACC, 1); /* one wmma load/store per thread */
+    }
     lref_free(&r);
 }
 
@@ -1072,7 +1089,9 @@ static exit_info walk_if(walker *w, cnode *s)
     cnode *els = s->n_kids - first >= 3 ? s->kids[first + 2] : NULL;
     walk_expr(w, cond);
     expr *c = x_expr(&w->f, cond);
+    size_t branch = w->u->n_branches;
     emit_branch(w, BRANCH_IF, cond, s, expr_clone(c));
+    long work_before = w->work_events;
     push_guard(w, expr_clone(c));
     exit_info r1 = walk_stmt(w, then);
     pop_guard(w);
@@ -1085,20 +1104,25 @@ static exit_info walk_if(walker *w, cnode *s)
     expr *after = NULL;
     bool ret1 = false, ret2 = false;
     bool returns = r1.returns || r2.returns;
-    if (always_exits(then, &ret1)) {
+    bool exits1 = always_exits(then, &ret1), exits2 = els && always_exits(els, &ret2);
+    if (exits1) {
         after = expr_unary(OP_NOT, expr_clone(c));
         returns |= ret1;
         expr_free(r1.after);
     } else if (r1.after) {
         after = expr_binary(OP_LOR, expr_unary(OP_NOT, expr_clone(c)), r1.after);
     }
-    if (els && always_exits(els, &ret2)) {
+    if (exits2) {
         after = x_conj(after, expr_clone(c));
         returns |= ret2;
         expr_free(r2.after);
     } else if (r2.after) {
         after = x_conj(after, expr_binary(OP_LOR, expr_clone(c), r2.after));
     }
+    /* Neither arm counts anything nor leaves early: the branch cannot make
+     * the per-thread counts an upper bound. */
+    w->u->branches[branch].no_work = w->work_events == work_before && !exits1 && !exits2 &&
+                                     !r1.after && !r2.after && !r1.returns && !r2.returns;
     expr_free(c);
     return (exit_info){after, returns && after};
 }
@@ -1563,6 +1587,7 @@ static void walk_loop(walker *w, cnode *s)
         }
         parent->nested[cat] =
             parent->nested[cat] ? expr_binary(OP_ADD, parent->nested[cat], st) : st;
+        w->work_events++;
     }
     free(fr->ctx.var);
     expr_free(fr->ctx.init);
@@ -1622,7 +1647,8 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
     expr **slots[CNT_N] = {&var->counts.flops_fp16,          &var->counts.flops_fp32,
                            &var->counts.flops_fp64,          &var->counts.transcendental_fp32,
                            &var->counts.transcendental_fp64, &var->counts.tensor_flops,
-                           &var->counts.gmem_load_bytes,     &var->counts.gmem_store_bytes};
+                           &var->counts.gmem_load_bytes,     &var->counts.gmem_store_bytes,
+                           &var->counts.gmem_accesses};
     for (int cat = 0; cat < CNT_N; cat++) {
         expr *e = frame_total(&w.root, cat);
         *slots[cat] = expr_simplify(e);

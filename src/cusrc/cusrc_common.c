@@ -59,6 +59,7 @@ static void counts_free(cusrc_counts *c)
     expr_free(c->tensor_flops);
     expr_free(c->gmem_load_bytes);
     expr_free(c->gmem_store_bytes);
+    expr_free(c->gmem_accesses);
 }
 
 void cusrc_unit_free(cusrc_unit *u)

@@ -56,8 +56,8 @@ typedef struct loop_frame {
     var_info *var;     /* the counter, NULL when none was recognised */
     loop_ctx ctx;      /* owned */
     expr *trips;       /* trip count, owned */
-    int64_t direct[8]; /* operation counts directly in the body */
-    expr *nested[8];   /* counts of nested loops (already multiplied), owned */
+    int64_t direct[9]; /* operation counts directly in the body (CNT_*) */
+    expr *nested[9];   /* counts of nested loops (already multiplied), owned */
 } loop_frame;
 
 /* Parameters of a function expanded at a call site (small helpers in

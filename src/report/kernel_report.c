@@ -259,6 +259,15 @@ void kernel_report_text(sbuf *out, const char *heading, const kernel_row *rows, 
     else
         sbuf_addf(out, "%s\n\n", heading);
     resource_table(out, rows, n, style);
+    for (int i = 0; i < n; i++) {
+        const kernel_row *r = &rows[i];
+        if (!r->has_declared_smem || r->declared_smem == r->ptx->static_smem)
+            continue;
+        /* ptxas allocates what the compiled code keeps: arrays never read
+         * are dropped, small ones may live in registers, and alignment pads. */
+        sbuf_addf(out, "note: %s declares %lld B of __shared__ per block; ptxas allocates %lld B\n",
+                  r->demangled, (long long)r->declared_smem, (long long)r->ptx->static_smem);
+    }
     bool any_arch = false;
     for (int i = 0; i < n; i++)
         any_arch |= rows[i].arch != NULL;
@@ -280,6 +289,8 @@ json_t *kernel_report_json(const kernel_row *r)
     json_object_set_new(o, "arch", json_text(k->arch));
     json_object_set_new(o, "registers", json_integer(k->registers));
     json_object_set_new(o, "static_smem", json_integer(k->static_smem));
+    if (r->has_declared_smem)
+        json_object_set_new(o, "declared_smem", json_integer(r->declared_smem));
     json_object_set_new(o, "stack", json_integer(k->stack));
     json_object_set_new(o, "spill_stores", json_integer(k->spill_stores));
     json_object_set_new(o, "spill_loads", json_integer(k->spill_loads));

@@ -20,6 +20,10 @@ typedef struct kernel_row {
     int line, column;
     const gpu_arch *arch;
     const kernel_eval *eval;
+    /* The source's static __shared__ declarations summed (libclang builds):
+     * what a book adds up, beside what ptxas allocated. */
+    bool has_declared_smem;
+    int64_t declared_smem;
 } kernel_row;
 
 typedef struct kernel_report_style {

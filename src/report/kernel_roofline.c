@@ -279,16 +279,16 @@ void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_laun
         k->transcendental = launch_total(expr_binary(OP_ADD, clone_or_zero(c->transcendental_fp32),
                                                      clone_or_zero(c->transcendental_fp64)),
                                          threads, launch, defs);
-        expr_free(threads);
+        k->accesses = launch_total(clone_or_zero(c->gmem_accesses), threads, launch, defs);
     }
     /* --define first, then the trip counts the launch determines. */
     kroof_defines all = {0};
     if (defs)
         all = *defs;
-    expr *counts[6] = {k->flops[0], k->flops[1], k->flops[2],
-                       k->flops[3], k->bytes,    k->transcendental};
+    expr *counts[7] = {k->flops[0], k->flops[1],       k->flops[2], k->flops[3],
+                       k->bytes,    k->transcendental, k->accesses};
     if (!k->annotated)
-        bind_trips(u, v, launch, counts, 6, &all);
+        bind_trips(u, v, launch, counts, 7, &all);
     expr_env env;
     expr_env_init(&env);
     for (int i = 0; i < all.n; i++)
@@ -306,6 +306,17 @@ void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_laun
     }
     if (k->known && expr_eval(k->transcendental, &env, &val, &why) == EXPR_OK)
         k->transcendental_value = (double)val;
+    const char *ignored = NULL;
+    if (k->accesses && expr_eval(k->accesses, &env, &val, &ignored) == EXPR_OK) {
+        k->accesses_known = true;
+        k->accesses_value = (double)val;
+    }
+    if (threads && expr_eval(threads, &env, &val, &ignored) == EXPR_OK && val > 0) {
+        k->threads_known = true;
+        k->threads_value = (double)val;
+    }
+    expr_free(threads);
+    threads = NULL;
     if (!k->known) {
         k->unbound = xstrdup(why ? why : "a value is unknown");
         return;
@@ -351,6 +362,7 @@ void kroof_free(kroof *k)
         expr_free(k->flops[i]);
     expr_free(k->transcendental);
     expr_free(k->bytes);
+    expr_free(k->accesses);
     free(k->unbound);
     free(k->why_no_bound);
     memset(k, 0, sizeof *k);
@@ -365,6 +377,11 @@ static json_t *count_json(const expr *e, bool known, double v)
     json_t *j = json_text(s);
     free(s);
     return j;
+}
+
+double kroof_total_flops(const kroof *k)
+{
+    return k->flops_value[0] + k->flops_value[1] + k->flops_value[2] + k->flops_value[3];
 }
 
 json_t *kroof_json(const kroof *k)
@@ -389,6 +406,18 @@ json_t *kroof_json(const kroof *k)
                                   "what the code keeps in registers and shared memory"));
     if (!k->known)
         json_object_set_new(o, "unknown", json_text(k->unbound));
+    if (k->accesses_known)
+        json_object_set_new(o, "global_accesses", json_integer((json_int_t)k->accesses_value));
+    if (k->known && k->threads_known) {
+        double t = k->threads_value;
+        json_object_set_new(o, "threads", json_real(t));
+        json_t *pt = json_object();
+        json_object_set_new(pt, "flops", json_real(kroof_total_flops(k) / t));
+        json_object_set_new(pt, "dram_bytes", json_real(k->bytes_value / t));
+        json_object_set_new(pt, "global_accesses",
+                            k->accesses_known ? json_real(k->accesses_value / t) : json_null());
+        json_object_set_new(o, "per_thread_counts", pt);
+    }
     if (k->has_bound) {
         json_object_set_new(o, "ai", isfinite(k->ai) ? json_real(k->ai) : json_null());
         json_object_set_new(o, "bound", json_text(k->memory_bound ? "memory" : "compute"));
@@ -452,6 +481,15 @@ void kroof_text(sbuf *out, const kroof *k)
         sbuf_add(out, " (every branch arm counted)");
     if (k->known && k->transcendental_value > 0)
         sbuf_addf(out, ", %.0f transcendental calls (not in the FLOPs)", k->transcendental_value);
+    if (k->known && k->threads_known) {
+        /* What a book asks per thread, beside the launch's totals. */
+        double t = k->threads_value;
+        sbuf_addf(out, "; per thread %.4g FLOP, %.4g B", kroof_total_flops(k) / t,
+                  k->bytes_value / t);
+        if (k->accesses_known)
+            sbuf_addf(out, ", %.4g global access%s", k->accesses_value / t,
+                      k->accesses_value == t ? "" : "es");
+    }
     double total = k->flops_value[0] + k->flops_value[1] + k->flops_value[2] + k->flops_value[3];
     if (k->has_bound && k->upper_bound) {
         sbuf_addf(out,

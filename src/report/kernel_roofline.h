@@ -27,8 +27,14 @@ typedef struct kroof {
     expr *flops[4];       /* fp16, fp32, fp64, tensor */
     expr *transcendental; /* calls, reported apart from the flops */
     expr *bytes;          /* DRAM bytes requested (loads + stores) */
+    expr *accesses;       /* global loads and stores issued by all threads; NULL when annotated */
     bool known;           /* every count evaluated */
-    double flops_value[4], transcendental_value, bytes_value;
+    double flops_value[4], transcendental_value, bytes_value, accesses_value;
+    /* The launch's threads, when known: the totals over them are the
+     * per-thread counts a book asks for (exact averages when threads
+     * differ, e.g. a bounds check's idle last block still counted). */
+    bool threads_known, accesses_known;
+    double threads_value;
     char *unbound; /* first name without a value, when !known */
     /* With a product: */
     bool has_bound;
@@ -53,6 +59,7 @@ void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_laun
                    kroof *out);
 void kroof_free(kroof *k);
 json_t *kroof_json(const kroof *k);
+double kroof_total_flops(const kroof *k); /* every precision, tensor included */
 void kroof_text(sbuf *out, const kroof *k);
 
 #endif

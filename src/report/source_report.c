@@ -744,7 +744,7 @@ static bool branches_uniform(const source_inputs *in, const cusrc_variant *v, co
         /* Loops are not arms: their trip counts multiply the counts (run per
          * thread when they differ by lane), so only ifs, ?: and switches
          * make the counts upper bounds. */
-        if (b->kind == BRANCH_LOOP)
+        if (b->kind == BRANCH_LOOP || b->no_work)
             continue;
         diverge_result dr;
         diverge_analyze(b, block, &env, &dr);
@@ -825,6 +825,8 @@ void source_analyse_launches(const source_inputs *in, source_outputs *out, findi
                 in->rows[r].column = loc->column;
                 in->rows[r].def_file =
                     loc->file && in->file && strcmp(loc->file, in->file) ? loc->file : NULL;
+                in->rows[r].has_declared_smem = v->static_smem >= 0;
+                in->rows[r].declared_smem = v->static_smem;
             }
     }
     for (size_t li = 0; li < u->n_launches; li++) {

@@ -343,8 +343,8 @@ void report_free(report *r)
 
 kernel_row report_row(const report_kernel *k)
 {
-    return (kernel_row){&k->ptx, k->demangled, k->file, k->def_file,
-                        k->line, k->column,    k->arch, &k->eval};
+    return (kernel_row){&k->ptx,   k->demangled, k->file,  k->def_file,           k->line,
+                        k->column, k->arch,      &k->eval, k->declared_smem >= 0, k->declared_smem};
 }
 
 json_t *report_json(const report *r)

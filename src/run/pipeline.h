@@ -89,6 +89,7 @@ typedef struct report_kernel {
     int line, column;     /* 0 when unknown */
     const gpu_arch *arch; /* NULL when the log's arch has no model */
     kernel_eval eval;
+    int64_t declared_smem; /* the source's static __shared__ bytes; -1 unknown */
 } report_kernel;
 
 typedef struct report {

@@ -39,6 +39,7 @@ static void add_kernel(report *r, size_t *cap, const ptxas_kernel *k, const char
     rk->demangled = demangle(k->name);
     rk->file = file;
     rk->arch = arch;
+    rk->declared_smem = -1;
     if (scan) {
         char simple[512];
         srcscan_simple_name(rk->demangled, simple, sizeof simple);
@@ -224,6 +225,7 @@ static void analyse_launches(const pipeline_opts *o, report *r, const cusrc_unit
     for (size_t k = 0; k < r->n_kernels; k++) {
         r->kernels[k].line = rows[k].line;
         r->kernels[k].column = rows[k].column;
+        r->kernels[k].declared_smem = rows[k].has_declared_smem ? rows[k].declared_smem : -1;
         if (rows[k].def_file)
             r->kernels[k].def_file = xstrdup(rows[k].def_file);
     }
@@ -261,8 +263,9 @@ static char *record_text(const report *r, const char *log, const source_outputs 
     json_t *kernels = json_array(), *files = json_array(), *ignores = json_array();
     for (size_t i = 0; i < r->n_kernels; i++)
         json_array_append_new(kernels,
-                              json_pack("[i, i, o]", r->kernels[i].line, r->kernels[i].column,
-                                        json_bytes(r->kernels[i].def_file)));
+                              json_pack("[i, i, o, I]", r->kernels[i].line, r->kernels[i].column,
+                                        json_bytes(r->kernels[i].def_file),
+                                        (json_int_t)r->kernels[i].declared_smem));
     for (size_t i = 0; i < r->n_files; i++)
         json_array_append_new(files, json_pack("[s]", r->files[i].hash));
     for (size_t i = 0; i < r->ignores.n; i++)
@@ -500,11 +503,14 @@ bool unit_merge(report *r, const pipeline_opts *o, const char *file, const char 
     for (size_t i = 0; ok && i < json_array_size(kernels); i++) {
         int line, column;
         json_t *def;
-        ok = json_unpack(json_array_get(kernels, i), "[i, i, o]", &line, &column, &def) == 0;
+        json_int_t declared;
+        ok = json_unpack(json_array_get(kernels, i), "[i, i, o, I]", &line, &column, &def,
+                         &declared) == 0;
         if (!ok)
             break;
         r->kernels[before + i].line = line;
         r->kernels[before + i].column = column;
+        r->kernels[before + i].declared_smem = declared;
         if (!json_is_null(def))
             ok = (r->kernels[before + i].def_file = json_bytes_value(def)) != NULL;
     }
