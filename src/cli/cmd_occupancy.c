@@ -6,6 +6,7 @@
 
 #include "analysis/occ.h"
 #include "cli/cli.h"
+#include "cli/occupancy_latency.h"
 #include "cli/opt.h"
 #include "cli/target.h"
 #include "config.h"
@@ -27,6 +28,8 @@ typedef struct occ_args {
     int barriers;
     int64_t max_dynamic_smem;
     bool explain, help, seen_threads, seen_regs, seen_smem, seen_carveout, seen_optin;
+    double latency, throughput, per_warp;
+    bool seen_latency, seen_throughput, seen_per_warp;
     const char *format;
     const char *plot;
 } occ_args;
@@ -111,6 +114,12 @@ int cmd_occupancy(int argc, char **argv)
         {"barriers", 0, OPT_INT, &a.barriers, NULL, "N", "named barriers per block (ptxas)"},
         {"max-dynamic-smem", 0, OPT_BYTES, &a.max_dynamic_smem, &a.seen_optin, "BYTES",
          "cudaFuncAttributeMaxDynamicSharedMemorySize (opt-in above 48 KiB)"},
+        {"latency", 0, OPT_SI, &a.latency, &a.seen_latency, "CYCLES",
+         "Little's law: the latency to hide (with --throughput)"},
+        {"throughput", 0, OPT_SI, &a.throughput, &a.seen_throughput, "N",
+         "operations completed per cycle (warp instructions unless --per-warp)"},
+        {"per-warp", 0, OPT_SI, &a.per_warp, &a.seen_per_warp, "N",
+         "operations one warp instruction carries (default 1; 32 for thread operations)"},
         {"explain", 'e', OPT_FLAG, &a.explain, NULL, NULL, "show the worked derivation"},
         {"format", 'f', OPT_STRING, &a.format, NULL, "text|json", "output format"},
         {"plot", 'p', OPT_STRING, &a.plot, NULL, "FILE", "occupancy curves as .svg or .png"},
@@ -120,10 +129,28 @@ int cmd_occupancy(int argc, char **argv)
     int done =
         opt_parse_command("occupancy", specs, argc, argv,
                           "gpulint occupancy --threads N [--regs N] [--smem B] [--dynamic-smem B] "
-                          "[--arch A|--gpu G|--machine M] [--explain] [--format text|json]",
+                          "[--arch A|--gpu G|--machine M] [--explain] [--format text|json]\n"
+                          "       gpulint occupancy --latency CYCLES --throughput N [--per-warp N] "
+                          "[--arch A]",
                           &a.help, &a.format);
     if (done >= 0)
         return done;
+    if (a.seen_latency || a.seen_throughput || a.seen_per_warp) {
+        if (!a.seen_latency || !a.seen_throughput)
+            return cli_error(EXIT_USAGE, "--latency and --throughput go together");
+        if (a.seen_threads || a.block)
+            return cli_error(EXIT_USAGE, "--latency takes no --threads or --block");
+        model_db ldb;
+        target lt[TARGET_MAX];
+        int n_lt = 0;
+        int lrc = target_resolve(&a.target, &ldb, lt, TARGET_MAX, &n_lt);
+        if (lrc != EXIT_OK)
+            return lrc;
+        lrc = occupancy_latency(a.latency, a.throughput, a.seen_per_warp ? a.per_warp : 1.0, lt,
+                                n_lt, a.explain, strcmp(a.format, "json") == 0);
+        model_db_free(&ldb);
+        return lrc;
+    }
     int dims[3] = {1, 1, 1};
     if (a.block) {
         if (a.seen_threads)
