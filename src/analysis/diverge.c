@@ -209,6 +209,39 @@ static int popcount32(uint32_t m)
     return __builtin_popcount(m);
 }
 
+/* The distinct values among a warp's active lanes (a switch's passes). */
+static int distinct_values(const lanes_visit *v)
+{
+    int64_t seen[LANES_WARP];
+    int distinct = 0;
+    for (int l = 0; l < LANES_WARP; l++) {
+        if (!(v->active >> l & 1))
+            continue;
+        int k = 0;
+        while (k < distinct && seen[k] != v->value[l])
+            k++;
+        if (k == distinct)
+            seen[distinct++] = v->value[l];
+    }
+    return distinct;
+}
+
+/* Sum, fewest and most trips over a warp's active lanes (a loop that runs
+ * a negative count runs none); lo = INT64_MAX when no lane is active. */
+static void trip_span(const lanes_visit *v, int64_t *sum, int64_t *lo, int64_t *hi)
+{
+    *sum = 0;
+    *lo = INT64_MAX;
+    *hi = 0;
+    for (int l = 0; l < LANES_WARP; l++)
+        if (v->active >> l & 1) {
+            int64_t t = v->value[l] > 0 ? v->value[l] : 0;
+            *sum += t;
+            *lo = t < *lo ? t : *lo;
+            *hi = t > *hi ? t : *hi;
+        }
+}
+
 static bool on_warp(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, size_t why_size,
                     void *p)
 {
@@ -219,14 +252,8 @@ static bool on_warp(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, s
     int active = popcount32(v->active);
     bool divergent = false;
     if (ctx->kind == BRANCH_LOOP) {
-        int64_t sum = 0, lo = INT64_MAX, hi = 0;
-        for (int l = 0; l < LANES_WARP; l++) {
-            if (!(v->active >> l & 1))
-                continue;
-            sum += v->value[l];
-            lo = v->value[l] < lo ? v->value[l] : lo;
-            hi = v->value[l] > hi ? v->value[l] : hi;
-        }
+        int64_t sum, lo, hi;
+        trip_span(v, &sum, &lo, &hi);
         divergent = lo != hi;
         m[1] = sum;
         m[2] = hi;
@@ -238,17 +265,7 @@ static bool on_warp(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, s
             ctx->seen_trips = true;
         }
     } else if (ctx->kind == BRANCH_SWITCH) {
-        int64_t seen[LANES_WARP];
-        int distinct = 0;
-        for (int l = 0; l < LANES_WARP; l++) {
-            if (!(v->active >> l & 1))
-                continue;
-            int k = 0;
-            while (k < distinct && seen[k] != v->value[l])
-                k++;
-            if (k == distinct)
-                seen[distinct++] = v->value[l];
-        }
+        int distinct = distinct_values(v);
         divergent = distinct > 1;
         m[1] = active;
         m[2] = distinct;
@@ -299,14 +316,8 @@ static bool on_count(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, 
         return true;
     int w = v->warp, active = popcount32(v->active);
     if (c->kind == BRANCH_LOOP) {
-        int64_t sum = 0, lo = INT64_MAX, hi = 0;
-        for (int l = 0; l < LANES_WARP; l++)
-            if (v->active >> l & 1) {
-                int64_t t = v->value[l] > 0 ? v->value[l] : 0;
-                sum += t;
-                lo = t < lo ? t : lo;
-                hi = t > hi ? t : hi;
-            }
+        int64_t sum, lo, hi;
+        trip_span(v, &sum, &lo, &hi);
         if (active == 0)
             return true;
         c->lanes[w] += sum;
@@ -315,17 +326,7 @@ static bool on_count(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, 
         c->out->iterations_uniform += lo;
         c->out->iterations_divergent += hi - lo;
     } else if (c->kind == BRANCH_SWITCH) {
-        int64_t seen[LANES_WARP];
-        int distinct = 0;
-        for (int l = 0; l < LANES_WARP; l++) {
-            if (!(v->active >> l & 1))
-                continue;
-            int k = 0;
-            while (k < distinct && seen[k] != v->value[l])
-                k++;
-            if (k == distinct)
-                seen[distinct++] = v->value[l];
-        }
+        int distinct = distinct_values(v);
         c->lanes[w] += active;
         c->runs[w] += distinct;
         c->divergent[w] |= distinct > 1;
