@@ -341,23 +341,61 @@ static bool on_count(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, 
     return true;
 }
 
+/* The expression a branch is evaluated on: its condition, or for a loop
+ * whose own condition the front end did not give, the loop context's. NULL
+ * with why when there is none to evaluate. */
+static const expr *branch_condition(const branch_site *b, const char **why)
+{
+    if (b->why_not) {
+        *why = b->why_not;
+        return NULL;
+    }
+    if (b->kind == BRANCH_LOOP && b->n_loops < 1) {
+        *why = "the loop's start and step are not known";
+        return NULL;
+    }
+    const expr *cond = b->cond;
+    if (b->kind == BRANCH_LOOP && !cond)
+        cond = b->loops[b->n_loops - 1].cond;
+    if (!cond)
+        *why = "the condition is not known";
+    return cond;
+}
+
+/* Walks the branch over the block's lanes: per warp request the
+ * condition's value, or for a loop each lane's trip count (its own
+ * condition standing in for the loop context's). */
+static bool branch_lanes_run(const branch_site *b, const expr *cond, const int64_t block[3],
+                             const expr_env *env, lanes_fn fn, void *ctx, lanes_result *lr)
+{
+    lanes_job job = {
+        .what = b->kind == BRANCH_LOOP ? "trip count" : "condition",
+        .value = b->kind == BRANCH_LOOP ? NULL : cond,
+        .loops = b->loops,
+        .n_loops = b->n_loops,
+        .last_loop_trips = b->kind == BRANCH_LOOP,
+        .block = {block[0], block[1], block[2]},
+        .env = env,
+        .fn = fn,
+        .ctx = ctx,
+    };
+    loop_ctx loops[ACCESS_MAX_LOOPS];
+    if (b->kind == BRANCH_LOOP && b->cond) {
+        memcpy(loops, b->loops, sizeof loops);
+        loops[b->n_loops - 1].cond = b->cond;
+        job.loops = loops;
+    }
+    return lanes_run(&job, lr);
+}
+
 bool diverge_count(const branch_site *b, const int64_t block[3], const expr_env *env,
                    diverge_counts *out)
 {
     memset(out, 0, sizeof *out);
-    const expr *cond = b->cond;
-    if (b->why_not) {
-        snprintf(out->why, sizeof out->why, "%s", b->why_not);
-        return false;
-    }
-    if (b->kind == BRANCH_LOOP && b->n_loops < 1) {
-        snprintf(out->why, sizeof out->why, "the loop's start and step are not known");
-        return false;
-    }
-    if (b->kind == BRANCH_LOOP && !cond)
-        cond = b->loops[b->n_loops - 1].cond;
+    const char *no_cond = NULL;
+    const expr *cond = branch_condition(b, &no_cond);
     if (!cond) {
-        snprintf(out->why, sizeof out->why, "the condition is not known");
+        snprintf(out->why, sizeof out->why, "%s", no_cond);
         return false;
     }
     count_ctx *c = calloc(1, sizeof *c);
@@ -367,25 +405,8 @@ bool diverge_count(const branch_site *b, const int64_t block[3], const expr_env 
     }
     c->kind = b->kind;
     c->out = out;
-    lanes_job job = {
-        .what = b->kind == BRANCH_LOOP ? "trip count" : "condition",
-        .value = b->kind == BRANCH_LOOP ? NULL : cond,
-        .loops = b->loops,
-        .n_loops = b->n_loops,
-        .last_loop_trips = b->kind == BRANCH_LOOP,
-        .block = {block[0], block[1], block[2]},
-        .env = env,
-        .fn = on_count,
-        .ctx = c,
-    };
-    loop_ctx loops[ACCESS_MAX_LOOPS];
-    if (b->kind == BRANCH_LOOP && b->cond) {
-        memcpy(loops, b->loops, sizeof loops);
-        loops[b->n_loops - 1].cond = b->cond;
-        job.loops = loops;
-    }
     lanes_result lr;
-    bool ok = lanes_run(&job, &lr);
+    bool ok = branch_lanes_run(b, cond, block, env, on_count, c, &lr);
     if (ok && lr.n_assumed > 0) {
         /* Counting needs every value; a symbol taken as 0 because it shifts
          * every lane alike may still move lanes across a bound. */
@@ -395,6 +416,7 @@ bool diverge_count(const branch_site *b, const int64_t block[3], const expr_env 
         snprintf(out->why, sizeof out->why, "%s", lr.why);
     }
     out->warps = lr.warps;
+    out->visits = lr.visits;
     for (int w = 0; ok && w < lr.warps && w < LANES_MAX_THREADS / LANES_WARP; w++) {
         out->warps_entering += c->runs[w] > 0;
         out->warps_divergent += c->divergent[w];
@@ -433,17 +455,10 @@ bool diverge_analyze(const branch_site *b, const int64_t block[3], const expr_en
 {
     memset(out, 0, sizeof *out);
     out->efficiency = 1.0;
-    if (b->why_not)
-        return not_analyzed(out, b->why_not);
-    const expr *cond = b->cond;
-    if (b->kind == BRANCH_LOOP) {
-        if (b->n_loops < 1)
-            return not_analyzed(out, "the loop's start and step are not known");
-        if (!cond)
-            cond = b->loops[b->n_loops - 1].cond;
-    }
+    const char *no_cond = NULL;
+    const expr *cond = branch_condition(b, &no_cond);
     if (!cond)
-        return not_analyzed(out, "the condition is not known");
+        return not_analyzed(out, no_cond);
 
     /* A loop's trip count differs between lanes only if its start, step or
      * bound does; the counter itself is then per-lane. */
@@ -495,26 +510,8 @@ bool diverge_analyze(const branch_site *b, const int64_t block[3], const expr_en
             return not_analyzed(out, "out of memory");
         }
     }
-    lanes_job job = {
-        .what = b->kind == BRANCH_LOOP ? "trip count" : "condition",
-        .value = b->kind == BRANCH_LOOP ? NULL : cond,
-        .loops = b->loops,
-        .n_loops = b->n_loops,
-        .last_loop_trips = b->kind == BRANCH_LOOP,
-        .block = {block[0], block[1], block[2]},
-        .env = env,
-        .fn = on_warp,
-        .ctx = &ctx,
-    };
-    /* The loop's own condition is the one under study. */
-    loop_ctx loops[ACCESS_MAX_LOOPS];
-    if (b->kind == BRANCH_LOOP && b->cond) {
-        memcpy(loops, b->loops, sizeof loops);
-        loops[b->n_loops - 1].cond = b->cond;
-        job.loops = loops;
-    }
     lanes_result lr;
-    bool ok = lanes_run(&job, &lr);
+    bool ok = branch_lanes_run(b, cond, block, env, on_warp, &ctx, &lr);
     for (long i = 0; i < ctx.n_iter; i++) {
         out->taken_ideal_runs += (ctx.taken[i] + LANES_WARP - 1) / LANES_WARP;
         out->other_ideal_runs += (ctx.other[i] + LANES_WARP - 1) / LANES_WARP;

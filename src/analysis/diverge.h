@@ -87,7 +87,8 @@ typedef struct diverge_counts {
     /* Loops, summed over the warps' instances: the iterations every active
      * lane runs (min trips) and those only some run (max - min). */
     int64_t iterations_uniform, iterations_divergent;
-    bool exact; /* no loop bound sampled, no guard or symbol assumed */
+    bool exact;  /* no loop bound sampled, no guard or symbol assumed */
+    long visits; /* warp requests evaluated: the cost of counting one block */
     char why[LANES_WHY_MAX];
 } diverge_counts;
 

@@ -4,6 +4,8 @@
 #ifndef GPULINT_CLI_H
 #define GPULINT_CLI_H
 
+#include <jansson.h>
+
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -29,6 +31,10 @@ int cmd_exercises(int argc, char **argv);  /* gpulint exercises */
 
 /* "gpulint: error: ..." on stderr, one line; returns code for `return cli_error(...)`. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A command's JSON document on stdout, as every command prints it (2-space
+ * indent, 6 significant digits); takes the reference. */
+void cli_put_json(json_t *doc);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Colour is used only on a terminal and never with NO_COLOR set. */

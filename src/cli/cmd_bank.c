@@ -380,10 +380,7 @@ static void print_json(const bank_case *c, const bank_result *r, bool explain)
         }
         json_object_set_new(o, "groups", groups);
     }
-    char *out = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-    puts(out);
-    free(out);
-    json_decref(o);
+    cli_put_json(o);
 }
 
 /* Out-of-range subscripts are legal C with undefined results; say so

@@ -190,10 +190,7 @@ static void print_json(const div_args *a, const divcount *r)
             json_pack("{s:I, s:o}", "warps_entering", (json_int_t)r->other.warps_entering,
                       "simd_efficiency",
                       r->other.warps_entering ? json_real(r->other.simd_efficiency) : json_null()));
-    char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-    puts(s);
-    free(s);
-    json_decref(o);
+    cli_put_json(o);
 }
 
 int cmd_divergence(int argc, char **argv)

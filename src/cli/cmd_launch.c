@@ -153,10 +153,7 @@ static void print_json(const target *t, const launchplan_problem *p, const launc
                   p->sm_count ? json_integer(p->sm_count) : json_null(), "not_given",
                   not_given ? json_string(not_given) : json_null(), "candidates", cands,
                   "recommended", rec, "reason", sbuf_str(&why));
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-    puts(s);
-    free(s);
-    json_decref(root);
+    cli_put_json(root);
     sbuf_free(&why);
 }
 

@@ -135,22 +135,11 @@ int cmd_occupancy(int argc, char **argv)
                           &a.help, &a.format);
     if (done >= 0)
         return done;
-    if (a.seen_latency || a.seen_throughput || a.seen_per_warp) {
-        if (!a.seen_latency || !a.seen_throughput)
-            return cli_error(EXIT_USAGE, "--latency and --throughput go together");
-        if (a.seen_threads || a.block)
-            return cli_error(EXIT_USAGE, "--latency takes no --threads or --block");
-        model_db ldb;
-        target lt[TARGET_MAX];
-        int n_lt = 0;
-        int lrc = target_resolve(&a.target, &ldb, lt, TARGET_MAX, &n_lt);
-        if (lrc != EXIT_OK)
-            return lrc;
-        lrc = occupancy_latency(a.latency, a.throughput, a.seen_per_warp ? a.per_warp : 1.0, lt,
-                                n_lt, a.explain, strcmp(a.format, "json") == 0);
-        model_db_free(&ldb);
-        return lrc;
-    }
+    bool little = a.seen_latency || a.seen_throughput || a.seen_per_warp;
+    if (little && (!a.seen_latency || !a.seen_throughput))
+        return cli_error(EXIT_USAGE, "--latency and --throughput go together");
+    if (little && (a.seen_threads || a.block || a.plot))
+        return cli_error(EXIT_USAGE, "--latency takes no --threads, --block or --plot");
     int dims[3] = {1, 1, 1};
     if (a.block) {
         if (a.seen_threads)
@@ -161,10 +150,10 @@ int cmd_occupancy(int argc, char **argv)
         if (t > 0x7fffffff)
             return cli_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
         a.threads = (int)t;
-    } else if (!a.seen_threads) {
+    } else if (!little && !a.seen_threads) { /* Little's law needs no block */
         return cli_error(EXIT_USAGE, "--threads N (or --block XxY) is required");
     }
-    if (a.threads == 0)
+    if (!little && a.threads == 0)
         return cli_error(EXIT_USAGE, "--threads must be at least 1");
     /* A textbook question that states only threads and blocks means the
      * per-thread resources do not limit: they are taken as 0 and said so. */
@@ -180,6 +169,12 @@ int cmd_occupancy(int argc, char **argv)
     int rc = target_resolve(&a.target, &db, targets, TARGET_MAX, &n_targets);
     if (rc != EXIT_OK)
         return rc;
+    if (little) {
+        rc = occupancy_latency(a.latency, a.throughput, a.seen_per_warp ? a.per_warp : 1.0, targets,
+                               n_targets, a.explain, strcmp(a.format, "json") == 0);
+        model_db_free(&db);
+        return rc;
+    }
     occ_kernel k = {.regs_per_thread = a.regs, .static_smem = a.smem, .barriers = a.barriers};
     occ_launch l = {.threads_per_block = a.threads,
                     .dynamic_smem = a.dynamic_smem,
@@ -252,10 +247,7 @@ int cmd_occupancy(int argc, char **argv)
     if (strcmp(a.format, "json") == 0) {
         json_t *out =
             json_array_size(all) == 1 ? json_incref(json_array_get(all, 0)) : json_incref(all);
-        char *s = json_dumps(out, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-        puts(s);
-        free(s);
-        json_decref(out);
+        cli_put_json(out);
     }
     json_decref(all);
     model_db_free(&db);

@@ -198,10 +198,7 @@ static void print_json(const report *r, const source_outputs *src, const finding
     json_object_set(root, "notes", src->notes);
     json_object_set(root, "roofline", src->roofline);
     json_object_set_new(root, "findings", findings_json(findings));
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-    puts(s);
-    free(s);
-    json_decref(root);
+    cli_put_json(root);
 }
 
 int cmd_report(int argc, char **argv)

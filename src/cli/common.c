@@ -1,5 +1,7 @@
 /* common: error reporting and terminal handling shared by the commands. */
+#include <jansson.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -42,4 +44,13 @@ bool cli_use_color(FILE *f)
     if (no && *no)
         return false;
     return isatty(fileno(f));
+}
+
+void cli_put_json(json_t *doc)
+{
+    char *s = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+    if (s)
+        puts(s);
+    free(s);
+    json_decref(doc);
 }

@@ -30,10 +30,7 @@ int occupancy_latency(double latency, double throughput, double per_warp, const 
             json_pack("{s:f, s:f, s:f, s:f, s:f, s:I, s:o}", "latency", latency, "throughput",
                       throughput, "per_warp", per_warp, "in_flight", r.in_flight, "warps", r.warps,
                       "warps_needed", (json_int_t)r.warps_whole, "targets", ts);
-        char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-        puts(s);
-        free(s);
-        json_decref(o);
+        cli_put_json(o);
         return EXIT_OK;
     }
     sbuf b;

@@ -63,10 +63,7 @@ int roofline_mix(const opt_list *mix, double target, bool explain, bool json)
                                 json_pack("{s:f, s:f, s:o}", "speedup", target, "rate", fast,
                                           "fraction_needed",
                                           reachable ? json_real(need) : json_null()));
-        char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-        puts(s);
-        free(s);
-        json_decref(o);
+        cli_put_json(o);
         return EXIT_OK;
     }
     sbuf b;

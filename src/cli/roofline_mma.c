@@ -64,10 +64,7 @@ int roofline_mma(const int64_t dims[3], const mma_shape *s, int in_elem, int out
             json_object_set_new(o, "measured",
                                 json_pack("{s:f, s:f, s:f}", "rate", r.measured, "of_peak",
                                           r.of_peak, "of_attainable", r.of_attainable));
-        char *text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-        puts(text);
-        free(text);
-        json_decref(o);
+        cli_put_json(o);
         return EXIT_OK;
     }
     sbuf b;

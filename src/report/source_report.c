@@ -280,9 +280,7 @@ static void bank_hint(const cusrc_unit *u, const mem_access *a, char *buf, size_
 typedef struct run_config {
     bool have_block, have_grid;
     int64_t block[3], grid[3];
-    int n_binds;
-    const char *names[EXPR_MAX_BINDINGS];
-    int64_t values[EXPR_MAX_BINDINGS];
+    kroof_defines binds;        /* the launch's constant integer arguments */
     const cusrc_launch *launch; /* the first launch with this configuration; NULL = none */
 } run_config;
 
@@ -300,16 +298,29 @@ static bool param_bindable(const cusrc_param *p)
     return true;
 }
 
+/* The launch's constant integer arguments by parameter name (none without
+ * a launch). */
+static void launch_constants(const cusrc_kernel *k, const cusrc_launch *l, kroof_defines *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int a = 0; l && a < l->n_args && a < k->n_params && out->n < EXPR_MAX_BINDINGS; a++)
+        if (l->args[a].known && param_bindable(&k->params[a])) {
+            out->names[out->n] = k->params[a].name;
+            out->values[out->n++] = l->args[a].value;
+        }
+}
+
 static bool config_equal(const run_config *a, const run_config *b)
 {
-    if (a->have_block != b->have_block || a->have_grid != b->have_grid || a->n_binds != b->n_binds)
+    if (a->have_block != b->have_block || a->have_grid != b->have_grid || a->binds.n != b->binds.n)
         return false;
     for (int d = 0; d < 3; d++)
         if ((a->have_block && a->block[d] != b->block[d]) ||
             (a->have_grid && a->grid[d] != b->grid[d]))
             return false;
-    for (int i = 0; i < a->n_binds; i++)
-        if (strcmp(a->names[i], b->names[i]) || a->values[i] != b->values[i])
+    for (int i = 0; i < a->binds.n; i++)
+        if (strcmp(a->binds.names[i], b->binds.names[i]) ||
+            a->binds.values[i] != b->binds.values[i])
             return false;
     return true;
 }
@@ -349,11 +360,7 @@ static size_t variant_configs(const source_inputs *in, size_t vi, run_config **o
             memcpy(r.block, d3, sizeof d3);
         if (dim3_known(&l->grid, d3))
             memcpy(r.grid, d3, sizeof d3);
-        for (int a = 0; a < l->n_args && a < k->n_params && r.n_binds < EXPR_MAX_BINDINGS; a++)
-            if (l->args[a].known && param_bindable(&k->params[a])) {
-                r.names[r.n_binds] = k->params[a].name;
-                r.values[r.n_binds++] = l->args[a].value;
-            }
+        launch_constants(k, l, &r.binds);
         r.launch = l;
         size_t j = 0;
         while (j < n && !config_equal(&c[j], &r))
@@ -374,8 +381,8 @@ static size_t variant_configs(const source_inputs *in, size_t vi, run_config **o
 static void config_env(const source_inputs *in, const run_config *c, expr_env *env)
 {
     expr_env_init(env);
-    for (int i = 0; i < c->n_binds; i++)
-        expr_env_set(env, c->names[i], c->values[i]);
+    for (int i = 0; i < c->binds.n; i++)
+        expr_env_set(env, c->binds.names[i], c->binds.values[i]);
     for (int i = 0; in->defines && i < in->defines->n; i++)
         expr_env_set(env, in->defines->names[i], in->defines->values[i]);
     if (!c->have_grid)
@@ -396,12 +403,21 @@ static void tag_config(json_t *o, const run_config *c, bool several)
         json_object_set_new(
             o, "launch",
             json_pack("{s:i, s:i}", "line", c->launch->loc.line, "column", c->launch->loc.column));
-    if (c->n_binds > 0) {
+    if (c->binds.n > 0) {
         json_t *b = json_object();
-        for (int i = 0; i < c->n_binds; i++)
-            json_object_set_new(b, c->names[i], json_integer(c->values[i]));
+        for (int i = 0; i < c->binds.n; i++)
+            json_object_set_new(b, c->binds.names[i], json_integer(c->binds.values[i]));
         json_object_set_new(o, "launch_constants", b);
     }
+}
+
+/* env with blockIdx set to bid. */
+static void env_at_block(const expr_env *env, const int64_t bid[3], expr_env *out)
+{
+    *out = *env;
+    const expr_builtin b[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (int d = 0; d < 3; d++)
+        expr_env_set_builtin(out, b[d], bid[d]);
 }
 
 typedef struct grid_ctx {
@@ -416,10 +432,8 @@ static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *w
                        void *p)
 {
     grid_ctx *g = p;
-    expr_env env = *g->env;
-    const expr_builtin b[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
-    for (int d = 0; d < 3; d++)
-        expr_env_set_builtin(&env, b[d], bid[d]);
+    expr_env env;
+    env_at_block(g->env, bid, &env);
     bank_result br;
     if (!bank_analyze(g->access, g->block, &env, &br)) {
         if (!br.unreached) {
@@ -499,10 +513,8 @@ static bool branch_grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], 
                               size_t why_size, void *p)
 {
     branch_grid_ctx *g = p;
-    expr_env env = *g->env;
-    const expr_builtin b[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
-    for (int d = 0; d < 3; d++)
-        expr_env_set_builtin(&env, b[d], bid[d]);
+    expr_env env;
+    env_at_block(g->env, bid, &env);
     diverge_counts c;
     if (!diverge_count(g->branch, g->block, &env, &c)) {
         snprintf(why, why_size, "%s", c.why);
@@ -519,17 +531,18 @@ static bool branch_grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], 
 }
 
 /* The textbook counts of a branch (README: branches), over the grid when
- * the launch's grid is known, else over one block. Grids up to these sizes
- * are counted block by block; larger ones by block class (gridcls). */
+ * the launch's grid is known, else over one block. A grid is counted block
+ * by block while that stays within these many blocks and warp requests (a
+ * branch inside a long loop costs a request per iteration); beyond, by
+ * block class (gridcls). */
 #define BRANCH_EVERY_BLOCK_MAX 4096
-#define BRANCH_EVERY_THREAD_MAX (int64_t)(1 << 22)
+#define BRANCH_EVERY_VISIT_MAX (int64_t)(1 << 18)
 static void add_branch_counts(json_t *o, const branch_site *b, const int64_t block[3],
                               const expr_env *env, bool have_grid, const int64_t grid[3])
 {
-    expr_env first = *env;
-    const expr_builtin bid[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
-    for (int d = 0; d < 3; d++)
-        expr_env_set_builtin(&first, bid[d], 0);
+    const int64_t block0[3] = {0, 0, 0};
+    expr_env first;
+    env_at_block(env, block0, &first);
     diverge_counts c;
     if (!diverge_count(b, block, &first, &c)) {
         json_object_set_new(o, "counts_reason", json_text(c.why));
@@ -545,7 +558,7 @@ static void add_branch_counts(json_t *o, const branch_site *b, const int64_t blo
     int64_t blocks = g[0] * g[1] * g[2];
     bool ok;
     if ((uses[0] || uses[1] || uses[2]) && blocks <= BRANCH_EVERY_BLOCK_MAX &&
-        blocks * block[0] * block[1] * block[2] <= BRANCH_EVERY_THREAD_MAX) {
+        blocks * (c.visits > 0 ? c.visits : 1) <= BRANCH_EVERY_VISIT_MAX) {
         /* Small enough to count block by block: exact whatever the
          * condition singles out. */
         memset(&gr, 0, sizeof gr);
@@ -758,13 +771,8 @@ static void add_roofline(const source_inputs *in, const cusrc_variant *v, const 
                          source_outputs *out)
 {
     /* The launch's constant integer arguments, then --define (which wins). */
-    kroof_defines defs = {0};
-    const cusrc_kernel *kern = &in->unit->kernels[v->kernel];
-    for (int a = 0; l && a < l->n_args && a < kern->n_params && defs.n < EXPR_MAX_BINDINGS; a++)
-        if (l->args[a].known && param_bindable(&kern->params[a])) {
-            defs.names[defs.n] = kern->params[a].name;
-            defs.values[defs.n++] = l->args[a].value;
-        }
+    kroof_defines defs;
+    launch_constants(&in->unit->kernels[v->kernel], l, &defs);
     for (int i = 0; in->defines && i < in->defines->n; i++) {
         int j = 0;
         while (j < defs.n && strcmp(defs.names[j], in->defines->names[i]))
