@@ -416,7 +416,7 @@ bool diverge_count(const branch_site *b, const int64_t block[3], const expr_env 
         snprintf(out->why, sizeof out->why, "%s", lr.why);
     }
     out->warps = lr.warps;
-    out->visits = lr.visits;
+    out->visits = lr.visits + lr.steps / LANES_WARP;
     for (int w = 0; ok && w < lr.warps && w < LANES_MAX_THREADS / LANES_WARP; w++) {
         out->warps_entering += c->runs[w] > 0;
         out->warps_divergent += c->divergent[w];

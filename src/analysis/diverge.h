@@ -88,7 +88,7 @@ typedef struct diverge_counts {
      * lane runs (min trips) and those only some run (max - min). */
     int64_t iterations_uniform, iterations_divergent;
     bool exact;  /* no loop bound sampled, no guard or symbol assumed */
-    long visits; /* warp requests evaluated: the cost of counting one block */
+    long visits; /* warp requests, and loop steps / 32: the cost of counting one block */
     char why[LANES_WHY_MAX];
 } diverge_counts;
 

@@ -329,6 +329,101 @@ static int eval_cond(walker *w, int d, int lane, bool *ok)
 
 static bool walk(walker *w, int d, uint32_t mask);
 
+/* expr_uses_name on a possibly aliased tree. */
+static bool is_var(const expr *e, const char *var)
+{
+    return e && e->kind == EX_SYM && e->builtin == SYM_NAMED && e->name &&
+           strcmp(e->name, var) == 0;
+}
+
+/* The trip count of `for (v = x; v OP E; v += S)` (E and S not reading v)
+ * without running it: what the step-by-step count gives, capped the same
+ * way. False when the loop is not of that shape, a value is not known, or
+ * the arithmetic could overflow: then the loop is stepped. */
+static bool closed_form_trips(walker *w, int d, int lane, int64_t x, int64_t *trips)
+{
+    const char *var = w->job->loops[d].var;
+    const expr *c = w->conds[d], *n = w->nexts[d];
+    if (!c || c->kind != EX_BINARY || !n || n->kind != EX_BINARY)
+        return false;
+    expr_op op = c->op;
+    const expr *bound;
+    if (is_var(c->a, var) && !expr_uses_name(c->b, var))
+        bound = c->b;
+    else if (is_var(c->b, var) && !expr_uses_name(c->a, var)) {
+        bound = c->a; /* E > v is v < E */
+        static const expr_op mirror[][2] = {
+            {OP_LT, OP_GT}, {OP_GT, OP_LT}, {OP_LE, OP_GE}, {OP_GE, OP_LE}, {OP_NE, OP_NE}};
+        bool found = false;
+        for (size_t i = 0; i < sizeof mirror / sizeof mirror[0] && !found; i++)
+            if (mirror[i][0] == op) {
+                op = mirror[i][1];
+                found = true;
+            }
+        if (!found)
+            return false;
+    } else
+        return false;
+    if (op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE && op != OP_NE)
+        return false;
+    const expr *step_e;
+    bool minus = n->op == OP_SUB;
+    if ((n->op == OP_ADD || minus) && is_var(n->a, var) && !expr_uses_name(n->b, var))
+        step_e = n->b;
+    else if (n->op == OP_ADD && is_var(n->b, var) && !expr_uses_name(n->a, var))
+        step_e = n->a;
+    else
+        return false;
+    int64_t e, s;
+    if (expr_eval(bound, &w->env[lane], &e, NULL) != EXPR_OK ||
+        expr_eval(step_e, &w->env[lane], &s, NULL) != EXPR_OK)
+        return false;
+    if (minus) {
+        if (s == INT64_MIN)
+            return false;
+        s = -s;
+    }
+    /* Counting up to E (<, <=) or down to E (>, >=); != only where the
+     * steps land on E. */
+    int64_t gap, t;
+    bool up = op == OP_LT || op == OP_LE || (op == OP_NE && s > 0);
+    if (up ? __builtin_sub_overflow(e, x, &gap) : __builtin_sub_overflow(x, e, &gap))
+        return false;
+    int64_t stride = up ? s : -s;
+    if (s == 0 || stride <= 0) {
+        /* Never moves toward E: runs not at all or past any cap. */
+        bool enters = op == OP_LT   ? x < e
+                      : op == OP_LE ? x <= e
+                      : op == OP_GT ? x > e
+                      : op == OP_GE ? x >= e
+                                    : x != e;
+        if (enters)
+            return false;
+        *trips = 0;
+        return true;
+    }
+    if (op == OP_NE) {
+        if (gap < 0 || gap % stride)
+            return false;
+        t = gap / stride;
+    } else if (op == OP_LE || op == OP_GE) {
+        t = gap < 0 ? 0 : gap / stride + 1;
+    } else {
+        t = gap <= 0 ? 0 : (gap - 1) / stride + 1;
+    }
+    /* The stepped count stops at the cap, and so does this; the last value
+     * the counter takes must fit as it does when stepped. */
+    if (t > LANES_MAX_ITER) {
+        w->res->loop_capped = true;
+        t = LANES_MAX_ITER;
+    }
+    int64_t last;
+    if (__builtin_mul_overflow(t, s, &last) || __builtin_add_overflow(x, last, &last))
+        return false;
+    *trips = t;
+    return true;
+}
+
 static bool count_trips(walker *w, int d, uint32_t mask)
 {
     const loop_ctx *L = &w->job->loops[d];
@@ -339,7 +434,13 @@ static bool count_trips(walker *w, int d, uint32_t mask)
         int64_t x, trips = 0;
         if (!eval_loop_part(w, L, w->inits[d], "start", l, &x) || !set_var(w, L, l, x))
             return false;
+        if (closed_form_trips(w, d, l, x, &trips)) {
+            w->res->steps++;
+            v->value[l] = trips;
+            continue;
+        }
         for (;;) {
+            w->res->steps++;
             bool ok;
             int c = eval_cond(w, d, l, &ok);
             if (!ok)

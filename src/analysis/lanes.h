@@ -60,6 +60,9 @@ typedef struct lanes_result {
     char why[LANES_WHY_MAX]; /* when !ok */
     int warps;
     long visits;
+    /* Loop steps evaluated one by one (a trip count in closed form is
+     * one): with visits, the work the run took. */
+    int64_t steps;
     int64_t worst[LANES_METRICS]; /* maximum of each metric over the visits */
     int64_t sum[LANES_METRICS];
     /* Unknown symbols taken as 0 because they provably shift every lane of a

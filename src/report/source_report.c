@@ -533,8 +533,9 @@ static bool branch_grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], 
 /* The textbook counts of a branch (README: branches), over the grid when
  * the launch's grid is known, else over one block. A grid is counted block
  * by block while that stays within these many blocks and warp requests (a
- * branch inside a long loop costs a request per iteration); beyond, by
- * block class (gridcls). */
+ * branch inside a long loop costs a request per iteration, a loop whose
+ * trip count is not in closed form a step per iteration of each lane);
+ * beyond, by block class (gridcls). */
 #define BRANCH_EVERY_BLOCK_MAX 4096
 #define BRANCH_EVERY_VISIT_MAX (int64_t)(1 << 18)
 static void add_branch_counts(json_t *o, const branch_site *b, const int64_t block[3],

@@ -1,0 +1,184 @@
+/* test_lanes: per-lane loop trip counts (the divergence counts of a loop
+ * that depends on the thread index) against the same loop run in C, for
+ * the loops whose trip count lanes works out in closed form (<, <=, >, >=,
+ * != against a bound, a constant step up or down, the comparison either
+ * way round) and for those it steps (a step that never reaches the bound,
+ * a != the steps jump over, a lane-dependent step), capped alike. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/lanes.h"
+
+#define BLOCK 64
+
+typedef struct loop_case {
+    const char *what;
+    int64_t init_mul, init_add; /* i = tid x init_mul + init_add */
+    expr_op op;
+    bool mirrored;                /* bound OP i instead of i OP bound */
+    int64_t bound_mul, bound_add; /* bound = tid x bound_mul + bound_add */
+    expr_op step_op;              /* OP_ADD or OP_SUB */
+    int64_t step, step_tid_mul;   /* step = step + tid x step_tid_mul */
+    bool closed;                  /* every lane's count in closed form */
+} loop_case;
+
+static bool compare(expr_op op, int64_t a, int64_t b)
+{
+    switch (op) {
+    case OP_LT:
+        return a < b;
+    case OP_LE:
+        return a <= b;
+    case OP_GT:
+        return a > b;
+    case OP_GE:
+        return a >= b;
+    default:
+        return a != b;
+    }
+}
+
+/* The loop as C runs it, stopped where lanes stops following a loop. */
+static int64_t c_trips(const loop_case *c, int64_t tid, bool *capped)
+{
+    int64_t i = tid * c->init_mul + c->init_add, bound = tid * c->bound_mul + c->bound_add;
+    int64_t step = c->step + tid * c->step_tid_mul, trips = 0;
+    for (;;) {
+        bool go = c->mirrored ? compare(c->op, bound, i) : compare(c->op, i, bound);
+        if (!go)
+            break;
+        if (trips >= LANES_MAX_ITER) {
+            *capped = true;
+            break;
+        }
+        trips++;
+        i = c->step_op == OP_ADD ? i + step : i - step;
+    }
+    return trips;
+}
+
+static expr *affine_tid(int64_t mul, int64_t add)
+{
+    return expr_binary(OP_ADD, expr_binary(OP_MUL, expr_builtin_sym(SYM_TID_X), expr_const(mul)),
+                       expr_const(add));
+}
+
+typedef struct seen {
+    int64_t trips[BLOCK];
+} seen;
+
+static bool on_visit(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, size_t why_size,
+                     void *ctx)
+{
+    (void)m;
+    (void)why;
+    (void)why_size;
+    seen *s = ctx;
+    for (int l = 0; l < LANES_WARP; l++)
+        s->trips[v->warp * LANES_WARP + l] = v->value[l];
+    return true;
+}
+
+/* stepped: the step written as max(i + S, -10^15), the same values in a
+ * shape the closed form does not take (and expr_simplify keeps), so lanes
+ * steps the loop. */
+static void run(const loop_case *c, bool stepped, seen *s, bool *capped, int64_t *steps)
+{
+    static char var[] = "i";
+    expr *i = expr_named(var);
+    expr *bound = affine_tid(c->bound_mul, c->bound_add);
+    expr *cond = c->mirrored ? expr_binary(c->op, bound, i) : expr_binary(c->op, i, bound);
+    expr *step =
+        expr_binary(OP_ADD, expr_const(c->step),
+                    expr_binary(OP_MUL, expr_builtin_sym(SYM_TID_X), expr_const(c->step_tid_mul)));
+    expr *next = expr_binary(c->step_op, expr_named(var), step);
+    if (stepped)
+        next = expr_binary(OP_MAX, next, expr_const(-1000000000000000));
+    loop_ctx loop = {.var = var,
+                     .init = affine_tid(c->init_mul, c->init_add),
+                     .cond = cond,
+                     .next = next,
+                     .loc = {.line = 1}};
+    lanes_job job = {.what = "trip count",
+                     .loops = &loop,
+                     .n_loops = 1,
+                     .last_loop_trips = true,
+                     .block = {BLOCK, 1, 1},
+                     .fn = on_visit,
+                     .ctx = s};
+    lanes_result r;
+    memset(s, 0, sizeof *s);
+    assert_true(lanes_run(&job, &r));
+    *capped = r.loop_capped;
+    *steps = r.steps;
+    expr_free(loop.init);
+    expr_free(loop.cond);
+    expr_free(loop.next);
+}
+
+static void test_trips_match_c(void **state)
+{
+    (void)state;
+    static const loop_case cases[] = {
+        {"i = tid; i < 100; i += 7", 1, 0, OP_LT, false, 0, 100, OP_ADD, 7, 0, true},
+        {"i = tid; i <= 100; i += 32", 1, 0, OP_LE, false, 0, 100, OP_ADD, 32, 0, true},
+        {"i = 100; i > tid; i -= 3", 0, 100, OP_GT, false, 1, 0, OP_SUB, 3, 0, true},
+        {"i = 2 tid; i >= 0; i -= 5", 2, 0, OP_GE, false, 0, 0, OP_SUB, 5, 0, true},
+        {"i = 0; i != tid; i += 1", 0, 0, OP_NE, false, 1, 0, OP_ADD, 1, 0, true},
+        {"i = 40; i != tid; i -= 1 (lanes above 40 never stop)", 0, 40, OP_NE, false, 1, 0, OP_ADD,
+         -1, 0, false},
+        {"i = tid; 50 > i; i += 4", 1, 0, OP_GT, true, 0, 50, OP_ADD, 4, 0, true},
+        {"i = tid; 3 <= i; i -= 2", 1, 0, OP_LE, true, 0, 3, OP_SUB, 2, 0, true},
+        {"i = 0; i < 1000 tid; i += 1 (capped)", 0, 0, OP_LT, false, 1000, 0, OP_ADD, 1, 0, true},
+        {"i = tid; i < 10; i += 0 (never moves)", 1, 0, OP_LT, false, 0, 10, OP_ADD, 0, 0, false},
+        {"i = 0; i != 7; i += 2 (jumps over)", 0, 0, OP_NE, false, 0, 7, OP_ADD, 2, 0, false},
+        {"i = 0; i < 64; i += tid", 0, 0, OP_LT, false, 0, 64, OP_ADD, 0, 1, false},
+        {"i = tid; i < 20; i -= -3", 1, 0, OP_LT, false, 0, 20, OP_SUB, -3, 0, true},
+        {"i = tid - 70; i < -5; i += 9", 1, -70, OP_LT, false, 0, -5, OP_ADD, 9, 0, true},
+        {"i = tid; i > 100; i += 1 (never enters)", 1, 0, OP_GT, false, 0, 100, OP_ADD, 1, 0, true},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const loop_case *c = &cases[k];
+        bool c_capped = false;
+        int64_t want[BLOCK];
+        for (int t = 0; t < BLOCK; t++)
+            want[t] = c_trips(c, t, &c_capped);
+        for (int stepped = 0; stepped < 2; stepped++) {
+            seen s;
+            bool capped;
+            int64_t steps;
+            run(c, stepped, &s, &capped, &steps);
+            /* One step a lane: the count came in closed form. */
+            if (!stepped && c->closed && steps != BLOCK)
+                fail_msg("%s: %lld steps, not in closed form", c->what, (long long)steps);
+            /* Stepped: a test of the condition per trip, and the last one. */
+            int64_t tests = 0;
+            for (int t = 0; t < BLOCK; t++)
+                tests += want[t] + 1;
+            if (stepped && steps != tests)
+                fail_msg("%s: %lld steps, stepping takes %lld", c->what, (long long)steps,
+                         (long long)tests);
+            for (int t = 0; t < BLOCK; t++)
+                if (s.trips[t] != want[t])
+                    fail_msg("%s (%s): lane %d ran %lld trips, C runs %lld", c->what,
+                             stepped ? "stepped" : "closed form", t, (long long)s.trips[t],
+                             (long long)want[t]);
+            if (capped != c_capped)
+                fail_msg("%s (%s): capped %d, C %d", c->what, stepped ? "stepped" : "closed form",
+                         capped, c_capped);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trips_match_c),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
