@@ -12,6 +12,7 @@
 #include "cli/opt.h"
 #include "cli/roofline_mix.h"
 #include "cli/roofline_mma.h"
+#include "cli/roofline_regtile.h"
 #include "cli/target.h"
 #include "config.h"
 #include "model/model_load.h"
@@ -28,7 +29,7 @@ typedef struct args {
     opt_list ai, labels, precisions, gemm, mix;
     double target_speedup, measured;
     bool seen_target, seen_measured;
-    const char *mma;
+    const char *mma, *thread_tile;
     int tile, elem;
     bool seen_tile, seen_elem;
     const char *gpu, *clock, *source, *models_dir, *format, *plot;
@@ -257,6 +258,8 @@ int cmd_roofline(int argc, char **argv)
         {"bytes", 0, OPT_SI, &a.bytes, &a.seen_bytes, "N", "a kernel's DRAM bytes"},
         {"gemm", 0, OPT_LIST, &a.gemm, NULL, "M,N,K", "tiled GEMM sizes (with --tile)"},
         {"tile", 0, OPT_INT, &a.tile, &a.seen_tile, "T", "GEMM tile edge"},
+        {"thread-tile", 0, OPT_STRING, &a.thread_tile, NULL, "TMxTN",
+         "with --gemm and --tile: each thread's tile of C in registers, e.g. 8x8"},
         {"elem", 0, OPT_INT, &a.elem, &a.seen_elem, "BYTES", "GEMM element size (default 4)"},
         {"mma", 0, OPT_STRING, &a.mma, NULL, "SHAPE",
          "with --gemm: Tensor Core fragments, e.g. m16n8k16 (needs a -tensor precision)"},
@@ -272,12 +275,12 @@ int cmd_roofline(int argc, char **argv)
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
     };
-    int done =
-        opt_parse_command("roofline", specs, argc, argv,
-                          "gpulint roofline (--peak F --bw B | --gpu ID [--precision P]) "
-                          "[--ai LIST] [--flops N --bytes N] [--gemm M,N,K --tile T] [--explain] "
-                          "[--format text|json] [--plot FILE]",
-                          &a.help, &a.format);
+    int done = opt_parse_command("roofline", specs, argc, argv,
+                                 "gpulint roofline (--peak F --bw B | --gpu ID [--precision P]) "
+                                 "[--ai LIST] [--flops N --bytes N] [--gemm M,N,K --tile T "
+                                 "[--thread-tile TMxTN]] [--explain] "
+                                 "[--format text|json] [--plot FILE]",
+                                 &a.help, &a.format);
     if (done >= 0)
         return done;
     bool json = strcmp(a.format, "json") == 0;
@@ -339,6 +342,13 @@ int cmd_roofline(int argc, char **argv)
                                      "--peak F --bw B");
     if (a.mma && a.precisions.n > 1)
         return cli_error(EXIT_USAGE, "--mma takes one --precision");
+    int tile_m = 0, tile_n = 0;
+    if (a.thread_tile && (!a.gemm.n || !a.seen_tile))
+        return cli_error(EXIT_USAGE, "--thread-tile goes with --gemm M,N,K and --tile T");
+    if (a.thread_tile && !roofline_regtile_parse(a.thread_tile, &tile_m, &tile_n))
+        return cli_error(EXIT_USAGE,
+                         "invalid --thread-tile '%s': expected TMxTN, e.g. 8x8 (each 1 to 1024)",
+                         a.thread_tile);
     if (a.gemm.n && !a.seen_tile && !a.mma)
         return cli_error(EXIT_USAGE, "--gemm needs --tile T");
     if (!a.gemm.n && (a.seen_tile || a.seen_elem))
@@ -472,6 +482,20 @@ int cmd_roofline(int argc, char **argv)
         return rc;
     }
 
+    regtile rt;
+    bool has_regtile = false;
+    if (a.thread_tile) {
+        char why[160];
+        if (!regtile_compute(gemm.m, gemm.n, gemm.k, a.tile, tile_m, tile_n, a.elem,
+                             prod ? prod->sm_count : 0, prod ? cs[0].c.clock_mhz : 0, &rt, why,
+                             sizeof why)) {
+            if (have_db)
+                model_db_free(&db);
+            return cli_error(EXIT_USAGE, "--thread-tile: %s", why);
+        }
+        has_regtile = true;
+    }
+
     /* Points. */
     point pts[MAX_POINTS];
     int np = 0;
@@ -554,6 +578,8 @@ int cmd_roofline(int argc, char **argv)
             json_object_set_new(g, "bytes", json_real(gemm.bytes));
             json_object_set_new(g, "ai", json_real(gemm.ai));
             json_object_set_new(g, "ai_limit", json_real(gemm.ai_limit));
+            if (has_regtile)
+                json_object_set_new(g, "register_tile", roofline_regtile_json(&rt, peak));
             json_object_set_new(o, "gemm", g);
         }
         char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
@@ -575,6 +601,9 @@ int cmd_roofline(int argc, char **argv)
                           roofline_fmt_num(ridge, z, sizeof z));
             if (has_gemm)
                 roofline_explain_gemm(&gemm, &b);
+            if (has_regtile)
+                roofline_regtile_explain(&rt, have_ceilings ? peak : 0, prod ? prod->sm_count : 0,
+                                         prod ? cs[0].c.clock_mhz : 0, &b);
             for (int i = 0; i < np; i++) {
                 if (pts[i].label[0])
                     sbuf_addf(&b, "%s: ", pts[i].label);
@@ -619,6 +648,13 @@ int cmd_roofline(int argc, char **argv)
             if (have_ceilings)
                 putchar('\n');
             print_gemm(&gemm);
+            if (has_regtile) {
+                sbuf b;
+                sbuf_init(&b);
+                roofline_regtile_text(&rt, have_ceilings ? peak : 0, &b);
+                fputs(sbuf_str(&b), stdout);
+                sbuf_free(&b);
+            }
         }
         if (np) {
             putchar('\n');
@@ -634,6 +670,15 @@ int cmd_roofline(int argc, char **argv)
                    roofline_fmt_time(pts[i].k.min_time, t, sizeof t),
                    roofline_fmt_time(pts[i].k.compute_time, tc, sizeof tc),
                    roofline_fmt_time(pts[i].k.memory_time, tm, sizeof tm));
+        }
+        /* The roofline knows DRAM and the compute peak; a register tile's
+         * shared-memory ceiling below both is the tighter bound. */
+        if (has_regtile && have_ceilings && rt.smem_ceiling > 0 &&
+            rt.smem_ceiling < pts[np - 1].k.point.attainable) {
+            char t[32];
+            printf("%s: shared memory caps it at %s -> at least %s\n", pts[np - 1].label,
+                   roofline_fmt_si(rt.smem_ceiling, "FLOP/s", x, sizeof x),
+                   roofline_fmt_time(gemm.flops / rt.smem_ceiling, t, sizeof t));
         }
     }
 

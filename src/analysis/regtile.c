@@ -1,0 +1,57 @@
+/* regtile: see regtile.h. */
+#include "analysis/regtile.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The CUDA limit on threads per block, every compute capability since 2.0. */
+#define REGTILE_MAX_THREADS 1024
+
+bool regtile_compute(double m, double n, double k, int tile, int tm, int tn, int elem, int sm_count,
+                     double clock_mhz, regtile *out, char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    if (!(m >= 1) || !(n >= 1) || !(k >= 1) || isinf(m) || isinf(n) || isinf(k) || tile < 1 ||
+        tm < 1 || tn < 1 || elem < 1) {
+        snprintf(why, why_size, "sizes, tiles and the element size must be at least 1");
+        return false;
+    }
+    if (tile % tm || tile % tn) {
+        snprintf(why, why_size, "the thread tile %dx%d must divide the %dx%d block tile", tm, tn,
+                 tile, tile);
+        return false;
+    }
+    long threads = (long)(tile / tm) * (tile / tn);
+    if (threads > REGTILE_MAX_THREADS) {
+        snprintf(why, why_size,
+                 "a %dx%d tile in %dx%d thread tiles needs %ld threads per block, more than "
+                 "the %d a block may have",
+                 tile, tile, tm, tn, threads, REGTILE_MAX_THREADS);
+        return false;
+    }
+    out->m = m;
+    out->n = n;
+    out->k = k;
+    out->tile = tile;
+    out->tm = tm;
+    out->tn = tn;
+    out->elem = elem;
+    out->threads_per_block = (int)threads;
+    out->outputs_per_thread = tm * tn;
+    out->fma_per_load = (double)tm * tn / (tm + tn);
+    /* One output per thread: one FMA for one load of A and one of B. */
+    out->gain = out->fma_per_load / 0.5;
+    out->smem_loads = m * n * k * (tm + tn) / ((double)tm * tn);
+    out->smem_bytes = out->smem_loads * elem;
+    out->smem_ai = 2 * m * n * k / out->smem_bytes;
+    out->smem_ai_untiled = 1.0 / elem;
+    /* Registers are 32 bits: an 8-byte element takes two. */
+    out->registers_min = (tm * tn + tm + tn) * ((elem + 3) / 4);
+    if (sm_count > 0 && clock_mhz > 0) {
+        out->smem_bandwidth = sm_count * (double)REGTILE_SMEM_BYTES_PER_CLOCK * clock_mhz * 1e6;
+        out->smem_ceiling = out->smem_ai * out->smem_bandwidth;
+        out->smem_ceiling_untiled = out->smem_ai_untiled * out->smem_bandwidth;
+    }
+    return true;
+}

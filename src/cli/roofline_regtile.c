@@ -1,0 +1,147 @@
+/* roofline_regtile: the register tile's loads, traffic, ceiling and registers. */
+#include "cli/roofline_regtile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "analysis/roofline.h"
+
+bool roofline_regtile_parse(const char *text, int *tm, int *tn)
+{
+    char *end;
+    errno = 0;
+    long a = strtol(text, &end, 10), b = a;
+    if (end == text || errno || a < 1 || a > 1024)
+        return false;
+    if (*end == 'x' || *end == 'X') {
+        const char *second = end + 1;
+        b = strtol(second, &end, 10);
+        if (end == second || errno || b < 1 || b > 1024)
+            return false;
+    }
+    if (*end || text[0] == '+' || text[0] == ' ')
+        return false;
+    *tm = (int)a;
+    *tn = (int)b;
+    return true;
+}
+
+/* The ceiling against the peak, in words. */
+static void verdict(const regtile *r, double peak, sbuf *b)
+{
+    char x[64], y[64];
+    if (!(peak > 0))
+        return;
+    if (r->smem_ceiling >= peak)
+        sbuf_addf(b, ", above the %s peak: shared memory does not limit",
+                  roofline_fmt_si(peak, "FLOP/s", x, sizeof x));
+    else
+        sbuf_addf(b, ", below the %s peak (%.0f%% of it)",
+                  roofline_fmt_si(peak, "FLOP/s", y, sizeof y), 100 * r->smem_ceiling / peak);
+}
+
+void roofline_regtile_text(const regtile *r, double peak, sbuf *b)
+{
+    char x[64], y[64], z[32];
+    sbuf_addf(b, "Register tiling: %dx%d outputs per thread, %d threads per %dx%d block tile\n",
+              r->tm, r->tn, r->threads_per_block, r->tile, r->tile);
+    sbuf_addf(b, "Shared-memory loads: %s FMA per load (TM x TN / (TM + TN)); ",
+              roofline_fmt_num(r->fma_per_load, z, sizeof z));
+    if (r->gain == 1)
+        sbuf_add(b, "the same as one output per thread\n");
+    else
+        sbuf_addf(b, "one output per thread: 0.5, so %sx fewer loads\n",
+                  roofline_fmt_num(r->gain, x, sizeof x));
+    sbuf_addf(b, "Shared-memory traffic: %s, %s FLOP/B\n",
+              roofline_fmt_si(r->smem_bytes, "B", x, sizeof x),
+              roofline_fmt_num(r->smem_ai, z, sizeof z));
+    if (r->smem_bandwidth > 0) {
+        sbuf_addf(b, "Shared-memory ceiling: %s at %s",
+                  roofline_fmt_si(r->smem_ceiling, "FLOP/s", x, sizeof x),
+                  roofline_fmt_si(r->smem_bandwidth, "B/s", y, sizeof y));
+        verdict(r, peak, b);
+        sbuf_addf(b, " (one output per thread: %s)\n",
+                  roofline_fmt_si(r->smem_ceiling_untiled, "FLOP/s", x, sizeof x));
+    } else {
+        sbuf_add(b, "Shared-memory ceiling: give --gpu ID for the SMs and clock it needs\n");
+    }
+    sbuf_addf(b, "Registers: at least %d per thread for the tile and its operands\n",
+              r->registers_min);
+}
+
+void roofline_regtile_explain(const regtile *r, double peak, int sm_count, double clock_mhz,
+                              sbuf *b)
+{
+    char x[64], y[64], z[32], w[32];
+    int words = (r->elem + 3) / 4;
+    sbuf_addf(b, "Register tiling: each thread keeps TM x TN = %dx%d outputs of C in registers\n",
+              r->tm, r->tn);
+    sbuf_addf(b, "  threads per block = (T/TM) x (T/TN) = (%d/%d) x (%d/%d) = %d\n", r->tile, r->tm,
+              r->tile, r->tn, r->threads_per_block);
+    sbuf_addf(b,
+              "  at each k a thread loads TM values of A and TN of B from shared memory and "
+              "does TM x TN FMAs:\n"
+              "  FMA per shared load = TM x TN / (TM + TN) = %d / %d = %s\n",
+              r->tm * r->tn, r->tm + r->tn, roofline_fmt_num(r->fma_per_load, z, sizeof z));
+    sbuf_addf(b,
+              "  (one output per thread loads one A and one B value for one FMA: 0.5; "
+              "%s / 0.5 = %sx fewer loads)\n",
+              roofline_fmt_num(r->fma_per_load, z, sizeof z),
+              roofline_fmt_num(r->gain, w, sizeof w));
+    sbuf_addf(b, "  shared loads = M x N x K x (TM + TN) / (TM x TN) = %s loads x %d B = %s\n",
+              roofline_fmt_si(r->smem_loads, "", x, sizeof x), r->elem,
+              roofline_fmt_si(r->smem_bytes, "B", y, sizeof y));
+    sbuf_addf(b, "  FLOP per shared byte = 2 x TM x TN / (elem x (TM + TN)) = %s\n",
+              roofline_fmt_num(r->smem_ai, z, sizeof z));
+    if (r->smem_bandwidth > 0) {
+        sbuf_addf(b,
+                  "  shared-memory bandwidth = SMs x 32 banks x 4 B x clock = %d x %d B x %.0f "
+                  "MHz = %s\n",
+                  sm_count, REGTILE_SMEM_BYTES_PER_CLOCK, clock_mhz,
+                  roofline_fmt_si(r->smem_bandwidth, "B/s", x, sizeof x));
+        sbuf_addf(b, "  (one conflict-free warp load of 4-byte words per clock per SM)\n");
+        sbuf_addf(b, "  shared-memory ceiling = %s FLOP/B x %s = %s",
+                  roofline_fmt_num(r->smem_ai, z, sizeof z),
+                  roofline_fmt_si(r->smem_bandwidth, "B/s", x, sizeof x),
+                  roofline_fmt_si(r->smem_ceiling, "FLOP/s", y, sizeof y));
+        verdict(r, peak, b);
+        sbuf_add(b, "\n");
+        sbuf_addf(b, "  one output per thread: %s FLOP/B x %s = %s\n",
+                  roofline_fmt_num(r->smem_ai_untiled, z, sizeof z),
+                  roofline_fmt_si(r->smem_bandwidth, "B/s", x, sizeof x),
+                  roofline_fmt_si(r->smem_ceiling_untiled, "FLOP/s", y, sizeof y));
+    }
+    sbuf_addf(b,
+              "  registers >= (TM x TN accumulators + TM + TN operands) x %d = (%d + %d + %d) x "
+              "%d = %d per thread\n",
+              words, r->tm * r->tn, r->tm, r->tn, words, r->registers_min);
+    sbuf_add(b, "  (assumes conflict-free shared loads; the compiler adds addresses and "
+                "counters to the registers)\n");
+}
+
+static json_t *num_or_null(double v)
+{
+    return v > 0 ? json_real(v) : json_null();
+}
+
+json_t *roofline_regtile_json(const regtile *r, double peak)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "tm", json_integer(r->tm));
+    json_object_set_new(o, "tn", json_integer(r->tn));
+    json_object_set_new(o, "threads_per_block", json_integer(r->threads_per_block));
+    json_object_set_new(o, "outputs_per_thread", json_integer(r->outputs_per_thread));
+    json_object_set_new(o, "fma_per_smem_load", json_real(r->fma_per_load));
+    json_object_set_new(o, "load_reduction", json_real(r->gain));
+    json_object_set_new(o, "smem_loads", json_real(r->smem_loads));
+    json_object_set_new(o, "smem_bytes", json_real(r->smem_bytes));
+    json_object_set_new(o, "smem_ai", json_real(r->smem_ai));
+    json_object_set_new(o, "registers_min", json_integer(r->registers_min));
+    json_object_set_new(o, "smem_bandwidth", num_or_null(r->smem_bandwidth));
+    json_object_set_new(o, "smem_ceiling_flops", num_or_null(r->smem_ceiling));
+    json_object_set_new(o, "smem_ceiling_flops_untiled", num_or_null(r->smem_ceiling_untiled));
+    json_object_set_new(o, "smem_limits",
+                        r->smem_ceiling > 0 && peak > 0 ? json_boolean(r->smem_ceiling < peak)
+                                                        : json_null());
+    return o;
+}
