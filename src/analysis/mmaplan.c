@@ -35,6 +35,43 @@ const char *mmaplan_shape_list(void)
     return buf;
 }
 
+/* The WMMA fragments CUDA 13.0's crt/mma.h declares, per Tensor Core type.
+ * Every fragment holds its share of the matrix once except __half's A and
+ * B, which hold 16 elements per lane for every shape (the Volta-era layout
+ * WMMA kept: a 16 x 16 A is 8 elements per lane, each held by 2 lanes).
+ * tests/wmma_fragments.py compiles mma.h and checks these. */
+static const struct {
+    const char *precision;
+    const char *shape;
+} wmma_fragments[] = {
+    {"fp16-tensor", "m16n16k16"}, {"fp16-tensor", "m32n8k16"}, {"fp16-tensor", "m8n32k16"},
+    {"bf16-tensor", "m16n16k16"}, {"bf16-tensor", "m32n8k16"}, {"bf16-tensor", "m8n32k16"},
+    {"int8-tensor", "m16n16k16"}, {"int8-tensor", "m32n8k16"}, {"int8-tensor", "m8n32k16"},
+    {"tf32-tensor", "m16n16k8"},  {"fp64-tensor", "m8n8k4"},
+};
+#define WMMA_HALF_OPERAND_ELEMS 16
+
+void mmaplan_lanes(const mma_shape *s, const char *precision, int in_elem, mma_lanes *out)
+{
+    memset(out, 0, sizeof *out);
+    const int64_t size[3] = {(int64_t)s->m * s->k, (int64_t)s->k * s->n, (int64_t)s->m * s->n};
+    out->accumulator_bytes = precision && strcmp(precision, "fp64-tensor") == 0 ? 8 : 4;
+    for (int i = 0; i < 3; i++) {
+        out->elems[i] = (int)((size[i] + 31) / 32);
+        int bytes = i < 2 ? in_elem : out->accumulator_bytes;
+        out->regs[i] = (int)(((int64_t)out->elems[i] * bytes + 3) / 4);
+    }
+    if (!precision)
+        return;
+    for (size_t i = 0; i < sizeof wmma_fragments / sizeof wmma_fragments[0]; i++)
+        if (strcmp(precision, wmma_fragments[i].precision) == 0 &&
+            strcmp(s->name, wmma_fragments[i].shape) == 0) {
+            bool half = strcmp(precision, "fp16-tensor") == 0;
+            for (int j = 0; j < 3; j++)
+                out->wmma_elems[j] = half && j < 2 ? WMMA_HALF_OPERAND_ELEMS : out->elems[j];
+        }
+}
+
 bool mmaplan_compute(const int64_t dims[3], const mma_shape *s, int in_elem, int out_elem,
                      double peak, double bandwidth, double measured, mmaplan *o)
 {

@@ -38,6 +38,21 @@ typedef struct mmaplan {
     double of_peak, of_attainable;
 } mmaplan;
 
+/* How one warp's fragments spread over its 32 lanes. */
+typedef struct mma_lanes {
+    int elems[3]; /* A, B, C per lane with each element held once: mk/32, kn/32, mn/32 */
+    int regs[3];  /* 32-bit registers for them: A and B at the operand size, C at the
+                     accumulator's (fp32 or s32; fp64 for fp64-tensor) */
+    int accumulator_bytes;
+    /* WMMA's fragment<>::num_elements for this shape and type (A, B,
+     * accumulator); all 0 where WMMA has no such fragment. */
+    int wmma_elems[3];
+} mma_lanes;
+
+/* precision: "fp16-tensor", ... or NULL when only the operand size is known
+ * (then no WMMA counts). */
+void mmaplan_lanes(const mma_shape *s, const char *precision, int in_elem, mma_lanes *out);
+
 /* False when a size is below 1 or an element size is not positive. */
 bool mmaplan_compute(const int64_t dims[3], const mma_shape *s, int in_elem, int out_elem,
                      double peak, double bandwidth, double measured, mmaplan *out);

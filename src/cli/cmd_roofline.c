@@ -459,9 +459,10 @@ int cmd_roofline(int argc, char **argv)
     }
     if (a.mma) {
         int in = a.seen_elem ? a.elem : 2, out = in;
+        const char *pn = NULL;
         char what[256];
         if (prod) {
-            const char *pn = model_precision_name(cs[0].prec);
+            pn = model_precision_name(cs[0].prec);
             if (!roofline_mma_elems(pn, &in, &out)) {
                 model_db_free(&db);
                 return cli_error(EXIT_USAGE,
@@ -475,7 +476,7 @@ int cmd_roofline(int argc, char **argv)
             snprintf(what, sizeof what, "%s, %s", prod->name, pn);
         } else
             snprintf(what, sizeof what, "--peak/--bw, %d-byte elements", in);
-        rc = roofline_mma(mma_dims, &shape, in, out, peak, bw, what,
+        rc = roofline_mma(mma_dims, &shape, pn, in, out, peak, bw, what,
                           a.seen_measured ? a.measured : 0, a.explain, json);
         if (have_db)
             model_db_free(&db);

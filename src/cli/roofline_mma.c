@@ -39,12 +39,47 @@ static void si(sbuf *b, double v, const char *unit)
     sbuf_addf(b, "%s%s", units_fmt_si(v, u, buf, sizeof buf), unit + n);
 }
 
-int roofline_mma(const int64_t dims[3], const mma_shape *s, int in_elem, int out_elem, double peak,
-                 double bandwidth, const char *what, double measured, bool explain, bool json)
+static json_t *lanes_json(const mma_lanes *l)
+{
+    json_t *wmma = json_null();
+    if (l->wmma_elems[0])
+        wmma = json_pack("{s:i, s:i, s:i}", "a", l->wmma_elems[0], "b", l->wmma_elems[1],
+                         "accumulator", l->wmma_elems[2]);
+    return json_pack("{s:i, s:i, s:i, s:[i,i,i], s:i, s:o}", "a", l->elems[0], "b", l->elems[1],
+                     "c", l->elems[2], "registers", l->regs[0], l->regs[1], l->regs[2],
+                     "accumulator_bytes", l->accumulator_bytes, "wmma", wmma);
+}
+
+static void lanes_text(const mma_shape *s, const char *precision, const mma_lanes *l, sbuf *b)
+{
+    sbuf_addf(b,
+              "per lane, each element held once: A %d x %d / 32 = %d (%d registers), B %d x %d "
+              "/ 32 = %d (%d), C %d x %d / 32 = %d (%d, %d-byte accumulators)\n",
+              s->m, s->k, l->elems[0], l->regs[0], s->k, s->n, l->elems[1], l->regs[1], s->m, s->n,
+              l->elems[2], l->regs[2], l->accumulator_bytes);
+    if (!precision)
+        return;
+    if (!l->wmma_elems[0]) {
+        sbuf_addf(b, "WMMA has no %s fragment for %s: mma.sync (PTX) only\n", s->name, precision);
+        return;
+    }
+    sbuf_addf(b, "WMMA fragment num_elements: A %d, B %d, accumulator %d", l->wmma_elems[0],
+              l->wmma_elems[1], l->wmma_elems[2]);
+    if (l->wmma_elems[0] != l->elems[0] || l->wmma_elems[1] != l->elems[1])
+        sbuf_addf(b, " (fp16 operands keep the Volta layout: A %dx, B %dx the elements held once)",
+                  l->wmma_elems[0] / l->elems[0], l->wmma_elems[1] / l->elems[1]);
+    sbuf_addc(b, '\n');
+}
+
+int roofline_mma(const int64_t dims[3], const mma_shape *s, const char *precision, int in_elem,
+                 int out_elem, double peak, double bandwidth, const char *what, double measured,
+                 bool explain, bool json)
 {
     mmaplan r;
     if (!mmaplan_compute(dims, s, in_elem, out_elem, peak, bandwidth, measured, &r))
         return cli_error(EXIT_USAGE, "--gemm/--mma: sizes must be at least 1");
+    mma_lanes lanes;
+    mmaplan_lanes(s, precision, in_elem, &lanes);
     if (json) {
         json_t *dims_j = json_array(), *frags = json_array(), *util = json_array();
         for (int i = 0; i < 3; i++) {
@@ -60,6 +95,7 @@ int roofline_mma(const int64_t dims[3], const mma_shape *s, int in_elem, int out
             "bandwidth_needed", r.bandwidth_needed, "attainable", r.attainable, "bound",
             r.memory_bound ? "memory" : "compute", "min_time", r.min_time, "time_memory",
             r.time_memory);
+        json_object_set_new(o, "lanes", lanes_json(&lanes));
         if (measured > 0)
             json_object_set_new(o, "measured",
                                 json_pack("{s:f, s:f, s:f}", "rate", r.measured, "of_peak",
@@ -84,6 +120,7 @@ int roofline_mma(const int64_t dims[3], const mma_shape *s, int in_elem, int out
         sbuf_addc(&b, '\n');
     }
     sbuf_addf(&b, "fragment utilisation: %.1f%%\n", 100 * r.util_total);
+    lanes_text(s, precision, &lanes, &b);
     sbuf_add(&b, "FLOPs: ");
     si(&b, r.flops, "FLOP (2MNK)\n");
     sbuf_addf(&b, "DRAM bytes, at least: ");

@@ -10,8 +10,10 @@
 
 /* what: "NVIDIA A100 SXM4 80GB, fp16-tensor" or "--peak/--bw". Returns an
  * exit code. */
-int roofline_mma(const int64_t dims[3], const mma_shape *s, int in_elem, int out_elem, double peak,
-                 double bandwidth, const char *what, double measured, bool explain, bool json);
+/* precision: the Tensor Core precision, or NULL with --peak/--bw. */
+int roofline_mma(const int64_t dims[3], const mma_shape *s, const char *precision, int in_elem,
+                 int out_elem, double peak, double bandwidth, const char *what, double measured,
+                 bool explain, bool json);
 
 /* Operand and result bytes for a Tensor Core precision ("fp16-tensor"):
  * false for one without Tensor Cores. */
