@@ -185,6 +185,14 @@ typedef struct cusrc_counts {
     expr *gmem_store_bytes;
     expr *gmem_accesses; /* global loads and stores a thread issues */
     int n_unknown_trips; /* loops whose trip count is a "trips_L<line>" symbol */
+    /* The work of an if's arm (or of what follows an early exit) is
+     * weighted by a symbol "taken_A<n>": 1 where arm_conds[n] holds for the
+     * thread, else 0. Arms whose condition the front end could not express
+     * are counted unweighted. */
+    int n_arms;
+    int n_unweighted_arms;
+    char **arm_names;
+    expr **arm_conds;
 } cusrc_counts;
 
 /* One analysed body: a non-templated kernel, one instantiation of a

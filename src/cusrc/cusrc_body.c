@@ -127,6 +127,75 @@ static expr *frame_total(loop_frame *fr, int cat)
     return e;
 }
 
+/* ---- arms: counts that only some threads make ---- */
+
+/* A frame's counts set aside while an arm's are gathered. */
+typedef struct arm_saved {
+    int64_t direct[CNT_N];
+    expr *nested[CNT_N];
+} arm_saved;
+
+static void arm_begin(walker *w, arm_saved *saved)
+{
+    loop_frame *fr = count_frame(w);
+    for (int cat = 0; cat < CNT_N; cat++) {
+        saved->direct[cat] = fr->direct[cat];
+        saved->nested[cat] = fr->nested[cat];
+        fr->direct[cat] = 0;
+        fr->nested[cat] = NULL;
+    }
+}
+
+static bool has_unknown(const expr *e)
+{
+    return e &&
+           (e->kind == EX_UNKNOWN || has_unknown(e->a) || has_unknown(e->b) || has_unknown(e->c));
+}
+
+/* The weight of an arm taken where cond holds: a new "taken_A<n>" symbol,
+ * or NULL (count it for every thread) when cond is not expressible. */
+static expr *arm_weight(walker *w, const expr *cond)
+{
+    if (!cond || has_unknown(cond))
+        return NULL;
+    cusrc_counts *c = &w->u->variants[w->variant].counts;
+    char name[32];
+    snprintf(name, sizeof name, "taken_A%d", c->n_arms);
+    c->arm_names = xrealloc(c->arm_names, (size_t)(c->n_arms + 1) * sizeof *c->arm_names);
+    c->arm_conds = xrealloc(c->arm_conds, (size_t)(c->n_arms + 1) * sizeof *c->arm_conds);
+    c->arm_names[c->n_arms] = xstrdup(name);
+    c->arm_conds[c->n_arms] = expr_clone(cond);
+    c->n_arms++;
+    return expr_named(name);
+}
+
+/* The arm's counts, weighted by cond, join the frame's set-aside ones. */
+static void arm_end(walker *w, arm_saved *saved, const expr *cond)
+{
+    loop_frame *fr = count_frame(w);
+    expr *weight = NULL;
+    bool weighed = false;
+    for (int cat = 0; cat < CNT_N; cat++) {
+        expr *t = frame_total(fr, cat), *arm = expr_simplify(t);
+        expr_free(t);
+        fr->direct[cat] = saved->direct[cat];
+        fr->nested[cat] = saved->nested[cat];
+        if (arm->kind == EX_CONST && arm->value == 0) {
+            expr_free(arm);
+            continue;
+        }
+        if (!weighed) {
+            weight = arm_weight(w, cond);
+            weighed = true;
+            w->u->variants[w->variant].counts.n_unweighted_arms += weight == NULL;
+        }
+        if (weight)
+            arm = expr_binary(OP_MUL, expr_clone(weight), arm);
+        fr->nested[cat] = fr->nested[cat] ? expr_binary(OP_ADD, fr->nested[cat], arm) : arm;
+    }
+    expr_free(weight);
+}
+
 /* ---- arrays ---- */
 
 static long find_array(walker *w, CXCursor decl)
@@ -1044,6 +1113,9 @@ static exit_info walk_compound(walker *w, cnode *s)
 {
     int pushed = 0;
     expr *prop = NULL;
+    /* What follows a statement that some threads leave by is counted for
+     * the threads that stay: an arm weighted by the guard after it. */
+    arm_saved *arms = NULL;
     for (int i = 0; i < s->n_kids; i++) {
         exit_info r = walk_stmt(w, s->kids[i]);
         if (r.after) {
@@ -1051,10 +1123,15 @@ static exit_info walk_compound(walker *w, cnode *s)
                 prop = x_conj(prop, expr_clone(r.after));
             push_guard(w, r.after);
             pushed++;
+            arms = xrealloc(arms, (size_t)pushed * sizeof *arms);
+            arm_begin(w, &arms[pushed - 1]);
         }
     }
-    while (pushed--)
+    while (pushed--) {
+        arm_end(w, &arms[pushed], w->guards[w->n_guards - 1]);
         pop_guard(w);
+    }
+    free(arms);
     return (exit_info){prop, prop != NULL};
 }
 
@@ -1092,13 +1169,18 @@ static exit_info walk_if(walker *w, cnode *s)
     size_t branch = w->u->n_branches;
     emit_branch(w, BRANCH_IF, cond, s, expr_clone(c));
     long work_before = w->work_events;
+    arm_saved saved;
     push_guard(w, expr_clone(c));
+    arm_begin(w, &saved);
     exit_info r1 = walk_stmt(w, then);
+    arm_end(w, &saved, w->guards[w->n_guards - 1]);
     pop_guard(w);
     exit_info r2 = {NULL, false};
     if (els) {
         push_guard(w, expr_unary(OP_NOT, expr_clone(c)));
+        arm_begin(w, &saved);
         r2 = walk_stmt(w, els);
+        arm_end(w, &saved, w->guards[w->n_guards - 1]);
         pop_guard(w);
     }
     expr *after = NULL;

@@ -60,6 +60,12 @@ static void counts_free(cusrc_counts *c)
     expr_free(c->gmem_load_bytes);
     expr_free(c->gmem_store_bytes);
     expr_free(c->gmem_accesses);
+    for (int i = 0; i < c->n_arms; i++) {
+        free(c->arm_names[i]);
+        expr_free(c->arm_conds[i]);
+    }
+    free(c->arm_names);
+    free(c->arm_conds);
 }
 
 void cusrc_unit_free(cusrc_unit *u)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gridcls.h"
 #include "analysis/roofline.h"
 #include "input/cexpr.h"
 #include "util/jsontext.h"
@@ -98,54 +99,120 @@ static bool dims_of(const cusrc_dim3 *d, int64_t out[3])
 /* Most evaluations a thread-dependent count may take (blocks x threads). */
 #define KROOF_MAX_EVALS (1 << 22)
 
-/* A count that varies with the thread (a per-lane trip count) is summed over
- * every thread of the launch instead of multiplied by the thread count. */
+/* One block's threads, summed (a gridcls_fn). */
+typedef struct thread_sum {
+    const expr *per;
+    expr_env env;
+    int64_t block[3];
+} thread_sum;
+
+static bool sum_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *why, size_t why_size,
+                      void *ctx)
+{
+    thread_sum *ts = ctx;
+    const expr_builtin bidx[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (int i = 0; i < 3; i++)
+        expr_env_set_builtin(&ts->env, bidx[i], bid[i]);
+    int64_t threads = ts->block[0] * ts->block[1] * ts->block[2];
+    for (int64_t t = 0; t < threads; t++) {
+        expr_env_set_builtin(&ts->env, SYM_TID_X, t % ts->block[0]);
+        expr_env_set_builtin(&ts->env, SYM_TID_Y, t / ts->block[0] % ts->block[1]);
+        expr_env_set_builtin(&ts->env, SYM_TID_Z, t / (ts->block[0] * ts->block[1]));
+        int64_t v;
+        if (expr_eval(ts->per, &ts->env, &v, NULL) != EXPR_OK ||
+            __builtin_add_overflow(m[0], v, &m[0])) {
+            snprintf(why, why_size, "the count cannot be evaluated for every thread");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A count that varies with the thread (a per-lane trip count, an arm only
+ * some threads take) is summed over every thread of the launch instead of
+ * multiplied by the thread count: block by block while that stays small,
+ * else by block class (gridcls: first, interior, last). */
 static expr *sum_over_threads(const expr *per, const cusrc_launch *l, const kroof_defines *defs)
 {
-    int64_t grid[3], block[3];
-    if (!dims_of(&l->grid, grid) || !dims_of(&l->block, block))
+    int64_t grid[3];
+    thread_sum ts = {.per = per};
+    if (!dims_of(&l->grid, grid) || !dims_of(&l->block, ts.block))
         return expr_unknown("the count depends on the thread index and the launch size is "
                             "not constant");
-    int64_t threads = block[0] * block[1] * block[2];
+    int64_t threads = ts.block[0] * ts.block[1] * ts.block[2];
     int64_t blocks = grid[0] * grid[1] * grid[2];
-    bool per_block = expr_uses_builtin(per, SYM_BID_X) || expr_uses_builtin(per, SYM_BID_Y) ||
-                     expr_uses_builtin(per, SYM_BID_Z);
+    bool uses[3] = {expr_uses_builtin(per, SYM_BID_X), expr_uses_builtin(per, SYM_BID_Y),
+                    expr_uses_builtin(per, SYM_BID_Z)};
+    bool per_block = uses[0] || uses[1] || uses[2];
     int64_t walk_blocks = per_block ? blocks : 1;
-    if (threads * walk_blocks > KROOF_MAX_EVALS)
-        return expr_unknown("the count depends on the block index and the grid is too large "
-                            "to sum thread by thread");
-    expr_env env;
-    expr_env_init(&env);
+    expr_env_init(&ts.env);
     for (int i = 0; defs && i < defs->n; i++)
-        expr_env_set(&env, defs->names[i], defs->values[i]);
+        expr_env_set(&ts.env, defs->names[i], defs->values[i]);
     const expr_builtin bdim[3] = {SYM_BDIM_X, SYM_BDIM_Y, SYM_BDIM_Z};
     const expr_builtin gdim[3] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};
     for (int i = 0; i < 3; i++) {
-        expr_env_set_builtin(&env, bdim[i], block[i]);
-        expr_env_set_builtin(&env, gdim[i], grid[i]);
+        expr_env_set_builtin(&ts.env, bdim[i], ts.block[i]);
+        expr_env_set_builtin(&ts.env, gdim[i], grid[i]);
     }
-    expr_env_set_builtin(&env, SYM_WARP_SIZE, 32);
+    expr_env_set_builtin(&ts.env, SYM_WARP_SIZE, 32);
     int64_t total = 0;
+    char why[192];
+    if (threads * walk_blocks > KROOF_MAX_EVALS) {
+        gridcls_result gr;
+        if (!gridcls_sum(grid, uses, sum_block, &ts, &gr, why, sizeof why))
+            return expr_clone(per); /* unknown names stay visible */
+        if (!gr.uniform)
+            return expr_unknown("the count differs between interior blocks of a grid too "
+                                "large to sum block by block");
+        return expr_const(gr.sum[0]);
+    }
     for (int64_t b = 0; b < walk_blocks; b++) {
-        expr_env_set_builtin(&env, SYM_BID_X, b % grid[0]);
-        expr_env_set_builtin(&env, SYM_BID_Y, b / grid[0] % grid[1]);
-        expr_env_set_builtin(&env, SYM_BID_Z, b / (grid[0] * grid[1]));
-        for (int64_t t = 0; t < threads; t++) {
-            expr_env_set_builtin(&env, SYM_TID_X, t % block[0]);
-            expr_env_set_builtin(&env, SYM_TID_Y, t / block[0] % block[1]);
-            expr_env_set_builtin(&env, SYM_TID_Z, t / (block[0] * block[1]));
-            int64_t v;
-            const char *why = NULL;
-            if (expr_eval(per, &env, &v, &why) != EXPR_OK ||
-                __builtin_add_overflow(total, v, &total)) {
-                /* Unknown names stay visible: keep the per-thread tree. */
-                return expr_clone(per);
-            }
-        }
+        int64_t bid[3] = {b % grid[0], b / grid[0] % grid[1], b / (grid[0] * grid[1])};
+        int64_t m[GRIDCLS_METRICS] = {0};
+        if (!sum_block(bid, m, why, sizeof why, &ts) || __builtin_add_overflow(total, m[0], &total))
+            return expr_clone(per); /* unknown names stay visible */
     }
     if (!per_block && __builtin_mul_overflow(total, blocks, &total))
         return expr_unknown("the total overflows 64 bits");
     return expr_const(total);
+}
+
+/* Each "taken_A<n>" weight of an arm becomes its condition as 0 or 1 where
+ * the launch lets it be evaluated thread by thread (its size constant,
+ * every other name bound); else 1, the arm counted for every thread as
+ * before. */
+typedef struct arm_env {
+    const cusrc_counts *counts;
+    expr_env check; /* every name but the indices bound: what an arm may read */
+    bool launch_known;
+    bool every_thread; /* an arm was counted for every thread */
+} arm_env;
+
+static expr *with_arms(const expr *e, arm_env *a)
+{
+    if (!e)
+        return NULL;
+    const cusrc_counts *c = a->counts;
+    if (e->kind == EX_SYM && e->builtin == SYM_NAMED && e->name &&
+        strncmp(e->name, "taken_A", 7) == 0) {
+        for (int i = 0; i < c->n_arms; i++)
+            if (strcmp(c->arm_names[i], e->name) == 0) {
+                if (a->launch_known && !expr_first_unbound(c->arm_conds[i], &a->check))
+                    return expr_cond(expr_clone(c->arm_conds[i]), expr_const(1), expr_const(0));
+                a->every_thread = true;
+                return expr_const(1);
+            }
+    }
+    switch (e->kind) {
+    case EX_UNARY:
+        return expr_unary(e->op, with_arms(e->a, a));
+    case EX_BINARY:
+        return expr_binary(e->op, with_arms(e->a, a), with_arms(e->b, a));
+    case EX_COND:
+        return expr_cond(with_arms(e->a, a), with_arms(e->b, a), with_arms(e->c, a));
+    default:
+        return expr_clone(e);
+    }
 }
 
 /* The loop on a line, as the sites of the variant saw it. */
@@ -241,8 +308,28 @@ static expr *launch_total(expr *per_thread, const expr *threads, const cusrc_lau
     return scaled(per_thread, threads);
 }
 
+/* A count's launch total with its arms' conditions; where that total
+ * cannot be formed (a trip count or a size unknown), the total with every
+ * arm counted, as an upper bound would be. */
+static expr *arms_total(const expr *per_thread, arm_env *arms, const expr *threads,
+                        const cusrc_launch *launch, const kroof_defines *defs)
+{
+    arm_env exact = *arms;
+    expr *t = launch_total(with_arms(per_thread, &exact), threads, launch, defs);
+    if (t->kind == EX_CONST || !arms->launch_known) {
+        arms->every_thread |= exact.every_thread;
+        return t;
+    }
+    expr_free(t);
+    arm_env every = *arms;
+    every.launch_known = false;
+    t = launch_total(with_arms(per_thread, &every), threads, launch, defs);
+    arms->every_thread |= every.every_thread;
+    return t;
+}
+
 void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
-                   const kroof_defines *defs, const gpu_product *product, bool branches_uniform,
+                   const kroof_defines *defs, const gpu_product *product, kroof_branches branches,
                    kroof *k)
 {
     memset(k, 0, sizeof *k);
@@ -253,7 +340,7 @@ void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_laun
     k->line = launch ? launch->loc.line : kern->loc.line;
     expr *threads = launch ? launch_threads(launch) : NULL;
     k->per_thread = threads == NULL;
-    k->upper_bound = !branches_uniform;
+    k->upper_bound = !branches.ifs_uniform || !branches.others_uniform;
     expr *af, *ab;
     if (parse_annotation(kern->annotation, &af, &ab)) {
         /* An annotation states the whole kernel's counts, not per thread. */
@@ -270,16 +357,37 @@ void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_laun
         threads = NULL;
     } else {
         const cusrc_counts *c = &v->counts;
+        /* Which arm conditions can be evaluated: every name bound but the
+         * thread and block indices, which the sum over threads sets. */
+        int64_t g3[3], b3[3];
+        arm_env arms = {.counts = c};
+        arms.launch_known = launch && dims_of(&launch->grid, g3) && dims_of(&launch->block, b3);
+        expr_env_init(&arms.check);
+        for (int i = 0; defs && i < defs->n; i++)
+            expr_env_set(&arms.check, defs->names[i], defs->values[i]);
+        for (int b = SYM_NAMED + 1; b < SYM_BUILTIN_COUNT; b++)
+            expr_env_set_builtin(&arms.check, (expr_builtin)b, 0);
         const expr *per[4] = {c->flops_fp16, c->flops_fp32, c->flops_fp64, c->tensor_flops};
-        for (int i = 0; i < 4; i++)
-            k->flops[i] = launch_total(clone_or_zero(per[i]), threads, launch, defs);
-        k->bytes = launch_total(expr_binary(OP_ADD, clone_or_zero(c->gmem_load_bytes),
-                                            clone_or_zero(c->gmem_store_bytes)),
-                                threads, launch, defs);
-        k->transcendental = launch_total(expr_binary(OP_ADD, clone_or_zero(c->transcendental_fp32),
-                                                     clone_or_zero(c->transcendental_fp64)),
-                                         threads, launch, defs);
-        k->accesses = launch_total(clone_or_zero(c->gmem_accesses), threads, launch, defs);
+        for (int i = 0; i < 4; i++) {
+            expr *p = clone_or_zero(per[i]);
+            k->flops[i] = arms_total(p, &arms, threads, launch, defs);
+            expr_free(p);
+        }
+        expr *bytes = expr_binary(OP_ADD, clone_or_zero(c->gmem_load_bytes),
+                                  clone_or_zero(c->gmem_store_bytes));
+        expr *trans = expr_binary(OP_ADD, clone_or_zero(c->transcendental_fp32),
+                                  clone_or_zero(c->transcendental_fp64));
+        expr *acc = clone_or_zero(c->gmem_accesses);
+        k->bytes = arms_total(bytes, &arms, threads, launch, defs);
+        k->transcendental = arms_total(trans, &arms, threads, launch, defs);
+        k->accesses = arms_total(acc, &arms, threads, launch, defs);
+        /* An if that is not a bounds check makes the counts an upper bound
+         * only where one of its arms had to be counted for every thread. */
+        k->upper_bound = !branches.others_uniform ||
+                         (!branches.ifs_uniform && (arms.every_thread || c->n_unweighted_arms));
+        expr_free(bytes);
+        expr_free(trans);
+        expr_free(acc);
     }
     /* --define first, then the trip counts the launch determines. */
     kroof_defines all = {0};
@@ -484,7 +592,7 @@ void kroof_text(sbuf *out, const kroof *k)
     if (k->known && k->threads_known) {
         /* What a book asks per thread, beside the launch's totals. */
         double t = k->threads_value;
-        sbuf_addf(out, "; per thread %.4g FLOP, %.4g B", kroof_total_flops(k) / t,
+        sbuf_addf(out, "; per launched thread %.4g FLOP, %.4g B", kroof_total_flops(k) / t,
                   k->bytes_value / t);
         if (k->accesses_known)
             sbuf_addf(out, ", %.4g global access%s", k->accesses_value / t,

@@ -49,13 +49,21 @@ typedef struct kroof_defines {
     int64_t values[EXPR_MAX_BINDINGS];
 } kroof_defines;
 
+/* Whether counting a branch's every arm is exact: a bounds check or a
+ * condition the same for the whole block is (a bounds check's arm counted
+ * for every launched thread where its bound is not known); any other is
+ * not, unless the arm is an if's whose condition the launch lets gpulint
+ * evaluate thread by thread. */
+typedef struct kroof_branches {
+    bool ifs_uniform;    /* every if (and early exit) with work */
+    bool others_uniform; /* every ?: and switch with work */
+} kroof_branches;
+
 /* launch may be NULL (per-thread counts only). product may be NULL.
- * branches_uniform: every branch of the kernel is a bounds check or the
- * same for the whole block, so counting every arm is exact (up to the last
- * partial block); otherwise the counts are upper bounds and no time bound is
- * claimed from them. */
+ * Counts that branches make more than runs are upper bounds, and no time
+ * bound is claimed from them. */
 void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
-                   const kroof_defines *defs, const gpu_product *product, bool branches_uniform,
+                   const kroof_defines *defs, const gpu_product *product, kroof_branches branches,
                    kroof *out);
 void kroof_free(kroof *k);
 json_t *kroof_json(const kroof *k);

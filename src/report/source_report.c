@@ -737,17 +737,18 @@ static void analyse_variant(const source_inputs *in, size_t vi, source_outputs *
     free(c);
 }
 
-/* True when every branch of the variant is a bounds check or takes the same
- * way in the whole block (for the launch's block shape). */
-static bool branches_uniform(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l)
+/* Which kinds of the variant's branches with work are all bounds checks or
+ * take the same way in the whole block (for the launch's block shape). */
+static kroof_branches branches_uniform(const source_inputs *in, const cusrc_variant *v,
+                                       const cusrc_launch *l)
 {
+    kroof_branches r = {true, true};
     int64_t block[3] = {256, 1, 1};
     if (v->n_branches == 0)
-        return true;
+        return r;
     /* Without a launch the verdict needs some block shape; bounds checks
      * and warp-uniform conditions are recognised whatever it is. */
-    if (l && !dim3_known(&l->block, block))
-        return false;
+    bool block_known = !l || dim3_known(&l->block, block);
     if (!l && in->has_block)
         for (int i = 0; i < 3; i++)
             block[i] = in->block[i];
@@ -760,12 +761,17 @@ static bool branches_uniform(const source_inputs *in, const cusrc_variant *v, co
          * make the counts upper bounds. */
         if (b->kind == BRANCH_LOOP || b->no_work)
             continue;
+        bool *uniform = b->kind == BRANCH_IF ? &r.ifs_uniform : &r.others_uniform;
+        if (!block_known) {
+            *uniform = false;
+            continue;
+        }
         diverge_result dr;
         diverge_analyze(b, block, &env, &dr);
         if (dr.verdict != DIVERGE_BOUNDS_CHECK && dr.verdict != DIVERGE_WARP_UNIFORM)
-            return false;
+            *uniform = false;
     }
-    return true;
+    return r;
 }
 
 static void add_roofline(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l,

@@ -221,9 +221,19 @@ static void env_thread(expr_env *e, int64_t tx, int64_t ty, int64_t bx, int64_t 
     expr_env_set_builtin(e, SYM_WARP_SIZE, 32);
 }
 
-static int64_t ev(const expr *e, const expr_env *env)
+/* Counts weight an if's arms by "taken_A<n>" symbols (cusrc_counts): left
+ * unbound they are taken as 1, the count of a thread that takes every arm. */
+static int64_t ev(const expr *e, const expr_env *env_in)
 {
     assert_non_null(e);
+    expr_env all;
+    if (env_in)
+        all = *env_in;
+    else
+        expr_env_init(&all);
+    expr_env *env = &all;
+    for (const char *n; (n = expr_first_unbound(e, env)) && strncmp(n, "taken_A", 7) == 0;)
+        assert_true(expr_env_set(env, n, 1));
     int64_t v = 0;
     const char *why = NULL;
     expr_status s = expr_eval(e, env, &v, &why);
@@ -1024,6 +1034,17 @@ static void test_features_arms_counts_optin(void **state)
     assert_int_equal(ev(v->counts.flops_fp64, &env), 3);
     /* Both arms of the if count: 2 * 4 bytes of pos. */
     assert_int_equal(ev(v->counts.gmem_load_bytes, &env), 2 * 4 + 10 * 8 + 8 + 4 + 4);
+    /* Each arm carries its condition: lane 3 takes the then arm only (one
+     * 4-byte load of pos); the `continue` arm reads s, unbound here, and
+     * stays counted. */
+    expr_env arms = env;
+    for (int i = 0; i < v->counts.n_arms; i++) {
+        int64_t taken;
+        if (expr_eval(v->counts.arm_conds[i], &env, &taken, NULL) == EXPR_OK)
+            expr_env_set(&arms, v->counts.arm_names[i], taken != 0);
+    }
+    assert_int_equal(v->counts.n_unweighted_arms, 0);
+    assert_int_equal(ev(v->counts.gmem_load_bytes, &arms), 4 + 10 * 8 + 8 + 4 + 4);
     assert_int_equal(ev(v->counts.gmem_store_bytes, &env), 10 * 4 + 8);
     assert_int_equal(
         access_at(u, v, line_of(FE, "energy[threadIdx.x] +=", 0), "energy[threadIdx.x]", true)
