@@ -136,14 +136,20 @@ static int show(const exercise *e, const char *models, bool explain)
     return EXIT_OK;
 }
 
-static char *answer_path(const exercise_set *set, const exercise *e)
+/* answers/<id>.txt, or answers/<id>.explain.txt for the worked steps. */
+static char *answer_path(const exercise_set *set, const exercise *e, bool explain)
 {
     sbuf p;
     sbuf_init(&p);
-    sbuf_addf(&p, "%s/answers/%s.txt", set->dir, e->id);
+    sbuf_addf(&p, "%s/answers/%s%s.txt", set->dir, e->id, explain ? ".explain" : "");
     return sbuf_take(&p);
 }
 
+/* Whether --explain adds steps the plain answer does not hold. */
+static bool has_explained_answer(const exercise *e)
+{
+    return takes_explain(e->command) && !strstr(e->command, "--explain");
+}
 /* The first line where two texts part, for the report of a changed answer. */
 static void first_difference(const char *a, const char *b, char *out, size_t n)
 {
@@ -165,13 +171,16 @@ static void first_difference(const char *a, const char *b, char *out, size_t n)
 static int check(const exercise_set *set, const char *models, bool write)
 {
     int changed = 0;
-    for (size_t i = 0; i < set->n; i++) {
-        const exercise *e = &set->items[i];
+    for (size_t i = 0; i < set->n * 2; i++) {
+        const exercise *e = &set->items[i / 2];
+        bool explain = i % 2;
+        if (explain && !has_explained_answer(e))
+            continue;
         char err[512];
-        char *got = answer(e, models, false, err, sizeof err);
+        char *got = answer(e, models, explain, err, sizeof err);
         if (!got)
             return cli_error(EXIT_TOOL, "%s", err);
-        char *path = answer_path(set, e);
+        char *path = answer_path(set, e, explain);
         if (write) {
             FILE *f = fopen(path, "w");
             if (!f || fputs(got, f) < 0 || fclose(f) != 0) {
@@ -191,18 +200,24 @@ static int check(const exercise_set *set, const char *models, bool write)
             } else if (strcmp(want, got) != 0) {
                 char where[400];
                 first_difference(want, got, where, sizeof where);
-                printf("FAIL %s: the answer changed (%s)\n", e->id, where);
+                printf("FAIL %s%s: the answer changed (%s)\n", e->id, explain ? " --explain" : "",
+                       where);
                 changed++;
             } else
-                printf("ok   %s %s\n", e->id, e->title);
+                printf("ok   %s%s %s\n", e->id, explain ? " --explain" : "", e->title);
             free(want);
         }
         free(path);
         free(got);
     }
-    if (!write)
-        printf("%zu exercises: %zu answered as recorded, %d changed\n", set->n,
-               set->n - (size_t)changed, changed);
+    if (!write) {
+        size_t answers = 0;
+        for (size_t i = 0; i < set->n; i++)
+            answers += 1 + has_explained_answer(&set->items[i]);
+        printf("%zu exercises, %zu answers with the worked steps: %zu as recorded, %d "
+               "changed\n",
+               set->n, answers, answers - (size_t)changed, changed);
+    }
     return changed ? EXIT_CHECK_FAILED : EXIT_OK;
 }
 
