@@ -226,7 +226,13 @@ static void list(const exercise_set *set)
     printf("%-7s %-62s %s\n", "id", "exercise", "book");
     for (size_t i = 0; i < set->n; i++) {
         const exercise *e = &set->items[i];
-        printf("%-7s %-62.62s %s%s%s\n", e->id, e->title, e->differs ? "wrong" : "agrees",
+        /* A title too long for its column ends in "..." rather than mid-word. */
+        char title[63];
+        if (strlen(e->title) > 62)
+            snprintf(title, sizeof title, "%.59s...", e->title);
+        else
+            snprintf(title, sizeof title, "%s", e->title);
+        printf("%-7s %-62s %s%s%s\n", e->id, title, e->differs ? "wrong" : "agrees",
                e->simplifies ? ", simplifies" : "", e->covers ? " (partly answered)" : "");
     }
     printf("\n'gpulint exercises ID [--explain]' shows one; '--check' re-runs them all.\n");
