@@ -547,6 +547,11 @@ int cmd_roofline(int argc, char **argv)
             }
             json_object_set_new(o, "ceilings", arr);
             json_object_set_new(o, "bandwidth", value_json(&cs[0].c.bandwidth));
+            json_object_set_new(
+                o, "l2_read_bandwidth",
+                prod->l2_read_bytes_per_clock > 0
+                    ? json_real(prod->l2_read_bytes_per_clock * cs[0].c.clock_mhz * 1e6)
+                    : json_null());
         }
         if (have_ceilings) {
             json_t *arr = json_array();
@@ -625,6 +630,11 @@ int cmd_roofline(int argc, char **argv)
             if (prod->mem_type[0])
                 printf(", %s", prod->mem_type);
             putchar('\n');
+            if (prod->l2_read_bytes_per_clock > 0)
+                printf("L2 read bandwidth: %s (%d B per clock x %g MHz)\n",
+                       roofline_fmt_si(prod->l2_read_bytes_per_clock * cs[0].c.clock_mhz * 1e6,
+                                       "B/s", x, sizeof x),
+                       prod->l2_read_bytes_per_clock, cs[0].c.clock_mhz);
             for (int i = 0; i < nc; i++) {
                 const char *unit = cs[i].prec == PREC_INT8_TENSOR ? "OP/s" : "FLOP/s";
                 printf("Compute %s: %s", model_precision_name(cs[i].prec),

@@ -95,6 +95,8 @@ static const field product_fields[] = {
     P("product", "base_clock_mhz", F_MHZ, base_clock_mhz),
     P("product", "boost_clock_mhz", F_MHZ, boost_clock_mhz),
     P("product", "l2_bytes", F_BYTES, l2_bytes),
+    {"product", "l2_read_bytes_per_clock", F_INT, offsetof(gpu_product, l2_read_bytes_per_clock),
+     true},
     P("memory", "type", F_STRING, mem_type),
     P("memory", "clock_mhz", F_MHZ, mem_clock_mhz),
     P("memory", "bus_width_bits", F_INT, mem_bus_width_bits),

@@ -90,6 +90,9 @@ typedef struct gpu_product {
     char mem_type[MODEL_NAME_MAX];
     double datasheet_bandwidth; /* bytes/s, 0 = not given */
     int64_t l2_bytes;
+    /* Bytes the L2 returns per SM clock, whole chip, where NVIDIA states it
+     * (0 = not published): its read bandwidth = this x the SM clock. */
+    int l2_read_bytes_per_clock;
     double flops_per_clock_per_sm[PREC_COUNT]; /* dense, FMA = 2 */
     double datasheet_flops[PREC_COUNT];        /* dense FLOP/s, 0 = not given */
     double measured_bandwidth;                 /* filled by verify; 0 = none */

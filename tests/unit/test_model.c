@@ -152,6 +152,11 @@ static void test_bundled_models_load(void **state)
                     db.archs[i].cc_major * 10 + db.archs[i].cc_minor);
     assert_non_null(model_find_product(&db, "H100-SXM"));
     assert_null(model_find_product(&db, "h100"));
+    /* The optional L2 read bandwidth: the A100 whitepaper's 5120 B/clk
+     * (V100 2048); absent elsewhere. */
+    assert_int_equal(model_find_product(&db, "a100-sxm4-80gb")->l2_read_bytes_per_clock, 5120);
+    assert_int_equal(model_find_product(&db, "v100-sxm2-16gb")->l2_read_bytes_per_clock, 2048);
+    assert_int_equal(model_find_product(&db, "h100-sxm")->l2_read_bytes_per_clock, 0);
     assert_ptr_equal(model_find_arch(&db, "9.0"), model_find_cc(&db, 9, 0));
     model_db_free(&db);
     assert_false(model_db_load("/nonexistent", &db, &err));
