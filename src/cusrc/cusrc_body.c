@@ -1019,11 +1019,16 @@ static void walk_expr(walker *w, cnode *n)
             walk_expr(w, n->kids[0]);
             expr *c = x_expr(&w->f, n->kids[0]);
             emit_branch(w, BRANCH_TERNARY, n->kids[0], n, expr_clone(c));
+            arm_saved saved;
             push_guard(w, c);
+            arm_begin(w, &saved);
             walk_expr(w, n->kids[1]);
+            arm_end(w, &saved, w->guards[w->n_guards - 1]);
             pop_guard(w);
             push_guard(w, expr_unary(OP_NOT, x_expr(&w->f, n->kids[0])));
+            arm_begin(w, &saved);
             walk_expr(w, n->kids[2]);
+            arm_end(w, &saved, w->guards[w->n_guards - 1]);
             pop_guard(w);
             return;
         }

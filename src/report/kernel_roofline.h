@@ -52,11 +52,11 @@ typedef struct kroof_defines {
 /* Whether counting a branch's every arm is exact: a bounds check or a
  * condition the same for the whole block is (a bounds check's arm counted
  * for every launched thread where its bound is not known); any other is
- * not, unless the arm is an if's whose condition the launch lets gpulint
- * evaluate thread by thread. */
+ * not, unless the arm is an if's or a ?:'s whose condition the launch lets
+ * gpulint evaluate thread by thread. */
 typedef struct kroof_branches {
-    bool ifs_uniform;    /* every if (and early exit) with work */
-    bool others_uniform; /* every ?: and switch with work */
+    bool ifs_uniform;    /* every if, ?: (and early exit) with work */
+    bool others_uniform; /* every switch with work */
 } kroof_branches;
 
 /* launch may be NULL (per-thread counts only). product may be NULL.

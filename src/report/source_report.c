@@ -761,7 +761,8 @@ static kroof_branches branches_uniform(const source_inputs *in, const cusrc_vari
          * make the counts upper bounds. */
         if (b->kind == BRANCH_LOOP || b->no_work)
             continue;
-        bool *uniform = b->kind == BRANCH_IF ? &r.ifs_uniform : &r.others_uniform;
+        bool *uniform =
+            b->kind == BRANCH_IF || b->kind == BRANCH_TERNARY ? &r.ifs_uniform : &r.others_uniform;
         if (!block_known) {
             *uniform = false;
             continue;
