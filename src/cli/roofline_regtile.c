@@ -1,6 +1,7 @@
 /* roofline_regtile: the register tile's loads, traffic, ceiling and registers. */
 #include "cli/roofline_regtile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 
@@ -10,16 +11,21 @@ bool roofline_regtile_parse(const char *text, int *tm, int *tn)
 {
     char *end;
     errno = 0;
+    /* Digits only: strtol alone would take signs and spaces. */
+    if (!isdigit((unsigned char)text[0]))
+        return false;
     long a = strtol(text, &end, 10), b = a;
-    if (end == text || errno || a < 1 || a > 1024)
+    if (errno || a < 1 || a > 1024)
         return false;
     if (*end == 'x' || *end == 'X') {
         const char *second = end + 1;
+        if (!isdigit((unsigned char)second[0]))
+            return false;
         b = strtol(second, &end, 10);
-        if (end == second || errno || b < 1 || b > 1024)
+        if (errno || b < 1 || b > 1024)
             return false;
     }
-    if (*end || text[0] == '+' || text[0] == ' ')
+    if (*end)
         return false;
     *tm = (int)a;
     *tn = (int)b;
