@@ -357,37 +357,49 @@ void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_laun
         threads = NULL;
     } else {
         const cusrc_counts *c = &v->counts;
+        expr *per[7] = {clone_or_zero(c->flops_fp16),
+                        clone_or_zero(c->flops_fp32),
+                        clone_or_zero(c->flops_fp64),
+                        clone_or_zero(c->tensor_flops),
+                        expr_binary(OP_ADD, clone_or_zero(c->gmem_load_bytes),
+                                    clone_or_zero(c->gmem_store_bytes)),
+                        expr_binary(OP_ADD, clone_or_zero(c->transcendental_fp32),
+                                    clone_or_zero(c->transcendental_fp64)),
+                        clone_or_zero(c->gmem_accesses)};
+        /* The trip counts the launch determines are bound first, so that a
+         * thread-by-thread sum of the arms can read them. */
+        kroof_defines bound = {0};
+        if (defs)
+            bound = *defs;
+        arm_env arms = {.counts = c};
+        expr *every[7];
+        for (int i = 0; i < 7; i++)
+            every[i] = with_arms(per[i], &arms);
+        /* bound borrows its names from the every[] trees: they live until
+         * the totals are made. */
+        bind_trips(u, v, launch, every, 7, &bound);
         /* Which arm conditions can be evaluated: every name bound but the
          * thread and block indices, which the sum over threads sets. */
         int64_t g3[3], b3[3];
-        arm_env arms = {.counts = c};
+        arms.every_thread = false;
         arms.launch_known = launch && dims_of(&launch->grid, g3) && dims_of(&launch->block, b3);
         expr_env_init(&arms.check);
-        for (int i = 0; defs && i < defs->n; i++)
-            expr_env_set(&arms.check, defs->names[i], defs->values[i]);
+        for (int i = 0; i < bound.n; i++)
+            expr_env_set(&arms.check, bound.names[i], bound.values[i]);
         for (int b = SYM_NAMED + 1; b < SYM_BUILTIN_COUNT; b++)
             expr_env_set_builtin(&arms.check, (expr_builtin)b, 0);
-        const expr *per[4] = {c->flops_fp16, c->flops_fp32, c->flops_fp64, c->tensor_flops};
-        for (int i = 0; i < 4; i++) {
-            expr *p = clone_or_zero(per[i]);
-            k->flops[i] = arms_total(p, &arms, threads, launch, defs);
-            expr_free(p);
+        expr **total[7] = {&k->flops[0], &k->flops[1],       &k->flops[2], &k->flops[3],
+                           &k->bytes,    &k->transcendental, &k->accesses};
+        for (int i = 0; i < 7; i++) {
+            *total[i] = arms_total(per[i], &arms, threads, launch, &bound);
+            expr_free(per[i]);
         }
-        expr *bytes = expr_binary(OP_ADD, clone_or_zero(c->gmem_load_bytes),
-                                  clone_or_zero(c->gmem_store_bytes));
-        expr *trans = expr_binary(OP_ADD, clone_or_zero(c->transcendental_fp32),
-                                  clone_or_zero(c->transcendental_fp64));
-        expr *acc = clone_or_zero(c->gmem_accesses);
-        k->bytes = arms_total(bytes, &arms, threads, launch, defs);
-        k->transcendental = arms_total(trans, &arms, threads, launch, defs);
-        k->accesses = arms_total(acc, &arms, threads, launch, defs);
+        for (int i = 0; i < 7; i++)
+            expr_free(every[i]);
         /* An if that is not a bounds check makes the counts an upper bound
          * only where one of its arms had to be counted for every thread. */
         k->upper_bound = !branches.others_uniform ||
                          (!branches.ifs_uniform && (arms.every_thread || c->n_unweighted_arms));
-        expr_free(bytes);
-        expr_free(trans);
-        expr_free(acc);
     }
     /* --define first, then the trip counts the launch determines. */
     kroof_defines all = {0};

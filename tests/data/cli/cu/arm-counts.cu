@@ -7,6 +7,10 @@
 //              v*v+1 (2 FLOPs): 600 FLOPs
 //   runtime_n: n is argc, known only at run time: every launched thread
 //              counted (1,024 FLOPs), as a bounds check's arm is
+//   blocksum:  a loop over blockDim.x (8 trips at 256 threads, the trip
+//              count bound from the launch) then thread 0 of each of 4
+//              blocks: 1,024 x 8 + 4 x 1 = 8,196 FLOPs, 1,024 x 32 + 4 x 4
+//              = 32,784 B
 __global__ void early(const float *a, float *c, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -42,6 +46,15 @@ __global__ void runtime_n(float *c, int n)
         c[i] = c[i] + 1.0f;
 }
 
+__global__ void blocksum(const float *in, float *out)
+{
+    float s = 0.0f;
+    for (int k = 1; k < blockDim.x; k *= 2)
+        s += in[k];
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = s * 0.5f;
+}
+
 int main(int argc, char **)
 {
     float *p = nullptr;
@@ -49,5 +62,6 @@ int main(int argc, char **)
     both<<<2, 128>>>(p, p);
     nested<<<4, 256>>>(p, 900, 300);
     runtime_n<<<4, 256>>>(p, argc);
+    blocksum<<<4, 256>>>(p, p);
     return 0;
 }
