@@ -30,6 +30,12 @@ static bool takes_explain(const char *command)
     return false;
 }
 
+/* Whether --explain adds steps the plain answer does not hold. */
+static bool has_explained_answer(const exercise *e)
+{
+    return takes_explain(e->command) && !strstr(e->command, "--explain");
+}
+
 /* Runs this gpulint with the exercise's words: stdout and the exit status,
  * as "exit: N\n" + stdout, the form of the recorded answers. Colour off and
  * the local GPU ignored, so the answer is the same on every machine. */
@@ -53,7 +59,7 @@ static char *answer(const exercise *e, const char *models, bool explain, char *e
     argv[0] = exe;
     for (int i = 0; i < n; i++)
         argv[i + 1] = words[i];
-    if (explain && takes_explain(e->command) && !strstr(e->command, "--explain"))
+    if (explain && has_explained_answer(e))
         argv[n + 1] = "--explain";
     size_t n_env = 0;
     while (environ[n_env])
@@ -109,9 +115,7 @@ static int show(const exercise *e, const char *models, bool explain)
     sbuf_addf(&b, "exercise %s: %s\nsource: %s\n\nquestion:\n", e->id, e->title, e->source);
     indented(&b, e->question);
     sbuf_addf(&b, "\ncommand:\n  gpulint %s%s\n\ngpulint's answer:\n", e->command,
-              explain && takes_explain(e->command) && !strstr(e->command, "--explain")
-                  ? " --explain"
-                  : "");
+              explain && has_explained_answer(e) ? " --explain" : "");
     /* The recorded form starts with the exit status; a reader wants the text. */
     const char *text = strchr(got, '\n') ? strchr(got, '\n') + 1 : got;
     indented(&b, text);
@@ -145,11 +149,6 @@ static char *answer_path(const exercise_set *set, const exercise *e, bool explai
     return sbuf_take(&p);
 }
 
-/* Whether --explain adds steps the plain answer does not hold. */
-static bool has_explained_answer(const exercise *e)
-{
-    return takes_explain(e->command) && !strstr(e->command, "--explain");
-}
 /* The first line where two texts part, for the report of a changed answer. */
 static void first_difference(const char *a, const char *b, char *out, size_t n)
 {
