@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "input/baseline.h"
+#include "analysis/baseline.h"
 
 /* One compiled kernel as the rules see it (a view: nothing is owned). */
 typedef struct check_kernel {

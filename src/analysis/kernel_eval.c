@@ -5,12 +5,6 @@
 
 const int kernel_eval_common_blocks[KERNEL_EVAL_COMMON] = {128, 256, 512, 1024};
 
-occ_kernel kernel_resources(const ptxas_kernel *k)
-{
-    return (occ_kernel){
-        .regs_per_thread = k->registers, .static_smem = k->static_smem, .barriers = k->barriers};
-}
-
 void kernel_evaluate(const gpu_arch *a, const occ_kernel *k, const occ_launch *launch,
                      const occ_launch *defaults, kernel_eval *out)
 {

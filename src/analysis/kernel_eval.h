@@ -8,7 +8,6 @@
 #include <stdbool.h>
 
 #include "analysis/occ.h"
-#include "input/ptxas.h"
 
 #define KERNEL_EVAL_COMMON 4
 extern const int kernel_eval_common_blocks[KERNEL_EVAL_COMMON]; /* 128 256 512 1024 */
@@ -25,8 +24,6 @@ typedef struct kernel_eval {
     occ_result best;
     occ_result common[KERNEL_EVAL_COMMON];
 } kernel_eval;
-
-occ_kernel kernel_resources(const ptxas_kernel *k);
 
 /* launch: the block size in use (NULL when unknown). defaults carries the
  * dynamic smem and carveout used for the best/common sizes. */

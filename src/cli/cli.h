@@ -1,6 +1,6 @@
 /* cli: one entry point per subcommand (as git's builtin/), each in its own
  * cmd_*.c file, plus the helpers they share. Commands return an exit code
- * from exitcode.h and print errors through cli_error. */
+ * from util/exitcode.h and print errors through diag_error. */
 #ifndef GPULINT_CLI_H
 #define GPULINT_CLI_H
 
@@ -9,7 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/exitcode.h"
+#include "util/diag.h"
+#include "util/exitcode.h"
 
 typedef int (*cli_command_fn)(int argc, char **argv);
 
@@ -29,15 +30,8 @@ int cmd_divergence(int argc, char **argv); /* gpulint divergence */
 int cmd_launch(int argc, char **argv);     /* gpulint launch */
 int cmd_exercises(int argc, char **argv);  /* gpulint exercises */
 
-/* "gpulint: error: ..." on stderr, one line; returns code for `return cli_error(...)`. */
-int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* A command's JSON document on stdout, as every command prints it (2-space
  * indent, 6 significant digits); takes the reference. */
 void cli_put_json(json_t *doc);
-void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Colour is used only on a terminal and never with NO_COLOR set. */
-bool cli_use_color(FILE *f);
 
 #endif

@@ -446,30 +446,30 @@ int cmd_bank(int argc, char **argv)
         return done;
     bool by_decl = a.decl || a.access;
     if (a.seen_stride && by_decl)
-        return cli_error(EXIT_USAGE, "give --stride, or --decl with --access, not both");
+        return diag_error(EXIT_USAGE, "give --stride, or --decl with --access, not both");
     if (!a.seen_stride && !by_decl)
-        return cli_error(EXIT_USAGE, "--stride N (or --decl DECL --access EXPR) is required");
+        return diag_error(EXIT_USAGE, "--stride N (or --decl DECL --access EXPR) is required");
     if (by_decl && (!a.decl || !a.access))
-        return cli_error(EXIT_USAGE, "--decl and --access go together");
+        return diag_error(EXIT_USAGE, "--decl and --access go together");
     if (by_decl && a.seen_elem)
-        return cli_error(EXIT_USAGE, "--elem applies to --stride; with --decl the element type "
-                                     "gives the size");
+        return diag_error(EXIT_USAGE, "--elem applies to --stride; with --decl the element type "
+                                      "gives the size");
     if (a.elem != 1 && a.elem != 2 && a.elem != 4 && a.elem != 8 && a.elem != 16)
-        return cli_error(EXIT_USAGE,
-                         "invalid --elem %d: shared-memory accesses are 1, 2, 4, 8 "
-                         "or 16 bytes",
-                         a.elem);
+        return diag_error(EXIT_USAGE,
+                          "invalid --elem %d: shared-memory accesses are 1, 2, 4, 8 "
+                          "or 16 bytes",
+                          a.elem);
 
     bank_case c = {.stride_mode = !by_decl, .stride = a.stride, .elem = a.elem};
     int dims[3] = {32, 1, 1};
     if (a.block && !units_parse_dim3(a.block, dims))
-        return cli_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
+        return diag_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
     for (int i = 0; i < 3; i++)
         c.block[i] = dims[i];
     int64_t threads = c.block[0] * c.block[1] * c.block[2];
     if (threads > LANES_MAX_THREADS)
-        return cli_error(EXIT_USAGE, "--block %s has %lld threads; a block has at most %d", a.block,
-                         (long long)threads, LANES_MAX_THREADS);
+        return diag_error(EXIT_USAGE, "--block %s has %lld threads; a block has at most %d",
+                          a.block, (long long)threads, LANES_MAX_THREADS);
     c.warps = (int)((threads + LANES_WARP - 1) / LANES_WARP);
 
     cexpr_access acc = {0};
@@ -490,21 +490,21 @@ int cmd_bank(int argc, char **argv)
     } else {
         cexpr_error err;
         if (!cexpr_parse_decl(a.decl, &c.decl, &err))
-            return cli_error(EXIT_USAGE, "--decl \"%s\": column %d: %s", a.decl, err.column,
-                             err.msg);
+            return diag_error(EXIT_USAGE, "--decl \"%s\": column %d: %s", a.decl, err.column,
+                              err.msg);
         if (c.decl.elem_size > 16 || (c.decl.elem_size & (c.decl.elem_size - 1)))
-            return cli_error(EXIT_USAGE,
-                             "--decl: %d-byte elements are not a single shared-memory "
-                             "access",
-                             c.decl.elem_size);
+            return diag_error(EXIT_USAGE,
+                              "--decl: %d-byte elements are not a single shared-memory "
+                              "access",
+                              c.decl.elem_size);
         if (!cexpr_parse_access(a.access, false, &acc, &err))
-            return cli_error(EXIT_USAGE, "--access \"%s\": column %d: %s", a.access, err.column,
-                             err.msg);
+            return diag_error(EXIT_USAGE, "--access \"%s\": column %d: %s", a.access, err.column,
+                              err.msg);
         char why[LANES_WHY_MAX];
         c.offset = cexpr_byte_offset(&c.decl, &acc, why, sizeof why);
         if (!c.offset) {
             cexpr_access_free(&acc);
-            return cli_error(EXIT_USAGE, "--access: %s", why);
+            return diag_error(EXIT_USAGE, "--access: %s", why);
         }
         c.access_text = a.access;
         c.elem = c.decl.elem_size;
@@ -520,7 +520,7 @@ int cmd_bank(int argc, char **argv)
     bool ok = bank_analyze(&m, c.block, NULL, &r);
     int rc = EXIT_OK;
     if (!ok) {
-        rc = cli_error(EXIT_USAGE, "cannot analyse the access: %s", r.reason);
+        rc = diag_error(EXIT_USAGE, "cannot analyse the access: %s", r.reason);
     } else {
         if (bounds_note[0]) {
             size_t len = strlen(r.note);

@@ -51,7 +51,7 @@ int cmd_cache(int argc, char **argv)
     opt_result res;
     if (!opt_parse(specs, argc, argv, &res)) {
         opt_free(&res);
-        return cli_error(EXIT_USAGE, "%s", res.error);
+        return diag_error(EXIT_USAGE, "%s", res.error);
     }
     int n_pos = res.n_positional;
     opt_free(&res);
@@ -64,11 +64,11 @@ int cmd_cache(int argc, char **argv)
         return EXIT_OK;
     }
     if (n_pos || stats == clear)
-        return cli_error(EXIT_USAGE, "cache: give --stats or --clear");
+        return diag_error(EXIT_USAGE, "cache: give --stats or --clear");
     char *root = cachedir_path(NULL);
     if (!root)
-        return cli_error(EXIT_INPUT, "cache: no cache directory (GPULINT_CACHE_DIR is empty, or "
-                                     "it cannot be created)");
+        return diag_error(EXIT_INPUT, "cache: no cache directory (GPULINT_CACHE_DIR is empty, or "
+                                      "it cannot be created)");
     int rc = EXIT_OK;
     if (clear) {
         int64_t bytes = 0;

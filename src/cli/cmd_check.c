@@ -11,9 +11,11 @@
 #include "analysis/check_rules.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "cli/run_options.h"
+#include "cli/target_opts.h"
 #include "run/pipeline.h"
 #include "config.h"
-#include "input/baseline.h"
+#include "input/baseline_json.h"
 #include "report/findings.h"
 #include "report/kernel_report.h"
 #include "util/sbuf.h"
@@ -21,6 +23,7 @@
 
 typedef struct check_args {
     pipeline_opts p;
+    target_opts target;
     const char *block;
     double carveout;
     bool seen_carveout;
@@ -71,7 +74,7 @@ static int write_baseline(const report *r, const char *path)
     }
     free(s);
     if (!ok)
-        return cli_error(EXIT_INPUT, "%s: cannot write the baseline", path);
+        return diag_error(EXIT_INPUT, "%s: cannot write the baseline", path);
     return EXIT_OK;
 }
 
@@ -147,7 +150,7 @@ static check_counts print_violations(const report *r, const check_result *res, c
     }
     sbuf out;
     sbuf_init(&out);
-    findings_text(&out, &l, cli_use_color(stdout));
+    findings_text(&out, &l, diag_use_color(stdout));
     fputs(sbuf_str(&out), stdout);
     fflush(stdout);
     sbuf_free(&out);
@@ -176,7 +179,7 @@ static int check_main(check_args *a)
     if (a->baseline) {
         char err[1024];
         if (!baseline_load(a->baseline, &base, err, sizeof err))
-            return cli_error(EXIT_INPUT, "%s", err);
+            return diag_error(EXIT_INPUT, "%s", err);
     }
     /* The libclang front end feeds only the report's source analyses; the
      * kernels' lines come from the source scan, and skipping it halves the
@@ -205,8 +208,8 @@ static int check_main(check_args *a)
     if (a->write_baseline && failed == EXIT_OK)
         rc = write_baseline(&r, a->write_baseline);
     else if (a->write_baseline)
-        cli_warn("no baseline written: %zu %s failed", r.n_failed,
-                 plural(r.n_failed, "file", "files"));
+        diag_warn("no baseline written: %zu %s failed", r.n_failed,
+                  plural(r.n_failed, "file", "files"));
     fprintf(stderr, "gpulint check: %zu %s, %zu %s", r.n_kernels,
             plural(r.n_kernels, "kernel", "kernels"), c.errors,
             plural(c.errors, "violation", "violations"));
@@ -279,7 +282,7 @@ int cmd_check(int argc, char **argv)
          "fail on regressions against a report from 'gpulint FILE.cu --format json'"},
         {"write-baseline", 0, OPT_STRING, &a.write_baseline, NULL, "FILE",
          "write this run's JSON report to FILE (after comparing with --baseline)"},
-        TARGET_OPTIONS(&a.p.target),
+        TARGET_OPTIONS(&a.target),
         {"block", 'b', OPT_STRING, &a.block, NULL, "XxYxZ",
          "block size in use for --min-occupancy and the baseline, e.g. 256 or 16x16"},
         {"dynamic-smem", 'd', OPT_BYTES, &a.p.dynamic_smem, NULL, "BYTES",
@@ -307,13 +310,13 @@ int cmd_check(int argc, char **argv)
     argc = take_nvcc_args(argc, argv, &nvcc_args, &n_nvcc_args, &missing);
     if (missing) {
         free(nvcc_args);
-        return cli_error(EXIT_USAGE, "option '--nvcc-arg' needs a value (ARG)");
+        return diag_error(EXIT_USAGE, "option '--nvcc-arg' needs a value (ARG)");
     }
     opt_result res;
     if (!opt_parse(specs, argc, argv, &res)) {
         opt_free(&res);
         free(nvcc_args);
-        return cli_error(EXIT_USAGE, "%s", res.error);
+        return diag_error(EXIT_USAGE, "%s", res.error);
     }
     if (a.help) {
         opt_free(&res);
@@ -326,6 +329,7 @@ int cmd_check(int argc, char **argv)
                "5 unknown arch/GPU or broken model; 6 nvcc not found.\n");
         return EXIT_OK;
     }
+    a.p.target = target_request_of(&a.target);
     a.p.files = res.positional;
     a.p.n_files = res.n_positional;
     /* --nvcc-arg values first, then the arguments after "--". */
@@ -337,17 +341,17 @@ int cmd_check(int argc, char **argv)
     int rc = EXIT_OK;
     if (!a.seen_max_regs && !a.no_spills && !a.seen_max_stack && !a.seen_min_occupancy &&
         !a.baseline && !a.write_baseline)
-        rc = cli_error(EXIT_USAGE, "nothing to check: give --max-regs, --no-spills, --max-stack, "
-                                   "--min-occupancy or --baseline");
+        rc = diag_error(EXIT_USAGE, "nothing to check: give --max-regs, --no-spills, --max-stack, "
+                                    "--min-occupancy or --baseline");
     else if (a.block && !units_parse_dim3(a.block, a.p.block))
-        rc = cli_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
+        rc = diag_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
     else if (a.block && (long long)a.p.block[0] * a.p.block[1] * a.p.block[2] > 0x7fffffff)
-        rc = cli_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
+        rc = diag_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
     else if (a.p.ptxas_log && a.p.n_files > 1)
-        rc = cli_error(EXIT_USAGE, "--ptxas-log takes at most one source file (for line numbers)");
+        rc = diag_error(EXIT_USAGE, "--ptxas-log takes at most one source file (for line numbers)");
     for (int i = 0; rc == EXIT_OK && i < a.p.n_files; i++)
         if (a.p.files[i][0] == '-' && a.p.files[i][1])
-            rc = cli_error(EXIT_USAGE, "unknown option '%s'", a.p.files[i]);
+            rc = diag_error(EXIT_USAGE, "unknown option '%s'", a.p.files[i]);
     if (rc == EXIT_OK) {
         a.p.has_block = a.block != NULL;
         rc = check_main(&a);

@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "cli/models_list.h"
 #include "cli/opt.h"
-#include "cli/target.h"
+#include "cli/target_opts.h"
 #include "input/devquery.h"
 #include "util/units.h"
 
@@ -86,7 +86,7 @@ static int save_model(const char *path, const devquery_device *d)
 {
     FILE *f = fopen(path, "w");
     if (!f)
-        return cli_error(EXIT_INPUT, "%s: cannot write", path);
+        return diag_error(EXIT_INPUT, "%s: cannot write", path);
     const gpu_arch *a = &d->arch;
     fprintf(f, "; %s as the CUDA runtime reported it (gpulint devices --save)\n", d->product.name);
     fprintf(f, "; driver %s, runtime %s. Limits: cudaDeviceProp. Allocation units,\n", d->driver,
@@ -113,7 +113,7 @@ static int save_model(const char *path, const devquery_device *d)
     fprintf(f, "\n\n[barriers]\nslots_per_block = %d\nmax_per_block = %d\n",
             a->barrier_slots_per_block, a->max_barriers_per_block);
     if (fclose(f) != 0)
-        return cli_error(EXIT_INPUT, "%s: write failed", path);
+        return diag_error(EXIT_INPUT, "%s: write failed", path);
     fprintf(stderr, "gpulint: wrote %s (use it with --machine %s)\n", path, path);
     return EXIT_OK;
 }
@@ -143,10 +143,10 @@ int cmd_devices(int argc, char **argv)
     char msg[256];
     devquery_status st = devquery_all(devs, MAX_DEVICES, &n, base_for, &db, msg, sizeof msg);
     if (st != DEVQ_OK) {
-        cli_error(EXIT_NO_DEVICE,
-                  "no GPU available (%s); bundled models can be used with "
-                  "--arch or --gpu:",
-                  msg);
+        diag_error(EXIT_NO_DEVICE,
+                   "no GPU available (%s); bundled models can be used with "
+                   "--arch or --gpu:",
+                   msg);
         models_list_text(stderr, &db);
         model_db_free(&db);
         return EXIT_NO_DEVICE;

@@ -216,26 +216,26 @@ int cmd_divergence(int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (!a.cond == !a.trips)
-        return cli_error(EXIT_USAGE, "give one of --cond (a branch) or --trips (a loop)");
+        return diag_error(EXIT_USAGE, "give one of --cond (a branch) or --trips (a loop)");
     if (!a.block)
-        return cli_error(EXIT_USAGE, "--block is needed: warps are made from the block's threads");
+        return diag_error(EXIT_USAGE, "--block is needed: warps are made from the block's threads");
     int bd[3], gd[3];
     if (!units_parse_dim3(a.block, bd) || bd[0] < 1 || bd[1] < 1 || bd[2] < 1)
-        return cli_error(EXIT_USAGE,
-                         "invalid --block '%s': expected N, XxY or XxYxZ of positive "
-                         "integers",
-                         a.block);
+        return diag_error(EXIT_USAGE,
+                          "invalid --block '%s': expected N, XxY or XxYxZ of positive "
+                          "integers",
+                          a.block);
     if (!units_parse_dim3(a.grid, gd) || gd[0] < 1 || gd[1] < 1 || gd[2] < 1)
-        return cli_error(EXIT_USAGE,
-                         "invalid --grid '%s': expected N, XxY or XxYxZ of positive "
-                         "integers",
-                         a.grid);
+        return diag_error(EXIT_USAGE,
+                          "invalid --grid '%s': expected N, XxY or XxYxZ of positive "
+                          "integers",
+                          a.grid);
     const char *text = a.cond ? a.cond : a.trips;
     cexpr_error err;
     expr *e = cexpr_parse(text, false, &err);
     if (!e)
-        return cli_error(EXIT_USAGE, "--%s \"%s\": column %d: %s", a.cond ? "cond" : "trips", text,
-                         err.column, err.msg);
+        return diag_error(EXIT_USAGE, "--%s \"%s\": column %d: %s", a.cond ? "cond" : "trips", text,
+                          err.column, err.msg);
     int64_t block[3] = {bd[0], bd[1], bd[2]}, grid[3] = {gd[0], gd[1], gd[2]};
     divcount *r = malloc(sizeof *r);
     char why[512];
@@ -243,7 +243,7 @@ int cmd_divergence(int argc, char **argv)
                      : divcount_loop(e, block, grid, NULL, r, why, sizeof why);
     rc = EXIT_OK;
     if (!ok)
-        rc = cli_error(EXIT_USAGE, "--%s \"%s\": %s", a.cond ? "cond" : "trips", text, why);
+        rc = diag_error(EXIT_USAGE, "--%s \"%s\": %s", a.cond ? "cond" : "trips", text, why);
     else if (strcmp(a.format, "json") == 0)
         print_json(&a, r);
     else

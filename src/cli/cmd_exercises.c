@@ -109,7 +109,7 @@ static int show(const exercise *e, const char *models, bool explain)
     char err[512];
     char *got = answer(e, models, explain, err, sizeof err);
     if (!got)
-        return cli_error(EXIT_TOOL, "%s", err);
+        return diag_error(EXIT_TOOL, "%s", err);
     sbuf b;
     sbuf_init(&b);
     sbuf_addf(&b, "exercise %s: %s\nsource: %s\n\nquestion:\n", e->id, e->title, e->source);
@@ -178,13 +178,13 @@ static int check(const exercise_set *set, const char *models, bool write)
         char err[512];
         char *got = answer(e, models, explain, err, sizeof err);
         if (!got)
-            return cli_error(EXIT_TOOL, "%s", err);
+            return diag_error(EXIT_TOOL, "%s", err);
         char *path = answer_path(set, e, explain);
         if (write) {
             FILE *f = fopen(path, "w");
             if (!f || fputs(got, f) < 0 || fclose(f) != 0) {
                 free(got);
-                int rc = cli_error(EXIT_INPUT, "%s: cannot be written", path);
+                int rc = diag_error(EXIT_INPUT, "%s: cannot be written", path);
                 free(path);
                 return rc;
             }
@@ -254,7 +254,7 @@ int cmd_exercises(int argc, char **argv)
     opt_result res;
     if (!opt_parse(specs, argc, argv, &res)) {
         opt_free(&res);
-        return cli_error(EXIT_USAGE, "%s", res.error);
+        return diag_error(EXIT_USAGE, "%s", res.error);
     }
     if (help) {
         opt_free(&res);
@@ -266,22 +266,22 @@ int cmd_exercises(int argc, char **argv)
     }
     int rc = EXIT_OK;
     if (res.n_passthrough || res.n_positional > 1)
-        rc = cli_error(EXIT_USAGE, "exercises: give at most one exercise id");
+        rc = diag_error(EXIT_USAGE, "exercises: give at most one exercise id");
     else if ((do_check || write) && res.n_positional)
-        rc = cli_error(EXIT_USAGE, "--check and --write-answers cover the whole catalogue");
+        rc = diag_error(EXIT_USAGE, "--check and --write-answers cover the whole catalogue");
     const char *models_dir = models ? models : model_default_dir();
     exercise_set set;
     char err[1024];
     if (rc == EXIT_OK && !exercise_load(exercise_default_dir(models_dir), &set, err, sizeof err))
-        rc = cli_error(EXIT_INPUT, "%s", err);
+        rc = diag_error(EXIT_INPUT, "%s", err);
     else if (rc == EXIT_OK) {
         if (do_check || write)
             rc = check(&set, models_dir, write);
         else if (res.n_positional) {
             const exercise *e = exercise_find(&set, res.positional[0]);
             rc = e ? show(e, models_dir, explain)
-                   : cli_error(EXIT_USAGE, "no exercise '%s' ('gpulint exercises' lists them)",
-                               res.positional[0]);
+                   : diag_error(EXIT_USAGE, "no exercise '%s' ('gpulint exercises' lists them)",
+                                res.positional[0]);
         } else
             list(&set);
         exercise_set_free(&set);

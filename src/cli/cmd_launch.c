@@ -11,7 +11,7 @@
 #include "analysis/launchplan.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
-#include "cli/target.h"
+#include "cli/target_opts.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 
@@ -182,18 +182,19 @@ int cmd_launch(int argc, char **argv)
         return rc;
     int pd[3];
     if (!a.problem)
-        return cli_error(EXIT_USAGE, "--problem WxHxD is required, e.g. --problem 1000x1000");
+        return diag_error(EXIT_USAGE, "--problem WxHxD is required, e.g. --problem 1000x1000");
     if (!units_parse_dim3(a.problem, pd) || pd[0] < 1 || pd[1] < 1 || pd[2] < 1)
-        return cli_error(EXIT_USAGE,
-                         "invalid --problem '%s': expected W, WxH or WxHxD of positive "
-                         "integers",
-                         a.problem);
+        return diag_error(EXIT_USAGE,
+                          "invalid --problem '%s': expected W, WxH or WxHxD of positive "
+                          "integers",
+                          a.problem);
     if (a.elem < 1 || a.elem > 16 || (a.elem & (a.elem - 1)))
-        return cli_error(EXIT_USAGE, "invalid --elem %d: expected 1, 2, 4, 8 or 16", a.elem);
+        return diag_error(EXIT_USAGE, "invalid --elem %d: expected 1, 2, 4, 8 or 16", a.elem);
     model_db db;
     target targets[TARGET_MAX];
     int n_targets = 0;
-    rc = target_resolve(&a.target, &db, targets, TARGET_MAX, &n_targets);
+    target_request req = target_request_of(&a.target);
+    rc = target_resolve(&req, &db, targets, TARGET_MAX, &n_targets);
     if (rc != EXIT_OK)
         return rc;
     const target *t = &targets[0];
@@ -209,11 +210,11 @@ int cmd_launch(int argc, char **argv)
         for (int i = 0; i < a.blocks.n && rc == EXIT_OK; i++) {
             int bd[3];
             if (!units_parse_dim3(a.blocks.v[i], bd) || bd[0] < 1 || bd[1] < 1 || bd[2] < 1)
-                rc = cli_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ",
-                               a.blocks.v[i]);
+                rc = diag_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ",
+                                a.blocks.v[i]);
             else if (!launchplan_evaluate(&t->arch, &p, (int64_t[3]){bd[0], bd[1], bd[2]}, &c[n],
                                           why, sizeof why))
-                rc = cli_error(EXIT_USAGE, "--block %s: %s", a.blocks.v[i], why);
+                rc = diag_error(EXIT_USAGE, "--block %s: %s", a.blocks.v[i], why);
             else
                 n++;
         }
@@ -239,7 +240,7 @@ int cmd_launch(int argc, char **argv)
         }
     }
     if (rc == EXIT_OK && n == 0)
-        rc = cli_error(EXIT_LAUNCH, "no block shape can launch on %s", t->label);
+        rc = diag_error(EXIT_LAUNCH, "no block shape can launch on %s", t->label);
     if (rc == EXIT_OK) {
         int rec = 0;
         for (int i = 1; i < n; i++)
@@ -252,7 +253,8 @@ int cmd_launch(int argc, char **argv)
                                 : !a.seen_smem ? "static shared memory (--smem)"
                                                : NULL;
         if (!c[rec].launches)
-            rc = cli_error(EXIT_LAUNCH, "none of the block shapes can launch with these resources");
+            rc =
+                diag_error(EXIT_LAUNCH, "none of the block shapes can launch with these resources");
         else if (strcmp(a.format, "json") == 0)
             print_json(t, &p, c, found, n, rec, not_given);
         else

@@ -40,7 +40,7 @@ int cmd_merge(int argc, char **argv)
     opt_result res;
     if (!opt_parse(specs, argc, argv, &res)) {
         opt_free(&res);
-        return cli_error(EXIT_USAGE, "%s", res.error);
+        return diag_error(EXIT_USAGE, "%s", res.error);
     }
     if (help) {
         opt_free(&res);
@@ -51,7 +51,7 @@ int cmd_merge(int argc, char **argv)
     }
     if (res.n_positional == 0) {
         opt_free(&res);
-        return cli_error(EXIT_USAGE, "merge: give the JSON reports or SARIF logs to merge");
+        return diag_error(EXIT_USAGE, "merge: give the JSON reports or SARIF logs to merge");
     }
     size_t n = (size_t)res.n_positional;
     json_t **docs = calloc(n, sizeof *docs);
@@ -62,17 +62,17 @@ int cmd_merge(int argc, char **argv)
         const char *path = res.positional[i];
         docs[i] = load(path, err, sizeof err);
         if (!docs[i]) {
-            rc = cli_error(EXIT_INPUT, "%s", err);
+            rc = diag_error(EXIT_INPUT, "%s", err);
             break;
         }
         merge_kind k = merge_kind_of(docs[i]);
         if (k == MERGE_UNKNOWN)
-            rc = cli_error(EXIT_INPUT,
-                           "%s: neither a gpulint JSON report nor a SARIF log from gpulint", path);
+            rc = diag_error(EXIT_INPUT,
+                            "%s: neither a gpulint JSON report nor a SARIF log from gpulint", path);
         else if (kind != MERGE_UNKNOWN && k != kind)
-            rc = cli_error(EXIT_INPUT, "%s: a %s among %s; merge one kind", path,
-                           k == MERGE_SARIF ? "SARIF log" : "JSON report",
-                           kind == MERGE_SARIF ? "SARIF logs" : "JSON reports");
+            rc = diag_error(EXIT_INPUT, "%s: a %s among %s; merge one kind", path,
+                            k == MERGE_SARIF ? "SARIF log" : "JSON report",
+                            kind == MERGE_SARIF ? "SARIF logs" : "JSON reports");
         kind = k;
     }
     json_t *out = NULL;
@@ -80,12 +80,12 @@ int cmd_merge(int argc, char **argv)
         size_t bad;
         out = merge_documents(docs, n, kind, err, sizeof err, &bad);
         if (!out)
-            rc = cli_error(EXIT_INPUT, "%s: %s", res.positional[bad], err);
+            rc = diag_error(EXIT_INPUT, "%s: %s", res.positional[bad], err);
     }
     if (out) {
         FILE *f = output ? fopen(output, "w") : stdout;
         if (!f) {
-            rc = cli_error(EXIT_INPUT, "%s: cannot write: %m", output);
+            rc = diag_error(EXIT_INPUT, "%s: cannot write: %m", output);
         } else {
             /* As the report and SARIF writers print them, so a merge of
              * shards reads like one run's output. */
@@ -93,7 +93,7 @@ int cmd_merge(int argc, char **argv)
                        JSON_INDENT(2) | (kind == MERGE_REPORT ? JSON_REAL_PRECISION(6) : 0));
             fputc('\n', f);
             if (output && fclose(f) != 0)
-                rc = cli_error(EXIT_INPUT, "%s: cannot write: %m", output);
+                rc = diag_error(EXIT_INPUT, "%s: cannot write: %m", output);
         }
         json_decref(out);
     }

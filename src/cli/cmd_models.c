@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cli/models_list.h"
 #include "cli/opt.h"
-#include "cli/target.h"
+#include "cli/target_opts.h"
 
 int cmd_models(int argc, char **argv)
 {
@@ -27,7 +27,7 @@ int cmd_models(int argc, char **argv)
     if (done >= 0)
         return done;
     if (ids && strcmp(ids, "arch") != 0 && strcmp(ids, "gpu") != 0)
-        return cli_error(EXIT_USAGE, "--ids: expected arch or gpu, not '%s'", ids);
+        return diag_error(EXIT_USAGE, "--ids: expected arch or gpu, not '%s'", ids);
     model_db db;
     int rc = target_load_db(models_dir, &db);
     if (rc != EXIT_OK)

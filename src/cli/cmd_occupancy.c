@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "cli/occupancy_latency.h"
 #include "cli/opt.h"
-#include "cli/target.h"
+#include "cli/target_opts.h"
 #include "config.h"
 #include "report/occ_report.h"
 #include "util/sbuf.h"
@@ -87,14 +87,14 @@ static int plot(const char *path, const target *t, const occ_kernel *k, const oc
 #if GPULINT_HAVE_CAIRO
     char err[256] = "";
     if (!chart_occupancy(&t->arch, k, l, t->label, path, err, sizeof err))
-        return cli_error(EXIT_INPUT, "%s: %s", path, err);
+        return diag_error(EXIT_INPUT, "%s: %s", path, err);
     return EXIT_OK;
 #else
     (void)t;
     (void)k;
     (void)l;
-    return cli_error(EXIT_USAGE, "%s: gpulint was built without cairo; --plot is unavailable",
-                     path);
+    return diag_error(EXIT_USAGE, "%s: gpulint was built without cairo; --plot is unavailable",
+                      path);
 #endif
 }
 
@@ -137,24 +137,25 @@ int cmd_occupancy(int argc, char **argv)
         return done;
     bool little = a.seen_latency || a.seen_throughput || a.seen_per_warp;
     if (little && (!a.seen_latency || !a.seen_throughput))
-        return cli_error(EXIT_USAGE, "--latency and --throughput go together");
+        return diag_error(EXIT_USAGE, "--latency and --throughput go together");
     if (little && (a.seen_threads || a.block || a.plot))
-        return cli_error(EXIT_USAGE, "--latency takes no --threads, --block or --plot");
+        return diag_error(EXIT_USAGE, "--latency takes no --threads, --block or --plot");
     int dims[3] = {1, 1, 1};
     if (a.block) {
         if (a.seen_threads)
-            return cli_error(EXIT_USAGE, "give --threads or --block, not both");
+            return diag_error(EXIT_USAGE, "give --threads or --block, not both");
         if (!units_parse_dim3(a.block, dims))
-            return cli_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
+            return diag_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ",
+                              a.block);
         long long t = (long long)dims[0] * dims[1] * dims[2];
         if (t > 0x7fffffff)
-            return cli_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
+            return diag_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
         a.threads = (int)t;
     } else if (!little && !a.seen_threads) { /* Little's law needs no block */
-        return cli_error(EXIT_USAGE, "--threads N (or --block XxY) is required");
+        return diag_error(EXIT_USAGE, "--threads N (or --block XxY) is required");
     }
     if (!little && a.threads == 0)
-        return cli_error(EXIT_USAGE, "--threads must be at least 1");
+        return diag_error(EXIT_USAGE, "--threads must be at least 1");
     /* A textbook question that states only threads and blocks means the
      * per-thread resources do not limit: they are taken as 0 and said so. */
     const char *not_given = !a.seen_regs && !a.seen_smem
@@ -166,7 +167,8 @@ int cmd_occupancy(int argc, char **argv)
     model_db db;
     target targets[TARGET_MAX];
     int n_targets = 0;
-    int rc = target_resolve(&a.target, &db, targets, TARGET_MAX, &n_targets);
+    target_request req = target_request_of(&a.target);
+    int rc = target_resolve(&req, &db, targets, TARGET_MAX, &n_targets);
     if (rc != EXIT_OK)
         return rc;
     if (little) {
@@ -191,10 +193,10 @@ int cmd_occupancy(int argc, char **argv)
             if (dims[d] > t->arch.max_block_dim[d] && t->arch.max_block_dim[d] > 0) {
                 ok = false;
                 if (strcmp(a.format, "text") == 0) {
-                    rc = cli_error(EXIT_LAUNCH,
-                                   "%s: block dimension %c = %d exceeds the "
-                                   "limit %d",
-                                   t->arch.name, "xyz"[d], dims[d], t -> arch.max_block_dim[d]);
+                    rc = diag_error(EXIT_LAUNCH,
+                                    "%s: block dimension %c = %d exceeds the "
+                                    "limit %d",
+                                    t->arch.name, "xyz"[d], dims[d], t -> arch.max_block_dim[d]);
                     worst = rc;
                 }
             }
@@ -232,10 +234,10 @@ int cmd_occupancy(int argc, char **argv)
                              (long long)a.dynamic_smem);
                 else
                     snprintf(smem, sizeof smem, "%lld", (long long)total);
-                cli_error(EXIT_LAUNCH,
-                          "%s: cannot launch %d threads with %d registers and "
-                          "%s B of shared memory: %s",
-                          t->arch.name, a.threads, a.regs, smem, occ_failure_reason(r.failure));
+                diag_error(EXIT_LAUNCH,
+                           "%s: cannot launch %d threads with %d registers and "
+                           "%s B of shared memory: %s",
+                           t->arch.name, a.threads, a.regs, smem, occ_failure_reason(r.failure));
             }
             worst = EXIT_LAUNCH;
         }

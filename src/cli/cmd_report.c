@@ -7,6 +7,8 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "cli/run_options.h"
+#include "cli/target_opts.h"
 #include "run/pipeline.h"
 #include "config.h"
 #include "report/kernel_report.h"
@@ -18,6 +20,7 @@
 
 typedef struct report_args {
     pipeline_opts p;
+    target_opts target;
     const char *block;
     double carveout;
     bool seen_carveout;
@@ -45,7 +48,7 @@ static void collect_findings(report *r, const report_args *a)
 static void print_text(const report *r, const report_args *a, const source_outputs *src,
                        const finding_list *findings)
 {
-    kernel_report_style style = {cli_use_color(stdout), 60};
+    kernel_report_style style = {diag_use_color(stdout), 60};
     sbuf out;
     sbuf_init(&out);
     bool *done = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *done);
@@ -117,11 +120,11 @@ static int plot_roofline(const report *r, const source_outputs *src, const char 
         if (r->targets[t].has_product)
             p = &r->targets[t].product;
     if (!p)
-        return cli_error(EXIT_USAGE, "--plot needs a product model for the ceilings (--gpu)");
+        return diag_error(EXIT_USAGE, "--plot needs a product model for the ceilings (--gpu)");
     roof_ceilings c32, c16;
     const char *why = NULL;
     if (!roofline_ceilings(p, PREC_FP32, ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &c32, &why))
-        return cli_error(EXIT_MODEL, "%s: %s", p->id, why ? why : "no FP32 ceiling");
+        return diag_error(EXIT_MODEL, "%s: %s", p->id, why ? why : "no FP32 ceiling");
     chart_roof compute[2] = {{"FP32", c32.flops.used, NULL}};
     int n_compute = 1;
     if (roofline_ceilings(p, PREC_FP16_TENSOR, ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &c16, &why) &&
@@ -155,7 +158,7 @@ static int plot_roofline(const report *r, const source_outputs *src, const char 
     char err[CHART_ERR_MAX] = "";
     int rc = EXIT_OK;
     if (!chart_roofline_write(&chart, path, err, sizeof err))
-        rc = cli_error(EXIT_INPUT, "%s: %s", path, err);
+        rc = diag_error(EXIT_INPUT, "%s: %s", path, err);
     free(pts);
     free(labels);
     return rc;
@@ -205,7 +208,7 @@ int cmd_report(int argc, char **argv)
 {
     report_args a = {.format = "text"};
     const opt_spec specs[] = {
-        TARGET_OPTIONS(&a.p.target),
+        TARGET_OPTIONS(&a.target),
         {"nvcc", 0, OPT_STRING, &a.p.nvcc, NULL, "PATH", "nvcc to run (default: $CUDA_HOME, PATH)"},
         {"ptxas-log", 'l', OPT_STRING, &a.p.ptxas_log, NULL, "FILE",
          "read an existing nvcc/ptxas -v log ('-' = stdin) instead of compiling"},
@@ -236,8 +239,8 @@ int cmd_report(int argc, char **argv)
     if (!opt_parse(specs, argc, argv, &res)) {
         opt_free(&res);
         if (strncmp(res.error, "unknown option", 14) == 0)
-            return cli_error(EXIT_USAGE, "%s (options for nvcc go after '--')", res.error);
-        return cli_error(EXIT_USAGE, "%s", res.error);
+            return diag_error(EXIT_USAGE, "%s (options for nvcc go after '--')", res.error);
+        return diag_error(EXIT_USAGE, "%s", res.error);
     }
     if (a.help) {
         opt_free(&res);
@@ -246,6 +249,7 @@ int cmd_report(int argc, char **argv)
                   specs);
         return EXIT_OK;
     }
+    a.p.target = target_request_of(&a.target);
     a.p.files = res.positional;
     a.p.n_files = res.n_positional;
     a.p.extra = res.passthrough;
@@ -253,18 +257,18 @@ int cmd_report(int argc, char **argv)
     a.p.carveout_percent = a.seen_carveout ? (int)(a.carveout + 0.5) : -1;
     int rc = EXIT_OK;
     if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "sarif"))
-        rc = cli_error(EXIT_USAGE, "unknown format '%s' (use text, json or sarif)", a.format);
+        rc = diag_error(EXIT_USAGE, "unknown format '%s' (use text, json or sarif)", a.format);
     else if (a.block && !units_parse_dim3(a.block, a.p.block))
-        rc = cli_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
+        rc = diag_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
     else if (a.p.ptxas_log && a.p.n_files > 1)
-        rc = cli_error(EXIT_USAGE, "--ptxas-log takes at most one source file (for line numbers)");
+        rc = diag_error(EXIT_USAGE, "--ptxas-log takes at most one source file (for line numbers)");
     for (int i = 0; rc == EXIT_OK && i < a.defines.n; i++) {
         char *eq = strchr(a.defines.v[i], '=');
         char *end = NULL;
         long long v = eq ? strtoll(eq + 1, &end, 0) : 0;
         if (!eq || eq == a.defines.v[i] || !end || end == eq + 1 || *end)
-            rc = cli_error(EXIT_USAGE, "invalid --define '%s': expected NAME=INTEGER",
-                           a.defines.v[i]);
+            rc = diag_error(EXIT_USAGE, "invalid --define '%s': expected NAME=INTEGER",
+                            a.defines.v[i]);
         else if (a.defs.n < EXPR_MAX_BINDINGS) {
             *eq = '\0';
             a.defs.names[a.defs.n] = a.defines.v[i];
@@ -273,7 +277,7 @@ int cmd_report(int argc, char **argv)
     }
     for (int i = 0; rc == EXIT_OK && i < a.p.n_files; i++)
         if (a.p.files[i][0] == '-' && a.p.files[i][1])
-            rc = cli_error(EXIT_USAGE, "unknown option '%s'", a.p.files[i]);
+            rc = diag_error(EXIT_USAGE, "unknown option '%s'", a.p.files[i]);
     if (rc != EXIT_OK) {
         opt_free(&res);
         return rc;
@@ -282,7 +286,7 @@ int cmd_report(int argc, char **argv)
         a.p.has_block = true;
         if ((long long)a.p.block[0] * a.p.block[1] * a.p.block[2] > 0x7fffffff) {
             opt_free(&res);
-            return cli_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
+            return diag_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
         }
     }
     a.p.defines = &a.defs;

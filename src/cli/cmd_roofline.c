@@ -13,7 +13,7 @@
 #include "cli/roofline_mix.h"
 #include "cli/roofline_mma.h"
 #include "cli/roofline_regtile.h"
-#include "cli/target.h"
+#include "cli/target_opts.h"
 #include "config.h"
 #include "model/model_load.h"
 #include "report/chart.h"
@@ -65,10 +65,10 @@ static int parse_ai_list(const opt_list *l, double *out)
 {
     for (int i = 0; i < l->n; i++) {
         if (!units_parse_si(l->v[i], &out[i]))
-            return cli_error(EXIT_USAGE,
-                             "invalid value '%s' for --ai: expected a non-negative number "
-                             "(FLOP per byte)",
-                             l->v[i]);
+            return diag_error(EXIT_USAGE,
+                              "invalid value '%s' for --ai: expected a non-negative number "
+                              "(FLOP per byte)",
+                              l->v[i]);
     }
     return EXIT_OK;
 }
@@ -79,8 +79,8 @@ static int unknown_gpu(const model_db *db, const char *id)
     sbuf_init(&b);
     for (size_t i = 0; i < db->n_products; i++)
         sbuf_addf(&b, "%s%s", i ? ", " : "", db->products[i].id);
-    int rc = cli_error(EXIT_MODEL, "unknown GPU '%s' (known: %s)", id,
-                       db->n_products ? sbuf_str(&b) : "none");
+    int rc = diag_error(EXIT_MODEL, "unknown GPU '%s' (known: %s)", id,
+                        db->n_products ? sbuf_str(&b) : "none");
     sbuf_free(&b);
     return rc;
 }
@@ -232,7 +232,7 @@ static int write_plot(const char *path, const char *title, const char *subtitle,
     chart_roofline c = {title, subtitle, compute, nc, &memory, 1, cp, n};
     char err[CHART_ERR_MAX] = "";
     if (!chart_roofline_write(&c, path, err, sizeof err))
-        return cli_error(EXIT_INPUT, "%s", err);
+        return diag_error(EXIT_INPUT, "%s", err);
     return EXIT_OK;
 }
 
@@ -286,19 +286,19 @@ int cmd_roofline(int argc, char **argv)
     bool json = strcmp(a.format, "json") == 0;
     if (a.mix.n) {
         if (a.gpu || a.seen_peak || a.seen_bw || a.ai.n || a.seen_flops || a.gemm.n || a.plot)
-            return cli_error(EXIT_USAGE, "--mix is a calculator of its own: give it without the "
-                                         "roofline's options");
+            return diag_error(EXIT_USAGE, "--mix is a calculator of its own: give it without the "
+                                          "roofline's options");
         if (a.seen_target && !(a.target_speedup > 0))
-            return cli_error(EXIT_USAGE, "--target-speedup must be positive");
+            return diag_error(EXIT_USAGE, "--target-speedup must be positive");
         return roofline_mix(&a.mix, a.seen_target ? a.target_speedup : 0, a.explain, json);
     }
     if (a.seen_target)
-        return cli_error(EXIT_USAGE, "--target-speedup goes with --mix");
+        return diag_error(EXIT_USAGE, "--target-speedup goes with --mix");
     roof_clock clock = ROOF_CLOCK_BOOST;
     if (a.clock && strcmp(a.clock, "base") == 0)
         clock = ROOF_CLOCK_BASE;
     else if (a.clock && strcmp(a.clock, "boost") != 0)
-        return cli_error(EXIT_USAGE, "unknown clock '%s' (use boost or base)", a.clock);
+        return diag_error(EXIT_USAGE, "unknown clock '%s' (use boost or base)", a.clock);
     roof_prefer prefer = ROOF_PREFER_AUTO;
     if (a.source) {
         if (strcmp(a.source, "computed") == 0)
@@ -306,65 +306,66 @@ int cmd_roofline(int argc, char **argv)
         else if (strcmp(a.source, "datasheet") == 0)
             prefer = ROOF_PREFER_DATASHEET;
         else if (strcmp(a.source, "auto") != 0)
-            return cli_error(EXIT_USAGE, "unknown source '%s' (use auto, computed or datasheet)",
-                             a.source);
+            return diag_error(EXIT_USAGE, "unknown source '%s' (use auto, computed or datasheet)",
+                              a.source);
     }
     if (a.gpu && (a.seen_peak || a.seen_bw))
-        return cli_error(EXIT_USAGE, "give --gpu or --peak/--bw, not both");
+        return diag_error(EXIT_USAGE, "give --gpu or --peak/--bw, not both");
     if (!a.gpu && (a.precisions.n || a.clock || a.source || a.models_dir))
-        return cli_error(EXIT_USAGE, "--precision, --clock, --source and --models need --gpu");
+        return diag_error(EXIT_USAGE, "--precision, --clock, --source and --models need --gpu");
     if (a.seen_peak != a.seen_bw)
-        return cli_error(EXIT_USAGE, "--peak and --bw go together");
+        return diag_error(EXIT_USAGE, "--peak and --bw go together");
     if (a.seen_peak && (a.peak <= 0 || a.bw <= 0))
-        return cli_error(EXIT_USAGE, "--peak and --bw must be positive");
+        return diag_error(EXIT_USAGE, "--peak and --bw must be positive");
     if (a.seen_flops != a.seen_bytes)
-        return cli_error(EXIT_USAGE, "--flops and --bytes go together");
+        return diag_error(EXIT_USAGE, "--flops and --bytes go together");
     if (a.seen_flops && a.flops == 0 && a.bytes == 0)
-        return cli_error(EXIT_USAGE, "--flops and --bytes cannot both be 0");
+        return diag_error(EXIT_USAGE, "--flops and --bytes cannot both be 0");
     if (a.labels.n > a.ai.n)
-        return cli_error(EXIT_USAGE, "%d labels for %d --ai values", a.labels.n, a.ai.n);
+        return diag_error(EXIT_USAGE, "%d labels for %d --ai values", a.labels.n, a.ai.n);
     if (a.gemm.n && a.gemm.n != 3)
-        return cli_error(EXIT_USAGE, "--gemm takes M,N,K (three sizes), got %d", a.gemm.n);
+        return diag_error(EXIT_USAGE, "--gemm takes M,N,K (three sizes), got %d", a.gemm.n);
     mma_shape shape;
     if (a.mma && !a.gemm.n)
-        return cli_error(EXIT_USAGE, "--mma goes with --gemm M,N,K");
+        return diag_error(EXIT_USAGE, "--mma goes with --gemm M,N,K");
     if (a.mma && a.seen_tile)
-        return cli_error(EXIT_USAGE, "--mma and --tile are two models of the GEMM: give one");
+        return diag_error(EXIT_USAGE, "--mma and --tile are two models of the GEMM: give one");
     if (a.mma && !mmaplan_shape(a.mma, &shape))
-        return cli_error(EXIT_USAGE, "unknown MMA shape '%s' (use %s)", a.mma,
-                         mmaplan_shape_list());
+        return diag_error(EXIT_USAGE, "unknown MMA shape '%s' (use %s)", a.mma,
+                          mmaplan_shape_list());
     if (a.seen_measured && !a.mma)
-        return cli_error(EXIT_USAGE, "--measured goes with --gemm and --mma");
+        return diag_error(EXIT_USAGE, "--measured goes with --gemm and --mma");
     if (a.seen_measured && !(a.measured > 0))
-        return cli_error(EXIT_USAGE, "--measured must be positive");
+        return diag_error(EXIT_USAGE, "--measured must be positive");
     if (a.mma && !a.gpu && !a.seen_peak)
-        return cli_error(EXIT_USAGE, "--mma needs the ceilings: --gpu ID --precision P, or "
-                                     "--peak F --bw B");
+        return diag_error(EXIT_USAGE, "--mma needs the ceilings: --gpu ID --precision P, or "
+                                      "--peak F --bw B");
     if (a.mma && a.precisions.n > 1)
-        return cli_error(EXIT_USAGE, "--mma takes one --precision");
+        return diag_error(EXIT_USAGE, "--mma takes one --precision");
     int tile_m = 0, tile_n = 0;
     if (a.thread_tile && (!a.gemm.n || !a.seen_tile))
-        return cli_error(EXIT_USAGE, "--thread-tile goes with --gemm M,N,K and --tile T");
+        return diag_error(EXIT_USAGE, "--thread-tile goes with --gemm M,N,K and --tile T");
     if (a.thread_tile && !roofline_regtile_parse(a.thread_tile, &tile_m, &tile_n))
-        return cli_error(EXIT_USAGE,
-                         "invalid --thread-tile '%s': expected TMxTN, e.g. 8x8 (each 1 to 1024)",
-                         a.thread_tile);
+        return diag_error(EXIT_USAGE,
+                          "invalid --thread-tile '%s': expected TMxTN, e.g. 8x8 (each 1 to 1024)",
+                          a.thread_tile);
     if (a.gemm.n && !a.seen_tile && !a.mma)
-        return cli_error(EXIT_USAGE, "--gemm needs --tile T");
+        return diag_error(EXIT_USAGE, "--gemm needs --tile T");
     if (!a.gemm.n && (a.seen_tile || a.seen_elem))
-        return cli_error(EXIT_USAGE, "--tile and --elem go with --gemm");
+        return diag_error(EXIT_USAGE, "--tile and --elem go with --gemm");
     bool have_ceilings = a.gpu || a.seen_peak;
     if (!have_ceilings && (a.ai.n || a.seen_flops || a.plot))
-        return cli_error(EXIT_USAGE, "give the ceilings: --peak F --bw B, or --gpu ID");
+        return diag_error(EXIT_USAGE, "give the ceilings: --peak F --bw B, or --gpu ID");
     if (!have_ceilings && !a.gemm.n)
-        return cli_error(EXIT_USAGE, "nothing to do: give --peak F --bw B or --gpu ID "
-                                     "(see 'gpulint roofline --help')");
+        return diag_error(EXIT_USAGE, "nothing to do: give --peak F --bw B or --gpu ID "
+                                      "(see 'gpulint roofline --help')");
     chart_format cf;
     if (a.plot && !chart_format_from_path(a.plot, &cf))
-        return cli_error(EXIT_USAGE, "--plot '%s': use a file name ending in .svg or .png", a.plot);
+        return diag_error(EXIT_USAGE, "--plot '%s': use a file name ending in .svg or .png",
+                          a.plot);
     if (a.plot && !chart_available())
-        return cli_error(EXIT_USAGE, "--plot: gpulint was built without cairo, so it cannot "
-                                     "draw charts");
+        return diag_error(EXIT_USAGE, "--plot: gpulint was built without cairo, so it cannot "
+                                      "draw charts");
 
     double ais[OPT_LIST_MAX];
     int rc = parse_ai_list(&a.ai, ais);
@@ -378,10 +379,10 @@ int cmd_roofline(int argc, char **argv)
         for (int i = 0; i < 3; i++) {
             int v;
             if (!units_parse_int(a.gemm.v[i], &v) || v < 1)
-                return cli_error(EXIT_USAGE,
-                                 "invalid --gemm size '%s': expected a positive "
-                                 "integer",
-                                 a.gemm.v[i]);
+                return diag_error(EXIT_USAGE,
+                                  "invalid --gemm size '%s': expected a positive "
+                                  "integer",
+                                  a.gemm.v[i]);
             d[i] = v;
         }
         if (a.mma) {
@@ -390,9 +391,9 @@ int cmd_roofline(int argc, char **argv)
             mma_dims[2] = (int64_t)d[2];
         } else {
             if (a.tile < 1 || a.elem < 1)
-                return cli_error(EXIT_USAGE, "--tile and --elem must be at least 1");
+                return diag_error(EXIT_USAGE, "--tile and --elem must be at least 1");
             if (!roofline_gemm_tiled(d[0], d[1], d[2], a.tile, a.elem, &gemm))
-                return cli_error(EXIT_USAGE, "invalid GEMM sizes");
+                return diag_error(EXIT_USAGE, "invalid GEMM sizes");
             has_gemm = true;
         }
     }
@@ -433,11 +434,11 @@ int cmd_roofline(int argc, char **argv)
             model_precision p;
             if (!model_precision_from_name(a.precisions.v[i], &p)) {
                 model_db_free(&db);
-                return cli_error(EXIT_USAGE,
-                                 "unknown precision '%s' (use fp64, fp32, fp16, bf16, "
-                                 "fp64-tensor, tf32-tensor, fp16-tensor, bf16-tensor, "
-                                 "fp8-tensor or int8-tensor)",
-                                 a.precisions.v[i]);
+                return diag_error(EXIT_USAGE,
+                                  "unknown precision '%s' (use fp64, fp32, fp16, bf16, "
+                                  "fp64-tensor, tf32-tensor, fp16-tensor, bf16-tensor, "
+                                  "fp8-tensor or int8-tensor)",
+                                  a.precisions.v[i]);
             }
             bool dup = false;
             for (int j = 0; j < nc; j++)
@@ -448,7 +449,7 @@ int cmd_roofline(int argc, char **argv)
             cs[nc].prec = p;
             if (!roofline_ceilings(prod, p, clock, prefer, &cs[nc].c, &why)) {
                 /* prod points into db: report before freeing it. */
-                rc = cli_error(EXIT_MODEL, "%s, %s: %s", prod->id, model_precision_name(p), why);
+                rc = diag_error(EXIT_MODEL, "%s, %s: %s", prod->id, model_precision_name(p), why);
                 model_db_free(&db);
                 return rc;
             }
@@ -465,11 +466,11 @@ int cmd_roofline(int argc, char **argv)
             pn = model_precision_name(cs[0].prec);
             if (!roofline_mma_elems(pn, &in, &out)) {
                 model_db_free(&db);
-                return cli_error(EXIT_USAGE,
-                                 "--mma runs on Tensor Cores: give a -tensor --precision "
-                                 "(fp16-tensor, bf16-tensor, tf32-tensor, fp8-tensor, "
-                                 "int8-tensor, fp64-tensor), not %s",
-                                 pn);
+                return diag_error(EXIT_USAGE,
+                                  "--mma runs on Tensor Cores: give a -tensor --precision "
+                                  "(fp16-tensor, bf16-tensor, tf32-tensor, fp8-tensor, "
+                                  "int8-tensor, fp64-tensor), not %s",
+                                  pn);
             }
             if (a.seen_elem)
                 in = out = a.elem;
@@ -492,7 +493,7 @@ int cmd_roofline(int argc, char **argv)
                              sizeof why)) {
             if (have_db)
                 model_db_free(&db);
-            return cli_error(EXIT_USAGE, "--thread-tile: %s", why);
+            return diag_error(EXIT_USAGE, "--thread-tile: %s", why);
         }
         has_regtile = true;
     }

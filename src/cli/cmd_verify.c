@@ -19,10 +19,10 @@ static int parse_checks(const opt_list *l, unsigned *mask)
     for (int i = 0; i < l->n; i++) {
         vcheck c;
         if (!vcheck_from_name(l->v[i], &c))
-            return cli_error(EXIT_USAGE,
-                             "--check: unknown check '%s' (occupancy, bank, coalescing, "
-                             "divergence, roofline)",
-                             l->v[i]);
+            return diag_error(EXIT_USAGE,
+                              "--check: unknown check '%s' (occupancy, bank, coalescing, "
+                              "divergence, roofline)",
+                              l->v[i]);
         *mask |= 1u << c;
     }
     return EXIT_OK;
@@ -93,7 +93,7 @@ int cmd_verify(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     if (seen_repeat && (repeat < 1 || repeat > 1000))
-        return cli_error(EXIT_USAGE, "--repeat: between 1 and 1000, got %d", repeat);
+        return diag_error(EXIT_USAGE, "--repeat: between 1 and 1000, got %d", repeat);
     o.repeat = repeat;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = seen_jobs && jobs > 0 ? jobs : (cores > 0 ? (int)cores : 1);
@@ -104,30 +104,30 @@ int cmd_verify(int argc, char **argv)
     else if (strcmp(counters, "off") == 0)
         o.counters = VCOUNTERS_OFF;
     else
-        return cli_error(EXIT_USAGE, "--counters: auto, on or off, got '%s'", counters);
+        return diag_error(EXIT_USAGE, "--counters: auto, on or off, got '%s'", counters);
     if ((o.arch || o.gpu) && !o.dry_run)
-        return cli_error(EXIT_USAGE,
-                         "--arch and --gpu plan a dry run; a real run uses the local GPU");
+        return diag_error(EXIT_USAGE,
+                          "--arch and --gpu plan a dry run; a real run uses the local GPU");
     if (o.arch && o.gpu)
-        return cli_error(EXIT_USAGE, "give only one of --arch and --gpu");
+        return diag_error(EXIT_USAGE, "give only one of --arch and --gpu");
     if (o.ladder && (checks.n || o.only))
-        return cli_error(EXIT_USAGE, "--ladder runs its own steps; leave out --check and --only");
+        return diag_error(EXIT_USAGE, "--ladder runs its own steps; leave out --check and --only");
     if (plot) {
         chart_format cf;
         if (!chart_format_from_path(plot, &cf))
-            return cli_error(EXIT_USAGE, "--plot: the file must end in .svg or .png");
+            return diag_error(EXIT_USAGE, "--plot: the file must end in .svg or .png");
         if (!chart_available())
-            return cli_error(EXIT_USAGE, "--plot: gpulint was built without cairo");
+            return diag_error(EXIT_USAGE, "--plot: gpulint was built without cairo");
     }
     if (save && o.dry_run)
-        return cli_error(EXIT_USAGE, "--save-model needs measured ceilings: not with --dry-run");
+        return diag_error(EXIT_USAGE, "--save-model needs measured ceilings: not with --dry-run");
     if (from && (o.dry_run || o.predictions || o.only || checks.n || o.ladder))
-        return cli_error(EXIT_USAGE, "--from renders a recorded report as it is: it takes only "
-                                     "--format, --json, --plot and --save-model");
+        return diag_error(EXIT_USAGE, "--from renders a recorded report as it is: it takes only "
+                                      "--format, --json, --plot and --save-model");
     char self[PATH_MAX];
     o.self = self_path(self, sizeof self);
     if (!o.self)
-        return cli_error(EXIT_INTERNAL, "cannot find this program's own path");
+        return diag_error(EXIT_INTERNAL, "cannot find this program's own path");
     o.progress = strcmp(format, "text") == 0 && isatty(STDERR_FILENO);
 
     verify_result r;
@@ -135,12 +135,12 @@ int cmd_verify(int argc, char **argv)
         json_error_t je;
         json_t *j = json_load_file(from, 0, &je);
         if (!j)
-            return cli_error(EXIT_INPUT, "%s:%d: %s", from, je.line, je.text);
+            return diag_error(EXIT_INPUT, "%s:%d: %s", from, je.line, je.text);
         char why[256];
         bool ok = vrep_from_json(j, &r, why, sizeof why);
         json_decref(j);
         if (!ok)
-            return cli_error(EXIT_INPUT, "%s: %s", from, why);
+            return diag_error(EXIT_INPUT, "%s: %s", from, why);
         rc = r.differs ? EXIT_CHECK_FAILED : EXIT_OK;
     } else {
         rc = verify_run(&o, &r);
@@ -162,13 +162,13 @@ int cmd_verify(int argc, char **argv)
     if (json_out) {
         json_t *j = vrep_json(&r);
         if (json_dump_file(j, json_out, JSON_INDENT(2)) != 0)
-            rc = cli_error(EXIT_INPUT, "--json: cannot write %s", json_out);
+            rc = diag_error(EXIT_INPUT, "--json: cannot write %s", json_out);
         json_decref(j);
     }
     if (save && !vrep_save_model(&r, o.models_dir, save, err, sizeof err))
-        rc = cli_error(EXIT_INPUT, "--save-model: %s", err);
+        rc = diag_error(EXIT_INPUT, "--save-model: %s", err);
     if (plot && !vrep_plot(&r, plot, err, sizeof err))
-        rc = cli_error(EXIT_INPUT, "--plot: %s", err);
+        rc = diag_error(EXIT_INPUT, "--plot: %s", err);
     verify_result_free(&r);
     return rc;
 }

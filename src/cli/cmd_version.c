@@ -35,7 +35,7 @@ static void show_dir(const char *name, const char *dir)
 int cmd_version(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0)
-        return cli_error(EXIT_USAGE, "version: takes no arguments");
+        return diag_error(EXIT_USAGE, "version: takes no arguments");
     if (argc > 1) {
         puts("usage: gpulint --version\n\nThe version, the commit it was built from, the optional "
              "parts built in and the data directories in use.");

@@ -28,7 +28,7 @@ int cmd_wrap(int argc, char **argv)
     opt_result res;
     if (!opt_parse(specs, end, argv, &res)) {
         opt_free(&res);
-        return cli_error(EXIT_USAGE, "wrap: %s", res.error);
+        return diag_error(EXIT_USAGE, "wrap: %s", res.error);
     }
     opt_free(&res);
     if (help) {
@@ -42,13 +42,13 @@ int cmd_wrap(int argc, char **argv)
         return EXIT_OK;
     }
     if (start >= argc)
-        return cli_error(EXIT_USAGE, "wrap: give the compile command, e.g. gpulint wrap nvcc -c "
-                                     "a.cu -o a.o");
+        return diag_error(EXIT_USAGE, "wrap: give the compile command, e.g. gpulint wrap nvcc -c "
+                                      "a.cu -o a.o");
     if (!dir) {
         const char *env = getenv("GPULINT_WRAP_DIR");
         dir = env && env[0] ? env : NULL;
     }
     if (dir && !dir[0])
-        return cli_error(EXIT_USAGE, "wrap: --dir needs a directory");
+        return diag_error(EXIT_USAGE, "wrap: --dir needs a directory");
     return wrap_run(argv + start, argc - start, dir);
 }

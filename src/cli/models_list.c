@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "cli/target.h"
+#include "cli/target_opts.h"
 
 void models_list_text(FILE *f, const model_db *db)
 {

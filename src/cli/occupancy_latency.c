@@ -15,7 +15,7 @@ int occupancy_latency(double latency, double throughput, double per_warp, const 
     littlelaw r;
     char why[128];
     if (!littlelaw_solve(latency, throughput, per_warp, &r, why, sizeof why))
-        return cli_error(EXIT_USAGE, "--latency/--throughput: %s", why);
+        return diag_error(EXIT_USAGE, "--latency/--throughput: %s", why);
     if (json) {
         json_t *ts = json_array();
         for (int i = 0; i < n_targets; i++) {

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "cli/target.h"
+#include "cli/target_opts.h"
 
 /* per_warp: operations one warp instruction issues (1 when the throughput
  * is in warp instructions per cycle, 32 when it is in thread operations).

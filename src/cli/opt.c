@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/exitcode.h"
+#include "util/exitcode.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 
@@ -175,7 +175,7 @@ int opt_parse_command(const char *name, const opt_spec *specs, int argc, char **
     opt_result res;
     if (!opt_parse(specs, argc, argv, &res)) {
         opt_free(&res);
-        return cli_error(EXIT_USAGE, "%s", res.error);
+        return diag_error(EXIT_USAGE, "%s", res.error);
     }
     int n_pos = res.n_positional + res.n_passthrough;
     char first[128];
@@ -186,8 +186,8 @@ int opt_parse_command(const char *name, const opt_spec *specs, int argc, char **
         return EXIT_OK;
     }
     if (n_pos)
-        return cli_error(EXIT_USAGE, "%s takes no file arguments (got '%s')", name, first);
+        return diag_error(EXIT_USAGE, "%s takes no file arguments (got '%s')", name, first);
     if (format && strcmp(*format, "text") != 0 && strcmp(*format, "json") != 0)
-        return cli_error(EXIT_USAGE, "unknown format '%s' (use text or json)", *format);
+        return diag_error(EXIT_USAGE, "unknown format '%s' (use text or json)", *format);
     return -1;
 }

@@ -37,15 +37,15 @@ int roofline_mix(const opt_list *mix, double target, bool explain, bool json)
     int n = 0;
     for (int i = 0; i < mix->n; i++) {
         if (n == MIXPREC_MAX_PARTS)
-            return cli_error(EXIT_USAGE, "--mix: at most %d parts", MIXPREC_MAX_PARTS);
+            return diag_error(EXIT_USAGE, "--mix: at most %d parts", MIXPREC_MAX_PARTS);
         if (!parse_part(mix->v[i], &parts[n++]))
-            return cli_error(EXIT_USAGE, "--mix '%s': expected FRACTION@RATE, e.g. 0.7@3 or 70%%@3",
-                             mix->v[i]);
+            return diag_error(
+                EXIT_USAGE, "--mix '%s': expected FRACTION@RATE, e.g. 0.7@3 or 70%%@3", mix->v[i]);
     }
     double speedup;
     char why[128];
     if (!mixprec_speedup(parts, n, &speedup, why, sizeof why))
-        return cli_error(EXIT_USAGE, "--mix: %s", why);
+        return diag_error(EXIT_USAGE, "--mix: %s", why);
     /* The target moves time to the fastest part's rate. */
     double fast = parts[0].rate;
     for (int i = 1; i < n; i++)

@@ -77,7 +77,7 @@ int roofline_mma(const int64_t dims[3], const mma_shape *s, const char *precisio
 {
     mmaplan r;
     if (!mmaplan_compute(dims, s, in_elem, out_elem, peak, bandwidth, measured, &r))
-        return cli_error(EXIT_USAGE, "--gemm/--mma: sizes must be at least 1");
+        return diag_error(EXIT_USAGE, "--gemm/--mma: sizes must be at least 1");
     mma_lanes lanes;
     mmaplan_lanes(s, precision, in_elem, &lanes);
     if (json) {

@@ -174,7 +174,16 @@ expr *x_conj(expr *a, expr *b);                  /* a && b, either may be NULL *
 /* ---- cusrc_body.c ---- */
 void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn);
 
-/* ---- cusrc.c (growth of the unit's arrays) ---- */
+/* ---- cusrc_tu.c (growth of the unit's arrays) ---- */
+/* Room for one more element of arr (n used of cap). */
+#define GROW(arr, n, cap)                                                                          \
+    do {                                                                                           \
+        if ((n) == (cap)) {                                                                        \
+            (cap) = (cap) ? (cap)*2 : 8;                                                           \
+            (arr) = xrealloc((arr), (cap) * sizeof *(arr));                                        \
+        }                                                                                          \
+    } while (0)
+
 size_t tu_add_array(cusrc_tu *t);
 size_t tu_add_access(cusrc_tu *t);
 size_t tu_add_branch(cusrc_tu *t);

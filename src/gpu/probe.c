@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "util/sbuf.h"
-#include "verify/judge.h"
 
 #define STATIC_SMEM_LIMIT 49152 /* above it a block must opt in */
 
@@ -48,23 +47,22 @@ bool probe_residency_run(gpurt_kernel k, int block, int64_t dynamic_smem, int ca
         ok = gpurt_to_host(host, records, (size_t)out->grid * 3 * sizeof *host, err, errlen);
     }
     if (ok)
-        out->blocks_per_sm = judge_residency(host, (size_t)out->grid, sms, &out->sms_at_max);
-    free(host);
+        out->records = host;
+    else
+        free(host);
     gpurt_free(records);
     gpurt_free(sink);
     return ok;
 }
 
 bool probe_cycles_run(gpurt_kernel k, const probe_launch *l, int repeat, bool warmup,
-                      int64_t requests, double *cycles_per_request, double *spread, char *err,
-                      size_t errlen)
+                      double *slowest_per_run, char *err, size_t errlen)
 {
     int threads = l->block[0] * l->block[1] * l->block[2];
     int warps = (threads + 31) / 32;
     void *cycles = NULL, *sink = NULL;
     bool ok = gpurt_alloc(&cycles, (size_t)warps * sizeof(uint64_t), err, errlen) &&
               gpurt_alloc(&sink, 64, err, errlen);
-    double *per = xcalloc((size_t)repeat + 1, sizeof *per);
     uint64_t *host = xcalloc((size_t)warps, sizeof *host);
     void *args[] = {&cycles, &sink};
     /* The first launch loads the module's code: not counted. */
@@ -76,12 +74,9 @@ bool probe_cycles_run(gpurt_kernel k, const probe_launch *l, int repeat, bool wa
             for (int w = 0; w < warps; w++)
                 if (host[w] > slowest)
                     slowest = host[w];
-            per[r] = (double)slowest / (double)requests;
+            slowest_per_run[r] = (double)slowest;
         }
     }
-    if (ok)
-        *cycles_per_request = judge_median(per, repeat, spread);
-    free(per);
     free(host);
     gpurt_free(cycles);
     gpurt_free(sink);
@@ -89,11 +84,11 @@ bool probe_cycles_run(gpurt_kernel k, const probe_launch *l, int repeat, bool wa
 }
 
 bool probe_times(gpurt_kernel k, const probe_launch *l, void **args, int warmup, int repeat,
-                 gbuf **restore, int n_restore, double *ms, char *err, size_t errlen)
+                 const probe_copy *restore, int n_restore, double *ms, char *err, size_t errlen)
 {
     for (int r = -warmup; r < repeat; r++) {
         for (int i = 0; i < n_restore; i++)
-            if (!gbuf_restore(restore[i], err, errlen))
+            if (!gpurt_device_copy(restore[i].dst, restore[i].src, restore[i].bytes, err, errlen))
                 return false;
         double t;
         if (!gpurt_launch(k, l->grid, l->block, l->dynamic_smem, args, &t, err, errlen))
@@ -104,15 +99,16 @@ bool probe_times(gpurt_kernel k, const probe_launch *l, void **args, int warmup,
     return true;
 }
 
-bool probe_lanes_run(gpurt_kernel k, const probe_launch *l, void **args, gbuf *counters,
-                     uint64_t *counts, size_t n_counts, char *err, size_t errlen)
+bool probe_lanes_run(gpurt_kernel k, const probe_launch *l, void **args, void *counters,
+                     size_t counter_bytes, uint64_t *counts, size_t n_counts, char *err,
+                     size_t errlen)
 {
-    if (n_counts * sizeof *counts > counters->bytes) {
+    if (n_counts * sizeof *counts > counter_bytes) {
         snprintf(err, errlen, "the counter buffer holds %zu counters, not %zu",
-                 counters->bytes / sizeof *counts, n_counts);
+                 counter_bytes / sizeof *counts, n_counts);
         return false;
     }
-    return gpurt_memset(counters->dev, 0, counters->bytes, err, errlen) &&
+    return gpurt_memset(counters, 0, counter_bytes, err, errlen) &&
            gpurt_launch(k, l->grid, l->block, l->dynamic_smem, args, NULL, err, errlen) &&
-           gpurt_to_host(counts, counters->dev, n_counts * sizeof *counts, err, errlen);
+           gpurt_to_host(counts, counters, n_counts * sizeof *counts, err, errlen);
 }

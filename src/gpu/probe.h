@@ -1,8 +1,9 @@
 /* probe: the ways `gpulint verify` measures a kernel on the GPU without a
  * profiler. Each launches a loaded kernel and returns raw numbers; what
- * they mean is judge.c's business.
- *   residency   per-block (SM, start, end) records -> blocks per SM
- *   cycles      clock64 per warp of a one-block probe -> cycles per request
+ * they mean is verify's business (verify/judge), and so are the buffers'
+ * contents: the probes see device pointers only.
+ *   residency   per-block (SM, start, end) records
+ *   cycles      clock64 per warp of a one-block probe -> slowest warp per run
  *   times       event-timed launches (warm-up first) -> one time per run
  *   lanes       lane counters -> active lanes and executions per line */
 #ifndef GPULINT_PROBE_H
@@ -12,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpu/gbuf.h"
 #include "gpu/gpurt.h"
 
 typedef struct probe_launch {
@@ -20,9 +20,16 @@ typedef struct probe_launch {
     int64_t dynamic_smem;
 } probe_launch;
 
+/* A device copy made before each timed launch (an in-place kernel's input
+ * put back). */
+typedef struct probe_copy {
+    void *dst;
+    const void *src;
+    size_t bytes;
+} probe_copy;
+
 typedef struct probe_residency {
-    int blocks_per_sm; /* measured */
-    int sms_at_max;    /* SMs that held that many */
+    uint64_t *records; /* (smid, start, end) per block of the grid; free() */
     int api;           /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
     int grid;          /* blocks launched */
     int registers;     /* cudaFuncGetAttributes */
@@ -38,21 +45,21 @@ bool probe_residency_run(gpurt_kernel k, int block, int64_t dynamic_smem, int ca
                          size_t errlen);
 
 /* `repeat` launches (after one untimed when `warmup`) of a one-block probe
- * whose warps each write their clock64 span to cycles[warp]; returns the
- * median over launches of the slowest warp's span divided by `requests`
- * (the block's requests). */
+ * whose warps each write their clock64 span to cycles[warp]; slowest[r] is
+ * the slowest warp's span in launch r. */
 bool probe_cycles_run(gpurt_kernel k, const probe_launch *l, int repeat, bool warmup,
-                      int64_t requests, double *cycles_per_request, double *spread, char *err,
-                      size_t errlen);
+                      double *slowest, char *err, size_t errlen);
 
-/* `warmup` untimed then `repeat` timed launches (ms each); `restore`
- * buffers are put back before every launch, outside the timing. */
+/* `warmup` untimed then `repeat` timed launches (ms each); the `restore`
+ * copies are made before every launch, outside the timing. */
 bool probe_times(gpurt_kernel k, const probe_launch *l, void **args, int warmup, int repeat,
-                 gbuf **restore, int n_restore, double *ms, char *err, size_t errlen);
+                 const probe_copy *restore, int n_restore, double *ms, char *err, size_t errlen);
 
-/* One launch with zeroed counters (2 per source line); counts is filled
- * (lanes at 2 x line, executions at 2 x line + 1). */
-bool probe_lanes_run(gpurt_kernel k, const probe_launch *l, void **args, gbuf *counters,
-                     uint64_t *counts, size_t n_counts, char *err, size_t errlen);
+/* One launch with the device counters (counter_bytes of them, 2 per source
+ * line) zeroed first; counts is filled (lanes at 2 x line, executions at
+ * 2 x line + 1). */
+bool probe_lanes_run(gpurt_kernel k, const probe_launch *l, void **args, void *counters,
+                     size_t counter_bytes, uint64_t *counts, size_t n_counts, char *err,
+                     size_t errlen);
 
 #endif

@@ -973,3 +973,9 @@ const ptxas_kernel *ptxas_find(const ptxas_log *log, const char *name, const cha
     }
     return NULL;
 }
+
+occ_kernel ptxas_occ_kernel(const ptxas_kernel *k)
+{
+    return (occ_kernel){
+        .regs_per_thread = k->registers, .static_smem = k->static_smem, .barriers = k->barriers};
+}

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/occ.h"
+
 typedef struct ptxas_kernel {
     char *name;    /* mangled, exactly as printed (extern "C" names stay plain) */
     char arch[16]; /* "sm_90", "sm_90a", "sm_100f" ...; "" when the log never says (no
@@ -52,5 +54,8 @@ void ptxas_log_free(ptxas_log *log);
 
 /* First kernel with this name for this arch (arch NULL = any), or NULL. */
 const ptxas_kernel *ptxas_find(const ptxas_log *log, const char *name, const char *arch);
+
+/* What occupancy depends on, as ptxas reported it. */
+occ_kernel ptxas_occ_kernel(const ptxas_kernel *k);
 
 #endif

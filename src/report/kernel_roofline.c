@@ -1,4 +1,4 @@
-/* kernel_roofline: per-launch FLOP and byte estimates and their bound. */
+/* kernel_roofline: the front end's counts to analysis/kroof; text and JSON. */
 #include "report/kernel_roofline.h"
 
 #include <math.h>
@@ -6,20 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gridcls.h"
 #include "analysis/roofline.h"
 #include "input/cexpr.h"
 #include "util/jsontext.h"
 #include "util/sbuf.h"
 
 static const char *const prec_names[4] = {"fp16", "fp32", "fp64", "tensor"};
-/* Tensor work is assumed FP16-in/FP32-accumulate: wmma's common case. */
-static const model_precision prec_ceiling[4] = {PREC_FP16, PREC_FP32, PREC_FP64, PREC_FP16_TENSOR};
-
-static expr *clone_or_zero(const expr *e)
-{
-    return e ? expr_clone(e) : expr_const(0);
-}
 
 /* "flops=2*M*N*K bytes=4*(M*K+K*N+M*N)" -> trees; false when absent/broken. */
 static bool parse_annotation(const char *text, expr **flops, expr **bytes)
@@ -63,25 +55,6 @@ static expr *launch_threads(const cusrc_launch *l)
     return prod;
 }
 
-/* Per-thread count times the launch's threads, folded. Takes per_thread. */
-static expr *scaled(expr *per_thread, const expr *threads)
-{
-    expr *e = threads ? expr_binary(OP_MUL, per_thread, expr_clone(threads)) : per_thread;
-    expr *s = expr_simplify(e);
-    expr_free(e);
-    return s;
-}
-
-static bool uses_index(const expr *e)
-{
-    static const expr_builtin idx[] = {SYM_TID_X, SYM_TID_Y, SYM_TID_Z,
-                                       SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
-    for (size_t i = 0; i < sizeof idx / sizeof idx[0]; i++)
-        if (expr_uses_builtin(e, idx[i]))
-            return true;
-    return false;
-}
-
 static bool dims_of(const cusrc_dim3 *d, int64_t out[3])
 {
     const cusrc_value *v[3] = {&d->x, &d->y, &d->z};
@@ -96,396 +69,64 @@ static bool dims_of(const cusrc_dim3 *d, int64_t out[3])
     return out[0] > 0 && out[1] > 0 && out[2] > 0;
 }
 
-/* Most evaluations a thread-dependent count may take (blocks x threads). */
-#define KROOF_MAX_EVALS (1 << 22)
-
-/* One block's threads, summed (a gridcls_fn). */
-typedef struct thread_sum {
-    const expr *per;
-    expr_env env;
-    int64_t block[3];
-} thread_sum;
-
-static bool sum_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *why, size_t why_size,
-                      void *ctx)
+/* The loops of the variant's sites, accesses first: the order in which a
+ * trip count's loop is looked up by line. */
+static const loop_ctx **variant_loops(const cusrc_unit *u, const cusrc_variant *v, size_t *n)
 {
-    thread_sum *ts = ctx;
-    const expr_builtin bidx[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
-    for (int i = 0; i < 3; i++)
-        expr_env_set_builtin(&ts->env, bidx[i], bid[i]);
-    int64_t threads = ts->block[0] * ts->block[1] * ts->block[2];
-    for (int64_t t = 0; t < threads; t++) {
-        expr_env_set_builtin(&ts->env, SYM_TID_X, t % ts->block[0]);
-        expr_env_set_builtin(&ts->env, SYM_TID_Y, t / ts->block[0] % ts->block[1]);
-        expr_env_set_builtin(&ts->env, SYM_TID_Z, t / (ts->block[0] * ts->block[1]));
-        int64_t v;
-        if (expr_eval(ts->per, &ts->env, &v, NULL) != EXPR_OK ||
-            __builtin_add_overflow(m[0], v, &m[0])) {
-            snprintf(why, why_size, "the count cannot be evaluated for every thread");
-            return false;
-        }
-    }
-    return true;
-}
-
-/* A count that varies with the thread (a per-lane trip count, an arm only
- * some threads take) is summed over every thread of the launch instead of
- * multiplied by the thread count: block by block while that stays small,
- * else by block class (gridcls: first, interior, last). */
-static expr *sum_over_threads(const expr *per, const cusrc_launch *l, const kroof_defines *defs)
-{
-    int64_t grid[3];
-    thread_sum ts = {.per = per};
-    if (!dims_of(&l->grid, grid) || !dims_of(&l->block, ts.block))
-        return expr_unknown("the count depends on the thread index and the launch size is "
-                            "not constant");
-    int64_t threads = ts.block[0] * ts.block[1] * ts.block[2];
-    int64_t blocks = grid[0] * grid[1] * grid[2];
-    bool uses[3] = {expr_uses_builtin(per, SYM_BID_X), expr_uses_builtin(per, SYM_BID_Y),
-                    expr_uses_builtin(per, SYM_BID_Z)};
-    bool per_block = uses[0] || uses[1] || uses[2];
-    int64_t walk_blocks = per_block ? blocks : 1;
-    expr_env_init(&ts.env);
-    for (int i = 0; defs && i < defs->n; i++)
-        expr_env_set(&ts.env, defs->names[i], defs->values[i]);
-    const expr_builtin bdim[3] = {SYM_BDIM_X, SYM_BDIM_Y, SYM_BDIM_Z};
-    const expr_builtin gdim[3] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};
-    for (int i = 0; i < 3; i++) {
-        expr_env_set_builtin(&ts.env, bdim[i], ts.block[i]);
-        expr_env_set_builtin(&ts.env, gdim[i], grid[i]);
-    }
-    expr_env_set_builtin(&ts.env, SYM_WARP_SIZE, 32);
-    int64_t total = 0;
-    char why[192];
-    if (threads * walk_blocks > KROOF_MAX_EVALS) {
-        gridcls_result gr;
-        if (!gridcls_sum(grid, uses, sum_block, &ts, &gr, why, sizeof why))
-            return expr_clone(per); /* unknown names stay visible */
-        if (!gr.uniform)
-            return expr_unknown("the count differs between interior blocks of a grid too "
-                                "large to sum block by block");
-        return expr_const(gr.sum[0]);
-    }
-    for (int64_t b = 0; b < walk_blocks; b++) {
-        int64_t bid[3] = {b % grid[0], b / grid[0] % grid[1], b / (grid[0] * grid[1])};
-        int64_t m[GRIDCLS_METRICS] = {0};
-        if (!sum_block(bid, m, why, sizeof why, &ts) || __builtin_add_overflow(total, m[0], &total))
-            return expr_clone(per); /* unknown names stay visible */
-    }
-    if (!per_block && __builtin_mul_overflow(total, blocks, &total))
-        return expr_unknown("the total overflows 64 bits");
-    return expr_const(total);
-}
-
-/* Each "taken_A<n>" weight of an arm becomes its condition as 0 or 1 where
- * the launch lets it be evaluated thread by thread (its size constant,
- * every other name bound); else 1, the arm counted for every thread as
- * before. */
-typedef struct arm_env {
-    const cusrc_counts *counts;
-    expr_env check; /* every name but the indices bound: what an arm may read */
-    bool launch_known;
-    bool every_thread; /* an arm was counted for every thread */
-} arm_env;
-
-static expr *with_arms(const expr *e, arm_env *a)
-{
-    if (!e)
-        return NULL;
-    const cusrc_counts *c = a->counts;
-    if (e->kind == EX_SYM && e->builtin == SYM_NAMED && e->name &&
-        strncmp(e->name, "taken_A", 7) == 0) {
-        for (int i = 0; i < c->n_arms; i++)
-            if (strcmp(c->arm_names[i], e->name) == 0) {
-                if (a->launch_known && !expr_first_unbound(c->arm_conds[i], &a->check))
-                    return expr_cond(expr_clone(c->arm_conds[i]), expr_const(1), expr_const(0));
-                a->every_thread = true;
-                return expr_const(1);
-            }
-    }
-    switch (e->kind) {
-    case EX_UNARY:
-        return expr_unary(e->op, with_arms(e->a, a));
-    case EX_BINARY:
-        return expr_binary(e->op, with_arms(e->a, a), with_arms(e->b, a));
-    case EX_COND:
-        return expr_cond(with_arms(e->a, a), with_arms(e->b, a), with_arms(e->c, a));
-    default:
-        return expr_clone(e);
-    }
-}
-
-/* The loop on a line, as the sites of the variant saw it. */
-static const loop_ctx *loop_on_line(const cusrc_unit *u, const cusrc_variant *v, int line)
-{
+    size_t cap = 0;
+    for (size_t i = v->first_access; i < v->first_access + v->n_accesses; i++)
+        cap += (size_t)u->accesses[i].n_loops;
+    for (size_t i = v->first_branch; i < v->first_branch + v->n_branches; i++)
+        cap += (size_t)u->branches[i].n_loops;
+    const loop_ctx **loops = xcalloc(cap ? cap : 1, sizeof *loops);
+    *n = 0;
     for (size_t i = v->first_access; i < v->first_access + v->n_accesses; i++)
         for (int k = 0; k < u->accesses[i].n_loops; k++)
-            if (u->accesses[i].loops[k].loc.line == line)
-                return &u->accesses[i].loops[k];
+            loops[(*n)++] = &u->accesses[i].loops[k];
     for (size_t i = v->first_branch; i < v->first_branch + v->n_branches; i++)
         for (int k = 0; k < u->branches[i].n_loops; k++)
-            if (u->branches[i].loops[k].loc.line == line)
-                return &u->branches[i].loops[k];
-    return NULL;
+            loops[(*n)++] = &u->branches[i].loops[k];
+    return loops;
 }
 
-/* Trip count of a loop whose bounds are the same for every thread (a
- * reduction's `for (s = 1; s < blockDim.x; s *= 2)`), by running it with the
- * launch's block and grid; -1 when it depends on the lane or is unknown. */
-static int64_t uniform_trips(const loop_ctx *L, expr_env *env)
+void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
+                     const kroof_defines *defs, const gpu_product *product, kroof_branches branches,
+                     kroof *out)
 {
-    if (!L || !L->init || !L->cond || !L->next)
-        return -1;
-    static const expr_builtin lane_dep[] = {SYM_TID_X, SYM_TID_Y, SYM_TID_Z};
-    for (size_t i = 0; i < 3; i++)
-        if (expr_uses_builtin(L->init, lane_dep[i]) || expr_uses_builtin(L->cond, lane_dep[i]) ||
-            expr_uses_builtin(L->next, lane_dep[i]))
-            return -1;
-    int64_t var, c, trips = 0;
-    const char *why;
-    if (expr_eval(L->init, env, &var, &why) != EXPR_OK)
-        return -1;
-    for (; trips < 1000000; trips++) {
-        expr_env_set(env, L->var, var);
-        if (expr_eval(L->cond, env, &c, &why) != EXPR_OK) {
-            trips = -1;
-            break;
-        }
-        if (!c)
-            break;
-        if (expr_eval(L->next, env, &var, &why) != EXPR_OK) {
-            trips = -1;
-            break;
-        }
-    }
-    expr_env_unset(env, L->var);
-    return trips >= 1000000 ? -1 : trips;
-}
-
-/* Bind every "trips_L<line>" the counts use whose loop can be run. */
-static void bind_trips(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *l,
-                       expr *const *counts, int n, kroof_defines *defs)
-{
-    expr_env env;
-    expr_env_init(&env);
-    for (int i = 0; i < defs->n; i++)
-        expr_env_set(&env, defs->names[i], defs->values[i]);
-    int64_t grid[3], block[3];
-    if (l && dims_of(&l->grid, grid) && dims_of(&l->block, block)) {
-        const expr_builtin bdim[3] = {SYM_BDIM_X, SYM_BDIM_Y, SYM_BDIM_Z};
-        const expr_builtin gdim[3] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};
-        for (int i = 0; i < 3; i++) {
-            expr_env_set_builtin(&env, bdim[i], block[i]);
-            expr_env_set_builtin(&env, gdim[i], grid[i]);
-        }
-    }
-    expr_env_set_builtin(&env, SYM_WARP_SIZE, 32);
-    for (int i = 0; i < n; i++) {
-        for (int guard = 0; guard < 16; guard++) {
-            const char *name = expr_first_unbound(counts[i], &env);
-            int line;
-            if (!name || sscanf(name, "trips_L%d", &line) != 1 || defs->n >= EXPR_MAX_BINDINGS)
-                break;
-            int64_t t = uniform_trips(loop_on_line(u, v, line), &env);
-            if (t < 0)
-                break;
-            defs->names[defs->n] = name;
-            defs->values[defs->n++] = t;
-            expr_env_set(&env, name, t);
-        }
-    }
-}
-
-/* Per-thread count -> launch total. Takes per_thread. */
-static expr *launch_total(expr *per_thread, const expr *threads, const cusrc_launch *l,
-                          const kroof_defines *defs)
-{
-    if (l && uses_index(per_thread)) {
-        expr *t = sum_over_threads(per_thread, l, defs);
-        expr_free(per_thread);
-        return t;
-    }
-    return scaled(per_thread, threads);
-}
-
-/* A count's launch total with its arms' conditions; where that total
- * cannot be formed (a trip count or a size unknown), the total with every
- * arm counted, as an upper bound would be. */
-static expr *arms_total(const expr *per_thread, arm_env *arms, const expr *threads,
-                        const cusrc_launch *launch, const kroof_defines *defs)
-{
-    arm_env exact = *arms;
-    expr *t = launch_total(with_arms(per_thread, &exact), threads, launch, defs);
-    if (t->kind == EX_CONST || !arms->launch_known) {
-        arms->every_thread |= exact.every_thread;
-        return t;
-    }
-    expr_free(t);
-    arm_env every = *arms;
-    every.launch_known = false;
-    t = launch_total(with_arms(per_thread, &every), threads, launch, defs);
-    arms->every_thread |= every.every_thread;
-    return t;
-}
-
-void kroof_compute(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
-                   const kroof_defines *defs, const gpu_product *product, kroof_branches branches,
-                   kroof *k)
-{
-    memset(k, 0, sizeof *k);
     const cusrc_kernel *kern = &u->kernels[v->kernel];
-    k->kernel = v->name;
-    k->file = launch ? (launch->loc.file ? launch->loc.file : u->file)
-                     : (kern->loc.file ? kern->loc.file : u->file);
-    k->line = launch ? launch->loc.line : kern->loc.line;
-    expr *threads = launch ? launch_threads(launch) : NULL;
-    k->per_thread = threads == NULL;
-    k->upper_bound = !branches.ifs_uniform || !branches.others_uniform;
-    expr *af, *ab;
+    const cusrc_counts *c = &v->counts;
+    kroof_input in = {
+        .kernel = v->name,
+        .file = launch ? (launch->loc.file ? launch->loc.file : u->file)
+                       : (kern->loc.file ? kern->loc.file : u->file),
+        .line = launch ? launch->loc.line : kern->loc.line,
+        .counts = {.flops = {c->flops_fp16, c->flops_fp32, c->flops_fp64, c->tensor_flops},
+                   .load_bytes = c->gmem_load_bytes,
+                   .store_bytes = c->gmem_store_bytes,
+                   .transcendental_fp32 = c->transcendental_fp32,
+                   .transcendental_fp64 = c->transcendental_fp64,
+                   .accesses = c->gmem_accesses,
+                   .n_arms = c->n_arms,
+                   .n_unweighted_arms = c->n_unweighted_arms,
+                   .arm_names = c->arm_names,
+                   .arm_conds = c->arm_conds},
+        .has_launch = launch != NULL,
+    };
+    expr *af = NULL, *ab = NULL;
     if (parse_annotation(kern->annotation, &af, &ab)) {
-        /* An annotation states the whole kernel's counts, not per thread. */
-        k->annotated = true;
-        k->per_thread = false;
-        k->upper_bound = false;
-        k->flops[1] = af;
-        for (int i = 0; i < 4; i++)
-            if (i != 1)
-                k->flops[i] = expr_const(0);
-        k->bytes = ab;
-        k->transcendental = expr_const(0);
-        expr_free(threads);
-        threads = NULL;
-    } else {
-        const cusrc_counts *c = &v->counts;
-        expr *per[7] = {clone_or_zero(c->flops_fp16),
-                        clone_or_zero(c->flops_fp32),
-                        clone_or_zero(c->flops_fp64),
-                        clone_or_zero(c->tensor_flops),
-                        expr_binary(OP_ADD, clone_or_zero(c->gmem_load_bytes),
-                                    clone_or_zero(c->gmem_store_bytes)),
-                        expr_binary(OP_ADD, clone_or_zero(c->transcendental_fp32),
-                                    clone_or_zero(c->transcendental_fp64)),
-                        clone_or_zero(c->gmem_accesses)};
-        /* The trip counts the launch determines are bound first, so that a
-         * thread-by-thread sum of the arms can read them. */
-        kroof_defines bound = {0};
-        if (defs)
-            bound = *defs;
-        arm_env arms = {.counts = c};
-        expr *every[7];
-        for (int i = 0; i < 7; i++)
-            every[i] = with_arms(per[i], &arms);
-        /* bound borrows its names from the every[] trees: they live until
-         * the totals are made. */
-        bind_trips(u, v, launch, every, 7, &bound);
-        /* Which arm conditions can be evaluated: every name bound but the
-         * thread and block indices, which the sum over threads sets. */
-        int64_t g3[3], b3[3];
-        arms.every_thread = false;
-        arms.launch_known = launch && dims_of(&launch->grid, g3) && dims_of(&launch->block, b3);
-        expr_env_init(&arms.check);
-        for (int i = 0; i < bound.n; i++)
-            expr_env_set(&arms.check, bound.names[i], bound.values[i]);
-        for (int b = SYM_NAMED + 1; b < SYM_BUILTIN_COUNT; b++)
-            expr_env_set_builtin(&arms.check, (expr_builtin)b, 0);
-        expr **total[7] = {&k->flops[0], &k->flops[1],       &k->flops[2], &k->flops[3],
-                           &k->bytes,    &k->transcendental, &k->accesses};
-        for (int i = 0; i < 7; i++) {
-            *total[i] = arms_total(per[i], &arms, threads, launch, &bound);
-            expr_free(per[i]);
-        }
-        for (int i = 0; i < 7; i++)
-            expr_free(every[i]);
-        /* An if that is not a bounds check makes the counts an upper bound
-         * only where one of its arms had to be counted for every thread. */
-        k->upper_bound = !branches.others_uniform ||
-                         (!branches.ifs_uniform && (arms.every_thread || c->n_unweighted_arms));
+        in.annotated_flops = af;
+        in.annotated_bytes = ab;
     }
-    /* --define first, then the trip counts the launch determines. */
-    kroof_defines all = {0};
-    if (defs)
-        all = *defs;
-    expr *counts[7] = {k->flops[0], k->flops[1],       k->flops[2], k->flops[3],
-                       k->bytes,    k->transcendental, k->accesses};
-    if (!k->annotated)
-        bind_trips(u, v, launch, counts, 7, &all);
-    expr_env env;
-    expr_env_init(&env);
-    for (int i = 0; i < all.n; i++)
-        expr_env_set(&env, all.names[i], all.values[i]);
-    k->known = true;
-    const char *why = NULL;
-    int64_t val;
-    for (int i = 0; i < 4 && k->known; i++) {
-        k->known = expr_eval(k->flops[i], &env, &val, &why) == EXPR_OK;
-        k->flops_value[i] = (double)val;
-    }
-    if (k->known) {
-        k->known = expr_eval(k->bytes, &env, &val, &why) == EXPR_OK;
-        k->bytes_value = (double)val;
-    }
-    if (k->known && expr_eval(k->transcendental, &env, &val, &why) == EXPR_OK)
-        k->transcendental_value = (double)val;
-    const char *ignored = NULL;
-    if (k->accesses && expr_eval(k->accesses, &env, &val, &ignored) == EXPR_OK) {
-        k->accesses_known = true;
-        k->accesses_value = (double)val;
-    }
-    if (threads && expr_eval(threads, &env, &val, &ignored) == EXPR_OK && val > 0) {
-        k->threads_known = true;
-        k->threads_value = (double)val;
-    }
+    expr *threads = launch ? launch_threads(launch) : NULL;
+    in.threads = threads;
+    in.dims_known = launch && dims_of(&launch->grid, in.grid) && dims_of(&launch->block, in.block);
+    const loop_ctx **loops = variant_loops(u, v, &in.n_loops);
+    in.loops = loops;
+    kroof_compute(&in, defs, product, branches, out);
+    free(loops);
     expr_free(threads);
-    threads = NULL;
-    if (!k->known) {
-        k->unbound = xstrdup(why ? why : "a value is unknown");
-        return;
-    }
-    if (!product || k->per_thread) {
-        k->why_no_bound =
-            xstrdup(!product ? "no product model (use --gpu)" : "no launch: counts are per thread");
-        return;
-    }
-    roof_ceilings bw;
-    const char *w = NULL;
-    if (!roofline_ceilings(product, PREC_FP32, ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &bw, &w) ||
-        bw.bandwidth.used <= 0) {
-        k->why_no_bound = xstrdup(w ? w : "no bandwidth for this product");
-        return;
-    }
-    double total = 0, t_compute = 0;
-    for (int i = 0; i < 4; i++) {
-        if (k->flops_value[i] <= 0)
-            continue;
-        roof_ceilings c;
-        if (!roofline_ceilings(product, prec_ceiling[i], ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &c,
-                               &w) ||
-            c.flops.used <= 0) {
-            k->why_no_bound = xstrdup(w ? w : "no compute ceiling for a precision in use");
-            return;
-        }
-        t_compute += k->flops_value[i] / c.flops.used;
-        total += k->flops_value[i];
-    }
-    k->has_bound = true;
-    k->compute_time = t_compute;
-    k->memory_time = k->bytes_value / bw.bandwidth.used;
-    k->min_time = fmax(k->compute_time, k->memory_time);
-    k->memory_bound = k->memory_time >= k->compute_time;
-    k->ai = k->bytes_value > 0 ? total / k->bytes_value : INFINITY;
-    k->attainable = k->min_time > 0 ? total / k->min_time : 0;
-}
-
-void kroof_free(kroof *k)
-{
-    for (int i = 0; i < 4; i++)
-        expr_free(k->flops[i]);
-    expr_free(k->transcendental);
-    expr_free(k->bytes);
-    expr_free(k->accesses);
-    free(k->unbound);
-    free(k->why_no_bound);
-    memset(k, 0, sizeof *k);
+    expr_free(af);
+    expr_free(ab);
 }
 
 static json_t *count_json(const expr *e, bool known, double v)
@@ -497,11 +138,6 @@ static json_t *count_json(const expr *e, bool known, double v)
     json_t *j = json_text(s);
     free(s);
     return j;
-}
-
-double kroof_total_flops(const kroof *k)
-{
-    return k->flops_value[0] + k->flops_value[1] + k->flops_value[2] + k->flops_value[3];
 }
 
 json_t *kroof_json(const kroof *k)

@@ -182,7 +182,7 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
                          .max_dynamic_smem = l->smem_optin && l->optin_bytes.known
                                                  ? l->optin_bytes.value
                                                  : a->smem_per_block_optin - row->ptx->static_smem};
-    occ_kernel k = kernel_resources(row->ptx);
+    occ_kernel k = ptxas_occ_kernel(row->ptx);
     occ_result r;
     occ_compute(a, &k, &launch, &r);
     json_object_set_new(o, "occupancy", occ_json(a, &k, &launch, &r));
@@ -792,7 +792,7 @@ static void add_roofline(const source_inputs *in, const cusrc_variant *v, const 
         defs.n += j == defs.n;
     }
     kroof k;
-    kroof_compute(in->unit, v, l, &defs, in->product, branches_uniform(in, v, l), &k);
+    kroof_of_source(in->unit, v, l, &defs, in->product, branches_uniform(in, v, l), &k);
     json_array_append_new(out->roofline, kroof_json(&k));
     kroof_text(&out->roofline_text, &k);
     kroof_free(&k);

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "util/diag.h"
+#include "util/exitcode.h"
 #include "input/srcscan.h"
 #include "input/wraprec.h"
 #include "run/project.h"
@@ -66,25 +67,25 @@ int fromdir_run(const pipeline_opts *o, report *r)
     wraprec_set set;
     char err[PATH_MAX + 128];
     if (!wraprec_load_tree(o->from_dir, &set, err, sizeof err))
-        return cli_error(EXIT_INPUT, "--from %s", err);
+        return diag_error(EXIT_INPUT, "--from %s", err);
     int rc = EXIT_OK;
     for (size_t i = 0; i < set.n_bad; i++) {
-        int e = cli_error(EXIT_INPUT, "%s: not a gpulint wrap record", set.bad[i]);
+        int e = diag_error(EXIT_INPUT, "%s: not a gpulint wrap record", set.bad[i]);
         if (rc == EXIT_OK)
             rc = e;
         r->n_failed++;
     }
     if (set.n == 0) {
         wraprec_set_free(&set);
-        return cli_error(EXIT_INPUT,
-                         "%s: no gpulint wrap records (*%s): build with 'gpulint wrap' as the "
-                         "CUDA compiler launcher first",
-                         o->from_dir, WRAPREC_SUFFIX);
+        return diag_error(EXIT_INPUT,
+                          "%s: no gpulint wrap records (*%s): build with 'gpulint wrap' as the "
+                          "CUDA compiler launcher first",
+                          o->from_dir, WRAPREC_SUFFIX);
     }
     char **real_files = xcalloc((size_t)o->n_files + 1, sizeof *real_files);
     for (int i = 0; i < o->n_files; i++)
         if (!(real_files[i] = realpath(o->files[i], NULL)))
-            cli_note("%s: no such file; it filters nothing", o->files[i]);
+            diag_note("%s: no such file; it filters nothing", o->files[i]);
     project *p = r->project = xcalloc(1, sizeof *r->project);
     p->files = xcalloc(set.n + 1, sizeof *p->files);
     p->args = xcalloc(set.n + 1, sizeof *p->args);
@@ -121,8 +122,8 @@ int fromdir_run(const pipeline_opts *o, report *r)
         free(real_files[i]);
     free(real_files);
     if (o->n_files && p->n == 0)
-        rc = cli_error(EXIT_INPUT, "%s: no record for %s%s", o->from_dir, o->files[0],
-                       o->n_files > 1 ? " or the other files given" : "");
+        rc = diag_error(EXIT_INPUT, "%s: no record for %s%s", o->from_dir, o->files[0],
+                        o->n_files > 1 ? " or the other files given" : "");
     wraprec_set_free(&set);
     return rc;
 }

@@ -10,7 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "util/diag.h"
+#include "util/exitcode.h"
 #include "config.h"
 #include "input/nvcc.h"
 #include "run/fromdir.h"
@@ -115,15 +116,15 @@ static void deliver(void *ctx, size_t job, pool_outcome *po)
     fwrite(po->output, 1, po->output_len, stderr);
     int rc = EXIT_OK;
     if (po->end == POOL_CRASHED)
-        rc = cli_error(EXIT_INTERNAL, "%s: gpulint's worker died of %s %s; please report it", name,
-                       signal_name(po->signal), phase_text(po->phase));
+        rc = diag_error(EXIT_INTERNAL, "%s: gpulint's worker died of %s %s; please report it", name,
+                        signal_name(po->signal), phase_text(po->phase));
     else if (po->end == POOL_TIMED_OUT)
-        rc = cli_error(EXIT_TIMEOUT, "%s: stopped after %.0f s %s (--timeout)", name, c->timeout_s,
-                       phase_text(po->phase));
+        rc = diag_error(EXIT_TIMEOUT, "%s: stopped after %.0f s %s (--timeout)", name, c->timeout_s,
+                        phase_text(po->phase));
     else if (po->status != 0)
         rc = po->status;
     else if (!unit_merge(c->r, c->o, file, po->result, po->result_len))
-        rc = cli_error(EXIT_INTERNAL, "%s: the worker's result is malformed", name);
+        rc = diag_error(EXIT_INTERNAL, "%s: the worker's result is malformed", name);
     if (rc != EXIT_OK) {
         c->r->n_failed++;
         if (c->rc == EXIT_OK)
@@ -155,13 +156,13 @@ static int run_pool(const pipeline_opts *o, report *r, const unit_env *env, size
                       .deliver = deliver};
     char err[512];
     if (!pool_run(&spec, err, sizeof err) && c.rc == EXIT_OK)
-        c.rc = cli_error(EXIT_TOOL, "%s", err);
+        c.rc = diag_error(EXIT_TOOL, "%s", err);
     for (size_t i = 0; i < n_jobs; i++)
         free(c.skip[i]);
     free(c.skip);
     if (n_jobs > 1 && r->n_failed)
-        cli_note("%zu of %zu files failed; the report covers the other %zu", r->n_failed, n_jobs,
-                 n_jobs - r->n_failed);
+        diag_note("%zu of %zu files failed; the report covers the other %zu", r->n_failed, n_jobs,
+                  n_jobs - r->n_failed);
     return c.rc;
 }
 
@@ -214,7 +215,7 @@ static int run_files(const pipeline_opts *o, report *r)
 {
     char nvcc[PATH_MAX], err[512];
     if (!nvcc_find(o->nvcc, nvcc, sizeof nvcc, err, sizeof err))
-        return cli_error(EXIT_TOOL, "%s", err);
+        return diag_error(EXIT_TOOL, "%s", err);
     const char *archs[TARGET_MAX];
     for (int i = 0; i < r->n_targets; i++)
         archs[i] = r->targets[i].arch.name;
@@ -228,7 +229,7 @@ static int run_files(const pipeline_opts *o, report *r)
         char why[512];
         cache = unitcache_dir(why, sizeof why);
         if (!cache && why[0])
-            cli_warn("cache: %s; running without it", why);
+            diag_warn("cache: %s; running without it", why);
     }
     if (cache) {
         identity(o, r, nvcc, run_key);
@@ -248,22 +249,22 @@ static int run_log(const pipeline_opts *o, report *r)
     size_t len;
     fileio_status st = fileio_read(o->ptxas_log, LOG_MAX, &log, &len);
     if (st != FILEIO_OK)
-        return cli_error(EXIT_INPUT, "%s: %s", strcmp(o->ptxas_log, "-") ? o->ptxas_log : "stdin",
-                         fileio_status_text(st));
+        return diag_error(EXIT_INPUT, "%s: %s", strcmp(o->ptxas_log, "-") ? o->ptxas_log : "stdin",
+                          fileio_status_text(st));
     const char *name = strcmp(o->ptxas_log, "-") ? o->ptxas_log : "stdin";
     if (len == 0) {
         free(log);
-        return cli_error(EXIT_INPUT, "%s: empty log", name);
+        return diag_error(EXIT_INPUT, "%s: empty log", name);
     }
     /* With a source file alongside, kernels get their lines from it. */
     unit_env env = {.o = o, .r = r, .log = log, .log_len = len};
     int rc = run_pool(o, r, &env, 1);
     free(log);
     if (rc == EXIT_OK && r->n_kernels == 0)
-        return cli_error(EXIT_INPUT,
-                         "%s: no kernel resource usage found (expected ptxas -v "
-                         "output: 'ptxas info : Used N registers ...')",
-                         name);
+        return diag_error(EXIT_INPUT,
+                          "%s: no kernel resource usage found (expected ptxas -v "
+                          "output: 'ptxas info : Used N registers ...')",
+                          name);
     return rc;
 }
 
@@ -273,28 +274,28 @@ int pipeline_run(const pipeline_opts *o, report *r)
     source_outputs_init(&r->src);
     findings_init(&r->findings);
     if (o->seen_jobs && o->jobs < 1)
-        return cli_error(EXIT_USAGE, "-j/--jobs must be at least 1");
+        return diag_error(EXIT_USAGE, "-j/--jobs must be at least 1");
     int rc = target_resolve(&o->target, &r->db, r->targets, TARGET_MAX, &r->n_targets);
     if (rc != EXIT_OK)
         return rc;
     if (o->from_dir && (o->ptxas_log || o->compdb || o->shard))
-        return cli_error(EXIT_USAGE, "--from reads a build's records; it does not combine with %s",
-                         o->ptxas_log ? "--ptxas-log"
-                         : o->compdb  ? "-p"
-                                      : "--shard");
+        return diag_error(EXIT_USAGE, "--from reads a build's records; it does not combine with %s",
+                          o->ptxas_log ? "--ptxas-log"
+                          : o->compdb  ? "-p"
+                                       : "--shard");
     if (o->from_dir) {
         rc = fromdir_run(o, r);
         if (rc == EXIT_OK && r->n_kernels == 0 && !o->allow_no_kernels)
-            return cli_error(EXIT_INPUT, "%s: the records hold no kernels", o->from_dir);
+            return diag_error(EXIT_INPUT, "%s: the records hold no kernels", o->from_dir);
         return rc;
     }
     if (o->ptxas_log && o->shard)
-        return cli_error(EXIT_USAGE, "--shard splits files; it does not apply to --ptxas-log");
+        return diag_error(EXIT_USAGE, "--shard splits files; it does not apply to --ptxas-log");
     if (o->ptxas_log && !(o->compdb && o->n_files))
         return run_log(o, r);
     if (o->n_files == 0 && !o->compdb)
-        return cli_error(EXIT_USAGE,
-                         "no input: give FILE.cu, -p BUILD_DIR, --from DIR or --ptxas-log LOG");
+        return diag_error(EXIT_USAGE,
+                          "no input: give FILE.cu, -p BUILD_DIR, --from DIR or --ptxas-log LOG");
     r->project = xcalloc(1, sizeof *r->project);
     rc = project_files(o->compdb, o->files, o->n_files, o->shard, r->project);
     if (rc != EXIT_OK)
@@ -309,70 +310,12 @@ int pipeline_run(const pipeline_opts *o, report *r)
     if (o->ptxas_log) /* the source beside the log parses with its build's flags */
         return run_log(run, r);
     if (run->n_files == 0) {
-        cli_note("shard %s holds none of the files", o->shard);
+        diag_note("shard %s holds none of the files", o->shard);
         return EXIT_OK;
     }
     rc = run_files(run, r);
     if (rc == EXIT_OK && r->n_kernels == 0 && !o->allow_no_kernels)
-        return cli_error(EXIT_INPUT, "no kernels found in %s%s", run->files[0],
-                         run->n_files > 1 ? " and the other files" : "");
+        return diag_error(EXIT_INPUT, "no kernels found in %s%s", run->files[0],
+                          run->n_files > 1 ? " and the other files" : "");
     return rc;
-}
-
-void report_free(report *r)
-{
-    for (size_t i = 0; i < r->n_kernels; i++) {
-        free(r->kernels[i].ptx.name);
-        free(r->kernels[i].demangled);
-        free(r->kernels[i].def_file);
-    }
-    free(r->kernels);
-    source_outputs_free(&r->src);
-    findings_free(&r->findings);
-    for (size_t i = 0; i < r->n_files; i++)
-        free(r->files[i].file);
-    free(r->files);
-    findings_ignores_free(&r->ignores);
-    model_db_free(&r->db);
-    if (r->project)
-        project_free(r->project);
-    free(r->project);
-    free(r->run_opts);
-    memset(r, 0, sizeof *r);
-}
-
-kernel_row report_row(const report_kernel *k)
-{
-    return (kernel_row){&k->ptx,   k->demangled, k->file,  k->def_file,           k->line,
-                        k->column, k->arch,      &k->eval, k->declared_smem >= 0, k->declared_smem};
-}
-
-json_t *report_json(const report *r)
-{
-    json_t *root = json_object();
-    json_object_set_new(root, "tool", json_text("gpulint"));
-    json_object_set_new(root, "version", json_text(GPULINT_VERSION));
-    json_t *targets = json_array();
-    for (int i = 0; i < r->n_targets; i++) {
-        const target *t = &r->targets[i];
-        json_t *o = json_object();
-        json_object_set_new(o, "arch", json_text(t->arch.name));
-        json_object_set_new(o, "label", json_text(t->label));
-        json_object_set_new(o, "origin", json_text(t->origin));
-        json_object_set_new(o, "gpu", t->has_product ? json_text(t->product.id) : json_null());
-        json_array_append_new(targets, o);
-    }
-    json_object_set_new(root, "targets", targets);
-    json_t *kernels = json_array();
-    for (size_t i = 0; i < r->n_kernels; i++) {
-        kernel_row row = report_row(&r->kernels[i]);
-        json_array_append_new(kernels, kernel_report_json(&row));
-    }
-    json_object_set_new(root, "kernels", kernels);
-    json_t *files = json_array();
-    for (size_t i = 0; i < r->n_files; i++)
-        json_array_append_new(files, json_pack("{s:o, s:s}", "file", json_text(r->files[i].file),
-                                               "xxh3_128", r->files[i].hash));
-    json_object_set_new(root, "sources", files);
-    return root;
 }

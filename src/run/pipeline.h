@@ -10,19 +10,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analysis/kernel_eval.h"
-#include "cli/target.h"
 #include "cusrc/cusrc.h"
-#include "input/ptxas.h"
-#include "report/findings.h"
-#include "report/kernel_report.h"
 #include "report/kernel_roofline.h"
-#include "report/source_report.h"
-
-struct report;
+#include "run/report.h"
+#include "target/target.h"
 
 typedef struct pipeline_opts {
-    target_opts target;
+    target_request target;
     const char *nvcc;
     const char *ptxas_log; /* FILE or "-" */
     char **files;
@@ -54,76 +48,8 @@ typedef struct pipeline_opts {
 /* --timeout's default: generous for a heavy template file, still an end. */
 #define PIPELINE_TIMEOUT_DEFAULT 600
 
-#define PIPELINE_RUN_OPTIONS(p)                                                                    \
-    {"jobs",                                                                                       \
-     'j',                                                                                          \
-     OPT_INT,                                                                                      \
-     &(p)->jobs,                                                                                   \
-     &(p)->seen_jobs,                                                                              \
-     "N",                                                                                          \
-     "files analysed at once (default: one per core)"},                                            \
-        {"timeout",                                                                                \
-         0,                                                                                        \
-         OPT_INT,                                                                                  \
-         &(p)->timeout_s,                                                                          \
-         &(p)->seen_timeout,                                                                       \
-         "SEC",                                                                                    \
-         "give up on a file after SEC seconds (default 600; 0 = never)"},                          \
-        {"shard",                                                                                  \
-         0,                                                                                        \
-         OPT_STRING,                                                                               \
-         &(p)->shard,                                                                              \
-         NULL,                                                                                     \
-         "K/N",                                                                                    \
-         "only the files of shard K of N (1 <= K <= N; the same split on every machine)"},         \
-    {                                                                                              \
-        "no-cache", 0, OPT_FLAG, &(p)->no_cache, NULL, NULL,                                       \
-            "neither use nor keep cached results of unchanged files ($GPULINT_CACHE_DIR)"          \
-    }
-
-typedef struct report_kernel {
-    ptxas_kernel ptx; /* copied; name owned */
-    char *demangled;
-    const char *file;     /* source file (NULL for a log without source) */
-    char *def_file;       /* the header that defines it, NULL = file */
-    int line, column;     /* 0 when unknown */
-    const gpu_arch *arch; /* NULL when the log's arch has no model */
-    kernel_eval eval;
-    int64_t declared_smem; /* the source's static __shared__ bytes; -1 unknown */
-} report_kernel;
-
-typedef struct report {
-    model_db db;
-    target targets[TARGET_MAX];
-    int n_targets;
-    report_kernel *kernels;
-    size_t n_kernels;
-    finding_ignores ignores; /* `gpulint: ignore` comments of the sources */
-    source_outputs src;      /* the source analyses of every file */
-    finding_list findings;   /* theirs (the kernels' own are added by the commands) */
-    size_t n_failed;         /* files that gave no result (their errors were printed) */
-    size_t n_units;          /* files the run covered (after -p and --shard) */
-    /* The run's own file list and options (the kernels' file names point
-     * into them). */
-    struct project *project;
-    pipeline_opts *run_opts;
-    /* Every source file read, with the XXH3-128 of its text: a report says
-     * which sources it describes (verify --predictions checks them). */
-    struct report_file {
-        char *file;
-        char hash[33];
-    } * files;
-    size_t n_files;
-} report;
-
 /* Returns an exit code; on failure the error line was printed. When some
  * files of several fail, the others' results are still in r and the code
  * is that of the first file that failed. */
 int pipeline_run(const pipeline_opts *o, report *r);
-void report_free(report *r);
-/* The JSON contract's envelope: tool, version, targets and kernels (the
- * objects kernel_report_json makes, in report order). */
-json_t *report_json(const report *r);
-kernel_row report_row(const report_kernel *k);
-
 #endif

@@ -8,7 +8,8 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "cli/cli.h"
+#include "util/diag.h"
+#include "util/exitcode.h"
 #include "util/sbuf.h"
 
 static void add(project *p, int *cap, char *file, char **args, int n_args)
@@ -77,19 +78,19 @@ int project_files(const char *compdb_dir, char *const *files, int n_files, const
     memset(p, 0, sizeof *p);
     int k = 0, n = 0, cap = 0;
     if (shard && !project_parse_shard(shard, &k, &n))
-        return cli_error(EXIT_USAGE, "invalid --shard '%s': expected K/N with 1 <= K <= N", shard);
+        return diag_error(EXIT_USAGE, "invalid --shard '%s': expected K/N with 1 <= K <= N", shard);
     if (compdb_dir) {
         char err[1024];
         compdb_status st = compdb_load(compdb_dir, &p->db, err, sizeof err);
         if (st != COMPDB_OK)
-            return cli_error(EXIT_INPUT, "%s", err);
+            return diag_error(EXIT_INPUT, "%s", err);
     }
     if (compdb_dir && n_files == 0) {
         if (p->db.n_units == 0)
-            return cli_error(EXIT_INPUT,
-                             "%s: no CUDA translation units (%zu entries compile "
-                             "other languages)",
-                             p->db.path, p->db.n_not_cuda);
+            return diag_error(EXIT_INPUT,
+                              "%s: no CUDA translation units (%zu entries compile "
+                              "other languages)",
+                              p->db.path, p->db.n_not_cuda);
         for (size_t i = 0; i < p->db.n_units; i++) {
             const compdb_unit *u = &p->db.units[i];
             char **args = xcalloc((size_t)u->n_args + 1, sizeof *args);
@@ -100,8 +101,8 @@ int project_files(const char *compdb_dir, char *const *files, int n_files, const
         for (int i = 0; i < n_files; i++) {
             const compdb_unit *u = compdb_dir ? compdb_find(&p->db, files[i]) : NULL;
             if (compdb_dir && !u)
-                cli_note("%s: not in %s; only the command line's nvcc arguments apply", files[i],
-                         p->db.path);
+                diag_note("%s: not in %s; only the command line's nvcc arguments apply", files[i],
+                          p->db.path);
             char **args = NULL;
             if (u) {
                 args = xcalloc((size_t)u->n_args + 1, sizeof *args);

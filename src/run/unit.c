@@ -8,7 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "util/diag.h"
+#include "util/exitcode.h"
 #include "input/nvcc.h"
 #include "input/nvcc_stage.h"
 #include "input/srcscan.h"
@@ -51,7 +52,7 @@ static void add_kernel(report *r, size_t *cap, const ptxas_kernel *k, const char
     }
     if (!arch)
         return;
-    occ_kernel res = kernel_resources(k);
+    occ_kernel res = ptxas_occ_kernel(k);
     occ_launch defaults = {.threads_per_block = 0,
                            .dynamic_smem = o->dynamic_smem,
                            .carveout_percent = o->carveout_percent};
@@ -85,13 +86,13 @@ static void take_log(report *r, const pipeline_opts *o, const char *log, size_t 
             continue;
         const gpu_arch *a = arch_for(r, k->arch);
         if (!a && warn)
-            cli_warn("%s: no model for %s; occupancy of '%s' is not computed", file ? file : "log",
-                     k->arch, k->name);
+            diag_warn("%s: no model for %s; occupancy of '%s' is not computed", file ? file : "log",
+                      k->arch, k->name);
         add_kernel(r, &cap, k, file, scan, a, o);
     }
     for (size_t i = 0; warn && i < parsed.n_warnings; i++)
-        cli_warn("%s:%d: ptxas log: %s", o->ptxas_log ? o->ptxas_log : "nvcc output",
-                 parsed.warnings[i].line, parsed.warnings[i].text);
+        diag_warn("%s:%d: ptxas log: %s", o->ptxas_log ? o->ptxas_log : "nvcc output",
+                  parsed.warnings[i].line, parsed.warnings[i].text);
     ptxas_log_free(&parsed);
 }
 
@@ -150,7 +151,7 @@ static bool parse_source(const unit_env *env, const char *file, char *const *ext
     if (o->no_source || !cusrc_available())
         return false;
     if (skip) {
-        cli_warn("%s: source analysis skipped: %s", file, skip);
+        diag_warn("%s: source analysis skipped: %s", file, skip);
         return false;
     }
     pool_phase(UNIT_PHASE_LIBCLANG);
@@ -172,7 +173,7 @@ static bool parse_source(const unit_env *env, const char *file, char *const *ext
     char *error = NULL;
     bool parsed = cusrc_parse(ctx, &co, unit, &error);
     if (!parsed)
-        cli_warn("%s: source analysis skipped: %s", file, error ? error : "unknown error");
+        diag_warn("%s: source analysis skipped: %s", file, error ? error : "unknown error");
     free(error);
     free(args);
     cusrc_ctx_free(ctx);
@@ -364,7 +365,7 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
     if (file) {
         fileio_status st = fileio_read(file, SOURCE_MAX, &text, &text_len);
         if (st != FILEIO_OK) {
-            rc = cli_error(EXIT_INPUT, "%s: %s", file, fileio_status_text(st));
+            rc = diag_error(EXIT_INPUT, "%s: %s", file, fileio_status_text(st));
             goto out;
         }
         note_file(&r, file, text, text_len);
@@ -377,7 +378,7 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
                 fwrite(out, 1, olen, stderr);
                 free(out);
                 if (!write_all(fd, record, rlen))
-                    rc = cli_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file);
+                    rc = diag_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file);
                 goto out;
             }
         }
@@ -388,12 +389,12 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
                             : "nvcc argument",
                 err, sizeof err);
             if (ss != NVSTAGE_OK) {
-                rc = cli_error(ss == NVSTAGE_REFUSED ? EXIT_USAGE : EXIT_TOOL, "%s", err);
+                rc = diag_error(ss == NVSTAGE_REFUSED ? EXIT_USAGE : EXIT_TOOL, "%s", err);
                 goto out;
             }
             staged = true;
             if (!nvcc_start(env->nvcc, &stage, env->archs, env->n_archs, &job, err, sizeof err)) {
-                rc = cli_error(EXIT_TOOL, "%s", err);
+                rc = diag_error(EXIT_TOOL, "%s", err);
                 goto out;
             }
             started = true;
@@ -423,12 +424,12 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
         log = shown;
         len = strlen(log);
         if (!waited) {
-            rc = cli_error(EXIT_TOOL, "lost track of nvcc");
+            rc = diag_error(EXIT_TOOL, "lost track of nvcc");
             goto out;
         }
         if (status != 0) {
             fputs(log, stderr);
-            rc = cli_error(EXIT_COMPILE, "%s: nvcc failed (exit status %d)", file, status);
+            rc = diag_error(EXIT_COMPILE, "%s: nvcc failed (exit status %d)", file, status);
             goto out;
         }
         if (!o->quiet_nvcc)
@@ -446,10 +447,10 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
     }
     /* One file of many without kernels is no error: host code is. */
     if (file && !env->log && r.n_kernels == 0 && !o->allow_no_kernels && o->n_files > 1)
-        cli_note("%s: no __global__ kernels (host code only)", file);
+        diag_note("%s: no __global__ kernels (host code only)", file);
     record = record_text(&r, log ? log : "", &src, parsed, &findings);
     if (!record || !write_all(fd, record, strlen(record)))
-        rc = cli_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file ? file : "log");
+        rc = diag_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file ? file : "log");
     else if (key[0] && staged)
         cache_store(env, key, &stage, record);
 out:

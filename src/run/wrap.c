@@ -11,7 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "util/diag.h"
+#include "util/exitcode.h"
 #include "input/wraprec.h"
 #include "util/sbuf.h"
 
@@ -94,9 +95,9 @@ static void keep_record(const wraprec_cmd *cmd, const char *log, bool ok, const 
     if (!ok || !log[0])
         unlink(path);
     else if (abs_dir && !make_dirs(abs_dir))
-        cli_warn("wrap: %s: %s; no record kept for %s", abs_dir, strerror(errno), w.output);
+        diag_warn("wrap: %s: %s; no record kept for %s", abs_dir, strerror(errno), w.output);
     else if (!wraprec_write(path, &w, err, sizeof err))
-        cli_warn("wrap: no record kept: %s", err);
+        diag_warn("wrap: no record kept: %s", err);
     free(path);
     free(abs_dir);
     wraprec_free(&w);
@@ -144,7 +145,7 @@ int wrap_run(char *const *argv, int argc, const char *record_dir)
     if (cmd.nvcc < 0) {
         /* Not an nvcc command (a C++ compile, a link): nothing to add. */
         execvp(argv[0], argv);
-        cli_error(STATUS_CANNOT_RUN, "wrap: cannot run '%s': %s", argv[0], strerror(errno));
+        diag_error(STATUS_CANNOT_RUN, "wrap: cannot run '%s': %s", argv[0], strerror(errno));
         return STATUS_CANNOT_RUN;
     }
     bool add = !cmd.verbose;
@@ -158,7 +159,7 @@ int wrap_run(char *const *argv, int argc, const char *record_dir)
     if (pipe(fds) != 0) {
         free(run);
         wraprec_cmd_free(&cmd);
-        return cli_error(STATUS_CANNOT_RUN, "wrap: pipe: %s", strerror(errno));
+        return diag_error(STATUS_CANNOT_RUN, "wrap: pipe: %s", strerror(errno));
     }
     /* As system() does: the terminal's Ctrl-C reaches the compiler, and
      * wrap lives to pass on how it ended. */
@@ -186,7 +187,7 @@ int wrap_run(char *const *argv, int argc, const char *record_dir)
         sigaction(SIGQUIT, &old_quit, NULL);
         free(run);
         wraprec_cmd_free(&cmd);
-        return cli_error(STATUS_CANNOT_RUN, "wrap: fork: %s", strerror(saved));
+        return diag_error(STATUS_CANNOT_RUN, "wrap: fork: %s", strerror(saved));
     }
     relay r = {.hide = add};
     sbuf_init(&r.pending);

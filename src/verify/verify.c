@@ -13,9 +13,9 @@
 
 #include "analysis/occ.h"
 #include "analysis/roofline.h"
-#include "cli/exitcode.h"
+#include "util/exitcode.h"
 #include "config.h"
-#include "gpu/gbuf.h"
+#include "verify/gbuf.h"
 #include "gpu/gpurt.h"
 #include "gpu/probe.h"
 #include "input/devquery.h"
@@ -592,36 +592,45 @@ static bool run_case(run *x, int ci, gpurt_module *mod, gbuf *bufs, const vgroup
                                  x->r->sms, (uint64_t)size_of(m, "RESIDENCY_SPIN_NS", 20000), &pr,
                                  err, sizeof err);
         if (ok) {
-            x->raw[ci] = pr.blocks_per_sm;
+            int sms_at_max = 0;
+            x->raw[ci] = judge_residency(pr.records, (size_t)pr.grid, x->r->sms, &sms_at_max);
             x->raw2[ci] = pr.api;
             json_object_set_new(extra, "api", json_integer(pr.api));
             json_object_set_new(extra, "grid", json_integer(pr.grid));
-            json_object_set_new(extra, "sms_at_max", json_integer(pr.sms_at_max));
+            json_object_set_new(extra, "sms_at_max", json_integer(sms_at_max));
             json_object_set_new(extra, "runtime_registers", json_integer(pr.registers));
+            free(pr.records);
         }
         break;
     }
     case VK_CYCLES: {
         int threads = l.block[0] * l.block[1] * l.block[2];
         int64_t requests = (int64_t)(threads / 32) * size_of(m, "BANK_ITERS", 256) * 4;
-        ok = probe_cycles_run(k, &l, repeat, !once(), requests, &x->raw[ci], &x->spread[ci], err,
-                              sizeof err);
-        if (ok)
+        double *per = xcalloc((size_t)repeat + 1, sizeof *per);
+        ok = probe_cycles_run(k, &l, repeat, !once(), per, err, sizeof err);
+        if (ok) {
+            for (int r = 0; r < repeat; r++)
+                per[r] /= (double)requests;
+            x->raw[ci] = judge_median(per, repeat, &x->spread[ci]);
             json_object_set_new(extra, "cycles_per_request", json_real(x->raw[ci]));
+        }
+        free(per);
         break;
     }
     case VK_SECTORS:
     case VK_CEILING:
     case VK_TIME: {
         gbuf *restore[VMAN_MAX_BUFFERS];
+        probe_copy copies[VMAN_MAX_BUFFERS];
         int n_restore = 0;
         if (c->restore >= 0) {
-            ok = gbuf_keep(&bufs[c->restore], err, sizeof err);
-            restore[n_restore++] = &bufs[c->restore];
+            gbuf *b = &bufs[c->restore];
+            ok = gbuf_keep(b, err, sizeof err);
+            copies[n_restore] = (probe_copy){b->dev, b->pristine, b->bytes};
+            restore[n_restore++] = b;
         }
         double *ms = xcalloc((size_t)repeat, sizeof *ms);
-        ok =
-            ok && probe_times(k, &l, args, warmup, repeat, restore, n_restore, ms, err, sizeof err);
+        ok = ok && probe_times(k, &l, args, warmup, repeat, copies, n_restore, ms, err, sizeof err);
         if (ok) {
             double med = judge_median(ms, repeat, &x->spread[ci]);
             /* Coalescing compares ns per warp request; the rest, ms. */
@@ -653,7 +662,8 @@ static bool run_case(run *x, int ci, gpurt_module *mod, gbuf *bufs, const vgroup
         }
         size_t n = counters->bytes / sizeof(uint64_t);
         uint64_t *counts = xcalloc(n, sizeof *counts);
-        ok = probe_lanes_run(k, &l, args, counters, counts, n, err, sizeof err);
+        ok = probe_lanes_run(k, &l, args, counters->dev, counters->bytes, counts, n, err,
+                             sizeof err);
         const json_t *b = vpred_branch(&x->pred, c->kernel, 0);
         json_int_t line = b ? json_integer_value(json_object_get(b, "line")) : 0;
         if (ok && line > 0 && (size_t)(2 * line + 1) < n) {

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "analysis/check_rules.h"
-#include "input/baseline.h"
+#include "input/baseline_json.h"
 
 /* A clean kernel: 32 registers, no stack or spills, 100% at its best size. */
 static check_kernel kernel(const char *name, const char *demangled, const char *arch)

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "gpu/gbuf.h"
+#include "verify/gbuf.h"
 #include "util/fileio.h"
 #include "verify/judge.h"
 #include "verify/manifest.h"

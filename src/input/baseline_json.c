@@ -1,5 +1,5 @@
-/* baseline: read the kernels of a recorded JSON report. */
-#include "input/baseline.h"
+/* baseline_json: read the kernels of a recorded JSON report. */
+#include "input/baseline_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,32 +176,4 @@ bool baseline_load(const char *path, baseline *out, char *err, size_t errlen)
     if (!ok)
         snprintf(err, errlen, "%s: %s", path, why);
     return ok;
-}
-
-void baseline_free(baseline *b)
-{
-    for (size_t i = 0; i < b->n; i++) {
-        free(b->kernels[i].name);
-        free(b->kernels[i].arch);
-    }
-    free(b->kernels);
-    memset(b, 0, sizeof *b);
-}
-
-const baseline_kernel *baseline_find(const baseline *b, const char *arch, const char *name)
-{
-    for (size_t i = 0; i < b->n; i++)
-        if (strcmp(b->kernels[i].name, name) == 0 && strcmp(b->kernels[i].arch, arch) == 0)
-            return &b->kernels[i];
-    return NULL;
-}
-
-bool baseline_occupancy_at(const baseline_kernel *k, int block, double *occupancy)
-{
-    for (int i = 0; i < k->n_at; i++)
-        if (k->at[i].block == block) {
-            *occupancy = k->at[i].occupancy;
-            return true;
-        }
-    return false;
 }

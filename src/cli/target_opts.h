@@ -1,24 +1,10 @@
-/* target: which GPU a command reasons about — --arch, --gpu, --machine, the
- * local GPU through cudart, or the documented default (H100 SXM). Shared by
- * every command that takes a target. */
-#ifndef GPULINT_TARGET_H
-#define GPULINT_TARGET_H
-
-#include <stdbool.h>
+/* target_opts: the --arch/--gpu/--machine/--models options every targeted
+ * command takes, and the request they make of target/. */
+#ifndef GPULINT_TARGET_OPTS_H
+#define GPULINT_TARGET_OPTS_H
 
 #include "cli/opt.h"
-#include "model/model_load.h"
-
-#define TARGET_DEFAULT_GPU "h100-sxm"
-#define TARGET_MAX 16
-
-typedef struct target {
-    gpu_arch arch;
-    gpu_product product;
-    bool has_product;
-    char label[192];    /* "sm_90 (NVIDIA H100 SXM5 80GB)" */
-    const char *origin; /* "--arch", "--gpu", "--machine", "local GPU", "default" */
-} target;
+#include "target/target.h"
 
 typedef struct target_opts {
     opt_list archs;
@@ -56,15 +42,10 @@ typedef struct target_opts {
             "models directory (default: the bundled one; env GPULINT_MODELS)"                      \
     }
 
-/* Loads the model database into db (caller frees with model_db_free) and
- * resolves the targets. Returns an exit code; prints its own error line. */
-int target_resolve(const target_opts *o, model_db *db, target *out, int max, int *n);
-/* --gpu names a product file (a path, or *.ini) rather than a bundled id:
- * `gpulint verify --save-model` writes such files, with measured ceilings. */
-bool target_is_product_file(const char *gpu);
-/* Loads it; its arch must be a bundled one. Returns an exit code. */
-int target_product_file(const model_db *db, const char *path, gpu_product *out);
-/* Loads the database only (for commands that list models). */
-int target_load_db(const char *models_dir, model_db *db);
+/* A view of the options (valid while o is). */
+static inline target_request target_request_of(const target_opts *o)
+{
+    return (target_request){o->archs.v, o->archs.n, o->gpu, o->machine, o->models_dir};
+}
 
 #endif

@@ -1,5 +1,5 @@
 /* gbuf: regenerable device buffers and result checks (see gbuf.h). */
-#include "gpu/gbuf.h"
+#include "verify/gbuf.h"
 
 #include <math.h>
 #include <stdio.h>

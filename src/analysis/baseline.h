@@ -1,11 +1,9 @@
-/* baseline: a report recorded earlier by `gpulint FILE.cu --format json`
- * (or `gpulint check --write-baseline`), read back so `gpulint check
- * --baseline` can compare today's kernels with it. Only the numbers the
- * comparison needs are kept. */
+/* baseline: the kernels of a report recorded earlier, as plain records:
+ * what `gpulint check --baseline` compares today's kernels with. Read from
+ * JSON by input/baseline_json; only the numbers the comparison needs. */
 #ifndef GPULINT_BASELINE_H
 #define GPULINT_BASELINE_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,14 +33,6 @@ typedef struct baseline {
     size_t n;
 } baseline;
 
-/* Pure: the report's `kernels`. The contract fields (name, arch, registers,
- * stack, spill_stores, spill_loads) are required; occupancy fields are
- * optional. On failure err names the element ("kernels[2]: 'registers' is
- * missing or not a non-negative integer"). */
-bool baseline_from_json(const json_t *root, baseline *out, char *err, size_t errlen);
-/* Reads a file. err is a whole message: "PATH:LINE:COLUMN: invalid JSON: ..."
- * for syntax errors, "PATH: ..." otherwise. */
-bool baseline_load(const char *path, baseline *out, char *err, size_t errlen);
 void baseline_free(baseline *b);
 /* First kernel recorded for this (arch, mangled name), or NULL. */
 const baseline_kernel *baseline_find(const baseline *b, const char *arch, const char *name);

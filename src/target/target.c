@@ -1,12 +1,13 @@
 /* target: resolve the GPU a command reasons about. */
-#include "cli/target.h"
+#include "target/target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "input/devquery.h"
+#include "util/diag.h"
+#include "util/exitcode.h"
 #include "util/sbuf.h"
 
 int target_load_db(const char *models_dir, model_db *db)
@@ -18,8 +19,8 @@ int target_load_db(const char *models_dir, model_db *db)
     }
     model_db_free(db);
     if (err.err.line > 0)
-        return cli_error(EXIT_MODEL, "%s:%d: %s", err.path, err.err.line, err.err.message);
-    return cli_error(EXIT_MODEL, "%s: %s", err.path, err.err.message);
+        return diag_error(EXIT_MODEL, "%s:%d: %s", err.path, err.err.line, err.err.message);
+    return diag_error(EXIT_MODEL, "%s: %s", err.path, err.err.message);
 }
 
 static void list_names(sbuf *b, const model_db *db, bool products)
@@ -57,8 +58,8 @@ static bool local_target(model_db *db, target *t)
     if (devquery_all(&d, 1, &n, base_for_cc, db, msg, sizeof msg) != DEVQ_OK || n == 0)
         return false;
     if (!model_find_cc(db, d.arch.cc_major, d.arch.cc_minor))
-        cli_warn("no bundled model for compute capability %d.%d; allocation rules are assumed",
-                 d.arch.cc_major, d.arch.cc_minor);
+        diag_warn("no bundled model for compute capability %d.%d; allocation rules are assumed",
+                  d.arch.cc_major, d.arch.cc_minor);
     /* cudaDeviceProp has no throughput per SM: the bundled product this card
      * is lends it, at the card's own clocks. */
     const gpu_product *twin = model_find_twin(db, d.product.name, d.arch.name, d.product.sm_count);
@@ -69,20 +70,20 @@ static bool local_target(model_db *db, target *t)
     return true;
 }
 
-static int resolve_machine(const target_opts *o, target *t)
+static int resolve_machine(const target_request *o, target *t)
 {
     memset(t, 0, sizeof *t);
     model_error err = {0};
     if (strchr(o->machine, '=')) {
         if (!model_parse_machine_spec(o->machine, &t->arch, &err))
-            return cli_error(EXIT_MODEL, "%s", err.message);
+            return diag_error(EXIT_MODEL, "%s", err.message);
     } else {
         model_load_error lerr = {0};
         if (!model_load_arch_file(o->machine, &t->arch, &lerr)) {
             if (lerr.err.line > 0)
-                return cli_error(EXIT_MODEL, "%s:%d: %s", lerr.path, lerr.err.line,
-                                 lerr.err.message);
-            return cli_error(EXIT_MODEL, "%s: %s", lerr.path, lerr.err.message);
+                return diag_error(EXIT_MODEL, "%s:%d: %s", lerr.path, lerr.err.line,
+                                  lerr.err.message);
+            return diag_error(EXIT_MODEL, "%s: %s", lerr.path, lerr.err.message);
         }
     }
     t->origin = "--machine";
@@ -100,18 +101,18 @@ int target_product_file(const model_db *db, const char *path, gpu_product *out)
     model_load_error lerr = {0};
     if (!model_load_product_file(path, out, &lerr)) {
         if (lerr.err.line > 0)
-            return cli_error(EXIT_MODEL, "%s:%d: %s", lerr.path, lerr.err.line, lerr.err.message);
-        return cli_error(EXIT_MODEL, "%s: %s", lerr.path, lerr.err.message);
+            return diag_error(EXIT_MODEL, "%s:%d: %s", lerr.path, lerr.err.line, lerr.err.message);
+        return diag_error(EXIT_MODEL, "%s: %s", lerr.path, lerr.err.message);
     }
     if (!model_find_arch(db, out->arch))
-        return cli_error(EXIT_MODEL, "%s: no bundled model for its arch '%s'", path, out->arch);
+        return diag_error(EXIT_MODEL, "%s: no bundled model for its arch '%s'", path, out->arch);
     return EXIT_OK;
 }
 
-static int resolve(const target_opts *o, model_db *db, target *out, int max, int *n);
+static int resolve(const target_request *o, model_db *db, target *out, int max, int *n);
 
 /* On failure the database is freed here, so callers just return. */
-int target_resolve(const target_opts *o, model_db *db, target *out, int max, int *n)
+int target_resolve(const target_request *o, model_db *db, target *out, int max, int *n)
 {
     memset(db, 0, sizeof *db);
     int rc = resolve(o, db, out, max, n);
@@ -120,12 +121,12 @@ int target_resolve(const target_opts *o, model_db *db, target *out, int max, int
     return rc;
 }
 
-static int resolve(const target_opts *o, model_db *db, target *out, int max, int *n)
+static int resolve(const target_request *o, model_db *db, target *out, int max, int *n)
 {
     *n = 0;
-    int given = (o->archs.n > 0) + (o->gpu != NULL) + (o->machine != NULL);
+    int given = (o->n_archs > 0) + (o->gpu != NULL) + (o->machine != NULL);
     if (given > 1)
-        return cli_error(EXIT_USAGE, "give only one of --arch, --gpu and --machine");
+        return diag_error(EXIT_USAGE, "give only one of --arch, --gpu and --machine");
     int rc = target_load_db(o->models_dir, db);
     if (rc != EXIT_OK)
         return rc;
@@ -135,15 +136,15 @@ static int resolve(const target_opts *o, model_db *db, target *out, int max, int
             *n = 1;
         return rc;
     }
-    if (o->archs.n > 0) {
-        for (int i = 0; i < o->archs.n && *n < max; i++) {
-            const gpu_arch *a = model_find_arch(db, o->archs.v[i]);
+    if (o->n_archs > 0) {
+        for (int i = 0; i < o->n_archs && *n < max; i++) {
+            const gpu_arch *a = model_find_arch(db, o->archs[i]);
             if (!a) {
                 sbuf b;
                 sbuf_init(&b);
                 list_names(&b, db, false);
-                rc = cli_error(EXIT_MODEL, "unknown architecture '%s' (known: %s)", o->archs.v[i],
-                               sbuf_str(&b));
+                rc = diag_error(EXIT_MODEL, "unknown architecture '%s' (known: %s)", o->archs[i],
+                                sbuf_str(&b));
                 sbuf_free(&b);
                 return rc;
             }
@@ -170,7 +171,7 @@ static int resolve(const target_opts *o, model_db *db, target *out, int max, int
             sbuf b;
             sbuf_init(&b);
             list_names(&b, db, true);
-            rc = cli_error(EXIT_MODEL, "unknown GPU '%s' (known: %s)", o->gpu, sbuf_str(&b));
+            rc = diag_error(EXIT_MODEL, "unknown GPU '%s' (known: %s)", o->gpu, sbuf_str(&b));
             sbuf_free(&b);
             return rc;
         }
@@ -184,8 +185,8 @@ static int resolve(const target_opts *o, model_db *db, target *out, int max, int
     }
     const gpu_product *p = model_find_product(db, TARGET_DEFAULT_GPU);
     if (!p)
-        return cli_error(EXIT_MODEL, "the default GPU model '%s' is missing from %s",
-                         TARGET_DEFAULT_GPU, db->dir);
+        return diag_error(EXIT_MODEL, "the default GPU model '%s' is missing from %s",
+                          TARGET_DEFAULT_GPU, db->dir);
     set_product_target(&out[0], model_find_arch(db, p->arch), p, "default");
     *n = 1;
     return EXIT_OK;

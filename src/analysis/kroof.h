@@ -1,0 +1,100 @@
+/* kroof: FLOPs and DRAM bytes of a kernel launch, from the front end's
+ * per-thread counts (or a `// gpulint: flops=… bytes=…` annotation) times
+ * the launch's threads, summed thread by thread where a count depends on
+ * the thread, and the roofline bound they give on a product. Symbolic where
+ * values are unknown; `--define NAME=VALUE` binds names. Pure: plain counts
+ * in (the report layer hands over the front end's), totals out. */
+#ifndef GPULINT_KROOF_H
+#define GPULINT_KROOF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/access.h"
+#include "analysis/expr.h"
+#include "model/model.h"
+
+typedef struct kroof {
+    const char *kernel; /* variant name */
+    const char *file;
+    int line;       /* launch site, or the kernel when there is none */
+    bool annotated; /* counts came from a gpulint: comment */
+    /* The kernel branches: every arm was counted, so the counts are upper
+     * bounds (a reduction's guarded adds count in every iteration). */
+    bool upper_bound;
+    /* Totals for the launch (or per thread when there is no launch). */
+    bool per_thread;
+    expr *flops[4];       /* fp16, fp32, fp64, tensor */
+    expr *transcendental; /* calls, reported apart from the flops */
+    expr *bytes;          /* DRAM bytes requested (loads + stores) */
+    expr *accesses;       /* global loads and stores issued by all threads; NULL when annotated */
+    bool known;           /* every count evaluated */
+    double flops_value[4], transcendental_value, bytes_value, accesses_value;
+    /* The launch's threads, when known: the totals over them are the
+     * per-thread counts a book asks for (exact averages when threads
+     * differ, e.g. a bounds check's idle last block still counted). */
+    bool threads_known, accesses_known;
+    double threads_value;
+    char *unbound; /* first name without a value, when !known */
+    /* With a product: */
+    bool has_bound;
+    double compute_time, memory_time, min_time, ai, attainable;
+    bool memory_bound;
+    char *why_no_bound;
+} kroof;
+
+typedef struct kroof_defines {
+    int n;
+    const char *names[EXPR_MAX_BINDINGS];
+    int64_t values[EXPR_MAX_BINDINGS];
+} kroof_defines;
+
+/* Whether counting a branch's every arm is exact: a bounds check or a
+ * condition the same for the whole block is (a bounds check's arm counted
+ * for every launched thread where its bound is not known); any other is
+ * not, unless the arm is an if's or a ?:'s whose condition the launch lets
+ * gpulint evaluate thread by thread. */
+typedef struct kroof_branches {
+    bool ifs_uniform;    /* every if, ?: (and early exit) with work */
+    bool others_uniform; /* every switch with work */
+} kroof_branches;
+
+/* A thread's counts as the front end made them; NULL = 0. An arm's work
+ * is weighted by a symbol arm_names[n], 1 where arm_conds[n] holds. */
+typedef struct kroof_counts {
+    const expr *flops[4]; /* fp16, fp32, fp64, tensor */
+    const expr *load_bytes, *store_bytes;
+    const expr *transcendental_fp32, *transcendental_fp64;
+    const expr *accesses; /* global loads and stores */
+    int n_arms;
+    int n_unweighted_arms; /* arms counted for every thread */
+    char *const *arm_names;
+    expr *const *arm_conds;
+} kroof_counts;
+
+typedef struct kroof_input {
+    const char *kernel; /* variant name */
+    const char *file;
+    int line; /* launch site, or the kernel when there is none */
+    kroof_counts counts;
+    /* A gpulint: comment's whole-kernel counts (both or neither). */
+    const expr *annotated_flops, *annotated_bytes;
+    bool has_launch;     /* false: counts stay per thread */
+    const expr *threads; /* the launch's threads (unknown factors symbolic) */
+    bool dims_known;     /* grid and block are constant: */
+    int64_t grid[3], block[3];
+    /* Every loop the kernel's sites saw, for trip counts by line (the first
+     * listed for a line is used). */
+    const loop_ctx *const *loops;
+    size_t n_loops;
+} kroof_input;
+
+/* product may be NULL. Counts that branches make more than runs are upper
+ * bounds, and no time bound is claimed from them. */
+void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_product *product,
+                   kroof_branches branches, kroof *out);
+void kroof_free(kroof *k);
+double kroof_total_flops(const kroof *k); /* every precision, tensor included */
+
+#endif
