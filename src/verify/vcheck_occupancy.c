@@ -1,0 +1,91 @@
+/* vcheck_occupancy: blocks per SM, measured from residency records (which
+ * SM each block ran on, and when) against the occupancy engine. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/occ.h"
+#include "util/sbuf.h"
+#include "verify/vrun.h"
+
+bool vcheck_occupancy_measure(vmeasure *m)
+{
+    vrun *x = m->x;
+    const vcase *c = m->c;
+    const ptxas_kernel *pk =
+        vrun_ptx_kernel(vrun_unit_for(x, vrun_group_of(x, c)->file), c->kernel);
+    occ_kernel ok_res = {pk ? pk->registers : 0, pk ? pk->static_smem : 0, pk ? pk->barriers : 0};
+    occ_launch ol = {.threads_per_block = c->block,
+                     .dynamic_smem = c->dynamic_smem,
+                     .carveout_percent = c->carveout,
+                     .smem_optin = c->dynamic_smem > 49152 - ok_res.static_smem,
+                     .max_dynamic_smem = c->dynamic_smem};
+    occ_result occ;
+    occ_compute(&x->arch, &ok_res, &ol, &occ);
+    probe_residency pr;
+    bool ok = probe_residency_run(
+        m->k, c->block, c->dynamic_smem, c->carveout, occ.blocks_per_sm, x->r->sms,
+        (uint64_t)vrun_size_of(&x->r->manifest, "RESIDENCY_SPIN_NS", 20000), &pr, m->err,
+        sizeof m->err);
+    if (ok) {
+        int sms_at_max = 0;
+        x->raw[m->ci] = judge_residency(pr.records, (size_t)pr.grid, x->r->sms, &sms_at_max);
+        x->raw2[m->ci] = pr.api;
+        json_object_set_new(m->extra, "api", json_integer(pr.api));
+        json_object_set_new(m->extra, "grid", json_integer(pr.grid));
+        json_object_set_new(m->extra, "sms_at_max", json_integer(sms_at_max));
+        json_object_set_new(m->extra, "runtime_registers", json_integer(pr.registers));
+        free(pr.records);
+    }
+    return ok;
+}
+
+void vcheck_occupancy_judge(vrun *x, int ci)
+{
+    const vcase *c = &x->r->manifest.cases[ci];
+    vrow *row = vrun_new_row(x, c);
+    const ptxas_kernel *pk =
+        vrun_ptx_kernel(vrun_unit_for(x, vrun_group_of(x, c)->file), c->kernel);
+    snprintf(row->unit, sizeof row->unit, "blocks/SM");
+    snprintf(row->method, sizeof row->method, "residency records (%%smid, %%globaltimer)");
+    snprintf(row->tolerance, sizeof row->tolerance, "exact");
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, "block %d", c->block);
+    if (c->dynamic_smem)
+        sbuf_addf(&b, ", dynamic %lld B", (long long)c->dynamic_smem);
+    if (c->carveout >= 0)
+        sbuf_addf(&b, ", carveout %d%%", c->carveout);
+    snprintf(row->launch, sizeof row->launch, "%s", sbuf_str(&b));
+    sbuf_free(&b);
+    if (!pk) {
+        snprintf(row->reason, sizeof row->reason, "ptxas reported no resources for %s", c->kernel);
+        vrun_finish_row(x, row, ci);
+        return;
+    }
+    occ_kernel k = {pk->registers, pk->static_smem, pk->barriers};
+    occ_launch l = {.threads_per_block = c->block,
+                    .dynamic_smem = c->dynamic_smem,
+                    .carveout_percent = c->carveout,
+                    .smem_optin = c->dynamic_smem > 49152 - k.static_smem,
+                    .max_dynamic_smem = c->dynamic_smem};
+    occ_result occ;
+    occ_compute(&x->arch, &k, &l, &occ);
+    row->predicted = occ.blocks_per_sm;
+    json_object_set_new(row->detail, "registers", json_integer(pk->registers));
+    json_object_set_new(row->detail, "static_smem", json_integer(pk->static_smem));
+    json_object_set_new(row->detail, "barriers", json_integer(pk->barriers));
+    json_t *lims = json_array();
+    for (unsigned bit = 1; bit <= OCC_LIM_BARRIERS; bit <<= 1)
+        if (occ.limiters & bit)
+            json_array_append_new(lims, json_string(occ_limiter_name((occ_limiter)bit)));
+    json_object_set_new(row->detail, "limiters", lims);
+    if (!x->r->dry_run && !x->why[ci]) {
+        row->measured = x->raw[ci];
+        row->verdict = judge_count(row->predicted, row->measured, 0, 0);
+        if (x->raw2[ci] != row->predicted)
+            snprintf(row->reason, sizeof row->reason,
+                     "cudaOccupancyMaxActiveBlocksPerMultiprocessor says %.0f", x->raw2[ci]);
+    }
+    vrun_finish_row(x, row, ci);
+}
