@@ -621,17 +621,13 @@ static void reset_counts(lanes_result *r)
     memset(r->sum, 0, sizeof r->sum);
 }
 
-bool lanes_run(const lanes_job *job, lanes_result *res)
+/* The job's block and loops are usable; else res->why says why not. */
+static bool check_job(const lanes_job *job, const char *what, lanes_result *res)
 {
-    memset(res, 0, sizeof *res);
-    res->ok = true;
-    walker w = {.job = job, .res = res};
-    const char *what = job->what ? job->what : "expression";
     for (int i = 0; i < 3; i++)
         if (job->block[i] < 1) {
             setf(res->why, sizeof res->why, "block dimension %d is %lld; it must be at least 1", i,
                  (long long)job->block[i]);
-            res->ok = false;
             return false;
         }
     int64_t threads = job->block[0] * job->block[1] * job->block[2];
@@ -641,48 +637,50 @@ bool lanes_run(const lanes_job *job, lanes_result *res)
              "a block of %lldx%lldx%lld threads cannot launch (at most %d)",
              (long long)job->block[0], (long long)job->block[1], (long long)job->block[2],
              LANES_MAX_THREADS);
-        res->ok = false;
         return false;
     }
     if (job->n_loops < 0 || job->n_loops > ACCESS_MAX_LOOPS ||
         (job->last_loop_trips && job->n_loops < 1) || (!job->value && !job->last_loop_trips)) {
         setf(res->why, sizeof res->why, "%s is missing", what);
-        res->ok = false;
         return false;
     }
+    return true;
+}
 
-    /* Unknowns: symbols neither the caller, the block shape, the lane nor a
-     * loop counter gives a value to. Those in the value and in loop starts
-     * and steps are bound to 0 and checked by re-running with other values;
-     * those in guards and loop bounds are left unknown (see emit, walk). */
-    expr_env probe_env;
-    base_env(job, &probe_env);
+/* Unknowns: symbols neither the caller, the block shape, the lane nor a
+ * loop counter gives a value to. Those in the value and in loop starts and
+ * steps are bound to 0 in probe_env and checked by re-running with other
+ * values; those in guards and loop bounds are left unknown (see emit,
+ * walk). False when there are too many. */
+static bool find_unknowns(const lanes_job *job, walker *w, expr_env *probe_env, unknown_sym *unk,
+                          int *n_unk)
+{
+    base_env(job, probe_env);
     for (int i = 0; i < job->n_loops; i++)
         if (job->loops[i].var)
-            expr_env_set(&probe_env, job->loops[i].var, 0);
-    unknown_sym unk[LANES_MAX_ASSUMED];
-    int n_unk = 0;
+            expr_env_set(probe_env, job->loops[i].var, 0);
     bool too_many = false;
     if (!job->last_loop_trips)
-        collect_unknowns(job->value, &probe_env, unk, &n_unk, LANES_MAX_ASSUMED, &too_many);
+        collect_unknowns(job->value, probe_env, unk, n_unk, LANES_MAX_ASSUMED, &too_many);
     for (int i = 0; i < job->n_loops; i++) {
-        collect_unknowns(job->loops[i].init, &probe_env, unk, &n_unk, LANES_MAX_ASSUMED, &too_many);
-        collect_unknowns(job->loops[i].next, &probe_env, unk, &n_unk, LANES_MAX_ASSUMED, &too_many);
+        collect_unknowns(job->loops[i].init, probe_env, unk, n_unk, LANES_MAX_ASSUMED, &too_many);
+        collect_unknowns(job->loops[i].next, probe_env, unk, n_unk, LANES_MAX_ASSUMED, &too_many);
     }
-    if (too_many) {
-        setf(res->why, sizeof res->why, "%s depends on more than %d values that are unknown", what,
-             LANES_MAX_ASSUMED);
-        res->ok = false;
+    if (too_many)
         return false;
-    }
-    for (int i = 0; i < n_unk; i++)
-        bind_unknown(&probe_env, &unk[i], 0);
-    w.guard = mark_unknowns(job->guard, &probe_env);
+    for (int i = 0; i < *n_unk; i++)
+        bind_unknown(probe_env, &unk[i], 0);
+    w->guard = mark_unknowns(job->guard, probe_env);
     for (int i = 0; i < job->n_loops; i++)
-        w.conds[i] = mark_unknowns(job->loops[i].cond, &probe_env);
-    /* What is the same in every lane and iteration (the caller's constants,
-     * the block shape) is folded into private copies once; the lane, the
-     * loop counters and the unknowns being probed stay symbols. */
+        w->conds[i] = mark_unknowns(job->loops[i].cond, probe_env);
+    return true;
+}
+
+/* What is the same in every lane and iteration (the caller's constants, the
+ * block shape) is folded into private copies once; the lane, the loop
+ * counters and the unknowns being probed stay symbols. */
+static void fold_constants(const lanes_job *job, walker *w, expr_env *probe_env)
+{
     expr_env fixed;
     base_env(job, &fixed);
     fixed.has_builtin[SYM_TID_X] = fixed.has_builtin[SYM_TID_Y] = false;
@@ -690,55 +688,57 @@ bool lanes_run(const lanes_job *job, lanes_result *res)
     for (int i = 0; i < job->n_loops; i++)
         if (job->loops[i].var)
             expr_env_unset(&fixed, job->loops[i].var);
-    w.value = expr_bind(job->value, &fixed);
+    w->value = expr_bind(job->value, &fixed);
     for (int i = 0; i < job->n_loops; i++) {
-        w.inits[i] = expr_bind(job->loops[i].init, &fixed);
-        w.nexts[i] = expr_bind(job->loops[i].next, &fixed);
-        expr *c = expr_bind(w.conds[i], &fixed);
-        expr_free(w.conds[i]);
-        w.conds[i] = c;
+        w->inits[i] = expr_bind(job->loops[i].init, &fixed);
+        w->nexts[i] = expr_bind(job->loops[i].next, &fixed);
+        expr *c = expr_bind(w->conds[i], &fixed);
+        expr_free(w->conds[i]);
+        w->conds[i] = c;
     }
-    expr *g = expr_bind(w.guard, &fixed);
-    expr_free(w.guard);
-    w.guard = g;
+    expr *g = expr_bind(w->guard, &fixed);
+    expr_free(w->guard);
+    w->guard = g;
     /* probe_env holds every name a lane's env will, by the same pointers:
      * lookups then compare pointers (the walk's hot path). */
-    expr_alias_names(w.guard, &probe_env);
-    expr_alias_names(w.value, &probe_env);
+    expr_alias_names(w->guard, probe_env);
+    expr_alias_names(w->value, probe_env);
     for (int i = 0; i < job->n_loops; i++) {
-        expr_alias_names(w.conds[i], &probe_env);
-        expr_alias_names(w.inits[i], &probe_env);
-        expr_alias_names(w.nexts[i], &probe_env);
+        expr_alias_names(w->conds[i], probe_env);
+        expr_alias_names(w->inits[i], probe_env);
+        expr_alias_names(w->nexts[i], probe_env);
     }
     for (int d = 0; d < job->n_loops; d++) {
         const char *var = job->loops[d].var;
         bool read = !var || (job->last_loop_trips && d == job->n_loops - 1) ||
-                    expr_uses_name(w.value, var) || expr_uses_name(w.guard, var);
+                    expr_uses_name(w->value, var) || expr_uses_name(w->guard, var);
         for (int e = d + 1; e < job->n_loops && !read; e++)
             read = !job->loops[e].var || strcmp(job->loops[e].var, var) == 0 ||
-                   expr_uses_name(w.conds[e], var) || expr_uses_name(w.inits[e], var) ||
-                   expr_uses_name(w.nexts[e], var);
-        w.invariant[d] = !read;
+                   expr_uses_name(w->conds[e], var) || expr_uses_name(w->inits[e], var) ||
+                   expr_uses_name(w->nexts[e], var);
+        w->invariant[d] = !read;
     }
-    w.env = xcalloc(LANES_WARP, sizeof *w.env);
-    lanes_job named = *job;
-    named.what = what;
-    w.job = &named;
+}
 
+/* Runs the walk with the unknowns at 0, then each unknown at other values:
+ * a result that moves depends on it. */
+static bool probe_unknowns(walker *w, const unknown_sym *unk, int n_unk, const char *what,
+                           lanes_result *res)
+{
     int64_t vals[LANES_MAX_ASSUMED] = {0};
-    bool ok = run_once(&w, unk, vals, n_unk, false);
+    bool ok = run_once(w, unk, vals, n_unk, false);
     for (int i = 0; ok && i < n_unk; i++) {
         lanes_result base = *res, trial;
         for (size_t p = 0; ok && p < sizeof probe_values / sizeof probe_values[0]; p++) {
             memset(&trial, 0, sizeof trial);
             trial.ok = true;
-            w.res = &trial;
-            w.failed = false;
+            w->res = &trial;
+            w->failed = false;
             vals[i] = probe_values[p];
-            bool same = run_once(&w, unk, vals, n_unk, true) && trial.visits == base.visits &&
+            bool same = run_once(w, unk, vals, n_unk, true) && trial.visits == base.visits &&
                         memcmp(trial.worst, base.worst, sizeof trial.worst) == 0 &&
                         memcmp(trial.sum, base.sum, sizeof trial.sum) == 0;
-            w.res = res;
+            w->res = res;
             if (!same) {
                 setf(res->why, sizeof res->why, "%s depends on '%s' whose value is unknown", what,
                      unk[i].name);
@@ -764,18 +764,51 @@ bool lanes_run(const lanes_job *job, lanes_result *res)
              names, res->n_assumed > 1 ? "are" : "is", res->n_assumed > 1 ? "they are" : "it is",
              tail[0] ? "; " : "", tail);
     }
+    return ok;
+}
+
+static void walker_free(walker *w, int n_loops)
+{
+    expr_free(w->guard);
+    expr_free(w->value);
+    for (int i = 0; i < n_loops; i++) {
+        expr_free(w->conds[i]);
+        expr_free(w->inits[i]);
+        expr_free(w->nexts[i]);
+    }
+    for (int d = 0; d < n_loops; d++)
+        free(w->rec[d].v);
+    free(w->env);
+}
+
+bool lanes_run(const lanes_job *job, lanes_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->ok = true;
+    walker w = {.job = job, .res = res};
+    const char *what = job->what ? job->what : "expression";
+    if (!check_job(job, what, res)) {
+        res->ok = false;
+        return false;
+    }
+    expr_env probe_env;
+    unknown_sym unk[LANES_MAX_ASSUMED];
+    int n_unk = 0;
+    if (!find_unknowns(job, &w, &probe_env, unk, &n_unk)) {
+        setf(res->why, sizeof res->why, "%s depends on more than %d values that are unknown", what,
+             LANES_MAX_ASSUMED);
+        res->ok = false;
+        return false;
+    }
+    fold_constants(job, &w, &probe_env);
+    w.env = xcalloc(LANES_WARP, sizeof *w.env);
+    lanes_job named = *job;
+    named.what = what;
+    w.job = &named;
+    bool ok = probe_unknowns(&w, unk, n_unk, what, res);
     if (!ok)
         reset_counts(res);
-    expr_free(w.guard);
-    expr_free(w.value);
-    for (int i = 0; i < job->n_loops; i++) {
-        expr_free(w.conds[i]);
-        expr_free(w.inits[i]);
-        expr_free(w.nexts[i]);
-    }
-    for (int d = 0; d < job->n_loops; d++)
-        free(w.rec[d].v);
-    free(w.env);
+    walker_free(&w, job->n_loops);
     res->ok = ok;
     return ok;
 }

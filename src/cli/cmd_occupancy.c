@@ -98,6 +98,92 @@ static int plot(const char *path, const target *t, const occ_kernel *k, const oc
 #endif
 }
 
+/* --threads or --block (its dimensions into dims), or neither with
+ * Little's law. */
+static int parse_shape(occ_args *a, bool little, int dims[3])
+{
+    if (little && (!a->seen_latency || !a->seen_throughput))
+        return diag_error(EXIT_USAGE, "--latency and --throughput go together");
+    if (little && (a->seen_threads || a->block || a->plot))
+        return diag_error(EXIT_USAGE, "--latency takes no --threads, --block or --plot");
+    if (a->block) {
+        if (a->seen_threads)
+            return diag_error(EXIT_USAGE, "give --threads or --block, not both");
+        if (!units_parse_dim3(a->block, dims))
+            return diag_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ",
+                              a->block);
+        long long t = (long long)dims[0] * dims[1] * dims[2];
+        if (t > 0x7fffffff)
+            return diag_error(EXIT_USAGE, "--block '%s' has too many threads", a->block);
+        a->threads = (int)t;
+    } else if (!little && !a->seen_threads) { /* Little's law needs no block */
+        return diag_error(EXIT_USAGE, "--threads N (or --block XxY) is required");
+    }
+    if (!little && a->threads == 0)
+        return diag_error(EXIT_USAGE, "--threads must be at least 1");
+    return EXIT_OK;
+}
+
+/* One target's answer in the format asked for; returns the worst exit code
+ * so far. */
+static int one_target(const occ_args *a, const target *t, const occ_kernel *k, const occ_launch *l,
+                      const int dims[3], const char *not_given, json_t *all, int worst)
+{
+    occ_result r;
+    bool ok = occ_compute(&t->arch, k, l, &r);
+    for (int d = 0; d < 3 && a->block; d++)
+        if (dims[d] > t->arch.max_block_dim[d] && t->arch.max_block_dim[d] > 0) {
+            ok = false;
+            if (strcmp(a->format, "text") == 0)
+                worst = diag_error(EXIT_LAUNCH, "%s: block dimension %c = %d exceeds the limit %d",
+                                   t->arch.name, "xyz"[d], dims[d], t -> arch.max_block_dim[d]);
+        }
+    if (strcmp(a->format, "json") == 0) {
+        json_t *o = occ_json(&t->arch, k, l, &r);
+        json_t *ng = json_array();
+        if (!a->seen_regs)
+            json_array_append_new(ng, json_string("registers_per_thread"));
+        if (!a->seen_smem)
+            json_array_append_new(ng, json_string("static_smem"));
+        json_object_set_new(o, "not_given", ng);
+        json_array_append_new(all, o);
+    } else if (a->explain) {
+        sbuf b;
+        sbuf_init(&b);
+        not_given_note(&b, not_given, "");
+        /* Every compiled kernel holds some registers (ptxas reports at
+         * least a handful), so on a real GPU the answer is a ceiling. */
+        if (!a->seen_regs && strcmp(t->origin, "--machine") != 0)
+            sbuf_add(&b, "a compiled kernel uses registers: this is the most the block "
+                         "size allows; give --regs from `nvcc -Xptxas -v` for the exact "
+                         "answer\n");
+        occ_explain(&b, &t->arch, k, l, &r);
+        fputs(sbuf_str(&b), stdout);
+        sbuf_free(&b);
+    } else if (r.failure == OCC_OK && ok) {
+        print_text(t, k, l, &r, a->seen_regs ? NULL : not_given);
+    }
+    if (r.failure != OCC_OK) {
+        if (strcmp(a->format, "text") == 0 && !a->explain && worst != EXIT_LAUNCH) {
+            int64_t total;
+            char smem[64];
+            if (__builtin_add_overflow(a->smem, a->dynamic_smem, &total))
+                snprintf(smem, sizeof smem, "%lld + %lld", (long long)a->smem,
+                         (long long)a->dynamic_smem);
+            else
+                snprintf(smem, sizeof smem, "%lld", (long long)total);
+            diag_error(EXIT_LAUNCH,
+                       "%s: cannot launch %d threads with %d registers and "
+                       "%s B of shared memory: %s",
+                       t->arch.name, a->threads, a->regs, smem, occ_failure_reason(r.failure));
+        }
+        worst = EXIT_LAUNCH;
+    }
+    if (a->plot && r.failure == OCC_OK && worst == EXIT_OK)
+        worst = plot(a->plot, t, k, l);
+    return worst;
+}
+
 int cmd_occupancy(int argc, char **argv)
 {
     occ_args a = {.format = "text"};
@@ -136,26 +222,10 @@ int cmd_occupancy(int argc, char **argv)
     if (done >= 0)
         return done;
     bool little = a.seen_latency || a.seen_throughput || a.seen_per_warp;
-    if (little && (!a.seen_latency || !a.seen_throughput))
-        return diag_error(EXIT_USAGE, "--latency and --throughput go together");
-    if (little && (a.seen_threads || a.block || a.plot))
-        return diag_error(EXIT_USAGE, "--latency takes no --threads, --block or --plot");
     int dims[3] = {1, 1, 1};
-    if (a.block) {
-        if (a.seen_threads)
-            return diag_error(EXIT_USAGE, "give --threads or --block, not both");
-        if (!units_parse_dim3(a.block, dims))
-            return diag_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ",
-                              a.block);
-        long long t = (long long)dims[0] * dims[1] * dims[2];
-        if (t > 0x7fffffff)
-            return diag_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
-        a.threads = (int)t;
-    } else if (!little && !a.seen_threads) { /* Little's law needs no block */
-        return diag_error(EXIT_USAGE, "--threads N (or --block XxY) is required");
-    }
-    if (!little && a.threads == 0)
-        return diag_error(EXIT_USAGE, "--threads must be at least 1");
+    int rc = parse_shape(&a, little, dims);
+    if (rc != EXIT_OK)
+        return rc;
     /* A textbook question that states only threads and blocks means the
      * per-thread resources do not limit: they are taken as 0 and said so. */
     const char *not_given = !a.seen_regs && !a.seen_smem
@@ -168,7 +238,7 @@ int cmd_occupancy(int argc, char **argv)
     target targets[TARGET_MAX];
     int n_targets = 0;
     target_request req = target_request_of(&a.target);
-    int rc = target_resolve(&req, &db, targets, TARGET_MAX, &n_targets);
+    rc = target_resolve(&req, &db, targets, TARGET_MAX, &n_targets);
     if (rc != EXIT_OK)
         return rc;
     if (little) {
@@ -186,63 +256,7 @@ int cmd_occupancy(int argc, char **argv)
     json_t *all = json_array();
     int worst = EXIT_OK;
     for (int i = 0; i < n_targets; i++) {
-        const target *t = &targets[i];
-        occ_result r;
-        bool ok = occ_compute(&t->arch, &k, &l, &r);
-        for (int d = 0; d < 3 && a.block; d++)
-            if (dims[d] > t->arch.max_block_dim[d] && t->arch.max_block_dim[d] > 0) {
-                ok = false;
-                if (strcmp(a.format, "text") == 0) {
-                    rc = diag_error(EXIT_LAUNCH,
-                                    "%s: block dimension %c = %d exceeds the "
-                                    "limit %d",
-                                    t->arch.name, "xyz"[d], dims[d], t -> arch.max_block_dim[d]);
-                    worst = rc;
-                }
-            }
-        if (strcmp(a.format, "json") == 0) {
-            json_t *o = occ_json(&t->arch, &k, &l, &r);
-            json_t *ng = json_array();
-            if (!a.seen_regs)
-                json_array_append_new(ng, json_string("registers_per_thread"));
-            if (!a.seen_smem)
-                json_array_append_new(ng, json_string("static_smem"));
-            json_object_set_new(o, "not_given", ng);
-            json_array_append_new(all, o);
-        } else if (a.explain) {
-            sbuf b;
-            sbuf_init(&b);
-            not_given_note(&b, not_given, "");
-            /* Every compiled kernel holds some registers (ptxas reports at
-             * least a handful), so on a real GPU the answer is a ceiling. */
-            if (!a.seen_regs && strcmp(t->origin, "--machine") != 0)
-                sbuf_add(&b, "a compiled kernel uses registers: this is the most the block "
-                             "size allows; give --regs from `nvcc -Xptxas -v` for the exact "
-                             "answer\n");
-            occ_explain(&b, &t->arch, &k, &l, &r);
-            fputs(sbuf_str(&b), stdout);
-            sbuf_free(&b);
-        } else if (r.failure == OCC_OK && ok) {
-            print_text(t, &k, &l, &r, a.seen_regs ? NULL : not_given);
-        }
-        if (r.failure != OCC_OK) {
-            if (strcmp(a.format, "text") == 0 && !a.explain && worst != EXIT_LAUNCH) {
-                int64_t total;
-                char smem[64];
-                if (__builtin_add_overflow(a.smem, a.dynamic_smem, &total))
-                    snprintf(smem, sizeof smem, "%lld + %lld", (long long)a.smem,
-                             (long long)a.dynamic_smem);
-                else
-                    snprintf(smem, sizeof smem, "%lld", (long long)total);
-                diag_error(EXIT_LAUNCH,
-                           "%s: cannot launch %d threads with %d registers and "
-                           "%s B of shared memory: %s",
-                           t->arch.name, a.threads, a.regs, smem, occ_failure_reason(r.failure));
-            }
-            worst = EXIT_LAUNCH;
-        }
-        if (a.plot && r.failure == OCC_OK && worst == EXIT_OK)
-            worst = plot(a.plot, t, &k, &l);
+        worst = one_target(&a, &targets[i], &k, &l, dims, not_given, all, worst);
         if (i + 1 < n_targets && strcmp(a.format, "text") == 0)
             putchar('\n');
     }

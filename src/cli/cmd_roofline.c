@@ -236,6 +236,501 @@ static int write_plot(const char *path, const char *title, const char *subtitle,
     return EXIT_OK;
 }
 
+/* Everything the modes share once the options are read: the ceilings of a
+ * product or the given --peak/--bw, the GEMM, and the points. */
+typedef struct roof_run {
+    roof_clock clock;
+    roof_prefer prefer;
+    bool json, have_ceilings;
+    model_db db;
+    bool have_db;
+    gpu_product from_file; /* --gpu FILE */
+    const gpu_product *prod;
+    ceiling cs[MAX_PRECISIONS];
+    int nc;
+    double peak, bw;
+    mma_shape shape;
+    int64_t mma_dims[3];
+    int tile_m, tile_n; /* --thread-tile */
+    roof_gemm gemm;
+    bool has_gemm;
+    regtile rt;
+    bool has_regtile;
+    point pts[MAX_POINTS];
+    int np;
+} roof_run;
+
+static int parse_clock_source(const args *a, roof_run *r)
+{
+    r->clock = ROOF_CLOCK_BOOST;
+    if (a->clock && strcmp(a->clock, "base") == 0)
+        r->clock = ROOF_CLOCK_BASE;
+    else if (a->clock && strcmp(a->clock, "boost") != 0)
+        return diag_error(EXIT_USAGE, "unknown clock '%s' (use boost or base)", a->clock);
+    r->prefer = ROOF_PREFER_AUTO;
+    if (a->source) {
+        if (strcmp(a->source, "computed") == 0)
+            r->prefer = ROOF_PREFER_COMPUTED;
+        else if (strcmp(a->source, "datasheet") == 0)
+            r->prefer = ROOF_PREFER_DATASHEET;
+        else if (strcmp(a->source, "auto") != 0)
+            return diag_error(EXIT_USAGE, "unknown source '%s' (use auto, computed or datasheet)",
+                              a->source);
+    }
+    return EXIT_OK;
+}
+
+/* The ceilings and a kernel's work: which options go together. */
+static int check_ceiling_options(const args *a)
+{
+    if (a->gpu && (a->seen_peak || a->seen_bw))
+        return diag_error(EXIT_USAGE, "give --gpu or --peak/--bw, not both");
+    if (!a->gpu && (a->precisions.n || a->clock || a->source || a->models_dir))
+        return diag_error(EXIT_USAGE, "--precision, --clock, --source and --models need --gpu");
+    if (a->seen_peak != a->seen_bw)
+        return diag_error(EXIT_USAGE, "--peak and --bw go together");
+    if (a->seen_peak && (a->peak <= 0 || a->bw <= 0))
+        return diag_error(EXIT_USAGE, "--peak and --bw must be positive");
+    if (a->seen_flops != a->seen_bytes)
+        return diag_error(EXIT_USAGE, "--flops and --bytes go together");
+    if (a->seen_flops && a->flops == 0 && a->bytes == 0)
+        return diag_error(EXIT_USAGE, "--flops and --bytes cannot both be 0");
+    if (a->labels.n > a->ai.n)
+        return diag_error(EXIT_USAGE, "%d labels for %d --ai values", a->labels.n, a->ai.n);
+    return EXIT_OK;
+}
+
+/* --gemm with --tile, --thread-tile or --mma: which options go together. */
+static int check_gemm_options(const args *a, roof_run *r)
+{
+    if (a->gemm.n && a->gemm.n != 3)
+        return diag_error(EXIT_USAGE, "--gemm takes M,N,K (three sizes), got %d", a->gemm.n);
+    if (a->mma && !a->gemm.n)
+        return diag_error(EXIT_USAGE, "--mma goes with --gemm M,N,K");
+    if (a->mma && a->seen_tile)
+        return diag_error(EXIT_USAGE, "--mma and --tile are two models of the GEMM: give one");
+    if (a->mma && !mmaplan_shape(a->mma, &r->shape))
+        return diag_error(EXIT_USAGE, "unknown MMA shape '%s' (use %s)", a->mma,
+                          mmaplan_shape_list());
+    if (a->seen_measured && !a->mma)
+        return diag_error(EXIT_USAGE, "--measured goes with --gemm and --mma");
+    if (a->seen_measured && !(a->measured > 0))
+        return diag_error(EXIT_USAGE, "--measured must be positive");
+    if (a->mma && !a->gpu && !a->seen_peak)
+        return diag_error(EXIT_USAGE, "--mma needs the ceilings: --gpu ID --precision P, or "
+                                      "--peak F --bw B");
+    if (a->mma && a->precisions.n > 1)
+        return diag_error(EXIT_USAGE, "--mma takes one --precision");
+    if (a->thread_tile && (!a->gemm.n || !a->seen_tile))
+        return diag_error(EXIT_USAGE, "--thread-tile goes with --gemm M,N,K and --tile T");
+    if (a->thread_tile && !roofline_regtile_parse(a->thread_tile, &r->tile_m, &r->tile_n))
+        return diag_error(EXIT_USAGE,
+                          "invalid --thread-tile '%s': expected TMxTN, e.g. 8x8 (each 1 to 1024)",
+                          a->thread_tile);
+    if (a->gemm.n && !a->seen_tile && !a->mma)
+        return diag_error(EXIT_USAGE, "--gemm needs --tile T");
+    if (!a->gemm.n && (a->seen_tile || a->seen_elem))
+        return diag_error(EXIT_USAGE, "--tile and --elem go with --gemm");
+    return EXIT_OK;
+}
+
+static int check_outputs(const args *a, const roof_run *r)
+{
+    if (!r->have_ceilings && (a->ai.n || a->seen_flops || a->plot))
+        return diag_error(EXIT_USAGE, "give the ceilings: --peak F --bw B, or --gpu ID");
+    if (!r->have_ceilings && !a->gemm.n)
+        return diag_error(EXIT_USAGE, "nothing to do: give --peak F --bw B or --gpu ID "
+                                      "(see 'gpulint roofline --help')");
+    chart_format cf;
+    if (a->plot && !chart_format_from_path(a->plot, &cf))
+        return diag_error(EXIT_USAGE, "--plot '%s': use a file name ending in .svg or .png",
+                          a->plot);
+    if (a->plot && !chart_available())
+        return diag_error(EXIT_USAGE, "--plot: gpulint was built without cairo, so it cannot "
+                                      "draw charts");
+    return EXIT_OK;
+}
+
+/* --gemm M,N,K: the sizes for --mma, or the tiled GEMM's counts. */
+static int parse_gemm(const args *a, roof_run *r)
+{
+    if (!a->gemm.n)
+        return EXIT_OK;
+    double d[3];
+    for (int i = 0; i < 3; i++) {
+        int v;
+        if (!units_parse_int(a->gemm.v[i], &v) || v < 1)
+            return diag_error(EXIT_USAGE,
+                              "invalid --gemm size '%s': expected a positive "
+                              "integer",
+                              a->gemm.v[i]);
+        d[i] = v;
+    }
+    if (a->mma) {
+        for (int i = 0; i < 3; i++)
+            r->mma_dims[i] = (int64_t)d[i];
+        return EXIT_OK;
+    }
+    if (a->tile < 1 || a->elem < 1)
+        return diag_error(EXIT_USAGE, "--tile and --elem must be at least 1");
+    if (!roofline_gemm_tiled(d[0], d[1], d[2], a->tile, a->elem, &r->gemm))
+        return diag_error(EXIT_USAGE, "invalid GEMM sizes");
+    r->has_gemm = true;
+    return EXIT_OK;
+}
+
+/* --gpu: the product (a bundled id or a file) and a ceiling per precision. */
+static int load_ceilings(args *a, roof_run *r)
+{
+    r->peak = a->peak;
+    r->bw = a->bw;
+    if (!a->gpu)
+        return EXIT_OK;
+    int rc = target_load_db(a->models_dir, &r->db);
+    if (rc != EXIT_OK)
+        return rc;
+    r->have_db = true;
+    if (target_is_product_file(a->gpu)) {
+        rc = target_product_file(&r->db, a->gpu, &r->from_file);
+        if (rc != EXIT_OK)
+            return rc;
+        r->prod = &r->from_file;
+    } else {
+        r->prod = model_find_product(&r->db, a->gpu);
+    }
+    if (!r->prod)
+        return unknown_gpu(&r->db, a->gpu);
+    if (a->precisions.n == 0) {
+        a->precisions.v[0] = "fp32";
+        a->precisions.n = 1;
+    }
+    for (int i = 0; i < a->precisions.n; i++) {
+        model_precision p;
+        if (!model_precision_from_name(a->precisions.v[i], &p))
+            return diag_error(EXIT_USAGE,
+                              "unknown precision '%s' (use fp64, fp32, fp16, bf16, "
+                              "fp64-tensor, tf32-tensor, fp16-tensor, bf16-tensor, "
+                              "fp8-tensor or int8-tensor)",
+                              a->precisions.v[i]);
+        bool dup = false;
+        for (int j = 0; j < r->nc; j++)
+            dup |= r->cs[j].prec == p;
+        if (dup)
+            continue;
+        const char *why = "";
+        r->cs[r->nc].prec = p;
+        if (!roofline_ceilings(r->prod, p, r->clock, r->prefer, &r->cs[r->nc].c, &why))
+            return diag_error(EXIT_MODEL, "%s, %s: %s", r->prod->id, model_precision_name(p), why);
+        r->nc++;
+    }
+    r->peak = r->cs[0].c.flops.used;
+    r->bw = r->cs[0].c.bandwidth.used;
+    return EXIT_OK;
+}
+
+/* --gemm --mma: the Tensor Core GEMM as fragments (roofline_mma.c). */
+static int run_mma(const args *a, const roof_run *r)
+{
+    int in = a->seen_elem ? a->elem : 2, out = in;
+    const char *pn = NULL;
+    char what[256];
+    if (r->prod) {
+        pn = model_precision_name(r->cs[0].prec);
+        if (!roofline_mma_elems(pn, &in, &out))
+            return diag_error(EXIT_USAGE,
+                              "--mma runs on Tensor Cores: give a -tensor --precision "
+                              "(fp16-tensor, bf16-tensor, tf32-tensor, fp8-tensor, "
+                              "int8-tensor, fp64-tensor), not %s",
+                              pn);
+        if (a->seen_elem)
+            in = out = a->elem;
+        snprintf(what, sizeof what, "%s, %s", r->prod->name, pn);
+    } else
+        snprintf(what, sizeof what, "--peak/--bw, %d-byte elements", in);
+    return roofline_mma(r->mma_dims, &r->shape, pn, in, out, r->peak, r->bw, what,
+                        a->seen_measured ? a->measured : 0, a->explain, r->json);
+}
+
+/* The --ai points, the --flops/--bytes kernel and the tiled GEMM. */
+static void make_points(const args *a, const double *ais, roof_run *r)
+{
+    if (!r->have_ceilings)
+        return;
+    for (int i = 0; i < a->ai.n; i++) {
+        point *p = &r->pts[r->np++];
+        memset(p, 0, sizeof *p);
+        if (i < a->labels.n)
+            snprintf(p->label, sizeof p->label, "%s", a->labels.v[i]);
+        roofline_point(r->peak, r->bw, ais[i], &p->k.point);
+    }
+    if (a->seen_flops) {
+        point *p = &r->pts[r->np++];
+        memset(p, 0, sizeof *p);
+        snprintf(p->label, sizeof p->label, "kernel");
+        p->has_work = roofline_kernel(r->peak, r->bw, a->flops, a->bytes, &p->k);
+    }
+    if (r->has_gemm) {
+        point *p = &r->pts[r->np++];
+        memset(p, 0, sizeof *p);
+        snprintf(p->label, sizeof p->label, "gemm T=%d", a->tile);
+        p->has_work = roofline_kernel(r->peak, r->bw, r->gemm.flops, r->gemm.bytes, &p->k);
+    }
+}
+
+static json_t *product_json(const roof_run *r, json_t *o)
+{
+    const gpu_product *prod = r->prod;
+    json_object_set_new(o, "gpu", json_string(prod->id));
+    json_object_set_new(o, "clock", json_string(roofline_clock_name(r->clock)));
+    json_object_set_new(o, "precision", json_string(model_precision_name(r->cs[0].prec)));
+    json_t *arr = json_array();
+    for (int i = 0; i < r->nc; i++) {
+        json_t *c = json_object();
+        json_object_set_new(c, "precision", json_string(model_precision_name(r->cs[i].prec)));
+        json_object_set_new(c, "clock_mhz", json_real(r->cs[i].c.clock_mhz));
+        json_object_set_new(c, "flops", value_json(&r->cs[i].c.flops));
+        json_object_set_new(c, "ridge_ai", json_real(roofline_ridge(r->cs[i].c.flops.used, r->bw)));
+        json_array_append_new(arr, c);
+    }
+    json_object_set_new(o, "ceilings", arr);
+    json_object_set_new(o, "bandwidth", value_json(&r->cs[0].c.bandwidth));
+    json_object_set_new(o, "l2_read_bandwidth",
+                        prod->l2_read_bytes_per_clock > 0
+                            ? json_real(prod->l2_read_bytes_per_clock * r->cs[0].c.clock_mhz * 1e6)
+                            : json_null());
+    return o;
+}
+
+static json_t *points_json(const roof_run *r)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < r->np; i++) {
+        const point *pt = &r->pts[i];
+        json_t *p = json_object();
+        if (pt->label[0])
+            json_object_set_new(p, "label", json_string(pt->label));
+        json_object_set_new(p, "ai", num(pt->k.point.ai));
+        json_object_set_new(p, "attainable_flops", json_real(pt->k.point.attainable));
+        json_object_set_new(p, "bound", json_string(roofline_bound_name(pt->k.point.bound)));
+        json_object_set_new(p, "ridge_ratio", num(pt->k.point.ridge_ratio));
+        if (pt->has_work) {
+            json_object_set_new(p, "flops", json_real(pt->k.flops));
+            json_object_set_new(p, "bytes", json_real(pt->k.bytes));
+            json_object_set_new(p, "min_time_s", json_real(pt->k.min_time));
+        }
+        json_array_append_new(arr, p);
+    }
+    return arr;
+}
+
+static json_t *gemm_json(const roof_run *r)
+{
+    const roof_gemm *gm = &r->gemm;
+    json_t *g = json_object();
+    json_object_set_new(g, "m", json_real(gm->m));
+    json_object_set_new(g, "n", json_real(gm->n));
+    json_object_set_new(g, "k", json_real(gm->k));
+    json_object_set_new(g, "tile", json_real(gm->tile));
+    json_object_set_new(g, "elem", json_real(gm->elem));
+    json_object_set_new(g, "flops", json_real(gm->flops));
+    json_object_set_new(g, "bytes", json_real(gm->bytes));
+    json_object_set_new(g, "ai", json_real(gm->ai));
+    json_object_set_new(g, "ai_limit", json_real(gm->ai_limit));
+    if (r->has_regtile)
+        json_object_set_new(g, "register_tile", roofline_regtile_json(&r->rt, r->peak));
+    return g;
+}
+
+static void print_json(const roof_run *r)
+{
+    json_t *o = json_object();
+    if (r->have_ceilings) {
+        json_object_set_new(o, "ridge_ai", json_real(roofline_ridge(r->peak, r->bw)));
+        json_object_set_new(o, "peak_flops", json_real(r->peak));
+        json_object_set_new(o, "peak_bandwidth", json_real(r->bw));
+    }
+    if (r->prod)
+        product_json(r, o);
+    if (r->have_ceilings)
+        json_object_set_new(o, "points", points_json(r));
+    if (r->has_gemm)
+        json_object_set_new(o, "gemm", gemm_json(r));
+    char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+    puts(s);
+    free(s);
+    json_decref(o);
+}
+
+static void print_explain(const roof_run *r)
+{
+    char x[64], y[64], z[32];
+    const gpu_product *prod = r->prod;
+    sbuf b;
+    sbuf_init(&b);
+    for (int i = 0; i < r->nc; i++)
+        roofline_explain_compute(prod, &r->cs[i].c, &b);
+    if (r->nc)
+        roofline_explain_bandwidth(prod, &r->cs[0].c, &b);
+    if (r->have_ceilings)
+        sbuf_addf(&b, "Ridge point = peak / bandwidth = %s / %s = %s FLOP/B\n",
+                  roofline_fmt_si(r->peak, "FLOP/s", x, sizeof x),
+                  roofline_fmt_si(r->bw, "B/s", y, sizeof y),
+                  roofline_fmt_num(roofline_ridge(r->peak, r->bw), z, sizeof z));
+    if (r->has_gemm)
+        roofline_explain_gemm(&r->gemm, &b);
+    if (r->has_regtile)
+        roofline_regtile_explain(&r->rt, r->have_ceilings ? r->peak : 0, prod ? prod->sm_count : 0,
+                                 prod ? r->cs[0].c.clock_mhz : 0, &b);
+    for (int i = 0; i < r->np; i++) {
+        if (r->pts[i].label[0])
+            sbuf_addf(&b, "%s: ", r->pts[i].label);
+        if (r->pts[i].has_work)
+            roofline_explain_kernel(r->peak, r->bw, &r->pts[i].k, &b);
+        else
+            roofline_explain_point(r->peak, r->bw, &r->pts[i].k.point, &b);
+    }
+    fputs(sbuf_str(&b), stdout);
+    sbuf_free(&b);
+    putchar('\n');
+}
+
+/* The ceilings: the product's, or the given peak and bandwidth. */
+static void print_ceilings(const roof_run *r)
+{
+    char x[64], y[64], z[32];
+    const gpu_product *prod = r->prod;
+    if (prod) {
+        printf("GPU: %s (%s), %s clock %g MHz\n", prod->name, prod->id,
+               roofline_clock_name(r->clock), r->cs[0].c.clock_mhz);
+        printf("Memory bandwidth: %s", roofline_fmt_si(r->bw, "B/s", x, sizeof x));
+        print_value_note(&r->cs[0].c.bandwidth, "B/s", r->clock);
+        if (prod->mem_type[0])
+            printf(", %s", prod->mem_type);
+        putchar('\n');
+        if (prod->l2_read_bytes_per_clock > 0)
+            printf("L2 read bandwidth: %s (%d B per clock x %g MHz)\n",
+                   roofline_fmt_si(prod->l2_read_bytes_per_clock * r->cs[0].c.clock_mhz * 1e6,
+                                   "B/s", x, sizeof x),
+                   prod->l2_read_bytes_per_clock, r->cs[0].c.clock_mhz);
+        for (int i = 0; i < r->nc; i++) {
+            const char *unit = r->cs[i].prec == PREC_INT8_TENSOR ? "OP/s" : "FLOP/s";
+            printf("Compute %s: %s", model_precision_name(r->cs[i].prec),
+                   roofline_fmt_si(r->cs[i].c.flops.used, unit, x, sizeof x));
+            print_value_note(&r->cs[i].c.flops, unit, r->clock);
+            printf(", ridge %s %s\n",
+                   roofline_fmt_num(roofline_ridge(r->cs[i].c.flops.used, r->bw), z, sizeof z),
+                   r->cs[i].prec == PREC_INT8_TENSOR ? "OP/B" : "FLOP/B");
+        }
+    } else if (r->have_ceilings) {
+        printf("Roofline: peak %s, bandwidth %s\n", roofline_fmt_si(r->peak, "FLOP/s", x, sizeof x),
+               roofline_fmt_si(r->bw, "B/s", y, sizeof y));
+    }
+    if (r->have_ceilings) {
+        printf("Ridge point: %s FLOP/B",
+               roofline_fmt_num(roofline_ridge(r->peak, r->bw), z, sizeof z));
+        if (r->nc > 1)
+            printf(" (%s judges the points)", model_precision_name(r->cs[0].prec));
+        putchar('\n');
+    }
+}
+
+static void print_text(const roof_run *r)
+{
+    char x[64], y[64];
+    print_ceilings(r);
+    if (r->has_gemm) {
+        if (r->have_ceilings)
+            putchar('\n');
+        print_gemm(&r->gemm);
+        if (r->has_regtile) {
+            sbuf b;
+            sbuf_init(&b);
+            roofline_regtile_text(&r->rt, r->have_ceilings ? r->peak : 0, &b);
+            fputs(sbuf_str(&b), stdout);
+            sbuf_free(&b);
+        }
+    }
+    if (r->np) {
+        putchar('\n');
+        print_table(r->pts, r->np);
+    }
+    for (int i = 0; i < r->np; i++) {
+        const point *p = &r->pts[i];
+        if (!p->has_work)
+            continue;
+        char tc[32], tm[32], t[32];
+        printf("%s: %s and %s -> at least %s (compute %s, memory %s)\n", p->label,
+               roofline_fmt_si(p->k.flops, "FLOP", x, sizeof x),
+               roofline_fmt_si(p->k.bytes, "B", y, sizeof y),
+               roofline_fmt_time(p->k.min_time, t, sizeof t),
+               roofline_fmt_time(p->k.compute_time, tc, sizeof tc),
+               roofline_fmt_time(p->k.memory_time, tm, sizeof tm));
+    }
+    /* The roofline knows DRAM and the compute peak; a register tile's
+     * shared-memory ceiling below both is the tighter bound. */
+    if (r->has_regtile && r->have_ceilings && r->rt.smem_ceiling > 0 &&
+        r->rt.smem_ceiling < r->pts[r->np - 1].k.point.attainable) {
+        char t[32];
+        printf("%s: shared memory caps it at %s -> at least %s\n", r->pts[r->np - 1].label,
+               roofline_fmt_si(r->rt.smem_ceiling, "FLOP/s", x, sizeof x),
+               roofline_fmt_time(r->gemm.flops / r->rt.smem_ceiling, t, sizeof t));
+    }
+}
+
+static int plot(const char *path, const roof_run *r)
+{
+    char x[64], y[64], title[160], sub[256];
+    const gpu_product *prod = r->prod;
+    if (prod) {
+        snprintf(title, sizeof title, "Roofline: %s", prod->name);
+        snprintf(sub, sizeof sub, "Ceilings: compute %s, memory %s, %s clock",
+                 roofline_source_name(r->cs[0].c.flops.source),
+                 roofline_source_name(r->cs[0].c.bandwidth.source), roofline_clock_name(r->clock));
+    } else {
+        snprintf(title, sizeof title, "Roofline: %s peak, %s",
+                 roofline_fmt_si(r->peak, "FLOP/s", x, sizeof x),
+                 roofline_fmt_si(r->bw, "B/s", y, sizeof y));
+        snprintf(sub, sizeof sub, "Ceilings as given");
+    }
+    size_t len = strlen(sub);
+    if (r->np)
+        snprintf(sub + len, sizeof sub - len, "; points show the attainable bound");
+    const char *mem = prod && prod->mem_type[0] ? prod->mem_type : "DRAM";
+    return write_plot(path, title, sub, r->cs, r->nc, r->peak, r->bw, mem, r->pts, r->np);
+}
+
+/* After the options are read: the ceilings, then one mode. */
+static int run_roofline(args *a, roof_run *r)
+{
+    double ais[OPT_LIST_MAX];
+    int rc = parse_ai_list(&a->ai, ais);
+    if (rc == EXIT_OK)
+        rc = parse_gemm(a, r);
+    if (rc == EXIT_OK)
+        rc = load_ceilings(a, r);
+    if (rc != EXIT_OK)
+        return rc;
+    if (a->mma)
+        return run_mma(a, r);
+    if (a->thread_tile) {
+        char why[160];
+        if (!regtile_compute(r->gemm.m, r->gemm.n, r->gemm.k, a->tile, r->tile_m, r->tile_n,
+                             a->elem, r->prod ? r->prod->sm_count : 0,
+                             r->prod ? r->cs[0].c.clock_mhz : 0, &r->rt, why, sizeof why))
+            return diag_error(EXIT_USAGE, "--thread-tile: %s", why);
+        r->has_regtile = true;
+    }
+    make_points(a, ais, r);
+    if (r->json) {
+        print_json(r);
+    } else {
+        if (a->explain)
+            print_explain(r);
+        print_text(r);
+    }
+    return a->plot ? plot(a->plot, r) : EXIT_OK;
+}
+
 int cmd_roofline(int argc, char **argv)
 {
     args a = {.format = "text", .elem = 4};
@@ -294,427 +789,20 @@ int cmd_roofline(int argc, char **argv)
     }
     if (a.seen_target)
         return diag_error(EXIT_USAGE, "--target-speedup goes with --mix");
-    roof_clock clock = ROOF_CLOCK_BOOST;
-    if (a.clock && strcmp(a.clock, "base") == 0)
-        clock = ROOF_CLOCK_BASE;
-    else if (a.clock && strcmp(a.clock, "boost") != 0)
-        return diag_error(EXIT_USAGE, "unknown clock '%s' (use boost or base)", a.clock);
-    roof_prefer prefer = ROOF_PREFER_AUTO;
-    if (a.source) {
-        if (strcmp(a.source, "computed") == 0)
-            prefer = ROOF_PREFER_COMPUTED;
-        else if (strcmp(a.source, "datasheet") == 0)
-            prefer = ROOF_PREFER_DATASHEET;
-        else if (strcmp(a.source, "auto") != 0)
-            return diag_error(EXIT_USAGE, "unknown source '%s' (use auto, computed or datasheet)",
-                              a.source);
-    }
-    if (a.gpu && (a.seen_peak || a.seen_bw))
-        return diag_error(EXIT_USAGE, "give --gpu or --peak/--bw, not both");
-    if (!a.gpu && (a.precisions.n || a.clock || a.source || a.models_dir))
-        return diag_error(EXIT_USAGE, "--precision, --clock, --source and --models need --gpu");
-    if (a.seen_peak != a.seen_bw)
-        return diag_error(EXIT_USAGE, "--peak and --bw go together");
-    if (a.seen_peak && (a.peak <= 0 || a.bw <= 0))
-        return diag_error(EXIT_USAGE, "--peak and --bw must be positive");
-    if (a.seen_flops != a.seen_bytes)
-        return diag_error(EXIT_USAGE, "--flops and --bytes go together");
-    if (a.seen_flops && a.flops == 0 && a.bytes == 0)
-        return diag_error(EXIT_USAGE, "--flops and --bytes cannot both be 0");
-    if (a.labels.n > a.ai.n)
-        return diag_error(EXIT_USAGE, "%d labels for %d --ai values", a.labels.n, a.ai.n);
-    if (a.gemm.n && a.gemm.n != 3)
-        return diag_error(EXIT_USAGE, "--gemm takes M,N,K (three sizes), got %d", a.gemm.n);
-    mma_shape shape;
-    if (a.mma && !a.gemm.n)
-        return diag_error(EXIT_USAGE, "--mma goes with --gemm M,N,K");
-    if (a.mma && a.seen_tile)
-        return diag_error(EXIT_USAGE, "--mma and --tile are two models of the GEMM: give one");
-    if (a.mma && !mmaplan_shape(a.mma, &shape))
-        return diag_error(EXIT_USAGE, "unknown MMA shape '%s' (use %s)", a.mma,
-                          mmaplan_shape_list());
-    if (a.seen_measured && !a.mma)
-        return diag_error(EXIT_USAGE, "--measured goes with --gemm and --mma");
-    if (a.seen_measured && !(a.measured > 0))
-        return diag_error(EXIT_USAGE, "--measured must be positive");
-    if (a.mma && !a.gpu && !a.seen_peak)
-        return diag_error(EXIT_USAGE, "--mma needs the ceilings: --gpu ID --precision P, or "
-                                      "--peak F --bw B");
-    if (a.mma && a.precisions.n > 1)
-        return diag_error(EXIT_USAGE, "--mma takes one --precision");
-    int tile_m = 0, tile_n = 0;
-    if (a.thread_tile && (!a.gemm.n || !a.seen_tile))
-        return diag_error(EXIT_USAGE, "--thread-tile goes with --gemm M,N,K and --tile T");
-    if (a.thread_tile && !roofline_regtile_parse(a.thread_tile, &tile_m, &tile_n))
-        return diag_error(EXIT_USAGE,
-                          "invalid --thread-tile '%s': expected TMxTN, e.g. 8x8 (each 1 to 1024)",
-                          a.thread_tile);
-    if (a.gemm.n && !a.seen_tile && !a.mma)
-        return diag_error(EXIT_USAGE, "--gemm needs --tile T");
-    if (!a.gemm.n && (a.seen_tile || a.seen_elem))
-        return diag_error(EXIT_USAGE, "--tile and --elem go with --gemm");
-    bool have_ceilings = a.gpu || a.seen_peak;
-    if (!have_ceilings && (a.ai.n || a.seen_flops || a.plot))
-        return diag_error(EXIT_USAGE, "give the ceilings: --peak F --bw B, or --gpu ID");
-    if (!have_ceilings && !a.gemm.n)
-        return diag_error(EXIT_USAGE, "nothing to do: give --peak F --bw B or --gpu ID "
-                                      "(see 'gpulint roofline --help')");
-    chart_format cf;
-    if (a.plot && !chart_format_from_path(a.plot, &cf))
-        return diag_error(EXIT_USAGE, "--plot '%s': use a file name ending in .svg or .png",
-                          a.plot);
-    if (a.plot && !chart_available())
-        return diag_error(EXIT_USAGE, "--plot: gpulint was built without cairo, so it cannot "
-                                      "draw charts");
-
-    double ais[OPT_LIST_MAX];
-    int rc = parse_ai_list(&a.ai, ais);
-    if (rc != EXIT_OK)
-        return rc;
-    roof_gemm gemm;
-    bool has_gemm = false;
-    int64_t mma_dims[3] = {0, 0, 0};
-    if (a.gemm.n) {
-        double d[3];
-        for (int i = 0; i < 3; i++) {
-            int v;
-            if (!units_parse_int(a.gemm.v[i], &v) || v < 1)
-                return diag_error(EXIT_USAGE,
-                                  "invalid --gemm size '%s': expected a positive "
-                                  "integer",
-                                  a.gemm.v[i]);
-            d[i] = v;
-        }
-        if (a.mma) {
-            mma_dims[0] = (int64_t)d[0];
-            mma_dims[1] = (int64_t)d[1];
-            mma_dims[2] = (int64_t)d[2];
-        } else {
-            if (a.tile < 1 || a.elem < 1)
-                return diag_error(EXIT_USAGE, "--tile and --elem must be at least 1");
-            if (!roofline_gemm_tiled(d[0], d[1], d[2], a.tile, a.elem, &gemm))
-                return diag_error(EXIT_USAGE, "invalid GEMM sizes");
-            has_gemm = true;
-        }
-    }
-
-    /* Ceilings. */
-    ceiling cs[MAX_PRECISIONS];
-    int nc = 0;
-    double peak = a.peak, bw = a.bw;
-    model_db db = {0};
-    const gpu_product *prod = NULL;
-    bool have_db = false;
-    if (a.gpu) {
-        rc = target_load_db(a.models_dir, &db);
-        if (rc != EXIT_OK)
-            return rc;
-        have_db = true;
-        static gpu_product from_file;
-        if (target_is_product_file(a.gpu)) {
-            rc = target_product_file(&db, a.gpu, &from_file);
-            if (rc != EXIT_OK) {
-                model_db_free(&db);
-                return rc;
-            }
-            prod = &from_file;
-        } else {
-            prod = model_find_product(&db, a.gpu);
-        }
-        if (!prod) {
-            rc = unknown_gpu(&db, a.gpu);
-            model_db_free(&db);
-            return rc;
-        }
-        if (a.precisions.n == 0) {
-            a.precisions.v[0] = "fp32";
-            a.precisions.n = 1;
-        }
-        for (int i = 0; i < a.precisions.n; i++) {
-            model_precision p;
-            if (!model_precision_from_name(a.precisions.v[i], &p)) {
-                model_db_free(&db);
-                return diag_error(EXIT_USAGE,
-                                  "unknown precision '%s' (use fp64, fp32, fp16, bf16, "
-                                  "fp64-tensor, tf32-tensor, fp16-tensor, bf16-tensor, "
-                                  "fp8-tensor or int8-tensor)",
-                                  a.precisions.v[i]);
-            }
-            bool dup = false;
-            for (int j = 0; j < nc; j++)
-                dup |= cs[j].prec == p;
-            if (dup)
-                continue;
-            const char *why = "";
-            cs[nc].prec = p;
-            if (!roofline_ceilings(prod, p, clock, prefer, &cs[nc].c, &why)) {
-                /* prod points into db: report before freeing it. */
-                rc = diag_error(EXIT_MODEL, "%s, %s: %s", prod->id, model_precision_name(p), why);
-                model_db_free(&db);
-                return rc;
-            }
-            nc++;
-        }
-        peak = cs[0].c.flops.used;
-        bw = cs[0].c.bandwidth.used;
-    }
-    if (a.mma) {
-        int in = a.seen_elem ? a.elem : 2, out = in;
-        const char *pn = NULL;
-        char what[256];
-        if (prod) {
-            pn = model_precision_name(cs[0].prec);
-            if (!roofline_mma_elems(pn, &in, &out)) {
-                model_db_free(&db);
-                return diag_error(EXIT_USAGE,
-                                  "--mma runs on Tensor Cores: give a -tensor --precision "
-                                  "(fp16-tensor, bf16-tensor, tf32-tensor, fp8-tensor, "
-                                  "int8-tensor, fp64-tensor), not %s",
-                                  pn);
-            }
-            if (a.seen_elem)
-                in = out = a.elem;
-            snprintf(what, sizeof what, "%s, %s", prod->name, pn);
-        } else
-            snprintf(what, sizeof what, "--peak/--bw, %d-byte elements", in);
-        rc = roofline_mma(mma_dims, &shape, pn, in, out, peak, bw, what,
-                          a.seen_measured ? a.measured : 0, a.explain, json);
-        if (have_db)
-            model_db_free(&db);
-        return rc;
-    }
-
-    regtile rt;
-    bool has_regtile = false;
-    if (a.thread_tile) {
-        char why[160];
-        if (!regtile_compute(gemm.m, gemm.n, gemm.k, a.tile, tile_m, tile_n, a.elem,
-                             prod ? prod->sm_count : 0, prod ? cs[0].c.clock_mhz : 0, &rt, why,
-                             sizeof why)) {
-            if (have_db)
-                model_db_free(&db);
-            return diag_error(EXIT_USAGE, "--thread-tile: %s", why);
-        }
-        has_regtile = true;
-    }
-
-    /* Points. */
-    point pts[MAX_POINTS];
-    int np = 0;
-    if (have_ceilings) {
-        for (int i = 0; i < a.ai.n; i++) {
-            point *p = &pts[np++];
-            memset(p, 0, sizeof *p);
-            if (i < a.labels.n)
-                snprintf(p->label, sizeof p->label, "%s", a.labels.v[i]);
-            roofline_point(peak, bw, ais[i], &p->k.point);
-        }
-        if (a.seen_flops) {
-            point *p = &pts[np++];
-            memset(p, 0, sizeof *p);
-            snprintf(p->label, sizeof p->label, "kernel");
-            p->has_work = roofline_kernel(peak, bw, a.flops, a.bytes, &p->k);
-        }
-        if (has_gemm) {
-            point *p = &pts[np++];
-            memset(p, 0, sizeof *p);
-            snprintf(p->label, sizeof p->label, "gemm T=%d", a.tile);
-            p->has_work = roofline_kernel(peak, bw, gemm.flops, gemm.bytes, &p->k);
-        }
-    }
-    double ridge = have_ceilings ? roofline_ridge(peak, bw) : 0;
-
-    char x[64], y[64], z[32];
-    if (json) {
-        json_t *o = json_object();
-        if (have_ceilings) {
-            json_object_set_new(o, "ridge_ai", json_real(ridge));
-            json_object_set_new(o, "peak_flops", json_real(peak));
-            json_object_set_new(o, "peak_bandwidth", json_real(bw));
-        }
-        if (prod) {
-            json_object_set_new(o, "gpu", json_string(prod->id));
-            json_object_set_new(o, "clock", json_string(roofline_clock_name(clock)));
-            json_object_set_new(o, "precision", json_string(model_precision_name(cs[0].prec)));
-            json_t *arr = json_array();
-            for (int i = 0; i < nc; i++) {
-                json_t *c = json_object();
-                json_object_set_new(c, "precision", json_string(model_precision_name(cs[i].prec)));
-                json_object_set_new(c, "clock_mhz", json_real(cs[i].c.clock_mhz));
-                json_object_set_new(c, "flops", value_json(&cs[i].c.flops));
-                json_object_set_new(c, "ridge_ai",
-                                    json_real(roofline_ridge(cs[i].c.flops.used, bw)));
-                json_array_append_new(arr, c);
-            }
-            json_object_set_new(o, "ceilings", arr);
-            json_object_set_new(o, "bandwidth", value_json(&cs[0].c.bandwidth));
-            json_object_set_new(
-                o, "l2_read_bandwidth",
-                prod->l2_read_bytes_per_clock > 0
-                    ? json_real(prod->l2_read_bytes_per_clock * cs[0].c.clock_mhz * 1e6)
-                    : json_null());
-        }
-        if (have_ceilings) {
-            json_t *arr = json_array();
-            for (int i = 0; i < np; i++) {
-                json_t *p = json_object();
-                if (pts[i].label[0])
-                    json_object_set_new(p, "label", json_string(pts[i].label));
-                json_object_set_new(p, "ai", num(pts[i].k.point.ai));
-                json_object_set_new(p, "attainable_flops", json_real(pts[i].k.point.attainable));
-                json_object_set_new(p, "bound",
-                                    json_string(roofline_bound_name(pts[i].k.point.bound)));
-                json_object_set_new(p, "ridge_ratio", num(pts[i].k.point.ridge_ratio));
-                if (pts[i].has_work) {
-                    json_object_set_new(p, "flops", json_real(pts[i].k.flops));
-                    json_object_set_new(p, "bytes", json_real(pts[i].k.bytes));
-                    json_object_set_new(p, "min_time_s", json_real(pts[i].k.min_time));
-                }
-                json_array_append_new(arr, p);
-            }
-            json_object_set_new(o, "points", arr);
-        }
-        if (has_gemm) {
-            json_t *g = json_object();
-            json_object_set_new(g, "m", json_real(gemm.m));
-            json_object_set_new(g, "n", json_real(gemm.n));
-            json_object_set_new(g, "k", json_real(gemm.k));
-            json_object_set_new(g, "tile", json_real(gemm.tile));
-            json_object_set_new(g, "elem", json_real(gemm.elem));
-            json_object_set_new(g, "flops", json_real(gemm.flops));
-            json_object_set_new(g, "bytes", json_real(gemm.bytes));
-            json_object_set_new(g, "ai", json_real(gemm.ai));
-            json_object_set_new(g, "ai_limit", json_real(gemm.ai_limit));
-            if (has_regtile)
-                json_object_set_new(g, "register_tile", roofline_regtile_json(&rt, peak));
-            json_object_set_new(o, "gemm", g);
-        }
-        char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
-        puts(s);
-        free(s);
-        json_decref(o);
-    } else {
-        if (a.explain) {
-            sbuf b;
-            sbuf_init(&b);
-            for (int i = 0; i < nc; i++)
-                roofline_explain_compute(prod, &cs[i].c, &b);
-            if (nc)
-                roofline_explain_bandwidth(prod, &cs[0].c, &b);
-            if (have_ceilings)
-                sbuf_addf(&b, "Ridge point = peak / bandwidth = %s / %s = %s FLOP/B\n",
-                          roofline_fmt_si(peak, "FLOP/s", x, sizeof x),
-                          roofline_fmt_si(bw, "B/s", y, sizeof y),
-                          roofline_fmt_num(ridge, z, sizeof z));
-            if (has_gemm)
-                roofline_explain_gemm(&gemm, &b);
-            if (has_regtile)
-                roofline_regtile_explain(&rt, have_ceilings ? peak : 0, prod ? prod->sm_count : 0,
-                                         prod ? cs[0].c.clock_mhz : 0, &b);
-            for (int i = 0; i < np; i++) {
-                if (pts[i].label[0])
-                    sbuf_addf(&b, "%s: ", pts[i].label);
-                if (pts[i].has_work)
-                    roofline_explain_kernel(peak, bw, &pts[i].k, &b);
-                else
-                    roofline_explain_point(peak, bw, &pts[i].k.point, &b);
-            }
-            fputs(sbuf_str(&b), stdout);
-            sbuf_free(&b);
-            putchar('\n');
-        }
-        if (prod) {
-            printf("GPU: %s (%s), %s clock %g MHz\n", prod->name, prod->id,
-                   roofline_clock_name(clock), cs[0].c.clock_mhz);
-            printf("Memory bandwidth: %s", roofline_fmt_si(bw, "B/s", x, sizeof x));
-            print_value_note(&cs[0].c.bandwidth, "B/s", clock);
-            if (prod->mem_type[0])
-                printf(", %s", prod->mem_type);
-            putchar('\n');
-            if (prod->l2_read_bytes_per_clock > 0)
-                printf("L2 read bandwidth: %s (%d B per clock x %g MHz)\n",
-                       roofline_fmt_si(prod->l2_read_bytes_per_clock * cs[0].c.clock_mhz * 1e6,
-                                       "B/s", x, sizeof x),
-                       prod->l2_read_bytes_per_clock, cs[0].c.clock_mhz);
-            for (int i = 0; i < nc; i++) {
-                const char *unit = cs[i].prec == PREC_INT8_TENSOR ? "OP/s" : "FLOP/s";
-                printf("Compute %s: %s", model_precision_name(cs[i].prec),
-                       roofline_fmt_si(cs[i].c.flops.used, unit, x, sizeof x));
-                print_value_note(&cs[i].c.flops, unit, clock);
-                printf(", ridge %s %s\n",
-                       roofline_fmt_num(roofline_ridge(cs[i].c.flops.used, bw), z, sizeof z),
-                       cs[i].prec == PREC_INT8_TENSOR ? "OP/B" : "FLOP/B");
-            }
-        } else if (have_ceilings) {
-            printf("Roofline: peak %s, bandwidth %s\n",
-                   roofline_fmt_si(peak, "FLOP/s", x, sizeof x),
-                   roofline_fmt_si(bw, "B/s", y, sizeof y));
-        }
-        if (have_ceilings) {
-            printf("Ridge point: %s FLOP/B", roofline_fmt_num(ridge, z, sizeof z));
-            if (nc > 1)
-                printf(" (%s judges the points)", model_precision_name(cs[0].prec));
-            putchar('\n');
-        }
-        if (has_gemm) {
-            if (have_ceilings)
-                putchar('\n');
-            print_gemm(&gemm);
-            if (has_regtile) {
-                sbuf b;
-                sbuf_init(&b);
-                roofline_regtile_text(&rt, have_ceilings ? peak : 0, &b);
-                fputs(sbuf_str(&b), stdout);
-                sbuf_free(&b);
-            }
-        }
-        if (np) {
-            putchar('\n');
-            print_table(pts, np);
-        }
-        for (int i = 0; i < np; i++) {
-            if (!pts[i].has_work)
-                continue;
-            char tc[32], tm[32], t[32];
-            printf("%s: %s and %s -> at least %s (compute %s, memory %s)\n", pts[i].label,
-                   roofline_fmt_si(pts[i].k.flops, "FLOP", x, sizeof x),
-                   roofline_fmt_si(pts[i].k.bytes, "B", y, sizeof y),
-                   roofline_fmt_time(pts[i].k.min_time, t, sizeof t),
-                   roofline_fmt_time(pts[i].k.compute_time, tc, sizeof tc),
-                   roofline_fmt_time(pts[i].k.memory_time, tm, sizeof tm));
-        }
-        /* The roofline knows DRAM and the compute peak; a register tile's
-         * shared-memory ceiling below both is the tighter bound. */
-        if (has_regtile && have_ceilings && rt.smem_ceiling > 0 &&
-            rt.smem_ceiling < pts[np - 1].k.point.attainable) {
-            char t[32];
-            printf("%s: shared memory caps it at %s -> at least %s\n", pts[np - 1].label,
-                   roofline_fmt_si(rt.smem_ceiling, "FLOP/s", x, sizeof x),
-                   roofline_fmt_time(gemm.flops / rt.smem_ceiling, t, sizeof t));
-        }
-    }
-
-    rc = EXIT_OK;
-    if (a.plot) {
-        char title[160], sub[256];
-        if (prod) {
-            snprintf(title, sizeof title, "Roofline: %s", prod->name);
-            snprintf(sub, sizeof sub, "Ceilings: compute %s, memory %s, %s clock",
-                     roofline_source_name(cs[0].c.flops.source),
-                     roofline_source_name(cs[0].c.bandwidth.source), roofline_clock_name(clock));
-        } else {
-            snprintf(title, sizeof title, "Roofline: %s peak, %s",
-                     roofline_fmt_si(peak, "FLOP/s", x, sizeof x),
-                     roofline_fmt_si(bw, "B/s", y, sizeof y));
-            snprintf(sub, sizeof sub, "Ceilings as given");
-        }
-        size_t len = strlen(sub);
-        if (np)
-            snprintf(sub + len, sizeof sub - len, "; points show the attainable bound");
-        const char *mem = prod && prod->mem_type[0] ? prod->mem_type : "DRAM";
-        rc = write_plot(a.plot, title, sub, cs, nc, peak, bw, mem, pts, np);
-    }
-    if (have_db)
-        model_db_free(&db);
+    roof_run *r = xcalloc(1, sizeof *r);
+    r->json = json;
+    r->have_ceilings = a.gpu || a.seen_peak;
+    int rc = parse_clock_source(&a, r);
+    if (rc == EXIT_OK)
+        rc = check_ceiling_options(&a);
+    if (rc == EXIT_OK)
+        rc = check_gemm_options(&a, r);
+    if (rc == EXIT_OK)
+        rc = check_outputs(&a, r);
+    if (rc == EXIT_OK)
+        rc = run_roofline(&a, r);
+    if (r->have_db)
+        model_db_free(&r->db);
+    free(r);
     return rc;
 }

@@ -486,26 +486,28 @@ static void legend_draw(cairo_t *cr, const legend_entry *e, int n, box b)
     }
 }
 
-bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, size_t n)
-{
+/* One roofline chart being drawn: its roofs, axes and what is placed. */
+typedef struct roof_chart {
+    const chart_roofline *c;
+    cairo_t *cr;
     roof_line roofs[MAX_ROOFS];
-    int nr = merge_roofs(c->compute, c->n_compute, roofs, MAX_ROOFS);
-    const chart_roof *mem = NULL;
-    for (int i = 0; i < c->n_memory && !mem; i++)
-        if (c->memory[i].value > 0)
-            mem = &c->memory[i];
-    if (nr == 0 || !mem) {
-        snprintf(err, n, "a roofline chart needs a compute ceiling and a memory bandwidth");
-        return false;
-    }
-    /* Ranges: every point and ridge, a decade of air on both sides. */
-    double peak = roofs[0].value;
-    for (int i = 1; i < nr; i++)
-        if (roofs[i].value > peak)
-            peak = roofs[i].value;
+    int nr;
+    const chart_roof *mem; /* the first memory roof: the points' */
+    double peak;           /* the highest compute roof */
+    double ridge;          /* of the first compute and memory roofs */
+    double xl, xr;         /* the x axis' ends */
+    loglog g;
+    placed pl;
+    segs lines; /* every roof drawn, for labels to keep off */
+} roof_chart;
+
+/* Ranges: every point and ridge, a decade of air on both sides. */
+static loglog roof_axes(const roof_chart *rc, double W, double H)
+{
+    const chart_roofline *c = rc->c;
     double ridge_lo = INFINITY, ridge_hi = 0, ymin = INFINITY;
-    for (int i = 0; i < nr; i++) {
-        double r = roofs[i].value / mem->value;
+    for (int i = 0; i < rc->nr; i++) {
+        double r = rc->roofs[i].value / rc->mem->value;
         ridge_lo = fmin(ridge_lo, r);
         ridge_hi = fmax(ridge_hi, r);
     }
@@ -522,49 +524,38 @@ bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, 
     for (int i = 0; i < c->n_memory; i++)
         if (c->memory[i].value > 0)
             ymin = fmin(ymin, ai_lo * c->memory[i].value);
-    for (int i = 0; i < nr; i++)
-        ymin = fmin(ymin, roofs[i].value / 3);
+    for (int i = 0; i < rc->nr; i++)
+        ymin = fmin(ymin, rc->roofs[i].value / 3);
+    return (loglog){{128, 86, W - 36, H - 78},
+                    floor(log10(ai_lo)),
+                    ceil(log10(ai_hi)),
+                    floor(log10(ymin)),
+                    ceil(log10(rc->peak * 2.5))};
+}
 
-    canvas cv;
-    const double W = 1000, H = 660;
-    if (!canvas_open(&cv, path, W, H, err, n))
-        return false;
-    cairo_t *cr = cv.cr;
-    loglog g = {{128, 86, W - 36, H - 78},
-                floor(log10(ai_lo)),
-                ceil(log10(ai_hi)),
-                floor(log10(ymin)),
-                ceil(log10(peak * 2.5))};
-    placed pl = {.n = 0};
-
-    set_rgb(cr, ink);
-    font(cr, 20, true);
-    text(cr, c->title ? c->title : "Roofline", g.area.x0, 22, 0, 0);
-    if (c->subtitle) {
-        font(cr, 12.5, false);
-        set_rgb(cr, grey);
-        text(cr, c->subtitle, g.area.x0, 52, 0, 0);
-    }
-    loglog_axes(cr, &g, "Arithmetic intensity (FLOP/byte)", "Performance (FLOP/s)", "FLOP/s", &pl);
-
+/* The roofs and the ridge, clipped to the plot area. */
+static void draw_roofs(roof_chart *rc)
+{
+    cairo_t *cr = rc->cr;
+    const loglog *gp = &rc->g;
+    const chart_roofline *c = rc->c;
     cairo_save(cr);
-    cairo_rectangle(cr, g.area.x0, g.area.y0, g.area.x1 - g.area.x0, g.area.y1 - g.area.y0);
+    cairo_rectangle(cr, gp->area.x0, gp->area.y0, gp->area.x1 - gp->area.x0,
+                    gp->area.y1 - gp->area.y0);
     cairo_clip(cr);
-    double xl = pow(10, g.lx0), xr = pow(10, g.lx1);
-
     /* Compute ceilings from where they meet the memory roof; the first
      * (the one the points are judged against) solid, the others dashed. */
-    for (int i = nr - 1; i >= 0; i--) {
-        double r = roofs[i].value / mem->value;
+    for (int i = rc->nr - 1; i >= 0; i--) {
+        double r = rc->roofs[i].value / rc->mem->value;
         bool primary = i == 0;
-        set_rgb(cr, roofs[i].colour);
+        set_rgb(cr, rc->roofs[i].colour);
         cairo_set_line_width(cr, primary ? 3 : 2.2);
         if (!primary) {
             double d[] = {8, 5};
             cairo_set_dash(cr, d, 2, 0);
         }
-        cairo_move_to(cr, X(&g, r), Y(&g, roofs[i].value));
-        cairo_line_to(cr, X(&g, xr), Y(&g, roofs[i].value));
+        cairo_move_to(cr, X(gp, r), Y(gp, rc->roofs[i].value));
+        cairo_line_to(cr, X(gp, rc->xr), Y(gp, rc->roofs[i].value));
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
     }
@@ -573,7 +564,7 @@ bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, 
         const chart_roof *m = &c->memory[i];
         if (!(m->value > 0))
             continue;
-        bool first = m == mem;
+        bool first = m == rc->mem;
         rgb col = memory_palette[i % N_MEMORY_PALETTE];
         set_rgb(cr, col);
         cairo_set_line_width(cr, first ? 3 : 2.2);
@@ -581,71 +572,82 @@ bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, 
             double d[] = {8, 5};
             cairo_set_dash(cr, d, 2, 0);
         }
-        double r = peak / m->value;
-        cairo_move_to(cr, X(&g, xl), Y(&g, xl * m->value));
-        cairo_line_to(cr, X(&g, r), Y(&g, peak));
+        double r = rc->peak / m->value;
+        cairo_move_to(cr, X(gp, rc->xl), Y(gp, rc->xl * m->value));
+        cairo_line_to(cr, X(gp, r), Y(gp, rc->peak));
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
     }
     /* The ridge of the first compute roof and the first memory roof. */
-    double ridge = roofs[0].value / mem->value;
-    {
-        double d[] = {2, 3};
-        set_rgb(cr, grey);
-        cairo_set_line_width(cr, 1.2);
-        cairo_set_dash(cr, d, 2, 0);
-        cairo_move_to(cr, X(&g, ridge), Y(&g, roofs[0].value));
-        cairo_line_to(cr, X(&g, ridge), g.area.y1);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        /* A ring, so it is not mistaken for a kernel's marker. */
-        cairo_new_path(cr);
-        cairo_arc(cr, X(&g, ridge), Y(&g, roofs[0].value), 4.5, 0, 2 * M_PI);
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_fill_preserve(cr);
-        set_rgb(cr, grey);
-        cairo_set_line_width(cr, 1.8);
-        cairo_stroke(cr);
-    }
+    double d[] = {2, 3};
+    set_rgb(cr, grey);
+    cairo_set_line_width(cr, 1.2);
+    cairo_set_dash(cr, d, 2, 0);
+    cairo_move_to(cr, X(gp, rc->ridge), Y(gp, rc->roofs[0].value));
+    cairo_line_to(cr, X(gp, rc->ridge), gp->area.y1);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    /* A ring, so it is not mistaken for a kernel's marker. */
+    cairo_new_path(cr);
+    cairo_arc(cr, X(gp, rc->ridge), Y(gp, rc->roofs[0].value), 4.5, 0, 2 * M_PI);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_fill_preserve(cr);
+    set_rgb(cr, grey);
+    cairo_set_line_width(cr, 1.8);
+    cairo_stroke(cr);
     cairo_restore(cr);
 
-    /* Every line drawn, so that labels can keep off them. */
-    segs lines = {.n = 0};
-    for (int i = 0; i < nr; i++)
-        add_seg(&lines, X(&g, roofs[i].value / mem->value), Y(&g, roofs[i].value), g.area.x1,
-                Y(&g, roofs[i].value));
+    /* Every line drawn, so that labels can keep off them. The dotted ridge
+     * line is not one of them: a label's white backing may cover it without
+     * hiding anything the chart needs. */
+    for (int i = 0; i < rc->nr; i++)
+        add_seg(&rc->lines, X(gp, rc->roofs[i].value / rc->mem->value), Y(gp, rc->roofs[i].value),
+                gp->area.x1, Y(gp, rc->roofs[i].value));
     for (int i = 0; i < c->n_memory; i++)
         if (c->memory[i].value > 0)
-            add_seg(&lines, X(&g, xl), Y(&g, xl * c->memory[i].value),
-                    X(&g, peak / c->memory[i].value), Y(&g, peak));
-    /* The dotted ridge line is not one of them: a label's white backing
-     * may cover it without hiding anything the chart needs. */
+            add_seg(&rc->lines, X(gp, rc->xl), Y(gp, rc->xl * c->memory[i].value),
+                    X(gp, rc->peak / c->memory[i].value), Y(gp, rc->peak));
+}
 
-    /* Roof labels: compute roofs at the right end, above their line, else
-     * below it, else only the rate where the full name would collide. */
-    char buf[96], lab[256], rate[96];
+/* Compute roofs' labels at the right end, above their line, else below it,
+ * else only the rate where the full name would collide. */
+static void label_compute_roofs(roof_chart *rc)
+{
+    cairo_t *cr = rc->cr;
+    const loglog *gp = &rc->g;
+    char lab[256], rate[96];
     font(cr, 12.5, true);
-    for (int i = 0; i < nr; i++) {
-        roofline_fmt_si(roofs[i].value, roofs[i].unit, rate, sizeof rate);
-        snprintf(lab, sizeof lab, "%.150s: %s", roofs[i].label, rate);
-        double y = Y(&g, roofs[i].value);
+    for (int i = 0; i < rc->nr; i++) {
+        roofline_fmt_si(rc->roofs[i].value, rc->roofs[i].unit, rate, sizeof rate);
+        snprintf(lab, sizeof lab, "%.150s: %s", rc->roofs[i].label, rate);
+        double y = Y(gp, rc->roofs[i].value);
         const char *choice[4] = {lab, lab, rate, rate};
         box b = {0, 0, 0, 0};
         int k = 0;
         for (; k < 4; k++) {
-            b = text_box(cr, choice[k], g.area.x1 - 8, k % 2 ? y + 5 : y - 5, 1, k % 2 ? 0 : 1);
+            b = text_box(cr, choice[k], gp->area.x1 - 8, k % 2 ? y + 5 : y - 5, 1, k % 2 ? 0 : 1);
             /* Not far left of where the roof starts, or it reads as
              * another's. */
-            if (clear_of(&pl, &lines, grow(b, 4)) && inside(b, g.area) &&
-                b.x0 >= X(&g, roofs[i].value / mem->value) - 60)
+            if (clear_of(&rc->pl, &rc->lines, grow(b, 4)) && inside(b, gp->area) &&
+                b.x0 >= X(gp, rc->roofs[i].value / rc->mem->value) - 60)
                 break;
         }
         if (k == 4)
             k = 2;
-        set_rgb(cr, roofs[i].colour);
+        set_rgb(cr, rc->roofs[i].colour);
         text(cr, choice[k], b.x0, b.y0, 0, 0);
-        place(&pl, grow(b, 2));
+        place(&rc->pl, grow(b, 2));
     }
+}
+
+/* Memory roofs' labels along their slope, slid along the visible part of
+ * the line until they touch nothing already placed. */
+static void label_memory_roofs(roof_chart *rc)
+{
+    cairo_t *cr = rc->cr;
+    const loglog *gp = &rc->g;
+    const chart_roofline *c = rc->c;
+    char buf[96], lab[256];
     for (int i = 0; i < c->n_memory; i++) {
         const chart_roof *m = &c->memory[i];
         if (!(m->value > 0))
@@ -653,17 +655,15 @@ bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, 
         snprintf(lab, sizeof lab, "%s: %s", m->label ? m->label : "DRAM",
                  roofline_fmt_si(m->value, "B/s", buf, sizeof buf));
         /* On screen the slope is the same everywhere on a log-log chart. */
-        double x0 = X(&g, xl), y0 = Y(&g, xl * m->value);
-        double x1 = X(&g, peak / m->value), y1 = Y(&g, peak);
+        double x0 = X(gp, rc->xl), y0 = Y(gp, rc->xl * m->value);
+        double x1 = X(gp, rc->peak / m->value), y1 = Y(gp, rc->peak);
         double ang = atan2(y1 - y0, x1 - x0);
         cairo_text_extents_t te;
         cairo_text_extents(cr, lab, &te);
         double len = hypot(x1 - x0, y1 - y0);
-        /* Slide the label along the visible part of the line until it
-         * touches nothing already placed. */
         double t0 = 0;
-        if (y0 > g.area.y1) /* the line enters through the bottom edge */
-            t0 = (y0 - g.area.y1) / (y0 - y1);
+        if (y0 > gp->area.y1) /* the line enters through the bottom edge */
+            t0 = (y0 - gp->area.y1) / (y0 - y1);
         for (double t = fmax(t0, 0.0) + 0.06; t < 0.95; t += 0.04) {
             double px = x0 + t * (x1 - x0), py = y0 + t * (y1 - y0);
             double ex = te.x_advance * cos(ang), ey = te.x_advance * sin(ang);
@@ -672,7 +672,7 @@ bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, 
                      fmax(py, py + ey) + ny};
             if (t * len + te.x_advance > len * 0.98)
                 break;
-            if (free_spot(&pl, b) && inside(b, g.area)) {
+            if (free_spot(&rc->pl, b) && inside(b, gp->area)) {
                 set_rgb(cr, memory_palette[i % N_MEMORY_PALETTE]);
                 cairo_save(cr);
                 cairo_translate(cr, px + nx, py + ny);
@@ -680,42 +680,49 @@ bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, 
                 cairo_move_to(cr, 0, -3);
                 cairo_show_text(cr, lab);
                 cairo_restore(cr);
-                place(&pl, b);
+                place(&rc->pl, b);
                 break;
             }
         }
     }
-    /* Ridge label at the foot of the dotted line. */
+}
+
+/* Ridge label at the foot of the dotted line. */
+static void label_ridge(roof_chart *rc)
+{
+    cairo_t *cr = rc->cr;
+    const loglog *gp = &rc->g;
+    char buf[96], lab[256];
     font(cr, 12, false);
     set_rgb(cr, ink);
-    if (nr > 1)
+    if (rc->nr > 1)
         snprintf(lab, sizeof lab, "ridge %s FLOP/B (%.100s)",
-                 roofline_fmt_num(ridge, buf, sizeof buf), roofs[0].label);
+                 roofline_fmt_num(rc->ridge, buf, sizeof buf), rc->roofs[0].label);
     else
-        snprintf(lab, sizeof lab, "ridge %s FLOP/B", roofline_fmt_num(ridge, buf, sizeof buf));
-    {
-        box b = text_box(cr, lab, X(&g, ridge) + 6, g.area.y1 - 6, 0, 1);
-        if (!inside(b, g.area))
-            b = text_box(cr, lab, X(&g, ridge) - 6, g.area.y1 - 6, 1, 1);
-        cairo_rectangle(cr, b.x0 - 2, b.y0, b.x1 - b.x0 + 4, b.y1 - b.y0);
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-        cairo_fill(cr);
-        set_rgb(cr, ink);
-        text(cr, lab, b.x0, b.y0, 0, 0);
-        place(&pl, grow(b, 2));
-    }
+        snprintf(lab, sizeof lab, "ridge %s FLOP/B", roofline_fmt_num(rc->ridge, buf, sizeof buf));
+    box b = text_box(cr, lab, X(gp, rc->ridge) + 6, gp->area.y1 - 6, 0, 1);
+    if (!inside(b, gp->area))
+        b = text_box(cr, lab, X(gp, rc->ridge) - 6, gp->area.y1 - 6, 1, 1);
+    cairo_rectangle(cr, b.x0 - 2, b.y0, b.x1 - b.x0 + 4, b.y1 - b.y0);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+    cairo_fill(cr);
+    set_rgb(cr, ink);
+    text(cr, lab, b.x0, b.y0, 0, 0);
+    place(&rc->pl, grow(b, 2));
+}
 
-    /* Legend: lower right when the ridge is in the left half, else upper
-     * left (above the memory roof); it must not cross a roof. */
-    legend_entry le[MAX_LEGEND];
+static int roof_legend_entries(const roof_chart *rc, legend_entry *le)
+{
+    const chart_roofline *c = rc->c;
     int nl = 0;
-    snprintf(le[nl].text, sizeof le[nl].text, "memory roof (%s)", mem->label ? mem->label : "DRAM");
+    snprintf(le[nl].text, sizeof le[nl].text, "memory roof (%s)",
+             rc->mem->label ? rc->mem->label : "DRAM");
     le[nl].kind = 0;
     le[nl++].colour = memory_colour;
-    for (int i = 0; i < nr && nl < MAX_LEGEND - 3; i++) {
-        snprintf(le[nl].text, sizeof le[nl].text, "compute roof (%.150s)", roofs[i].label);
+    for (int i = 0; i < rc->nr && nl < MAX_LEGEND - 3; i++) {
+        snprintf(le[nl].text, sizeof le[nl].text, "compute roof (%.150s)", rc->roofs[i].label);
         le[nl].kind = i == 0 ? 0 : 1;
-        le[nl++].colour = roofs[i].colour;
+        le[nl++].colour = rc->roofs[i].colour;
     }
     snprintf(le[nl].text, sizeof le[nl].text, "ridge point");
     le[nl].kind = 4;
@@ -735,52 +742,74 @@ bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, 
         le[nl].kind = 3;
         le[nl++].colour = ink;
     }
-    box ls = legend_size(cr, le, nl);
+    return nl;
+}
+
+/* Whether the legend at b would cross a roof, the ridge or a point. */
+static bool legend_fits(const roof_chart *rc, box b)
+{
+    const loglog *gp = &rc->g;
+    const chart_roofline *c = rc->c;
+    bool ok = free_spot(&rc->pl, grow(b, 4));
+    for (int j = 0; j < rc->nr && ok; j++)
+        ok = !line_hits(grow(b, 4), X(gp, rc->roofs[j].value / rc->mem->value),
+                        Y(gp, rc->roofs[j].value), gp->area.x1, Y(gp, rc->roofs[j].value));
+    for (int j = 0; j < c->n_memory && ok; j++)
+        if (c->memory[j].value > 0)
+            ok = !line_hits(grow(b, 4), X(gp, rc->xl), Y(gp, rc->xl * c->memory[j].value),
+                            X(gp, rc->peak / c->memory[j].value), Y(gp, rc->peak));
+    ok = ok && !line_hits(grow(b, 4), X(gp, rc->ridge), Y(gp, rc->roofs[0].value), X(gp, rc->ridge),
+                          gp->area.y1);
+    for (int j = 0; j < c->n_points && ok; j++)
+        ok = !(X(gp, c->points[j].ai) > b.x0 - 10 && X(gp, c->points[j].ai) < b.x1 + 10 &&
+               Y(gp, c->points[j].flops) > b.y0 - 10 && Y(gp, c->points[j].flops) < b.y1 + 10);
+    return ok;
+}
+
+/* Legend: lower right when the ridge is in the left half, else upper left
+ * (above the memory roof); it must not cross a roof. */
+static box place_legend(roof_chart *rc, const legend_entry *le, int nl)
+{
+    const loglog *gp = &rc->g;
+    box ls = legend_size(rc->cr, le, nl);
     double lw = ls.x1, lh = ls.y1;
     box cand[] = {
-        {g.area.x1 - 12 - lw, g.area.y1 - 12 - lh - 24, g.area.x1 - 12, g.area.y1 - 36},
-        {g.area.x0 + 12, g.area.y0 + 12, g.area.x0 + 12 + lw, g.area.y0 + 12 + lh},
-        {g.area.x1 - 12 - lw, g.area.y1 - 12 - lh, g.area.x1 - 12, g.area.y1 - 12},
-        {g.area.x0 + 12, g.area.y1 - 12 - lh, g.area.x0 + 12 + lw, g.area.y1 - 12},
+        {gp->area.x1 - 12 - lw, gp->area.y1 - 12 - lh - 24, gp->area.x1 - 12, gp->area.y1 - 36},
+        {gp->area.x0 + 12, gp->area.y0 + 12, gp->area.x0 + 12 + lw, gp->area.y0 + 12 + lh},
+        {gp->area.x1 - 12 - lw, gp->area.y1 - 12 - lh, gp->area.x1 - 12, gp->area.y1 - 12},
+        {gp->area.x0 + 12, gp->area.y1 - 12 - lh, gp->area.x0 + 12 + lw, gp->area.y1 - 12},
     };
     box legend = cand[0];
-    for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
-        box b = cand[i];
-        bool ok = free_spot(&pl, grow(b, 4));
-        for (int j = 0; j < nr && ok; j++)
-            ok = !line_hits(grow(b, 4), X(&g, roofs[j].value / mem->value), Y(&g, roofs[j].value),
-                            g.area.x1, Y(&g, roofs[j].value));
-        for (int j = 0; j < c->n_memory && ok; j++)
-            if (c->memory[j].value > 0)
-                ok = !line_hits(grow(b, 4), X(&g, xl), Y(&g, xl * c->memory[j].value),
-                                X(&g, peak / c->memory[j].value), Y(&g, peak));
-        ok = ok &&
-             !line_hits(grow(b, 4), X(&g, ridge), Y(&g, roofs[0].value), X(&g, ridge), g.area.y1);
-        for (int j = 0; j < c->n_points && ok; j++)
-            ok = !(X(&g, c->points[j].ai) > b.x0 - 10 && X(&g, c->points[j].ai) < b.x1 + 10 &&
-                   Y(&g, c->points[j].flops) > b.y0 - 10 && Y(&g, c->points[j].flops) < b.y1 + 10);
-        if (ok) {
-            legend = b;
+    for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++)
+        if (legend_fits(rc, cand[i])) {
+            legend = cand[i];
             break;
         }
-    }
-    place(&pl, grow(legend, 4));
+    place(&rc->pl, grow(legend, 4));
+    return legend;
+}
 
-    /* Points and their labels; a label tries eight spots around its
-     * marker and takes the first that collides with nothing. */
+/* Points and their labels; a label tries eight spots around its marker and
+ * takes the first that collides with nothing. */
+static void draw_points(roof_chart *rc)
+{
+    cairo_t *cr = rc->cr;
+    const loglog *gp = &rc->g;
+    const chart_roofline *c = rc->c;
+    char lab[256];
     for (int i = 0; i < c->n_points; i++) {
         const chart_point *p = &c->points[i];
         if (!(p->ai > 0) || !(p->flops > 0) || !isfinite(p->ai))
             continue;
-        double x = X(&g, p->ai), y = Y(&g, p->flops);
-        place(&pl, (box){x - 8, y - 8, x + 8, y + 8});
+        double x = X(gp, p->ai), y = Y(gp, p->flops);
+        place(&rc->pl, (box){x - 8, y - 8, x + 8, y + 8});
     }
     for (int i = 0; i < c->n_points; i++) {
         const chart_point *p = &c->points[i];
         if (!(p->ai > 0) || !(p->flops > 0) || !isfinite(p->ai))
             continue;
         rgb col = ink;
-        double x = X(&g, p->ai), y = Y(&g, p->flops);
+        double x = X(gp, p->ai), y = Y(gp, p->flops);
         marker(cr, x, y, p->style, col);
         char ai[32], fl[64];
         snprintf(lab, sizeof lab, "%s (AI %s, %s)", p->label ? p->label : "",
@@ -798,7 +827,7 @@ bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, 
             for (size_t s = 0; s < sizeof spots / sizeof spots[0] && !found; s++) {
                 double dx = spots[s][0] * (1 + dist), dy = spots[s][1] * (1 + dist * 1.6);
                 b = text_box(cr, lab, x + dx, y + dy, spots[s][2], spots[s][3]);
-                found = clear_of(&pl, &lines, grow(b, 2)) && inside(b, g.area);
+                found = clear_of(&rc->pl, &rc->lines, grow(b, 2)) && inside(b, gp->area);
             }
         if (!found)
             b = text_box(cr, lab, x + 10, y + 6, 0, 0);
@@ -818,9 +847,58 @@ bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, 
         cairo_fill(cr);
         set_rgb(cr, col);
         text(cr, lab, b.x0, b.y0, 0, 0);
-        place(&pl, grow(b, 2));
+        place(&rc->pl, grow(b, 2));
     }
+}
+
+bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, size_t n)
+{
+    roof_chart *rc = xcalloc(1, sizeof *rc);
+    rc->c = c;
+    rc->nr = merge_roofs(c->compute, c->n_compute, rc->roofs, MAX_ROOFS);
+    for (int i = 0; i < c->n_memory && !rc->mem; i++)
+        if (c->memory[i].value > 0)
+            rc->mem = &c->memory[i];
+    if (rc->nr == 0 || !rc->mem) {
+        snprintf(err, n, "a roofline chart needs a compute ceiling and a memory bandwidth");
+        free(rc);
+        return false;
+    }
+    rc->peak = rc->roofs[0].value;
+    for (int i = 1; i < rc->nr; i++)
+        if (rc->roofs[i].value > rc->peak)
+            rc->peak = rc->roofs[i].value;
+    canvas cv;
+    const double W = 1000, H = 660;
+    rc->g = roof_axes(rc, W, H);
+    if (!canvas_open(&cv, path, W, H, err, n)) {
+        free(rc);
+        return false;
+    }
+    cairo_t *cr = rc->cr = cv.cr;
+    set_rgb(cr, ink);
+    font(cr, 20, true);
+    text(cr, c->title ? c->title : "Roofline", rc->g.area.x0, 22, 0, 0);
+    if (c->subtitle) {
+        font(cr, 12.5, false);
+        set_rgb(cr, grey);
+        text(cr, c->subtitle, rc->g.area.x0, 52, 0, 0);
+    }
+    loglog_axes(cr, &rc->g, "Arithmetic intensity (FLOP/byte)", "Performance (FLOP/s)", "FLOP/s",
+                &rc->pl);
+    rc->xl = pow(10, rc->g.lx0);
+    rc->xr = pow(10, rc->g.lx1);
+    rc->ridge = rc->roofs[0].value / rc->mem->value;
+    draw_roofs(rc);
+    label_compute_roofs(rc);
+    label_memory_roofs(rc);
+    label_ridge(rc);
+    legend_entry le[MAX_LEGEND];
+    int nl = roof_legend_entries(rc, le);
+    box legend = place_legend(rc, le, nl);
+    draw_points(rc);
     legend_draw(cr, le, nl, legend);
+    free(rc);
     return canvas_close(&cv, err, n);
 }
 
@@ -997,74 +1075,42 @@ static double occ_pct(const gpu_arch *a, const occ_kernel *k, const occ_launch *
 
 #define OCC_MAX_SAMPLES 2048
 
-bool chart_occupancy(const gpu_arch *arch, const occ_kernel *k, const occ_launch *l,
-                     const char *title, const char *path, char *err, size_t n)
+/* Samples of one occupancy curve: x and y arrays of OCC_MAX_SAMPLES. */
+typedef struct occ_curve {
+    double *x, *y;
+    int n;
+} occ_curve;
+
+/* Threads per block: every multiple of the warp size. */
+static void curve_threads(const gpu_arch *arch, const occ_kernel *k, const occ_launch *l,
+                          occ_curve *c)
 {
-    if (!arch || !k || !l || arch->warp_size <= 0 || arch->max_threads_per_block <= 0) {
-        snprintf(err, n, "an occupancy chart needs an architecture, a kernel and a launch");
-        return false;
-    }
-    occ_result cur;
-    occ_compute(arch, k, l, &cur);
-
-    double(*xs)[OCC_MAX_SAMPLES] = xcalloc(3, sizeof *xs);
-    double(*ys)[OCC_MAX_SAMPLES] = xcalloc(3, sizeof *ys);
-    occ_series s[3];
-    char lab[3][96], head[256], sub[320], buf[64];
-    memset(s, 0, sizeof s);
-
-    /* Threads per block: every multiple of the warp size. */
-    int ns = 0;
-    for (int t = arch->warp_size; t <= arch->max_threads_per_block && ns < OCC_MAX_SAMPLES;
+    for (int t = arch->warp_size; t <= arch->max_threads_per_block && c->n < OCC_MAX_SAMPLES;
          t += arch->warp_size) {
         occ_launch ll = *l;
         ll.threads_per_block = t;
-        xs[0][ns] = t;
-        ys[0][ns++] = occ_pct(arch, k, &ll);
+        c->x[c->n] = t;
+        c->y[c->n++] = occ_pct(arch, k, &ll);
     }
-    s[0] = (occ_series){"Occupancy vs threads per block",
-                        "Threads per block",
-                        arch->max_threads_per_block,
-                        tick_step(arch->max_threads_per_block, 8, true),
-                        false,
-                        ns,
-                        xs[0],
-                        ys[0],
-                        false,
-                        l->threads_per_block,
-                        cur.occupancy * 100,
-                        lab[0],
-                        NULL};
-    snprintf(lab[0], sizeof lab[0], "%d threads: %.0f%%", l->threads_per_block,
-             cur.occupancy * 100);
+}
 
-    /* Registers per thread: 0 .. the per-thread maximum. */
-    ns = 0;
-    for (int r = 0; r <= arch->max_regs_per_thread && ns < OCC_MAX_SAMPLES; r++) {
+/* Registers per thread: 0 .. the per-thread maximum. */
+static void curve_registers(const gpu_arch *arch, const occ_kernel *k, const occ_launch *l,
+                            occ_curve *c)
+{
+    for (int r = 0; r <= arch->max_regs_per_thread && c->n < OCC_MAX_SAMPLES; r++) {
         occ_kernel kk = *k;
         kk.regs_per_thread = r;
-        xs[1][ns] = r;
-        ys[1][ns++] = occ_pct(arch, &kk, l);
+        c->x[c->n] = r;
+        c->y[c->n++] = occ_pct(arch, &kk, l);
     }
-    double rmax = arch->max_regs_per_thread > 0 ? arch->max_regs_per_thread + 1 : 256;
-    s[1] = (occ_series){"Occupancy vs registers per thread",
-                        "Registers per thread",
-                        rmax,
-                        tick_step(rmax, 8, true),
-                        false,
-                        ns,
-                        xs[1],
-                        ys[1],
-                        true,
-                        k->regs_per_thread,
-                        cur.occupancy * 100,
-                        lab[1],
-                        NULL};
-    snprintf(lab[1], sizeof lab[1], "%d registers: %.0f%%", k->regs_per_thread,
-             cur.occupancy * 100);
+}
 
-    /* Shared memory per block (static + dynamic): 0 .. what a block may
-     * have with the opt-in attribute. */
+/* Shared memory per block (static + dynamic): 0 .. what a block may have
+ * with the opt-in attribute; returns that maximum. */
+static int64_t curve_smem(const gpu_arch *arch, const occ_kernel *k, const occ_launch *l,
+                          occ_curve *c)
+{
     int64_t smax = arch->smem_per_block_optin > arch->smem_per_block ? arch->smem_per_block_optin
                                                                      : arch->smem_per_block;
     int64_t used = k->static_smem + l->dynamic_smem;
@@ -1075,8 +1121,7 @@ bool chart_occupancy(const gpu_arch *arch, const occ_kernel *k, const occ_launch
     int64_t step = arch->smem_alloc_unit > 0 ? arch->smem_alloc_unit : 256;
     while (smax / step >= OCC_MAX_SAMPLES - 1)
         step *= 2;
-    ns = 0;
-    for (int64_t b = 0; b <= smax && ns < OCC_MAX_SAMPLES; b += step) {
+    for (int64_t b = 0; b <= smax && c->n < OCC_MAX_SAMPLES; b += step) {
         occ_kernel kk = *k;
         occ_launch ll = *l;
         kk.static_smem = b < k->static_smem ? b : k->static_smem;
@@ -1086,13 +1131,83 @@ bool chart_occupancy(const gpu_arch *arch, const occ_kernel *k, const occ_launch
             ll.max_dynamic_smem =
                 ll.dynamic_smem > l->max_dynamic_smem ? ll.dynamic_smem : l->max_dynamic_smem;
         }
-        xs[2][ns] = (double)b;
-        ys[2][ns++] = occ_pct(arch, &kk, &ll);
+        c->x[c->n] = (double)b;
+        c->y[c->n++] = occ_pct(arch, &kk, &ll);
     }
-    char note[128];
+    return smax;
+}
+
+/* The line under the title: the launch and its occupancy, or why it
+ * cannot launch. */
+static void occ_subtitle(const occ_kernel *k, const occ_launch *l, const occ_result *cur, char *sub,
+                         size_t n)
+{
+    char buf[64];
+    int64_t used = k->static_smem + l->dynamic_smem;
+    if (cur->failure != OCC_OK) {
+        snprintf(sub, n,
+                 "%d threads/block, %d registers/thread, %s shared/block: cannot launch (%s)",
+                 l->threads_per_block, k->regs_per_thread, units_fmt_bytes(used, buf, sizeof buf),
+                 occ_failure_reason(cur->failure));
+        return;
+    }
+    char lim[96] = "";
+    size_t len = 0;
+    for (unsigned bit = 1; bit <= OCC_LIM_BARRIERS; bit <<= 1)
+        if (cur->limiters & bit)
+            len += (size_t)snprintf(lim + len, sizeof lim - len, "%s%s", len ? ", " : "",
+                                    occ_limiter_name((occ_limiter)bit));
+    snprintf(sub, n,
+             "%d threads/block, %d registers/thread, %s shared/block: %.0f%% "
+             "occupancy (%d of %d warps per SM, %d blocks/SM), limited by %s",
+             l->threads_per_block, k->regs_per_thread, units_fmt_bytes(used, buf, sizeof buf),
+             cur->occupancy * 100, cur->warps_per_sm, cur->max_warps_per_sm, cur->blocks_per_sm,
+             lim);
+}
+
+/* The three panels' series around the kernel's own point. */
+static void occ_series_all(const gpu_arch *arch, const occ_kernel *k, const occ_launch *l,
+                           const occ_result *cur, occ_curve *cv, char lab[3][96], char *note,
+                           size_t note_n, occ_series *s)
+{
+    char buf[64];
+    double pct = cur->occupancy * 100;
+    curve_threads(arch, k, l, &cv[0]);
+    s[0] = (occ_series){"Occupancy vs threads per block",
+                        "Threads per block",
+                        arch->max_threads_per_block,
+                        tick_step(arch->max_threads_per_block, 8, true),
+                        false,
+                        cv[0].n,
+                        cv[0].x,
+                        cv[0].y,
+                        false,
+                        l->threads_per_block,
+                        pct,
+                        lab[0],
+                        NULL};
+    snprintf(lab[0], 96, "%d threads: %.0f%%", l->threads_per_block, pct);
+    curve_registers(arch, k, l, &cv[1]);
+    double rmax = arch->max_regs_per_thread > 0 ? arch->max_regs_per_thread + 1 : 256;
+    s[1] = (occ_series){"Occupancy vs registers per thread",
+                        "Registers per thread",
+                        rmax,
+                        tick_step(rmax, 8, true),
+                        false,
+                        cv[1].n,
+                        cv[1].x,
+                        cv[1].y,
+                        true,
+                        k->regs_per_thread,
+                        pct,
+                        lab[1],
+                        NULL};
+    snprintf(lab[1], 96, "%d registers: %.0f%%", k->regs_per_thread, pct);
+    int64_t smax = curve_smem(arch, k, l, &cv[2]);
+    int64_t used = k->static_smem + l->dynamic_smem;
     note[0] = 0;
     if (arch->smem_per_block_optin > arch->smem_per_block)
-        snprintf(note, sizeof note, "above %s per block assumes the opt-in attribute is set",
+        snprintf(note, note_n, "above %s per block assumes the opt-in attribute is set",
                  units_fmt_bytes(arch->smem_per_block, buf, sizeof buf));
     double sstep = tick_step((double)smax, 8, true);
     if (sstep < 1024 && smax >= 8 * 1024)
@@ -1102,62 +1217,59 @@ bool chart_occupancy(const gpu_arch *arch, const occ_kernel *k, const occ_launch
                         (double)smax,
                         sstep,
                         true,
-                        ns,
-                        xs[2],
-                        ys[2],
+                        cv[2].n,
+                        cv[2].x,
+                        cv[2].y,
                         true,
                         (double)used,
-                        cur.occupancy * 100,
+                        pct,
                         lab[2],
                         note[0] ? note : NULL};
-    snprintf(lab[2], sizeof lab[2], "%s: %.0f%%", units_fmt_bytes(used, buf, sizeof buf),
-             cur.occupancy * 100);
+    snprintf(lab[2], 96, "%s: %.0f%%", units_fmt_bytes(used, buf, sizeof buf), pct);
+}
 
-    canvas cv;
-    const double W = 1500, H = 560;
-    if (!canvas_open(&cv, path, W, H, err, n)) {
-        free(xs);
-        free(ys);
+bool chart_occupancy(const gpu_arch *arch, const occ_kernel *k, const occ_launch *l,
+                     const char *title, const char *path, char *err, size_t n)
+{
+    if (!arch || !k || !l || arch->warp_size <= 0 || arch->max_threads_per_block <= 0) {
+        snprintf(err, n, "an occupancy chart needs an architecture, a kernel and a launch");
         return false;
     }
-    cairo_t *cr = cv.cr;
-    if (title)
-        snprintf(head, sizeof head, "Theoretical occupancy: %s", title);
-    else
-        snprintf(head, sizeof head, "Theoretical occupancy: %s%s%s%s", arch->name,
-                 arch->family[0] ? " (" : "", arch->family, arch->family[0] ? ")" : "");
-    set_rgb(cr, ink);
-    font(cr, 20, true);
-    text(cr, head, 70, 20, 0, 0);
-    if (cur.failure != OCC_OK) {
-        snprintf(sub, sizeof sub,
-                 "%d threads/block, %d registers/thread, %s shared/block: cannot launch (%s)",
-                 l->threads_per_block, k->regs_per_thread, units_fmt_bytes(used, buf, sizeof buf),
-                 occ_failure_reason(cur.failure));
-    } else {
-        char lim[96] = "";
-        size_t len = 0;
-        for (unsigned bit = 1; bit <= OCC_LIM_BARRIERS; bit <<= 1)
-            if (cur.limiters & bit)
-                len += (size_t)snprintf(lim + len, sizeof lim - len, "%s%s", len ? ", " : "",
-                                        occ_limiter_name((occ_limiter)bit));
-        snprintf(sub, sizeof sub,
-                 "%d threads/block, %d registers/thread, %s shared/block: %.0f%% "
-                 "occupancy (%d of %d warps per SM, %d blocks/SM), limited by %s",
-                 l->threads_per_block, k->regs_per_thread, units_fmt_bytes(used, buf, sizeof buf),
-                 cur.occupancy * 100, cur.warps_per_sm, cur.max_warps_per_sm, cur.blocks_per_sm,
-                 lim);
-    }
-    font(cr, 13, false);
-    set_rgb(cr, grey);
-    text(cr, sub, 70, 50, 0, 0);
+    occ_result cur;
+    occ_compute(arch, k, l, &cur);
+    double(*xs)[OCC_MAX_SAMPLES] = xcalloc(3, sizeof *xs);
+    double(*ys)[OCC_MAX_SAMPLES] = xcalloc(3, sizeof *ys);
+    occ_curve cv[3] = {{xs[0], ys[0], 0}, {xs[1], ys[1], 0}, {xs[2], ys[2], 0}};
+    occ_series s[3];
+    char lab[3][96], head[256], sub[320], note[128];
+    memset(s, 0, sizeof s);
+    occ_series_all(arch, k, l, &cur, cv, lab, note, sizeof note, s);
 
-    double pw = (W - 70 - 30 - 2 * 70) / 3;
-    for (int i = 0; i < 3; i++) {
-        box area = {70 + i * (pw + 70), 130, 70 + i * (pw + 70) + pw, H - 90};
-        occ_panel(cr, area, &s[i]);
+    canvas cvs;
+    const double W = 1500, H = 560;
+    bool ok = canvas_open(&cvs, path, W, H, err, n);
+    if (ok) {
+        cairo_t *cr = cvs.cr;
+        if (title)
+            snprintf(head, sizeof head, "Theoretical occupancy: %s", title);
+        else
+            snprintf(head, sizeof head, "Theoretical occupancy: %s%s%s%s", arch->name,
+                     arch->family[0] ? " (" : "", arch->family, arch->family[0] ? ")" : "");
+        set_rgb(cr, ink);
+        font(cr, 20, true);
+        text(cr, head, 70, 20, 0, 0);
+        occ_subtitle(k, l, &cur, sub, sizeof sub);
+        font(cr, 13, false);
+        set_rgb(cr, grey);
+        text(cr, sub, 70, 50, 0, 0);
+        double pw = (W - 70 - 30 - 2 * 70) / 3;
+        for (int i = 0; i < 3; i++) {
+            box area = {70 + i * (pw + 70), 130, 70 + i * (pw + 70) + pw, H - 90};
+            occ_panel(cr, area, &s[i]);
+        }
+        ok = canvas_close(&cvs, err, n);
     }
     free(xs);
     free(ys);
-    return canvas_close(&cv, err, n);
+    return ok;
 }
