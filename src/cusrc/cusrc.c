@@ -1490,6 +1490,138 @@ static int max_nesting(const char *path, int *at_line)
 
 #define CUSRC_MAX_NESTING 512
 
+/* The compiler arguments: device-side CUDA for the target arch, the
+ * toolkit's headers, then the caller's (a compilation database's). */
+static void clang_args(const cusrc_options *opts, const char *home, argv_t *a)
+{
+    char *arch = normalize_arch(opts->arch);
+    if (!arch)
+        arch = xstrdup("sm_90");
+
+    arg_add(a, "-x");
+    arg_add(a, "cuda");
+    arg_add(a, "--cuda-device-only");
+    char *resources = resource_dir();
+    if (resources) {
+        arg_add(a, "-resource-dir");
+        arg_add(a, resources);
+        free(resources);
+    }
+    arg_addf(a, "--cuda-path=%s", home);
+    arg_add(a, "-nocudalib");
+    arg_add(a, "--no-cuda-version-check");
+    arg_addf(a, "--cuda-gpu-arch=%s", arch);
+    /* clang-22 gives no SDK version to a CUDA newer than it knows and then
+     * expects the pre-9.2 launch API (cudaConfigureCall), which CUDA 13 no
+     * longer declares: every <<<>>> would fail. */
+    arg_add(a, "-Xclang");
+    arg_add(a, "-target-sdk-version=12.9");
+    sbuf cccl;
+    sbuf_init(&cccl);
+    sbuf_addf(&cccl, "%s/include/cccl", home);
+    if (is_dir(sbuf_str(&cccl))) { /* nvcc.profile adds it: <cub/cub.cuh>, <cuda/std/...> */
+        arg_add(a, "-isystem");
+        arg_add(a, sbuf_str(&cccl));
+    }
+    sbuf_free(&cccl);
+    arg_add(a, "-Wno-unknown-cuda-version");
+    arg_add(a, "-w");
+    arg_add(a, "-ferror-limit=0");
+    arg_add(a, "-fno-spell-checking");
+    arg_add(a, "-D__GPULINT__=1");
+    /* cooperative_groups offers cluster_group (sm_90) only to nvcc
+     * (__NVCC__) or when told the intrinsics exist; clang has them. */
+    arg_add(a, "-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
+    for (int i = 0; opts->args && i < opts->n_args; i++)
+        arg_add(a, opts->args[i]);
+    free(arch);
+}
+
+/* Kernels, launches and opt-ins in every function of the main file;
+ * functions that main-file code calls are scanned from their calls. */
+static void scan_unit(cusrc_tu *t, scan_state *s, const char *fbuf, size_t fsize)
+{
+    s->t = t;
+    if (fbuf)
+        read_macros(fbuf, fsize, &s->consts);
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, s);
+    for (size_t i = 0; i < s->kernels.n; i++)
+        add_kernel(t, s->kernels.c[i], &s->consts);
+    s->budget = 2000;
+    for (size_t i = 0; i < s->fns.n; i++)
+        clang_visitChildren(s->fns.c[i], called_visit, s);
+    for (size_t i = 0; i < s->fns.n; i++) {
+        /* Functions that main-file code calls are scanned from their calls. */
+        char *key = cx_str(clang_getCursorUSR(s->fns.c[i]));
+        bool called = is_called(s, key);
+        free(key);
+        if (!called)
+            scan_function(s, s->fns.c[i], NULL);
+    }
+    t->consts = &s->consts;
+    build_variants(t);
+}
+
+/* Launches to variants, and their opt-ins. */
+static void bind_launches(cusrc_tu *t)
+{
+    cusrc_unit *out = t->u;
+    for (size_t i = 0; i < out->n_launches; i++) {
+        cusrc_launch *l = &out->launches[i];
+        for (size_t v = 0; l->kernel >= 0 && v < out->n_variants; v++) {
+            cusrc_variant *var = &out->variants[v];
+            if (var->kernel != (size_t)l->kernel)
+                continue;
+            if (!out->kernels[l->kernel].templated ||
+                (l->mangled && var->mangled && !strcmp(l->mangled, var->mangled)))
+                l->variant = (long)v;
+        }
+        const char *usr = t->launch_usr[i];
+        for (size_t o = 0; usr && o < t->n_optins; o++) {
+            optin_rec *r = &t->optins[o];
+            if (strcmp(r->usr, usr) != 0)
+                continue;
+            if (r->mangled && l->mangled && strcmp(r->mangled, l->mangled) != 0)
+                continue;
+            l->smem_optin = true;
+            expr_free(l->optin_bytes.e);
+            free(l->optin_bytes.text);
+            free(l->optin_bytes.why);
+            l->optin_bytes = r->bytes;
+            l->optin_bytes.e = expr_clone(r->bytes.e);
+            l->optin_bytes.text = r->bytes.text ? xstrdup(r->bytes.text) : NULL;
+            l->optin_bytes.why = r->bytes.why ? xstrdup(r->bytes.why) : NULL;
+        }
+    }
+}
+
+/* What the scan kept while it ran. */
+static void scratch_free(cusrc_tu *t, scan_state *s)
+{
+    cusrc_unit *out = t->u;
+    for (size_t i = 0; i < t->n_pend; i++)
+        free(t->pend[i].mangled);
+    free(t->pend);
+    for (size_t i = 0; i < t->n_optins; i++) {
+        free(t->optins[i].usr);
+        free(t->optins[i].mangled);
+        expr_free(t->optins[i].bytes.e);
+        free(t->optins[i].bytes.text);
+        free(t->optins[i].bytes.why);
+    }
+    free(t->optins);
+    for (size_t i = 0; i < out->n_launches; i++)
+        free(t->launch_usr[i]);
+    free(t->launch_usr);
+    free(t->kernel_cur);
+    free(s->fns.c);
+    free(s->kernels.c);
+    tab_free(&s->consts);
+    for (size_t i = 0; i < s->n_called; i++)
+        free(s->called[i]);
+    free(s->called);
+}
+
 bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, char **err)
 {
     memset(out, 0, sizeof *out);
@@ -1509,48 +1641,8 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
                     opts->file, nesting, deep_line, CUSRC_MAX_NESTING);
     const char *home = opts->cuda_home ? opts->cuda_home : GPULINT_CUDA_HOME;
 
-    char *arch = normalize_arch(opts->arch);
-    if (!arch)
-        arch = xstrdup("sm_90");
-
     argv_t a = {0};
-    arg_add(&a, "-x");
-    arg_add(&a, "cuda");
-    arg_add(&a, "--cuda-device-only");
-    char *resources = resource_dir();
-    if (resources) {
-        arg_add(&a, "-resource-dir");
-        arg_add(&a, resources);
-        free(resources);
-    }
-    arg_addf(&a, "--cuda-path=%s", home);
-    arg_add(&a, "-nocudalib");
-    arg_add(&a, "--no-cuda-version-check");
-    arg_addf(&a, "--cuda-gpu-arch=%s", arch);
-    /* clang-22 gives no SDK version to a CUDA newer than it knows and then
-     * expects the pre-9.2 launch API (cudaConfigureCall), which CUDA 13 no
-     * longer declares: every <<<>>> would fail. */
-    arg_add(&a, "-Xclang");
-    arg_add(&a, "-target-sdk-version=12.9");
-    sbuf cccl;
-    sbuf_init(&cccl);
-    sbuf_addf(&cccl, "%s/include/cccl", home);
-    if (is_dir(sbuf_str(&cccl))) { /* nvcc.profile adds it: <cub/cub.cuh>, <cuda/std/...> */
-        arg_add(&a, "-isystem");
-        arg_add(&a, sbuf_str(&cccl));
-    }
-    sbuf_free(&cccl);
-    arg_add(&a, "-Wno-unknown-cuda-version");
-    arg_add(&a, "-w");
-    arg_add(&a, "-ferror-limit=0");
-    arg_add(&a, "-fno-spell-checking");
-    arg_add(&a, "-D__GPULINT__=1");
-    /* cooperative_groups offers cluster_group (sm_90) only to nvcc
-     * (__NVCC__) or when told the intrinsics exist; clang has them. */
-    arg_add(&a, "-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
-    for (int i = 0; opts->args && i < opts->n_args; i++)
-        arg_add(&a, opts->args[i]);
-    free(arch);
+    clang_args(opts, home, &a);
 
     cusrc_ctx *own = NULL;
     if (!ctx)
@@ -1591,54 +1683,9 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
 
     scan_state s;
     memset(&s, 0, sizeof s);
-    s.t = &t;
-    if (fbuf)
-        read_macros(fbuf, fsize, &s.consts);
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visit, &s);
-    for (size_t i = 0; i < s.kernels.n; i++)
-        add_kernel(&t, s.kernels.c[i], &s.consts);
-    s.budget = 2000;
-    for (size_t i = 0; i < s.fns.n; i++)
-        clang_visitChildren(s.fns.c[i], called_visit, &s);
-    for (size_t i = 0; i < s.fns.n; i++) {
-        /* Functions that main-file code calls are scanned from their calls. */
-        char *key = cx_str(clang_getCursorUSR(s.fns.c[i]));
-        bool called = is_called(&s, key);
-        free(key);
-        if (!called)
-            scan_function(&s, s.fns.c[i], NULL);
-    }
-    t.consts = &s.consts;
-    build_variants(&t);
+    scan_unit(&t, &s, fbuf, fsize);
 
-    /* Launches to variants, and their opt-ins. */
-    for (size_t i = 0; i < out->n_launches; i++) {
-        cusrc_launch *l = &out->launches[i];
-        for (size_t v = 0; l->kernel >= 0 && v < out->n_variants; v++) {
-            cusrc_variant *var = &out->variants[v];
-            if (var->kernel != (size_t)l->kernel)
-                continue;
-            if (!out->kernels[l->kernel].templated ||
-                (l->mangled && var->mangled && !strcmp(l->mangled, var->mangled)))
-                l->variant = (long)v;
-        }
-        const char *usr = t.launch_usr[i];
-        for (size_t o = 0; usr && o < t.n_optins; o++) {
-            optin_rec *r = &t.optins[o];
-            if (strcmp(r->usr, usr) != 0)
-                continue;
-            if (r->mangled && l->mangled && strcmp(r->mangled, l->mangled) != 0)
-                continue;
-            l->smem_optin = true;
-            expr_free(l->optin_bytes.e);
-            free(l->optin_bytes.text);
-            free(l->optin_bytes.why);
-            l->optin_bytes = r->bytes;
-            l->optin_bytes.e = expr_clone(r->bytes.e);
-            l->optin_bytes.text = r->bytes.text ? xstrdup(r->bytes.text) : NULL;
-            l->optin_bytes.why = r->bytes.why ? xstrdup(r->bytes.why) : NULL;
-        }
-    }
+    bind_launches(&t);
 
     if (fbuf) {
         read_comments(&t, fbuf, fsize);
@@ -1648,27 +1695,7 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     read_diagnostics(&t);
     out->analyse_seconds = now_s() - t1;
 
-    for (size_t i = 0; i < t.n_pend; i++)
-        free(t.pend[i].mangled);
-    free(t.pend);
-    for (size_t i = 0; i < t.n_optins; i++) {
-        free(t.optins[i].usr);
-        free(t.optins[i].mangled);
-        expr_free(t.optins[i].bytes.e);
-        free(t.optins[i].bytes.text);
-        free(t.optins[i].bytes.why);
-    }
-    free(t.optins);
-    for (size_t i = 0; i < out->n_launches; i++)
-        free(t.launch_usr[i]);
-    free(t.launch_usr);
-    free(t.kernel_cur);
-    free(s.fns.c);
-    free(s.kernels.c);
-    tab_free(&s.consts);
-    for (size_t i = 0; i < s.n_called; i++)
-        free(s.called[i]);
-    free(s.called);
+    scratch_free(&t, &s);
     clang_disposeTranslationUnit(tu);
     cusrc_ctx_free(own);
     return true;

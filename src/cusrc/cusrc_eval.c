@@ -867,6 +867,65 @@ static bool is_warp_size(cnode *n)
     return w;
 }
 
+static expr *x_unary(fn_ctx *f, cnode *n)
+{
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(n->cur);
+    expr *a = n->n_kids == 1 ? x_rec(f, n->kids[0]) : expr_unknown("odd operator");
+    switch (op) {
+    case CXUnaryOperator_Minus:
+        return expr_unary(OP_NEG, a);
+    case CXUnaryOperator_Not:
+        return expr_unary(OP_BNOT, a);
+    case CXUnaryOperator_LNot:
+        return expr_unary(OP_NOT, a);
+    case CXUnaryOperator_Plus:
+        return a;
+    default:
+        expr_free(a);
+        return expr_unknown(op == CXUnaryOperator_Deref ? "value read through a pointer"
+                                                        : "increment inside an expression");
+    }
+}
+
+static expr *x_binary(fn_ctx *f, cnode *n, CXType type)
+{
+    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+    if (n->n_kids != 2)
+        return expr_unknown("odd operator");
+    if (k == CXBinaryOperator_Comma)
+        return x_rec(f, n->kids[1]);
+    CXType ct = clang_getCanonicalType(type);
+    if (ct.kind == CXType_Pointer)
+        return expr_unknown("pointer arithmetic");
+    bool ok;
+    expr_op op = binop_of(k, &ok);
+    if (!ok || k >= CXBinaryOperator_Assign)
+        return expr_unknown("assignment inside an expression");
+    /* Left to right, so that the first runtime value named is the first written. */
+    expr *l = x_rec(f, n->kids[0]);
+    expr *r = x_rec(f, n->kids[1]);
+    return expr_binary(op, l, r);
+}
+
+/* Fully constant: let the compiler's own arithmetic (unsigned wrap,
+ * conversions) have the last word. Takes e. */
+static expr *fold_constant(fn_ctx *f, cnode *n, expr *e)
+{
+    if (e->kind == EX_CONST || tree_has_unknown(e) || n->kind == CXCursor_DeclRefExpr ||
+        n->kind == CXCursor_MemberRefExpr)
+        return e;
+    expr *s = expr_simplify(e);
+    if (s->kind != EX_CONST) {
+        expr_free(s);
+        return e;
+    }
+    expr_free(e);
+    int64_t v;
+    if (x_const(f, n, &v))
+        s->value = v;
+    return s;
+}
+
 static expr *x_rec(fn_ctx *f, cnode *n)
 {
     n = cn_strip(n);
@@ -901,57 +960,12 @@ static expr *x_rec(fn_ctx *f, cnode *n)
     case CXCursor_MemberRefExpr:
         e = x_member(f, n);
         break;
-    case CXCursor_UnaryOperator: {
-        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(n->cur);
-        expr *a = n->n_kids == 1 ? x_rec(f, n->kids[0]) : expr_unknown("odd operator");
-        switch (op) {
-        case CXUnaryOperator_Minus:
-            e = expr_unary(OP_NEG, a);
-            break;
-        case CXUnaryOperator_Not:
-            e = expr_unary(OP_BNOT, a);
-            break;
-        case CXUnaryOperator_LNot:
-            e = expr_unary(OP_NOT, a);
-            break;
-        case CXUnaryOperator_Plus:
-            e = a;
-            break;
-        default:
-            expr_free(a);
-            e = expr_unknown(op == CXUnaryOperator_Deref ? "value read through a pointer"
-                                                         : "increment inside an expression");
-            break;
-        }
+    case CXCursor_UnaryOperator:
+        e = x_unary(f, n);
         break;
-    }
-    case CXCursor_BinaryOperator: {
-        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
-        if (n->n_kids != 2) {
-            e = expr_unknown("odd operator");
-            break;
-        }
-        if (k == CXBinaryOperator_Comma) {
-            e = x_rec(f, n->kids[1]);
-            break;
-        }
-        CXType ct = clang_getCanonicalType(type);
-        if (ct.kind == CXType_Pointer) {
-            e = expr_unknown("pointer arithmetic");
-            break;
-        }
-        bool ok;
-        expr_op op = binop_of(k, &ok);
-        if (!ok || k >= CXBinaryOperator_Assign) {
-            e = expr_unknown("assignment inside an expression");
-            break;
-        }
-        /* Left to right, so that the first runtime value named is the first written. */
-        expr *l = x_rec(f, n->kids[0]);
-        expr *r = x_rec(f, n->kids[1]);
-        e = expr_binary(op, l, r);
+    case CXCursor_BinaryOperator:
+        e = x_binary(f, n, type);
         break;
-    }
     case CXCursor_ConditionalOperator:
         if (n->n_kids == 3) {
             expr *c = x_rec(f, n->kids[0]);
@@ -1003,20 +1017,7 @@ static expr *x_rec(fn_ctx *f, cnode *n)
         }
         break;
     }
-    /* Fully constant: let the compiler's own arithmetic (unsigned wrap,
-     * conversions) have the last word. */
-    if (e->kind != EX_CONST && !tree_has_unknown(e) && n->kind != CXCursor_DeclRefExpr &&
-        n->kind != CXCursor_MemberRefExpr) {
-        expr *s = expr_simplify(e);
-        if (s->kind == EX_CONST) {
-            expr_free(e);
-            e = s;
-            if (x_const(f, n, &v))
-                e->value = v;
-        } else {
-            expr_free(s);
-        }
-    }
+    e = fold_constant(f, n, e);
     f->depth--;
     return e;
 }
