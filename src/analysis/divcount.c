@@ -55,6 +55,27 @@ static bool eval_at(const expr *e, expr_env *env, const int64_t block[3], const 
     return false;
 }
 
+void divcount_class_add(divcount_classes *s, int64_t uniform, int64_t divergent, int64_t warps,
+                        const int64_t block[3], int warp)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->c[i].uniform == uniform && s->c[i].divergent == divergent) {
+            s->c[i].warps += warps;
+            return;
+        }
+    if (s->n == DIVCOUNT_MAX_CLASSES) {
+        s->more = true;
+        return;
+    }
+    s->c[s->n++] =
+        (divcount_class){uniform, divergent, warps, {block[0], block[1], block[2]}, warp};
+}
+
+bool divcount_classes_agree(const divcount_classes *s)
+{
+    return s->n == 1 && !s->more;
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -158,6 +179,7 @@ static bool count(bool loop, const expr *e, const int64_t block[3], const int64_
                 out->warp_trips_sum += mx;
                 out->warps_divergent += mn != mx;
                 out->taken.warps_entering += mx > 0;
+                divcount_class_add(&out->per_warp, mn, mx - mn, 1, bid, w);
             } else {
                 out->warps_divergent += taken > 0 && taken < lanes;
                 out->taken.warps_entering += taken > 0;
@@ -186,6 +208,8 @@ static bool count(bool loop, const expr *e, const int64_t block[3], const int64_
         &out->warps_divergent,      &out->taken.warps_entering, &out->other.warps_entering,
         &out->taken.lanes,          &out->other.lanes,          &out->iterations_uniform,
         &out->iterations_divergent, &out->lane_trips_sum,       &out->warp_trips_sum};
+    for (int i = 0; i < out->per_warp.n; i++)
+        out->per_warp.c[i].warps *= scale; /* at most warps_in_grid */
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         if (__builtin_mul_overflow(*counts[i], scale, counts[i])) {
             snprintf(why, why_size, "the counts over %lld blocks overflow 64 bits",

@@ -24,6 +24,30 @@
 #define DIVCOUNT_MAX_WARPS 32                 /* a block of 1024 threads */
 #define DIVCOUNT_MAX_EVALS (int64_t)(1 << 26) /* threads evaluated in all */
 
+/* Loops, per warp: the iterations all its lanes run and those only some
+ * run. A textbook asks them per warp ("how many iterations have no
+ * divergence?"); where warps differ, each distinct pair is a class with
+ * how many warps have it and the first that does. */
+#define DIVCOUNT_MAX_CLASSES 4
+typedef struct divcount_class {
+    int64_t uniform, divergent;
+    int64_t warps;    /* warps of the grid with this pair */
+    int64_t block[3]; /* the first of them: its block */
+    int warp;         /* and its warp in that block */
+} divcount_class;
+
+typedef struct divcount_classes {
+    divcount_class c[DIVCOUNT_MAX_CLASSES];
+    int n;
+    bool more; /* more distinct pairs than DIVCOUNT_MAX_CLASSES */
+} divcount_classes;
+
+/* Counts `warps` warps with this pair, the first at (block, warp). */
+void divcount_class_add(divcount_classes *s, int64_t uniform, int64_t divergent, int64_t warps,
+                        const int64_t block[3], int warp);
+/* Every warp counted has the same pair. */
+bool divcount_classes_agree(const divcount_classes *s);
+
 /* One side of a branch (the then-path, or the else-path). */
 typedef struct divcount_path {
     int64_t warps_entering; /* warps of the grid with at least one lane on it */
@@ -51,6 +75,7 @@ typedef struct divcount {
     int64_t iterations_divergent;                 /* sum over warps of max - min */
     int64_t lane_trips_sum;                       /* sum of every lane's trips */
     int64_t warp_trips_sum;                       /* sum over warps of max trips */
+    divcount_classes per_warp;                    /* the same, warp by warp */
     int64_t first_trips[DIVCOUNT_MAX_WARPS * 32]; /* first block, per thread */
     int64_t min_trips, max_trips;
     /* Loops: the same lanes regrouped so threads of equal trip count share

@@ -325,6 +325,8 @@ static bool on_count(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, 
         c->divergent[w] |= lo != hi;
         c->out->iterations_uniform += lo;
         c->out->iterations_divergent += hi - lo;
+        c->out->warp_uniform[w] += lo;
+        c->out->warp_divergent[w] += hi - lo;
     } else if (c->kind == BRANCH_SWITCH) {
         int distinct = distinct_values(v);
         c->lanes[w] += active;

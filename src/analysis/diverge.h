@@ -87,6 +87,9 @@ typedef struct diverge_counts {
     /* Loops, summed over the warps' instances: the iterations every active
      * lane runs (min trips) and those only some run (max - min). */
     int64_t iterations_uniform, iterations_divergent;
+    /* The same per warp of the block (loops). */
+    int64_t warp_uniform[LANES_MAX_THREADS / LANES_WARP];
+    int64_t warp_divergent[LANES_MAX_THREADS / LANES_WARP];
     bool exact;  /* no loop bound sampled, no guard or symbol assumed */
     long visits; /* warp requests, and loop steps / 32: the cost of counting one block */
     char why[LANES_WHY_MAX];

@@ -12,6 +12,7 @@
 #include "analysis/divcount.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "report/warp_iters.h"
 #include "input/cexpr.h"
 #include "util/sbuf.h"
 #include "util/units.h"
@@ -66,9 +67,30 @@ static void print_text(const div_args *a, const divcount *r)
     if (r->loop) {
         sbuf_addf(&b, "warps that run the loop:   %lld\n", (long long)r->taken.warps_entering);
         sbuf_addf(&b, "warps that diverge:        %lld\n", (long long)r->warps_divergent);
-        sbuf_addf(&b, "iterations, all lanes:     %lld (summed over warps)\n",
-                  (long long)r->iterations_uniform);
-        sbuf_addf(&b, "iterations, some lanes:    %lld\n", (long long)r->iterations_divergent);
+        /* Per warp, as a textbook asks, beside the sums over the grid. */
+        json_t *pw = json_object();
+        warp_iters_json(pw, &r->per_warp, true);
+        if (divcount_classes_agree(&r->per_warp) && r->warps_in_grid == 1) {
+            sbuf_addf(&b, "iterations, all lanes:     %lld (the grid's one warp)\n",
+                      (long long)r->iterations_uniform);
+            sbuf_addf(&b, "iterations, some lanes:    %lld\n", (long long)r->iterations_divergent);
+        } else if (divcount_classes_agree(&r->per_warp)) {
+            sbuf_addf(&b,
+                      "iterations, all lanes:     %lld per warp, in each of the %lld warps (%lld "
+                      "summed over warps)\n",
+                      (long long)r->per_warp.c[0].uniform, (long long)r->warps_in_grid,
+                      (long long)r->iterations_uniform);
+            sbuf_addf(&b, "iterations, some lanes:    %lld per warp (%lld summed)\n",
+                      (long long)r->per_warp.c[0].divergent, (long long)r->iterations_divergent);
+        } else {
+            sbuf_addf(&b, "iterations, all lanes:     %lld (summed over warps)\n",
+                      (long long)r->iterations_uniform);
+            sbuf_addf(&b, "iterations, some lanes:    %lld\n", (long long)r->iterations_divergent);
+            sbuf_add(&b, "iterations per warp:       ");
+            warp_iters_text(&b, pw, (long long)r->warps_in_grid);
+            sbuf_addc(&b, '\n');
+        }
+        json_decref(pw);
         sbuf_addf(&b, "SIMD efficiency:           %.1f%% (%lld lane-iterations / (32 x %lld))\n",
                   pct(r->taken.simd_efficiency), (long long)r->lane_trips_sum,
                   (long long)r->warp_trips_sum);
@@ -174,6 +196,7 @@ static void print_json(const div_args *a, const divcount *r)
     if (r->loop) {
         json_object_set_new(o, "iterations_uniform", json_integer(r->iterations_uniform));
         json_object_set_new(o, "iterations_divergent", json_integer(r->iterations_divergent));
+        warp_iters_json(o, &r->per_warp, true);
         json_object_set_new(o, "min_trips", json_integer(r->min_trips));
         json_object_set_new(o, "max_trips", json_integer(r->max_trips));
         json_t *lanes = json_array();

@@ -11,6 +11,7 @@
 #include "analysis/gridcls.h"
 #include "analysis/occ.h"
 #include "report/occ_report.h"
+#include "report/warp_iters.h"
 #include "util/jsontext.h"
 
 void source_outputs_init(source_outputs *o)
@@ -507,6 +508,7 @@ typedef struct branch_grid_ctx {
     const int64_t *block;
     const expr_env *env;
     bool inexact;
+    divcount_classes per_warp; /* loops: iterations per warp, block by block */
 } branch_grid_ctx;
 
 static bool branch_grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *why,
@@ -527,6 +529,9 @@ static bool branch_grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], 
     m[3] = c.runs;
     m[4] = c.iterations_uniform;
     m[5] = c.iterations_divergent;
+    if (g->branch->kind == BRANCH_LOOP)
+        for (int w = 0; w < c.warps && w < LANES_MAX_THREADS / LANES_WARP; w++)
+            divcount_class_add(&g->per_warp, c.warp_uniform[w], c.warp_divergent[w], 1, bid, w);
     return true;
 }
 
@@ -557,9 +562,10 @@ static void add_branch_counts(json_t *o, const branch_site *b, const int64_t blo
     char why[LANES_WHY_MAX];
     branch_grid_ctx ctx = {.branch = b, .block = block, .env = &first, .inexact = !c.exact};
     int64_t blocks = g[0] * g[1] * g[2];
-    bool ok;
+    bool ok, walked = false;
     if ((uses[0] || uses[1] || uses[2]) && blocks <= BRANCH_EVERY_BLOCK_MAX &&
         blocks * (c.visits > 0 ? c.visits : 1) <= BRANCH_EVERY_VISIT_MAX) {
+        walked = true;
         /* Small enough to count block by block: exact whatever the
          * condition singles out. */
         memset(&gr, 0, sizeof gr);
@@ -598,6 +604,16 @@ static void add_branch_counts(json_t *o, const branch_site *b, const int64_t blo
     if (b->kind == BRANCH_LOOP) {
         json_object_set_new(o, "iterations_uniform", json_integer(gr.sum[4]));
         json_object_set_new(o, "iterations_divergent", json_integer(gr.sum[5]));
+        /* Block 0 stands for every block when the branch reads no block
+         * index: its warps' counts are each block's. */
+        bool any_block = uses[0] || uses[1] || uses[2];
+        if (!walked && !any_block)
+            for (int i = 0; i < ctx.per_warp.n; i++) {
+                ctx.per_warp.c[i].warps *= blocks;
+                memset(ctx.per_warp.c[i].block, 0, sizeof ctx.per_warp.c[i].block);
+            }
+        /* Sampled by block class, the warps of each pair are not counted. */
+        warp_iters_json(o, &ctx.per_warp, walked || !any_block);
     }
     json_object_set_new(o, "counts_exact", json_boolean(!ctx.inexact && gr.uniform));
     if (!gr.uniform)
@@ -980,10 +996,22 @@ void source_branch_text(sbuf *out, const source_outputs *o)
         if (json_is_number(simd))
             sbuf_addf(out, ", SIMD efficiency %.1f%%", json_number_value(simd) * 100.0);
         json_t *iu = json_object_get(b, "iterations_uniform");
-        if (iu)
-            sbuf_addf(out, "; iterations %lld uniform, %lld divergent",
+        if (iu && json_is_integer(json_object_get(b, "iterations_uniform_per_warp"))) {
+            sbuf_add(out, "; iterations ");
+            warp_iters_text(out, b, (long long)warps);
+            if (warps > 1)
+                sbuf_addf(
+                    out, " (%lld and %lld in all)", (long long)json_integer_value(iu),
+                    (long long)json_integer_value(json_object_get(b, "iterations_divergent")));
+        } else if (iu) {
+            sbuf_addf(out, "; iterations %lld uniform, %lld divergent in all",
                       (long long)json_integer_value(iu),
                       (long long)json_integer_value(json_object_get(b, "iterations_divergent")));
+            if (json_object_get(b, "iterations_per_warp")) {
+                sbuf_add(out, "; ");
+                warp_iters_text(out, b, (long long)warps);
+            }
+        }
         if (!json_is_true(json_object_get(b, "counts_exact")))
             sbuf_add(out, " (estimate)");
         sbuf_addc(out, '\n');

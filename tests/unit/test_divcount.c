@@ -50,6 +50,45 @@ static void test_exercise_13_8(void **state)
     assert_int_equal(r.min_trips, 0);
 }
 
+/* PMPP exercise 4.1e: 8 blocks of 128 threads, trips 5 - i % 3 with i the
+ * global index. Every 32 consecutive i take each remainder: each warp's
+ * lanes run 3, 4 or 5 times, so 3 iterations are uniform and 2 divergent in
+ * every one of the 32 warps (the book's 3 and 2); 96 and 64 over the grid. */
+static void test_pmpp_4_1e_per_warp(void **state)
+{
+    (void)state;
+    assert_true(run(true, "5 - (blockIdx.x * blockDim.x + threadIdx.x) % 3", 128, 8));
+    assert_int_equal(r.iterations_uniform, 96);
+    assert_int_equal(r.iterations_divergent, 64);
+    assert_true(divcount_classes_agree(&r.per_warp));
+    assert_int_equal(r.per_warp.c[0].uniform, 3);
+    assert_int_equal(r.per_warp.c[0].divergent, 2);
+    assert_int_equal(r.per_warp.c[0].warps, 32);
+}
+
+/* Warps that differ: trips threadIdx.x % 40 in blocks of 64, 2 blocks. Warp
+ * 0 holds trips 0..31 (0 uniform, 31 divergent), warp 1 trips 32..39 and
+ * 0..23 (0 and 39); each pair in 2 warps of the grid, first in block 0. A
+ * condition that reads no block index is counted on block 0 and scaled. */
+static void test_per_warp_classes_differ(void **state)
+{
+    (void)state;
+    assert_true(run(true, "threadIdx.x % 40", 64, 2));
+    assert_false(divcount_classes_agree(&r.per_warp));
+    assert_int_equal(r.per_warp.n, 2);
+    assert_int_equal(r.per_warp.c[0].uniform, 0);
+    assert_int_equal(r.per_warp.c[0].divergent, 31);
+    assert_int_equal(r.per_warp.c[0].warps, 2);
+    assert_int_equal(r.per_warp.c[0].warp, 0);
+    assert_int_equal(r.per_warp.c[1].divergent, 39);
+    assert_int_equal(r.per_warp.c[1].warps, 2);
+    assert_int_equal(r.per_warp.c[1].warp, 1);
+    /* More distinct pairs than are kept: said, not dropped silently. */
+    assert_true(run(true, "threadIdx.x / 32 * 2 + threadIdx.x % 2", 256, 1));
+    assert_int_equal(r.per_warp.n, DIVCOUNT_MAX_CLASSES);
+    assert_true(r.per_warp.more);
+}
+
 static void test_two_ranges_over_a_grid(void **state)
 {
     (void)state;
@@ -120,6 +159,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exercise_13_8),
+        cmocka_unit_test(test_pmpp_4_1e_per_warp),
+        cmocka_unit_test(test_per_warp_classes_differ),
         cmocka_unit_test(test_two_ranges_over_a_grid),
         cmocka_unit_test(test_partial_and_aligned_warps),
         cmocka_unit_test(test_block_dependent),
