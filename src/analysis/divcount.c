@@ -100,6 +100,29 @@ static double regrouped(const int64_t *trips, int64_t n, bool *full)
     return runs ? (double)lanes / (double)(WARP * runs) : 1.0;
 }
 
+/* The smallest 1-D block, a multiple of 32 up to 1024 threads, whose
+ * threads regrouped by trip count fill every warp; 0 when none does. */
+static int full_block(const expr *e, expr_env *env)
+{
+    int64_t trial[WARP * DIVCOUNT_MAX_WARPS];
+    for (int k = 1; k <= DIVCOUNT_MAX_WARPS; k++) {
+        int64_t b1[3] = {(int64_t)WARP * k, 1, 1}, zero[3] = {0, 0, 0};
+        expr_env_set_builtin(env, SYM_BDIM_X, b1[0]);
+        bool ok = true, full = false;
+        for (int64_t t = 0; t < b1[0] && ok; t++) {
+            char ignored[8];
+            ok = eval_at(e, env, b1, zero, t, &trial[t], ignored, sizeof ignored);
+            if (ok && trial[t] < 0)
+                trial[t] = 0;
+        }
+        if (ok)
+            regrouped(trial, b1[0], &full);
+        if (ok && full)
+            return (int)b1[0];
+    }
+    return 0;
+}
+
 static bool count(bool loop, const expr *e, const int64_t block[3], const int64_t grid[3],
                   const expr_env *base, divcount *out, char *why, size_t why_size)
 {
@@ -222,25 +245,8 @@ static bool count(bool loop, const expr *e, const int64_t block[3], const int64_
                                 : 0;
         bool full;
         out->regrouped_efficiency = regrouped(out->first_trips, threads, &full);
-        /* The smallest 1-D block whose threads, regrouped, fill every warp. */
-        if (block[1] == 1 && block[2] == 1 && !out->every_block) {
-            int64_t trial[WARP * DIVCOUNT_MAX_WARPS];
-            for (int k = 1; k <= DIVCOUNT_MAX_WARPS && !out->regroup_full_block; k++) {
-                int64_t b1[3] = {(int64_t)WARP * k, 1, 1}, zero[3] = {0, 0, 0};
-                expr_env_set_builtin(&env, SYM_BDIM_X, b1[0]);
-                bool ok = true;
-                for (int64_t t = 0; t < b1[0] && ok; t++) {
-                    char ignored[8];
-                    ok = eval_at(e, &env, b1, zero, t, &trial[t], ignored, sizeof ignored);
-                    if (ok && trial[t] < 0)
-                        trial[t] = 0;
-                }
-                if (ok)
-                    regrouped(trial, b1[0], &full);
-                if (ok && full)
-                    out->regroup_full_block = (int)b1[0];
-            }
-        }
+        if (block[1] == 1 && block[2] == 1 && !out->every_block)
+            out->regroup_full_block = full_block(e, &env);
     } else {
         out->taken.simd_efficiency =
             out->taken.warps_entering
