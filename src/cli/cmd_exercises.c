@@ -124,11 +124,15 @@ static int show(const exercise *e, const char *models, bool explain)
     if (e->differs) {
         sbuf_add(&b, "\nwhere the book is wrong:\n");
         indented(&b, e->differs);
-    } else
+    } else if (!e->simplifies)
         sbuf_add(&b, "\ngpulint and the book agree.\n");
     if (e->simplifies) {
         sbuf_add(&b, "\nwhere the book simplifies real hardware:\n");
         indented(&b, e->simplifies);
+    }
+    if (e->notes) {
+        sbuf_add(&b, "\nnotes:\n");
+        indented(&b, e->notes);
     }
     if (e->covers) {
         sbuf_add(&b, "\nnot answered by the command yet:\n");
@@ -167,57 +171,129 @@ static void first_difference(const char *a, const char *b, char *out, size_t n)
     snprintf(out, n, "line %d: one answer ends before the other", line);
 }
 
+/* Each line of the entry's evidence must be in one of its answers. */
+static int check_evidence(const exercise *e, const char *plain, const char *explained,
+                          size_t *phrases)
+{
+    int missing = 0;
+    for (const char *p = e->evidence; p && *p;) {
+        size_t n = strcspn(p, "\n");
+        char *phrase = xstrndup(p, n);
+        *phrases += n > 0;
+        if (n && !strstr(plain, phrase) && !(explained && strstr(explained, phrase))) {
+            printf("FAIL %s: the entry relies on \"%s\", which gpulint's answer no longer "
+                   "says\n",
+                   e->id, phrase);
+            missing++;
+        }
+        free(phrase);
+        p += n + (p[n] == '\n');
+    }
+    return missing;
+}
+
+/* One answer against its recording (or recorded, with write); 1 when it
+ * changed, -1 when it could not be written. */
+static int check_answer(const exercise_set *set, const exercise *e, bool explain, const char *got,
+                        bool write)
+{
+    char *path = answer_path(set, e, explain);
+    int changed = 0;
+    if (write) {
+        FILE *f = fopen(path, "w");
+        if (!f || fputs(got, f) < 0 || fclose(f) != 0) {
+            diag_error(EXIT_INPUT, "%s: cannot be written", path);
+            changed = -1;
+        } else
+            printf("wrote %s\n", path);
+    } else {
+        char *want = NULL;
+        size_t len;
+        fileio_status st = fileio_read(path, ANSWER_MAX, &want, &len);
+        if (st != FILEIO_OK) {
+            printf("FAIL %s: %s: %s\n", e->id, path, fileio_status_text(st));
+            changed = 1;
+        } else if (strcmp(want, got) != 0) {
+            char where[400];
+            first_difference(want, got, where, sizeof where);
+            printf("FAIL %s%s: the answer changed (%s)\n", e->id, explain ? " --explain" : "",
+                   where);
+            changed = 1;
+        } else
+            printf("ok   %s%s %s\n", e->id, explain ? " --explain" : "", e->title);
+        free(want);
+    }
+    free(path);
+    return changed;
+}
+
 static int check(const exercise_set *set, const char *models, bool write)
 {
-    int changed = 0;
-    for (size_t i = 0; i < set->n * 2; i++) {
-        const exercise *e = &set->items[i / 2];
-        bool explain = i % 2;
-        if (explain && !has_explained_answer(e))
-            continue;
-        char err[512];
-        char *got = answer(e, models, explain, err, sizeof err);
-        if (!got)
-            return diag_error(EXIT_TOOL, "%s", err);
-        char *path = answer_path(set, e, explain);
-        if (write) {
-            FILE *f = fopen(path, "w");
-            if (!f || fputs(got, f) < 0 || fclose(f) != 0) {
-                free(got);
-                int rc = diag_error(EXIT_INPUT, "%s: cannot be written", path);
-                free(path);
-                return rc;
+    int changed = 0, unsupported = 0;
+    size_t answers = 0, phrases = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        const exercise *e = &set->items[i];
+        char *got[2] = {NULL, NULL};
+        for (int explain = 0; explain < 2; explain++) {
+            if (explain && !has_explained_answer(e))
+                continue;
+            char err[512];
+            got[explain] = answer(e, models, explain, err, sizeof err);
+            if (!got[explain]) {
+                free(got[0]);
+                return diag_error(EXIT_TOOL, "%s", err);
             }
-            printf("wrote %s\n", path);
-        } else {
-            char *want = NULL;
-            size_t len;
-            fileio_status st = fileio_read(path, ANSWER_MAX, &want, &len);
-            if (st != FILEIO_OK) {
-                printf("FAIL %s: %s: %s\n", e->id, path, fileio_status_text(st));
-                changed++;
-            } else if (strcmp(want, got) != 0) {
-                char where[400];
-                first_difference(want, got, where, sizeof where);
-                printf("FAIL %s%s: the answer changed (%s)\n", e->id, explain ? " --explain" : "",
-                       where);
-                changed++;
-            } else
-                printf("ok   %s%s %s\n", e->id, explain ? " --explain" : "", e->title);
-            free(want);
+            answers++;
+            int c = check_answer(set, e, explain, got[explain], write);
+            if (c < 0) {
+                free(got[0]);
+                free(got[1]);
+                return EXIT_INPUT;
+            }
+            changed += c;
         }
-        free(path);
-        free(got);
+        unsupported += check_evidence(e, got[0], got[1], &phrases);
+        free(got[0]);
+        free(got[1]);
     }
-    if (!write) {
-        size_t answers = 0;
-        for (size_t i = 0; i < set->n; i++)
-            answers += 1 + has_explained_answer(&set->items[i]);
+    if (!write)
         printf("%zu exercises, %zu answers with the worked steps: %zu as recorded, %d "
-               "changed\n",
-               set->n, answers, answers - (size_t)changed, changed);
+               "changed; %zu phrases their words rely on, %d no longer in the answers\n",
+               set->n, answers, answers - (size_t)changed, changed, phrases, unsupported);
+    return changed || unsupported ? EXIT_CHECK_FAILED : EXIT_OK;
+}
+
+/* The first sentence of a text, its lines joined. */
+static void first_sentence(sbuf *b, const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        sbuf_addc(b, *p == '\n' ? ' ' : *p);
+        if (*p == '.' &&
+            (p[1] == '\0' || ((p[1] == ' ' || p[1] == '\n') && p[2] >= 'A' && p[2] <= 'Z')))
+            return;
     }
-    return changed ? EXIT_CHECK_FAILED : EXIT_OK;
+}
+
+/* Where the books are wrong or simplify, as a Markdown list: the README's
+ * list is this output (a test compares them). */
+static void errata(const exercise_set *set)
+{
+    sbuf b;
+    sbuf_init(&b);
+    for (size_t i = 0; i < set->n; i++) {
+        const exercise *e = &set->items[i];
+        if (!e->differs && !e->simplifies)
+            continue;
+        sbuf_addf(&b, "- **%s** %s (%s): ", e->id, e->title,
+                  e->differs ? (e->simplifies ? "wrong, simplifies" : "wrong") : "simplifies");
+        if (e->erratum)
+            first_sentence(&b, e->erratum);
+        else
+            first_sentence(&b, e->differs ? e->differs : e->simplifies);
+        sbuf_addc(&b, '\n');
+    }
+    fputs(sbuf_str(&b), stdout);
+    sbuf_free(&b);
 }
 
 static void list(const exercise_set *set)
@@ -231,15 +307,17 @@ static void list(const exercise_set *set)
             snprintf(title, sizeof title, "%.59s...", e->title);
         else
             snprintf(title, sizeof title, "%s", e->title);
-        printf("%-7s %-62s %s%s%s\n", e->id, title, e->differs ? "wrong" : "agrees",
-               e->simplifies ? ", simplifies" : "", e->covers ? " (partly answered)" : "");
+        const char *verdict = e->differs      ? (e->simplifies ? "wrong, simplifies" : "wrong")
+                              : e->simplifies ? "simplifies"
+                                              : "agrees";
+        printf("%-7s %-62s %s%s\n", e->id, title, verdict, e->covers ? " (partly answered)" : "");
     }
     printf("\n'gpulint exercises ID [--explain]' shows one; '--check' re-runs them all.\n");
 }
 
 int cmd_exercises(int argc, char **argv)
 {
-    bool explain = false, do_check = false, write = false, help = false;
+    bool explain = false, do_check = false, write = false, help = false, do_errata = false;
     const char *models = NULL;
     const opt_spec specs[] = {
         {"explain", 'e', OPT_FLAG, &explain, NULL, NULL, "gpulint's answer with its worked steps"},
@@ -247,6 +325,8 @@ int cmd_exercises(int argc, char **argv)
          "re-run every exercise; exit 1 when an answer differs from the recorded one"},
         {"write-answers", 0, OPT_FLAG, &write, NULL, NULL,
          "record today's answers (for a new or corrected exercise)"},
+        {"errata", 0, OPT_FLAG, &do_errata, NULL, NULL,
+         "where the books are wrong or simplify, one Markdown line each"},
         {"models", 0, OPT_STRING, &models, NULL, "DIR", "models directory"},
         {"help", 'h', OPT_FLAG, &help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
@@ -267,8 +347,9 @@ int cmd_exercises(int argc, char **argv)
     int rc = EXIT_OK;
     if (res.n_passthrough || res.n_positional > 1)
         rc = diag_error(EXIT_USAGE, "exercises: give at most one exercise id");
-    else if ((do_check || write) && res.n_positional)
-        rc = diag_error(EXIT_USAGE, "--check and --write-answers cover the whole catalogue");
+    else if ((do_check || write || do_errata) && res.n_positional)
+        rc = diag_error(EXIT_USAGE,
+                        "--check, --write-answers and --errata cover the whole catalogue");
     const char *models_dir = models ? models : model_default_dir();
     exercise_set set;
     char err[1024];
@@ -277,6 +358,8 @@ int cmd_exercises(int argc, char **argv)
     else if (rc == EXIT_OK) {
         if (do_check || write)
             rc = check(&set, models_dir, write);
+        else if (do_errata)
+            errata(&set);
         else if (res.n_positional) {
             const exercise *e = exercise_find(&set, res.positional[0]);
             rc = e ? show(e, models_dir, explain)

@@ -38,36 +38,54 @@ static void dims_text(sbuf *b, const int64_t d[3], bool force3)
         sbuf_addf(b, "x%lld", (long long)d[2]);
 }
 
-/* Why the recommended candidate beat the next best, in the terms of the
- * first criterion that told them apart. */
+/* Why r beats o, in the terms of the first criterion of launchplan_compare
+ * that tells them apart (the one that decided). */
+static void beats(sbuf *b, const launchplan_candidate *r, const launchplan_candidate *o)
+{
+    if (r->launches != o->launches)
+        sbuf_add(b, "it cannot launch");
+    else if (r->coalesced != o->coalesced)
+        sbuf_add(b, "its rows are not coalesced (sectors half used)");
+    else if (lround(r->occ.occupancy * 100) != lround(o->occ.occupancy * 100))
+        sbuf_addf(b, "higher occupancy (%.0f%% against %.0f%%)", 100 * r->occ.occupancy,
+                  100 * o->occ.occupancy);
+    else if (r->rows_per_warp != o->rows_per_warp)
+        sbuf_addf(b,
+                  "each warp reads %d row%s (whole 128-byte lines) where its warps span %d, at "
+                  "the same occupancy",
+                  r->rows_per_warp, r->rows_per_warp == 1 ? "" : "s", o->rows_per_warp);
+    else if (fabs(r->idle_fraction - o->idle_fraction) > 1e-9)
+        sbuf_addf(b,
+                  "fewer idle threads (%.1f%% against %.1f%%) at the same occupancy and rows "
+                  "per warp",
+                  100 * r->idle_fraction, 100 * o->idle_fraction);
+    else if (r->waves > 0 && o->waves > 0 &&
+             fabs(r->waves / r->full_waves - o->waves / o->full_waves) > 1e-9)
+        sbuf_add(b, "fuller waves at the same occupancy and idle share");
+    else
+        sbuf_add(b, "as good on every count: the wider block is taken");
+}
+
+/* The recommended candidate's numbers, then what decided it over each of
+ * the others (a candidate may lose to it on a different count than the
+ * runner-up does). */
 static void reason(sbuf *b, const launchplan_candidate *c, int n, int rec)
 {
-    const launchplan_candidate *r = &c[rec], *next = NULL;
-    for (int i = 0; i < n; i++)
-        if (i != rec && (!next || launchplan_compare(&c[i], next) > 0))
-            next = &c[i];
+    const launchplan_candidate *r = &c[rec];
     sbuf_addf(b, "%s, %.0f%% occupancy, %.1f%% idle threads",
               r->coalesced ? "coalesced rows" : "rows not coalesced", 100 * r->occ.occupancy,
               100 * r->idle_fraction);
     if (r->waves > 0)
         sbuf_addf(b, ", %d wave%s (the last %.0f%% full)", r->full_waves,
                   r->full_waves == 1 ? "" : "s", 100 * r->tail_fill);
-    if (!next)
-        return;
-    if (r->coalesced != next->coalesced)
-        sbuf_add(b, "; the others leave sectors half used");
-    else if (lround(r->occ.occupancy * 100) != lround(next->occ.occupancy * 100))
-        sbuf_add(b, "; the highest occupancy among the coalesced shapes");
-    else if (r->rows_per_warp != next->rows_per_warp)
-        sbuf_add(b, "; each warp reads one row (whole 128-byte lines), where the next best spans "
-                    "rows");
-    else if (r->idle_fraction < next->idle_fraction - 1e-9)
-        sbuf_add(b, "; the fewest idle threads at that occupancy");
-    else if (r->waves > 0 && next->waves > 0 &&
-             fabs(r->waves / r->full_waves - next->waves / next->full_waves) > 1e-9)
-        sbuf_add(b, "; fuller waves than the others at the same occupancy and idle share");
-    else
-        sbuf_add(b, "; as good as the next best on every count: the wider block is taken");
+    for (int i = 0; i < n; i++) {
+        if (i == rec)
+            continue;
+        sbuf_add(b, "; over ");
+        dims_text(b, c[i].block, false);
+        sbuf_add(b, ": ");
+        beats(b, r, &c[i]);
+    }
 }
 
 static void print_text(const target *t, const launchplan_problem *p, const launchplan_candidate *c,

@@ -23,10 +23,12 @@ const char *exercise_default_dir(const char *models_dir)
 
 static char **field(exercise *e, const char *name)
 {
-    static const char *const names[] = {"id",   "title",   "source",     "question", "command",
-                                        "book", "differs", "simplifies", "covers"};
-    char **slots[] = {&e->id,   &e->title,   &e->source,     &e->question, &e->command,
-                      &e->book, &e->differs, &e->simplifies, &e->covers};
+    static const char *const names[] = {"id",      "title",    "source",  "question",
+                                        "command", "book",     "differs", "simplifies",
+                                        "covers",  "evidence", "notes",   "erratum"};
+    char **slots[] = {&e->id,      &e->title,    &e->source,  &e->question,
+                      &e->command, &e->book,     &e->differs, &e->simplifies,
+                      &e->covers,  &e->evidence, &e->notes,   &e->erratum};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return slots[i];
@@ -73,6 +75,9 @@ static void free_one(exercise *e)
     free(e->differs);
     free(e->simplifies);
     free(e->covers);
+    free(e->evidence);
+    free(e->notes);
+    free(e->erratum);
     free(e->path);
     memset(e, 0, sizeof *e);
 }

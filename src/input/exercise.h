@@ -21,7 +21,15 @@ typedef struct exercise {
     /* where the book's machine or claim is simpler than real hardware (or
      * merely rounded); NULL = nowhere */
     char *simplifies;
-    char *covers; /* what the command does not answer yet; NULL = all of it */
+    char *covers;  /* what the command does not answer yet; NULL = all of it */
+    char *notes;   /* gpulint's remarks where the book agrees; NULL = none */
+    char *erratum; /* the README's one line on what is wrong or simplified; NULL =
+                      the first sentence of differs, else of simplifies */
+    /* Phrases of gpulint's answer that the entry's words rely on, one per
+     * line: --check fails when the answer (with its worked steps, where the
+     * command has them) no longer holds one, so the reasoning a student
+     * copies cannot drift from what gpulint shows. NULL = none. */
+    char *evidence;
     char *path;
 } exercise;
 
