@@ -14,6 +14,7 @@ static const struct {
     {"occupancy", cmd_occupancy, "occupancy calculator (with --explain: worked steps)"},
     {"check", cmd_check, "fail when registers, spills, stack or occupancy cross a threshold"},
     {"bank", cmd_bank, "shared-memory bank-conflict calculator"},
+    {"coalesce", cmd_coalesce, "global-memory coalescing calculator"},
     {"divergence", cmd_divergence,
      "divergence calculator: warps entering and diverging, SIMD efficiency"},
     {"launch", cmd_launch,

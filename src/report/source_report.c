@@ -1,6 +1,7 @@
 /* source_report: source-level analyses joined with ptxas's numbers. */
 #include "report/source_report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -620,6 +621,33 @@ static void add_branch_counts(json_t *o, const branch_site *b, const int64_t blo
         json_object_set_new(o, "counts_note", json_text(gr.note));
 }
 
+/* The worst request and the average are two numbers: a message that puts
+ * one's sectors beside the other's efficiency misleads (a bounds-checked
+ * last warp is worse than the rest). */
+static void coalescing_finding(finding_list *findings, const char *file, const mem_access *a,
+                               const char *inst, const coalesce_result *cr)
+{
+    const char *what = a->is_store ? "store to" : "load from";
+    const char *text = a->text ? a->text : a->base;
+    json_t *data = json_pack("{s:i, s:i, s:f}", "sectors", cr->worst_sectors, "ideal_sectors",
+                             cr->worst_ideal, "efficiency", cr->efficiency);
+    if (fabs(cr->average_sectors - cr->worst_sectors) < 0.005 &&
+        fabs(cr->efficiency - cr->worst_efficiency) < 0.005)
+        findings_add(findings, "gpulint-coalescing", SEV_WARNING, file, a->loc.line, a->loc.column,
+                     data,
+                     "uncoalesced %s '%s'%s: %d sectors of 32 bytes per warp request, ideal %d, "
+                     "in every request (%.0f%% of the bytes moved are used)",
+                     what, text, inst, cr->worst_sectors, cr->worst_ideal, cr->efficiency * 100.0);
+    else
+        findings_add(findings, "gpulint-coalescing", SEV_WARNING, file, a->loc.line, a->loc.column,
+                     data,
+                     "uncoalesced %s '%s'%s: the worst warp request touches %d sectors of 32 "
+                     "bytes, ideal %d (%.0f%% of its bytes used); on average %.2f sectors per "
+                     "request, %.0f%% of the bytes moved used",
+                     what, text, inst, cr->worst_sectors, cr->worst_ideal,
+                     cr->worst_efficiency * 100.0, cr->average_sectors, cr->efficiency * 100.0);
+}
+
 static void analyse_config(const source_inputs *in, size_t vi, const run_config *cfg, bool several,
                            source_outputs *out, finding_list *findings)
 {
@@ -701,14 +729,7 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
             /* A request that touches more sectors than its bytes need; a single
              * lane's 4-byte store (one sector) is not uncoalesced. */
             if (cr.worst_sectors > cr.worst_ideal)
-                findings_add(
-                    findings, "gpulint-coalescing", SEV_WARNING, file, a->loc.line, a->loc.column,
-                    json_pack("{s:i, s:i, s:f}", "sectors", cr.worst_sectors, "ideal_sectors",
-                              cr.worst_ideal, "efficiency", cr.efficiency),
-                    "uncoalesced %s '%s'%s: %d sectors of 32 bytes per warp request, "
-                    "ideal %d (%.0f%% of the bytes moved are used)",
-                    a->is_store ? "store to" : "load from", a->text ? a->text : a->base, inst,
-                    cr.worst_sectors, cr.worst_ideal, cr.efficiency * 100.0);
+                coalescing_finding(findings, file, a, inst, &cr);
         }
     }
     for (size_t i = v->first_branch; i < v->first_branch + v->n_branches; i++) {

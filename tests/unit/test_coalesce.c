@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "analysis/coalesce.h"
+#include "input/cexpr.h"
 
 static expr *C(int64_t v)
 {
@@ -150,12 +151,63 @@ static void test_unknown_offset(void **state)
     assert_string_equal(r.reason, "index depends on 'off' whose value is unknown");
 }
 
+/* The coalescing calculator's questions (gpulint coalesce), worked by hand
+ * from the sector rule: a request costs one 32-byte sector per distinct
+ * 32-byte span its lanes' bytes touch, the ideal is the same bytes packed. */
+static coalesce_result calc(const char *byte_offset, int width, int64_t bx, int64_t by)
+{
+    cexpr_error err;
+    expr *e = cexpr_parse(byte_offset, false, &err);
+    assert_non_null(e);
+    mem_access m = {0};
+    m.space = SPACE_GLOBAL;
+    m.width = width;
+    m.byte_offset = e;
+    m.text = (char *)"";
+    int64_t block[3] = {bx, by, 1};
+    coalesce_result r;
+    assert_true(coalesce_analyze(&m, block, NULL, &r));
+    expr_free(e);
+    return r;
+}
+
+static void test_calculator_answers(void **state)
+{
+    (void)state;
+    /* Stride-2 floats: lanes at bytes 0, 8, ..., 248 span 256 bytes, 8
+     * sectors, for 128 bytes asked (4 sectors): half the bytes used. */
+    coalesce_result r = calc("threadIdx.x * 2 * 4", 4, 32, 1);
+    assert_int_equal(r.worst_sectors, 8);
+    assert_int_equal(r.worst_ideal, 4);
+    assert_float_equal(r.efficiency, 0.5, 1e-12);
+    /* One element in: bytes 4..131 reach a fifth sector (128..159). */
+    r = calc("(threadIdx.x + 1) * 4", 4, 32, 1);
+    assert_int_equal(r.worst_sectors, 5);
+    assert_float_equal(r.efficiency, 128.0 / 160.0, 1e-12);
+    /* Stride 32 floats: every lane in a sector of its own. */
+    r = calc("threadIdx.x * 32 * 4", 4, 32, 1);
+    assert_int_equal(r.worst_sectors, 32);
+    assert_float_equal(r.efficiency, 0.125, 1e-12);
+    /* float4, contiguous: 512 bytes, 16 sectors, all used. */
+    r = calc("threadIdx.x * 16", 16, 128, 1);
+    assert_int_equal(r.worst_sectors, 16);
+    assert_int_equal(r.worst_ideal, 16);
+    assert_int_equal(r.warps, 4);
+    /* 16x16 block over rows 4 KiB apart: a warp is two 64-byte half rows,
+     * 2 sectors each; 4 sectors, the ideal. */
+    r = calc("(threadIdx.y * 1024 + threadIdx.x) * 4", 4, 16, 16);
+    assert_int_equal(r.worst_sectors, 4);
+    assert_int_equal(r.worst_ideal, 4);
+    assert_int_equal(r.requests, 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contiguous),     cmocka_unit_test(test_strided),
         cmocka_unit_test(test_struct_field),   cmocka_unit_test(test_column_walk),
         cmocka_unit_test(test_request_direct), cmocka_unit_test(test_unknown_offset),
+        cmocka_unit_test(test_calculator_answers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
