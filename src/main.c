@@ -15,6 +15,7 @@ static const struct {
     {"check", cmd_check, "fail when registers, spills, stack or occupancy cross a threshold"},
     {"bank", cmd_bank, "shared-memory bank-conflict calculator"},
     {"coalesce", cmd_coalesce, "global-memory coalescing calculator"},
+    {"warps", cmd_warps, "how a launch's threads fall into warps"},
     {"divergence", cmd_divergence,
      "divergence calculator: warps entering and diverging, SIMD efficiency"},
     {"launch", cmd_launch,

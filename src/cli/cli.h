@@ -21,6 +21,7 @@ int cmd_devices(int argc, char **argv);    /* gpulint devices */
 int cmd_models(int argc, char **argv);     /* gpulint models */
 int cmd_bank(int argc, char **argv);       /* gpulint bank */
 int cmd_coalesce(int argc, char **argv);   /* gpulint coalesce */
+int cmd_warps(int argc, char **argv);      /* gpulint warps */
 int cmd_roofline(int argc, char **argv);   /* gpulint roofline */
 int cmd_verify(int argc, char **argv);     /* gpulint verify */
 int cmd_version(int argc, char **argv);    /* gpulint --version */

@@ -20,10 +20,39 @@ extern char **environ;
 
 #define ANSWER_MAX (4u << 20)
 
+/* Which command answers which kind of textbook question (the README has
+ * the same table). */
+#define QUESTIONS                                                                                  \
+    "question                                          command\n"                                  \
+    "occupancy, blocks/warps per SM, what limits it    occupancy --threads N --regs R --smem B "   \
+    "--explain\n"                                                                                  \
+    "warps needed to hide a latency (Little's law)     occupancy --latency C --throughput N\n"     \
+    "how threads fall into warps, idle lanes           warps --block XxY --grid N --explain\n"     \
+    "bank conflicts of a shared-memory access          bank --stride N | --decl D --access E "     \
+    "--explain\n"                                                                                  \
+    "sectors per request, coalescing                   coalesce --stride N [--offset K] | "        \
+    "--access E --explain\n"                                                                       \
+    "warps entering/diverging, SIMD efficiency         divergence --cond E --block B --grid G\n"   \
+    "loop iterations with and without divergence       divergence --trips E --block B --grid G\n"  \
+    "grid size, idle threads, waves, block shape       launch --problem WxH --block B,... "        \
+    "--explain\n"                                                                                  \
+    "peak rates, ridge point, bound of a kernel        roofline --gpu ID --precision P --ai X "    \
+    "--explain\n"                                                                                  \
+    "GEMM intensity with T x T tiles                   roofline --gemm M,N,K --tile T\n"           \
+    "register tiling: FMAs per shared-memory load      roofline --gemm M,N,K --tile T "            \
+    "--thread-tile TMxTN\n"                                                                        \
+    "Tensor Core GEMM: fragments, bound, measured gap  roofline --gemm M,N,K --mma SHAPE --gpu "   \
+    "ID "                                                                                          \
+    "--precision P\n"                                                                              \
+    "speedup from mixed precision (Amdahl)             roofline --mix F@R,... [--target-speedup "  \
+    "S]\n"                                                                                         \
+    "a kernel's registers, occupancy, conflicts        gpulint FILE.cu [--block B]\n"
+
 /* The commands whose output grows worked steps with --explain. */
 static bool takes_explain(const char *command)
 {
-    static const char *const with[] = {"occupancy ", "bank ", "roofline ", "divergence "};
+    static const char *const with[] = {"occupancy ", "bank ",  "roofline ", "divergence ",
+                                       "coalesce ",  "warps ", "launch "};
     for (size_t i = 0; i < sizeof with / sizeof with[0]; i++)
         if (strncmp(command, with[i], strlen(with[i])) == 0)
             return true;
@@ -338,9 +367,9 @@ int cmd_exercises(int argc, char **argv)
     }
     if (help) {
         opt_free(&res);
-        opt_usage("gpulint exercises [ID [--explain]] [--check]\n\nThe textbook exercises "
-                  "gpulint answers: each with its question, the command,\ngpulint's answer, the "
-                  "book's, and where they differ, why.",
+        opt_usage("gpulint exercises [ID [--explain]] [--check] [--errata]\n\nThe textbook "
+                  "exercises gpulint answers: each with its question, the command,\ngpulint's "
+                  "answer, the book's, and where they differ, why.\n\n" QUESTIONS,
                   specs);
         return EXIT_OK;
     }

@@ -24,7 +24,7 @@ typedef struct launch_args {
     int regs, elem;
     bool seen_regs, seen_smem, seen_elem;
     int64_t smem;
-    bool help;
+    bool explain, help;
 } launch_args;
 
 static const int64_t common_2d[][3] = {{32, 32, 1}, {16, 16, 1}, {256, 1, 1},
@@ -175,6 +175,64 @@ static void print_json(const target *t, const launchplan_problem *p, const launc
     sbuf_free(&why);
 }
 
+/* The worked steps for each candidate, in the order a student would do
+ * them: the grid that covers the problem, the idle threads, what limits
+ * the blocks per SM, the waves over the SMs, the sectors a warp reads. */
+static void explain_one(sbuf *b, const launchplan_problem *p, const launchplan_candidate *c)
+{
+    sbuf_add(b, "\nblock ");
+    dims_text(b, c->block, false);
+    sbuf_add(b, ":\n");
+    sbuf_add(b, "  grid = ceil(problem / block) per dimension:");
+    const char axis[3] = {'x', 'y', 'z'};
+    for (int d = 0; d < 3; d++)
+        if (p->extent[d] > 1 || c->block[d] > 1)
+            sbuf_addf(b, " %c: ceil(%lld / %lld) = %lld;", axis[d], (long long)p->extent[d],
+                      (long long)c->block[d], (long long)c->grid[d]);
+    sbuf_addf(b, " %lld blocks\n", (long long)c->blocks);
+    int64_t need = p->extent[0] * p->extent[1] * p->extent[2];
+    sbuf_addf(b,
+              "  threads launched = %lld blocks x %lld = %lld; idle = %lld - %lld = %lld "
+              "(%.1f%%)\n",
+              (long long)c->blocks, (long long)(c->block[0] * c->block[1] * c->block[2]),
+              (long long)c->threads, (long long)c->threads, (long long)need,
+              (long long)c->idle_threads, 100 * c->idle_fraction);
+    sbuf_addf(b, "  blocks per SM: %d (limited by ", c->occ.blocks_per_sm);
+    size_t len = 0;
+    for (unsigned bit = 1; bit <= OCC_LIM_BARRIERS; bit <<= 1)
+        if (c->occ.limiters & bit) {
+            sbuf_addf(b, "%s%s", len++ ? ", " : "", occ_limiter_name((occ_limiter)bit));
+        }
+    sbuf_addf(b,
+              "), %d of %d warps: %.1f%% occupancy (gpulint occupancy --explain shows each "
+              "limit)\n",
+              c->occ.warps_per_sm, c->occ.max_warps_per_sm, 100 * c->occ.occupancy);
+    if (c->waves > 0)
+        sbuf_addf(b,
+                  "  waves = blocks / (blocks per SM x SMs) = %lld / (%d x %d) = %.2f: %d "
+                  "wave%s, the last %.0f%% full\n",
+                  (long long)c->blocks, c->occ.blocks_per_sm, p->sm_count, c->waves, c->full_waves,
+                  c->full_waves == 1 ? "" : "s", 100 * c->tail_fill);
+    else
+        sbuf_add(b, "  waves: need the GPU's SM count (--gpu)\n");
+    sbuf_addf(b,
+              "  a warp is 32 threads of a row-major block: it spans %d row%s; %.2f sectors of 32 "
+              "bytes per request against %.2f for the same bytes packed: %s\n",
+              c->rows_per_warp, c->rows_per_warp == 1 ? "" : "s", c->sectors, c->ideal_sectors,
+              c->coalesced ? "coalesced" : "not coalesced");
+}
+
+static void print_explain(const launchplan_problem *p, const launchplan_candidate *c, int n)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "\nhow:");
+    for (int i = 0; i < n; i++)
+        explain_one(&b, p, &c[i]);
+    fputs(sbuf_str(&b), stdout);
+    sbuf_free(&b);
+}
+
 int cmd_launch(int argc, char **argv)
 {
     launch_args a = {.format = "text", .elem = 4};
@@ -188,13 +246,15 @@ int cmd_launch(int argc, char **argv)
         {"elem", 'e', OPT_INT, &a.elem, &a.seen_elem, "BYTES",
          "bytes per element for the coalescing check (default 4)"},
         TARGET_OPTIONS(&a.target),
+        {"explain", 'x', OPT_FLAG, &a.explain, NULL, NULL,
+         "the worked steps: grid, idle threads, blocks per SM, waves, sectors"},
         {"format", 'f', OPT_STRING, &a.format, NULL, "text|json", "output format"},
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
     };
     int rc = opt_parse_command("launch", specs, argc, argv,
                                "gpulint launch --problem WxHxD [--block XxY ...] [--regs N] "
-                               "[--smem B] [--arch A|--gpu G] [--format text|json]",
+                               "[--smem B] [--arch A|--gpu G] [--explain] [--format text|json]",
                                &a.help, &a.format);
     if (rc >= 0)
         return rc;
@@ -275,8 +335,11 @@ int cmd_launch(int argc, char **argv)
                 diag_error(EXIT_LAUNCH, "none of the block shapes can launch with these resources");
         else if (strcmp(a.format, "json") == 0)
             print_json(t, &p, c, found, n, rec, not_given);
-        else
+        else {
             print_text(t, &p, c, found, n, rec, not_given);
+            if (a.explain)
+                print_explain(&p, c, n);
+        }
     }
     model_db_free(&db);
     return rc;
