@@ -179,25 +179,35 @@ bool roofline_kernel(double peak, double bandwidth, double flops, double bytes, 
     return true;
 }
 
-bool roofline_gemm_tiled(double m, double n, double k, double tile, double elem, roof_gemm *out)
+bool roofline_gemm_rect(double m, double n, double k, double tm, double tn, double elem,
+                        roof_gemm *out)
 {
     memset(out, 0, sizeof *out);
-    if (!(m >= 1) || !(n >= 1) || !(k >= 1) || !(tile >= 1) || !(elem > 0) || isinf(m) ||
-        isinf(n) || isinf(k) || isinf(tile) || isinf(elem))
+    if (!(m >= 1) || !(n >= 1) || !(k >= 1) || !(tm >= 1) || !(tn >= 1) || !(elem > 0) ||
+        isinf(m) || isinf(n) || isinf(k) || isinf(tm) || isinf(tn) || isinf(elem))
         return false;
     out->m = m;
     out->n = n;
     out->k = k;
-    out->tile = tile;
+    out->tile_m = tm;
+    out->tile_n = tn;
+    out->tile = tm == tn ? tm : 0;
     out->elem = elem;
-    out->blocks = (m / tile) * (n / tile);
-    out->bytes_per_block = elem * (2 * tile * k + tile * tile);
+    out->blocks = (m / tm) * (n / tn);
+    out->bytes_per_block = elem * (tm * k + k * tn + tm * tn);
     out->flops = 2 * m * n * k;
-    out->bytes = elem * (2 * m * n * k / tile + m * n);
+    /* Square tiles keep the textbook's form (and its rounding). */
+    out->bytes = tm == tn ? elem * (2 * m * n * k / tm + m * n)
+                          : elem * (m * n * k / tn + m * n * k / tm + m * n);
     out->ai = out->flops / out->bytes;
-    out->ai_limit = tile / elem;
-    out->partial_tiles = fmod(m, tile) != 0 || fmod(n, tile) != 0;
+    out->ai_limit = tm == tn ? tm / elem : 2 * tm * tn / (elem * (tm + tn));
+    out->partial_tiles = fmod(m, tm) != 0 || fmod(n, tn) != 0;
     return true;
+}
+
+bool roofline_gemm_tiled(double m, double n, double k, double tile, double elem, roof_gemm *out)
+{
+    return roofline_gemm_rect(m, n, k, tile, tile, elem, out);
 }
 
 const char *roofline_fmt_si(double v, const char *unit, char *buf, size_t n)
@@ -419,8 +429,48 @@ void roofline_explain_kernel(double peak, double bandwidth, const roof_kernel *k
     roofline_explain_point(peak, bandwidth, &k->point, b);
 }
 
+static void explain_gemm_rect(const roof_gemm *g, sbuf *b)
+{
+    char x[64], y[64], z[32];
+    sbuf_addf(b,
+              "Tiled GEMM: C (%.0fx%.0f) = A (%.0fx%.0f) x B (%.0fx%.0f), %.0fx%.0f tiles of C "
+              "(TM x TN), %.0f-byte elements\n",
+              g->m, g->n, g->m, g->k, g->k, g->n, g->tile_m, g->tile_n, g->elem);
+    sbuf_addf(b,
+              "  FLOPs = 2 x M x N x K = 2 x %.0f x %.0f x %.0f = %s (one multiply and one add per "
+              "term)\n",
+              g->m, g->n, g->k, roofline_fmt_si(g->flops, "FLOP", x, sizeof x));
+    sbuf_addf(b, "  blocks = (M/TM) x (N/TN) = (%.0f/%.0f) x (%.0f/%.0f) = %.15g%s\n", g->m,
+              g->tile_m, g->n, g->tile_n, g->blocks,
+              g->partial_tiles ? " (a tile does not divide M or N: partial tiles counted as "
+                                 "fractions)"
+                               : "");
+    sbuf_addf(b,
+              "  per block: reads TM x K of A and K x TN of B, writes TM x TN of C = "
+              "%.0f x (%.0f + %.0f + %.0f) = %s\n",
+              g->elem, g->tile_m * g->k, g->k * g->tile_n, g->tile_m * g->tile_n,
+              roofline_fmt_si(g->bytes_per_block, "B", x, sizeof x));
+    sbuf_addf(b,
+              "  DRAM bytes = elem x (M x N x K / TN + M x N x K / TM + M x N): A is read once per "
+              "column of tiles, B once per row = %s\n",
+              roofline_fmt_si(g->bytes, "B", y, sizeof y));
+    sbuf_addf(b, "  AI = 2MNK / bytes = %s FLOP/B\n", roofline_fmt_num(g->ai, z, sizeof z));
+    sbuf_addf(b,
+              "  for K >> TM, TN: AI -> 2 / (elem x (1/TM + 1/TN)) = 2 x %.0f x %.0f / (%.0f x "
+              "(%.0f + %.0f)) = %s FLOP/B",
+              g->tile_m, g->tile_n, g->elem, g->tile_m, g->tile_n,
+              roofline_fmt_num(g->ai_limit, z, sizeof z));
+    sbuf_addf(b, "; here %.1f%% of the limit\n", 100 * g->ai / g->ai_limit);
+    sbuf_add(b, "  (a TM x TN tile moves as much as a square one of edge 2 TM TN / (TM + TN); DRAM "
+                "traffic assumes no reuse between blocks through the L2 cache)\n");
+}
+
 void roofline_explain_gemm(const roof_gemm *g, sbuf *b)
 {
+    if (g->tile_m != g->tile_n) {
+        explain_gemm_rect(g, b);
+        return;
+    }
     char x[64], y[64], z[32];
     sbuf_addf(
         b,

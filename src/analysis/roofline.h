@@ -113,18 +113,26 @@ bool roofline_kernel(double peak, double bandwidth, double flops, double bytes, 
 /* Exercise 13.2's tiled GEMM: C (MxN) = A (MxK) x B (KxN), one TxT output
  * tile per block, each block streaming a TxK panel of A and a KxT panel of
  * B from DRAM and writing its TxT tile once. */
+/* A GEMM whose blocks each compute a TM x TN tile of C, reading TM x K of
+ * A and K x TN of B once (through shared memory), no reuse between blocks.
+ * A square T x T tile is TM = TN = T; a rectangular one is also PMPP's
+ * thread coarsening (a block computing several tiles along N keeps its A
+ * tile: TM x (c TN)). */
 typedef struct roof_gemm {
-    double m, n, k, tile, elem;
-    double blocks;          /* (M/T)(N/T), fractional when T does not divide */
-    double bytes_per_block; /* elem (2TK + T^2) */
+    double m, n, k, tile, elem; /* tile: T when square (tile_m == tile_n), else 0 */
+    double tile_m, tile_n;
+    double blocks;          /* (M/TM)(N/TN), fractional when a tile does not divide */
+    double bytes_per_block; /* elem (TM K + K TN + TM TN) */
     double flops;           /* 2MNK */
-    double bytes;           /* elem (2MNK/T + MN) */
-    double ai;              /* flops / bytes = 2KT / (elem (2K + T)) */
-    double ai_limit;        /* K >> T: T / elem (T/4 for float) */
-    bool partial_tiles;     /* T does not divide M or N */
+    double bytes;           /* elem (MNK/TN + MNK/TM + MN) = elem (2MNK/T + MN) square */
+    double ai;              /* flops / bytes */
+    double ai_limit;        /* K >> T: 2 TM TN / (elem (TM + TN)) = T / elem square */
+    bool partial_tiles;     /* a tile does not divide M or N */
 } roof_gemm;
 
 bool roofline_gemm_tiled(double m, double n, double k, double tile, double elem, roof_gemm *out);
+bool roofline_gemm_rect(double m, double n, double k, double tile_m, double tile_n, double elem,
+                        roof_gemm *out);
 
 /* The worked steps, appended to b. _ceilings is _compute then _bandwidth. */
 void roofline_explain_ceilings(const gpu_product *p, const roof_ceilings *c, sbuf *b);

@@ -30,7 +30,8 @@ typedef struct args {
     double target_speedup, measured;
     bool seen_target, seen_measured;
     const char *mma, *thread_tile;
-    int tile, elem;
+    const char *tile_text; /* --tile T or TMxTN */
+    int tile, tile_m, tile_n, elem;
     bool seen_tile, seen_elem;
     const char *gpu, *clock, *source, *models_dir, *format, *plot;
     bool explain, help;
@@ -173,10 +174,19 @@ static void print_gemm(const roof_gemm *g)
 {
     char f[64], b[64], ai[32], lim[32];
     printf("Tiled GEMM %.0fx%.0fx%.0f (MxNxK), %.0fx%.0f tiles, %.0f-byte elements\n", g->m, g->n,
-           g->k, g->tile, g->tile, g->elem);
+           g->k, g->tile_m, g->tile_n, g->elem);
     printf("FLOPs: %s (2MNK)\n", roofline_fmt_si(g->flops, "FLOP", f, sizeof f));
-    printf("DRAM bytes: %s (elem x (2MNK/T + MN))\n", roofline_fmt_si(g->bytes, "B", b, sizeof b));
-    printf("AI: %s FLOP/B; for K >> T it tends to T/elem = %s FLOP/B\n",
+    if (g->tile_m == g->tile_n) {
+        printf("DRAM bytes: %s (elem x (2MNK/T + MN))\n",
+               roofline_fmt_si(g->bytes, "B", b, sizeof b));
+        printf("AI: %s FLOP/B; for K >> T it tends to T/elem = %s FLOP/B\n",
+               roofline_fmt_num(g->ai, ai, sizeof ai),
+               roofline_fmt_num(g->ai_limit, lim, sizeof lim));
+        return;
+    }
+    printf("DRAM bytes: %s (elem x (MNK/TN + MNK/TM + MN))\n",
+           roofline_fmt_si(g->bytes, "B", b, sizeof b));
+    printf("AI: %s FLOP/B; for K >> TM, TN it tends to 2 TM TN / (elem (TM + TN)) = %s FLOP/B\n",
            roofline_fmt_num(g->ai, ai, sizeof ai), roofline_fmt_num(g->ai_limit, lim, sizeof lim));
 }
 
@@ -301,7 +311,7 @@ static int check_ceiling_options(const args *a)
 }
 
 /* --gemm with --tile, --thread-tile or --mma: which options go together. */
-static int check_gemm_options(const args *a, roof_run *r)
+static int check_gemm_options(args *a, roof_run *r)
 {
     if (a->gemm.n && a->gemm.n != 3)
         return diag_error(EXIT_USAGE, "--gemm takes M,N,K (three sizes), got %d", a->gemm.n);
@@ -329,6 +339,18 @@ static int check_gemm_options(const args *a, roof_run *r)
                           a->thread_tile);
     if (a->gemm.n && !a->seen_tile && !a->mma)
         return diag_error(EXIT_USAGE, "--gemm needs --tile T");
+    if (a->seen_tile) {
+        int d[3];
+        if (!units_parse_dim3(a->tile_text, d) || d[2] != 1 || d[0] < 1 || d[1] < 1)
+            return diag_error(EXIT_USAGE,
+                              "invalid --tile '%s': expected T or TMxTN, e.g. 32 or 32x128",
+                              a->tile_text);
+        a->tile_m = d[0];
+        a->tile_n = d[1] == 1 && !strchr(a->tile_text, 'x') ? d[0] : d[1];
+        a->tile = a->tile_m == a->tile_n ? a->tile_m : 0;
+        if (a->thread_tile && a->tile_m != a->tile_n)
+            return diag_error(EXIT_USAGE, "--thread-tile takes a square --tile T");
+    }
     if (!a->gemm.n && (a->seen_tile || a->seen_elem))
         return diag_error(EXIT_USAGE, "--tile and --elem go with --gemm");
     return EXIT_OK;
@@ -371,9 +393,9 @@ static int parse_gemm(const args *a, roof_run *r)
             r->mma_dims[i] = (int64_t)d[i];
         return EXIT_OK;
     }
-    if (a->tile < 1 || a->elem < 1)
+    if (a->tile_m < 1 || a->tile_n < 1 || a->elem < 1)
         return diag_error(EXIT_USAGE, "--tile and --elem must be at least 1");
-    if (!roofline_gemm_tiled(d[0], d[1], d[2], a->tile, a->elem, &r->gemm))
+    if (!roofline_gemm_rect(d[0], d[1], d[2], a->tile_m, a->tile_n, a->elem, &r->gemm))
         return diag_error(EXIT_USAGE, "invalid GEMM sizes");
     r->has_gemm = true;
     return EXIT_OK;
@@ -472,7 +494,10 @@ static void make_points(const args *a, const double *ais, roof_run *r)
     if (r->has_gemm) {
         point *p = &r->pts[r->np++];
         memset(p, 0, sizeof *p);
-        snprintf(p->label, sizeof p->label, "gemm T=%d", a->tile);
+        if (a->tile_m == a->tile_n)
+            snprintf(p->label, sizeof p->label, "gemm T=%d", a->tile_m);
+        else
+            snprintf(p->label, sizeof p->label, "gemm T=%dx%d", a->tile_m, a->tile_n);
         p->has_work = roofline_kernel(r->peak, r->bw, r->gemm.flops, r->gemm.bytes, &p->k);
     }
 }
@@ -530,7 +555,9 @@ static json_t *gemm_json(const roof_run *r)
     json_object_set_new(g, "m", json_real(gm->m));
     json_object_set_new(g, "n", json_real(gm->n));
     json_object_set_new(g, "k", json_real(gm->k));
-    json_object_set_new(g, "tile", json_real(gm->tile));
+    json_object_set_new(g, "tile", gm->tile_m == gm->tile_n ? json_real(gm->tile) : json_null());
+    json_object_set_new(g, "tile_m", json_real(gm->tile_m));
+    json_object_set_new(g, "tile_n", json_real(gm->tile_n));
     json_object_set_new(g, "elem", json_real(gm->elem));
     json_object_set_new(g, "flops", json_real(gm->flops));
     json_object_set_new(g, "bytes", json_real(gm->bytes));
@@ -752,7 +779,8 @@ int cmd_roofline(int argc, char **argv)
         {"flops", 0, OPT_SI, &a.flops, &a.seen_flops, "N", "a kernel's floating-point operations"},
         {"bytes", 0, OPT_SI, &a.bytes, &a.seen_bytes, "N", "a kernel's DRAM bytes"},
         {"gemm", 0, OPT_LIST, &a.gemm, NULL, "M,N,K", "tiled GEMM sizes (with --tile)"},
-        {"tile", 0, OPT_INT, &a.tile, &a.seen_tile, "T", "GEMM tile edge"},
+        {"tile", 0, OPT_STRING, &a.tile_text, &a.seen_tile, "T|TMxTN",
+         "GEMM tile of C per block: T x T, or TM x TN (rectangular or coarsened, e.g. 32x128)"},
         {"thread-tile", 0, OPT_STRING, &a.thread_tile, NULL, "TMxTN",
          "with --gemm and --tile: each thread's tile of C in registers, e.g. 8x8"},
         {"elem", 0, OPT_INT, &a.elem, &a.seen_elem, "BYTES", "GEMM element size (default 4)"},
@@ -772,7 +800,7 @@ int cmd_roofline(int argc, char **argv)
     };
     int done = opt_parse_command("roofline", specs, argc, argv,
                                  "gpulint roofline (--peak F --bw B | --gpu ID [--precision P]) "
-                                 "[--ai LIST] [--flops N --bytes N] [--gemm M,N,K --tile T "
+                                 "[--ai LIST] [--flops N --bytes N] [--gemm M,N,K --tile T|TMxTN "
                                  "[--thread-tile TMxTN]] [--explain] "
                                  "[--format text|json] [--plot FILE]",
                                  &a.help, &a.format);

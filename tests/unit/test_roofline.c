@@ -361,12 +361,38 @@ static void chapter_ridges(void **state)
     assert_rel(r, 133.8e12 / 3.35e12, 0.001);
 }
 
+/* Rectangular (or coarsened) tiles, worked by hand: 4096^3 with 32 x 128
+ * tiles reads A once per column of tiles (MNK/TN) and B once per row
+ * (MNK/TM): 4 x (2^36/128 + 2^36/32 + 2^24) = 10,804,527,104 B, AI =
+ * 2^37 / that = 12.72, tending to 2 x 32 x 128 / (4 x 160) = 12.8. A square
+ * tile given as TM = TN is the square formula. */
+static void rect_tiled_gemm(void **state)
+{
+    (void)state;
+    roof_gemm g;
+    assert_true(roofline_gemm_rect(4096, 4096, 4096, 32, 128, 4, &g));
+    assert_float_equal(g.bytes, 10804527104.0, 0.5);
+    assert_float_equal(g.flops, 137438953472.0, 0.5);
+    assert_float_equal(g.ai, 137438953472.0 / 10804527104.0, 1e-12);
+    assert_float_equal(g.ai_limit, 12.8, 1e-12);
+    assert_float_equal(g.blocks, 4096, 1e-12);
+    assert_float_equal(g.bytes_per_block, 4.0 * (32 * 4096 + 4096 * 128 + 32 * 128), 0.5);
+    assert_true(g.tile == 0);
+    roof_gemm sq, r;
+    assert_true(roofline_gemm_tiled(1024, 1024, 1024, 32, 4, &sq));
+    assert_true(roofline_gemm_rect(1024, 1024, 1024, 32, 32, 4, &r));
+    assert_float_equal(sq.bytes, r.bytes, 0);
+    assert_float_equal(sq.ai_limit, r.ai_limit, 0);
+    assert_false(roofline_gemm_rect(64, 64, 64, 32, 0, 4, &r));
+}
+
 int main(void)
 {
     const struct CMUnitTest pure[] = {
         cmocka_unit_test(ex134_ridge),      cmocka_unit_test(ex134_points),
         cmocka_unit_test(ridge_exactly),    cmocka_unit_test(kernel_min_time),
         cmocka_unit_test(bad_input),        cmocka_unit_test(ex132_tiled_gemm),
+        cmocka_unit_test(rect_tiled_gemm),
         cmocka_unit_test(ceilings_formula), cmocka_unit_test(explain_text),
     };
     const struct CMUnitTest models[] = {
