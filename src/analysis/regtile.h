@@ -28,9 +28,17 @@ typedef struct regtile {
     double smem_ai;         /* 2MNK / smem_bytes = 2 TM TN / (elem (TM + TN)) */
     double smem_ai_untiled; /* the same with TM = TN = 1: 1 / elem */
     int registers_min;      /* (TM TN + TM + TN) x elem/4: the tile and its operands */
+    /* The tile's own bank conflicts, for the usual layout (A stored k-major,
+     * As[k][m], and Bs[k][n]; thread (tx, ty) reads As[k][ty*TM + i] and
+     * Bs[k][tx*TN + j] one element at a time; tx along x, T/TN of them):
+     * wavefronts per warp request over the ideal, averaged over the block's
+     * warps, from analysis/bank; 0 when they could not be evaluated. */
+    double a_conflict, b_conflict;
+    double conflict_slowdown; /* (TM a + TN b) / (TM + TN): shared time per k over conflict-free */
     /* With the SM count and clock (0 when not given): */
     double smem_bandwidth;       /* SMs x 128 B x clock */
-    double smem_ceiling;         /* smem_ai x smem_bandwidth, FLOP/s */
+    double smem_ceiling;         /* smem_ai x smem_bandwidth, FLOP/s: conflict-free */
+    double smem_ceiling_banked;  /* the same divided by conflict_slowdown */
     double smem_ceiling_untiled; /* smem_ai_untiled x smem_bandwidth */
 } regtile;
 

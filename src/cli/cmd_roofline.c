@@ -695,12 +695,16 @@ static void print_text(const roof_run *r)
     }
     /* The roofline knows DRAM and the compute peak; a register tile's
      * shared-memory ceiling below both is the tighter bound. */
-    if (r->has_regtile && r->have_ceilings && r->rt.smem_ceiling > 0 &&
-        r->rt.smem_ceiling < r->pts[r->np - 1].k.point.attainable) {
+    double smem = r->has_regtile ? (r->rt.smem_ceiling_banked > 0 ? r->rt.smem_ceiling_banked
+                                                                  : r->rt.smem_ceiling)
+                                 : 0;
+    if (r->has_regtile && r->have_ceilings && smem > 0 &&
+        smem < r->pts[r->np - 1].k.point.attainable) {
         char t[32];
-        printf("%s: shared memory caps it at %s -> at least %s\n", r->pts[r->np - 1].label,
-               roofline_fmt_si(r->rt.smem_ceiling, "FLOP/s", x, sizeof x),
-               roofline_fmt_time(r->gemm.flops / r->rt.smem_ceiling, t, sizeof t));
+        printf("%s: shared memory caps it at %s%s -> at least %s\n", r->pts[r->np - 1].label,
+               roofline_fmt_si(smem, "FLOP/s", x, sizeof x),
+               r->rt.smem_ceiling_banked > 0 ? " (with the tile's bank conflicts)" : "",
+               roofline_fmt_time(r->gemm.flops / smem, t, sizeof t));
     }
 }
 

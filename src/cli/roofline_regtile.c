@@ -33,17 +33,17 @@ bool roofline_regtile_parse(const char *text, int *tm, int *tn)
 }
 
 /* The ceiling against the peak, in words. */
-static void verdict(const regtile *r, double peak, sbuf *b)
+static void verdict(double ceiling, double peak, sbuf *b)
 {
     char x[64], y[64];
     if (!(peak > 0))
         return;
-    if (r->smem_ceiling >= peak)
+    if (ceiling >= peak)
         sbuf_addf(b, ", above the %s peak: shared memory does not limit",
                   roofline_fmt_si(peak, "FLOP/s", x, sizeof x));
     else
         sbuf_addf(b, ", below the %s peak (%.0f%% of it)",
-                  roofline_fmt_si(peak, "FLOP/s", y, sizeof y), 100 * r->smem_ceiling / peak);
+                  roofline_fmt_si(peak, "FLOP/s", y, sizeof y), 100 * ceiling / peak);
 }
 
 void roofline_regtile_text(const regtile *r, double peak, sbuf *b)
@@ -65,11 +65,28 @@ void roofline_regtile_text(const regtile *r, double peak, sbuf *b)
         sbuf_addf(b, "Shared-memory ceiling: %s at %s",
                   roofline_fmt_si(r->smem_ceiling, "FLOP/s", x, sizeof x),
                   roofline_fmt_si(r->smem_bandwidth, "B/s", y, sizeof y));
-        verdict(r, peak, b);
+        if (r->smem_ceiling_banked > 0)
+            sbuf_add(b, " with conflict-free loads");
+        else
+            verdict(r->smem_ceiling, peak, b);
         sbuf_addf(b, " (one output per thread: %s)\n",
                   roofline_fmt_si(r->smem_ceiling_untiled, "FLOP/s", x, sizeof x));
     } else {
         sbuf_add(b, "Shared-memory ceiling: give --gpu ID for the SMs and clock it needs\n");
+    }
+    if (r->conflict_slowdown > 0) {
+        sbuf_addf(b,
+                  "Bank conflicts of the tile's own loads (As[k][ty*%d + i], Bs[k][tx*%d + j]): "
+                  "A %s, B %s wavefronts per request over the ideal, shared time x%s",
+                  r->tm, r->tn, roofline_fmt_num(r->a_conflict, x, sizeof x),
+                  roofline_fmt_num(r->b_conflict, y, sizeof y),
+                  roofline_fmt_num(r->conflict_slowdown, z, sizeof z));
+        if (r->smem_ceiling_banked > 0) {
+            sbuf_addf(b, ": the ceiling with them is %s",
+                      roofline_fmt_si(r->smem_ceiling_banked, "FLOP/s", x, sizeof x));
+            verdict(r->smem_ceiling_banked, peak, b);
+        }
+        sbuf_addc(b, '\n');
     }
     sbuf_addf(b, "Registers: at least %d per thread for the tile and its operands\n",
               r->registers_min);
@@ -110,12 +127,41 @@ void roofline_regtile_explain(const regtile *r, double peak, int sm_count, doubl
                   roofline_fmt_num(r->smem_ai, z, sizeof z),
                   roofline_fmt_si(r->smem_bandwidth, "B/s", x, sizeof x),
                   roofline_fmt_si(r->smem_ceiling, "FLOP/s", y, sizeof y));
-        verdict(r, peak, b);
+        if (r->smem_ceiling_banked > 0)
+            sbuf_add(b, " with conflict-free loads");
+        else
+            verdict(r->smem_ceiling, peak, b);
         sbuf_add(b, "\n");
         sbuf_addf(b, "  one output per thread: %s FLOP/B x %s = %s\n",
                   roofline_fmt_num(r->smem_ai_untiled, z, sizeof z),
                   roofline_fmt_si(r->smem_bandwidth, "B/s", x, sizeof x),
                   roofline_fmt_si(r->smem_ceiling_untiled, "FLOP/s", y, sizeof y));
+    }
+    if (r->conflict_slowdown > 0) {
+        sbuf_addf(b,
+                  "  the tile's own loads, for the usual layout (As[k][m], Bs[k][n]; thread (tx, "
+                  "ty) reads As[k][ty*%d + i] and Bs[k][tx*%d + j]), through the bank model over "
+                  "the block's warps: A %s, B %s wavefronts per request over the ideal\n",
+                  r->tm, r->tn, roofline_fmt_num(r->a_conflict, x, sizeof x),
+                  roofline_fmt_num(r->b_conflict, y, sizeof y));
+        sbuf_addf(b,
+                  "  shared time per k = (TM x A + TN x B) / (TM + TN) = (%d x %s + %d x %s) / %d "
+                  "= x%s",
+                  r->tm, roofline_fmt_num(r->a_conflict, x, sizeof x), r->tn,
+                  roofline_fmt_num(r->b_conflict, y, sizeof y), r->tm + r->tn,
+                  roofline_fmt_num(r->conflict_slowdown, z, sizeof z));
+        if (r->smem_ceiling_banked > 0) {
+            sbuf_addf(b, ": ceiling %s",
+                      roofline_fmt_si(r->smem_ceiling_banked, "FLOP/s", x, sizeof x));
+            verdict(r->smem_ceiling_banked, peak, b);
+        }
+        sbuf_addc(b, '\n');
+        if (r->elem == 4 || r->elem == 8)
+            sbuf_addf(b,
+                      "  (the B loads: gpulint bank --decl \"%s Bs[1][%d]\" --access "
+                      "\"Bs[0][threadIdx.x * %d]\" --block %dx%d)\n",
+                      r->elem == 4 ? "float" : "double", r->tile, r->tn, r->tile / r->tn,
+                      r->tile / r->tm);
     }
     sbuf_addf(b,
               "  registers >= (TM x TN accumulators + TM + TN operands) x %d = (%d + %d + %d) x "
@@ -146,8 +192,13 @@ json_t *roofline_regtile_json(const regtile *r, double peak)
     json_object_set_new(o, "smem_bandwidth", num_or_null(r->smem_bandwidth));
     json_object_set_new(o, "smem_ceiling_flops", num_or_null(r->smem_ceiling));
     json_object_set_new(o, "smem_ceiling_flops_untiled", num_or_null(r->smem_ceiling_untiled));
+    json_object_set_new(o, "a_conflict", num_or_null(r->a_conflict));
+    json_object_set_new(o, "b_conflict", num_or_null(r->b_conflict));
+    json_object_set_new(o, "smem_ceiling_flops_banked", num_or_null(r->smem_ceiling_banked));
     json_object_set_new(o, "smem_limits",
-                        r->smem_ceiling > 0 && peak > 0 ? json_boolean(r->smem_ceiling < peak)
-                                                        : json_null());
+                        r->smem_ceiling > 0 && peak > 0
+                            ? json_boolean((r->smem_ceiling_banked > 0 ? r->smem_ceiling_banked
+                                                                       : r->smem_ceiling) < peak)
+                            : json_null());
     return o;
 }

@@ -91,10 +91,36 @@ static void test_refused(void **state)
     assert_false(regtile_compute(64, 64, NAN, 64, 4, 4, 4, 0, 0, &r, why, sizeof why));
 }
 
+/* The tile's own bank conflicts, worked by hand from the bank rule (bank =
+ * word mod 32): a 128 x 128 tile with 8 x 8 thread tiles has 16 x 16
+ * threads, so a warp is two ty rows of 16 tx. Bs[k][tx*8 + j] puts its 16
+ * distinct words 8 apart: banks 0, 8, 16, 24, four words each, 4
+ * wavefronts; As[k][ty*8 + i] has two words (one per ty), in different
+ * banks: 1. Shared time per k: (8 x 1 + 8 x 4) / 16 = 2.5x. A 32 x 32 tile
+ * with 4 x 1 thread tiles (a warp is one ty row of 32 tx) reads 32
+ * consecutive words of B and one word of A: no conflict. */
+static void test_tile_conflicts(void **state)
+{
+    (void)state;
+    regtile r;
+    char why[160];
+    assert_true(regtile_compute(4096, 4096, 4096, 128, 8, 8, 4, 108, 1410, &r, why, sizeof why));
+    assert_float_equal(r.a_conflict, 1.0, 1e-12);
+    assert_float_equal(r.b_conflict, 4.0, 1e-12);
+    assert_float_equal(r.conflict_slowdown, 2.5, 1e-12);
+    assert_float_equal(r.smem_ceiling_banked, r.smem_ceiling / 2.5, 1e-3);
+    assert_true(regtile_compute(4096, 4096, 4096, 32, 4, 1, 4, 0, 0, &r, why, sizeof why));
+    assert_float_equal(r.a_conflict, 1.0, 1e-12);
+    assert_float_equal(r.b_conflict, 1.0, 1e-12);
+    assert_float_equal(r.conflict_slowdown, 1.0, 1e-12);
+    assert_true(r.smem_ceiling_banked == 0); /* no SM count: no ceiling */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_worked),
+        cmocka_unit_test(test_tile_conflicts),
         cmocka_unit_test(test_against_loop_nest),
         cmocka_unit_test(test_refused),
     };
