@@ -8,20 +8,31 @@
 #include "util/sbuf.h"
 #include "verify/vrun.h"
 
+/* Above 48 KB of shared memory a block must opt in (cudaFuncSetAttribute). */
+#define STATIC_SMEM_LIMIT 49152
+
+/* The occupancy engine's blocks per SM for the case, from ptxas's numbers
+ * (none known: a kernel of no resources, which the probe's launch only
+ * uses to size its grid). */
+static void predict(const vrun *x, const vcase *c, const ptxas_kernel *pk, occ_result *occ)
+{
+    occ_kernel k = {pk ? pk->registers : 0, pk ? pk->static_smem : 0, pk ? pk->barriers : 0};
+    occ_launch l = {.threads_per_block = c->block,
+                    .dynamic_smem = c->dynamic_smem,
+                    .carveout_percent = c->carveout,
+                    .smem_optin = c->dynamic_smem > STATIC_SMEM_LIMIT - k.static_smem,
+                    .max_dynamic_smem = c->dynamic_smem};
+    occ_compute(&x->arch, &k, &l, occ);
+}
+
 bool vcheck_occupancy_measure(vmeasure *m)
 {
     vrun *x = m->x;
     const vcase *c = m->c;
     const ptxas_kernel *pk =
         vrun_ptx_kernel(vrun_unit_for(x, vrun_group_of(x, c)->file), c->kernel);
-    occ_kernel ok_res = {pk ? pk->registers : 0, pk ? pk->static_smem : 0, pk ? pk->barriers : 0};
-    occ_launch ol = {.threads_per_block = c->block,
-                     .dynamic_smem = c->dynamic_smem,
-                     .carveout_percent = c->carveout,
-                     .smem_optin = c->dynamic_smem > 49152 - ok_res.static_smem,
-                     .max_dynamic_smem = c->dynamic_smem};
     occ_result occ;
-    occ_compute(&x->arch, &ok_res, &ol, &occ);
+    predict(x, c, pk, &occ);
     probe_residency pr;
     bool ok = probe_residency_run(
         m->k, c->block, c->dynamic_smem, c->carveout, occ.blocks_per_sm, x->r->sms,
@@ -63,14 +74,8 @@ void vcheck_occupancy_judge(vrun *x, int ci)
         vrun_finish_row(x, row, ci);
         return;
     }
-    occ_kernel k = {pk->registers, pk->static_smem, pk->barriers};
-    occ_launch l = {.threads_per_block = c->block,
-                    .dynamic_smem = c->dynamic_smem,
-                    .carveout_percent = c->carveout,
-                    .smem_optin = c->dynamic_smem > 49152 - k.static_smem,
-                    .max_dynamic_smem = c->dynamic_smem};
     occ_result occ;
-    occ_compute(&x->arch, &k, &l, &occ);
+    predict(x, c, pk, &occ);
     row->predicted = occ.blocks_per_sm;
     json_object_set_new(row->detail, "registers", json_integer(pk->registers));
     json_object_set_new(row->detail, "static_smem", json_integer(pk->static_smem));
