@@ -235,6 +235,10 @@ for t in json.load(sys.stdin):
     "cache --stats"
     "--from tests/data/wrap/build --arch sm_90 --format json"
     "wrap /usr/local/cuda/bin/nvcc --version"
+    "coalesce --stride 1 --offset 1 --explain"
+    "warps --block 40 --grid 2 --explain"
+    "roofline --gemm 4096,4096,4096 --tile 128 --thread-tile 8x8 --gpu a100-sxm4-80gb --explain"
+    "launch --problem 1000x1000 --block 32x32,16x16,256x1 --gpu a100-sxm4-80gb --explain"
   )
   # A fresh cache: the first command with a .cu file builds the precompiled
   # CUDA headers (clang_saveTranslationUnit), the next one loads them.
