@@ -648,6 +648,43 @@ static void coalescing_finding(finding_list *findings, const char *file, const m
                      cr->worst_efficiency * 100.0, cr->average_sectors, cr->efficiency * 100.0);
 }
 
+/* Never silence: a kernel whose block shape no launch fixes has analyses
+ * that could not run; say which, and how to run them. */
+static void note_no_block(const cusrc_unit *u, const cusrc_variant *v, source_outputs *out)
+{
+    int shared = 0, global = 0, branches = 0;
+    for (size_t i = v->first_access; i < v->first_access + v->n_accesses; i++)
+        if (!u->accesses[i].why_not)
+            *(u->accesses[i].space == SPACE_SHARED ? &shared : &global) += 1;
+    for (size_t i = v->first_branch; i < v->first_branch + v->n_branches; i++)
+        branches += !u->branches[i].why_not;
+    if (!shared && !global && !branches)
+        return;
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, "'%s': no launch in this file gives it a constant block size, so ", v->name);
+    char parts[3][64];
+    int n = 0;
+    if (shared)
+        snprintf(parts[n++], sizeof parts[0], "%d shared-memory access%s (bank conflicts)", shared,
+                 shared == 1 ? "" : "es");
+    if (global)
+        snprintf(parts[n++], sizeof parts[0], "%d global access%s (coalescing)", global,
+                 global == 1 ? "" : "es");
+    if (branches)
+        snprintf(parts[n++], sizeof parts[0], "%d branch%s (divergence)", branches,
+                 branches == 1 ? "" : "es");
+    for (int k = 0; k < n; k++)
+        sbuf_addf(&b, "%s%s", k == 0 ? "" : k == n - 1 ? " and " : ", ", parts[k]);
+    sbuf_addf(&b,
+              " %s not analysed; pass --block XxYxZ, the block it is launched with, to analyse "
+              "%s",
+              shared + global + branches == 1 ? "was" : "were",
+              shared + global + branches == 1 ? "it" : "them");
+    json_array_append_new(out->notes, json_text(sbuf_str(&b)));
+    sbuf_free(&b);
+}
+
 static void analyse_config(const source_inputs *in, size_t vi, const run_config *cfg, bool several,
                            source_outputs *out, finding_list *findings)
 {
@@ -660,6 +697,8 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
     size_t first_shared = json_array_size(out->shared_accesses);
     size_t first_global = json_array_size(out->global_accesses);
     size_t first_branch = json_array_size(out->branches);
+    if (!have_block)
+        note_no_block(u, v, out);
     for (size_t i = v->first_access; i < v->first_access + v->n_accesses; i++) {
         const mem_access *a = &u->accesses[i];
         const char *file = a->loc.file ? a->loc.file : in->file;
