@@ -423,6 +423,14 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
     }
     bool known = evaluate(in, defs, threads, k);
     expr_free(threads);
+    if (in->incomplete && !k->annotated) {
+        /* Counts that may miss code bound nothing: a time from them could be
+         * above the real one. */
+        k->incomplete = xstrdup(in->incomplete);
+        k->upper_bound = false;
+        k->why_no_bound = xstrdup("the counts may miss code that could not be analysed");
+        return;
+    }
     if (known)
         bound(product, k);
 }
@@ -436,6 +444,7 @@ void kroof_free(kroof *k)
     expr_free(k->accesses);
     free(k->unbound);
     free(k->why_no_bound);
+    free(k->incomplete);
     memset(k, 0, sizeof *k);
 }
 

@@ -42,6 +42,9 @@ typedef struct kroof {
     double compute_time, memory_time, min_time, ai, attainable;
     bool memory_bound;
     char *why_no_bound;
+    /* The counts may miss code: never an upper or a lower bound, no time
+     * bound from them. */
+    char *incomplete;
 } kroof;
 
 typedef struct kroof_defines {
@@ -84,6 +87,9 @@ typedef struct kroof_input {
     const expr *threads; /* the launch's threads (unknown factors symbolic) */
     bool dims_known;     /* grid and block are constant: */
     int64_t grid[3], block[3];
+    /* Why the counts may miss code (the front end could not read all of
+     * the kernel); NULL = they cover it. */
+    const char *incomplete;
     /* Every loop the kernel's sites saw, for trip counts by line (the first
      * listed for a line is used). */
     const loop_ctx *const *loops;

@@ -111,6 +111,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
                    .arm_names = c->arm_names,
                    .arm_conds = c->arm_conds},
         .has_launch = launch != NULL,
+        .incomplete = kern->note,
     };
     expr *af = NULL, *ab = NULL;
     if (parse_annotation(kern->annotation, &af, &ab)) {
@@ -183,6 +184,10 @@ json_t *kroof_json(const kroof *k)
     } else if (k->why_no_bound) {
         json_object_set_new(o, "reason", json_text(k->why_no_bound));
     }
+    if (k->incomplete) {
+        json_object_set_new(o, "counts", json_text("incomplete"));
+        json_object_set_new(o, "incomplete_reason", json_text(k->incomplete));
+    }
     return o;
 }
 
@@ -247,7 +252,12 @@ void kroof_text(sbuf *out, const kroof *k)
                       k->accesses_value == t ? "" : "es");
     }
     double total = k->flops_value[0] + k->flops_value[1] + k->flops_value[2] + k->flops_value[3];
-    if (k->has_bound && k->upper_bound) {
+    if (k->incomplete) {
+        sbuf_addf(out,
+                  "\n      no bound: the kernel could not be analysed in full (%s), so the counts "
+                  "may miss code",
+                  k->incomplete);
+    } else if (k->has_bound && k->upper_bound) {
         sbuf_addf(out,
                   "\n      AI ~%.3g FLOP/B, %s side of the ridge; no time bound: the counts "
                   "are upper bounds (annotate with // gpulint: flops=... bytes=...)",
