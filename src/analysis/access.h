@@ -56,6 +56,9 @@ typedef struct mem_access {
     loop_ctx loops[ACCESS_MAX_LOOPS];
     char *text;    /* source text of the access, e.g. "tile[threadIdx.x][j]" */
     char *why_not; /* non-NULL when the site cannot be analysed: the reason */
+    /* Inside a __device__ function walked at its call site: the calls from
+     * the kernel to it ("tile::load (line 44)"); NULL in the kernel's body. */
+    char *via;
     src_loc loc;
 } mem_access;
 
@@ -69,6 +72,7 @@ typedef struct branch_site {
     loop_ctx loops[ACCESS_MAX_LOOPS];
     char *text;
     char *why_not;
+    char *via; /* as mem_access.via */
     /* An if neither arm of which counts FLOPs or global bytes, nor leaves
      * early: it cannot make the roofline's per-thread counts upper bounds. */
     bool no_work;

@@ -1345,7 +1345,8 @@ static CXTranslationUnit parse_with_pch(CXIndex index, const char *file, const a
     for (int i = 0; i < a->n; i++)
         arg_add(&with, a->v[i]);
     CXTranslationUnit tu = NULL;
-    if (clang_parseTranslationUnit2(index, file, (const char *const *)with.v, with.n, NULL, 0,
+    struct CXUnsavedFile decls = cusrc_decls_file();
+    if (clang_parseTranslationUnit2(index, file, (const char *const *)with.v, with.n, &decls, 1,
                                     PARSE_OPTIONS, &tu) != CXError_Success)
         tu = NULL;
     if (!tu || has_fatal(tu)) {
@@ -1532,6 +1533,8 @@ static void clang_args(const cusrc_options *opts, const char *home, argv_t *a)
     /* cooperative_groups offers cluster_group (sm_90) only to nvcc
      * (__NVCC__) or when told the intrinsics exist; clang has them. */
     arg_add(a, "-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
+    arg_add(a, "-include");
+    arg_add(a, cusrc_decls_path);
     for (int i = 0; opts->args && i < opts->n_args; i++)
         arg_add(a, opts->args[i]);
     free(arch);
@@ -1650,9 +1653,10 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     double t0 = now_s();
     CXTranslationUnit tu = parse_with_pch(ctx->index, opts->file, &a);
     enum CXErrorCode ec = CXError_Success;
+    struct CXUnsavedFile decls = cusrc_decls_file();
     if (!tu)
         ec = clang_parseTranslationUnit2(ctx->index, opts->file, (const char *const *)a.v, a.n,
-                                         NULL, 0, PARSE_OPTIONS, &tu);
+                                         &decls, 1, PARSE_OPTIONS, &tu);
     double t1 = now_s();
     if (ec != CXError_Success || !tu) {
         sbuf b;

@@ -73,11 +73,24 @@
  * the controlling value) and loops (cond is the continuation condition and
  * the loop's own context is the last of branch_site.loops).
  *
- * Not followed: the bodies of __device__ functions a kernel calls (their
- * accesses are not sites; one-line helpers in index expressions are
- * inlined), accesses through pointers that are reassigned, loop counters
- * also stepped inside the loop body (the loop's next is then NULL), launches
- * in other translation units. */
+ * Calls (cusrc_call.c). A call to a __device__ function of the project
+ * (main file or a project header: free functions, methods, operators,
+ * conversions, templates, constructors) is walked at its call site: value
+ * parameters bound to the caller's argument expressions, pointer and
+ * reference parameters to the memory their arguments name, inside the
+ * caller's loops and guards, to a depth of 16 and within a budget per
+ * kernel. Its sites carry `via` (the call chain); locals that would clash
+ * with a caller's name become "helper::name". Cooperative groups'
+ * thread_rank/meta_group_rank/size... are their values in the built-in
+ * indices; cg::reduce counts its additions. Calls not followed (recursion,
+ * a body in another file, CUB/Thrust/CUTLASS/CuTe, the budget) and memory
+ * reached through a pointer that cannot be placed are named in
+ * cusrc_counts.incomplete. clang's CUDA headers lack some intrinsics
+ * (__stcs, __ldlu...): cusrc_decls.c declares them for libclang only.
+ *
+ * Not followed: accesses through pointers that are reassigned, loop
+ * counters also stepped inside the loop body (the loop's next is then
+ * NULL), launches in other translation units. */
 #ifndef GPULINT_CUSRC_H
 #define GPULINT_CUSRC_H
 
@@ -193,6 +206,12 @@ typedef struct cusrc_counts {
     int n_unweighted_arms;
     char **arm_names;
     expr **arm_conds;
+    /* Non-NULL when the counts miss code that runs: a call gpulint does not
+     * follow (no body, recursion, a library function, the budget), memory
+     * reached through a pointer it cannot place. The first reason, and how
+     * many more. The counts are then lower bounds of the work. */
+    char *incomplete;
+    int n_incomplete;
 } cusrc_counts;
 
 /* One analysed body: a non-templated kernel, one instantiation of a

@@ -4,57 +4,14 @@
  * its byte offset as an expr tree, the conditions that guard it and the
  * loops around it, every branch, and per-thread operation counts. Sites it
  * cannot follow are still recorded, with why_not saying why. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cusrc/cusrc_int.h"
+#include "cusrc/cusrc_walk.h"
 
-enum {
-    CNT_FP16,
-    CNT_FP32,
-    CNT_FP64,
-    CNT_TR32,
-    CNT_TR64,
-    CNT_TENSOR,
-    CNT_GLD,
-    CNT_GST,
-    CNT_GACC,
-    CNT_N
-};
-
-typedef struct arr_ref {
-    CXCursor decl;
-    unsigned hash;
-    size_t idx; /* into the unit's arrays */
-} arr_ref;
-
-typedef struct walker {
-    cusrc_tu *t;
-    cusrc_unit *u;
-    fn_ctx f;
-    size_t variant;
-    const char *kname;
-    arr_ref *arrs;
-    size_t n_arrs, cap_arrs;
-    expr **guards;
-    int n_guards, cap_guards;
-    loop_frame root;  /* counts outside every loop */
-    long work_events; /* counted operations or bytes met so far (a branch's arms: none?) */
-} walker;
-
-typedef enum space_kind { SP_NONE, SP_SHARED, SP_GLOBAL } space_kind;
-
-/* Where an lvalue or a pointer value points. */
-typedef struct lref {
-    space_kind space;
-    long array; /* unit array index for shared */
-    char *base; /* array or pointer name */
-    expr *off;  /* bytes from the start of base */
-    char *why;  /* why it could not be followed (space may still be known) */
-} lref;
-
-static void lref_free(lref *r)
+void wk_lref_free(lref *r)
 {
     free(r->base);
     expr_free(r->off);
@@ -108,7 +65,7 @@ static expr *current_guard(walker *w)
 
 static loop_frame *count_frame(walker *w)
 {
-    return w->f.n_loops ? w->f.loops[w->f.n_loops - 1] : &w->root;
+    return w->f->n_loops ? w->f->loops[w->f->n_loops - 1] : &w->root;
 }
 
 static void add_count(walker *w, int cat, int64_t n)
@@ -252,7 +209,7 @@ static long register_array(walker *w, CXCursor decl, cnode *declnode)
             if (e.kind == CXType_ConstantArray && !dependent)
                 d = expr_const(clang_getArraySize(e));
             else if (levels == n_sizes)
-                d = x_expr(&w->f, sizes[n]);
+                d = x_expr(w->f, sizes[n]);
             else
                 d = expr_unknown("extent not understood");
             expr *s = expr_simplify(d);
@@ -295,8 +252,6 @@ static long register_array(walker *w, CXCursor decl, cnode *declnode)
 
 /* ---- where memory expressions point ---- */
 
-static void resolve_lvalue(walker *w, cnode *n, lref *r, int depth);
-
 static bool is_builtin_var_name(const char *s)
 {
     return strcmp(s, "threadIdx") == 0 || strcmp(s, "blockIdx") == 0 ||
@@ -329,7 +284,7 @@ static void resolve_var(walker *w, CXCursor decl, cnode *declnode, lref *r)
 
 static cnode *decl_node_of(walker *w, CXCursor decl)
 {
-    var_info *v = fn_var(&w->f, decl);
+    var_info *v = fn_var(w->f, decl);
     return v ? v->decl_node : NULL;
 }
 
@@ -361,7 +316,7 @@ static expr *subscript_stride(walker *w, cnode *sub)
     return e;
 }
 
-static void resolve_pointer(walker *w, cnode *n, lref *r, int depth)
+void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
 {
     if (depth > 16) {
         lref_why(r, "%s", "pointer chain too long");
@@ -373,8 +328,24 @@ static void resolve_pointer(walker *w, cnode *n, lref *r, int depth)
     switch (n->kind) {
     case CXCursor_DeclRefExpr: {
         CXCursor d = clang_getCursorReferenced(n->cur);
-        var_info *v = fn_var(&w->f, d);
+        var_info *v = fn_var(w->f, d);
         CXType t = clang_getCanonicalType(clang_getCursorType(d));
+        if (v && v->is_param && w->calls && call_bound_ptr(w, d, r)) {
+            if (v->n_assigns && r->space != SP_NONE) {
+                expr_free(r->off);
+                r->off = expr_unknown("pointer parameter is modified in the helper");
+                lref_why(r, "pointer parameter '%s' is modified in the helper", v->name);
+            }
+            return;
+        }
+        if (v && v->is_param && w->calls) {
+            if (t.kind == CXType_Pointer)
+                lref_why(r,
+                         "pointer parameter '%s' of a helper is not bound to memory gpulint "
+                         "can place",
+                         v->name);
+            return;
+        }
         if (v && v->is_param) {
             if (t.kind != CXType_Pointer)
                 return;
@@ -392,7 +363,7 @@ static void resolve_pointer(walker *w, cnode *n, lref *r, int depth)
                 if (v->visiting)
                     return;
                 v->visiting++;
-                resolve_pointer(w, v->init, r, depth + 1);
+                wk_resolve_pointer(w, v->init, r, depth + 1);
                 v->visiting--;
                 return;
             }
@@ -400,14 +371,14 @@ static void resolve_pointer(walker *w, cnode *n, lref *r, int depth)
                 v->assigns[0]->kind == CXCursor_BinaryOperator &&
                 clang_getCursorBinaryOperatorKind(v->assigns[0]->cur) == CXBinaryOperator_Assign) {
                 v->visiting++;
-                resolve_pointer(w, v->assigns[0]->kids[1], r, depth + 1);
+                wk_resolve_pointer(w, v->assigns[0]->kids[1], r, depth + 1);
                 v->visiting--;
                 return;
             }
             /* Which memory it is may still be clear from its first value. */
             if (v->init && !v->visiting) {
                 v->visiting++;
-                resolve_pointer(w, v->init, r, depth + 1);
+                wk_resolve_pointer(w, v->init, r, depth + 1);
                 v->visiting--;
             }
             if (r->space != SP_NONE) {
@@ -432,13 +403,13 @@ static void resolve_pointer(walker *w, cnode *n, lref *r, int depth)
             i = tmp;
             pt = clang_getCanonicalType(clang_getCursorType(cn_strip(p)->cur));
         }
-        resolve_pointer(w, p, r, depth + 1);
+        wk_resolve_pointer(w, p, r, depth + 1);
         if (r->space == SP_NONE)
             return;
         CXType pointee =
             pt.kind == CXType_Pointer ? clang_getPointeeType(pt) : clang_getArrayElementType(pt);
         int64_t es = cn_type_size(pointee);
-        expr *idx = x_expr(&w->f, i);
+        expr *idx = x_expr(w->f, i);
         expr *step = es > 0 ? expr_binary(OP_MUL, idx, expr_const(es))
                             : (expr_free(idx), expr_unknown("element size not known"));
         r->off = expr_binary(k == CXBinaryOperator_Add ? OP_ADD : OP_SUB, r->off, step);
@@ -446,20 +417,20 @@ static void resolve_pointer(walker *w, cnode *n, lref *r, int depth)
     }
     case CXCursor_UnaryOperator:
         if (clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf && n->n_kids == 1)
-            resolve_lvalue(w, n->kids[0], r, depth + 1);
+            wk_resolve_lvalue(w, n->kids[0], r, depth + 1);
         return;
     case CXCursor_ArraySubscriptExpr:
     case CXCursor_MemberRefExpr: {
         CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
         if (is_array_type(t)) {
-            resolve_lvalue(w, n, r, depth + 1); /* decays to a pointer to its start */
+            wk_resolve_lvalue(w, n, r, depth + 1); /* decays to a pointer to its start */
             return;
         }
         if (n->kind == CXCursor_MemberRefExpr && t.kind == CXType_Pointer) {
             /* p.data where p is a struct parameter: a global pointer. */
             cnode *b = n->n_kids ? cn_strip(n->kids[0]) : NULL;
             if (b && b->kind == CXCursor_DeclRefExpr) {
-                var_info *v = fn_var(&w->f, clang_getCursorReferenced(b->cur));
+                var_info *v = fn_var(w->f, clang_getCursorReferenced(b->cur));
                 if (v && v->is_param &&
                     clang_getCanonicalType(clang_getCursorType(v->decl)).kind != CXType_Pointer) {
                     char *field = cn_spelling(n->cur);
@@ -492,7 +463,7 @@ static void resolve_pointer(walker *w, cnode *n, lref *r, int depth)
     }
 }
 
-static void resolve_lvalue(walker *w, cnode *n, lref *r, int depth)
+void wk_resolve_lvalue(walker *w, cnode *n, lref *r, int depth)
 {
     if (depth > 16)
         return;
@@ -510,11 +481,11 @@ static void resolve_lvalue(walker *w, cnode *n, lref *r, int depth)
             base = idx;
             idx = tmp;
         }
-        resolve_pointer(w, base, r, depth + 1);
+        wk_resolve_pointer(w, base, r, depth + 1);
         if (r->space == SP_NONE)
             return;
         expr *stride = subscript_stride(w, n);
-        expr *i = x_expr(&w->f, idx);
+        expr *i = x_expr(w->f, idx);
         if (!stride) {
             expr_free(i);
             r->off = expr_binary(OP_ADD, r->off, expr_unknown("element size not known"));
@@ -526,7 +497,7 @@ static void resolve_lvalue(walker *w, cnode *n, lref *r, int depth)
     }
     case CXCursor_UnaryOperator:
         if (clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_Deref && n->n_kids == 1)
-            resolve_pointer(w, n->kids[0], r, depth + 1);
+            wk_resolve_pointer(w, n->kids[0], r, depth + 1);
         return;
     case CXCursor_MemberRefExpr: {
         if (n->n_kids < 1)
@@ -534,9 +505,9 @@ static void resolve_lvalue(walker *w, cnode *n, lref *r, int depth)
         cnode *base = n->kids[0];
         CXType bt = clang_getCanonicalType(clang_getCursorType(cn_strip(base)->cur));
         if (bt.kind == CXType_Pointer)
-            resolve_pointer(w, base, r, depth + 1);
+            wk_resolve_pointer(w, base, r, depth + 1);
         else
-            resolve_lvalue(w, base, r, depth + 1);
+            wk_resolve_lvalue(w, base, r, depth + 1);
         if (r->space == SP_NONE)
             return;
         CXCursor field = clang_getCursorReferenced(n->cur);
@@ -551,6 +522,10 @@ static void resolve_lvalue(walker *w, cnode *n, lref *r, int depth)
     }
     case CXCursor_DeclRefExpr: {
         CXCursor d = clang_getCursorReferenced(n->cur);
+        if (d.kind == CXCursor_ParmDecl && w->calls) {
+            call_bound_ptr(w, d, r); /* a reference parameter */
+            return;
+        }
         if (d.kind != CXCursor_VarDecl)
             return;
         resolve_var(w, d, decl_node_of(w, d), r);
@@ -565,14 +540,14 @@ static void resolve_lvalue(walker *w, cnode *n, lref *r, int depth)
 
 static void copy_loops(walker *w, loop_ctx *dst, int *n_dst, char **why)
 {
-    int n = w->f.n_loops;
+    int n = w->f->n_loops;
     if (n > ACCESS_MAX_LOOPS) {
         n = ACCESS_MAX_LOOPS;
         if (why && !*why)
             *why = xstrdup("nested in more than 8 loops");
     }
     for (int i = 0; i < n; i++) {
-        const loop_ctx *s = &w->f.loops[i]->ctx;
+        const loop_ctx *s = &w->f->loops[i]->ctx;
         dst[i].var = s->var ? xstrdup(s->var) : NULL;
         dst[i].init = s->init ? expr_clone(s->init) : NULL;
         dst[i].cond = s->cond ? expr_clone(s->cond) : NULL;
@@ -598,22 +573,68 @@ static const expr *first_unknown_node(const expr *e)
     return r;
 }
 
-static void emit_access(walker *w, cnode *n, bool is_store)
+/* A memory access whose memory gpulint cannot place (a pointer loaded from
+ * memory, chosen at run time, returned by a call): not a site, but the
+ * counts miss it, and say so. */
+static void unplaced_access(walker *w, cnode *n, const lref *r)
 {
-    lref r = {SP_NONE, -1, NULL, NULL, NULL};
-    resolve_lvalue(w, n, &r, 0);
-    if (r.space == SP_NONE) {
-        lref_free(&r);
+    src_loc l = {0};
+    cn_loc(w->t, n->cur, &l);
+    char *text = cn_text_trunc(w->t, n->cur, 60);
+    wk_incomplete(w, "line %d: '%s' goes through a %s", l.line, text,
+                  r->why ? r->why : "pointer gpulint cannot follow");
+    free(text);
+    free(l.file);
+}
+
+/* Records the access at r (taken), `width` bytes per thread; n gives its
+ * text and line. */
+static void emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_store)
+{
+    if (r->space == SP_NONE) {
+        if (r->why)
+            unplaced_access(w, n, r);
+        wk_lref_free(r);
         return;
     }
     size_t i = tu_add_access(w->t);
     mem_access *a = &w->u->accesses[i];
-    a->space = r.space == SP_SHARED ? SPACE_SHARED : SPACE_GLOBAL;
+    a->space = r->space == SP_SHARED ? SPACE_SHARED : SPACE_GLOBAL;
     a->kernel = xstrdup(w->kname);
-    a->base = r.base;
-    r.base = NULL;
-    a->array = r.space == SP_SHARED ? (int)r.array : -1;
+    a->base = r->base;
+    r->base = NULL;
+    a->array = r->space == SP_SHARED ? (int)r->array : -1;
     a->is_store = is_store;
+    a->width = width > 0 && width < (1 << 20) ? (int)width : 0;
+    a->byte_offset = r->off ? expr_simplify(r->off) : expr_unknown("offset not known");
+    a->guard = current_guard(w);
+    char *why = r->why;
+    r->why = NULL;
+    copy_loops(w, a->loops, &a->n_loops, &why);
+    if (!why && a->width == 0)
+        why = xstrdup("the size of the accessed type is not known here");
+    const expr *u = first_unknown_node(a->byte_offset);
+    if (!why && u) {
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "index not understood: %s", u->name ? u->name : "unknown");
+        why = sbuf_take(&b);
+    }
+    a->why_not = why;
+    a->text = cn_text_trunc(w->t, n->cur, 200);
+    a->via = call_chain(w);
+    cn_loc(w->t, n->cur, &a->loc);
+    if (a->space == SPACE_GLOBAL) {
+        add_count(w, is_store ? CNT_GST : CNT_GLD, a->width);
+        add_count(w, CNT_GACC, 1);
+    }
+    wk_lref_free(r);
+}
+
+static void emit_access(walker *w, cnode *n, bool is_store)
+{
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    wk_resolve_lvalue(w, n, &r, 0);
     int64_t width = cn_type_size(clang_getCursorType(n->cur));
     if (width <= 0 && r.space == SP_SHARED && r.array >= 0) {
         /* Template code: the element of a fully subscripted array whose
@@ -628,29 +649,21 @@ static void emit_access(walker *w, cnode *n, bool is_store)
         if (b && b->kind == CXCursor_DeclRefExpr && depth == arr->n_dims)
             width = arr->elem_size;
     }
-    a->width = width > 0 && width < (1 << 20) ? (int)width : 0;
-    a->byte_offset = r.off ? expr_simplify(r.off) : expr_unknown("offset not known");
-    a->guard = current_guard(w);
-    char *why = r.why;
-    r.why = NULL;
-    copy_loops(w, a->loops, &a->n_loops, &why);
-    if (!why && a->width == 0)
-        why = xstrdup("the size of the accessed type is not known here");
-    const expr *u = first_unknown_node(a->byte_offset);
-    if (!why && u) {
-        sbuf b;
-        sbuf_init(&b);
-        sbuf_addf(&b, "index not understood: %s", u->name ? u->name : "unknown");
-        why = sbuf_take(&b);
+    emit_access_at(w, n, &r, width, is_store);
+}
+
+/* An access through a pointer value (`__ldcs(p + i)`, `atomicAdd(p + i, v)`):
+ * `width` bytes at where ptr points. */
+static void emit_access_ptr(walker *w, cnode *ptr, int64_t width, bool is_store)
+{
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    wk_resolve_pointer(w, ptr, &r, 0);
+    if (width <= 0) {
+        CXType pt = clang_getCanonicalType(clang_getCursorType(cn_strip_casts(ptr)->cur));
+        if (pt.kind == CXType_Pointer)
+            width = cn_type_size(clang_getPointeeType(pt));
     }
-    a->why_not = why;
-    a->text = cn_text_trunc(w->t, n->cur, 200);
-    cn_loc(w->t, n->cur, &a->loc);
-    if (a->space == SPACE_GLOBAL) {
-        add_count(w, is_store ? CNT_GST : CNT_GLD, a->width);
-        add_count(w, CNT_GACC, 1);
-    }
-    lref_free(&r);
+    emit_access_at(w, ptr, &r, width, is_store);
 }
 
 /* Takes ownership of ce. */
@@ -673,6 +686,7 @@ static void emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, exp
     }
     b->why_not = why;
     b->text = cond ? cn_text_trunc(w->t, cond->cur, 200) : xstrdup("");
+    b->via = call_chain(w);
     cn_loc(w->t, (cond ? cond : at)->cur, &b->loc);
 }
 
@@ -762,8 +776,6 @@ static bool fragment_shape(CXType t, int64_t mnk[3])
     return ok;
 }
 
-static void resolve_pointer(walker *w, cnode *n, lref *r, int depth);
-
 /* wmma::load_matrix_sync / store_matrix_sync: the bytes of the fragment's
  * tile, per thread, when the pointer is global memory. */
 static void count_wmma_io(walker *w, cnode *call, bool store)
@@ -806,12 +818,41 @@ static void count_wmma_io(walker *w, cnode *call, bool store)
     if (!rows || !es)
         return;
     lref r = {SP_NONE, -1, NULL, NULL, NULL};
-    resolve_pointer(w, ptr, &r, 0);
+    wk_resolve_pointer(w, ptr, &r, 0);
     if (r.space == SP_GLOBAL) {
         add_count(w, store ? CNT_GST : CNT_GLD, rows * cols * es / 32);
         add_count(w, CNT_GACC, 1); /* one wmma load/store per thread */
     }
-    lref_free(&r);
+    wk_lref_free(&r);
+}
+
+/* cg::reduce(tile, v, cg::plus<float>()): a tree of log2(N) steps, one
+ * addition per thread per step (a shuffle and an FADD each, as the
+ * toolkit's cooperative_groups/details/reduce.h does it for floating point);
+ * less/greater are comparisons, not floating-point work. */
+static void count_cg_reduce(walker *w, cnode *n)
+{
+    cnode *tile = cn_expr_kid(n, 1), *op = cn_expr_kid(n, 3);
+    if (!tile || !op)
+        return;
+    char *ts = cn_type_spelling(clang_getCanonicalType(clang_getCursorType(cn_strip(tile)->cur)));
+    char *os = cn_type_spelling(clang_getCanonicalType(clang_getCursorType(cn_strip(op)->cur)));
+    const char *tb = strstr(ts, "thread_block_tile<");
+    long long size = tb ? strtoll(tb + strlen("thread_block_tile<"), NULL, 10) : 0;
+    int steps = 0;
+    while (size > 1 && (1LL << steps) < size)
+        steps++;
+    const char *plus = strstr(os, "cooperative_groups::") ? strstr(os, "plus<") : NULL;
+    if (steps && plus) {
+        if (!strncmp(plus, "plus<float>", 11))
+            add_count(w, CNT_FP32, steps);
+        else if (!strncmp(plus, "plus<double>", 12))
+            add_count(w, CNT_FP64, steps);
+        else if (strstr(plus, "half") || strstr(plus, "bfloat16"))
+            add_count(w, CNT_FP16, steps);
+    }
+    free(ts);
+    free(os);
 }
 
 static void count_call(walker *w, cnode *n)
@@ -822,7 +863,9 @@ static void count_call(walker *w, cnode *n)
     char *name = cn_spelling(fn);
     CXType rt = clang_getCursorType(n->cur);
     int fk = cn_float_kind(rt);
-    if (strcmp(name, "load_matrix_sync") == 0 || strcmp(name, "store_matrix_sync") == 0) {
+    if (strcmp(name, "reduce") == 0) {
+        count_cg_reduce(w, n);
+    } else if (strcmp(name, "load_matrix_sync") == 0 || strcmp(name, "store_matrix_sync") == 0) {
         count_wmma_io(w, n, name[0] == 's');
     } else if (strcmp(name, "mma_sync") == 0) {
         cnode *d = cn_expr_kid(n, 1);
@@ -882,16 +925,6 @@ static void count_ops(walker *w, cnode *n)
 
 /* ---- expressions ---- */
 
-static bool is_call_named(cnode *n, const char *prefix)
-{
-    if (!n || n->kind != CXCursor_CallExpr)
-        return false;
-    char *name = cn_ref_name(n->cur);
-    bool r = strncmp(name, prefix, strlen(prefix)) == 0;
-    free(name);
-    return r;
-}
-
 /* How the value of an lvalue node is used: 0 not an access (address taken,
  * decays, base of a member), 1 load, 2 store, 3 load and store. */
 static int access_use(cnode *n)
@@ -906,6 +939,12 @@ static int access_use(cnode *n)
     switch (p->kind) {
     case CXCursor_MemberRefExpr: {
         if (p->n_kids && p->kids[0] == child) {
+            /* x.method(), (float)bf[i] through operator float: the call
+             * reads the object (a method gpulint walks reads its fields
+             * itself, but libclang shows no `this` to bind). */
+            CXCursor m = clang_getCursorReferenced(p->cur);
+            if (m.kind == CXCursor_CXXMethod || m.kind == CXCursor_ConversionFunction)
+                return 1;
             CXType bt = clang_getCanonicalType(clang_getCursorType(n->cur));
             if (bt.kind != CXType_Pointer)
                 return 0; /* a[i].y: the member is the access */
@@ -929,6 +968,8 @@ static int access_use(cnode *n)
     case CXCursor_CompoundAssignOperator:
         return p->n_kids == 2 && p->kids[0] == child ? 3 : 1;
     case CXCursor_CallExpr: {
+        if (call_arg_by_reference(p, child))
+            return 0; /* the helper's body reads or writes it */
         char *name = cn_spelling(p->cur);
         int r = 1;
         CXType nt = clang_getCanonicalType(clang_getCursorType(n->cur));
@@ -987,9 +1028,16 @@ static bool is_memory_lvalue(walker *w, cnode *n)
     }
     case CXCursor_DeclRefExpr: {
         CXCursor d = clang_getCursorReferenced(n->cur);
+        if (d.kind == CXCursor_ParmDecl && w->calls &&
+            clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_LValueReference) {
+            lref r = {SP_NONE, -1, NULL, NULL, NULL};
+            bool bound = call_bound_ptr(w, d, &r) && r.space != SP_NONE;
+            wk_lref_free(&r);
+            return bound;
+        }
         if (d.kind != CXCursor_VarDecl)
             return false;
-        var_info *v = fn_var(&w->f, d);
+        var_info *v = fn_var(w->f, d);
         if (v)
             return v->is_shared;
         return cn_has_attr(d, CXCursor_CUDASharedAttr);
@@ -1001,10 +1049,48 @@ static bool is_memory_lvalue(walker *w, cnode *n)
 
 static void walk_expr(walker *w, cnode *n);
 
-static void walk_kids(walker *w, cnode *n)
+/* Loads and stores through a pointer argument: atomicAdd(&s[i], v) and
+ * atomicAdd(p + i, v) load and store, __ldg/__ldcs(p + i) load,
+ * __stcs(p + i, v) stores (the cache-operator intrinsics of the CUDA C++
+ * Programming Guide, "Load Functions Using Cache Hints"). */
+static void mem_intrinsic(walker *w, cnode *call)
+{
+    static const char *const loads[] = {"__ldg",  "__ldcg", "__ldca", "__ldcs",
+                                        "__ldlu", "__ldcv", NULL};
+    static const char *const stores[] = {"__stcg", "__stcs", "__stwb", "__stwt", NULL};
+    char *name = cn_ref_name(call->cur);
+    bool atomic = strncmp(name, "atomic", 6) == 0;
+    bool load = in_list(name, loads), store = in_list(name, stores);
+    free(name);
+    cnode *ptr = (atomic || load || store) ? cn_expr_kid(call, 1) : NULL;
+    if (!ptr)
+        return;
+    cnode *target = cn_strip(ptr);
+    if (target && target->kind == CXCursor_UnaryOperator &&
+        clang_getCursorUnaryOperatorKind(target->cur) == CXUnaryOperator_AddrOf &&
+        target->n_kids == 1 && is_memory_lvalue(w, cn_strip(target->kids[0]))) {
+        target = cn_strip(target->kids[0]);
+        if (!store)
+            emit_access(w, target, false);
+        if (atomic || store)
+            emit_access(w, target, true);
+        return;
+    }
+    if (!store)
+        emit_access_ptr(w, ptr, 0, false);
+    if (atomic || store)
+        emit_access_ptr(w, ptr, 0, true);
+}
+
+void wk_walk_kids(walker *w, cnode *n)
 {
     for (int i = 0; i < n->n_kids; i++)
         walk_expr(w, n->kids[i]);
+}
+
+void wk_walk_expr(walker *w, cnode *n)
+{
+    walk_expr(w, n);
 }
 
 static void walk_expr(walker *w, cnode *n)
@@ -1017,7 +1103,7 @@ static void walk_expr(walker *w, cnode *n)
     case CXCursor_ConditionalOperator:
         if (n->n_kids == 3) {
             walk_expr(w, n->kids[0]);
-            expr *c = x_expr(&w->f, n->kids[0]);
+            expr *c = x_expr(w->f, n->kids[0]);
             emit_branch(w, BRANCH_TERNARY, n->kids[0], n, expr_clone(c));
             arm_saved saved;
             push_guard(w, c);
@@ -1025,7 +1111,7 @@ static void walk_expr(walker *w, cnode *n)
             walk_expr(w, n->kids[1]);
             arm_end(w, &saved, w->guards[w->n_guards - 1]);
             pop_guard(w);
-            push_guard(w, expr_unary(OP_NOT, x_expr(&w->f, n->kids[0])));
+            push_guard(w, expr_unary(OP_NOT, x_expr(w->f, n->kids[0])));
             arm_begin(w, &saved);
             walk_expr(w, n->kids[2]);
             arm_end(w, &saved, w->guards[w->n_guards - 1]);
@@ -1037,7 +1123,7 @@ static void walk_expr(walker *w, cnode *n)
         enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
         if ((k == CXBinaryOperator_LAnd || k == CXBinaryOperator_LOr) && n->n_kids == 2) {
             walk_expr(w, n->kids[0]);
-            expr *c = x_expr(&w->f, n->kids[0]);
+            expr *c = x_expr(w->f, n->kids[0]);
             push_guard(w, k == CXBinaryOperator_LAnd ? c : expr_unary(OP_NOT, c));
             walk_expr(w, n->kids[1]);
             pop_guard(w);
@@ -1045,23 +1131,10 @@ static void walk_expr(walker *w, cnode *n)
         }
         break;
     }
-    case CXCursor_UnaryOperator:
-        /* atomicAdd(&s[i], v), __ldg(&p[i]): the address is accessed. */
-        if (clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf && n->n_kids == 1) {
-            cnode *p = n->parent;
-            while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr))
-                p = p->parent;
-            cnode *target = cn_strip(n->kids[0]);
-            if (p && target && is_memory_lvalue(w, target)) {
-                if (is_call_named(p, "atomic")) {
-                    emit_access(w, target, false);
-                    emit_access(w, target, true);
-                } else if (is_call_named(p, "__ldg") || is_call_named(p, "__ldcg") ||
-                           is_call_named(p, "__ldca") || is_call_named(p, "__ldcs")) {
-                    emit_access(w, target, false);
-                }
-            }
-        }
+    case CXCursor_CallExpr:
+        if (call_walk(w, n))
+            return;
+        mem_intrinsic(w, n);
         break;
     default:
         break;
@@ -1074,7 +1147,7 @@ static void walk_expr(walker *w, cnode *n)
             emit_access(w, n, true);
     }
     count_ops(w, n);
-    walk_kids(w, n);
+    wk_walk_kids(w, n);
 }
 
 /* ---- statements ---- */
@@ -1170,7 +1243,7 @@ static exit_info walk_if(walker *w, cnode *s)
     cnode *cond = s->kids[first], *then = s->kids[first + 1];
     cnode *els = s->n_kids - first >= 3 ? s->kids[first + 2] : NULL;
     walk_expr(w, cond);
-    expr *c = x_expr(&w->f, cond);
+    expr *c = x_expr(w->f, cond);
     size_t branch = w->u->n_branches;
     emit_branch(w, BRANCH_IF, cond, s, expr_clone(c));
     long work_before = w->work_events;
@@ -1247,7 +1320,7 @@ static exit_info walk_stmt(walker *w, cnode *s)
         }
         if (cond) {
             walk_expr(w, cond);
-            emit_branch(w, BRANCH_SWITCH, cond, s, x_expr(&w->f, cond));
+            emit_branch(w, BRANCH_SWITCH, cond, s, x_expr(w->f, cond));
         }
         if (body)
             walk_stmt_drop(w, body);
@@ -1370,7 +1443,7 @@ static var_info *update_target(walker *w, cnode *inc)
     t = cn_strip(t);
     if (!t || t->kind != CXCursor_DeclRefExpr)
         return NULL;
-    var_info *v = fn_var(&w->f, clang_getCursorReferenced(t->cur));
+    var_info *v = fn_var(w->f, clang_getCursorReferenced(t->cur));
     return v && !v->is_shared ? v : NULL;
 }
 
@@ -1402,7 +1475,7 @@ static var_info *while_counter(walker *w, cnode *cond, cnode *loop, cnode **step
     if (!cond)
         return NULL;
     if (cond->kind == CXCursor_DeclRefExpr) {
-        var_info *v = fn_var(&w->f, clang_getCursorReferenced(cond->cur));
+        var_info *v = fn_var(w->f, clang_getCursorReferenced(cond->cur));
         if (v && !v->is_param && !v->is_shared) {
             int in = 0;
             cnode *last = NULL;
@@ -1559,7 +1632,7 @@ static void walk_loop(walker *w, cnode *s)
             cnode *i0 = init->kind == CXCursor_DeclStmt ? init : cn_strip(init);
             if (i0 && i0->kind == CXCursor_DeclStmt && i0->n_kids == 1 &&
                 i0->kids[0]->kind == CXCursor_VarDecl)
-                v = fn_var(&w->f, i0->kids[0]->cur);
+                v = fn_var(w->f, i0->kids[0]->cur);
         }
     } else if (s->kind == CXCursor_WhileStmt) {
         for (int i = 0; i < s->n_kids; i++) {
@@ -1606,7 +1679,7 @@ static void walk_loop(walker *w, cnode *s)
             iv = v->init;
         if (iv) {
             v->visiting++;
-            init_e = x_expr(&w->f, iv);
+            init_e = x_expr(w->f, iv);
             v->visiting--;
             expr *simp = expr_simplify(init_e);
             expr_free(init_e);
@@ -1623,7 +1696,7 @@ static void walk_loop(walker *w, cnode *s)
         fr->ctx.var = xstrdup(v->name);
         fr->ctx.init = init_e;
     }
-    fn_ctx *f = &w->f;
+    fn_ctx *f = w->f;
     if (f->n_loops == f->cap_loops) {
         f->cap_loops = f->cap_loops ? f->cap_loops * 2 : 8;
         f->loops = xrealloc(f->loops, (size_t)f->cap_loops * sizeof *f->loops);
@@ -1689,6 +1762,33 @@ static void walk_loop(walker *w, cnode *s)
 
 /* ---- entry ---- */
 
+void wk_walk_body(walker *w, cnode *root)
+{
+    for (int i = 0; i < root->n_kids; i++)
+        if (root->kids[i]->kind == CXCursor_CompoundStmt) {
+            walk_stmt_drop(w, root->kids[i]);
+            return;
+        }
+}
+
+void wk_incomplete(walker *w, const char *fmt, ...)
+{
+    cusrc_counts *c = &w->u->variants[w->variant].counts;
+    if (c->n_incomplete++)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_vaddf(&b, fmt, ap);
+    va_end(ap);
+    c->incomplete = sbuf_take(&b);
+}
+
+/* Helper statements one kernel may walk through calls: a template library
+ * instantiated a thousand times must not stall the file. */
+#define CALL_BUDGET 200000
+
 void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
 {
     walker w;
@@ -1696,21 +1796,18 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
     w.t = t;
     w.u = t->u;
     w.variant = variant;
+    w.call_budget = CALL_BUDGET;
     cusrc_variant *var = &t->u->variants[variant];
     w.kname = var->name;
     cnode *root = cn_build(fn);
-    fn_init(&w.f, t, root, true);
-    w.f.generic = var->generic;
+    fn_init(&w.kf, t, root, true);
+    w.f = &w.kf;
+    w.f->generic = var->generic;
     var->first_array = t->u->n_arrays;
     var->first_access = t->u->n_accesses;
     var->first_branch = t->u->n_branches;
 
-    cnode *body = NULL;
-    for (int i = 0; i < root->n_kids; i++)
-        if (root->kids[i]->kind == CXCursor_CompoundStmt)
-            body = root->kids[i];
-    if (body)
-        walk_stmt_drop(&w, body);
+    wk_walk_body(&w, root);
 
     /* The kernel's pointer of a variant is re-read: arrays may have grown. */
     var = &t->u->variants[variant];
@@ -1745,6 +1842,6 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
         pop_guard(&w);
     free(w.guards);
     free(w.arrs);
-    fn_free(&w.f);
+    fn_free(&w.kf);
     cn_free(root);
 }

@@ -66,6 +66,7 @@ static void counts_free(cusrc_counts *c)
     }
     free(c->arm_names);
     free(c->arm_conds);
+    free(c->incomplete);
 }
 
 void cusrc_unit_free(cusrc_unit *u)
@@ -141,6 +142,7 @@ void cusrc_unit_free(cusrc_unit *u)
         loops_free(a->loops, a->n_loops);
         free(a->text);
         free(a->why_not);
+        free(a->via);
         loc_free(&a->loc);
     }
     free(u->accesses);
@@ -151,6 +153,7 @@ void cusrc_unit_free(cusrc_unit *u)
         loops_free(b->loops, b->n_loops);
         free(b->text);
         free(b->why_not);
+        free(b->via);
         loc_free(&b->loc);
     }
     free(u->branches);
@@ -337,6 +340,8 @@ void cusrc_dump(const cusrc_unit *u, sbuf *o)
             add_expr(o, c->gmem_load_bytes);
             sbuf_add(o, " st=");
             add_expr(o, c->gmem_store_bytes);
+            if (c->incomplete)
+                sbuf_addf(o, " INCOMPLETE(%d): %s", c->n_incomplete, c->incomplete);
             sbuf_addc(o, '\n');
             for (size_t a = var->first_array; a < var->first_array + var->n_arrays; a++) {
                 const smem_array *s = &u->arrays[a];
@@ -366,6 +371,8 @@ void cusrc_dump(const cusrc_unit *u, sbuf *o)
                 }
                 if (m->why_not)
                     sbuf_addf(o, " WHY_NOT: %s", m->why_not);
+                if (m->via)
+                    sbuf_addf(o, " VIA: %s", m->via);
                 dump_loops(o, m->loops, m->n_loops);
                 sbuf_addc(o, '\n');
             }
@@ -377,6 +384,8 @@ void cusrc_dump(const cusrc_unit *u, sbuf *o)
                 add_expr(o, s->cond);
                 if (s->why_not)
                     sbuf_addf(o, " WHY_NOT: %s", s->why_not);
+                if (s->via)
+                    sbuf_addf(o, " VIA: %s", s->via);
                 dump_loops(o, s->loops, s->n_loops);
                 sbuf_addc(o, '\n');
             }

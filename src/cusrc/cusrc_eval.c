@@ -393,16 +393,45 @@ static expr *bound_param(fn_ctx *f, CXCursor parm)
     return NULL;
 }
 
-int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max)
+/* The node under call (at most two wrappers down) whose cursor is c. */
+static cnode *kid_for(cnode *call, CXCursor c)
+{
+    for (int i = 0; i < call->n_kids; i++) {
+        cnode *k = call->kids[i];
+        for (int d = 0; k && d < 3; d++) {
+            if (clang_equalCursors(k->cur, c))
+                return call->kids[i];
+            k = k->n_kids == 1 ? k->kids[0] : NULL;
+        }
+    }
+    return NULL;
+}
+
+int x_call_args(cnode *call, CXCursor def, cnode **out, int max)
 {
     int np = clang_Cursor_getNumArguments(def);
     if (np < 0 || np > max)
         return -1;
-    /* The argument expressions: every expression kid but the callee (the
-     * first kid, or for an overloaded operator() the operator's own
-     * reference) and, for a call on an object, the object. */
+    /* libclang lists a call's arguments, the object of an overloaded
+     * member operator first; default arguments have no node. */
+    int na = clang_Cursor_getNumArguments(call->cur);
+    if (na >= 0) {
+        int skip = na > np ? na - np : 0;
+        bool ok = true;
+        for (int i = 0; i < np; i++) {
+            out[i] = NULL;
+            if (i + skip < na) {
+                out[i] = kid_for(call, clang_Cursor_getArgument(call->cur, (unsigned)(i + skip)));
+                ok = ok && out[i];
+            }
+        }
+        if (ok)
+            return np;
+    }
+    /* Every expression kid but the callee (the first kid, or for an
+     * overloaded operator() the operator's own reference). */
     cnode *args[32];
-    int na = 0;
+    na = 0;
     for (int i = 1; i < call->n_kids && na < 32; i++) {
         cnode *k = call->kids[i];
         if (!cn_is_expr(k))
@@ -421,13 +450,24 @@ int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int ma
         args[na++] = k;
     }
     int skip = na > np ? na - np : 0;
+    for (int i = 0; i < np; i++)
+        out[i] = i + skip < na ? args[i + skip] : NULL;
+    return np;
+}
+
+int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max)
+{
+    cnode *args[64];
+    int np = x_call_args(call, def, args, max < 64 ? max : 64);
+    if (np < 0)
+        return -1;
     for (int i = 0; i < np; i++) {
         out[i].parm = clang_Cursor_getArgument(def, (unsigned)i);
         start_budget(f);
         sbuf saved = f->origin;
         sbuf_init(&f->origin);
-        int a = i + skip;
-        out[i].value = a < na ? end_budget(f, x_rec(f, args[a])) : expr_unknown("default argument");
+        out[i].value =
+            args[i] ? end_budget(f, x_rec(f, args[i])) : expr_unknown("default argument");
         out[i].origin = f->origin.len ? sbuf_take(&f->origin) : NULL;
         sbuf_free(&f->origin);
         f->origin = saved;
@@ -729,6 +769,111 @@ static bool name_in(const char *s, const char *const *list)
     return false;
 }
 
+/* ---- cooperative groups ---- */
+
+static expr *sym(expr_builtin b)
+{
+    return expr_builtin_sym(b);
+}
+
+/* threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y:
+ * the rank cooperative groups give a thread in its block (the CUDA C++
+ * Programming Guide, "Thread Block Group": thread_rank()). */
+static expr *block_rank_of_thread(void)
+{
+    expr *yz =
+        expr_binary(OP_ADD, sym(SYM_TID_Y), expr_binary(OP_MUL, sym(SYM_TID_Z), sym(SYM_BDIM_Y)));
+    return expr_binary(OP_ADD, sym(SYM_TID_X), expr_binary(OP_MUL, yz, sym(SYM_BDIM_X)));
+}
+
+static expr *block_threads(void)
+{
+    return expr_binary(OP_MUL, expr_binary(OP_MUL, sym(SYM_BDIM_X), sym(SYM_BDIM_Y)),
+                       sym(SYM_BDIM_Z));
+}
+
+static expr *grid_rank_of_block(void)
+{
+    expr *yz =
+        expr_binary(OP_ADD, sym(SYM_BID_Y), expr_binary(OP_MUL, sym(SYM_BID_Z), sym(SYM_GDIM_Y)));
+    return expr_binary(OP_ADD, sym(SYM_BID_X), expr_binary(OP_MUL, yz, sym(SYM_GDIM_X)));
+}
+
+/* The group type of a cooperative_groups object: 'b' thread_block, 'g'
+ * grid_group, 't' thread_block_tile<N> (*tile = N), 0 anything else (a
+ * thread_group of run-time size, coalesced_group: not known statically). */
+static char cg_kind(CXType t, int64_t *tile)
+{
+    char *s = cn_type_spelling(clang_getCanonicalType(t));
+    char kind = 0;
+    if (strstr(s, "cooperative_groups::")) {
+        const char *tb = strstr(s, "thread_block_tile<");
+        if (tb) {
+            long long n = strtoll(tb + strlen("thread_block_tile<"), NULL, 10);
+            if (n > 0 && n <= 1024) {
+                *tile = n;
+                kind = 't';
+            }
+        } else if (strstr(s, "::thread_block") && !strstr(s, "thread_block_tile")) {
+            kind = 'b';
+        } else if (strstr(s, "::grid_group")) {
+            kind = 'g';
+        }
+    }
+    free(s);
+    return kind;
+}
+
+/* block.thread_rank(), warp.meta_group_rank(), grid.size(): the values the
+ * CUDA C++ Programming Guide gives them ("Cooperative Groups"), in terms of
+ * the built-in indices; NULL when n is not such a call. */
+static expr *cg_value(cnode *n, const char *method)
+{
+    cnode *callee = n->n_kids ? cn_strip(n->kids[0]) : NULL;
+    if (!callee || callee->kind != CXCursor_MemberRefExpr || callee->n_kids < 1)
+        return NULL;
+    int64_t tile = 0;
+    char kind = cg_kind(clang_getCursorType(cn_strip(callee->kids[0])->cur), &tile);
+    if (!kind)
+        return NULL;
+    bool rank = !strcmp(method, "thread_rank"),
+         size = !strcmp(method, "size") || !strcmp(method, "num_threads");
+    switch (kind) {
+    case 'b':
+        if (rank)
+            return block_rank_of_thread();
+        if (size)
+            return block_threads();
+        return NULL;
+    case 't':
+        if (rank)
+            return expr_binary(OP_MOD, block_rank_of_thread(), expr_const(tile));
+        if (size)
+            return expr_const(tile);
+        if (!strcmp(method, "meta_group_rank"))
+            return expr_binary(OP_DIV, block_rank_of_thread(), expr_const(tile));
+        if (!strcmp(method, "meta_group_size"))
+            return expr_binary(OP_DIV, expr_binary(OP_ADD, block_threads(), expr_const(tile - 1)),
+                               expr_const(tile));
+        return NULL;
+    case 'g':
+        if (rank)
+            return expr_binary(OP_ADD, expr_binary(OP_MUL, grid_rank_of_block(), block_threads()),
+                               block_rank_of_thread());
+        if (!strcmp(method, "block_rank"))
+            return grid_rank_of_block();
+        if (size)
+            return expr_binary(OP_MUL,
+                               expr_binary(OP_MUL,
+                                           expr_binary(OP_MUL, sym(SYM_GDIM_X), sym(SYM_GDIM_Y)),
+                                           sym(SYM_GDIM_Z)),
+                               block_threads());
+        return NULL;
+    default:
+        return NULL;
+    }
+}
+
 static expr *x_call(fn_ctx *f, cnode *n)
 {
     CXCursor fn = clang_getCursorReferenced(n->cur);
@@ -752,6 +897,8 @@ static expr *x_call(fn_ctx *f, cnode *n)
         e = x_rec(f, cn_expr_kid(n, 1));
     } else if (fn.kind == CXCursor_FunctionDecl || fn.kind == CXCursor_FunctionTemplate) {
         e = inline_call(f, n, fn);
+    } else if (fn.kind == CXCursor_CXXMethod && f->device) {
+        e = cg_value(n, name);
     }
     if (!e)
         e = unknownf("result of a call to '%s'", name[0] ? name : "a function");

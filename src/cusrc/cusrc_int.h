@@ -165,6 +165,9 @@ bool x_is_per_lane(fn_ctx *f, const expr *e);
 /* Binds the parameters of def to the arguments of call (translated in f);
  * returns how many, -1 when there are more than max. Free with x_unbind. */
 int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max);
+/* The argument node of each parameter of def at call (NULL for a default
+ * argument); returns the number of parameters, -1 when more than max. */
+int x_call_args(cnode *call, CXCursor def, cnode **out, int max);
 void x_unbind(param_binding *b, int n);
 /* The value an assignment (=, op=, ++, --) gives v, in terms of v. */
 expr *x_assign_value(fn_ctx *f, var_info *v, cnode *assign);
@@ -188,6 +191,11 @@ size_t tu_add_array(cusrc_tu *t);
 size_t tu_add_access(cusrc_tu *t);
 size_t tu_add_branch(cusrc_tu *t);
 void tu_note(cusrc_tu *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cusrc_decls.c: the declarations clang's CUDA headers lack, as an unsaved
+ * file to hand to every parse, -include'd by its path. */
+extern const char cusrc_decls_path[];
+struct CXUnsavedFile cusrc_decls_file(void);
 
 /* cusrc_pch.c: the path of a precompiled header of the implicit CUDA
  * headers for exactly these arguments, built if missing; NULL when there is

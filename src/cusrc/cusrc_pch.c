@@ -50,9 +50,12 @@ static bool has_errors(CXTranslationUnit tu)
  * concurrent gpulint never reads half a file. */
 static bool build(CXIndex index, const char *const *args, int n_args, const char *path)
 {
-    struct CXUnsavedFile empty = {.Filename = "gpulint-pch.cu", .Contents = "", .Length = 0};
+    struct CXUnsavedFile files[2] = {
+        {.Filename = "gpulint-pch.cu", .Contents = "", .Length = 0},
+        cusrc_decls_file(),
+    };
     CXTranslationUnit tu = NULL;
-    if (clang_parseTranslationUnit2(index, empty.Filename, args, n_args, &empty, 1,
+    if (clang_parseTranslationUnit2(index, files[0].Filename, args, n_args, files, 2,
                                     CXTranslationUnit_Incomplete |
                                         CXTranslationUnit_ForSerialization,
                                     &tu) != CXError_Success ||
@@ -118,6 +121,8 @@ char *cusrc_pch_get(CXIndex index, const char *const *args, int n_args)
     CXString version = clang_getClangVersion();
     uint64_t h = fnv(0xcbf29ce484222325ull, clang_getCString(version));
     clang_disposeString(version);
+    struct CXUnsavedFile decls = cusrc_decls_file(); /* part of the header, not on disk */
+    h = fnv(h, decls.Contents);
     for (int i = 0; i < n_args; i++)
         h = fnv(h, args[i]);
     sbuf path;

@@ -113,6 +113,16 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
         .has_launch = launch != NULL,
         .incomplete = kern->note,
     };
+    /* Code the front end saw but could not count (calls it does not follow,
+     * memory it cannot place): the counts are lower bounds. */
+    sbuf missed;
+    sbuf_init(&missed);
+    if (!kern->note && c->incomplete) {
+        sbuf_add(&missed, c->incomplete);
+        if (c->n_incomplete > 1)
+            sbuf_addf(&missed, "; and %d more", c->n_incomplete - 1);
+        in.incomplete = sbuf_str(&missed);
+    }
     expr *af = NULL, *ab = NULL;
     if (parse_annotation(kern->annotation, &af, &ab)) {
         in.annotated_flops = af;
@@ -124,6 +134,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     const loop_ctx **loops = variant_loops(u, v, &in.n_loops);
     in.loops = loops;
     kroof_compute(&in, defs, product, branches, out);
+    sbuf_free(&missed);
     free(loops);
     expr_free(threads);
     expr_free(af);

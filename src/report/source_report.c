@@ -251,6 +251,8 @@ static void add_access_json(json_t *arr, const mem_access *a, const char *file, 
     json_object_set_new(o, "kind", json_text(a->is_store ? "store" : "load"));
     json_object_set_new(o, "width", json_integer(a->width));
     json_object_set_new(o, "text", a->text ? json_text(a->text) : json_null());
+    if (a->via)
+        json_object_set_new(o, "via", json_text(a->via));
     json_object_set_new(o, "analyzed", json_boolean(analyzed));
     if (!analyzed)
         json_object_set_new(o, "reason", json_text(reason));
@@ -621,6 +623,15 @@ static void add_branch_counts(json_t *o, const branch_site *b, const int64_t blo
         json_object_set_new(o, "counts_note", json_text(gr.note));
 }
 
+/* A site inside a helper walked at its call site names how the kernel
+ * reaches it: the line alone would point at code shared by many callers. */
+static void add_via(const char *via, char *buf, size_t n)
+{
+    size_t len = strlen(buf);
+    if (via && len < n)
+        snprintf(buf + len, n - len, " via %s", via);
+}
+
 /* The worst request and the average are two numbers: a message that puts
  * one's sectors beside the other's efficiency misleads (a bounds-checked
  * last warp is worse than the rest). */
@@ -703,8 +714,9 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
         const mem_access *a = &u->accesses[i];
         const char *file = a->loc.file ? a->loc.file : in->file;
         /* Name the instantiation when a template has several. */
-        char inst[200] = "";
+        char inst[600] = "";
         instance_words(v, cfg, several, inst, sizeof inst);
+        add_via(a->via, inst, sizeof inst);
         json_t *arr = a->space == SPACE_SHARED ? out->shared_accesses : out->global_accesses;
         if (a->why_not) {
             add_access_json(arr, a, in->file, false, a->why_not);
@@ -776,8 +788,9 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
         const char *file = b->loc.file ? b->loc.file : in->file;
         if (b->why_not || !have_block)
             continue;
-        char inst[200] = "";
+        char inst[600] = "";
         instance_words(v, cfg, several, inst, sizeof inst);
+        add_via(b->via, inst, sizeof inst);
         diverge_result dr;
         diverge_analyze(b, block, &env, &dr);
         json_t *o = json_pack("{s:o, s:i, s:i, s:s, s:o, s:s}", "file", json_text(file), "line",
@@ -785,6 +798,8 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
                               b->kernel ? b->kernel : "", "text", json_text(b->text ? b->text : ""),
                               "verdict", diverge_verdict_name(dr.verdict));
         json_object_set_new(o, "efficiency", json_real(dr.efficiency));
+        if (b->via)
+            json_object_set_new(o, "via", json_text(b->via));
         if (dr.reason[0])
             json_object_set_new(o, "reason", json_text(dr.reason));
         add_branch_counts(o, b, block, &env, have_grid, grid);
@@ -1046,6 +1061,9 @@ void source_branch_text(sbuf *out, const source_outputs *o)
                   (long long)json_integer_value(json_object_get(b, "line")),
                   json_string_value(json_object_get(b, "kernel")),
                   json_string_value(json_object_get(b, "text")));
+        json_t *via = json_object_get(b, "via");
+        if (json_is_string(via))
+            sbuf_addf(out, " via %s", json_string_value(via));
         if (launch)
             sbuf_addf(out, " (launch at line %lld)",
                       (long long)json_integer_value(json_object_get(launch, "line")));

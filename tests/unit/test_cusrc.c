@@ -1283,6 +1283,67 @@ static void test_method_member(void **state)
     assert_non_null(access_at(u, v, add, "out[4 * i]", true));
 }
 
+/* Calls walked at their call sites, intrinsics clang's headers lack,
+ * cooperative groups, and the calls that cannot be followed saying so. */
+static void test_calls(void **state)
+{
+    (void)state;
+    const char *rel = "tests/data/cusrc/calls.cu";
+    const cusrc_unit *u = unit(rel);
+    assert_int_equal(u->n_errors, 0); /* __stcs, __ldlu are declared for libclang */
+
+    const cusrc_variant *sc = variant(u, "stream_copy");
+    int st = line_of(rel, "__stcs(out + i", 0);
+    const mem_access *store = access_at(u, sc, st, "out + i", true);
+    const mem_access *load = access_at(u, sc, st, "in + i", false);
+    assert_non_null(store);
+    assert_non_null(load);
+    assert_int_equal(store->width, 4);
+    assert_int_equal(load->width, 4);
+    assert_null(sc->counts.incomplete);
+
+    /* warp_sums: thread 37 of block 2 (256 threads) is lane 5 of warp 1,
+     * the block's warps 8 apart: w = 2 * 8 + 1 = 17. */
+    const cusrc_variant *ws = variant(u, "warp_sums");
+    const mem_access *in = access_at(u, ws, line_of(rel, "cg::reduce(warp", 0),
+                                     "in[w * 32 + warp.thread_rank()]", false);
+    assert_non_null(in);
+    assert_null(in->why_not);
+    expr_env env;
+    env_thread(&env, 37, 0, 2, 0, 256, 1);
+    assert_int_equal(ev(in->byte_offset, &env), (17 * 32 + 5) * 4);
+    assert_int_equal(ev(ws->counts.flops_fp32, NULL), 5); /* log2(32) additions */
+    const branch_site *lane0 =
+        branch_at(u, ws, line_of(rel, "warp.thread_rank() == 0", 0), BRANCH_IF);
+    assert_non_null(lane0);
+    assert_null(lane0->why_not);
+
+    /* norms: the helper's i is its own loop inside the kernel's i. */
+    const cusrc_variant *nv = variant(u, "norms");
+    const mem_access *row = access_at(u, nv, line_of(rel, "s += sq(row[i])", 0), "row[i]", false);
+    assert_non_null(row);
+    assert_non_null(row->via);
+    assert_string_equal(row->via, "row_norm (called at line 39)");
+    assert_int_equal(row->n_loops, 2);
+    assert_string_equal(row->loops[0].var, "i");
+    assert_string_equal(row->loops[1].var, "row_norm::i");
+    expr_env ne;
+    env_thread(&ne, 3, 0, 1, 0, 256, 1);
+    assert_true(expr_env_set(&ne, "i", 259));
+    assert_true(expr_env_set(&ne, "row_norm::i", 7));
+    assert_true(expr_env_set(&ne, "n", 128));
+    assert_int_equal(ev(row->byte_offset, &ne), (259 * 128 + 7) * 4);
+
+    /* Not followed: the counts say so. */
+    const cusrc_variant *op = variant(u, "opaque");
+    assert_non_null(op->counts.incomplete);
+    assert_non_null(strstr(op->counts.incomplete, "recursive call to 'depth'"));
+    assert_int_equal(op->counts.n_incomplete, 2); /* and elsewhere(), which has no body here */
+    const cusrc_variant *ga = variant(u, "gather");
+    assert_non_null(ga->counts.incomplete);
+    assert_non_null(strstr(ga->counts.incomplete, "pointer loaded from memory"));
+}
+
 /* The precompiled wrapper header changes nothing in what is found, is
  * built once and reused, and a damaged one is dropped, not trusted. */
 static void test_pch_cache(void **state)
@@ -1378,6 +1439,7 @@ int main(void)
         cmocka_unit_test(test_pch_cache),
         cmocka_unit_test(test_bool_template_argument),
         cmocka_unit_test(test_method_member),
+        cmocka_unit_test(test_calls),
     };
     return cmocka_run_group_tests_name("cusrc", tests, setup, teardown);
 }

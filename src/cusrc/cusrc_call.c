@@ -1,0 +1,350 @@
+/* cusrc_call: calls from a kernel to the project's __device__ functions,
+ * walked at the call site. Real kernels keep their loops in helpers
+ * (loadTile, computeTile, load128); the compiler inlines them, so the work
+ * and the memory traffic are the kernel's, with the caller's values: the
+ * helper's body is walked with its value parameters bound to the caller's
+ * argument expressions, its pointer and reference parameters bound to the
+ * memory the arguments name, inside the caller's loops and guards.
+ * Functions of system headers (the toolkit, libraries) are not walked:
+ * the known ones count as intrinsics, the others make the counts
+ * incomplete. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_walk.h"
+
+/* Deeper call chains than this are not followed (and said so). */
+#define CALL_MAX_DEPTH 16
+#define CALL_MAX_PARAMS 32
+
+static bool is_reference(CXType t)
+{
+    enum CXTypeKind k = clang_getCanonicalType(t).kind;
+    return k == CXType_LValueReference || k == CXType_RValueReference;
+}
+
+static bool is_function_kind(enum CXCursorKind k)
+{
+    return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod ||
+           k == CXCursor_ConversionFunction || k == CXCursor_Constructor ||
+           k == CXCursor_FunctionTemplate;
+}
+
+/* "tile::load", "Packed::payload": the name with its namespaces and classes. */
+static char *qualified_name(CXCursor c)
+{
+    char *name = cn_spelling(c);
+    for (CXCursor p = clang_getCursorSemanticParent(c); !clang_Cursor_isNull(p);
+         p = clang_getCursorSemanticParent(p)) {
+        enum CXCursorKind k = p.kind;
+        if (k != CXCursor_Namespace && k != CXCursor_StructDecl && k != CXCursor_ClassDecl &&
+            k != CXCursor_ClassTemplate && k != CXCursor_UnionDecl)
+            break;
+        char *pn = cn_spelling(p);
+        if (!pn[0]) {
+            free(pn);
+            break; /* anonymous namespace or lambda class */
+        }
+        char *q = xmalloc(strlen(pn) + strlen(name) + 3);
+        sprintf(q, "%s::%s", pn, name);
+        free(pn);
+        free(name);
+        name = q;
+    }
+    return name;
+}
+
+/* The outermost namespace of c, "" when none. */
+static char *top_namespace(CXCursor c)
+{
+    char *top = xstrdup("");
+    for (CXCursor p = clang_getCursorSemanticParent(c); !clang_Cursor_isNull(p);
+         p = clang_getCursorSemanticParent(p)) {
+        if (p.kind == CXCursor_TranslationUnit)
+            break;
+        if (p.kind == CXCursor_Namespace) {
+            free(top);
+            top = cn_spelling(p);
+        }
+    }
+    return top;
+}
+
+typedef enum callee_kind {
+    CALLEE_NONE,    /* not a function call gpulint walks (intrinsic, builtin, kernel) */
+    CALLEE_WALK,    /* a project function with a body: walk it */
+    CALLEE_OPAQUE,  /* a project function without a body here */
+    CALLEE_LIBRARY, /* a template library's device code (CUB, Thrust, CUTLASS, CuTe) */
+} callee_kind;
+
+static callee_kind classify(cusrc_tu *t, cnode *call, CXCursor *def_out)
+{
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    if (clang_Cursor_isNull(fn) || !is_function_kind(fn.kind))
+        return CALLEE_NONE;
+    if (cn_has_attr(fn, CXCursor_CUDAGlobalAttr))
+        return CALLEE_NONE; /* a launch from the device: not this kernel's work */
+    CXCursor def = clang_getCursorDefinition(fn);
+    bool project = cn_in_main(t, fn) || cn_in_user_header(t, fn);
+    if (clang_Cursor_isNull(def)) {
+        if (!project)
+            return CALLEE_NONE;
+        *def_out = fn;
+        return CALLEE_OPAQUE;
+    }
+    if (!cn_in_main(t, def) && !cn_in_user_header(t, def)) {
+        char *ns = top_namespace(def);
+        bool lib = !strcmp(ns, "cub") || !strcmp(ns, "thrust") || !strcmp(ns, "cutlass") ||
+                   !strcmp(ns, "cute");
+        free(ns);
+        *def_out = def;
+        return lib ? CALLEE_LIBRARY : CALLEE_NONE;
+    }
+    *def_out = def;
+    return CALLEE_WALK;
+}
+
+bool call_arg_by_reference(cnode *call, cnode *arg)
+{
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    /* A constructor taking `const T &` copies: that is a load here. */
+    if (clang_Cursor_isNull(fn) || !is_function_kind(fn.kind) || fn.kind == CXCursor_Constructor)
+        return false;
+    CXCursor def = clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(def))
+        return false;
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+        return false; /* not walked: a library's by-reference read is still a read here */
+    cnode *args[CALL_MAX_PARAMS];
+    int np = x_call_args(call, def, args, CALL_MAX_PARAMS);
+    for (int i = 0; i < np; i++)
+        if (args[i] && cn_strip(args[i]) == cn_strip(arg))
+            return is_reference(clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)i)));
+    return false;
+}
+
+bool call_bound_ptr(walker *w, CXCursor parm, lref *out)
+{
+    if (!w->calls)
+        return false;
+    call_frame *fr = w->calls;
+    for (int i = 0; i < fr->n_ptrs; i++) {
+        if (!clang_equalCursors(fr->ptrs[i].parm, parm))
+            continue;
+        const lref *at = &fr->ptrs[i].at;
+        out->space = at->space;
+        out->array = at->array;
+        free(out->base);
+        out->base = at->base ? xstrdup(at->base) : NULL;
+        expr_free(out->off);
+        out->off = at->off ? expr_clone(at->off) : NULL;
+        if (at->why && !out->why)
+            out->why = xstrdup(at->why);
+        return true;
+    }
+    return false;
+}
+
+char *call_chain(walker *w)
+{
+    if (!w->calls)
+        return NULL;
+    call_frame *order[CALL_MAX_DEPTH + 1];
+    int n = 0;
+    for (call_frame *fr = w->calls; fr && n <= CALL_MAX_DEPTH; fr = fr->up)
+        order[n++] = fr;
+    sbuf b;
+    sbuf_init(&b);
+    for (int i = n - 1; i >= 0; i--) {
+        const call_frame *fr = order[i];
+        bool same = fr->call_file && w->t->path && strcmp(fr->call_file, w->t->path) == 0;
+        sbuf_addf(&b, "%s%s (called at %s%s%d)", i == n - 1 ? "" : " -> ", fr->name,
+                  same            ? "line "
+                  : fr->call_file ? fr->call_file
+                                  : "",
+                  same ? "" : ":", fr->call_line);
+    }
+    return sbuf_take(&b);
+}
+
+static bool name_taken(const fn_ctx *f, const char *name)
+{
+    for (size_t i = 0; i < f->n_vars; i++)
+        if (strcmp(f->vars[i].name, name) == 0)
+            return true;
+    for (int i = 0; i < f->n_loops; i++)
+        if (f->loops[i]->ctx.var && strcmp(f->loops[i]->ctx.var, name) == 0)
+            return true;
+    return false;
+}
+
+/* The helper's locals become symbols in the caller's loops and sites: one
+ * named like a variable of a function up the chain is given the helper's
+ * name as a prefix, so two `i`s stay two loops. */
+static void rename_locals(walker *w, fn_ctx *cf, const char *short_name)
+{
+    for (size_t i = 0; i < cf->n_vars; i++) {
+        var_info *v = &cf->vars[i];
+        bool taken = name_taken(&w->kf, v->name);
+        for (call_frame *fr = w->calls; fr && !taken; fr = fr->up)
+            taken = name_taken(fr->ctx, v->name);
+        if (!taken)
+            continue;
+        char *q = xmalloc(strlen(short_name) + strlen(v->name) + 3);
+        sprintf(q, "%s::%s", short_name, v->name);
+        free(v->name);
+        v->name = q;
+    }
+}
+
+static long count_nodes(const cnode *n)
+{
+    long c = 1;
+    for (int i = 0; i < n->n_kids; i++)
+        c += count_nodes(n->kids[i]);
+    return c;
+}
+
+/* Why a call is not walked, once per callee and kernel is enough: the
+ * first reason is kept and the rest counted. */
+static void skip_call(walker *w, cnode *call, const char *what, CXCursor def)
+{
+    src_loc l = {0};
+    cn_loc(w->t, call->cur, &l);
+    char *name = qualified_name(def);
+    wk_incomplete(w, "line %d: %s '%s'", l.line, what, name);
+    free(name);
+    free(l.file);
+}
+
+/* Binds the pointer and reference parameters of def to the memory their
+ * arguments name, in the caller's context. */
+static void bind_pointers(walker *w, cnode **args, int np, CXCursor def, call_frame *fr)
+{
+    for (int i = 0; i < np; i++) {
+        if (!args[i])
+            continue;
+        CXCursor parm = clang_Cursor_getArgument(def, (unsigned)i);
+        CXType pt = clang_getCanonicalType(clang_getCursorType(parm));
+        lref r = {SP_NONE, -1, NULL, NULL, NULL};
+        if (pt.kind == CXType_Pointer)
+            wk_resolve_pointer(w, args[i], &r, 0);
+        else if (is_reference(pt))
+            wk_resolve_lvalue(w, args[i], &r, 0);
+        else
+            continue;
+        if (r.space == SP_NONE && !r.why) {
+            wk_lref_free(&r);
+            continue;
+        }
+        fr->ptrs = xrealloc(fr->ptrs, (size_t)(fr->n_ptrs + 1) * sizeof *fr->ptrs);
+        fr->ptrs[fr->n_ptrs].parm = parm;
+        fr->ptrs[fr->n_ptrs].at = r;
+        fr->n_ptrs++;
+    }
+}
+
+/* A constructor's member initialisers are expressions before its body. */
+static void walk_ctor_inits(walker *w, cnode *root)
+{
+    if (root->kind != CXCursor_Constructor)
+        return;
+    for (int i = 0; i < root->n_kids; i++)
+        if (cn_is_expr(root->kids[i]))
+            wk_walk_expr(w, root->kids[i]);
+}
+
+bool call_walk(walker *w, cnode *call)
+{
+    CXCursor def = clang_getNullCursor();
+    callee_kind kind = classify(w->t, call, &def);
+    if (kind == CALLEE_NONE)
+        return false;
+    if (kind == CALLEE_LIBRARY) {
+        skip_call(w, call, "calls the library function", def);
+        return false;
+    }
+    if (kind == CALLEE_OPAQUE) {
+        skip_call(w, call, "calls a function whose body is not in this file:", def);
+        return false;
+    }
+    for (call_frame *fr = w->calls; fr; fr = fr->up)
+        if (clang_equalCursors(fr->def, def)) {
+            skip_call(w, call, "makes a recursive call to", def);
+            return false;
+        }
+    if (w->n_calls >= CALL_MAX_DEPTH) {
+        skip_call(w, call, "calls more than 16 deep, to", def);
+        return false;
+    }
+    cnode *root = cn_build(def);
+    long size = count_nodes(root);
+    if (size > w->call_budget) {
+        cn_free(root);
+        skip_call(w, call, "ran out of the budget for following calls at", def);
+        return false;
+    }
+    w->call_budget -= size;
+
+    /* The arguments are evaluated in the caller, before the call. */
+    wk_walk_kids(w, call);
+
+    cnode *args[CALL_MAX_PARAMS];
+    int np = x_call_args(call, def, args, CALL_MAX_PARAMS);
+    param_binding vals[CALL_MAX_PARAMS];
+    int nv = np >= 0 ? x_bind_args(w->f, call, def, vals, CALL_MAX_PARAMS) : -1;
+    call_frame fr = {0};
+    fr.def = def;
+    fr.name = qualified_name(def);
+    src_loc l = {0};
+    cn_loc(w->t, call->cur, &l);
+    fr.call_line = l.line;
+    fr.call_file = l.file;
+    fr.up = w->calls;
+    fr.ctx = NULL; /* set once the helper's context exists */
+    if (np > 0)
+        bind_pointers(w, args, np, def, &fr);
+
+    fn_ctx cf;
+    fn_init(&cf, w->t, root, true);
+    cf.generic = w->f->generic;
+    bind_frame bf = {vals, nv > 0 ? nv : 0, NULL};
+    for (int i = 0; i < bf.n; i++) {
+        /* A parameter the helper reassigns is not its argument throughout. */
+        var_info *v = fn_var(&cf, vals[i].parm);
+        if (v && v->n_assigns)
+            vals[i].parm = clang_getNullCursor();
+    }
+    cf.bindings = &bf;
+    fn_ctx *caller = w->f;
+    cf.loops = caller->loops;
+    cf.n_loops = caller->n_loops;
+    cf.cap_loops = caller->cap_loops;
+    fr.ctx = &cf;
+    char *short_name = cn_spelling(def);
+    rename_locals(w, &cf, short_name);
+    free(short_name);
+
+    w->f = &cf;
+    w->calls = &fr;
+    w->n_calls++;
+    walk_ctor_inits(w, root);
+    wk_walk_body(w, root);
+    w->n_calls--;
+    w->calls = fr.up;
+    w->f = caller;
+    caller->loops = cf.loops;
+    caller->cap_loops = cf.cap_loops;
+    cf.loops = NULL;
+    fn_free(&cf);
+    cn_free(root);
+    if (nv > 0)
+        x_unbind(vals, nv);
+    for (int i = 0; i < fr.n_ptrs; i++)
+        wk_lref_free(&fr.ptrs[i].at);
+    free(fr.ptrs);
+    free(fr.name);
+    free(fr.call_file);
+    return true;
+}

@@ -1,0 +1,42 @@
+/* cusrc_decls: declarations that nvcc's headers give and clang's CUDA
+ * headers lack, handed to libclang only (as a file that exists nowhere on
+ * disk, -include'd first). Without them one call such as
+ * `__stcs(out + i, v)` is an error and clang drops the statement, so the
+ * store and everything in its expression go uncounted. Only declarations:
+ * libclang parses, it never generates code. */
+#include <string.h>
+
+#include "cusrc/cusrc_int.h"
+
+/* The load and store functions with cache hints of the CUDA C++
+ * Programming Guide ("Load Functions Using Cache Hints", "Store Functions
+ * Using Cache Hints"): clang-22 declares __ldcg, __ldcs, __ldcv and __stwt
+ * (and __ldg through the toolkit's headers), not these. */
+#define HINTS(T)                                                                                   \
+    "__device__ " T " __ldca(const " T " *);\n"                                                    \
+    "__device__ " T " __ldlu(const " T " *);\n"                                                    \
+    "__device__ void __stcg(" T " *, " T ");\n"                                                    \
+    "__device__ void __stcs(" T " *, " T ");\n"                                                    \
+    "__device__ void __stwb(" T " *, " T ");\n"
+
+/* A system header to libclang: its functions are intrinsics, not the
+ * project's code whose bodies are missing. */
+static const char decls[] =
+    "#pragma once\n"
+    "#pragma clang system_header\n"
+    "#if defined(__CUDA__) && defined(__cplusplus)\n" HINTS("char") HINTS("signed char")
+        HINTS("short") HINTS("int") HINTS("long long") HINTS("unsigned char")
+            HINTS("unsigned short") HINTS("unsigned int") HINTS("unsigned long long") HINTS("float")
+                HINTS("double") HINTS("char2") HINTS("char4") HINTS("short2") HINTS("short4")
+                    HINTS("int2") HINTS("int4") HINTS("longlong2") HINTS("uchar2") HINTS("uchar4")
+                        HINTS("ushort2") HINTS("ushort4") HINTS("uint2") HINTS("uint4")
+                            HINTS("ulonglong2") HINTS("float2") HINTS("float4")
+                                HINTS("double2") "#endif\n";
+
+const char cusrc_decls_path[] = "/gpulint-virtual/gpulint_cuda_decls.h";
+
+struct CXUnsavedFile cusrc_decls_file(void)
+{
+    struct CXUnsavedFile f = {cusrc_decls_path, decls, (unsigned long)strlen(decls)};
+    return f;
+}

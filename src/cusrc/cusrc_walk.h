@@ -1,0 +1,101 @@
+/* cusrc_walk: the kernel-body walker shared by cusrc_body.c (statements,
+ * expressions, sites, counts) and cusrc_call.c (calls to __device__
+ * functions walked at their call sites). A helper's body is walked with its
+ * own fn_ctx but the caller's loops, guards and counts, so everything it
+ * does lands where the call stands. */
+#ifndef GPULINT_CUSRC_WALK_H
+#define GPULINT_CUSRC_WALK_H
+
+#include "cusrc/cusrc_int.h"
+
+enum {
+    CNT_FP16,
+    CNT_FP32,
+    CNT_FP64,
+    CNT_TR32,
+    CNT_TR64,
+    CNT_TENSOR,
+    CNT_GLD,
+    CNT_GST,
+    CNT_GACC,
+    CNT_N
+};
+
+typedef struct arr_ref {
+    CXCursor decl;
+    unsigned hash;
+    size_t idx; /* into the unit's arrays */
+} arr_ref;
+
+typedef enum space_kind { SP_NONE, SP_SHARED, SP_GLOBAL } space_kind;
+
+/* Where an lvalue or a pointer value points. */
+typedef struct lref {
+    space_kind space;
+    long array; /* unit array index for shared */
+    char *base; /* array or pointer name */
+    expr *off;  /* bytes from the start of base */
+    char *why;  /* why it could not be followed (space may still be known) */
+} lref;
+
+/* A pointer or reference parameter of a helper and the memory its argument
+ * names at the call. */
+typedef struct ptr_binding {
+    CXCursor parm;
+    lref at;
+} ptr_binding;
+
+/* One call being walked, innermost last. */
+typedef struct call_frame {
+    CXCursor def;
+    char *name;    /* "tile::load" */
+    int call_line; /* of the call, in the caller's file */
+    char *call_file;
+    ptr_binding *ptrs;
+    int n_ptrs;
+    fn_ctx *ctx; /* the helper's variables */
+    struct call_frame *up;
+} call_frame;
+
+typedef struct walker {
+    cusrc_tu *t;
+    cusrc_unit *u;
+    fn_ctx *f;         /* the function being walked: the kernel or a helper */
+    fn_ctx kf;         /* the kernel's own */
+    call_frame *calls; /* NULL in the kernel's own body */
+    int n_calls;       /* depth of calls */
+    long call_budget;  /* helper statements left to walk for this kernel */
+    size_t variant;
+    const char *kname;
+    arr_ref *arrs;
+    size_t n_arrs, cap_arrs;
+    expr **guards;
+    int n_guards, cap_guards;
+    loop_frame root;  /* counts outside every loop */
+    long work_events; /* counted operations or bytes met so far (a branch's arms: none?) */
+} walker;
+
+/* ---- cusrc_body.c ---- */
+void wk_lref_free(lref *r);
+void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth);
+void wk_resolve_lvalue(walker *w, cnode *n, lref *r, int depth);
+void wk_walk_kids(walker *w, cnode *n);
+void wk_walk_expr(walker *w, cnode *n);
+void wk_walk_body(walker *w, cnode *body); /* a function body; early exits end it */
+/* The counts of this variant miss code; the first reason is kept. */
+void wk_incomplete(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- cusrc_call.c ---- */
+/* Walks a call to a __device__ function of the project at its call site
+ * (arguments first, then the body with the parameters bound). False when
+ * the call is not one to walk (an intrinsic, a library function). */
+bool call_walk(walker *w, cnode *call);
+/* The memory a pointer or reference parameter of the helper being walked
+ * was bound to; false when parm is not bound. */
+bool call_bound_ptr(walker *w, CXCursor parm, lref *out);
+/* Is the argument `arg` of `call` passed by reference (no load at the call)? */
+bool call_arg_by_reference(cnode *call, cnode *arg);
+/* "tile::load (line 44) → tile::fma4 (line 12)", NULL in the kernel's own body. */
+char *call_chain(walker *w);
+
+#endif

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Helpers walked at their call sites give what the hand-inlined kernel gives.
+
+usage: call_sites.py GPULINT SRC_ROOT
+
+Each pair in PAIRS is one file whose kernels keep their work in __device__
+helpers and its twin with every helper written out by hand (gpulint's own
+files in tests/data/cli/cu/). Both are run with --format json; per kernel
+the roofline counts (FLOPs by precision, transcendentals, requested bytes,
+global accesses, threads), the shared and global access sites (kind,
+width, wavefronts, sectors), the branches (verdict, efficiency) and the
+findings (check, severity, numbers) must be the same. Lines, columns,
+source text and the call chain differ by construction and are not
+compared; sites inside helpers must name their call chain ("via").
+Registers are ptxas's business and differ between the two. Ends with
+"N passed, N failed"; exit 77 without nvcc.
+"""
+
+import collections
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks, skip_without_nvcc  # noqa: E402
+
+GPULINT, SRC_ROOT = sys.argv[1], sys.argv[2]
+DATA = os.path.join(SRC_ROOT, "tests", "data")
+PAIRS = [("cli/cu/helpers.cu", "cli/cu/helpers-inlined.cu")]
+# The helpers holding memory accesses or branches (lerp holds neither).
+HELPERS = {"cli/cu/helpers.cu": {"tile::load", "tile::compute", "load_pack", "store_pack",
+                                 "accumulate"}}
+check = Checks()
+
+
+def report(rel):
+    env = dict(os.environ, GPULINT_NO_DEVICE="1", NO_COLOR="1", LC_ALL="C",
+               GPULINT_MODELS=os.path.join(SRC_ROOT, "models"))
+    p = subprocess.run([GPULINT, rel, "--arch", "sm_90", "--format", "json"], cwd=DATA,
+                       env=env, capture_output=True, text=True, timeout=600)
+    if not check(p.returncode == 0, f"{rel}: exit 0", p.stderr):
+        return None
+    return json.loads(p.stdout)
+
+
+def roofline(d):
+    keys = ("flops", "transcendentals", "dram_bytes", "global_accesses", "threads",
+            "upper_bound", "per_thread_counts")
+    return {r["kernel"]: {k: r.get(k) for k in keys} for r in d["roofline"]}
+
+
+def sites(rows, keys):
+    return collections.Counter(
+        (r["kernel"],) + tuple(json.dumps(r.get(k), sort_keys=True) for k in keys)
+        for r in rows)
+
+
+def findings(d):
+    drop = {"file", "line", "column", "message"}
+    return collections.Counter(
+        json.dumps({k: v for k, v in f.items() if k not in drop}, sort_keys=True)
+        for f in d["findings"] if f["check"] != "gpulint-occupancy")  # registers: ptxas's
+
+
+def main():
+    skip_without_nvcc()
+    for helpers, inlined in PAIRS:
+        h, i = report(helpers), report(inlined)
+        if h is None or i is None:
+            continue
+        name = os.path.basename(helpers)
+        check(roofline(h) == roofline(i), f"{name}: roofline counts as hand-inlined",
+              f"{roofline(h)}\n!=\n{roofline(i)}")
+        shared = ("kind", "width", "analyzed", "wavefronts", "average_wavefronts",
+                  "wavefronts_per_block", "requests_per_block")
+        check(sites(h["shared_accesses"], shared) == sites(i["shared_accesses"], shared),
+              f"{name}: shared-memory sites and wavefronts as hand-inlined")
+        glob = ("kind", "width", "analyzed", "sectors", "average_sectors", "efficiency")
+        check(sites(h["global_accesses"], glob) == sites(i["global_accesses"], glob),
+              f"{name}: global sites and sectors as hand-inlined")
+        br = ("verdict", "efficiency", "warps_entering", "warps_divergent",
+              "iterations_uniform", "iterations_divergent")
+        check(sites(h["branches"], br) == sites(i["branches"], br),
+              f"{name}: branches and their divergence as hand-inlined")
+        check(findings(h) == findings(i), f"{name}: the same findings as hand-inlined",
+              f"{findings(h)}\n!=\n{findings(i)}")
+        vias = {r["via"].split(" (called at line ")[0]
+                for r in h["shared_accesses"] + h["global_accesses"] + h["branches"]
+                if r.get("via")}
+        check(vias == HELPERS[helpers], f"{name}: sites inside helpers name their call chain",
+              f"{sorted(vias)}")
+        check(not any(r.get("via") for r in i["shared_accesses"] + i["global_accesses"]),
+              f"{os.path.basename(inlined)}: no call chain where nothing is called")
+    check.finish()
+
+
+main()
