@@ -34,7 +34,7 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
                  width);
         return false;
     }
-    int64_t sectors[LANES_WARP];
+    int64_t sectors[LANES_WARP], starts[LANES_WARP];
     int n = 0;
     for (int l = 0; l < LANES_WARP; l++) {
         if (!(active >> l & 1))
@@ -47,13 +47,20 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
             return false;
         }
         /* An aligned access of at most 16 bytes never straddles a sector. */
+        starts[n] = addr[l];
         sectors[n++] = floor_div(addr[l], COALESCE_SECTOR);
-        out->bytes += width;
     }
     qsort(sectors, (size_t)n, sizeof *sectors, cmp_i64);
     for (int i = 0; i < n; i++)
         if (i == 0 || sectors[i] != sectors[i - 1])
             out->sectors++;
+    /* Lanes that ask for the same address are served once (a broadcast):
+     * the bytes asked for are the distinct ones. Aligned accesses of one
+     * width either coincide or do not overlap. */
+    qsort(starts, (size_t)n, sizeof *starts, cmp_i64);
+    for (int i = 0; i < n; i++)
+        if (i == 0 || starts[i] != starts[i - 1])
+            out->bytes += width;
     out->ideal = (int)((out->bytes + COALESCE_SECTOR - 1) / COALESCE_SECTOR);
     return true;
 }

@@ -18,8 +18,8 @@
 
 typedef struct coalesce_request {
     int sectors;   /* distinct 32-byte sectors */
-    int ideal;     /* ceil(active lanes * width / 32): the same bytes, contiguous and aligned */
-    int64_t bytes; /* active lanes * width */
+    int ideal;     /* ceil(bytes / 32): the same bytes, contiguous and aligned */
+    int64_t bytes; /* distinct addresses of the active lanes * width */
 } coalesce_request;
 
 /* addr[l] is lane l's byte offset from the (aligned) base, read only for

@@ -778,6 +778,75 @@ static cusrc_launch *new_launch(cusrc_tu *t, cusrc_launch_kind kind, cnode *call
     return l;
 }
 
+#define MAX_POINTEES 64
+
+/* The kernels a function pointer may hold where it is launched: every value
+ * a local pointer is given (`kernel = &transposeNaive;` in each case of a
+ * switch, as cuda-samples' transpose does), or every element of a local
+ * table (`kernels[i]<<<...>>>` with `kfn kernels[] = {a, b}`). Returns how
+ * many, 0 when any value is not a function named in the source. */
+static int pointees(fn_ctx *f, cnode *callee, CXCursor *out, char **ptr_name)
+{
+    cnode *n = cn_strip_casts(callee);
+    cnode *vals[MAX_POINTEES];
+    int nv = 0;
+    var_info *v = NULL;
+    if (n && n->kind == CXCursor_DeclRefExpr) {
+        v = fn_var(f, clang_getCursorReferenced(n->cur));
+        if (!v || v->is_param || v->addr_taken || v->n_assigns + (v->init ? 1 : 0) < 2)
+            return 0;
+        if (v->init)
+            vals[nv++] = v->init;
+        for (int i = 0; i < v->n_assigns && nv < MAX_POINTEES; i++) {
+            cnode *a = v->assigns[i];
+            if (a->kind != CXCursor_BinaryOperator || a->n_kids != 2 ||
+                clang_getCursorBinaryOperatorKind(a->cur) != CXBinaryOperator_Assign)
+                return 0;
+            vals[nv++] = a->kids[1];
+        }
+        if (nv < v->n_assigns + (v->init ? 1 : 0))
+            return 0;
+    } else if (n && n->kind == CXCursor_ArraySubscriptExpr && n->n_kids == 2) {
+        cnode *b = cn_strip_casts(n->kids[0]);
+        v = b && b->kind == CXCursor_DeclRefExpr ? fn_var(f, clang_getCursorReferenced(b->cur))
+                                                 : NULL;
+        if (!v || v->n_assigns || v->addr_taken || !v->init ||
+            v->init->kind != CXCursor_InitListExpr)
+            return 0;
+        for (int i = 0; i < v->init->n_kids && nv < MAX_POINTEES; i++)
+            vals[nv++] = v->init->kids[i];
+    } else {
+        return 0;
+    }
+    int n_out = 0;
+    for (int i = 0; i < nv; i++) {
+        cnode *val = cn_strip_casts(vals[i]);
+        if (val && (val->kind == CXCursor_CXXNullPtrLiteralExpr ||
+                    val->kind == CXCursor_GNUNullExpr || (val->kind == CXCursor_IntegerLiteral)))
+            continue; /* `= nullptr` until a case sets it: never launched */
+        if (!callee_function(f, vals[i], &out[n_out++], 0))
+            return 0;
+    }
+    if (n_out)
+        *ptr_name = xstrdup(v->name);
+    return n_out;
+}
+
+/* What a launch knows of the kernel fn it runs. */
+static void launch_kernel_fn(cusrc_tu *t, cusrc_launch *l, CXCursor fn)
+{
+    char *name = cn_spelling(fn);
+    free(l->kernel_name);
+    l->kernel_name = name;
+    char *usr = fn_usr(fn);
+    l->kernel = kernel_by_usr(t, usr);
+    t->launch_usr[l - t->u->launches] = usr;
+    char *m = kernel_mangling(fn);
+    l->mangled = m[0] ? m : (free(m), NULL);
+    fill_targs(t, fn, l->kernel, &l->targs, &l->n_targs);
+    note_instantiation(t, fn);
+}
+
 static void launch_callee(cusrc_tu *t, fn_ctx *f, cusrc_launch *l, cnode *callee)
 {
     CXCursor fn;
@@ -800,16 +869,7 @@ static void launch_callee(cusrc_tu *t, fn_ctx *f, cusrc_launch *l, cnode *callee
                                  "(a pointer or a dependent template)");
         return;
     }
-    char *name = cn_spelling(fn);
-    free(l->kernel_name);
-    l->kernel_name = name;
-    char *usr = fn_usr(fn);
-    l->kernel = kernel_by_usr(t, usr);
-    t->launch_usr[l - t->u->launches] = usr;
-    char *m = kernel_mangling(fn);
-    l->mangled = m[0] ? m : (free(m), NULL);
-    fill_targs(t, fn, l->kernel, &l->targs, &l->n_targs);
-    note_instantiation(t, fn);
+    launch_kernel_fn(t, l, fn);
 }
 
 static void value_absent(cusrc_value *v, int64_t dflt)
@@ -925,14 +985,28 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
         free(kn);
         if (!cfg)
             continue;
-        cusrc_launch *l = new_launch(t, CUSRC_LAUNCH_CHEVRON, n, f);
-        size_t li = (size_t)(l - t->u->launches);
-        launch_callee(t, f, l, n->kids[0]);
-        launch_args(t, f, &t->u->launches[li], k, 1, 2, 3, 4);
         int config = 0; /* the configuration call's position among the expressions */
         for (int j = 0; j < i; j++)
             config += cn_is_expr(n->kids[j]);
-        kernel_args(f, &t->u->launches[li], n, config + 1);
+        /* Through a pointer that may hold several kernels: one launch of
+         * each, with this launch's configuration. */
+        CXCursor held[MAX_POINTEES];
+        char *ptr = NULL;
+        int nh = pointees(f, n->kids[0], held, &ptr);
+        for (int h = 0; h < (nh ? nh : 1); h++) {
+            cusrc_launch *l = new_launch(t, CUSRC_LAUNCH_CHEVRON, n, f);
+            size_t li = (size_t)(l - t->u->launches);
+            if (nh) {
+                l->kernel_name = cn_spelling(held[h]);
+                l->pointer = xstrdup(ptr);
+                launch_kernel_fn(t, l, held[h]);
+            } else {
+                launch_callee(t, f, l, n->kids[0]);
+            }
+            launch_args(t, f, &t->u->launches[li], k, 1, 2, 3, 4);
+            kernel_args(f, &t->u->launches[li], n, config + 1);
+        }
+        free(ptr);
         return;
     }
     CXCursor fn = clang_getCursorReferenced(n->cur);

@@ -269,7 +269,10 @@ typedef struct cusrc_launch {
      * for the same kernel (instantiation) appears somewhere in the file. */
     bool smem_optin;
     cusrc_value optin_bytes;
-    char *text;    /* the launch as written (truncated to 200 characters) */
+    char *text; /* the launch as written (truncated to 200 characters) */
+    /* Launched through a function pointer that may hold several kernels
+     * (each gets a launch with this configuration): the pointer's name. */
+    char *pointer;
     char *why_not; /* set when the launch itself could not be understood */
     src_loc loc;
 } cusrc_launch;

@@ -890,6 +890,62 @@ static void count_call(walker *w, cnode *n)
     free(name);
 }
 
+/* A floating-point expression the compiler folds to a constant:
+ * `sqrtf(2.0f / M_PI)` in a GELU is one number in the PTX, not a division
+ * and a square root per element. Literals, const variables initialised by
+ * such expressions, arithmetic on them and math functions of them (nvcc
+ * folds sqrtf, expf... of constants). */
+static bool folds(walker *w, cnode *n, int depth)
+{
+    n = cn_strip_casts(n);
+    if (!n || depth > 24)
+        return false;
+    switch (n->kind) {
+    case CXCursor_FloatingLiteral:
+    case CXCursor_IntegerLiteral:
+        return true;
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(n->cur);
+        if (d.kind == CXCursor_EnumConstantDecl || d.kind == CXCursor_NonTypeTemplateParameter)
+            return true;
+        if (d.kind != CXCursor_VarDecl || !clang_isConstQualifiedType(clang_getCursorType(d)))
+            return false;
+        var_info *v = fn_var(w->f, d);
+        if (v && v->init)
+            return !v->n_assigns && folds(w, v->init, depth + 1);
+        /* A namespace-scope constant: clang's own evaluation decides. */
+        CXEvalResult r = clang_Cursor_Evaluate(n->cur);
+        bool c = r && (clang_EvalResult_getKind(r) == CXEval_Float ||
+                       clang_EvalResult_getKind(r) == CXEval_Int);
+        if (r)
+            clang_EvalResult_dispose(r);
+        return c;
+    }
+    case CXCursor_UnaryOperator:
+        return n->n_kids == 1 &&
+               clang_getCursorUnaryOperatorKind(n->cur) != CXUnaryOperator_Deref &&
+               folds(w, n->kids[0], depth + 1);
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+        return n->n_kids == 2 && k < CXBinaryOperator_Assign && folds(w, n->kids[0], depth + 1) &&
+               folds(w, n->kids[1], depth + 1);
+    }
+    case CXCursor_CallExpr: {
+        char *name = cn_ref_name(n->cur);
+        bool math = in_list(name, transcendental) || in_list(name, fma_names);
+        free(name);
+        if (!math)
+            return false;
+        for (int i = 1; i < cn_n_expr_kids(n); i++)
+            if (!folds(w, cn_expr_kid(n, i), depth + 1))
+                return false;
+        return cn_n_expr_kids(n) > 1;
+    }
+    default:
+        return false;
+    }
+}
+
 static void count_ops(walker *w, cnode *n)
 {
     switch (n->kind) {
@@ -1139,6 +1195,9 @@ static void walk_expr(walker *w, cnode *n)
     default:
         break;
     }
+    if (cn_is_expr(n) && cn_float_kind(clang_getCursorType(n->cur)) &&
+        n->kind != CXCursor_FloatingLiteral && folds(w, n, 0))
+        return; /* a constant: no work, no memory */
     if (cn_is_expr(n) && is_memory_lvalue(w, n)) {
         int use = access_use(n);
         if (use & 1)
@@ -1646,6 +1705,12 @@ static void walk_loop(walker *w, cnode *s)
         if (s->n_kids == 2) {
             body = s->kids[0];
             cond = s->kids[1];
+        }
+        int64_t once;
+        if (cond && x_const(w->f, cond, &once) && once == 0) {
+            /* do { ... } while (0): a macro's statement, run once, not a loop. */
+            walk_stmt_drop(w, body);
+            return;
         }
         v = while_counter(w, cond, s, &step);
     } else {

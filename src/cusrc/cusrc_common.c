@@ -119,6 +119,7 @@ void cusrc_unit_free(cusrc_unit *u)
         free(l->function);
         value_free(&l->optin_bytes);
         free(l->text);
+        free(l->pointer);
         free(l->why_not);
         loc_free(&l->loc);
     }
@@ -411,6 +412,8 @@ void cusrc_dump(const cusrc_unit *u, sbuf *o)
             sbuf_addc(o, ' ');
             dump_value(o, "optin", &l->optin_bytes);
         }
+        if (l->pointer)
+            sbuf_addf(o, " through=%s", l->pointer);
         if (l->why_not)
             sbuf_addf(o, " WHY_NOT: %s", l->why_not);
         sbuf_addc(o, '\n');

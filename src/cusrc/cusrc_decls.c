@@ -19,6 +19,14 @@
     "__device__ void __stcs(" T " *, " T ");\n"                                                    \
     "__device__ void __stwb(" T " *, " T ");\n"
 
+/* nvcc's headers give host code min and max of floating point
+ * (crt/math_functions.hpp); clang's give them to device code only, so a
+ * host `max(a, 1.0f)` (cuda-samples' transpose sizes its work with one) is
+ * an error and the statement is lost. */
+#define HOST_MINMAX(A, B, R)                                                                       \
+    "__host__ " R " max(" A ", " B ");\n"                                                          \
+    "__host__ " R " min(" A ", " B ");\n"
+
 /* A system header to libclang: its functions are intrinsics, not the
  * project's code whose bodies are missing. */
 static const char decls[] =
@@ -30,8 +38,11 @@ static const char decls[] =
                 HINTS("double") HINTS("char2") HINTS("char4") HINTS("short2") HINTS("short4")
                     HINTS("int2") HINTS("int4") HINTS("longlong2") HINTS("uchar2") HINTS("uchar4")
                         HINTS("ushort2") HINTS("ushort4") HINTS("uint2") HINTS("uint4")
-                            HINTS("ulonglong2") HINTS("float2") HINTS("float4")
-                                HINTS("double2") "#endif\n";
+                            HINTS("ulonglong2") HINTS("float2") HINTS("float4") HINTS("double2")
+                                HOST_MINMAX("float", "float", "float")
+                                    HOST_MINMAX("double", "double", "double")
+                                        HOST_MINMAX("float", "double", "double")
+                                            HOST_MINMAX("double", "float", "double") "#endif\n";
 
 const char cusrc_decls_path[] = "/gpulint-virtual/gpulint_cuda_decls.h";
 

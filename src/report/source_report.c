@@ -138,6 +138,8 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     json_object_set_new(o, "kernel", json_text(v->name));
     json_object_set_new(o, "kind", json_text(cusrc_launch_kind_name(l->kind)));
     json_object_set_new(o, "text", l->text ? json_text(l->text) : json_null());
+    if (l->pointer) /* one of the kernels the pointer may hold */
+        json_object_set_new(o, "through_pointer", json_text(l->pointer));
     json_object_set_new(o, "block", dim3_json(&l->block));
     json_object_set_new(o, "grid", dim3_json(&l->grid));
     json_object_set_new(o, "dynamic_smem",
@@ -302,16 +304,44 @@ static bool param_bindable(const cusrc_param *p)
     return true;
 }
 
-/* The launch's constant integer arguments by parameter name (none without
- * a launch). */
-static void launch_constants(const cusrc_kernel *k, const cusrc_launch *l, kroof_defines *out)
+/* A value of the launch: its constant, or its expression evaluated with the
+ * user's --define values (`transpose<<<grid, threads>>>(out, in, size_x,
+ * size_y)` with --define size_x=1024). */
+static bool launch_value(const cusrc_value *v, const kroof_defines *defines, int64_t *out)
+{
+    if (v->known) {
+        *out = v->value;
+        return true;
+    }
+    if (!v->e || !defines || !defines->n)
+        return false;
+    expr_env env;
+    expr_env_init(&env);
+    for (int i = 0; i < defines->n; i++)
+        expr_env_set(&env, defines->names[i], defines->values[i]);
+    const char *why = NULL;
+    return expr_eval(v->e, &env, out, &why) == EXPR_OK;
+}
+
+static bool dim3_with_defines(const cusrc_dim3 *d, const kroof_defines *defines, int64_t out[3])
+{
+    return d->present && launch_value(&d->x, defines, &out[0]) &&
+           launch_value(&d->y, defines, &out[1]) && launch_value(&d->z, defines, &out[2]);
+}
+
+/* The launch's integer arguments by parameter name, where they are
+ * constants or --define gives their value (none without a launch). */
+static void launch_constants(const cusrc_kernel *k, const cusrc_launch *l,
+                             const kroof_defines *defines, kroof_defines *out)
 {
     memset(out, 0, sizeof *out);
-    for (int a = 0; l && a < l->n_args && a < k->n_params && out->n < EXPR_MAX_BINDINGS; a++)
-        if (l->args[a].known && param_bindable(&k->params[a])) {
+    for (int a = 0; l && a < l->n_args && a < k->n_params && out->n < EXPR_MAX_BINDINGS; a++) {
+        int64_t v;
+        if (param_bindable(&k->params[a]) && launch_value(&l->args[a], defines, &v)) {
             out->names[out->n] = k->params[a].name;
-            out->values[out->n++] = l->args[a].value;
+            out->values[out->n++] = v;
         }
+    }
 }
 
 static bool config_equal(const run_config *a, const run_config *b)
@@ -343,9 +373,9 @@ static size_t variant_configs(const source_inputs *in, size_t vi, run_config **o
         if (l->variant != (long)vi)
             continue;
         if (!fallback.have_block)
-            fallback.have_block = dim3_known(&l->block, fallback.block);
+            fallback.have_block = dim3_with_defines(&l->block, in->defines, fallback.block);
         if (!fallback.have_grid)
-            fallback.have_grid = dim3_known(&l->grid, fallback.grid);
+            fallback.have_grid = dim3_with_defines(&l->grid, in->defines, fallback.grid);
     }
     if (!fallback.have_block && in->has_block) {
         fallback.have_block = true;
@@ -360,11 +390,15 @@ static size_t variant_configs(const source_inputs *in, size_t vi, run_config **o
             continue;
         run_config r = fallback;
         int64_t d3[3];
-        if (dim3_known(&l->block, d3))
+        if (dim3_with_defines(&l->block, in->defines, d3)) {
             memcpy(r.block, d3, sizeof d3);
-        if (dim3_known(&l->grid, d3))
+            r.have_block = true;
+        }
+        if (dim3_with_defines(&l->grid, in->defines, d3)) {
             memcpy(r.grid, d3, sizeof d3);
-        launch_constants(k, l, &r.binds);
+            r.have_grid = true;
+        }
+        launch_constants(k, l, in->defines, &r.binds);
         r.launch = l;
         size_t j = 0;
         while (j < n && !config_equal(&c[j], &r))
@@ -696,8 +730,44 @@ static void note_no_block(const cusrc_unit *u, const cusrc_variant *v, source_ou
     sbuf_free(&b);
 }
 
+/* Accesses no analysis could judge: counted, and the first one's reason
+ * said, so that an empty findings list is never mistaken for a clean one. */
+typedef struct skipped_sites {
+    int n;
+    int line;
+    const char *text;
+    char reason[256]; /* the analyses' reasons live in their result records */
+} skipped_sites;
+
+static void skipped_add(skipped_sites *s, const mem_access *a, const char *reason)
+{
+    if (s->n++ == 0) {
+        s->line = a->loc.line;
+        s->text = a->text ? a->text : a->base;
+        snprintf(s->reason, sizeof s->reason, "%s",
+                 reason && reason[0] ? reason : "not understood");
+    }
+}
+
+static void note_skipped(const cusrc_variant *v, const skipped_sites *s, source_outputs *out)
+{
+    if (!s->n)
+        return;
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b,
+              "'%s': %d memory access%s not analysed for bank conflicts or coalescing; the "
+              "first, '%s' on line %d: %s",
+              v->name, s->n, s->n == 1 ? " was" : "es were", s->text, s->line, s->reason);
+    if (strstr(s->reason, "value is unknown"))
+        sbuf_add(&b, " (bind it with --define NAME=VALUE)");
+    json_array_append_new(out->notes, json_text(sbuf_str(&b)));
+    sbuf_free(&b);
+}
+
 static void analyse_config(const source_inputs *in, size_t vi, const run_config *cfg, bool several,
-                           source_outputs *out, finding_list *findings)
+                           const run_config *first_config, source_outputs *out,
+                           finding_list *findings)
 {
     const cusrc_unit *u = in->unit;
     const cusrc_variant *v = &u->variants[vi];
@@ -710,6 +780,7 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
     size_t first_branch = json_array_size(out->branches);
     if (!have_block)
         note_no_block(u, v, out);
+    skipped_sites skipped = {0};
     for (size_t i = v->first_access; i < v->first_access + v->n_accesses; i++) {
         const mem_access *a = &u->accesses[i];
         const char *file = a->loc.file ? a->loc.file : in->file;
@@ -720,6 +791,7 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
         json_t *arr = a->space == SPACE_SHARED ? out->shared_accesses : out->global_accesses;
         if (a->why_not) {
             add_access_json(arr, a, in->file, false, a->why_not);
+            skipped_add(&skipped, a, a->why_not);
             continue;
         }
         if (!have_block) {
@@ -732,8 +804,10 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
             bank_analyze(a, block, &env, &br);
             add_access_json(arr, a, in->file, br.analyzed, br.reason);
             json_t *o = json_array_get(arr, json_array_size(arr) - 1);
-            if (!br.analyzed)
+            if (!br.analyzed) {
+                skipped_add(&skipped, a, br.reason);
                 continue;
+            }
             json_object_set_new(o, "wavefronts", json_integer(br.worst));
             json_object_set_new(o, "ideal_wavefronts", json_integer(br.ideal));
             json_object_set_new(o, "degree", json_real(br.degree));
@@ -771,8 +845,10 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
             coalesce_analyze(a, block, &env, &cr);
             add_access_json(arr, a, in->file, cr.analyzed, cr.reason);
             json_t *o = json_array_get(arr, json_array_size(arr) - 1);
-            if (!cr.analyzed)
+            if (!cr.analyzed) {
+                skipped_add(&skipped, a, cr.reason);
                 continue;
+            }
             json_object_set_new(o, "sectors", json_integer(cr.worst_sectors));
             json_object_set_new(o, "ideal_sectors", json_integer(cr.worst_ideal));
             json_object_set_new(o, "average_sectors", json_real(cr.average_sectors));
@@ -783,6 +859,8 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
                 coalescing_finding(findings, file, a, inst, &cr);
         }
     }
+    if (!several || cfg == first_config)
+        note_skipped(v, &skipped, out);
     for (size_t i = v->first_branch; i < v->first_branch + v->n_branches; i++) {
         const branch_site *b = &u->branches[i];
         const char *file = b->loc.file ? b->loc.file : in->file;
@@ -824,7 +902,7 @@ static void analyse_variant(const source_inputs *in, size_t vi, source_outputs *
     run_config *c;
     size_t n = variant_configs(in, vi, &c);
     for (size_t i = 0; i < n; i++)
-        analyse_config(in, vi, &c[i], n > 1, out, findings);
+        analyse_config(in, vi, &c[i], n > 1, &c[0], out, findings);
     free(c);
 }
 
@@ -871,7 +949,7 @@ static void add_roofline(const source_inputs *in, const cusrc_variant *v, const 
 {
     /* The launch's constant integer arguments, then --define (which wins). */
     kroof_defines defs;
-    launch_constants(&in->unit->kernels[v->kernel], l, &defs);
+    launch_constants(&in->unit->kernels[v->kernel], l, in->defines, &defs);
     for (int i = 0; in->defines && i < in->defines->n; i++) {
         int j = 0;
         while (j < defs.n && strcmp(defs.names[j], in->defines->names[i]))
