@@ -43,6 +43,8 @@ int main(int argc, char **argv)
 {
     const int n = 2048;
     float *a = nullptr, *b = nullptr;
+    cudaMalloc(&a, sizeof(float) * n * n);
+    cudaMalloc(&b, sizeof(float) * n * n);
     void (*kernel)(float *, const float *, int) = nullptr;
     switch (argc > 1 ? atoi(argv[1]) : 0) {
     case 0:
@@ -61,5 +63,6 @@ int main(int argc, char **argv)
     void (*pointwise[])(float *, const float *, int) = {scale};
     for (int k = 0; k < 1; k++)
         pointwise[k]<<<n * n / 256, 256>>>(b, a, n);
+    cudaDeviceSynchronize();
     return 0;
 }
