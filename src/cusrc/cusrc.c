@@ -821,8 +821,10 @@ static int pointees(fn_ctx *f, cnode *callee, CXCursor *out, char **ptr_name)
     int n_out = 0;
     for (int i = 0; i < nv; i++) {
         cnode *val = cn_strip_casts(vals[i]);
-        if (val && (val->kind == CXCursor_CXXNullPtrLiteralExpr ||
-                    val->kind == CXCursor_GNUNullExpr || (val->kind == CXCursor_IntegerLiteral)))
+        int64_t zero;
+        if (val &&
+            (val->kind == CXCursor_CXXNullPtrLiteralExpr || val->kind == CXCursor_GNUNullExpr ||
+             (val->kind == CXCursor_IntegerLiteral && x_const(f, val, &zero) && !zero)))
             continue; /* `= nullptr` until a case sets it: never launched */
         if (!callee_function(f, vals[i], &out[n_out++], 0))
             return 0;

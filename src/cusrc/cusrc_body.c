@@ -835,10 +835,10 @@ static void count_cg_reduce(walker *w, cnode *n)
     cnode *tile = cn_expr_kid(n, 1), *op = cn_expr_kid(n, 3);
     if (!tile || !op)
         return;
-    char *ts = cn_type_spelling(clang_getCanonicalType(clang_getCursorType(cn_strip(tile)->cur)));
+    int64_t size = 0;
+    if (x_cg_kind(clang_getCursorType(cn_strip(tile)->cur), &size) != 't')
+        return;
     char *os = cn_type_spelling(clang_getCanonicalType(clang_getCursorType(cn_strip(op)->cur)));
-    const char *tb = strstr(ts, "thread_block_tile<");
-    long long size = tb ? strtoll(tb + strlen("thread_block_tile<"), NULL, 10) : 0;
     int steps = 0;
     while (size > 1 && (1LL << steps) < size)
         steps++;
@@ -851,7 +851,6 @@ static void count_cg_reduce(walker *w, cnode *n)
         else if (strstr(plus, "half") || strstr(plus, "bfloat16"))
             add_count(w, CNT_FP16, steps);
     }
-    free(ts);
     free(os);
 }
 
@@ -983,7 +982,7 @@ static void count_ops(walker *w, cnode *n)
 
 /* How the value of an lvalue node is used: 0 not an access (address taken,
  * decays, base of a member), 1 load, 2 store, 3 load and store. */
-static int access_use(cnode *n)
+static int access_use(walker *w, cnode *n)
 {
     cnode *child = n, *p = n->parent;
     while (p && p->kind == CXCursor_ParenExpr) {
@@ -1024,7 +1023,7 @@ static int access_use(cnode *n)
     case CXCursor_CompoundAssignOperator:
         return p->n_kids == 2 && p->kids[0] == child ? 3 : 1;
     case CXCursor_CallExpr: {
-        if (call_arg_by_reference(p, child))
+        if (call_arg_by_reference(w, p, child))
             return 0; /* the helper's body reads or writes it */
         char *name = cn_spelling(p->cur);
         int r = 1;
@@ -1199,7 +1198,7 @@ static void walk_expr(walker *w, cnode *n)
         n->kind != CXCursor_FloatingLiteral && folds(w, n, 0))
         return; /* a constant: no work, no memory */
     if (cn_is_expr(n) && is_memory_lvalue(w, n)) {
-        int use = access_use(n);
+        int use = access_use(w, n);
         if (use & 1)
             emit_access(w, n, false);
         if (use & 2)

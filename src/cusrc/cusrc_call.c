@@ -105,17 +105,14 @@ static callee_kind classify(cusrc_tu *t, cnode *call, CXCursor *def_out)
     return CALLEE_WALK;
 }
 
-bool call_arg_by_reference(cnode *call, cnode *arg)
+bool call_arg_by_reference(walker *w, cnode *call, cnode *arg)
 {
-    CXCursor fn = clang_getCursorReferenced(call->cur);
-    /* A constructor taking `const T &` copies: that is a load here. */
-    if (clang_Cursor_isNull(fn) || !is_function_kind(fn.kind) || fn.kind == CXCursor_Constructor)
+    /* Only a call that is walked reads its reference arguments in its body;
+     * a constructor taking `const T &` copies (a load here), and a
+     * library's by-reference read is still a read here. */
+    CXCursor def = clang_getNullCursor();
+    if (classify(w->t, call, &def) != CALLEE_WALK || def.kind == CXCursor_Constructor)
         return false;
-    CXCursor def = clang_getCursorDefinition(fn);
-    if (clang_Cursor_isNull(def))
-        return false;
-    if (clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
-        return false; /* not walked: a library's by-reference read is still a read here */
     cnode *args[CALL_MAX_PARAMS];
     int np = x_call_args(call, def, args, CALL_MAX_PARAMS);
     for (int i = 0; i < np; i++)
@@ -206,8 +203,8 @@ static long count_nodes(const cnode *n)
     return c;
 }
 
-/* Why a call is not walked, once per callee and kernel is enough: the
- * first reason is kept and the rest counted. */
+/* Why a call is not walked: the kernel's counts keep the first reason
+ * and count the rest (wk_incomplete). */
 static void skip_call(walker *w, cnode *call, const char *what, CXCursor def)
 {
     src_loc l = {0};
@@ -234,10 +231,9 @@ static void bind_pointers(walker *w, cnode **args, int np, CXCursor def, call_fr
             wk_resolve_lvalue(w, args[i], &r, 0);
         else
             continue;
-        if (r.space == SP_NONE && !r.why) {
-            wk_lref_free(&r);
-            continue;
-        }
+        /* Kept even when it names no memory gpulint reports on (a local
+         * array in registers): the parameter then means that, not an
+         * unknown pointer. */
         fr->ptrs = xrealloc(fr->ptrs, (size_t)(fr->n_ptrs + 1) * sizeof *fr->ptrs);
         fr->ptrs[fr->n_ptrs].parm = parm;
         fr->ptrs[fr->n_ptrs].at = r;

@@ -802,7 +802,7 @@ static expr *grid_rank_of_block(void)
 /* The group type of a cooperative_groups object: 'b' thread_block, 'g'
  * grid_group, 't' thread_block_tile<N> (*tile = N), 0 anything else (a
  * thread_group of run-time size, coalesced_group: not known statically). */
-static char cg_kind(CXType t, int64_t *tile)
+char x_cg_kind(CXType t, int64_t *tile)
 {
     char *s = cn_type_spelling(clang_getCanonicalType(t));
     char kind = 0;
@@ -833,7 +833,7 @@ static expr *cg_value(cnode *n, const char *method)
     if (!callee || callee->kind != CXCursor_MemberRefExpr || callee->n_kids < 1)
         return NULL;
     int64_t tile = 0;
-    char kind = cg_kind(clang_getCursorType(cn_strip(callee->kids[0])->cur), &tile);
+    char kind = x_cg_kind(clang_getCursorType(cn_strip(callee->kids[0])->cur), &tile);
     if (!kind)
         return NULL;
     bool rank = !strcmp(method, "thread_rank"),

@@ -94,7 +94,7 @@ bool call_walk(walker *w, cnode *call);
  * was bound to; false when parm is not bound. */
 bool call_bound_ptr(walker *w, CXCursor parm, lref *out);
 /* Is the argument `arg` of `call` passed by reference (no load at the call)? */
-bool call_arg_by_reference(cnode *call, cnode *arg);
+bool call_arg_by_reference(walker *w, cnode *call, cnode *arg);
 /* "tile::load (line 44) → tile::fma4 (line 12)", NULL in the kernel's own body. */
 char *call_chain(walker *w);
 

@@ -1342,6 +1342,10 @@ static void test_calls(void **state)
     const cusrc_variant *ga = variant(u, "gather");
     assert_non_null(ga->counts.incomplete);
     assert_non_null(strstr(ga->counts.incomplete, "pointer loaded from memory"));
+    /* A pointer to a local array is registers: counted, and complete. */
+    const cusrc_variant *ls = variant(u, "local_sum");
+    assert_null(ls->counts.incomplete);
+    assert_int_equal(ev(ls->counts.flops_fp32, NULL), 3);
 }
 
 /* The precompiled wrapper header changes nothing in what is found, is

@@ -55,6 +55,18 @@ __global__ void gather(float *out, float **tables)
     out[i] = t[i];
 }
 
+// A helper reading a local array through a pointer: registers, not memory
+// gpulint cannot place.
+__device__ float sum4(const float *v) { return v[0] + v[1] + v[2] + v[3]; }
+__global__ void local_sum(const float *in, float *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float r[4];
+    for (int k = 0; k < 4; k++)
+        r[k] = in[4 * i + k];
+    out[i] = sum4(r);
+}
+
 int main()
 {
     stream_copy<<<256, 256>>>(0, 0, 65536);
@@ -62,5 +74,6 @@ int main()
     norms<<<64, 256>>>(0, 0, 16384, 128);
     opaque<<<1, 32>>>(0, 0, 4);
     gather<<<4, 32>>>(0, 0);
+    local_sum<<<4, 32>>>(0, 0);
     return 0;
 }
