@@ -88,7 +88,12 @@ static callee_kind classify(cusrc_tu *t, cnode *call, CXCursor *def_out)
     CXCursor def = clang_getCursorDefinition(fn);
     bool project = cn_in_main(t, fn) || cn_in_user_header(t, fn);
     if (clang_Cursor_isNull(def)) {
-        if (!project)
+        /* The compiler's own builtins (INFINITY is __builtin_inff()) have no
+         * body anywhere and no location, which reads as the main file. */
+        char *name = cn_spelling(fn);
+        bool builtin = !strncmp(name, "__builtin_", 10);
+        free(name);
+        if (!project || builtin)
             return CALLEE_NONE;
         *def_out = fn;
         return CALLEE_OPAQUE;

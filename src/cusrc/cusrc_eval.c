@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "cusrc/cusrc_int.h"
@@ -874,6 +875,194 @@ static expr *cg_value(cnode *n, const char *method)
     }
 }
 
+/* The integer inside a conversion to floating point (`(float)NI`,
+ * `(double)block.x`, an implicit one, or an integral literal like 32.0f),
+ * NULL when the operand is not an integer converted. */
+static cnode *int_in_float(cnode *n, int64_t *literal, bool *is_literal)
+{
+    *is_literal = false;
+    for (int d = 0; d < 8; d++) {
+        n = cn_strip(n);
+        if (!n)
+            return NULL;
+        CXType t = clang_getCursorType(n->cur);
+        if (cn_type_is_integral(t))
+            return n;
+        if (n->kind == CXCursor_FloatingLiteral) {
+            CXEvalResult r = clang_Cursor_Evaluate(n->cur);
+            bool ok = r && clang_EvalResult_getKind(r) == CXEval_Float;
+            double v = ok ? clang_EvalResult_getAsDouble(r) : 0.5;
+            if (r)
+                clang_EvalResult_dispose(r);
+            if (!ok || v != floor(v) || fabs(v) > 9.0e15)
+                return NULL;
+            *literal = (int64_t)v;
+            *is_literal = true;
+            return n;
+        }
+        if (n->kind != CXCursor_CStyleCastExpr && n->kind != CXCursor_CXXStaticCastExpr &&
+            n->kind != CXCursor_CXXFunctionalCastExpr)
+            return NULL;
+        n = cn_expr_kid(n, cn_n_expr_kids(n) - 1);
+    }
+    return NULL;
+}
+
+static expr *int_operand(fn_ctx *f, cnode *n)
+{
+    int64_t lit;
+    bool is_lit;
+    cnode *i = int_in_float(n, &lit, &is_lit);
+    if (!i)
+        return NULL;
+    return is_lit ? expr_const(lit) : x_rec(f, i);
+}
+
+static bool is_rounding_call(const char *name, bool *up)
+{
+    static const char *const ups[] = {"ceil", "ceilf", "__builtin_ceil", "__builtin_ceilf", NULL};
+    static const char *const downs[] = {"floor", "floorf", "__builtin_floor", "__builtin_floorf",
+                                        NULL};
+    *up = name_in(name, ups);
+    return *up || name_in(name, downs);
+}
+
+/* A floating-point expression of constants, computed as the compiled code
+ * computes it: each operation rounded to its own type (float or double).
+ * Host code sizes grids this way: `(size_t)(ceil((float)M) / (float)256)`. */
+static bool float_value(fn_ctx *f, cnode *n, int depth, double *out)
+{
+    n = cn_strip(n);
+    if (!n || depth > 16)
+        return false;
+    CXType t = clang_getCursorType(n->cur);
+    int kind = cn_float_kind(t);
+    if (kind == 0 && cn_type_is_integral(t)) {
+        expr *e = x_rec(f, n), *s = expr_simplify(e);
+        bool ok = s->kind == EX_CONST;
+        if (ok)
+            *out = (double)s->value;
+        expr_free(e);
+        expr_free(s);
+        return ok;
+    }
+    if (kind < 2)
+        return false;
+    double v = 0, w = 0;
+    switch (n->kind) {
+    case CXCursor_FloatingLiteral: {
+        CXEvalResult r = clang_Cursor_Evaluate(n->cur);
+        bool ok = r && clang_EvalResult_getKind(r) == CXEval_Float;
+        if (ok)
+            v = clang_EvalResult_getAsDouble(r);
+        if (r)
+            clang_EvalResult_dispose(r);
+        if (!ok)
+            return false;
+        break;
+    }
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXFunctionalCastExpr:
+        if (!float_value(f, cn_expr_kid(n, cn_n_expr_kids(n) - 1), depth + 1, &v))
+            return false;
+        break;
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+        if (n->n_kids != 2 || !float_value(f, n->kids[0], depth + 1, &v) ||
+            !float_value(f, n->kids[1], depth + 1, &w))
+            return false;
+        if (kind == 2) { /* float operands: the operation is done in float */
+            v = (float)v;
+            w = (float)w;
+        }
+        if (k == CXBinaryOperator_Add)
+            v = v + w;
+        else if (k == CXBinaryOperator_Sub)
+            v = v - w;
+        else if (k == CXBinaryOperator_Mul)
+            v = v * w;
+        else if (k == CXBinaryOperator_Div && w != 0)
+            v = v / w;
+        else
+            return false;
+        break;
+    }
+    case CXCursor_CallExpr: {
+        char *name = cn_spelling(clang_getCursorReferenced(n->cur));
+        bool up, round = is_rounding_call(name, &up);
+        bool root = !strcmp(name, "sqrt") || !strcmp(name, "sqrtf");
+        free(name);
+        if ((!round && !root) || cn_n_expr_kids(n) != 2 ||
+            !float_value(f, cn_expr_kid(n, 1), depth + 1, &v))
+            return false;
+        v = root ? sqrt(v) : up ? ceil(v) : floor(v);
+        break;
+    }
+    default:
+        return false;
+    }
+    *out = kind == 2 ? (double)(float)v : v;
+    return isfinite(*out);
+}
+
+/* (int)x of a constant floating-point x: truncation, as C converts. */
+static bool truncated_float(fn_ctx *f, cnode *kid, int64_t *out)
+{
+    double v;
+    cnode *k = cn_strip(kid);
+    if (!k || !cn_float_kind(clang_getCursorType(k->cur)) || !float_value(f, k, 0, &v) ||
+        fabs(v) >= 9.0e15)
+        return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+/* ceil((float)n / (float)block.x) and floor(...): how host code sizes a
+ * grid. With constant operands the quotient is computed in the type the
+ * code uses (float rounding can make ceil(16777217.0f / 1) wrong, and then
+ * the launch is that wrong too). With runtime operands only a double
+ * quotient is turned into integer division: a double holds the quotient of
+ * two 32-bit sizes closely enough that its ceiling is the integer one;
+ * a float does not, and the value stays unknown. */
+static expr *rounded_quotient(fn_ctx *f, cnode *arg, bool up)
+{
+    cnode *q = cn_strip(arg);
+    if (!q)
+        return NULL;
+    if (q->kind != CXCursor_BinaryOperator || q->n_kids != 2 ||
+        clang_getCursorBinaryOperatorKind(q->cur) != CXBinaryOperator_Div)
+        return int_operand(f, q); /* ceil of an integer is itself */
+    int kind = cn_float_kind(clang_getCursorType(q->cur));
+    if (kind < 2)
+        return NULL;
+    expr *a = int_operand(f, q->kids[0]);
+    expr *b = a ? int_operand(f, q->kids[1]) : NULL;
+    if (!a || !b) {
+        expr_free(a);
+        return NULL;
+    }
+    expr *sa = expr_simplify(a), *sb = expr_simplify(b);
+    expr_free(a);
+    expr_free(b);
+    expr *e = NULL;
+    if (sa->kind == EX_CONST && sb->kind == EX_CONST && sb->value != 0) {
+        double r = kind == 2 ? (double)((float)sa->value / (float)sb->value)
+                             : (double)sa->value / (double)sb->value;
+        r = up ? ceil(r) : floor(r);
+        if (isfinite(r) && fabs(r) < 9.0e15)
+            e = expr_const((int64_t)r);
+    } else if (kind == 3) {
+        /* Sizes are not negative: floor is C's division, ceil rounds up. */
+        expr *num =
+            up ? expr_binary(OP_SUB, expr_binary(OP_ADD, sa, expr_clone(sb)), expr_const(1)) : sa;
+        return expr_binary(OP_DIV, num, sb);
+    }
+    expr_free(sa);
+    expr_free(sb);
+    return e;
+}
+
 static expr *x_call(fn_ctx *f, cnode *n)
 {
     CXCursor fn = clang_getCursorReferenced(n->cur);
@@ -883,6 +1072,7 @@ static expr *x_call(fn_ctx *f, cnode *n)
     static const char *const maxs[] = {"max", "umax", "llmax", "ullmax", NULL};
     static const char *const muls[] = {"__mul24", "__umul24", NULL};
     expr *e = NULL;
+    bool up;
     if (nargs == 2 && (name_in(name, mins) || name_in(name, maxs) || name_in(name, muls))) {
         expr *a = x_rec(f, cn_expr_kid(n, 1));
         expr *b = x_rec(f, cn_expr_kid(n, 2));
@@ -892,6 +1082,11 @@ static expr *x_call(fn_ctx *f, cnode *n)
                               strcmp(name, "llabs") == 0)) {
         expr *a = x_rec(f, cn_expr_kid(n, 1));
         e = expr_binary(OP_MAX, a, expr_unary(OP_NEG, expr_clone(a)));
+    } else if (nargs == 1 && is_rounding_call(name, &up)) {
+        double v;
+        e = float_value(f, n, 0, &v) && fabs(v) < 9.0e15
+                ? expr_const((int64_t)v)
+                : rounded_quotient(f, cn_expr_kid(n, 1), up);
     } else if (fn.kind == CXCursor_Constructor && nargs == 1) {
         /* int(x), unsigned(x) spelled as a constructor call. */
         e = x_rec(f, cn_expr_kid(n, 1));
@@ -1130,6 +1325,10 @@ static expr *x_rec(fn_ctx *f, cnode *n)
             break;
         }
         cnode *k = cn_expr_kid(n, cn_n_expr_kids(n) - 1);
+        if (!cn_float_kind(type) && truncated_float(f, k, &v)) {
+            e = expr_const(v);
+            break;
+        }
         if (cn_float_kind(type)) {
             e = expr_unknown("floating-point value");
             break;

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Measure the real-kernel truth set on the GPU machine.
+
+usage: OUT=DIR python3 scripts/ncu-truth.py [NAME-FILTER]
+
+For every program of tests/data/truth/programs.json: build it with its
+repository's own flags (sm_90, -lineinfo), run it once plainly (its output
+says which sizes it chose), then once per kernel under Nsight Compute,
+profiling that kernel's first launch only (`-k regex:^NAME$ -c 1`) with
+the application stopped right after it (`--kill yes`: the CPU references
+some programs run afterwards take minutes and measure nothing). Also keeps
+`cuobjdump -sass` of each binary, the SASS fixtures the compiled-code
+readers are tested on without a GPU.
+
+Metrics: time, FLOPs from the SASS counters per precision, shared-memory
+instructions and wavefronts, global sectors and requests, DRAM, L2 and L1
+bytes, achieved and theoretical occupancy, the launch's shape and
+registers, instructions executed. Output: $OUT/truth.tgz holding
+truth/{env.txt, <program>.log, <program>.<kernel>.csv, <program>.sass}.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TRUTH = os.path.join(ROOT, "tests", "data", "truth")
+OUT = os.environ.get("OUT", "/tmp")
+RES = os.path.join(OUT, "truth")
+
+METRICS = [
+    "gpu__time_duration.sum",
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+    "lts__t_bytes.sum",
+    "l1tex__t_bytes.sum",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "sm__maximum_warps_per_active_cycle_pct",
+    "launch__grid_size",
+    "launch__block_size",
+    "launch__registers_per_thread",
+    "smsp__inst_executed.sum",
+]
+
+
+def run(argv, cwd, log, timeout=600):
+    with open(log, "a") as f:
+        f.write("$ " + " ".join(argv) + "\n")
+        f.flush()
+        try:
+            p = subprocess.run(argv, cwd=cwd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
+            rc = p.returncode
+        except subprocess.TimeoutExpired:
+            rc = 124
+        f.write(f"rc={rc}\n")
+    return rc
+
+
+def main():
+    only = sys.argv[1] if len(sys.argv) > 1 else ""
+    shutil.rmtree(RES, ignore_errors=True)
+    os.makedirs(RES)
+    with open(os.path.join(RES, "env.txt"), "w") as f:
+        for argv in (["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem",
+                      "--format=csv,noheader"], ["nvcc", "--version"], ["ncu", "--version"]):
+            f.write(subprocess.run(argv, capture_output=True, text=True).stdout)
+    progs = json.load(open(os.path.join(TRUTH, "programs.json")))
+    work = tempfile.mkdtemp(prefix="truth-")
+    exes = {}
+    for p in progs:
+        if only not in p["name"]:
+            continue
+        tag = p["name"].replace("/", "_")
+        log = os.path.join(RES, tag + ".log")
+        src = os.path.join(TRUTH, p["dir"])
+        if p.get("build"):
+            tmp = os.path.join(work, tag)
+            os.makedirs(tmp, exist_ok=True)
+            exe = os.path.join(tmp, "prog")
+            ok = all(run([a.replace("{exe}", exe).replace("{tmp}", tmp) for a in step], src, log) == 0
+                     for step in p["build"])
+            if not ok:
+                continue
+            exes[p["name"]] = exe
+            with open(os.path.join(RES, tag + ".sass"), "w") as f:
+                subprocess.run(["cuobjdump", "-sass", exe], stdout=f, stderr=subprocess.STDOUT)
+            run([exe, *p["run"]], tmp, log, timeout=300)
+        exe = exes.get(p.get("same_exe_as") or p["name"])
+        if not exe:
+            continue
+        for k in p["kernels"]:
+            csv = os.path.join(RES, f"{tag}.{k}.csv")
+            with open(csv, "w") as f:
+                try:
+                        subprocess.run(["ncu", "--csv", "--clock-control", "base", "--metrics",
+                                    ",".join(METRICS), "-k", f"regex:^{k}$", "-c", "1", "--kill",
+                                    "yes", exe, *p["run"]],
+                                   cwd=os.path.dirname(exe), stdout=f, stderr=subprocess.DEVNULL,
+                                   timeout=120)
+                except subprocess.TimeoutExpired:
+                    f.write("timed out\n")
+            print(f"{p['name']} {k}: {os.path.getsize(csv)} B", flush=True)
+    subprocess.run(["tar", "-czf", os.path.join(OUT, "truth.tgz"), "-C", OUT, "truth"])
+    shutil.rmtree(RES)
+
+
+main()

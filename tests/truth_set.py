@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""gpulint's static predictions against the real-kernel truth set.
+
+usage: truth_set.py GPULINT SRC_ROOT [--table FILE]
+
+tests/data/truth/programs.json lists public programs (PolyBench-ACC,
+cuda-samples, Rodinia, flash-attention-minimal; licences beside them) with
+the flags their repositories build them with and the sizes their runs use;
+tests/data/truth/h100/ holds what Nsight Compute measured on an H100 for
+the first launch of each kernel (scripts/ncu-truth.py). Each program is run
+through `gpulint FILE --gpu h100-sxm --format json` (sizes chosen at run
+time given with --define), and per kernel:
+
+  - FP32 and FP64 FLOPs within 1% of the SASS counters (ADD + MUL + 2 FMA);
+  - total shared-memory wavefronts within 10% of the SASS-patched counters;
+  - global sectors per request within 10%, where every analysed load (or
+    store) site of the kernel has the same figure;
+  - the launch's occupancy equal to Nsight Compute's theoretical occupancy;
+  - every "at least" time at most the measured time.
+
+A figure gpulint leaves unknown or labels incomplete is "not predicted",
+never a pass. A mismatch listed in tests/data/truth/misses.json (kernel,
+check, cause) is printed as a known miss; an unlisted one fails, and so does
+a listed miss that no longer happens (the list must stay true). --table
+writes the kernel/predicted/measured/verdict table of benchmarks/TRUTH.md.
+Ends with "N passed, N failed"; exit 77 without nvcc.
+"""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks, skip_without_nvcc  # noqa: E402
+
+GPULINT, SRC_ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+TABLE = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else None
+TRUTH = os.path.join(SRC_ROOT, "tests", "data", "truth")
+check = Checks()
+rows = []
+
+
+def measured(tag, kernel):
+    path = os.path.join(TRUTH, "h100", f"{tag}.{kernel}.csv")
+    out = {}
+    with open(path) as f:
+        for r in csv.reader(f):
+            if len(r) == 15 and r[0] != "ID":
+                v = r[14].replace(",", "")
+                out[r[12]] = float(v) if v.replace(".", "").replace("e+", "").isdigit() else 0.0
+    return out
+
+
+def flops(m, p):
+    return (m[f"smsp__sass_thread_inst_executed_op_{p}add_pred_on.sum"] +
+            m[f"smsp__sass_thread_inst_executed_op_{p}mul_pred_on.sum"] +
+            2 * m[f"smsp__sass_thread_inst_executed_op_{p}fma_pred_on.sum"])
+
+
+def report(p):
+    env = dict(os.environ, GPULINT_NO_DEVICE="1", NO_COLOR="1", LC_ALL="C",
+               GPULINT_MODELS=os.path.join(SRC_ROOT, "models"))
+    defs = [a for d in p["defines"] for a in ("--define", d)]
+    argv = [GPULINT, p["file"], "--gpu", "h100-sxm", "--format", "json", *defs, *p["gpulint"]]
+    r = subprocess.run(argv, cwd=os.path.join(TRUTH, p["dir"]), env=env, capture_output=True,
+                       text=True, timeout=900)
+    return p, r
+
+
+def first(rows_, kernel):
+    """The kernel's first launch in source order: the one measured."""
+    mine = [r for r in rows_ if r["kernel"] == kernel]
+    return min(mine, key=lambda r: r.get("line", 0)) if mine else None
+
+
+def judge(p, d, misses):
+    tag = p["name"].replace("/", "_")
+    for k in p["kernels"]:
+        m = measured(tag, k)
+        if not m.get("gpu__time_duration.sum"):
+            check(False, f"{p['name']} {k}: no measurement recorded")
+            continue
+        took = m["gpu__time_duration.sum"] * 1e-9
+        roof = first(d["roofline"], k)
+
+        def verdict(what, pred, meas, ok):
+            key = f"{p['name']}:{k}:{what}"
+            rows.append((p["name"], k, what, pred, meas,
+                         "agree" if ok else ("miss" if key in misses else "differ")))
+            if ok:
+                check(key not in misses, f"{key}: {pred} as measured ({meas})",
+                      "listed in misses.json, but it agrees now")
+            elif key in misses:
+                print(f"miss {key}: predicted {pred}, measured {meas}: {misses[key]}")
+            else:
+                check(False, f"{key}: predicted {pred}, measured {meas}")
+
+        for prec, sass in (("fp32", "f"), ("fp64", "d")):
+            meas = flops(m, sass)
+            pred = roof["flops"][prec] if roof else None
+            if not isinstance(pred, (int, float)) or roof.get("counts") == "incomplete":
+                if meas:
+                    verdict(f"{prec} FLOPs", "not predicted", f"{meas:.4g}", False)
+                continue
+            if pred or meas:
+                verdict(f"{prec} FLOPs", f"{pred:.4g}", f"{meas:.4g}",
+                        abs(pred - meas) <= 0.01 * max(meas, 1))
+        waves = m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] + \
+            m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"]
+        sites = [a for a in d["shared_accesses"] if a["kernel"] == k]
+        if sites or waves:
+            tot = [a.get("grid_totals") for a in sites]
+            if sites and all(t and t.get("exact") for t in tot):
+                pred = sum(t["wavefronts"] for t in tot)
+                verdict("shared wavefronts", f"{pred:.4g}", f"{waves:.4g}",
+                        abs(pred - waves) <= 0.1 * max(waves, 1))
+            else:
+                verdict("shared wavefronts", "not predicted", f"{waves:.4g}", False)
+        for op, kind in (("ld", "load"), ("st", "store")):
+            req = m[f"l1tex__t_requests_pipe_lsu_mem_global_op_{op}.sum"]
+            sec = m[f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}.sum"]
+            if not req:
+                continue
+            got = {a.get("average_sectors") for a in d["global_accesses"]
+                   if a["kernel"] == k and a["kind"] == kind and a.get("analyzed")}
+            if len(got) == 1 and None not in got:
+                (s,) = got
+                verdict(f"global {kind} sectors/request", f"{s:.3g}", f"{sec / req:.3g}",
+                        abs(s - sec / req) <= 0.1 * (sec / req))
+        occ = None
+        for kr in d["kernels"]:
+            for ln in kr.get("launches") or []:
+                if ln["kernel"] == k and ln.get("occupancy") and occ is None:
+                    occ = ln["occupancy"]["occupancy"]
+        theo = m["sm__maximum_warps_per_active_cycle_pct"] / 100
+        if occ is None:
+            verdict("occupancy", "not predicted", f"{theo:.3f}", False)
+        else:
+            verdict("occupancy", f"{occ:.3f}", f"{theo:.3f}", abs(occ - theo) < 1e-3)
+        floor_ = roof.get("min_time_s") if roof else None
+        if floor_ is not None:
+            verdict("at least time", f"{floor_:.3g} s", f"{took:.3g} s", floor_ <= took)
+
+
+def main():
+    skip_without_nvcc()
+    progs = json.load(open(os.path.join(TRUTH, "programs.json")))
+    misses = {f"{x['program']}:{x['kernel']}:{x['check']}": x["cause"]
+              for x in json.load(open(os.path.join(TRUTH, "misses.json")))}
+    repos = {p["repo"] for p in progs}
+    kernels = sum(len(p["kernels"]) for p in progs)
+    check(len(repos) >= 4 and kernels >= 30, f"{kernels} kernels from {len(repos)} repositories")
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+        for p, r in ex.map(report, progs):
+            if not check(r.returncode == 0, f"{p['name']}: gpulint exits 0", r.stderr[-2000:]):
+                continue
+            judge(p, json.loads(r.stdout), misses)
+    counts = {}
+    for r in rows:
+        counts[r[5]] = counts.get(r[5], 0) + 1
+    print(f"truth set: {kernels} kernels, {len(rows)} figures: " +
+          ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+    if TABLE:
+        with open(TABLE, "w") as f:
+            f.write("| program | kernel | figure | gpulint | H100 | verdict |\n|---|---|---|---|---|---|\n")
+            for r in rows:
+                f.write("| " + " | ".join(r) + " |\n")
+    check.finish()
+
+
+main()
