@@ -28,6 +28,7 @@ Ends with "N passed, N failed"; exit 77 without nvcc.
 
 import csv
 import json
+import math
 import os
 import subprocess
 import sys
@@ -49,8 +50,11 @@ def measured(tag, kernel):
     with open(path) as f:
         for r in csv.reader(f):
             if len(r) == 15 and r[0] != "ID":
-                v = r[14].replace(",", "")
-                out[r[12]] = float(v) if v.replace(".", "").replace("e+", "").isdigit() else 0.0
+                try:  # "n/a" and "nan" where the launch did not run
+                    v = float(r[14].replace(",", ""))
+                except ValueError:
+                    v = math.nan
+                out[r[12]] = v if math.isfinite(v) else 0.0
     return out
 
 

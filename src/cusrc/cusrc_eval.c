@@ -875,49 +875,6 @@ static expr *cg_value(cnode *n, const char *method)
     }
 }
 
-/* The integer inside a conversion to floating point (`(float)NI`,
- * `(double)block.x`, an implicit one, or an integral literal like 32.0f),
- * NULL when the operand is not an integer converted. */
-static cnode *int_in_float(cnode *n, int64_t *literal, bool *is_literal)
-{
-    *is_literal = false;
-    for (int d = 0; d < 8; d++) {
-        n = cn_strip(n);
-        if (!n)
-            return NULL;
-        CXType t = clang_getCursorType(n->cur);
-        if (cn_type_is_integral(t))
-            return n;
-        if (n->kind == CXCursor_FloatingLiteral) {
-            CXEvalResult r = clang_Cursor_Evaluate(n->cur);
-            bool ok = r && clang_EvalResult_getKind(r) == CXEval_Float;
-            double v = ok ? clang_EvalResult_getAsDouble(r) : 0.5;
-            if (r)
-                clang_EvalResult_dispose(r);
-            if (!ok || v != floor(v) || fabs(v) > 9.0e15)
-                return NULL;
-            *literal = (int64_t)v;
-            *is_literal = true;
-            return n;
-        }
-        if (n->kind != CXCursor_CStyleCastExpr && n->kind != CXCursor_CXXStaticCastExpr &&
-            n->kind != CXCursor_CXXFunctionalCastExpr)
-            return NULL;
-        n = cn_expr_kid(n, cn_n_expr_kids(n) - 1);
-    }
-    return NULL;
-}
-
-static expr *int_operand(fn_ctx *f, cnode *n)
-{
-    int64_t lit;
-    bool is_lit;
-    cnode *i = int_in_float(n, &lit, &is_lit);
-    if (!i)
-        return NULL;
-    return is_lit ? expr_const(lit) : x_rec(f, i);
-}
-
 static bool is_rounding_call(const char *name, bool *up)
 {
     static const char *const ups[] = {"ceil", "ceilf", "__builtin_ceil", "__builtin_ceilf", NULL};
@@ -1018,49 +975,46 @@ static bool truncated_float(fn_ctx *f, cnode *kid, int64_t *out)
     return true;
 }
 
-/* ceil((float)n / (float)block.x) and floor(...): how host code sizes a
- * grid. With constant operands the quotient is computed in the type the
- * code uses (float rounding can make ceil(16777217.0f / 1) wrong, and then
- * the launch is that wrong too). With runtime operands only a double
- * quotient is turned into integer division: a double holds the quotient of
- * two 32-bit sizes closely enough that its ceiling is the integer one;
- * a float does not, and the value stays unknown. */
+/* An integer operand of a double expression: a constant float_value
+ * computes exactly, or the integer under the conversions (`(double)rows`). */
+static expr *int_operand(fn_ctx *f, cnode *n)
+{
+    double v;
+    if (float_value(f, n, 0, &v))
+        return v == floor(v) && fabs(v) < 9.0e15 ? expr_const((int64_t)v) : NULL;
+    for (int d = 0; (n = cn_strip(n)) && d < 8; d++) {
+        if (cn_type_is_integral(clang_getCursorType(n->cur)))
+            return x_rec(f, n);
+        if (n->kind != CXCursor_CStyleCastExpr && n->kind != CXCursor_CXXStaticCastExpr &&
+            n->kind != CXCursor_CXXFunctionalCastExpr)
+            return NULL;
+        n = cn_expr_kid(n, cn_n_expr_kids(n) - 1);
+    }
+    return NULL;
+}
+
+/* ceil((double)n / 128.0) of a runtime n, the part float_value cannot
+ * compute: only a double quotient becomes integer division, since a double
+ * holds the quotient of two 32-bit sizes closely enough that its ceiling is
+ * the integer one; a float does not (ceil(16777217.0f / 1) is 16777216),
+ * and the value stays unknown. */
 static expr *rounded_quotient(fn_ctx *f, cnode *arg, bool up)
 {
     cnode *q = cn_strip(arg);
-    if (!q)
+    if (!q || cn_float_kind(clang_getCursorType(q->cur)) != 3)
         return NULL;
     if (q->kind != CXCursor_BinaryOperator || q->n_kids != 2 ||
         clang_getCursorBinaryOperatorKind(q->cur) != CXBinaryOperator_Div)
         return int_operand(f, q); /* ceil of an integer is itself */
-    int kind = cn_float_kind(clang_getCursorType(q->cur));
-    if (kind < 2)
-        return NULL;
     expr *a = int_operand(f, q->kids[0]);
     expr *b = a ? int_operand(f, q->kids[1]) : NULL;
     if (!a || !b) {
         expr_free(a);
         return NULL;
     }
-    expr *sa = expr_simplify(a), *sb = expr_simplify(b);
-    expr_free(a);
-    expr_free(b);
-    expr *e = NULL;
-    if (sa->kind == EX_CONST && sb->kind == EX_CONST && sb->value != 0) {
-        double r = kind == 2 ? (double)((float)sa->value / (float)sb->value)
-                             : (double)sa->value / (double)sb->value;
-        r = up ? ceil(r) : floor(r);
-        if (isfinite(r) && fabs(r) < 9.0e15)
-            e = expr_const((int64_t)r);
-    } else if (kind == 3) {
-        /* Sizes are not negative: floor is C's division, ceil rounds up. */
-        expr *num =
-            up ? expr_binary(OP_SUB, expr_binary(OP_ADD, sa, expr_clone(sb)), expr_const(1)) : sa;
-        return expr_binary(OP_DIV, num, sb);
-    }
-    expr_free(sa);
-    expr_free(sb);
-    return e;
+    /* Sizes are not negative: floor is C's division, ceil rounds up. */
+    expr *num = up ? expr_binary(OP_SUB, expr_binary(OP_ADD, a, expr_clone(b)), expr_const(1)) : a;
+    return expr_binary(OP_DIV, num, b);
 }
 
 static expr *x_call(fn_ctx *f, cnode *n)
