@@ -16,7 +16,11 @@ time given with --define), and per kernel:
   - global sectors per request within 10%, where every analysed load (or
     store) site of the kernel has the same figure;
   - the launch's occupancy equal to Nsight Compute's theoretical occupancy;
-  - every "at least" time at most the measured time.
+  - every "at least" time at most the measured time;
+  - the SASS reader against the hardware: each program is given its
+    recorded `cuobjdump -sass` listing (tests/data/truth/sass) with --sass,
+    and for a loop-free kernel the measured FP32/FP64 FLOPs per thread are
+    at most the static FLOPs of its code (equal when no branch is guarded).
 
 A figure gpulint leaves unknown or labels incomplete is "not predicted",
 never a pass. A mismatch listed in tests/data/truth/misses.json (kernel,
@@ -27,9 +31,11 @@ Ends with "N passed, N failed"; exit 77 without nvcc.
 """
 
 import csv
+import gzip
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -42,6 +48,7 @@ TABLE = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else No
 TRUTH = os.path.join(SRC_ROOT, "tests", "data", "truth")
 check = Checks()
 rows = []
+SASS_DIR = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"gpulint-truth-sass-{os.getpid()}")
 
 
 def measured(tag, kernel):
@@ -68,7 +75,10 @@ def report(p):
     env = dict(os.environ, GPULINT_NO_DEVICE="1", NO_COLOR="1", LC_ALL="C",
                GPULINT_MODELS=os.path.join(SRC_ROOT, "models"))
     defs = [a for d in p["defines"] for a in ("--define", d)]
-    argv = [GPULINT, p["file"], "--gpu", "h100-sxm", "--format", "json", *defs, *p["gpulint"]]
+    sass = os.path.join(SASS_DIR, p["dir"].replace("/", "_").replace("polybench-acc", "polybench")
+                        + ".sass")
+    argv = [GPULINT, p["file"], "--gpu", "h100-sxm", "--format", "json", "--sass", sass, *defs,
+            *p["gpulint"]]
     r = subprocess.run(argv, cwd=os.path.join(TRUTH, p["dir"]), env=env, capture_output=True,
                        text=True, timeout=900)
     return p, r
@@ -144,6 +154,22 @@ def judge(p, d, misses):
             verdict("occupancy", "not predicted", f"{theo:.3f}", False)
         else:
             verdict("occupancy", f"{occ:.3f}", f"{theo:.3f}", abs(occ - theo) < 1e-3)
+        code = next((kr.get("code") for kr in d["kernels"]
+                     if kr["name"] == k or kr["demangled"].split("(")[0] == k), None)
+        if not check(code is not None and code["level"] == "sass",
+                     f"{p['name']} {k}: the SASS listing has the kernel"):
+            continue
+        threads = m["launch__grid_size"] * m["launch__block_size"]
+        for prec, sass in (("fp32", "f"), ("fp64", "d")):
+            per_thread, static = flops(m, sass) / threads, code["static_flops"][prec]
+            if not (per_thread or static):
+                continue
+            if code["loops"] == 0 and code["guarded_branches"] == 0:
+                verdict(f"{prec} SASS FLOPs per thread", f"{static:g}", f"{per_thread:.4g}",
+                        abs(per_thread - static) <= 1e-6 * max(static, 1))
+            elif code["loops"] == 0:
+                verdict(f"{prec} SASS FLOPs per thread", f"at most {static:g}",
+                        f"{per_thread:.4g}", per_thread <= static * (1 + 1e-6))
         floor_ = roof.get("min_time_s") if roof else None
         if floor_ is not None:
             verdict("at least time", f"{floor_:.3g} s", f"{took:.3g} s", floor_ <= took)
@@ -157,11 +183,17 @@ def main():
     repos = {p["repo"] for p in progs}
     kernels = sum(len(p["kernels"]) for p in progs)
     check(len(repos) >= 4 and kernels >= 30, f"{kernels} kernels from {len(repos)} repositories")
+    os.makedirs(SASS_DIR, exist_ok=True)
+    for name in os.listdir(os.path.join(TRUTH, "sass")):
+        with gzip.open(os.path.join(TRUTH, "sass", name), "rb") as f, \
+                open(os.path.join(SASS_DIR, name[:-3]), "wb") as out:
+            out.write(f.read())
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
         for p, r in ex.map(report, progs):
             if not check(r.returncode == 0, f"{p['name']}: gpulint exits 0", r.stderr[-2000:]):
                 continue
             judge(p, json.loads(r.stdout), misses)
+    shutil.rmtree(SASS_DIR, ignore_errors=True)
     counts = {}
     for r in rows:
         counts[r[5]] = counts.get(r[5], 0) + 1

@@ -11,6 +11,8 @@
 #include "cli/target_opts.h"
 #include "run/pipeline.h"
 #include "config.h"
+#include "input/srcscan.h"
+#include "report/code_report.h"
 #include "report/kernel_report.h"
 #include "report/source_report.h"
 #include "analysis/roofline.h"
@@ -43,6 +45,24 @@ static void collect_findings(report *r, const report_args *a)
     findings_filter(&r->findings, a->checks, &r->ignores);
     findings_sort(&r->findings);
     findings_dedupe(&r->findings);
+}
+
+/* The compiled code of each kernel, once per (kernel, arch). */
+static void code_text(sbuf *out, const report *r)
+{
+    bool any = false;
+    for (size_t i = 0; i < r->n_kernels; i++) {
+        const report_kernel *k = &r->kernels[i];
+        if (!k->code)
+            continue;
+        if (!any)
+            sbuf_add(out, "\ncompiled code (static instruction mix: each instruction once, "
+                          "whatever the trip counts)\n");
+        any = true;
+        char simple[512];
+        srcscan_simple_name(k->demangled, simple, sizeof simple);
+        code_kernel_text(out, simple, k->ptx.arch, k->code);
+    }
 }
 
 static void print_text(const report *r, const report_args *a, const source_outputs *src,
@@ -96,6 +116,7 @@ static void print_text(const report *r, const report_args *a, const source_outpu
         sbuf_add(&out, sbuf_str(&src->roofline_text));
     }
     source_branch_text(&out, src);
+    code_text(&out, r);
     size_t i;
     json_t *note;
     json_array_foreach(src->notes, i, note)
@@ -212,6 +233,8 @@ int cmd_report(int argc, char **argv)
         {"nvcc", 0, OPT_STRING, &a.p.nvcc, NULL, "PATH", "nvcc to run (default: $CUDA_HOME, PATH)"},
         {"ptxas-log", 'l', OPT_STRING, &a.p.ptxas_log, NULL, "FILE",
          "read an existing nvcc/ptxas -v log ('-' = stdin) instead of compiling"},
+        {"sass", 0, OPT_STRING, &a.p.sass, NULL, "FILE",
+         "SASS listing of the kernels (cuobjdump -sass, nvdisasm) instead of running cuobjdump"},
         {"block", 'b', OPT_STRING, &a.block, NULL, "XxYxZ", "block size in use, e.g. 256 or 16x16"},
         {"dynamic-smem", 'd', OPT_BYTES, &a.p.dynamic_smem, NULL, "BYTES",
          "dynamic shared memory per launch"},

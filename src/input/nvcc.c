@@ -60,18 +60,30 @@ bool nvcc_find(const char *explicit_path, char *out, size_t n, char *err, size_t
     return false;
 }
 
-bool nvcc_args_choose_arch(char *const *extra, int n_extra)
+static bool has_flag(char *const *extra, int n_extra, const char *const *flags, size_t n_flags)
 {
-    static const char *const flags[] = {
-        "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "--gpu-code"};
     for (int i = 0; i < n_extra; i++)
-        for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+        for (size_t f = 0; f < n_flags; f++) {
             size_t len = strlen(flags[f]);
             if (strncmp(extra[i], flags[f], len) == 0 &&
                 (extra[i][len] == '\0' || extra[i][len] == '='))
                 return true;
         }
     return false;
+}
+
+bool nvcc_args_choose_arch(char *const *extra, int n_extra)
+{
+    static const char *const flags[] = {
+        "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "--gpu-code"};
+    return has_flag(extra, n_extra, flags, sizeof flags / sizeof flags[0]);
+}
+
+bool nvcc_keeps_ptx(char *const *extra, int n_extra)
+{
+    static const char *const flags[] = {"-keep",      "--keep",      "-keep-dir",
+                                        "--keep-dir", "-save-temps", "--save-temps"};
+    return !has_flag(extra, n_extra, flags, sizeof flags / sizeof flags[0]);
 }
 
 /* "sm_90" -> "arch=compute_90,code=sm_90" (kept in buf). */
@@ -89,7 +101,7 @@ bool nvcc_start(const char *nvcc, const nvstage *stage, const char *const *archs
     job->pid = -1;
     job->fd = -1;
     int n_args = 0;
-    char **argv = xcalloc((size_t)(16 + 2 * n_archs + stage->n_args), sizeof *argv);
+    char **argv = xcalloc((size_t)(20 + 2 * n_archs + stage->n_args), sizeof *argv);
     char **owned = xcalloc((size_t)n_archs + 1, sizeof *owned);
     argv[n_args++] = (char *)nvcc;
     argv[n_args++] = "-fatbin";
@@ -101,6 +113,11 @@ bool nvcc_start(const char *nvcc, const nvstage *stage, const char *const *archs
         argv[n_args++] = "-MD";
         argv[n_args++] = "-MF";
         argv[n_args++] = stage->deps;
+    }
+    if (nvcc_keeps_ptx(stage->args, stage->n_args)) {
+        argv[n_args++] = "--keep";
+        argv[n_args++] = "--keep-dir";
+        argv[n_args++] = stage->tmpdir;
     }
     bool own_arch = !nvcc_args_choose_arch(stage->args, stage->n_args);
     for (int i = 0; own_arch && i < n_archs; i++) {

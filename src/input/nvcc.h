@@ -30,6 +30,13 @@ bool nvcc_start(const char *nvcc, const nvstage *stage, const char *const *archs
  * nvcc could not be waited for; *exit_status is nvcc's status (or 128+sig). */
 bool nvcc_finish(nvcc_job *job, char **log, size_t *len, int *exit_status);
 
+/* Whether gpulint keeps the PTX of the run in the stage's temporary
+ * directory (--keep --keep-dir): not when the build's own arguments keep
+ * intermediate files somewhere else. No -lineinfo is added: its `.file`
+ * directives carry the include paths into the PTX, and ptxas cannot parse
+ * a path with a double quote (tests/security_names.py). */
+bool nvcc_keeps_ptx(char *const *extra, int n_extra);
+
 /* True when the extra arguments already pick the GPU targets. */
 bool nvcc_args_choose_arch(char *const *extra, int n_extra);
 

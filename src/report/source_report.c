@@ -986,6 +986,25 @@ static void roofline_sites(const source_inputs *in, source_outputs *out)
     }
 }
 
+bool source_per_thread_flops(const source_inputs *in, const char *mangled, double flops[3])
+{
+    const cusrc_unit *u = in->unit;
+    for (size_t vi = 0; vi < u->n_variants; vi++) {
+        const cusrc_variant *v = &u->variants[vi];
+        const char *m = variant_mangled(u, v);
+        if (!m || strcmp(m, mangled) != 0)
+            continue;
+        kroof k;
+        kroof_of_source(u, v, NULL, in->defines, NULL, branches_uniform(in, v, NULL), &k);
+        /* A count that may miss code says nothing against the code. */
+        for (int p = 0; p < 3; p++)
+            flops[p] = k.known && !k.incomplete && !k.annotated ? k.flops_value[p] : NAN;
+        kroof_free(&k);
+        return true;
+    }
+    return false;
+}
+
 void source_analyse_source(const source_inputs *in, source_outputs *out, finding_list *findings)
 {
     const cusrc_unit *u = in->unit;

@@ -55,6 +55,10 @@ void source_analyse(const source_inputs *in, source_outputs *out, finding_list *
  * The second needs the compiled kernels: definition lines, launch checks. */
 void source_analyse_source(const source_inputs *in, source_outputs *out, finding_list *findings);
 void source_analyse_launches(const source_inputs *in, source_outputs *out, finding_list *findings);
+/* One thread's FLOPs (fp16, fp32, fp64) as the source counts them, every
+ * branch arm included; NAN where a count is not a number or may miss
+ * code. False when no kernel of the unit has this mangled name. */
+bool source_per_thread_flops(const source_inputs *in, const char *mangled, double flops[3]);
 /* Text lines for the launch table of the report. */
 void source_launch_text(sbuf *out, const source_outputs *o, bool color);
 /* Text lines for the divergence counts of the branches on the thread index. */

@@ -38,6 +38,7 @@ static void drop_repeats(report *r, size_t from)
         if (seen) {
             free(r->kernels[i].ptx.name);
             free(r->kernels[i].demangled);
+            json_decref(r->kernels[i].code);
             free(r->kernels[i].def_file);
         } else
             r->kernels[keep++] = r->kernels[i];

@@ -188,6 +188,13 @@ static void identity(const pipeline_opts *o, const report *r, const char *nvcc, 
     unitcache_key_str(&k, "version", GPULINT_VERSION);
     key_stat(&k, "gpulint", "/proc/self/exe");
     key_stat(&k, "nvcc", nvcc);
+    /* SASS comes from cuobjdump beside nvcc, or from --sass. */
+    char tool[PATH_MAX];
+    const char *slash = strrchr(nvcc, '/');
+    snprintf(tool, sizeof tool, "%.*scuobjdump", slash ? (int)(slash - nvcc + 1) : 0, nvcc);
+    key_stat(&k, "cuobjdump", tool);
+    if (o->sass)
+        key_stat(&k, "sass", o->sass);
     unitcache_key_tree(&k, r->db.dir);
     for (int i = 0; i < r->n_targets; i++) {
         const target *t = &r->targets[i];
@@ -224,6 +231,13 @@ static int run_files(const pipeline_opts *o, report *r)
     if (r->n_targets == 1 && r->targets[0].arch.hypothetical)
         n_archs = 0;
     unit_env env = {.o = o, .r = r, .nvcc = nvcc, .archs = archs, .n_archs = n_archs};
+    char *sass = NULL;
+    if (o->sass) {
+        fileio_status st = fileio_read(o->sass, LOG_MAX, &sass, &env.sass_len);
+        if (st != FILEIO_OK)
+            return diag_error(EXIT_INPUT, "%s: %s", o->sass, fileio_status_text(st));
+        env.sass = sass;
+    }
     char *cache = NULL, run_key[33];
     if (!o->no_cache && !getenv("GPULINT_TEST_LIBCLANG")) {
         char why[512];
@@ -240,6 +254,7 @@ static int run_files(const pipeline_opts *o, report *r)
     if (cache)
         unitcache_trim(cache, unitcache_cap());
     free(cache);
+    free(sass);
     return rc;
 }
 

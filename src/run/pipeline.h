@@ -19,6 +19,7 @@ typedef struct pipeline_opts {
     target_request target;
     const char *nvcc;
     const char *ptxas_log; /* FILE or "-" */
+    const char *sass;      /* --sass FILE: a SASS listing instead of cuobjdump's */
     char **files;
     int n_files;
     char **extra; /* after "--" */

@@ -14,6 +14,7 @@ void report_free(report *r)
         free(r->kernels[i].ptx.name);
         free(r->kernels[i].demangled);
         free(r->kernels[i].def_file);
+        json_decref(r->kernels[i].code);
     }
     free(r->kernels);
     source_outputs_free(&r->src);
@@ -55,7 +56,10 @@ json_t *report_json(const report *r)
     json_t *kernels = json_array();
     for (size_t i = 0; i < r->n_kernels; i++) {
         kernel_row row = report_row(&r->kernels[i]);
-        json_array_append_new(kernels, kernel_report_json(&row));
+        json_t *k = kernel_report_json(&row);
+        if (r->kernels[i].code)
+            json_object_set(k, "code", r->kernels[i].code);
+        json_array_append_new(kernels, k);
     }
     json_object_set_new(root, "kernels", kernels);
     json_t *files = json_array();

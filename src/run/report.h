@@ -29,6 +29,7 @@ typedef struct report_kernel {
     const gpu_arch *arch; /* NULL when the log's arch has no model */
     kernel_eval eval;
     int64_t declared_smem; /* the source's static __shared__ bytes; -1 unknown */
+    json_t *code;          /* report/code_report's object; NULL = no PTX or SASS read */
 } report_kernel;
 
 typedef struct report {

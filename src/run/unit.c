@@ -1,7 +1,9 @@
 /* unit: compile, parse, analyse one file in a worker; its record to the parent. */
 #include "run/unit.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +15,13 @@
 #include "input/nvcc.h"
 #include "input/nvcc_stage.h"
 #include "input/srcscan.h"
+#include "report/code_report.h"
 #include "report/source_report.h"
 #include "run/pool.h"
 #include "run/unitcache.h"
 #include "util/demangle.h"
 #include "util/fileio.h"
+#include "util/spawn.h"
 #include "util/jsontext.h"
 #include "util/sbuf.h"
 #include <xxhash.h>
@@ -233,6 +237,120 @@ static void analyse_launches(const pipeline_opts *o, report *r, const cusrc_unit
     free(rows);
 }
 
+/* ---- the compiled code ---- */
+
+/* Every .ptx nvcc kept (one per virtual arch). */
+static void read_ptx(const char *dir, code_listing *c)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".ptx") != 0)
+            continue;
+        char path[PATH_MAX], *text;
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (fileio_read(path, 1u << 30, &text, &len) != FILEIO_OK)
+            continue;
+        c->ptx = xrealloc(c->ptx, (c->n_ptx + 1) * sizeof *c->ptx);
+        ptx_parse(text, len, &c->ptx[c->n_ptx++]);
+        free(text);
+    }
+    closedir(d);
+}
+
+/* --sass's listing, else cuobjdump beside nvcc on the fatbin nvcc made
+ * (every full toolkit has it; NVIDIA's pip wheels do not). */
+static void read_sass(const unit_env *env, const nvstage *stage, code_listing *c)
+{
+    if (env->sass) {
+        sass_parse(env->sass, env->sass_len, &c->sass);
+        c->has_sass = true;
+        c->sass_origin = xstrdup(env->o->sass);
+        return;
+    }
+    char tool[PATH_MAX];
+    const char *slash = strrchr(env->nvcc, '/');
+    snprintf(tool, sizeof tool, "%.*scuobjdump", slash ? (int)(slash - env->nvcc + 1) : 0,
+             env->nvcc);
+    if (access(tool, X_OK) != 0) {
+        c->why_no_sass = xstrdup("no cuobjdump beside nvcc");
+        return;
+    }
+    const char *argv[] = {tool, "-sass", stage->output, NULL};
+    spawn_result res;
+    char err[256];
+    if (!spawn_run(argv, NULL, &res, err, sizeof err)) {
+        c->why_no_sass = xstrdup(err);
+        return;
+    }
+    if (res.status != 0) {
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "cuobjdump failed (exit status %d): %.*s", res.status,
+                  (int)strcspn(res.err, "\n"), res.err);
+        c->why_no_sass = sbuf_take(&b);
+    } else {
+        sass_parse(res.out, res.out_len, &c->sass);
+        c->has_sass = true;
+        c->sass_origin = xstrdup("cuobjdump");
+    }
+    spawn_result_free(&res);
+}
+
+static void note_problem(json_t *notes, const char *file, const char *what, int line,
+                         const char *problem)
+{
+    if (!line)
+        return;
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b,
+              "%s: the %s did not read at its line %d (%s); kernels there may lack their "
+              "instruction mix",
+              file ? file : "log", what, line, problem);
+    json_array_append_new(notes, json_text(sbuf_str(&b)));
+    sbuf_free(&b);
+}
+
+/* Each kernel's compiled code, checked against the source's per-thread
+ * FLOPs when libclang read the file (u non-NULL). */
+static void check_code(const pipeline_opts *o, report *r, const cusrc_unit *u, const char *file,
+                       const code_listing *c, source_outputs *src)
+{
+    for (size_t i = 0; i < c->n_ptx; i++)
+        note_problem(src->notes, file, "kept PTX", c->ptx[i].problem_line, c->ptx[i].problem);
+    if (c->has_sass)
+        note_problem(src->notes, file, "SASS listing", c->sass.problem_line, c->sass.problem);
+    source_target targets[TARGET_MAX];
+    const gpu_product *product;
+    int n_targets = source_targets(r, targets, &product);
+    source_inputs in = inputs_for(o, u, file, targets, n_targets, product, NULL, 0);
+    for (size_t k = 0; k < r->n_kernels; k++) {
+        report_kernel *rk = &r->kernels[k];
+        char simple[512];
+        srcscan_simple_name(rk->demangled, simple, sizeof simple);
+        double flops[3];
+        bool counted = u && source_per_thread_flops(&in, rk->ptx.name, flops);
+        rk->code = code_kernel_json(c, rk->ptx.name, simple, rk->ptx.arch, counted ? flops : NULL,
+                                    src->notes);
+    }
+}
+
+static void add_code(const unit_env *env, const nvstage *stage, char *const *extra, int n_extra,
+                     report *r, const cusrc_unit *u, const char *file, source_outputs *src)
+{
+    code_listing code = {0};
+    if (nvcc_keeps_ptx(extra, n_extra))
+        read_ptx(stage->tmpdir, &code);
+    read_sass(env, stage, &code);
+    check_code(env->o, r, u, file, &code, src);
+    code_listing_free(&code);
+}
+
 /* ---- the record ---- */
 
 static void note_file(report *r, const char *file, const char *text, size_t len)
@@ -264,9 +382,10 @@ static char *record_text(const report *r, const char *log, const source_outputs 
     json_t *kernels = json_array(), *files = json_array(), *ignores = json_array();
     for (size_t i = 0; i < r->n_kernels; i++)
         json_array_append_new(kernels,
-                              json_pack("[i, i, o, I]", r->kernels[i].line, r->kernels[i].column,
+                              json_pack("[i, i, o, I, O]", r->kernels[i].line, r->kernels[i].column,
                                         json_bytes(r->kernels[i].def_file),
-                                        (json_int_t)r->kernels[i].declared_smem));
+                                        (json_int_t)r->kernels[i].declared_smem,
+                                        r->kernels[i].code ? r->kernels[i].code : json_null()));
     for (size_t i = 0; i < r->n_files; i++)
         json_array_append_new(files, json_pack("[s]", r->files[i].hash));
     for (size_t i = 0; i < r->ignores.n; i++)
@@ -332,6 +451,22 @@ static void cache_store(const unit_env *env, const char *key, const nvstage *sta
 }
 
 /* ---- the worker's side ---- */
+
+/* What the worker's report owns (not the parent's models it borrows). */
+static void free_own_report(report *r)
+{
+    for (size_t i = 0; i < r->n_kernels; i++) {
+        free(r->kernels[i].ptx.name);
+        free(r->kernels[i].demangled);
+        free(r->kernels[i].def_file);
+        json_decref(r->kernels[i].code);
+    }
+    free(r->kernels);
+    for (size_t i = 0; i < r->n_files; i++)
+        free(r->files[i].file);
+    free(r->files);
+    findings_ignores_free(&r->ignores);
+}
 
 int unit_run(const unit_env *env, const char *file, char *const *file_args, int n_file_args,
              const char *skip_source, int fd)
@@ -445,6 +580,8 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
         pool_phase(UNIT_PHASE_ANALYSE);
         analyse_launches(o, &r, &cu, file, &src, &findings);
     }
+    if (staged && log)
+        add_code(env, &stage, extra, n_extra, &r, parsed ? &cu : NULL, file, &src);
     /* One file of many without kernels is no error: host code is. */
     if (file && !env->log && r.n_kernels == 0 && !o->allow_no_kernels && o->n_files > 1)
         diag_note("%s: no __global__ kernels (host code only)", file);
@@ -470,16 +607,7 @@ out:
     free(extra);
     free(record);
     srcscan_free(&scan);
-    for (size_t i = 0; i < r.n_kernels; i++) {
-        free(r.kernels[i].ptx.name);
-        free(r.kernels[i].demangled);
-        free(r.kernels[i].def_file);
-    }
-    free(r.kernels);
-    for (size_t i = 0; i < r.n_files; i++)
-        free(r.files[i].file);
-    free(r.files);
-    findings_ignores_free(&r.ignores);
+    free_own_report(&r);
     findings_free(&findings);
     source_outputs_free(&src);
     return rc;
@@ -505,10 +633,14 @@ bool unit_merge(report *r, const pipeline_opts *o, const char *file, const char 
         int line, column;
         json_t *def;
         json_int_t declared;
-        ok = json_unpack(json_array_get(kernels, i), "[i, i, o, I]", &line, &column, &def,
-                         &declared) == 0;
+        json_t *code;
+        ok = json_unpack(json_array_get(kernels, i), "[i, i, o, I, o]", &line, &column, &def,
+                         &declared, &code) == 0 &&
+             (json_is_object(code) || json_is_null(code));
         if (!ok)
             break;
+        if (json_is_object(code))
+            r->kernels[before + i].code = json_incref(code);
         r->kernels[before + i].line = line;
         r->kernels[before + i].column = column;
         r->kernels[before + i].declared_smem = declared;

@@ -30,6 +30,8 @@ typedef struct unit_env {
     int n_archs;
     const char *log; /* --ptxas-log: its text; NULL = compile */
     size_t log_len;
+    const char *sass; /* --sass: the listing's text; NULL = run cuobjdump if there is one */
+    size_t sass_len;
     const char *cache_dir; /* run/unitcache's directory, NULL = no cache */
     const char *run_key;   /* what every file's result depends on (hex) */
 } unit_env;

@@ -1,0 +1,105 @@
+/* imix: the static instruction mix of one compiled kernel, read from its
+ * PTX or SASS (input/ptx, input/sass), and what it says about the source's
+ * counts. Static: every instruction of the code once, whatever the trip
+ * counts; the dynamic counts stay the source analysis' job. Pure. */
+#ifndef GPULINT_IMIX_H
+#define GPULINT_IMIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum imix_level { IMIX_PTX, IMIX_SASS } imix_level;
+
+/* One instruction as a reader found it. */
+typedef struct imix_insn {
+    char op[64];    /* opcode with its modifiers: "fma.rn.f32", "LDS.U.128"; cut to fit */
+    int file, line; /* source position (PTX .loc); 0 = unknown */
+    bool guarded;   /* under a predicate (@%p1, @!P0; @PT is not a guard) */
+    int32_t target; /* a branch's target instruction (n = the end); -1 = none or unknown */
+    bool move;      /* arithmetic opcode used as a register move (HFMA2.MMA R, -RZ, RZ, c) */
+} imix_insn;
+
+typedef enum imix_class {
+    IMIX_FP32_ADD,
+    IMIX_FP32_MUL,
+    IMIX_FP32_FMA,
+    IMIX_FP64_ADD,
+    IMIX_FP64_MUL,
+    IMIX_FP64_FMA,
+    IMIX_FP16_ADD, /* half and bfloat16, scalar or packed (lanes say which) */
+    IMIX_FP16_MUL,
+    IMIX_FP16_FMA,
+    IMIX_TENSOR,  /* mma, wmma, wgmma / HMMA, IMMA, HGMMA ... */
+    IMIX_SPECIAL, /* MUFU and PTX's approximate and IEEE divisions, roots, exponentials */
+    IMIX_LD_SHARED,
+    IMIX_ST_SHARED,
+    IMIX_LD_GLOBAL,
+    IMIX_ST_GLOBAL,
+    IMIX_LD_GENERIC, /* no state space: global or shared, decided at run time */
+    IMIX_ST_GENERIC,
+    IMIX_LD_LOCAL, /* spills and local arrays */
+    IMIX_ST_LOCAL,
+    IMIX_LD_CONST,
+    IMIX_ATOM_SHARED,
+    IMIX_ATOM_GLOBAL, /* global or generic atomics and reductions */
+    IMIX_CP_ASYNC,    /* cp.async / LDGSTS, bulk and tensor copies */
+    IMIX_SHUFFLE,
+    IMIX_VOTE,
+    IMIX_BARRIER,
+    IMIX_BRANCH,
+    IMIX_CALL,
+    IMIX_OTHER,
+    IMIX_N_CLASSES
+} imix_class;
+
+/* Widths of memory instructions, in bits per thread. */
+enum { IMIX_W8, IMIX_W16, IMIX_W32, IMIX_W64, IMIX_W128, IMIX_N_WIDTHS };
+
+typedef struct imix_op {
+    imix_class cls;
+    int width_bits; /* memory classes: bits one thread moves; 0 otherwise */
+    int lanes;      /* arithmetic: values per instruction (2 for f16x2, FFMA2) */
+} imix_op;
+
+imix_op imix_classify(imix_level level, const char *op);
+const char *imix_class_name(imix_class c);
+int imix_width_bits(int width_index);
+
+/* FLOP precisions, in kroof's order. */
+enum { IMIX_P_FP16, IMIX_P_FP32, IMIX_P_FP64, IMIX_N_PRECISIONS };
+const char *imix_precision_name(int p);
+
+typedef struct imix {
+    imix_level level;
+    size_t n_insns;
+    size_t count[IMIX_N_CLASSES];
+    size_t width[IMIX_N_CLASSES][IMIX_N_WIDTHS];
+    size_t backward_branches; /* loops the compiler kept */
+    size_t guarded_branches;
+    size_t moves; /* HFMA2.MMA moves: in OTHER here, Nsight Compute counts them as HFMA */
+    /* FLOPs of one pass through every instruction, as Nsight Compute
+     * weighs them (an FMA is 2, an add or multiply 1, per lane). */
+    double flops[IMIX_N_PRECISIONS];
+    double guarded_flops[IMIX_N_PRECISIONS]; /* of those, under a predicate */
+} imix;
+
+void imix_count(imix_level level, const imix_insn *insns, size_t n, imix *out);
+
+/* A kernel's code against the source's per-thread FLOPs of one precision. */
+typedef enum imix_verdict {
+    IMIX_AGREE,          /* loop-free code holds exactly the source's count */
+    IMIX_WITHIN,         /* the source's count fits the code (guards, loops) */
+    IMIX_SOURCE_ABOVE,   /* the source counts more than loop-free code can run */
+    IMIX_SOURCE_BELOW,   /* every instruction runs once, and the source counts fewer */
+    IMIX_NO_CODE,        /* the source counts work of a precision the code never does */
+    IMIX_NO_SOURCE,      /* the code does work of a precision the source never counts */
+    IMIX_NOT_COMPARABLE, /* loops or calls: a static count says nothing of the dynamic one */
+} imix_verdict;
+
+/* source_flops: per thread, NAN = unknown. calls: the code calls functions
+ * whose instructions are not in `m`. */
+imix_verdict imix_check(const imix *m, int precision, double source_flops, bool calls);
+const char *imix_verdict_name(imix_verdict v);
+
+#endif

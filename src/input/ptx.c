@@ -1,0 +1,417 @@
+/* ptx: a line-at-a-time reader of the PTX NVVM writes.
+ *
+ * It relies on how NVVM lays PTX out (every kernels/ and tests/data/truth
+ * file compiled by CUDA 12 and 13 does): directives and instructions start
+ * their own line; a function is `.entry NAME(` or `.func [(ret)] NAME(`,
+ * its parameters, then a body in braces; `.loc FILE LINE COL` (no
+ * semicolon) sets the source position of what follows; labels stand alone
+ * as `NAME:`; a call spreads over several lines up to its `;`. The
+ * `.section .debug_*` blocks -lineinfo appends are skipped. Anything else
+ * inside a body is counted as an instruction by its first word, so an
+ * unexpected line costs one odd opcode, never the parse; the first one that
+ * cannot be an opcode is reported. Linear in the input. */
+#include "input/ptx.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/sbuf.h"
+
+/* A module no sane compiler writes: stop growing there. */
+#define MAX_INSNS (1u << 24)
+
+typedef struct label {
+    char *name;
+    size_t at; /* instruction index it precedes */
+} label;
+
+typedef struct branch {
+    char *label;
+    size_t insn;
+} branch;
+
+typedef struct reader {
+    ptx_module *m;
+    size_t cap_functions;
+    ptx_function *fn; /* the body being read, NULL outside */
+    size_t cap_insns;
+    int depth;      /* braces inside the body */
+    int section;    /* braces of a skipped .section, -1 = none */
+    bool header;    /* between `.entry NAME(` and its `{` */
+    bool continued; /* an instruction runs on past this line */
+    int file, line; /* the last .loc */
+    label *labels;
+    size_t n_labels, cap_labels;
+    branch *branches;
+    size_t n_branches, cap_branches;
+    size_t total;
+} reader;
+
+static void problem(reader *r, int line, const char *what, const char *text, size_t n)
+{
+    if (r->m->problem_line)
+        return;
+    r->m->problem_line = line;
+    snprintf(r->m->problem, sizeof r->m->problem, "%s: '%.*s'", what, (int)(n > 40 ? 40 : n), text);
+}
+
+static const char *skip_space(const char *s, const char *end)
+{
+    while (s < end && isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+static size_t word_len(const char *s, const char *end)
+{
+    size_t n = 0;
+    while (s + n < end && !isspace((unsigned char)s[n]) && s[n] != ';' && s[n] != ',' &&
+           s[n] != '(' && s[n] != ')')
+        n++;
+    return n;
+}
+
+/* The line is not NUL-terminated: every look stays before end. */
+static bool starts(const char *s, const char *end, const char *prefix)
+{
+    size_t k = strlen(prefix);
+    return (size_t)(end - s) >= k && memcmp(s, prefix, k) == 0;
+}
+
+/* A directive: the name, then a space or the end of the line. */
+static bool directive(const char *s, const char *end, const char *name)
+{
+    size_t k = strlen(name);
+    return starts(s, end, name) && (s + k == end || isspace((unsigned char)s[k]));
+}
+
+static bool has_word(const char *s, const char *end, const char *w)
+{
+    size_t k = strlen(w);
+    for (const char *p = s; p + k <= end; p++)
+        if (memcmp(p, w, k) == 0 && (p == s || isspace((unsigned char)p[-1])) &&
+            (p + k == end || isspace((unsigned char)p[k]) || p[k] == '('))
+            return true;
+    return false;
+}
+
+static char *copy(const char *s, size_t n)
+{
+    char *c = xmalloc(n + 1);
+    memcpy(c, s, n);
+    c[n] = '\0';
+    return c;
+}
+
+static void begin_function(reader *r, const char *s, const char *end, int line)
+{
+    bool entry = has_word(s, end, ".entry");
+    const char *kw = NULL;
+    for (const char *p = s; p < end && !kw; p++)
+        if (starts(p, end, entry ? ".entry" : ".func"))
+            kw = p;
+    const char *p = skip_space(kw + (entry ? 6 : 5), end);
+    if (p < end && *p == '(') { /* .func (.param .b32 retval) name( */
+        int nest = 0;
+        for (; p < end; p++) {
+            nest += *p == '(';
+            nest -= *p == ')';
+            if (nest == 0) {
+                p++;
+                break;
+            }
+        }
+        p = skip_space(p, end);
+    }
+    size_t n = word_len(p, end);
+    if (n == 0) {
+        problem(r, line, "a function without a name", s, (size_t)(end - s));
+        return;
+    }
+    ptx_module *m = r->m;
+    if (m->n_functions == r->cap_functions) {
+        r->cap_functions = r->cap_functions ? 2 * r->cap_functions : 16;
+        m->functions = xrealloc(m->functions, r->cap_functions * sizeof *m->functions);
+    }
+    ptx_function *f = &m->functions[m->n_functions++];
+    memset(f, 0, sizeof *f);
+    f->name = copy(p, n);
+    f->is_entry = entry;
+    f->line = line;
+    r->fn = f;
+    r->cap_insns = 0;
+    r->header = true;
+    r->depth = 0;
+    r->file = r->line = 0;
+    r->n_labels = r->n_branches = 0;
+    if (memchr(s, '{', (size_t)(end - s))) {
+        r->header = false;
+        r->depth = 1;
+    } else if (memchr(s, ';', (size_t)(end - s))) {
+        /* `.extern .func f(...);` declares and ends on its semicolon. */
+        free(f->name);
+        m->n_functions--;
+        r->fn = NULL;
+        r->header = false;
+    }
+}
+
+static void end_function(reader *r)
+{
+    ptx_function *f = r->fn;
+    for (size_t b = 0; b < r->n_branches; b++) {
+        for (size_t l = 0; l < r->n_labels; l++)
+            if (strcmp(r->labels[l].name, r->branches[b].label) == 0) {
+                f->insns[r->branches[b].insn].target = (int32_t)r->labels[l].at;
+                break;
+            }
+    }
+    for (size_t l = 0; l < r->n_labels; l++)
+        free(r->labels[l].name);
+    for (size_t b = 0; b < r->n_branches; b++)
+        free(r->branches[b].label);
+    r->n_labels = r->n_branches = 0;
+    r->fn = NULL;
+}
+
+static void add_label(reader *r, const char *s, size_t n)
+{
+    if (r->n_labels == r->cap_labels) {
+        r->cap_labels = r->cap_labels ? 2 * r->cap_labels : 32;
+        r->labels = xrealloc(r->labels, r->cap_labels * sizeof *r->labels);
+    }
+    r->labels[r->n_labels++] = (label){.name = copy(s, n), .at = r->fn->n_insns};
+}
+
+/* An instruction line: [@[!]%p] op operands[;] */
+static void add_insn(reader *r, const char *s, const char *end, int line)
+{
+    ptx_function *f = r->fn;
+    bool guarded = false;
+    if (*s == '@') {
+        guarded = true;
+        s += word_len(s, end);
+        s = skip_space(s, end);
+    }
+    size_t n = word_len(s, end);
+    if (n == 0 || !isalpha((unsigned char)*s)) {
+        problem(r, line, "not an instruction", s, (size_t)(end - s));
+        return;
+    }
+    if (r->total >= MAX_INSNS) {
+        problem(r, line, "too many instructions, the rest skipped", s, n);
+        return;
+    }
+    if (f->n_insns == r->cap_insns) {
+        r->cap_insns = r->cap_insns ? 2 * r->cap_insns : 64;
+        f->insns = xrealloc(f->insns, r->cap_insns * sizeof *f->insns);
+    }
+    imix_insn *in = &f->insns[f->n_insns];
+    memset(in, 0, sizeof *in);
+    snprintf(in->op, sizeof in->op, "%.*s", (int)n, s);
+    in->file = r->file;
+    in->line = r->line;
+    in->guarded = guarded;
+    in->target = -1;
+    if (strncmp(in->op, "bra", 3) == 0 && (in->op[3] == '\0' || in->op[3] == '.')) {
+        const char *t = skip_space(s + n, end);
+        size_t tn = word_len(t, end);
+        if (tn) {
+            if (r->n_branches == r->cap_branches) {
+                r->cap_branches = r->cap_branches ? 2 * r->cap_branches : 32;
+                r->branches = xrealloc(r->branches, r->cap_branches * sizeof *r->branches);
+            }
+            r->branches[r->n_branches++] = (branch){.label = copy(t, tn), .insn = f->n_insns};
+        }
+    }
+    f->n_insns++;
+    r->total++;
+    r->continued = !memchr(s, ';', (size_t)(end - s));
+}
+
+/* `.loc 1 74 41[, function_name ..., inlined_at 1 74 41]` */
+static void read_loc(reader *r, const char *s, const char *end)
+{
+    char buf[64];
+    size_t n = (size_t)(end - s) < sizeof buf - 1 ? (size_t)(end - s) : sizeof buf - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    int file, line;
+    if (sscanf(buf, ".loc %d %d", &file, &line) == 2 && file >= 0 && line >= 0) {
+        r->file = file;
+        r->line = line;
+    }
+}
+
+/* `.file 1 "/path/x.cu"[, mtime, size]` */
+static void read_file_directive(reader *r, const char *s, const char *end, int line)
+{
+    const char *p = skip_space(s + 5, end);
+    char *after;
+    long index = strtol(p, &after, 10);
+    const char *q1 = memchr(after, '"', (size_t)(end - after));
+    const char *q2 = q1 ? memchr(q1 + 1, '"', (size_t)(end - q1 - 1)) : NULL;
+    if (after == p || !q2 || index < 0 || index > 1000000) {
+        problem(r, line, "a .file directive without an index and a path", s, (size_t)(end - s));
+        return;
+    }
+    ptx_module *m = r->m;
+    m->files = xrealloc(m->files, (m->n_files + 1) * sizeof *m->files);
+    m->files[m->n_files++] =
+        (ptx_file){.index = (int)index, .path = copy(q1 + 1, (size_t)(q2 - q1 - 1))};
+}
+
+static void body_line(reader *r, const char *s, const char *end, int line)
+{
+    if (r->continued) {
+        r->continued = !memchr(s, ';', (size_t)(end - s));
+        return;
+    }
+    if (*s == '{' || *s == '}') {
+        for (const char *p = s; p < end; p++) {
+            r->depth += *p == '{';
+            r->depth -= *p == '}';
+        }
+        if (r->depth <= 0)
+            end_function(r);
+        return;
+    }
+    if (*s == '.') {
+        if (directive(s, end, ".loc"))
+            read_loc(r, s, end);
+        return; /* .reg, .shared, .local, .pragma, .maxntid ... */
+    }
+    size_t n = word_len(s, end);
+    if (n && s[n - 1] == ':' && n > 1) {
+        add_label(r, s, n - 1);
+        return;
+    }
+    add_insn(r, s, end, line);
+}
+
+static void top_line(reader *r, const char *s, const char *end, int line)
+{
+    if (r->section >= 0) {
+        for (const char *p = s; p < end; p++) {
+            r->section += *p == '{';
+            r->section -= *p == '}';
+        }
+        if (r->section <= 0 && memchr(s, '}', (size_t)(end - s)))
+            r->section = -1;
+        return;
+    }
+    if (r->header) {
+        if (*s == '{') {
+            r->header = false;
+            r->depth = 1;
+        } else if (memchr(s, ';', (size_t)(end - s))) {
+            /* `.extern .func f\n(\n.param ...\n);`: a declaration, no body */
+            free(r->fn->name);
+            r->m->n_functions--;
+            r->fn = NULL;
+            r->header = false;
+        }
+        return;
+    }
+    if (directive(s, end, ".target")) {
+        const char *p = skip_space(s + 7, end);
+        snprintf(r->m->target, sizeof r->m->target, "%.*s", (int)word_len(p, end), p);
+    } else if (directive(s, end, ".file")) {
+        read_file_directive(r, s, end, line);
+    } else if (directive(s, end, ".section")) {
+        r->section = memchr(s, '{', (size_t)(end - s)) ? 1 : 0;
+    } else if (has_word(s, end, ".entry") || has_word(s, end, ".func")) {
+        begin_function(r, s, end, line);
+    }
+}
+
+void ptx_parse(const char *text, size_t len, ptx_module *out)
+{
+    memset(out, 0, sizeof *out);
+    reader r = {.m = out, .section = -1};
+    const char *p = text, *end = text + len;
+    int line = 0;
+    bool in_comment = false;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol)
+            eol = end;
+        line++;
+        const char *s = p, *e = eol;
+        p = eol < end ? eol + 1 : end;
+        if (in_comment) {
+            const char *close = NULL;
+            for (const char *q = s; q + 1 < e && !close; q++)
+                if (q[0] == '*' && q[1] == '/')
+                    close = q + 2;
+            if (!close)
+                continue;
+            in_comment = false;
+            s = close;
+        }
+        for (const char *q = s; q + 1 < e; q++) { /* comments end the line's text */
+            if (q[0] == '/' && q[1] == '/') {
+                e = q;
+                break;
+            }
+            if (q[0] == '/' && q[1] == '*') {
+                e = q;
+                in_comment = true;
+                for (const char *c = q + 2; c + 1 < eol; c++)
+                    if (c[0] == '*' && c[1] == '/') {
+                        in_comment = false;
+                        break;
+                    }
+                break;
+            }
+        }
+        s = skip_space(s, e);
+        while (e > s && isspace((unsigned char)e[-1]))
+            e--;
+        if (s == e)
+            continue;
+        if (r.fn && !r.header)
+            body_line(&r, s, e, line);
+        else
+            top_line(&r, s, e, line);
+    }
+    if (r.fn) {
+        if (!r.header)
+            problem(&r, line, "the last function has no closing brace", r.fn->name,
+                    strlen(r.fn->name));
+        end_function(&r);
+    }
+    free(r.labels);
+    free(r.branches);
+}
+
+void ptx_module_free(ptx_module *m)
+{
+    for (size_t i = 0; i < m->n_functions; i++) {
+        free(m->functions[i].name);
+        free(m->functions[i].insns);
+    }
+    free(m->functions);
+    for (size_t i = 0; i < m->n_files; i++)
+        free(m->files[i].path);
+    free(m->files);
+    memset(m, 0, sizeof *m);
+}
+
+const ptx_function *ptx_find(const ptx_module *m, const char *name)
+{
+    for (size_t i = 0; i < m->n_functions; i++)
+        if (strcmp(m->functions[i].name, name) == 0)
+            return &m->functions[i];
+    return NULL;
+}
+
+const char *ptx_file_path(const ptx_module *m, int index)
+{
+    for (size_t i = 0; i < m->n_files; i++)
+        if (m->files[i].index == index)
+            return m->files[i].path;
+    return NULL;
+}

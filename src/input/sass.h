@@ -1,0 +1,32 @@
+/* sass: read a SASS listing (`cuobjdump -sass`, `nvdisasm`) into one
+ * instruction list per (arch, function), with branch targets. Pure: text
+ * in, records out; running cuobjdump is the caller's business. */
+#ifndef GPULINT_SASS_H
+#define GPULINT_SASS_H
+
+#include <stddef.h>
+
+#include "analysis/imix.h"
+
+typedef struct sass_function {
+    char *name;    /* mangled */
+    char arch[16]; /* "sm_90"; "" when the listing never says */
+    imix_insn *insns;
+    size_t n_insns;
+    int line; /* where it begins in the listing */
+} sass_function;
+
+typedef struct sass_listing {
+    sass_function *functions;
+    size_t n_functions;
+    int problem_line; /* the first line that did not read as SASS, 0 = none */
+    char problem[96];
+} sass_listing;
+
+/* Never fails on odd input: what does not parse is the problem. */
+void sass_parse(const char *text, size_t len, sass_listing *out);
+void sass_listing_free(sass_listing *l);
+/* arch NULL = any */
+const sass_function *sass_find(const sass_listing *l, const char *name, const char *arch);
+
+#endif
