@@ -19,8 +19,9 @@ time given with --define), and per kernel:
   - every "at least" time at most the measured time;
   - the SASS reader against the hardware: each program is given its
     recorded `cuobjdump -sass` listing (tests/data/truth/sass) with --sass,
-    and for a loop-free kernel the measured FP32/FP64 FLOPs per thread are
-    at most the static FLOPs of its code (equal when no branch is guarded).
+    and for a loop-free kernel the measured FP32/FP64 FLOPs per thread, and
+    shared load and store instructions per warp, are at most the static
+    counts of its code (equal when no branch is guarded).
 
 A figure gpulint leaves unknown or labels incomplete is "not predicted",
 never a pass. A mismatch listed in tests/data/truth/misses.json (kernel,
@@ -170,6 +171,17 @@ def judge(p, d, misses):
             elif code["loops"] == 0:
                 verdict(f"{prec} SASS FLOPs per thread", f"at most {static:g}",
                         f"{per_thread:.4g}", per_thread <= static * (1 + 1e-6))
+        warps = m["launch__grid_size"] * -(-m["launch__block_size"] // 32)
+        for op, cls in (("ld", "shared_load"), ("st", "shared_store")):
+            per_warp = m[f"smsp__sass_inst_executed_op_shared_{op}.sum"] / warps
+            static = code["mix"].get(cls, 0)
+            if code["loops"] or not (per_warp or static):
+                continue
+            exact = code["guarded_branches"] == 0
+            verdict(f"SASS {cls.replace('_', ' ')}s per warp",
+                    f"{static:g}" if exact else f"at most {static:g}", f"{per_warp:.4g}",
+                    abs(per_warp - static) <= 1e-6 * static if exact
+                    else per_warp <= static * (1 + 1e-6))
         floor_ = roof.get("min_time_s") if roof else None
         if floor_ is not None:
             verdict("at least time", f"{floor_:.3g} s", f"{took:.3g} s", floor_ <= took)

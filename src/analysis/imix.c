@@ -328,9 +328,10 @@ static int precision_of(imix_class c)
     return -1;
 }
 
+/* Widths matter where a thread's access meets banks or sectors. */
 static bool is_memory(imix_class c)
 {
-    return c >= IMIX_LD_SHARED && c <= IMIX_LD_CONST;
+    return c >= IMIX_LD_SHARED && c <= IMIX_ST_LOCAL;
 }
 
 void imix_count(imix_level level, const imix_insn *insns, size_t n, imix *out)

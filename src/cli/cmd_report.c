@@ -285,6 +285,9 @@ int cmd_report(int argc, char **argv)
         rc = diag_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
     else if (a.p.ptxas_log && a.p.n_files > 1)
         rc = diag_error(EXIT_USAGE, "--ptxas-log takes at most one source file (for line numbers)");
+    else if (a.p.sass && (a.p.ptxas_log || a.p.from_dir))
+        rc = diag_error(EXIT_USAGE, "--sass needs gpulint's own compile (not --%s)",
+                        a.p.ptxas_log ? "ptxas-log" : "from");
     for (int i = 0; rc == EXIT_OK && i < a.defines.n; i++) {
         char *eq = strchr(a.defines.v[i], '=');
         char *end = NULL;

@@ -86,6 +86,12 @@ bool nvcc_keeps_ptx(char *const *extra, int n_extra)
     return !has_flag(extra, n_extra, flags, sizeof flags / sizeof flags[0]);
 }
 
+void nvcc_sibling(const char *nvcc, const char *tool, char *out, size_t n)
+{
+    const char *slash = strrchr(nvcc, '/');
+    snprintf(out, n, "%.*s%s", slash ? (int)(slash - nvcc + 1) : 0, nvcc, tool);
+}
+
 /* "sm_90" -> "arch=compute_90,code=sm_90" (kept in buf). */
 static const char *gencode(const char *arch, char *buf, size_t n)
 {

@@ -22,6 +22,10 @@ typedef struct nvcc_job {
  * looked at. */
 bool nvcc_find(const char *explicit_path, char *out, size_t n, char *err, size_t errlen);
 
+/* A tool of the same toolkit (cuobjdump, nvdisasm): the file of that name
+ * in nvcc's directory, whether or not it exists. */
+void nvcc_sibling(const char *nvcc, const char *tool, char *out, size_t n);
+
 /* archs: "sm_90" style; ignored when the stage's arguments already choose
  * targets (-arch, -gencode, --gpu-architecture, --generate-code). */
 bool nvcc_start(const char *nvcc, const nvstage *stage, const char *const *archs, int n_archs,

@@ -105,6 +105,15 @@ static char *copy(const char *s, size_t n)
     return c;
 }
 
+/* `.extern .func f(...);` declares a function and has no body. */
+static void drop_declaration(reader *r)
+{
+    free(r->fn->name);
+    r->m->n_functions--;
+    r->fn = NULL;
+    r->header = false;
+}
+
 static void begin_function(reader *r, const char *s, const char *end, int line)
 {
     bool entry = has_word(s, end, ".entry");
@@ -150,11 +159,7 @@ static void begin_function(reader *r, const char *s, const char *end, int line)
         r->header = false;
         r->depth = 1;
     } else if (memchr(s, ';', (size_t)(end - s))) {
-        /* `.extern .func f(...);` declares and ends on its semicolon. */
-        free(f->name);
-        m->n_functions--;
-        r->fn = NULL;
-        r->header = false;
+        drop_declaration(r);
     }
 }
 
@@ -307,11 +312,7 @@ static void top_line(reader *r, const char *s, const char *end, int line)
             r->header = false;
             r->depth = 1;
         } else if (memchr(s, ';', (size_t)(end - s))) {
-            /* `.extern .func f\n(\n.param ...\n);`: a declaration, no body */
-            free(r->fn->name);
-            r->m->n_functions--;
-            r->fn = NULL;
-            r->header = false;
+            drop_declaration(r); /* over several lines: `.extern .func f\n(...\n);` */
         }
         return;
     }

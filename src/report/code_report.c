@@ -24,11 +24,6 @@ void code_listing_free(code_listing *c)
     memset(c, 0, sizeof *c);
 }
 
-static bool is_memory(int c)
-{
-    return c >= IMIX_LD_SHARED && c <= IMIX_ST_LOCAL;
-}
-
 static json_t *mix_json(const imix *m)
 {
     json_t *mix = json_object(), *widths = json_object();
@@ -36,8 +31,6 @@ static json_t *mix_json(const imix *m)
         if (!m->count[c] || c == IMIX_OTHER)
             continue;
         json_object_set_new(mix, imix_class_name(c), json_integer((json_int_t)m->count[c]));
-        if (!is_memory(c))
-            continue;
         json_t *w = json_object();
         for (int k = 0; k < IMIX_N_WIDTHS; k++)
             if (m->width[c][k]) {
@@ -45,7 +38,10 @@ static json_t *mix_json(const imix *m)
                 snprintf(bits, sizeof bits, "%d", imix_width_bits(k));
                 json_object_set_new(w, bits, json_integer((json_int_t)m->width[c][k]));
             }
-        json_object_set_new(widths, imix_class_name(c), w);
+        if (json_object_size(w))
+            json_object_set_new(widths, imix_class_name(c), w);
+        else
+            json_decref(w);
     }
     json_t *flops = json_object();
     for (int p = 0; p < IMIX_N_PRECISIONS; p++)
@@ -124,8 +120,14 @@ json_t *code_kernel_json(const code_listing *c, const char *mangled, const char 
     const imix_insn *insns = NULL;
     size_t n = 0;
     imix_level level = IMIX_SASS;
-    const char *origin = NULL;
+    const char *origin = NULL, *why_no_sass = c->why_no_sass;
+    char missing[160];
     const sass_function *sf = c->has_sass ? sass_find(&c->sass, mangled, arch) : NULL;
+    if (c->has_sass && !sf) {
+        snprintf(missing, sizeof missing, "the listing of %s has no code for this kernel and %s",
+                 c->sass_origin, arch ? arch : "its arch");
+        why_no_sass = missing;
+    }
     if (sf) {
         insns = sf->insns;
         n = sf->n_insns;
@@ -150,8 +152,8 @@ json_t *code_kernel_json(const code_listing *c, const char *mangled, const char 
     json_t *o = mix_json(&m);
     json_object_set_new(o, "level", json_string(level == IMIX_SASS ? "sass" : "ptx"));
     json_object_set_new(o, "from", json_text(origin));
-    if (level == IMIX_PTX && c->why_no_sass)
-        json_object_set_new(o, "why_no_sass", json_text(c->why_no_sass));
+    if (level == IMIX_PTX && why_no_sass)
+        json_object_set_new(o, "why_no_sass", json_text(why_no_sass));
     if (src_flops)
         json_object_set_new(o, "checks", checks_json(&m, kernel, src_flops, notes));
     return o;

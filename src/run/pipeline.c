@@ -14,6 +14,7 @@
 #include "util/exitcode.h"
 #include "config.h"
 #include "input/nvcc.h"
+#include "input/sass.h"
 #include "run/fromdir.h"
 #include "run/pool.h"
 #include "run/project.h"
@@ -190,8 +191,7 @@ static void identity(const pipeline_opts *o, const report *r, const char *nvcc, 
     key_stat(&k, "nvcc", nvcc);
     /* SASS comes from cuobjdump beside nvcc, or from --sass. */
     char tool[PATH_MAX];
-    const char *slash = strrchr(nvcc, '/');
-    snprintf(tool, sizeof tool, "%.*scuobjdump", slash ? (int)(slash - nvcc + 1) : 0, nvcc);
+    nvcc_sibling(nvcc, "cuobjdump", tool, sizeof tool);
     key_stat(&k, "cuobjdump", tool);
     if (o->sass)
         key_stat(&k, "sass", o->sass);
@@ -236,6 +236,17 @@ static int run_files(const pipeline_opts *o, report *r)
         fileio_status st = fileio_read(o->sass, LOG_MAX, &sass, &env.sass_len);
         if (st != FILEIO_OK)
             return diag_error(EXIT_INPUT, "%s: %s", o->sass, fileio_status_text(st));
+        sass_listing l;
+        sass_parse(sass, env.sass_len, &l);
+        size_t n = l.n_functions;
+        sass_listing_free(&l);
+        if (n == 0) {
+            free(sass);
+            return diag_error(EXIT_INPUT,
+                              "%s: no SASS functions in it (expected the output of cuobjdump -sass "
+                              "or nvdisasm)",
+                              o->sass);
+        }
         env.sass = sass;
     }
     char *cache = NULL, run_key[33];

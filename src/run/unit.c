@@ -273,9 +273,7 @@ static void read_sass(const unit_env *env, const nvstage *stage, code_listing *c
         return;
     }
     char tool[PATH_MAX];
-    const char *slash = strrchr(env->nvcc, '/');
-    snprintf(tool, sizeof tool, "%.*scuobjdump", slash ? (int)(slash - env->nvcc + 1) : 0,
-             env->nvcc);
+    nvcc_sibling(env->nvcc, "cuobjdump", tool, sizeof tool);
     if (access(tool, X_OK) != 0) {
         c->why_no_sass = xstrdup("no cuobjdump beside nvcc");
         return;
