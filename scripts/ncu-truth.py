@@ -104,17 +104,23 @@ def main():
             exes[p["name"]] = exe
             with open(os.path.join(RES, tag + ".sass"), "w") as f:
                 subprocess.run(["cuobjdump", "-sass", exe], stdout=f, stderr=subprocess.STDOUT)
-            run([exe, *p["run"]], tmp, log, timeout=300)
+            runs = [e["run"] for e in p["kernels"] if isinstance(e, dict) and "run" in e]
+            for args in runs or [p["run"]]:
+                run([exe, *args], tmp, log, timeout=300)
         exe = exes.get(p.get("same_exe_as") or p["name"])
         if not exe:
             continue
-        for k in p["kernels"]:
+        for entry in p["kernels"]:
+            # A kernel is a name, or {"name", "run"} where the program picks
+            # its kernel from its arguments (cuda-samples' --kernel=N).
+            k = entry if isinstance(entry, str) else entry["name"]
+            args = p["run"] if isinstance(entry, str) else entry.get("run", p["run"])
             csv = os.path.join(RES, f"{tag}.{k}.csv")
             with open(csv, "w") as f:
                 try:
                         subprocess.run(["ncu", "--csv", "--clock-control", "base", "--metrics",
                                     ",".join(METRICS), "-k", f"regex:^{k}$", "-c", "1", "--kill",
-                                    "yes", exe, *p["run"]],
+                                    "yes", exe, *args],
                                    cwd=os.path.dirname(exe), stdout=f, stderr=subprocess.DEVNULL,
                                    timeout=120)
                 except subprocess.TimeoutExpired:

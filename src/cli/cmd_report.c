@@ -47,6 +47,25 @@ static void collect_findings(report *r, const report_args *a)
     findings_dedupe(&r->findings);
 }
 
+/* A demangled name without its parameter list, template arguments kept:
+ * the three instantiations of a template must read apart. */
+static void name_without_params(const char *demangled, char *out, size_t n)
+{
+    snprintf(out, n, "%s", demangled ? demangled : "?");
+    size_t len = strlen(out);
+    if (!len || out[len - 1] != ')')
+        return;
+    int depth = 0;
+    for (size_t i = len; i-- > 0;) {
+        depth += out[i] == ')' ? 1 : out[i] == '(' ? -1 : 0;
+        if (depth == 0) {
+            if (i > 0)
+                out[i] = '\0';
+            return;
+        }
+    }
+}
+
 /* The compiled code of each kernel, once per (kernel, arch). */
 static void code_text(sbuf *out, const report *r)
 {
@@ -59,9 +78,9 @@ static void code_text(sbuf *out, const report *r)
             sbuf_add(out, "\ncompiled code (static instruction mix: each instruction once, "
                           "whatever the trip counts)\n");
         any = true;
-        char simple[512];
-        srcscan_simple_name(k->demangled, simple, sizeof simple);
-        code_kernel_text(out, simple, k->ptx.arch, k->code);
+        char name[512];
+        name_without_params(k->demangled, name, sizeof name);
+        code_kernel_text(out, name, k->ptx.arch, k->code);
     }
 }
 
@@ -250,7 +269,8 @@ int cmd_report(int argc, char **argv)
          "report the objects a build made under 'gpulint wrap' (its records in DIR)"},
         PIPELINE_RUN_OPTIONS(&a.p),
         {"define", 0, OPT_LIST, &a.defines, NULL, "NAME=VALUE",
-         "bind a name in FLOP/byte expressions (repeatable), e.g. --define N=4096"},
+         "bind a name in FLOP/byte expressions and launch configurations (repeatable), e.g. "
+         "--define N=4096"},
         {"plot", 0, OPT_STRING, &a.plot, NULL, "FILE",
          "roofline chart of the launches (.svg/.png)"},
         {"checks", 0, OPT_STRING, &a.checks, NULL, "LIST",

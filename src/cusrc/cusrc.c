@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "cusrc/cusrc_explicit.h"
 #include "cusrc/cusrc_int.h"
+#include "util/fileio.h"
 
 struct cusrc_ctx {
     CXIndex index;
@@ -507,7 +509,8 @@ typedef struct scan_state {
     size_t n_called, cap_called;
     char *stack[4]; /* functions being expanded, against recursion */
     int depth;
-    int budget; /* expansions left: a file of many wrappers stays fast */
+    int budget;            /* expansions left: a file of many wrappers stays fast */
+    bool in_explicit_refs; /* visiting gpulint's appended function (cusrc_explicit.c) */
 } scan_state;
 
 static bool is_function_kind(enum CXCursorKind k)
@@ -973,6 +976,7 @@ static cnode *config_field(fn_ctx *f, cnode *cfgarg, const char *field)
 
 static void scan_function(scan_state *s, CXCursor fn, bind_frame *binds);
 static void expand_call(scan_state *s, fn_ctx *f, cnode *call);
+static void expand_ref(scan_state *s, CXCursor fn);
 
 static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
 {
@@ -1063,6 +1067,8 @@ static void scan_tree(scan_state *s, fn_ctx *f, cnode *n, int depth)
         CXCursor r = clang_getCursorReferenced(n->cur);
         if (r.kind == CXCursor_FunctionDecl)
             note_instantiation(s->t, r);
+        if (f->name && !strcmp(f->name, CUSRC_EXPLICIT_FN))
+            expand_ref(s, r);
     }
     for (int i = 0; i < n->n_kids; i++)
         scan_tree(s, f, n->kids[i], depth + 1);
@@ -1124,7 +1130,8 @@ static enum CXChildVisitResult called_visit(CXCursor c, CXCursor parent, CXClien
 {
     (void)parent;
     scan_state *s = data;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr || (k == CXCursor_DeclRefExpr && s->in_explicit_refs)) {
         CXCursor fn = clang_getCursorReferenced(c), def;
         if (!clang_Cursor_isNull(fn) && expandable(s, fn, &def)) {
             add_called(s, fn_key(fn));
@@ -1159,6 +1166,22 @@ static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
         s->depth--;
         x_unbind(pb, n);
     }
+    free(key);
+}
+
+/* An explicitly instantiated host function, named by gpulint's appended
+ * function: its instantiated body is scanned as if it were called, with
+ * nothing bound (its callers are elsewhere). */
+static void expand_ref(scan_state *s, CXCursor fn)
+{
+    CXCursor def;
+    if (clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)) || s->depth >= 4 ||
+        s->budget <= 0 || !expandable(s, fn, &def))
+        return;
+    char *key = fn_key(fn);
+    s->stack[s->depth++] = key;
+    scan_function(s, def, NULL);
+    s->depth--;
     free(key);
 }
 
@@ -1410,7 +1433,8 @@ static bool has_fatal(CXTranslationUnit tu)
  * parse without: no cache, or a fatal error, which may be clang refusing
  * the file (headers changed since it was built); the file is then dropped
  * and the plain parse decides. GPULINT_CACHE_DIR= (empty) turns this off. */
-static CXTranslationUnit parse_with_pch(CXIndex index, const char *file, const argv_t *a)
+static CXTranslationUnit parse_with_pch(CXIndex index, const char *file, const argv_t *a,
+                                        struct CXUnsavedFile *files, unsigned n_files)
 {
     char *pch = cusrc_pch_get(index, (const char *const *)a->v, a->n);
     if (!pch)
@@ -1421,9 +1445,8 @@ static CXTranslationUnit parse_with_pch(CXIndex index, const char *file, const a
     for (int i = 0; i < a->n; i++)
         arg_add(&with, a->v[i]);
     CXTranslationUnit tu = NULL;
-    struct CXUnsavedFile decls = cusrc_decls_file();
-    if (clang_parseTranslationUnit2(index, file, (const char *const *)with.v, with.n, &decls, 1,
-                                    PARSE_OPTIONS, &tu) != CXError_Success)
+    if (clang_parseTranslationUnit2(index, file, (const char *const *)with.v, with.n, files,
+                                    n_files, PARSE_OPTIONS, &tu) != CXError_Success)
         tu = NULL;
     if (!tu || has_fatal(tu)) {
         if (tu)
@@ -1451,6 +1474,14 @@ static void read_diagnostics(cusrc_tu *t)
             CXFile f = NULL;
             unsigned line = 0, col = 0, off = 0;
             clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &line, &col, &off);
+            if (t->appended_line && f && clang_File_isEqual(f, t->main_file) &&
+                line >= t->appended_line) {
+                /* gpulint's own reference to an instantiation it could not
+                 * name: that instantiation is analysed generically. */
+                errors--;
+                clang_disposeDiagnostic(d);
+                continue;
+            }
             char *msg = cx_str(clang_getDiagnosticSpelling(d));
             char *fname = f ? (clang_File_isEqual(f, t->main_file) ? xstrdup(t->path)
                                                                    : cx_str(clang_getFileName(f)))
@@ -1490,6 +1521,35 @@ static void read_diagnostics(cusrc_tu *t)
 }
 
 /* ---- entry ---- */
+
+/* The main file with a function naming its explicit instantiations
+ * appended (cusrc_explicit.c), as an unsaved file; NULL when it has none.
+ * Lines from *first_line on are gpulint's. */
+static char *main_with_explicit_refs(const char *path, struct CXUnsavedFile *f,
+                                     unsigned *first_line)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (fileio_read(path, (size_t)256 << 20, &text, &len) != FILEIO_OK)
+        return NULL;
+    char *refs = cusrc_explicit_refs(text, len);
+    if (!refs) {
+        free(text);
+        return NULL;
+    }
+    unsigned lines = 1;
+    for (size_t i = 0; i < len; i++)
+        lines += text[i] == '\n';
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, "%s\n%s", text, refs);
+    free(text);
+    free(refs);
+    *first_line = lines + 1;
+    char *all = sbuf_take(&b);
+    *f = (struct CXUnsavedFile){path, all, (unsigned long)strlen(all)};
+    return all;
+}
 
 static bool fail(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(char **err, const char *fmt, ...)
@@ -1627,8 +1687,13 @@ static void scan_unit(cusrc_tu *t, scan_state *s, const char *fbuf, size_t fsize
     for (size_t i = 0; i < s->kernels.n; i++)
         add_kernel(t, s->kernels.c[i], &s->consts);
     s->budget = 2000;
-    for (size_t i = 0; i < s->fns.n; i++)
+    for (size_t i = 0; i < s->fns.n; i++) {
+        char *name = cn_spelling(s->fns.c[i]);
+        s->in_explicit_refs = !strcmp(name, CUSRC_EXPLICIT_FN);
+        free(name);
         clang_visitChildren(s->fns.c[i], called_visit, s);
+    }
+    s->in_explicit_refs = false;
     for (size_t i = 0; i < s->fns.n; i++) {
         /* Functions that main-file code calls are scanned from their calls. */
         char *key = cx_str(clang_getCursorUSR(s->fns.c[i]));
@@ -1727,12 +1792,15 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     if (!ctx)
         ctx = own = cusrc_ctx_new();
     double t0 = now_s();
-    CXTranslationUnit tu = parse_with_pch(ctx->index, opts->file, &a);
+    struct CXUnsavedFile files[2] = {cusrc_decls_file()};
+    unsigned appended_line = 0;
+    char *with_refs = main_with_explicit_refs(opts->file, &files[1], &appended_line);
+    unsigned n_files = with_refs ? 2 : 1;
+    CXTranslationUnit tu = parse_with_pch(ctx->index, opts->file, &a, files, n_files);
     enum CXErrorCode ec = CXError_Success;
-    struct CXUnsavedFile decls = cusrc_decls_file();
     if (!tu)
         ec = clang_parseTranslationUnit2(ctx->index, opts->file, (const char *const *)a.v, a.n,
-                                         &decls, 1, PARSE_OPTIONS, &tu);
+                                         files, n_files, PARSE_OPTIONS, &tu);
     double t1 = now_s();
     if (ec != CXError_Success || !tu) {
         sbuf b;
@@ -1744,11 +1812,13 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
         sbuf_free(&b);
         args_free(&a);
         cusrc_ctx_free(own);
+        free(with_refs);
         return false;
     }
 
     cusrc_tu t;
     memset(&t, 0, sizeof t);
+    t.appended_line = appended_line;
     t.tu = tu;
     t.path = opts->file;
     t.u = out;
@@ -1778,5 +1848,6 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     scratch_free(&t, &s);
     clang_disposeTranslationUnit(tu);
     cusrc_ctx_free(own);
+    free(with_refs);
     return true;
 }

@@ -316,6 +316,70 @@ static expr *subscript_stride(walker *w, cnode *sub)
     return e;
 }
 
+static enum CXChildVisitResult first_body_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (c.kind == CXCursor_CompoundStmt) {
+        *(CXCursor *)data = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+typedef struct ret_scan {
+    int returns, others;
+    CXCursor ret;
+} ret_scan;
+
+static enum CXChildVisitResult ret_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    ret_scan *s = data;
+    if (c.kind == CXCursor_ReturnStmt) {
+        s->returns++;
+        s->ret = c;
+    } else if (c.kind != CXCursor_DeclStmt) {
+        s->others++;
+    }
+    return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult first_ref_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    CXCursor *out = data;
+    if (c.kind == CXCursor_DeclRefExpr) {
+        *out = clang_getCursorReferenced(c);
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The __shared__ variable a project function returns when its body is
+ * declarations and one `return (T *)var;`: the accessor cuda-samples and
+ * much older code use to give a templated kernel its extern shared array
+ * (`T *sdata = SharedMemory<T>();`). A null cursor otherwise. */
+static CXCursor returned_shared_var(walker *w, cnode *call)
+{
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    CXCursor def = clang_Cursor_isNull(fn) ? fn : clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(def) || (!cn_in_main(w->t, def) && !cn_in_user_header(w->t, def)))
+        return clang_getNullCursor();
+    CXCursor body = clang_getNullCursor();
+    clang_visitChildren(def, first_body_visit, &body);
+    ret_scan s = {0, 0, clang_getNullCursor()};
+    if (!clang_Cursor_isNull(body))
+        clang_visitChildren(body, ret_visit, &s);
+    if (s.returns != 1 || s.others)
+        return clang_getNullCursor();
+    CXCursor var = clang_getNullCursor();
+    clang_visitChildren(s.ret, first_ref_visit, &var);
+    if (clang_Cursor_isNull(var) || var.kind != CXCursor_VarDecl ||
+        !cn_has_attr(var, CXCursor_CUDASharedAttr))
+        return clang_getNullCursor();
+    return var;
+}
+
 void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
 {
     if (depth > 16) {
@@ -453,6 +517,11 @@ void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
         lref_why(r, "%s", "pointer chosen at run time");
         return;
     case CXCursor_CallExpr: {
+        CXCursor shared = returned_shared_var(w, n);
+        if (!clang_Cursor_isNull(shared)) {
+            resolve_var(w, shared, NULL, r);
+            return;
+        }
         char *name = cn_ref_name(n->cur);
         lref_why(r, "pointer returned by '%s'", name);
         free(name);

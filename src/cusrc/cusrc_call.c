@@ -78,6 +78,19 @@ typedef enum callee_kind {
     CALLEE_LIBRARY, /* a template library's device code (CUB, Thrust, CUTLASS, CuTe) */
 } callee_kind;
 
+/* A constructor or destructor the compiler declared (cuda-samples'
+ * `SharedMemory<T>()` has none written): no body anywhere, as it does
+ * nothing beyond what the members' own do. clang places such a
+ * declaration at its class's name. */
+static bool implicit_member(CXCursor fn)
+{
+    if (fn.kind != CXCursor_Constructor && fn.kind != CXCursor_Destructor)
+        return false;
+    CXCursor cls = clang_getCursorSemanticParent(fn);
+    return !clang_Cursor_isNull(cls) &&
+           clang_equalLocations(clang_getCursorLocation(fn), clang_getCursorLocation(cls));
+}
+
 static callee_kind classify(cusrc_tu *t, cnode *call, CXCursor *def_out)
 {
     CXCursor fn = clang_getCursorReferenced(call->cur);
@@ -93,7 +106,7 @@ static callee_kind classify(cusrc_tu *t, cnode *call, CXCursor *def_out)
         char *name = cn_spelling(fn);
         bool builtin = !strncmp(name, "__builtin_", 10);
         free(name);
-        if (!project || builtin)
+        if (!project || builtin || implicit_member(fn))
             return CALLEE_NONE;
         *def_out = fn;
         return CALLEE_OPAQUE;

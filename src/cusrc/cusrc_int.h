@@ -120,6 +120,7 @@ struct cusrc_tu {
     size_t n_optins, cap_optins;
     char **launch_usr;              /* parallel to launches: USR of the callee's template/kernel */
     const struct const_tab *consts; /* the main file's named constants (cusrc.c) */
+    unsigned appended_line;         /* first line gpulint appended to the main file, 0: none */
 };
 
 /* ---- cusrc_ast.c ---- */

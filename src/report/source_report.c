@@ -105,10 +105,13 @@ static bool dim3_known(const cusrc_dim3 *d, int64_t out[3])
     return true;
 }
 
-static json_t *dim3_json(const cusrc_dim3 *d)
+static bool dim3_with_defines(const cusrc_dim3 *d, const kroof_defines *defines, int64_t out[3]);
+static bool launch_value(const cusrc_value *v, const kroof_defines *defines, int64_t *out);
+
+static json_t *dim3_json(const cusrc_dim3 *d, const kroof_defines *defines)
 {
     int64_t v[3];
-    if (!dim3_known(d, v))
+    if (!dim3_with_defines(d, defines, v))
         return json_null();
     return json_pack("[I,I,I]", (json_int_t)v[0], (json_int_t)v[1], (json_int_t)v[2]);
 }
@@ -140,21 +143,25 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     json_object_set_new(o, "text", l->text ? json_text(l->text) : json_null());
     if (l->pointer) /* one of the kernels the pointer may hold */
         json_object_set_new(o, "through_pointer", json_text(l->pointer));
-    json_object_set_new(o, "block", dim3_json(&l->block));
-    json_object_set_new(o, "grid", dim3_json(&l->grid));
-    json_object_set_new(o, "dynamic_smem",
-                        l->smem.known ? json_integer(l->smem.value) : json_null());
+    json_object_set_new(o, "block", dim3_json(&l->block, in->defines));
+    json_object_set_new(o, "grid", dim3_json(&l->grid, in->defines));
+    int64_t dyn = 0;
+    bool dyn_known = launch_value(&l->smem, in->defines, &dyn);
+    json_object_set_new(o, "dynamic_smem", dyn_known ? json_integer(dyn) : json_null());
     json_object_set_new(o, "smem_optin", json_boolean(l->smem_optin));
+    int64_t block[3], grid[3];
+    /* A runtime value the user bound with --define is theirs, not a constant. */
+    if (!dim3_known(&l->block, block) && dim3_with_defines(&l->block, in->defines, block))
+        json_object_set_new(o, "block_from_define", json_true());
     json_array_append_new(list, o);
 
-    int64_t block[3], grid[3];
-    if (!dim3_known(&l->block, block)) {
+    if (!dim3_with_defines(&l->block, in->defines, block)) {
         json_object_set_new(o, "occupancy", json_null());
         json_object_set_new(o, "reason", json_text(dim3_why(&l->block)));
         findings_add(findings, "gpulint-launch-config", SEV_NOTE, file, l->loc.line, l->loc.column,
                      NULL,
                      "block size of this launch of '%s' is not constant (%s); "
-                     "pass --block to choose one",
+                     "pass --block to choose one, or --define to bind the names it depends on",
                      v->name, dim3_why(&l->block));
         return;
     }
@@ -178,7 +185,6 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
         json_object_set_new(o, "reason", json_text("no compiled kernel for this launch"));
         return;
     }
-    int64_t dyn = l->smem.known ? l->smem.value : 0;
     occ_launch launch = {.threads_per_block = threads > 0x7fffffff ? 0x7fffffff : (int)threads,
                          .dynamic_smem = dyn,
                          .carveout_percent = -1,
@@ -223,7 +229,7 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
                      json_pack("{s:f}", "occupancy", r.occupancy), "%s", sbuf_str(&m));
         sbuf_free(&m);
     }
-    if (t->product && dim3_known(&l->grid, grid)) {
+    if (t->product && dim3_with_defines(&l->grid, in->defines, grid)) {
         int64_t blocks = grid[0] * grid[1] * grid[2];
         int64_t wave = (int64_t)t->product->sm_count * r.blocks_per_sm;
         /* Fewer blocks than SMs leaves SMs idle: a warning. Short of one full
@@ -917,7 +923,7 @@ static kroof_branches branches_uniform(const source_inputs *in, const cusrc_vari
         return r;
     /* Without a launch the verdict needs some block shape; bounds checks
      * and warp-uniform conditions are recognised whatever it is. */
-    bool block_known = !l || dim3_known(&l->block, block);
+    bool block_known = !l || dim3_with_defines(&l->block, in->defines, block);
     if (!l && in->has_block)
         for (int i = 0; i < 3; i++)
             block[i] = in->block[i];
