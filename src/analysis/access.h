@@ -68,6 +68,9 @@ typedef struct branch_site {
     char *kernel;
     branch_kind kind;
     expr *cond; /* for loops: the continuation condition */
+    /* The ifs around the branch (as mem_access.guard): a lane that fails
+     * them never reaches it. NULL = every lane. */
+    expr *guard;
     int n_loops;
     loop_ctx loops[ACCESS_MAX_LOOPS];
     char *text;

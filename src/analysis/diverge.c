@@ -373,6 +373,7 @@ static bool branch_lanes_run(const branch_site *b, const expr *cond, const int64
     lanes_job job = {
         .what = b->kind == BRANCH_LOOP ? "trip count" : "condition",
         .value = b->kind == BRANCH_LOOP ? NULL : cond,
+        .guard = b->guard,
         .loops = b->loops,
         .n_loops = b->n_loops,
         .last_loop_trips = b->kind == BRANCH_LOOP,

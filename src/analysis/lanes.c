@@ -51,6 +51,10 @@ typedef struct walker {
      * replayed for the others (see walk). */
     bool invariant[ACCESS_MAX_LOOPS];
     recording rec[ACCESS_MAX_LOOPS];
+    /* An unknown the step of a counted loop reads: its trip count then
+     * depends on it (at 0 the loop never ends), so the run stops once a
+     * lane enters the loop, with what re-running would have found. */
+    const char *step_unknown[ACCESS_MAX_LOOPS];
 } walker;
 
 static void setf(char *dst, size_t size, const char *fmt, ...)
@@ -208,12 +212,11 @@ bool lanes_expr_per_lane(const expr *e, const loop_ctx *loops, int n_loops)
 
 /* ---- the walk ---- */
 
-static bool emit(walker *w, uint32_t mask)
+/* The lanes of mask that pass the job's guard, in *active. */
+static bool guard_mask(walker *w, uint32_t mask, uint32_t *active_out)
 {
-    const lanes_job *job = w->job;
     lanes_result *res = w->res;
     uint32_t active = 0;
-    w->visit.active = 0;
     for (int l = 0; l < LANES_WARP; l++) {
         if (!(mask >> l & 1))
             continue;
@@ -236,6 +239,18 @@ static bool emit(walker *w, uint32_t mask)
         if (g)
             active |= 1u << l;
     }
+    *active_out = active;
+    return true;
+}
+
+static bool emit(walker *w, uint32_t mask)
+{
+    const lanes_job *job = w->job;
+    lanes_result *res = w->res;
+    uint32_t active = 0;
+    w->visit.active = 0;
+    if (!guard_mask(w, mask, &active))
+        return false;
     if (!active)
         return true;
     if (w->warp_visits >= LANES_MAX_VISITS_PER_WARP) {
@@ -424,16 +439,34 @@ static bool closed_form_trips(walker *w, int d, int lane, int64_t x, int64_t *tr
     return true;
 }
 
+static bool fail_step_unknown(walker *w, int d)
+{
+    return fail(w, "%s depends on '%s' whose value is unknown", w->job->what, w->step_unknown[d]);
+}
+
 static bool count_trips(walker *w, int d, uint32_t mask)
 {
     const loop_ctx *L = &w->job->loops[d];
     lanes_visit *v = &w->visit;
+    /* Only the lanes that pass the ifs around the loop reach it. */
+    if (!guard_mask(w, mask, &mask))
+        return false;
+    if (!mask)
+        return true;
     for (int l = 0; l < LANES_WARP; l++) {
         if (!(mask >> l & 1))
             continue;
         int64_t x, trips = 0;
         if (!eval_loop_part(w, L, w->inits[d], "start", l, &x) || !set_var(w, L, l, x))
             return false;
+        if (w->step_unknown[d]) {
+            bool ok;
+            int c = eval_cond(w, d, l, &ok);
+            if (!ok)
+                return false;
+            if (c > 0)
+                return fail_step_unknown(w, d);
+        }
         if (closed_form_trips(w, d, l, x, &trips)) {
             w->res->steps++;
             v->value[l] = trips;
@@ -531,7 +564,7 @@ static bool walk(walker *w, int d, uint32_t mask)
     bool recorded = false;
     for (long it = 0;; it++) {
         uint32_t cur = 0;
-        bool sampled = false;
+        bool sampled = false, entered = false;
         for (int l = 0; l < LANES_WARP; l++) {
             if (!(alive >> l & 1))
                 continue;
@@ -539,6 +572,7 @@ static bool walk(walker *w, int d, uint32_t mask)
             int c = eval_cond(w, d, l, &ok);
             if (!ok)
                 return false;
+            entered |= c > 0;
             if (c < 0) {
                 sampled = true;
                 c = it < LANES_UNKNOWN_BOUND_ITER;
@@ -555,6 +589,10 @@ static bool walk(walker *w, int d, uint32_t mask)
             w->res->bound_sampled = true;
         if (!cur)
             break;
+        /* With a known bound the unknown step decides the trip count; with
+         * an unknown bound the iterations are sampled anyway. */
+        if (it == 0 && entered && w->step_unknown[d])
+            return fail_step_unknown(w, d);
         if (it >= LANES_MAX_ITER || w->warp_visits >= LANES_MAX_VISITS_PER_WARP) {
             if (!w->res->loop_capped && !w->visit.probe)
                 appendf(w->res->note, sizeof w->res->note,
@@ -720,6 +758,23 @@ static void fold_constants(const lanes_job *job, walker *w, expr_env *probe_env)
     }
 }
 
+static bool uses_unknown(const expr *e, const unknown_sym *u)
+{
+    return u->builtin != SYM_NAMED ? expr_uses_builtin(e, u->builtin) : expr_uses_name(e, u->name);
+}
+
+static void find_step_unknowns(const lanes_job *job, walker *w, const unknown_sym *unk, int n_unk)
+{
+    for (int d = 0; d < job->n_loops; d++) {
+        const char *var = job->loops[d].var;
+        if (!var || !w->conds[d] || !expr_uses_name(w->conds[d], var))
+            continue;
+        for (int i = 0; i < n_unk && !w->step_unknown[d]; i++)
+            if (uses_unknown(w->nexts[d], &unk[i]))
+                w->step_unknown[d] = unk[i].name;
+    }
+}
+
 /* Runs the walk with the unknowns at 0, then each unknown at other values:
  * a result that moves depends on it. */
 static bool probe_unknowns(walker *w, const unknown_sym *unk, int n_unk, const char *what,
@@ -801,6 +856,7 @@ bool lanes_run(const lanes_job *job, lanes_result *res)
         return false;
     }
     fold_constants(job, &w, &probe_env);
+    find_step_unknowns(job, &w, unk, n_unk);
     w.env = xcalloc(LANES_WARP, sizeof *w.env);
     lanes_job named = *job;
     named.what = what;

@@ -764,6 +764,77 @@ static void note_instantiation(cusrc_tu *t, CXCursor fn)
     free(m);
 }
 
+static bool exits_always(const cnode *s)
+{
+    return s->kind == CXCursor_BreakStmt || s->kind == CXCursor_ReturnStmt ||
+           s->kind == CXCursor_ContinueStmt || s->kind == CXCursor_GotoStmt;
+}
+
+/* The case labels that lead to the statement at index `at` of a switch
+ * body (its own, and those of earlier statements that fall through to
+ * it), as `cond == label || ...`; NULL when `default:` leads there or a
+ * label is not an integer. */
+static expr *case_condition(fn_ctx *f, const cnode *body, int at, cnode *cond)
+{
+    expr *any = NULL;
+    for (int k = at; k >= 0; k--) {
+        const cnode *c = body->kids[k];
+        if (k < at && exits_always(c))
+            break;
+        expr *labels = NULL;
+        while (c->kind == CXCursor_CaseStmt || c->kind == CXCursor_DefaultStmt) {
+            if (c->kind == CXCursor_DefaultStmt || c->n_kids < 2) {
+                expr_free(labels);
+                expr_free(any);
+                return NULL;
+            }
+            expr *eq = expr_binary(OP_EQ, x_expr(f, cond), x_expr(f, c->kids[0]));
+            labels = labels ? expr_binary(OP_LOR, labels, eq) : eq;
+            c = c->kids[c->n_kids - 1];
+        }
+        if (k < at && exits_always(c)) {
+            expr_free(labels);
+            break;
+        }
+        if (labels)
+            any = any ? expr_binary(OP_LOR, any, labels) : labels;
+    }
+    return any;
+}
+
+/* What must hold for the call to run, from the if, ?: and switch around it
+ * in its function (`switch (threads) { case 256: k<256><<<...>>>(); ...}`):
+ * launches that --define values show never run are dropped
+ * (cusrc_drop_unreached). NULL when nothing is known. */
+static expr *launch_reach(fn_ctx *f, cnode *call)
+{
+    expr *reach = NULL;
+    for (cnode *from = call, *p = call->parent; p && from != f->root; from = p, p = p->parent) {
+        expr *c = NULL;
+        if ((p->kind == CXCursor_IfStmt || p->kind == CXCursor_ConditionalOperator) &&
+            (p->n_kids == 2 || p->n_kids == 3) && cn_is_expr(p->kids[0])) {
+            /* condition, then, else (an if with an init statement or a
+             * condition variable has more or other kids: not used). */
+            if (from == p->kids[1])
+                c = x_expr(f, p->kids[0]);
+            else if (p->n_kids == 3 && from == p->kids[2])
+                c = expr_unary(OP_NOT, x_expr(f, p->kids[0]));
+        } else if (p->kind == CXCursor_CompoundStmt && p->parent &&
+                   p->parent->kind == CXCursor_SwitchStmt) {
+            cnode *sw = p->parent, *cond = NULL;
+            for (int i = 0; i < sw->n_kids && !cond; i++)
+                if (cn_is_expr(sw->kids[i]))
+                    cond = sw->kids[i];
+            for (int i = 0; cond && i < p->n_kids; i++)
+                if (p->kids[i] == from)
+                    c = case_condition(f, p, i, cond);
+        }
+        if (c)
+            reach = reach ? expr_binary(OP_LAND, c, reach) : c;
+    }
+    return reach;
+}
+
 static cusrc_launch *new_launch(cusrc_tu *t, cusrc_launch_kind kind, cnode *call, fn_ctx *f)
 {
     cusrc_unit *u = t->u;
@@ -778,6 +849,7 @@ static cusrc_launch *new_launch(cusrc_tu *t, cusrc_launch_kind kind, cnode *call
     l->function = xstrdup(f->name);
     l->text = cn_text_trunc(t, call->cur, 200);
     cn_loc(t, call->cur, &l->loc);
+    l->reach = launch_reach(f, call);
     return l;
 }
 

@@ -230,6 +230,9 @@ typedef struct cusrc_variant {
     size_t first_access, n_accesses;   /* into cusrc_unit.accesses */
     size_t first_branch, n_branches;   /* into cusrc_unit.branches */
     cusrc_counts counts;
+    /* Launches of it that cusrc_drop_unreached removed (never run with the
+     * --define values). */
+    int n_unreached;
 } cusrc_variant;
 
 /* What smem_array (access.h) cannot hold. Parallel to cusrc_unit.arrays. */
@@ -274,6 +277,9 @@ typedef struct cusrc_launch {
      * (each gets a launch with this configuration): the pointer's name. */
     char *pointer;
     char *why_not; /* set when the launch itself could not be understood */
+    /* A condition the launch runs under (the if and switch around it in
+     * its function), in the function's names; NULL when none is known. */
+    expr *reach;
     src_loc loc;
 } cusrc_launch;
 
@@ -348,6 +354,9 @@ void cusrc_ctx_free(cusrc_ctx *ctx);
 bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, char **err);
 
 void cusrc_unit_free(cusrc_unit *u);
+/* Removes the launches whose reach is false in env (the --define values;
+ * constants need none), with a note naming them. Returns how many. */
+size_t cusrc_drop_unreached(cusrc_unit *u, const expr_env *env);
 
 /* A human-readable listing of everything found, for debugging and tests. */
 void cusrc_dump(const cusrc_unit *u, sbuf *out);

@@ -744,6 +744,7 @@ static void emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, exp
     b->kind = kind;
     b->cond = ce ? expr_simplify(ce) : expr_unknown("no condition");
     expr_free(ce);
+    b->guard = current_guard(w);
     char *why = NULL;
     copy_loops(w, b->loops, &b->n_loops, &why);
     const expr *u = first_unknown_node(b->cond);

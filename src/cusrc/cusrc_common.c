@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cusrc/cusrc.h"
+#include "util/sbuf.h"
 
 static void loc_free(src_loc *l)
 {
@@ -69,6 +70,28 @@ static void counts_free(cusrc_counts *c)
     free(c->incomplete);
 }
 
+static void launch_free(cusrc_launch *l)
+{
+    free(l->kernel_name);
+    free(l->mangled);
+    targs_free(l->targs, l->n_targs);
+    free(l->targs_text);
+    dim3_free(&l->grid);
+    dim3_free(&l->block);
+    value_free(&l->smem);
+    for (int a = 0; a < l->n_args; a++)
+        value_free(&l->args[a]);
+    free(l->args);
+    free(l->stream);
+    free(l->function);
+    value_free(&l->optin_bytes);
+    free(l->text);
+    free(l->pointer);
+    free(l->why_not);
+    expr_free(l->reach);
+    loc_free(&l->loc);
+}
+
 void cusrc_unit_free(cusrc_unit *u)
 {
     if (!u)
@@ -103,26 +126,8 @@ void cusrc_unit_free(cusrc_unit *u)
         counts_free(&v->counts);
     }
     free(u->variants);
-    for (size_t i = 0; i < u->n_launches; i++) {
-        cusrc_launch *l = &u->launches[i];
-        free(l->kernel_name);
-        free(l->mangled);
-        targs_free(l->targs, l->n_targs);
-        free(l->targs_text);
-        dim3_free(&l->grid);
-        dim3_free(&l->block);
-        value_free(&l->smem);
-        for (int a = 0; a < l->n_args; a++)
-            value_free(&l->args[a]);
-        free(l->args);
-        free(l->stream);
-        free(l->function);
-        value_free(&l->optin_bytes);
-        free(l->text);
-        free(l->pointer);
-        free(l->why_not);
-        loc_free(&l->loc);
-    }
+    for (size_t i = 0; i < u->n_launches; i++)
+        launch_free(&u->launches[i]);
     free(u->launches);
     for (size_t i = 0; i < u->n_arrays; i++) {
         free(u->arrays[i].name);
@@ -151,6 +156,7 @@ void cusrc_unit_free(cusrc_unit *u)
         branch_site *b = &u->branches[i];
         free(b->kernel);
         expr_free(b->cond);
+        expr_free(b->guard);
         loops_free(b->loops, b->n_loops);
         free(b->text);
         free(b->why_not);
@@ -479,4 +485,71 @@ bool cusrc_arch_of(char *const *nvcc_args, int n, char arch[32])
         }
     }
     return false;
+}
+
+/* 1 true, 0 false, -1 not known: && and || decide where one side does
+ * (`which == 0 && threads == 512` is false with threads=256 alone). */
+static int truth(const expr *e, const expr_env *env)
+{
+    int64_t v;
+    if (expr_eval(e, env, &v, NULL) == EXPR_OK)
+        return v != 0;
+    if (e->kind == EX_UNARY && e->op == OP_NOT) {
+        int a = truth(e->a, env);
+        return a < 0 ? -1 : !a;
+    }
+    if (e->kind == EX_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
+        int a = truth(e->a, env), b = truth(e->b, env);
+        int decides = e->op == OP_LOR; /* the value that decides alone */
+        if (a == decides || b == decides)
+            return decides;
+        return a < 0 || b < 0 ? -1 : !decides;
+    }
+    return -1;
+}
+
+size_t cusrc_drop_unreached(cusrc_unit *u, const expr_env *env)
+{
+    size_t kept = 0, dropped = 0;
+    int *lines = NULL, n_lines = 0;
+    sbuf which;
+    sbuf_init(&which);
+    for (size_t i = 0; i < u->n_launches; i++) {
+        cusrc_launch *l = &u->launches[i];
+        if (l->reach && truth(l->reach, env) == 0) {
+            /* Each instantiation of a template function has its copy. */
+            bool seen = false;
+            for (int j = 0; j < n_lines && !seen; j++)
+                seen = lines[j] == l->loc.line;
+            if (!seen) {
+                lines = xrealloc(lines, (size_t)(n_lines + 1) * sizeof *lines);
+                lines[n_lines++] = l->loc.line;
+                if (n_lines <= 3)
+                    sbuf_addf(&which, "%s'%s' (line %d)", n_lines > 1 ? ", " : "",
+                              l->text ? l->text : "?", l->loc.line);
+            }
+            dropped++;
+            if (l->variant >= 0 && (size_t)l->variant < u->n_variants)
+                u->variants[l->variant].n_unreached++;
+            launch_free(l);
+            continue;
+        }
+        u->launches[kept++] = *l;
+    }
+    u->n_launches = kept;
+    if (dropped) {
+        sbuf note;
+        sbuf_init(&note);
+        sbuf_addf(&note,
+                  "%zu launch%s never run%s with these values (the if or switch around %s is "
+                  "false) and %s not analysed: %s%s",
+                  dropped, dropped == 1 ? "" : "es", dropped == 1 ? "s" : "",
+                  dropped == 1 ? "it" : "them", dropped == 1 ? "is" : "are", which.data,
+                  n_lines > 3 ? ", ..." : "");
+        u->notes = xrealloc(u->notes, (u->n_notes + 1) * sizeof *u->notes);
+        u->notes[u->n_notes++] = sbuf_take(&note);
+    }
+    sbuf_free(&which);
+    free(lines);
+    return dropped;
 }

@@ -529,15 +529,35 @@ static unsigned extent_offset(CXCursor c, bool end)
     return off;
 }
 
-/* Is the assignment executed exactly once each time its scope runs: no
- * branch, loop or short-circuit between it and the declaring block? */
-static bool straight_line(const cnode *a, const cnode *scope)
+static bool is_loop_stmt(const cnode *n)
 {
-    for (const cnode *p = a->parent; p; p = p->parent) {
-        if (p == scope)
+    return n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt ||
+           n->kind == CXCursor_DoStmt || n->kind == CXCursor_CXXForRangeStmt;
+}
+
+/* Does some loop below `scope` hold both a and b (so that one can run after
+ * the other through the loop's back edge)? */
+static bool share_loop(const cnode *a, const cnode *b, const cnode *scope)
+{
+    for (const cnode *p = a->parent; p && p != scope; p = p->parent)
+        if (is_loop_stmt(p) && inside(b, p))
             return true;
+    return false;
+}
+
+/* Does d run, with nothing conditional in between, every time control
+ * reaches use: is there a block that holds use and reaches d through
+ * blocks and plain expressions only? */
+static bool dominates(const cnode *d, const cnode *use, const cnode *scope)
+{
+    for (const cnode *p = d->parent; p; p = p->parent) {
+        if (p->kind == CXCursor_CompoundStmt && inside(use, p))
+            return true;
+        if (p == scope)
+            return false;
         switch (p->kind) {
         case CXCursor_CompoundStmt:
+        case CXCursor_DeclStmt:
         case CXCursor_ParenExpr:
         case CXCursor_UnexposedExpr:
             break;
@@ -556,11 +576,32 @@ static bool straight_line(const cnode *a, const cnode *scope)
     return false;
 }
 
-/* A variable set only by plain assignments in straight-line code (`x = ...;
- * __syncthreads(); x = ...;` as in the transpose samples): the value at a
- * use is that of the last assignment before it. NULL when that does not
- * apply. */
-static cnode *straight_def(var_info *v, cnode *use)
+/* Are a and b in different arms of one if (or ?:) that no loop below
+ * scope repeats: then neither runs after the other. */
+static bool exclusive_arms(const cnode *a, const cnode *b, const cnode *scope)
+{
+    const cnode *lca = a->parent;
+    while (lca && !inside(b, lca))
+        lca = lca->parent;
+    if (!lca || (lca->kind != CXCursor_IfStmt && lca->kind != CXCursor_ConditionalOperator))
+        return false;
+    /* The condition is an arm of neither. */
+    if (lca->n_kids < 2 || inside(a, lca->kids[0]) || inside(b, lca->kids[0]))
+        return false;
+    for (const cnode *p = lca->parent; p && p != scope; p = p->parent)
+        if (is_loop_stmt(p))
+            return false;
+    return true;
+}
+
+/* The definition of v that reaches use, where exactly one does and runs
+ * every time before it (`x = ...; __syncthreads(); x = ...;` as in the
+ * transpose samples, `n <<= 1` in an if before a loop that reads n as in
+ * cuda-samples' reduce6): the variable's initialiser (its VarDecl node) or
+ * one of its assignments. NULL when no single definition can be shown to
+ * reach use: a definition in a loop that also holds use, or one that only
+ * sometimes runs before it. */
+static cnode *reaching_def(var_info *v, cnode *use)
 {
     if (!use || !v->decl_node || !v->decl_node->parent || v->addr_taken)
         return NULL;
@@ -568,23 +609,69 @@ static cnode *straight_def(var_info *v, cnode *use)
     if (!scope || !inside(use, scope))
         return NULL;
     unsigned at = extent_offset(use->cur, false);
-    cnode *best = v->init;
-    unsigned best_end = v->init ? extent_offset(v->decl_node->cur, true) : 0;
-    if (best && best_end > at)
-        best = NULL;
+    cnode *best = NULL;
+    unsigned best_end = 0;
+    if (v->init && extent_offset(v->decl_node->cur, true) <= at) {
+        best = v->decl_node;
+        best_end = extent_offset(v->decl_node->cur, true);
+    }
+    /* The last dominating definition before use. */
     for (int i = 0; i < v->n_assigns; i++) {
         cnode *a = v->assigns[i];
-        if (a->kind != CXCursor_BinaryOperator || a->n_kids != 2 ||
-            clang_getCursorBinaryOperatorKind(a->cur) != CXBinaryOperator_Assign ||
-            !straight_line(a, scope))
-            return NULL;
         unsigned end = extent_offset(a->cur, true);
-        if (end <= at && (!best || end > best_end)) {
-            best = a->kids[1];
+        if (end <= at && (!best || end > best_end) && dominates(a, use, scope)) {
+            best = a;
             best_end = end;
         }
     }
+    if (!best)
+        return NULL;
+    unsigned best_start = extent_offset(best->cur, false);
+    for (int i = 0; i < v->n_assigns; i++) {
+        cnode *a = v->assigns[i];
+        if (a == best)
+            continue;
+        unsigned end = extent_offset(a->cur, true);
+        if (end > at) {
+            if (share_loop(a, use, scope))
+                return NULL; /* runs again before use, through the back edge */
+        } else if (end > best_start && !exclusive_arms(a, use, scope)) {
+            return NULL; /* may run between best and use */
+        }
+    }
     return best;
+}
+
+/* The value v has at use, through reaching_def; NULL when it has none. */
+static expr *value_at(fn_ctx *f, var_info *v, cnode *use)
+{
+    cnode *d = reaching_def(v, use);
+    if (!d)
+        return NULL;
+    if (d == v->decl_node)
+        return x_rec(f, v->init);
+    if (d->kind == CXCursor_UnaryOperator) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(d->cur);
+        expr *before = value_at(f, v, d);
+        if (!before)
+            return NULL;
+        bool inc = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc;
+        return expr_binary(inc ? OP_ADD : OP_SUB, before, expr_const(1));
+    }
+    if ((d->kind != CXCursor_BinaryOperator && d->kind != CXCursor_CompoundAssignOperator) ||
+        d->n_kids != 2)
+        return NULL;
+    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(d->cur);
+    if (k == CXBinaryOperator_Assign)
+        return x_rec(f, d->kids[1]);
+    bool ok;
+    expr_op op = binop_of(k, &ok);
+    if (!ok)
+        return NULL;
+    expr *before = value_at(f, v, d);
+    if (!before)
+        return NULL;
+    return expr_binary(op, before, x_rec(f, d->kids[1]));
 }
 
 static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
@@ -598,10 +685,9 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
     if (v->is_shared)
         return unknownf("value read from shared memory ('%s')", v->name);
     if (v->n_assigns > 0) {
-        cnode *d = straight_def(v, use);
-        if (d) {
-            size_t mark = f->origin.len;
-            expr *e = x_rec(f, d);
+        size_t mark = f->origin.len;
+        expr *e = value_at(f, v, use);
+        if (e) {
             if (!f->device && tree_has_unknown(e)) {
                 expr_free(e);
                 origin_reset(f, mark);

@@ -55,15 +55,21 @@ static expr *launch_threads(const cusrc_launch *l)
     return prod;
 }
 
-static bool dims_of(const cusrc_dim3 *d, int64_t out[3])
+/* The launch's dimensions: constants, or expressions the --define values
+ * bind (dim3 dimGrid(blocks, 1, 1) with --define blocks=64). */
+static bool dims_of(const cusrc_dim3 *d, const kroof_defines *defs, int64_t out[3])
 {
     const cusrc_value *v[3] = {&d->x, &d->y, &d->z};
+    expr_env env;
+    expr_env_init(&env);
+    for (int i = 0; defs && i < defs->n; i++)
+        expr_env_set(&env, defs->names[i], defs->values[i]);
     for (int i = 0; i < 3; i++) {
         if (v[i]->known)
             out[i] = v[i]->value;
         else if (!v[i]->present)
             out[i] = 1;
-        else
+        else if (!v[i]->e || expr_eval(v[i]->e, &env, &out[i], NULL) != EXPR_OK)
             return false;
     }
     return out[0] > 0 && out[1] > 0 && out[2] > 0;
@@ -130,7 +136,8 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     }
     expr *threads = launch ? launch_threads(launch) : NULL;
     in.threads = threads;
-    in.dims_known = launch && dims_of(&launch->grid, in.grid) && dims_of(&launch->block, in.block);
+    in.dims_known =
+        launch && dims_of(&launch->grid, defs, in.grid) && dims_of(&launch->block, defs, in.block);
     const loop_ctx **loops = variant_loops(u, v, &in.n_loops);
     in.loops = loops;
     kroof_compute(&in, defs, product, branches, out);

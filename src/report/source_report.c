@@ -711,6 +711,15 @@ static void note_no_block(const cusrc_unit *u, const cusrc_variant *v, source_ou
         branches += !u->branches[i].why_not;
     if (!shared && !global && !branches)
         return;
+    /* Launched only where --define values show it never runs: the note of
+     * cusrc_drop_unreached says so once for all of them. */
+    if (v->n_unreached) {
+        bool launched = false;
+        for (size_t i = 0; i < u->n_launches && !launched; i++)
+            launched = u->launches[i].variant == (long)(v - u->variants);
+        if (!launched)
+            return;
+    }
     sbuf b;
     sbuf_init(&b);
     sbuf_addf(&b, "'%s': no launch in this file gives it a constant block size, so ", v->name);

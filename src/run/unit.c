@@ -197,6 +197,17 @@ static int source_targets(const report *r, source_target targets[TARGET_MAX],
     return r->n_targets;
 }
 
+/* Launches the if or switch around them shows never run, with the
+ * --define values, are not launches. */
+static void drop_unreached(const pipeline_opts *o, cusrc_unit *u)
+{
+    expr_env env;
+    expr_env_init(&env);
+    for (int i = 0; o->defines && i < o->defines->n; i++)
+        expr_env_set(&env, o->defines->names[i], o->defines->values[i]);
+    cusrc_drop_unreached(u, &env);
+}
+
 static source_inputs inputs_for(const pipeline_opts *o, const cusrc_unit *u, const char *file,
                                 const source_target *targets, int n_targets,
                                 const gpu_product *product, kernel_row *rows, int n_rows)
@@ -537,6 +548,8 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
         /* libclang reads the source while nvcc compiles it, and what needs
          * only the source is analysed then too. */
         parsed = parse_source(env, file, extra, n_extra, skip_source, &cu);
+        if (parsed)
+            drop_unreached(o, &cu);
         if (parsed) {
             pool_phase(UNIT_PHASE_ANALYSE);
             source_target targets[TARGET_MAX];
