@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/gridcls.h"
+#include "analysis/gridsum.h"
 #include "analysis/roofline.h"
 #include "util/sbuf.h"
 
@@ -69,6 +70,33 @@ static bool sum_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *wh
     return true;
 }
 
+/* The sum of ts->per over the launch's threads; NULL when a thread's count
+ * cannot be evaluated. */
+static expr *sum_threads(thread_sum *ts, const int64_t grid[3], const bool uses[3], bool per_block,
+                         int64_t walk_blocks, int64_t blocks, int64_t threads)
+{
+    int64_t total = 0;
+    char why[192];
+    if (threads * walk_blocks > KROOF_MAX_EVALS) {
+        gridcls_result gr;
+        if (!gridcls_sum(grid, uses, sum_block, ts, &gr, why, sizeof why))
+            return NULL;
+        if (!gr.uniform)
+            return expr_unknown("the count differs between interior blocks of a grid too "
+                                "large to sum block by block");
+        return expr_const(gr.sum[0]);
+    }
+    for (int64_t b = 0; b < walk_blocks; b++) {
+        int64_t bid[3] = {b % grid[0], b / grid[0] % grid[1], b / (grid[0] * grid[1])};
+        int64_t m[GRIDCLS_METRICS] = {0};
+        if (!sum_block(bid, m, why, sizeof why, ts) || __builtin_add_overflow(total, m[0], &total))
+            return NULL;
+    }
+    if (!per_block && __builtin_mul_overflow(total, blocks, &total))
+        return expr_unknown("the total overflows 64 bits");
+    return expr_const(total);
+}
+
 /* A count that varies with the thread (a per-lane trip count, an arm only
  * some threads take) is summed over every thread of the launch instead of
  * multiplied by the thread count: block by block while that stays small,
@@ -98,26 +126,28 @@ static expr *sum_over_threads(const expr *per, const kroof_input *in, const kroo
         expr_env_set_builtin(&ts.env, gdim[i], grid[i]);
     }
     expr_env_set_builtin(&ts.env, SYM_WARP_SIZE, 32);
-    int64_t total = 0;
-    char why[192];
-    if (threads * walk_blocks > KROOF_MAX_EVALS) {
-        gridcls_result gr;
-        if (!gridcls_sum(grid, uses, sum_block, &ts, &gr, why, sizeof why))
-            return expr_clone(per); /* unknown names stay visible */
-        if (!gr.uniform)
-            return expr_unknown("the count differs between interior blocks of a grid too "
-                                "large to sum block by block");
-        return expr_const(gr.sum[0]);
+    /* What every thread shares (the --define values, the launch's shape) is
+     * folded once; the walk evaluates only what the indices change. */
+    expr *folded = expr_bind(per, &ts.env);
+    ts.per = folded;
+    expr *result = NULL;
+    int64_t each, total;
+    if (!uses_index(folded)) {
+        /* Folded to the same count for every thread (an arm weighed 0, a
+         * precision the kernel does not use): no walk. */
+        if (expr_eval(folded, &ts.env, &each, NULL) == EXPR_OK &&
+            !__builtin_mul_overflow(each, threads, &total) &&
+            !__builtin_mul_overflow(total, blocks, &total))
+            result = expr_const(total);
+    } else if (gridsum_separable(folded, grid, ts.block, &total)) {
+        /* Exact, and without visiting each thread: a bounds check is a
+         * product of per-dimension counts. */
+        result = expr_const(total);
+    } else {
+        result = sum_threads(&ts, grid, uses, per_block, walk_blocks, blocks, threads);
     }
-    for (int64_t b = 0; b < walk_blocks; b++) {
-        int64_t bid[3] = {b % grid[0], b / grid[0] % grid[1], b / (grid[0] * grid[1])};
-        int64_t m[GRIDCLS_METRICS] = {0};
-        if (!sum_block(bid, m, why, sizeof why, &ts) || __builtin_add_overflow(total, m[0], &total))
-            return expr_clone(per); /* unknown names stay visible */
-    }
-    if (!per_block && __builtin_mul_overflow(total, blocks, &total))
-        return expr_unknown("the total overflows 64 bits");
-    return expr_const(total);
+    expr_free(folded);
+    return result ? result : expr_clone(per); /* unknown names stay visible */
 }
 
 /* Each "taken_A<n>" weight of an arm becomes its condition as 0 or 1 where
