@@ -12,6 +12,7 @@
 #include "util/sbuf.h"
 
 #define GRIDSUM_MAX_TERMS 64
+#define GRIDSUM_MAX_EVALS (1 << 22) /* as the per-thread walk allows itself */
 
 typedef struct term {
     int64_t c;
@@ -244,6 +245,14 @@ bool gridsum_separable(const expr *e, const int64_t grid[3], const int64_t block
             return false;
     terms *ts = xcalloc(1, sizeof *ts);
     bool ok = split(e, ts);
+    /* Each factor costs its dimension's points: past the budget, the
+     * caller's walk (by block class on large grids) is the cheaper way. */
+    int64_t evals = 0;
+    for (int i = 0; ok && i < ts->n; i++)
+        for (int d = 0; d < 3; d++)
+            if (ts->t[i].f[d])
+                evals += grid[d] * block[d];
+    ok = ok && evals <= GRIDSUM_MAX_EVALS;
     int64_t total = 0;
     for (int i = 0; ok && i < ts->n; i++) {
         int64_t prod = ts->t[i].c;
