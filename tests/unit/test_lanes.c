@@ -3,7 +3,10 @@
  * the loops whose trip count lanes works out in closed form (<, <=, >, >=,
  * != against a bound, a constant step up or down, the comparison either
  * way round) and for those it steps (a step that never reaches the bound,
- * a != the steps jump over, a lane-dependent step), capped alike. */
+ * a != the steps jump over, a lane-dependent step), capped alike. A loop
+ * behind an if is reached only by the lanes that pass it; a loop whose
+ * step is unknown and whose bound is known fails at once, naming the
+ * unknown, rather than running with the step taken as 0. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -175,9 +178,59 @@ static void test_trips_match_c(void **state)
     }
 }
 
+/* for (i = tid; i < 100; i += S) behind `if (guard)`. */
+static bool run_guarded(const expr *guard, expr *step, seen *s, lanes_result *r)
+{
+    static char var[] = "i";
+    loop_ctx loop = {.var = var,
+                     .init = expr_builtin_sym(SYM_TID_X),
+                     .cond = expr_binary(OP_LT, expr_named(var), expr_const(100)),
+                     .next = expr_binary(OP_ADD, expr_named(var), step),
+                     .loc = {.line = 1}};
+    lanes_job job = {.what = "trip count",
+                     .guard = guard,
+                     .loops = &loop,
+                     .n_loops = 1,
+                     .last_loop_trips = true,
+                     .block = {BLOCK, 1, 1},
+                     .fn = on_visit,
+                     .ctx = s};
+    memset(s, 0, sizeof *s);
+    bool ok = lanes_run(&job, r);
+    expr_free(loop.init);
+    expr_free(loop.cond);
+    expr_free(loop.next);
+    return ok;
+}
+
+static void test_guard_and_unknown_step(void **state)
+{
+    (void)state;
+    seen s;
+    lanes_result r;
+    /* Lanes 0..9 pass the if: only they run the loop; no warp of lanes
+     * above 31 reaches it at all. */
+    expr *guard = expr_binary(OP_LT, expr_builtin_sym(SYM_TID_X), expr_const(10));
+    assert_true(run_guarded(guard, expr_const(32), &s, &r));
+    assert_int_equal(r.visits, 1);
+    for (int t = 0; t < BLOCK; t++)
+        assert_int_equal(s.trips[t], t < 10 ? (100 - t + 31) / 32 : 0);
+    /* A guard no lane passes: the loop is never reached. */
+    expr *never = expr_binary(OP_LT, expr_builtin_sym(SYM_TID_X), expr_const(0));
+    assert_true(run_guarded(never, expr_const(32), &s, &r));
+    assert_int_equal(r.visits, 0);
+    /* The step is an unknown name: the trip count depends on it. */
+    static char stride[] = "stride";
+    assert_false(run_guarded(guard, expr_named(stride), &s, &r));
+    assert_string_equal(r.why, "trip count depends on 'stride' whose value is unknown");
+    expr_free(guard);
+    expr_free(never);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_guard_and_unknown_step),
         cmocka_unit_test(test_trips_match_c),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
