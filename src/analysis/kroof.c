@@ -70,6 +70,12 @@ static bool sum_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *wh
     return true;
 }
 
+void kroof_defines_bind(const kroof_defines *d, expr_env *env)
+{
+    for (int i = 0; d && i < d->n; i++)
+        expr_env_set(env, d->names[i], d->values[i]);
+}
+
 /* The sum of ts->per over the launch's threads; NULL when a thread's count
  * cannot be evaluated. */
 static expr *sum_threads(thread_sum *ts, const int64_t grid[3], const bool uses[3], bool per_block,
@@ -117,8 +123,7 @@ static expr *sum_over_threads(const expr *per, const kroof_input *in, const kroo
     bool per_block = uses[0] || uses[1] || uses[2];
     int64_t walk_blocks = per_block ? blocks : 1;
     expr_env_init(&ts.env);
-    for (int i = 0; defs && i < defs->n; i++)
-        expr_env_set(&ts.env, defs->names[i], defs->values[i]);
+    kroof_defines_bind(defs, &ts.env);
     const expr_builtin bdim[3] = {SYM_BDIM_X, SYM_BDIM_Y, SYM_BDIM_Z};
     const expr_builtin gdim[3] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};
     for (int i = 0; i < 3; i++) {
@@ -235,8 +240,7 @@ static void bind_trips(const kroof_input *in, expr *const *counts, int n, kroof_
 {
     expr_env env;
     expr_env_init(&env);
-    for (int i = 0; i < defs->n; i++)
-        expr_env_set(&env, defs->names[i], defs->values[i]);
+    kroof_defines_bind(defs, &env);
     if (in->has_launch && in->dims_known) {
         const expr_builtin bdim[3] = {SYM_BDIM_X, SYM_BDIM_Y, SYM_BDIM_Z};
         const expr_builtin gdim[3] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};

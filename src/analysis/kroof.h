@@ -53,6 +53,9 @@ typedef struct kroof_defines {
     int64_t values[EXPR_MAX_BINDINGS];
 } kroof_defines;
 
+/* Adds d's bindings (may be NULL) to env. */
+void kroof_defines_bind(const kroof_defines *d, expr_env *env);
+
 /* Whether counting a branch's every arm is exact: a bounds check or a
  * condition the same for the whole block is (a bounds check's arm counted
  * for every launched thread where its bound is not known); any other is

@@ -62,8 +62,7 @@ static bool dims_of(const cusrc_dim3 *d, const kroof_defines *defs, int64_t out[
     const cusrc_value *v[3] = {&d->x, &d->y, &d->z};
     expr_env env;
     expr_env_init(&env);
-    for (int i = 0; defs && i < defs->n; i++)
-        expr_env_set(&env, defs->names[i], defs->values[i]);
+    kroof_defines_bind(defs, &env);
     for (int i = 0; i < 3; i++) {
         if (v[i]->known)
             out[i] = v[i]->value;

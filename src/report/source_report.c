@@ -323,8 +323,7 @@ static bool launch_value(const cusrc_value *v, const kroof_defines *defines, int
         return false;
     expr_env env;
     expr_env_init(&env);
-    for (int i = 0; i < defines->n; i++)
-        expr_env_set(&env, defines->names[i], defines->values[i]);
+    kroof_defines_bind(defines, &env);
     const char *why = NULL;
     return expr_eval(v->e, &env, out, &why) == EXPR_OK;
 }
@@ -427,8 +426,7 @@ static void config_env(const source_inputs *in, const run_config *c, expr_env *e
     expr_env_init(env);
     for (int i = 0; i < c->binds.n; i++)
         expr_env_set(env, c->binds.names[i], c->binds.values[i]);
-    for (int i = 0; in->defines && i < in->defines->n; i++)
-        expr_env_set(env, in->defines->names[i], in->defines->values[i]);
+    kroof_defines_bind(in->defines, env);
     if (!c->have_grid)
         return;
     const expr_builtin bid[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};

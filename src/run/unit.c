@@ -203,8 +203,7 @@ static void drop_unreached(const pipeline_opts *o, cusrc_unit *u)
 {
     expr_env env;
     expr_env_init(&env);
-    for (int i = 0; o->defines && i < o->defines->n; i++)
-        expr_env_set(&env, o->defines->names[i], o->defines->values[i]);
+    kroof_defines_bind(o->defines, &env);
     cusrc_drop_unreached(u, &env);
 }
 
