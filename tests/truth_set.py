@@ -17,6 +17,8 @@ time given with --define), and per kernel:
   - global sectors per request within 10%, where every analysed load (or
     store) site of the kernel has the same figure;
   - the launch's occupancy equal to Nsight Compute's theoretical occupancy;
+  - the DRAM bytes every input must be read with (the footprint, caches
+    flushed as Nsight Compute does) at most the measured DRAM reads;
   - every "at least" time at most the measured time;
   - the SASS reader against the hardware: each program is given its
     recorded `cuobjdump -sass` listing (tests/data/truth/sass) with --sass,
@@ -210,6 +212,15 @@ def judge(p, defines, d, misses):
                     f"{static:g}" if exact else f"at most {static:g}", f"{per_warp:.4g}",
                     abs(per_warp - static) <= 1e-6 * static if exact
                     else per_warp <= static * (1 + 1e-6))
+        comp = roof.get("dram_compulsory_bytes") if roof else None
+        if comp and "read" in comp:
+            # Caches flushed before the launch (ncu's default): every byte
+            # read comes from DRAM at least once.
+            rd = m["dram__bytes_read.sum"]
+            low = "" if comp["label"] == "exact" else "at least "
+            # DRAM reads whole 32-byte sectors.
+            dram = 32 * comp["read_sectors"]
+            verdict("DRAM read at least", f"{low}{dram:.4g} B", f"{rd:.4g} B", dram <= rd)
         floor_ = roof.get("min_time_s") if roof else None
         if floor_ is not None:
             verdict("at least time", f"{floor_:.3g} s", f"{took:.3g} s", floor_ <= took)

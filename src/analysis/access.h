@@ -22,6 +22,9 @@ typedef struct loop_ctx {
     expr *init;
     expr *cond;
     expr *next;
+    /* A break, return or goto in the body can end the loop before cond
+     * does: its iterations are at most what init, cond and next say. */
+    bool leaves_early;
     src_loc loc;
 } loop_ctx;
 
@@ -59,6 +62,11 @@ typedef struct mem_access {
     /* Inside a __device__ function walked at its call site: the calls from
      * the kernel to it ("tile::load (line 44)"); NULL in the kernel's body. */
     char *via;
+    /* In a switch case: the guard does not state when the site runs. */
+    bool in_switch;
+    /* The statement it is in, numbered in program order (helpers' statements
+     * where they are called); sites of one statement share the number. */
+    long stmt;
     src_loc loc;
 } mem_access;
 

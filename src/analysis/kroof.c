@@ -391,10 +391,14 @@ static bool evaluate(const kroof_input *in, const kroof_defines *defs, const exp
     return k->known;
 }
 
-/* The roofline bound of evaluated counts on a product. */
+/* The roofline bound of evaluated counts on a product: the FLOPs at each
+ * precision's peak and the compulsory DRAM bytes at the peak bandwidth, the
+ * larger of which no run can beat. Requested bytes bound nothing: the
+ * caches serve re-reads. */
 static void bound(const gpu_product *product, kroof *k)
 {
     if (!product || k->per_thread) {
+        k->no_product = !product;
         k->why_no_bound =
             xstrdup(!product ? "no product model (use --gpu)" : "no launch: counts are per thread");
         return;
@@ -420,12 +424,36 @@ static void bound(const gpu_product *product, kroof *k)
         t_compute += k->flops_value[i] / c.flops.used;
         total += k->flops_value[i];
     }
-    k->has_bound = true;
+    if (!k->has_compulsory && (t_compute <= 0 || k->upper_bound)) {
+        sbuf s;
+        sbuf_init(&s);
+        sbuf_addf(&s, "no floating-point work, and the DRAM footprint is not known (%s)",
+                  k->why_no_compulsory ? k->why_no_compulsory : "?");
+        k->why_no_bound = sbuf_take(&s);
+        return;
+    }
+    /* DRAM reads whole 32-byte sectors; at the end of the launch the L2
+     * holds at most its capacity of what was written, the rest went to DRAM
+     * during it. */
+    double dram = 0;
+    if (k->has_compulsory)
+        dram = 32 * k->compulsory_read_sectors +
+               fmax(0, k->compulsory_write - (double)product->l2_bytes);
     k->compute_time = t_compute;
-    k->memory_time = k->bytes_value / bw.bandwidth.used;
-    k->min_time = fmax(k->compute_time, k->memory_time);
-    k->memory_bound = k->memory_time >= k->compute_time;
-    k->ai = k->bytes_value > 0 ? total / k->bytes_value : INFINITY;
+    k->memory_time = dram / bw.bandwidth.used;
+    /* FLOP counts that are upper bounds bound no time; bytes still do. */
+    k->min_time = fmax(k->upper_bound ? 0 : k->compute_time, k->memory_time);
+    if (k->min_time <= 0) {
+        k->why_no_bound =
+            xstrdup(k->upper_bound ? "the FLOP counts are upper bounds and no byte must reach "
+                                     "DRAM"
+                                   : "no FLOPs and no byte that must reach DRAM");
+        return;
+    }
+    k->has_bound = true;
+    k->memory_bound = k->has_compulsory && k->memory_time >= k->compute_time;
+    double moved = 32 * k->compulsory_read_sectors + k->compulsory_write;
+    k->ai = !k->has_compulsory ? NAN : moved > 0 ? total / moved : INFINITY;
     k->attainable = k->min_time > 0 ? total / k->min_time : 0;
 }
 
@@ -457,6 +485,16 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
     }
     bool known = evaluate(in, defs, threads, k);
     expr_free(threads);
+    k->has_compulsory = in->has_footprint;
+    if (in->has_footprint) {
+        k->compulsory_read = (double)in->footprint_read;
+        k->compulsory_write = (double)in->footprint_write;
+        k->compulsory_read_sectors = (double)in->footprint_read_sectors;
+        k->compulsory_why = in->footprint_why ? xstrdup(in->footprint_why) : NULL;
+    } else {
+        k->why_no_compulsory =
+            xstrdup(in->why_no_footprint ? in->why_no_footprint : "the launch's size is not known");
+    }
     if (in->incomplete && !k->annotated) {
         /* Counts that may miss code bound nothing: a time from them could be
          * above the real one. */
@@ -479,6 +517,8 @@ void kroof_free(kroof *k)
     free(k->unbound);
     free(k->why_no_bound);
     free(k->incomplete);
+    free(k->compulsory_why);
+    free(k->why_no_compulsory);
     memset(k, 0, sizeof *k);
 }
 

@@ -27,7 +27,7 @@ typedef struct kroof {
     bool per_thread;
     expr *flops[4];       /* fp16, fp32, fp64, tensor */
     expr *transcendental; /* calls, reported apart from the flops */
-    expr *bytes;          /* DRAM bytes requested (loads + stores) */
+    expr *bytes;          /* global bytes requested (loads + stores) */
     expr *accesses;       /* global loads and stores issued by all threads; NULL when annotated */
     bool known;           /* every count evaluated */
     double flops_value[4], transcendental_value, bytes_value, accesses_value;
@@ -37,11 +37,22 @@ typedef struct kroof {
     bool threads_known, accesses_known;
     double threads_value;
     char *unbound; /* first name without a value, when !known */
+    /* The bytes the launch must move to or from DRAM (analysis/footprint):
+     * every byte read once (a cold L2) and what is written past the L2's
+     * capacity. compulsory_why NULL: exact; else a lower bound, and why. */
+    bool has_compulsory;
+    double compulsory_read, compulsory_write;
+    double compulsory_read_sectors; /* 32-byte sectors DRAM reads, at least */
+    char *compulsory_why;
+    char *why_no_compulsory; /* when !has_compulsory */
     /* With a product: */
     bool has_bound;
+    /* memory_time: the compulsory DRAM bytes at the peak bandwidth; ai:
+     * FLOPs per compulsory byte (NAN without them). */
     double compute_time, memory_time, min_time, ai, attainable;
     bool memory_bound;
     char *why_no_bound;
+    bool no_product; /* why_no_bound: there is no product to bound on */
     /* The counts may miss code: never an upper or a lower bound, no time
      * bound from them. */
     char *incomplete;
@@ -93,6 +104,12 @@ typedef struct kroof_input {
     /* Why the counts may miss code (the front end could not read all of
      * the kernel); NULL = they cover it. */
     const char *incomplete;
+    /* The launch's footprint (analysis/footprint), when its size is known;
+     * footprint_why NULL: every site followed. */
+    bool has_footprint;
+    int64_t footprint_read, footprint_write, footprint_read_sectors;
+    const char *footprint_why;
+    const char *why_no_footprint;
     /* Every loop the kernel's sites saw, for trip counts by line (the first
      * listed for a line is used). */
     const loop_ctx *const *loops;

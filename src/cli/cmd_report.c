@@ -130,8 +130,8 @@ static void print_text(const report *r, const report_args *a, const source_outpu
     }
     source_launch_text(&out, src, style.color);
     if (src->roofline_text.len) {
-        sbuf_add(&out, "\nroofline (DRAM bytes as requested, assuming no cache reuse beyond "
-                       "shared memory and registers)\n");
+        sbuf_add(&out, "\nroofline (bytes the threads request; the bytes DRAM must move, every "
+                       "input read once from a cold L2; the time no run can beat)\n");
         sbuf_add(&out, sbuf_str(&src->roofline_text));
     }
     source_branch_text(&out, src);

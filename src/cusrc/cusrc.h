@@ -212,6 +212,10 @@ typedef struct cusrc_counts {
      * many more. The counts are then lower bounds of the work. */
     char *incomplete;
     int n_incomplete;
+    /* Non-NULL when global memory is counted without an access site (a
+     * wmma::store_matrix_sync to global memory): what the sites cover is
+     * then not all the kernel touches. The first such call. */
+    char *unsited_global;
 } cusrc_counts;
 
 /* One analysed body: a non-templated kernel, one instantiation of a

@@ -621,6 +621,7 @@ static void copy_loops(walker *w, loop_ctx *dst, int *n_dst, char **why)
         dst[i].init = s->init ? expr_clone(s->init) : NULL;
         dst[i].cond = s->cond ? expr_clone(s->cond) : NULL;
         dst[i].next = s->next ? expr_clone(s->next) : NULL;
+        dst[i].leaves_early = s->leaves_early;
         dst[i].loc.file = s->loc.file ? xstrdup(s->loc.file) : NULL;
         dst[i].loc.line = s->loc.line;
         dst[i].loc.column = s->loc.column;
@@ -677,6 +678,8 @@ static void emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_
     a->width = width > 0 && width < (1 << 20) ? (int)width : 0;
     a->byte_offset = r->off ? expr_simplify(r->off) : expr_unknown("offset not known");
     a->guard = current_guard(w);
+    a->in_switch = w->in_switch > 0;
+    a->stmt = w->stmt_seq;
     char *why = r->why;
     r->why = NULL;
     copy_loops(w, a->loops, &a->n_loops, &why);
@@ -892,6 +895,17 @@ static void count_wmma_io(walker *w, cnode *call, bool store)
     if (r.space == SP_GLOBAL) {
         add_count(w, store ? CNT_GST : CNT_GLD, rows * cols * es / 32);
         add_count(w, CNT_GACC, 1); /* one wmma load/store per thread */
+        cusrc_counts *c = &w->u->variants[w->variant].counts;
+        if (!c->unsited_global) {
+            src_loc l = {0};
+            cn_loc(w->t, call->cur, &l);
+            sbuf b;
+            sbuf_init(&b);
+            sbuf_addf(&b, "line %d: wmma::%s moves global memory gpulint does not place", l.line,
+                      store ? "store_matrix_sync" : "load_matrix_sync");
+            c->unsited_global = sbuf_take(&b);
+            free(l.file);
+        }
     }
     wk_lref_free(&r);
 }
@@ -1420,6 +1434,7 @@ static exit_info walk_stmt(walker *w, cnode *s)
     exit_info none = {NULL, false};
     if (!s)
         return none;
+    w->stmt_seq++;
     if (cn_is_expr(s)) {
         walk_expr(w, s);
         return none;
@@ -1450,8 +1465,10 @@ static exit_info walk_stmt(walker *w, cnode *s)
             walk_expr(w, cond);
             emit_branch(w, BRANCH_SWITCH, cond, s, x_expr(w->f, cond));
         }
+        w->in_switch++;
         if (body)
             walk_stmt_drop(w, body);
+        w->in_switch--;
         return none;
     }
     case CXCursor_CaseStmt:
@@ -1747,6 +1764,36 @@ static expr *trip_count(walker *w, loop_frame *fr)
     return unknown_trips(w, fr->stmt);
 }
 
+/* Whether s can end the loop it is the body of before the loop's condition
+ * does; nested says s is inside an inner loop or switch, whose breaks are
+ * their own. Lambdas' bodies run elsewhere. */
+static bool leaves_early(const cnode *s, bool nested)
+{
+    switch (s->kind) {
+    case CXCursor_ReturnStmt:
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+        return true;
+    case CXCursor_BreakStmt:
+        return !nested;
+    case CXCursor_LambdaExpr:
+        return false;
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_CXXForRangeStmt:
+    case CXCursor_SwitchStmt:
+        nested = true;
+        break;
+    default:
+        break;
+    }
+    for (int i = 0; i < s->n_kids; i++)
+        if (leaves_early(s->kids[i], nested))
+            return true;
+    return false;
+}
+
 static void walk_loop(walker *w, cnode *s)
 {
     cnode *init = NULL, *cond = NULL, *inc = NULL, *body = NULL, *step = NULL;
@@ -1853,6 +1900,7 @@ static void walk_loop(walker *w, cnode *s)
         fr->ctx.next = expr_simplify(nx);
         expr_free(nx);
     }
+    fr->ctx.leaves_early = body && leaves_early(body, false);
     fr->trips = trip_count(w, fr);
     emit_branch(w, BRANCH_LOOP, cond, s, cond ? expr_clone(fr->ctx.cond) : NULL);
 

@@ -68,6 +68,7 @@ static void counts_free(cusrc_counts *c)
     free(c->arm_names);
     free(c->arm_conds);
     free(c->incomplete);
+    free(c->unsited_global);
 }
 
 static void launch_free(cusrc_launch *l)

@@ -73,6 +73,8 @@ typedef struct walker {
     int n_guards, cap_guards;
     loop_frame root;  /* counts outside every loop */
     long work_events; /* counted operations or bytes met so far (a branch's arms: none?) */
+    int in_switch;    /* switch bodies around the statement being walked */
+    long stmt_seq;    /* statements walked so far: program order */
 } walker;
 
 /* ---- cusrc_body.c ---- */

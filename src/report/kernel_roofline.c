@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/footprint.h"
 #include "analysis/roofline.h"
 #include "input/cexpr.h"
 #include "util/jsontext.h"
@@ -94,6 +95,38 @@ static const loop_ctx **variant_loops(const cusrc_unit *u, const cusrc_variant *
     return loops;
 }
 
+/* The memory a site addresses: pointer parameters to which the launch
+ * passes the same argument are one allocation. */
+static const char *array_of(const cusrc_kernel *k, const cusrc_launch *l, const char *base)
+{
+    for (int p = 0; l && p < k->n_params && p < l->n_args; p++) {
+        if (strcmp(k->params[p].name, base) != 0)
+            continue;
+        for (int q = 0; q < p && l->args[p].text; q++)
+            if (l->args[q].text && strcmp(l->args[q].text, l->args[p].text) == 0)
+                return k->params[q].name;
+        break;
+    }
+    return base;
+}
+
+static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *l,
+                             const kroof_defines *defs, const kroof_input *in, footprint *fp)
+{
+    const cusrc_kernel *k = &u->kernels[v->kernel];
+    footprint_site *sites = xcalloc(v->n_accesses ? v->n_accesses : 1, sizeof *sites);
+    for (size_t i = 0; i < v->n_accesses; i++) {
+        const mem_access *a = &u->accesses[v->first_access + i];
+        sites[i].access = a;
+        sites[i].array = a->base ? array_of(k, l, a->base) : NULL;
+    }
+    expr_env env;
+    expr_env_init(&env);
+    kroof_defines_bind(defs, &env);
+    footprint_compute(sites, v->n_accesses, in->grid, in->block, &env, fp);
+    free(sites);
+}
+
 void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
                      const kroof_defines *defs, const gpu_product *product, kroof_branches branches,
                      kroof *out)
@@ -139,7 +172,23 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
         launch && dims_of(&launch->grid, defs, in.grid) && dims_of(&launch->block, defs, in.block);
     const loop_ctx **loops = variant_loops(u, v, &in.n_loops);
     in.loops = loops;
+    footprint fp = {0};
+    if (in.dims_known && !kern->note) {
+        launch_footprint(u, v, launch, defs, &in, &fp);
+        in.has_footprint = true;
+        in.footprint_read = fp.read_bytes;
+        in.footprint_write = fp.write_bytes;
+        in.footprint_read_sectors = fp.read_sectors;
+        /* Sites cover what the kernel touches only when the counts miss
+         * nothing and every global byte counted has a site. */
+        in.footprint_why = fp.why ? fp.why : in.incomplete ? in.incomplete : c->unsited_global;
+    } else {
+        in.why_no_footprint = kern->note ? "the kernel could not be parsed in full"
+                              : !launch  ? "no launch"
+                                         : "the launch's grid or block is not constant";
+    }
     kroof_compute(&in, defs, product, branches, out);
+    footprint_free(&fp);
     sbuf_free(&missed);
     free(loops);
     expr_free(threads);
@@ -158,6 +207,27 @@ static json_t *count_json(const expr *e, bool known, double v)
     return j;
 }
 
+static json_t *compulsory_json(const kroof *k)
+{
+    json_t *c = json_object();
+    if (!k->has_compulsory) {
+        json_object_set_new(c, "label", json_text("unknown"));
+        json_object_set_new(c, "why", json_text(k->why_no_compulsory));
+        return c;
+    }
+    json_object_set_new(c, "read", json_integer((json_int_t)k->compulsory_read));
+    json_object_set_new(c, "read_sectors", json_integer((json_int_t)k->compulsory_read_sectors));
+    json_object_set_new(c, "write", json_integer((json_int_t)k->compulsory_write));
+    json_object_set_new(c, "label", json_text(k->compulsory_why ? "lower_bound" : "exact"));
+    if (k->compulsory_why)
+        json_object_set_new(c, "why", json_text(k->compulsory_why));
+    json_object_set_new(c, "assumes",
+                        json_text("a cold L2: every byte read comes from DRAM once, in 32-byte "
+                                  "sectors; written bytes past the L2's capacity reach DRAM "
+                                  "during the launch"));
+    return c;
+}
+
 json_t *kroof_json(const kroof *k)
 {
     json_t *o = json_object();
@@ -174,10 +244,16 @@ json_t *kroof_json(const kroof *k)
     json_object_set_new(o, "flops", fl);
     json_object_set_new(o, "transcendentals",
                         count_json(k->transcendental, k->known, k->transcendental_value));
-    json_object_set_new(o, "dram_bytes", count_json(k->bytes, k->known, k->bytes_value));
+    json_object_set_new(o, "requested_bytes", count_json(k->bytes, k->known, k->bytes_value));
     json_object_set_new(o, "bytes_assumption",
-                        json_text("requested global-memory traffic, no cache reuse beyond "
-                                  "what the code keeps in registers and shared memory"));
+                        json_text("requested global-memory traffic: what the threads load and "
+                                  "store, before any cache serves a re-read"));
+    /* The old name of requested_bytes, kept for one release. */
+    json_object_set_new(o, "dram_bytes", count_json(k->bytes, k->known, k->bytes_value));
+    json_object_set_new(o, "dram_bytes_note",
+                        json_text("deprecated: the requested bytes, now requested_bytes; see "
+                                  "dram_compulsory_bytes for DRAM"));
+    json_object_set_new(o, "dram_compulsory_bytes", compulsory_json(k));
     if (!k->known)
         json_object_set_new(o, "unknown", json_text(k->unbound));
     if (k->accesses_known)
@@ -195,9 +271,12 @@ json_t *kroof_json(const kroof *k)
     if (k->has_bound) {
         json_object_set_new(o, "ai", isfinite(k->ai) ? json_real(k->ai) : json_null());
         json_object_set_new(o, "bound", json_text(k->memory_bound ? "memory" : "compute"));
+        json_object_set_new(o, "limiter", json_text(k->memory_bound ? "dram" : "compute"));
         json_object_set_new(o, "attainable_flops", json_real(k->attainable));
         /* From upper-bound counts a minimum time would not be a bound. */
-        json_object_set_new(o, "min_time_s", k->upper_bound ? json_null() : json_real(k->min_time));
+        json_object_set_new(o, "min_time_s", json_real(k->min_time));
+        json_object_set_new(o, "compute_time_s", json_real(k->compute_time));
+        json_object_set_new(o, "memory_time_s", json_real(k->memory_time));
     } else if (k->why_no_bound) {
         json_object_set_new(o, "reason", json_text(k->why_no_bound));
     }
@@ -252,9 +331,16 @@ void kroof_text(sbuf *out, const kroof *k)
         sbuf_add(out, "0 FLOP");
     sbuf_add(out, ", ");
     add_count(out, k->bytes, k->known, k->bytes_value, "B");
-    sbuf_add(out, " DRAM requested");
+    sbuf_add(out, " requested");
     if (k->per_thread)
         sbuf_add(out, " per thread");
+    if (k->has_compulsory) {
+        char r[48], w[48];
+        sbuf_addf(out, ", compulsory DRAM %s%s read + %s written",
+                  k->compulsory_why ? "at least " : "",
+                  roofline_fmt_si(32 * k->compulsory_read_sectors, "B", r, sizeof r),
+                  roofline_fmt_si(k->compulsory_write, "B", w, sizeof w));
+    }
     if (k->upper_bound)
         sbuf_add(out, " (every branch arm counted)");
     if (k->known && k->transcendental_value > 0)
@@ -262,37 +348,46 @@ void kroof_text(sbuf *out, const kroof *k)
     if (k->known && k->threads_known) {
         /* What a book asks per thread, beside the launch's totals. */
         double t = k->threads_value;
-        sbuf_addf(out, "; per launched thread %.4g FLOP, %.4g B", kroof_total_flops(k) / t,
-                  k->bytes_value / t);
+        sbuf_addf(out, "; per launched thread %.4g FLOP, %.4g B requested",
+                  kroof_total_flops(k) / t, k->bytes_value / t);
         if (k->accesses_known)
             sbuf_addf(out, ", %.4g global access%s", k->accesses_value / t,
                       k->accesses_value == t ? "" : "es");
     }
     double total = k->flops_value[0] + k->flops_value[1] + k->flops_value[2] + k->flops_value[3];
+    if (k->has_compulsory && k->compulsory_why && !k->incomplete)
+        sbuf_addf(out, "\n      DRAM footprint is a lower bound: %s", k->compulsory_why);
     if (k->incomplete) {
         sbuf_addf(out,
                   "\n      no bound: the kernel could not be analysed in full (%s), so the counts "
                   "may miss code",
                   k->incomplete);
     } else if (k->has_bound && k->upper_bound) {
+        char b[48];
         sbuf_addf(out,
-                  "\n      AI ~%.3g FLOP/B, %s side of the ridge; no time bound: the counts "
-                  "are upper bounds (annotate with // gpulint: flops=... bytes=...)",
-                  k->ai, k->memory_bound ? "memory" : "compute");
+                  "\n      AI at most %.3g FLOP per DRAM byte (the FLOP counts are upper bounds); "
+                  "at least %s from the DRAM bytes alone (cold L2)",
+                  k->ai, roofline_fmt_time(k->min_time, b, sizeof b));
     } else if (k->has_bound && total == 0) {
         char b[48];
-        sbuf_addf(out, "\n      no floating-point work: memory-bound, at least %s",
+        sbuf_addf(out, "\n      no floating-point work: memory-bound, at least %s (cold L2)",
                   roofline_fmt_time(k->min_time, b, sizeof b));
+    } else if (k->has_bound && !k->has_compulsory) {
+        char b[48];
+        sbuf_addf(out, "\n      at least %s from the FLOPs alone (DRAM footprint not known: %s)",
+                  roofline_fmt_time(k->min_time, b, sizeof b), k->why_no_compulsory);
     } else if (k->has_bound) {
         char a[48], b[48];
-        sbuf_addf(out, "\n      AI %.3g FLOP/B, %s-bound: at most %s, at least %s", k->ai,
-                  k->memory_bound ? "memory" : "compute",
+        sbuf_addf(out, "\n      AI %.3g FLOP per DRAM byte, %s-bound: at most %s, at least %s%s",
+                  k->ai, k->memory_bound ? "memory" : "compute",
                   roofline_fmt_si(k->attainable, "FLOP/s", a, sizeof a),
-                  roofline_fmt_time(k->min_time, b, sizeof b));
+                  roofline_fmt_time(k->min_time, b, sizeof b), k->memory_bound ? " (cold L2)" : "");
     } else if (!k->known) {
         sbuf_addf(
             out, "\n      bound not computed: '%s' has no value (bind it with --define NAME=VALUE)",
             k->unbound);
+    } else if (!k->per_thread && !k->no_product && k->why_no_bound) {
+        sbuf_addf(out, "\n      no time bound: %s", k->why_no_bound);
     }
     sbuf_addc(out, '\n');
 }

@@ -1,0 +1,485 @@
+/* test_footprint: the bytes a launch touches, against a brute force that
+ * runs every thread through its loops and marks every byte each access
+ * reaches: bounds checks, a 2-D tile, a stencil's overlapping sites, a
+ * grid-stride loop, gaps and overlaps of strided accesses, a loop counting
+ * down, and the sites that must be left out (a division, a loop that can
+ * break, a condition on two indices at once, a triangular loop) with the
+ * figure kept a lower bound and the reason given. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/footprint.h"
+#include "input/cexpr.h"
+
+static expr *P(const char *s)
+{
+    cexpr_error err;
+    expr *e = cexpr_parse(s, true, &err);
+    assert_non_null(e);
+    return e;
+}
+
+typedef struct lp {
+    const char *var, *init, *cond, *next;
+    bool leaves_early;
+} lp;
+
+static mem_access site(const char *base, const char *off, int width, bool store, const char *guard,
+                       int n_loops, const lp *loops)
+{
+    mem_access a;
+    memset(&a, 0, sizeof a);
+    a.space = SPACE_GLOBAL;
+    a.base = (char *)base;
+    a.text = (char *)off;
+    a.width = width;
+    a.is_store = store;
+    a.byte_offset = P(off);
+    a.guard = guard ? P(guard) : NULL;
+    a.n_loops = n_loops;
+    for (int i = 0; i < n_loops; i++) {
+        a.loops[i].var = (char *)loops[i].var;
+        a.loops[i].init = P(loops[i].init);
+        a.loops[i].cond = P(loops[i].cond);
+        a.loops[i].next = P(loops[i].next);
+        a.loops[i].leaves_early = loops[i].leaves_early;
+    }
+    a.loc.line = 1;
+    return a;
+}
+
+static void site_free(mem_access *a)
+{
+    expr_free(a->byte_offset);
+    expr_free(a->guard);
+    for (int i = 0; i < a->n_loops; i++) {
+        expr_free(a->loops[i].init);
+        expr_free(a->loops[i].cond);
+        expr_free(a->loops[i].next);
+    }
+}
+
+/* ---- the brute force: every thread, every iteration, every byte ---- */
+
+#define SPAN (1 << 16)
+#define ORIGIN 4096 /* byte offsets from -ORIGIN */
+
+static void mark(const mem_access *a, expr_env *env, int depth, unsigned char *bytes)
+{
+    if (depth == a->n_loops) {
+        int64_t g = 1, off;
+        if (a->guard)
+            assert_int_equal(expr_eval(a->guard, env, &g, NULL), EXPR_OK);
+        if (!g)
+            return;
+        assert_int_equal(expr_eval(a->byte_offset, env, &off, NULL), EXPR_OK);
+        for (int b = 0; b < a->width; b++) {
+            assert_true(off + b + ORIGIN >= 0 && off + b + ORIGIN < SPAN);
+            bytes[off + b + ORIGIN] = 1;
+        }
+        return;
+    }
+    const loop_ctx *l = &a->loops[depth];
+    int64_t v, c, trips = 0;
+    assert_int_equal(expr_eval(l->init, env, &v, NULL), EXPR_OK);
+    for (;;) {
+        expr_env_set(env, l->var, v);
+        assert_int_equal(expr_eval(l->cond, env, &c, NULL), EXPR_OK);
+        if (!c)
+            break;
+        mark(a, env, depth + 1, bytes);
+        assert_int_equal(expr_eval(l->next, env, &v, NULL), EXPR_OK);
+        assert_true(++trips < 100000);
+    }
+    expr_env_unset(env, l->var);
+}
+
+/* what: 0 bytes read and never written, 1 written, -1 either, 2 the fewest
+ * 32-byte windows covering what 0 counts. */
+static int64_t brute(const mem_access *sites, int n, const int64_t g[3], const int64_t b[3],
+                     int what)
+{
+    unsigned char *bytes[2] = {calloc(SPAN, 1), calloc(SPAN, 1)}; /* read, written */
+    expr_env env;
+    expr_env_init(&env);
+    for (int d = 0; d < 3; d++) {
+        expr_env_set_builtin(&env, (expr_builtin)(SYM_BDIM_X + d), b[d]);
+        expr_env_set_builtin(&env, (expr_builtin)(SYM_GDIM_X + d), g[d]);
+    }
+    for (int i = 0; i < n; i++) {
+        for (int64_t p = 0; p < g[0] * g[1] * g[2] * b[0] * b[1] * b[2]; p++) {
+            int64_t r = p;
+            int64_t v[6];
+            for (int d = 0; d < 3; d++) {
+                v[d] = r % b[d];
+                r /= b[d];
+            }
+            for (int d = 0; d < 3; d++) {
+                v[3 + d] = r % g[d];
+                r /= g[d];
+            }
+            for (int d = 0; d < 3; d++) {
+                expr_env_set_builtin(&env, (expr_builtin)(SYM_TID_X + d), v[d]);
+                expr_env_set_builtin(&env, (expr_builtin)(SYM_BID_X + d), v[3 + d]);
+            }
+            mark(&sites[i], &env, 0, bytes[sites[i].is_store]);
+        }
+    }
+    int64_t count = 0, next = -1;
+    for (int i = 0; i < SPAN; i++) {
+        bool in = what == 0 || what == 2 ? bytes[0][i] && !bytes[1][i]
+                  : what == 1            ? bytes[1][i]
+                                         : bytes[0][i] || bytes[1][i];
+        if (what == 2 && in && i >= next) { /* 32-byte windows of the unwritten reads */
+            count++;
+            next = i + 32;
+        } else if (what != 2) {
+            count += in;
+        }
+    }
+    free(bytes[0]);
+    free(bytes[1]);
+    return count;
+}
+
+/* footprint_compute over one array must equal the brute force, reads,
+ * writes and both. Bytes read and also written count as written only: the
+ * write may come first. */
+static void check_exact(mem_access *sites, int n, const int64_t g[3], const int64_t b[3])
+{
+    footprint_site fs[16];
+    assert_true(n <= 16);
+    for (int i = 0; i < n; i++)
+        fs[i] = (footprint_site){&sites[i], "a"};
+    footprint f;
+    footprint_compute(fs, (size_t)n, g, b, NULL, &f);
+    /* Every site followed; reads overlapping writes not read first are
+     * labelled (and count as not read, as the brute force counts them). */
+    if (f.why && !strstr(f.why, "count as not read"))
+        fail_msg("left out: %s", f.why);
+    assert_int_equal(f.n_left_out, 0);
+    assert_int_equal(f.n_partial, 0);
+    assert_int_equal(f.n_arrays, 1);
+    assert_int_equal(f.read_bytes, brute(sites, n, g, b, 0));
+    assert_int_equal(f.write_bytes, brute(sites, n, g, b, 1));
+    assert_int_equal(f.bytes, brute(sites, n, g, b, -1));
+    if (!f.why) /* with every store read first the reads include the writes */
+        assert_int_equal(f.read_sectors, brute(sites, n, g, b, 2));
+    assert_true(f.bytes > 0);
+    footprint_free(&f);
+    for (int i = 0; i < n; i++)
+        site_free(&sites[i]);
+}
+
+static void test_bounds_check(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {5, 1, 1}, b[3] = {256, 1, 1};
+    mem_access s[2] = {
+        site("a", "4 * (blockIdx.x * blockDim.x + threadIdx.x)", 4, false,
+             "blockIdx.x * blockDim.x + threadIdx.x < 1000", 0, NULL),
+        site("a", "4 * (blockIdx.x * blockDim.x + threadIdx.x)", 4, true,
+             "!(blockIdx.x * blockDim.x + threadIdx.x >= 1000)", 0, NULL),
+    };
+    check_exact(s, 2, g, b);
+}
+
+static void test_gemm_rows(void **state)
+{
+    (void)state;
+    /* A[row * K + k] over k < K, row < M && col < N; 16 x 16 blocks. */
+    const int64_t g[3] = {2, 3, 1}, b[3] = {16, 16, 1};
+    lp k = {"k", "0", "k < 20", "k + 1", false};
+    mem_access s[1] = {
+        site("a", "4 * ((blockIdx.y * 16 + threadIdx.y) * 20 + k)", 4, false,
+             "blockIdx.y * 16 + threadIdx.y < 40 && blockIdx.x * 16 + threadIdx.x < 24", 1, &k)};
+    check_exact(s, 1, g, b);
+}
+
+static void test_stencil_overlap(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {4, 1, 1}, b[3] = {64, 1, 1};
+    const char *guard = "blockIdx.x * 64 + threadIdx.x > 0 && blockIdx.x * 64 + threadIdx.x < 199";
+    mem_access s[4] = {
+        site("a", "8 * (blockIdx.x * 64 + threadIdx.x - 1)", 8, false, guard, 0, NULL),
+        site("a", "8 * (blockIdx.x * 64 + threadIdx.x)", 8, false, guard, 0, NULL),
+        site("a", "8 * (blockIdx.x * 64 + threadIdx.x + 1)", 8, false, guard, 0, NULL),
+        site("a", "8 * (blockIdx.x * 64 + threadIdx.x) + 1024", 8, true, guard, 0, NULL),
+    };
+    check_exact(s, 4, g, b);
+}
+
+static void test_grid_stride(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {3, 1, 1}, b[3] = {32, 1, 1};
+    lp i = {"i", "blockIdx.x * blockDim.x + threadIdx.x", "i < 1000", "i + blockDim.x * gridDim.x",
+            false};
+    mem_access s[1] = {site("a", "4 * i", 4, false, NULL, 1, &i)};
+    check_exact(s, 1, g, b);
+}
+
+static void test_gaps_and_overlaps(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {2, 1, 1}, b[3] = {8, 1, 1};
+    lp j = {"j", "0", "j < 10", "j + 1", false};
+    lp d = {"d", "9", "d >= 0", "d - 1", false};
+    mem_access s[3] = {
+        /* Every other float: gaps. */
+        site("a", "8 * (blockIdx.x * 8 + threadIdx.x)", 4, false, NULL, 0, NULL),
+        /* Windows of 8 lanes stepping 5: overlapping, not a mixed radix. */
+        site("a", "4 * (threadIdx.x + 5 * j) + 1000", 4, false, NULL, 1, &j),
+        /* A loop counting down, 12-byte stride, 8-byte elements. */
+        site("a", "12 * d + 3000", 8, true, "threadIdx.x == 3", 1, &d),
+    };
+    check_exact(s, 3, g, b);
+}
+
+static void test_left_out(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {2, 1, 1}, b[3] = {32, 1, 1};
+    lp brk = {"k", "0", "k < 8", "k + 1", true};
+    lp tri = {"j", "threadIdx.x", "j < 32", "j + 1", false};
+    const struct {
+        const char *off, *guard;
+        const lp *loop;
+        const char *why;
+    } cases[] = {
+        {"4 * (threadIdx.x * threadIdx.x)", NULL, NULL, "not a sum of multiples"},
+        {"4 * ((threadIdx.x + 1) / 2)", NULL, NULL, "does not cut an index"},
+        {"4 * ((threadIdx.x - 5) % 8)", NULL, NULL, "may be negative"},
+        {"4 * k", NULL, &brk, "break or return"},
+        {"4 * threadIdx.x", "threadIdx.x < blockIdx.x", NULL, "two indices at once"},
+        {"4 * j", NULL, &tri, "two indices at once"},
+        {"4 * n", NULL, NULL, "not known here"},
+        {"4 * threadIdx.x", "threadIdx.x + blockIdx.x < 20", NULL, "two indices at once"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        mem_access s[2] = {
+            site("a", cases[c].off, 4, false, cases[c].guard, cases[c].loop ? 1 : 0, cases[c].loop),
+            site("b", "4 * threadIdx.x", 4, false, NULL, 0, NULL),
+        };
+        footprint_site fs[2] = {{&s[0], "a"}, {&s[1], "b"}};
+        footprint f;
+        footprint_compute(fs, 2, g, b, NULL, &f);
+        assert_int_equal(f.n_sites, 2);
+        if (f.n_left_out != 1)
+            fail_msg("case %zu: followed", c);
+        assert_non_null(f.why);
+        if (!strstr(f.why, cases[c].why))
+            fail_msg("case %zu: '%s' lacks '%s'", c, f.why, cases[c].why);
+        /* What was followed still counts: b's 128 bytes, a's none. */
+        assert_int_equal(f.read_bytes, 128);
+        assert_int_equal(f.n_arrays, 2);
+        footprint_free(&f);
+        site_free(&s[0]);
+        site_free(&s[1]);
+    }
+}
+
+static void test_unreached_and_defines(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
+    mem_access s[2] = {
+        site("a", "4 * threadIdx.x", 4, false, "threadIdx.x >= 32", 0, NULL),
+        site("b", "4 * (threadIdx.x + n)", 4, false, "threadIdx.x < m", 0, NULL),
+    };
+    footprint_site fs[2] = {{&s[0], "a"}, {&s[1], "b"}};
+    expr_env env;
+    expr_env_init(&env);
+    expr_env_set(&env, "n", 100);
+    expr_env_set(&env, "m", 10);
+    footprint f;
+    footprint_compute(fs, 2, g, b, &env, &f);
+    assert_null(f.why);
+    assert_int_equal(f.arrays[0].read_bytes, 0); /* no thread reaches it */
+    assert_int_equal(f.arrays[1].read_bytes, 40);
+    footprint_free(&f);
+    site_free(&s[0]);
+    site_free(&s[1]);
+}
+
+/* A store gpulint cannot place may write a byte before it is read: the
+ * array's reads then count for nothing, its followed writes still do. */
+static void test_store_left_out(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
+    mem_access s[3] = {
+        site("a", "4 * threadIdx.x", 4, false, NULL, 0, NULL),
+        site("a", "4 * (threadIdx.x * threadIdx.x % 32)", 4, true, NULL, 0, NULL),
+        site("a", "4 * threadIdx.x + 512", 4, true, NULL, 0, NULL),
+    };
+    footprint_site fs[3] = {{&s[0], "a"}, {&s[1], "a"}, {&s[2], "a"}};
+    footprint f;
+    footprint_compute(fs, 3, g, b, NULL, &f);
+    assert_non_null(f.why);
+    assert_int_equal(f.n_left_out, 1);
+    assert_int_equal(f.read_bytes, 0);
+    assert_int_equal(f.write_bytes, 128);
+    assert_int_equal(f.bytes, 256);
+    footprint_free(&f);
+    for (int i = 0; i < 3; i++)
+        site_free(&s[i]);
+}
+
+/* In place: a store whose place the thread reads first (the same statement,
+ * or an earlier one) leaves every byte read from DRAM; a store before the
+ * read, or one without such a read, leaves only the bytes never written. */
+static void test_in_place(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {2, 1, 1}, b[3] = {64, 1, 1};
+    const char *i = "4 * (blockIdx.x * 64 + threadIdx.x)";
+    const struct {
+        long load_stmt, store_stmt;
+        const char *store_off;
+        int64_t read;
+    } cases[] = {
+        {1, 1, NULL, 512},                                        /* a[i] = a[i] * 2 */
+        {1, 2, NULL, 512},                                        /* x = a[i]; a[i] = x * 2; */
+        {2, 1, NULL, 0},                                          /* a[i] = 0; x = a[i]; */
+        {1, 1, "4 * (blockIdx.x * 64 + threadIdx.x) + 256", 256}, /* a[i + 64] = a[i] */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        mem_access s[2] = {
+            site("a", i, 4, false, NULL, 0, NULL),
+            site("a", cases[c].store_off ? cases[c].store_off : i, 4, true, NULL, 0, NULL),
+        };
+        s[0].stmt = cases[c].load_stmt;
+        s[1].stmt = cases[c].store_stmt;
+        footprint_site fs[2] = {{&s[0], "a"}, {&s[1], "a"}};
+        footprint f;
+        footprint_compute(fs, 2, g, b, NULL, &f);
+        /* Exact where the store is read first; else the overlap is labelled. */
+        if ((f.why != NULL) != (cases[c].read < 512))
+            fail_msg("case %zu: %s", c, f.why ? f.why : "exact");
+        if (f.read_bytes != cases[c].read)
+            fail_msg("case %zu: %lld bytes read, want %lld", c, (long long)f.read_bytes,
+                     (long long)cases[c].read);
+        assert_int_equal(f.write_bytes, 512);
+        footprint_free(&f);
+        site_free(&s[0]);
+        site_free(&s[1]);
+    }
+}
+
+/* Divisions and remainders that cut an index into digits, guards with
+ * alternatives (an else arm's negated conjunction, !=), and a condition on
+ * two indices that holds for every thread. */
+static void test_digits_and_alternatives(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {3, 2, 1}, b[3] = {64, 2, 1};
+    lp tile = {"i", "threadIdx.x", "i < 8 * 16", "i + blockDim.x", false};
+    lp half = {"k", "0", "k < 6", "k + 1", false};
+    lp part = {"i", "threadIdx.x", "i < 40", "i + blockDim.x", false};
+    mem_access s[10] = {
+        /* warp and lane: out[warp * 40 + lane % 8] */
+        site("a", "4 * ((threadIdx.x >> 5) * 40 + (threadIdx.x & 7))", 4, false, NULL, 0, NULL),
+        /* a tile load: r = i / 16, c = i % 16 of a 16-wide tile, row stride 100 */
+        site("a", "4 * (blockIdx.x * 8 * 100 + (i / 16) * 100 + i % 16) + 8000", 4, false, NULL, 1,
+             &tile),
+        /* every thread but one; an else arm */
+        site("a", "8 * threadIdx.x + 20000", 8, true, "threadIdx.x != 3", 0, NULL),
+        site("a", "4 * (blockIdx.y * 64 + threadIdx.x) + 24000", 4, false,
+             "!(threadIdx.x == 0 && blockIdx.y < 1) && threadIdx.x < 60", 0, NULL),
+        /* i + blockDim.x < 384 holds for every thread of the grid */
+        site("a", "4 * (blockIdx.x * 128 + threadIdx.x + 64) + 26000", 4, false,
+             "blockIdx.x * 128 + threadIdx.x + blockDim.x < 384", 0, NULL),
+        /* a loop counter cut in halves: k / 2 and k % 2 */
+        site("a", "4 * ((k / 2) * 10 + k % 2 + threadIdx.y * 100) + 30000", 4, true, NULL, 1,
+             &half),
+        /* a guard false everywhere but one block row */
+        site("a", "4 * (threadIdx.x + 64 * threadIdx.y)", 4, true,
+             "blockIdx.y == 1 && threadIdx.x % 2 == 1", 0, NULL),
+        /* a digit that needs no split: tid.y < 2 */
+        site("a", "4 * (threadIdx.y % 4 + threadIdx.y / 4) + 31000", 4, false, NULL, 0, NULL),
+        /* a tile smaller than the block: i < 40 cuts the digits of i */
+        site("a", "4 * ((i / 16) * 100 + i % 16) + 40000", 4, false, NULL, 1, &part),
+        /* a lower bound on blockIdx.x * 64 + threadIdx.x, used apart */
+        site("a", "4 * (blockIdx.x * 1000 + threadIdx.x) + 50000", 4, true,
+             "blockIdx.x * 64 + threadIdx.x >= 70", 0, NULL),
+    };
+    check_exact(s, 10, g, b);
+}
+
+/* cuda-samples' reduce6: i = blockIdx.x * 2 * blockDim.x + threadIdx.x
+ * steps by twice the grid, reading i and i + blockDim.x: the loop bound
+ * cuts the step index, and the second read's guard cuts it again. */
+static void test_two_per_thread(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {3, 1, 1}, b[3] = {64, 1, 1};
+    for (int n = 1000; n <= 1152; n += 152) {
+        char cond[32], guard[64];
+        snprintf(cond, sizeof cond, "i < %d", n);
+        snprintf(guard, sizeof guard, "i + 64 < %d", n);
+        lp i = {"i", "blockIdx.x * 128 + threadIdx.x", cond, "i + 384", false};
+        mem_access s[2] = {
+            site("a", "4 * i", 4, false, NULL, 1, &i),
+            site("a", "4 * (i + 64)", 4, false, guard, 1, &i),
+        };
+        check_exact(s, 2, g, b);
+    }
+}
+
+/* A tree reduction in place: stride *= 2 is followed through its first
+ * iteration (a subset, labelled), and the store, read first at its place,
+ * leaves every element read from DRAM. */
+static void test_first_iteration(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {2, 1, 1}, b[3] = {64, 1, 1};
+    lp stride = {"stride", "1", "stride < 64", "stride * 2", false};
+    const char *guard = "threadIdx.x % (2 * stride) == 0";
+    mem_access s[3] = {
+        site("a", "4 * (blockIdx.x * 64 + threadIdx.x)", 4, false, guard, 1, &stride),
+        site("a", "4 * (blockIdx.x * 64 + threadIdx.x + stride)", 4, false, guard, 1, &stride),
+        site("a", "4 * (blockIdx.x * 64 + threadIdx.x)", 4, true, guard, 1, &stride),
+    };
+    for (int i = 0; i < 3; i++)
+        s[i].stmt = 7;
+    footprint_site fs[3] = {{&s[0], "a"}, {&s[1], "a"}, {&s[2], "a"}};
+    footprint f;
+    footprint_compute(fs, 3, g, b, NULL, &f);
+    assert_non_null(f.why);
+    assert_non_null(strstr(f.why, "first iteration"));
+    assert_int_equal(f.n_partial, 3);
+    assert_int_equal(f.n_left_out, 0);
+    assert_int_equal(f.read_bytes, 512);
+    assert_int_equal(f.write_bytes, 256);
+    footprint_free(&f);
+    for (int i = 0; i < 3; i++)
+        site_free(&s[i]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bounds_check),
+        cmocka_unit_test(test_gemm_rows),
+        cmocka_unit_test(test_stencil_overlap),
+        cmocka_unit_test(test_grid_stride),
+        cmocka_unit_test(test_gaps_and_overlaps),
+        cmocka_unit_test(test_left_out),
+        cmocka_unit_test(test_unreached_and_defines),
+        cmocka_unit_test(test_store_left_out),
+        cmocka_unit_test(test_in_place),
+        cmocka_unit_test(test_digits_and_alternatives),
+        cmocka_unit_test(test_two_per_thread),
+        cmocka_unit_test(test_first_iteration),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
