@@ -82,6 +82,24 @@ void vcheck_roofline_judge(vrun *x, int ci)
         c->compulsory > 0 && bytes > (double)c->compulsory ? (double)c->compulsory : bytes;
     double floor_s = fmax(upper ? 0 : compute_s, floor_bytes / bw);
     bool memory_bound = floor_bytes / bw >= (upper ? 0 : compute_s);
+    /* gpulint's own floor where its report gives the compulsory DRAM
+     * bytes: 32-byte sectors read (a cold L2) and writes past the L2's
+     * capacity, at this device's bandwidth, or the FLOPs, whichever is
+     * longer; the hand count stays beside it as a check. */
+    const json_t *comp = json_object_get(p, "dram_compulsory_bytes");
+    double sectors = vrun_jnum(comp, "read_sectors"), written = vrun_jnum(comp, "write");
+    if (sectors >= 0 && written >= 0) {
+        double l2 = x->have_product ? (double)x->product.l2_bytes : 0;
+        double must = 32 * sectors + fmax(0, written - l2);
+        floor_bytes = must;
+        floor_s = fmax(upper ? 0 : compute_s, must / bw);
+        bound = floor_s;
+        row->predicted = bound * 1e3;
+        memory_bound = must / bw >= (upper ? 0 : compute_s);
+        json_object_set_new(row->detail, "compulsory_dram_bytes", json_real(must));
+        if (c->compulsory > 0)
+            json_object_set_new(row->detail, "compulsory_by_hand", json_integer(c->compulsory));
+    }
     json_object_set_new(row->detail, "flops", json_real(total_flops));
     json_object_set_new(row->detail, "dram_bytes", json_real(bytes));
     if (c->compulsory > 0)
