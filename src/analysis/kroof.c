@@ -499,6 +499,7 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         /* Counts that may miss code bound nothing: a time from them could be
          * above the real one. */
         k->incomplete = xstrdup(in->incomplete);
+        k->also_over = k->upper_bound; /* missed code and over-counted arms */
         k->upper_bound = false;
         k->why_no_bound = xstrdup("the counts may miss code that could not be analysed");
         return;

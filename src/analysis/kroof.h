@@ -56,6 +56,7 @@ typedef struct kroof {
     /* The counts may miss code: never an upper or a lower bound, no time
      * bound from them. */
     char *incomplete;
+    bool also_over; /* incomplete, and arms were counted for every thread too */
 } kroof;
 
 typedef struct kroof_defines {

@@ -237,6 +237,18 @@ json_t *kroof_json(const kroof *k)
     json_object_set_new(o, "per_thread", json_boolean(k->per_thread));
     json_object_set_new(o, "annotated", json_boolean(k->annotated));
     json_object_set_new(o, "upper_bound", json_boolean(k->upper_bound));
+    /* What flops, transcendentals, requested_bytes and global_accesses are. */
+    json_object_set_new(o, "counts_label",
+                        json_text(k->annotated     ? "annotated"
+                                  : k->also_over   ? "unknown"
+                                  : k->incomplete  ? "lower_bound"
+                                  : k->upper_bound ? "upper_bound"
+                                                   : "exact"));
+    if (k->incomplete || (k->upper_bound && !k->annotated))
+        json_object_set_new(o, "counts_why",
+                            json_text(k->incomplete ? k->incomplete
+                                                    : "a branch that is not a bounds check guards "
+                                                      "counted work: every arm is counted"));
     json_t *fl = json_object();
     for (int i = 0; i < 4; i++)
         json_object_set_new(fl, prec_names[i],
