@@ -204,9 +204,14 @@ static int plot_roofline(const report *r, const source_outputs *src, const char 
     return rc;
 }
 
-static void print_sarif(const finding_list *findings)
+static void print_sarif(const finding_list *findings, const source_outputs *src)
 {
-    json_t *doc = findings_sarif(findings, GPULINT_VERSION);
+    /* The launches' counts and bounds (as in --format json) in the run's
+     * property bag: SARIF results are findings, the roofline is not. */
+    json_t *props = NULL;
+    if (src->roofline && json_array_size(src->roofline))
+        props = json_pack("{s:O}", "roofline", src->roofline);
+    json_t *doc = findings_sarif(findings, GPULINT_VERSION, props);
     char *s = json_dumps(doc, JSON_INDENT(2));
     puts(s);
     free(s);
@@ -349,7 +354,7 @@ int cmd_report(int argc, char **argv)
         if (strcmp(a.format, "json") == 0)
             print_json(&r, &r.src, &r.findings);
         else if (strcmp(a.format, "sarif") == 0)
-            print_sarif(&r.findings);
+            print_sarif(&r.findings, &r.src);
         else
             print_text(&r, &a, &r.src, &r.findings);
     }

@@ -256,7 +256,7 @@ json_t *findings_json(const finding_list *l)
     return arr;
 }
 
-json_t *findings_sarif(const finding_list *l, const char *tool_version)
+json_t *findings_sarif(const finding_list *l, const char *tool_version, json_t *run_properties)
 {
     json_t *rules = json_array();
     json_t *results = json_array();
@@ -292,9 +292,13 @@ json_t *findings_sarif(const finding_list *l, const char *tool_version)
     }
     json_t *driver =
         json_pack("{s:s, s:s, s:o}", "name", "gpulint", "version", tool_version, "rules", rules);
-    return json_pack("{s:s, s:s, s:[{s:{s:o}, s:o}]}", "$schema",
-                     "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs",
-                     "tool", "driver", driver, "results", results);
+    json_t *doc = json_pack("{s:s, s:s, s:[{s:{s:o}, s:o}]}", "$schema",
+                            "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
+                            "runs", "tool", "driver", driver, "results", results);
+    if (run_properties)
+        json_object_set_new(json_array_get(json_object_get(doc, "runs"), 0), "properties",
+                            run_properties);
+    return doc;
 }
 
 /* Every field exactly (json_bytes), the check data as it is: what a worker

@@ -62,7 +62,9 @@ void findings_dedupe(finding_list *l);
 
 void findings_text(sbuf *out, const finding_list *l, bool color);
 json_t *findings_json(const finding_list *l);
-json_t *findings_sarif(const finding_list *l, const char *tool_version);
+/* run_properties (taken, may be NULL): the run's property bag, where the
+ * per-launch roofline entries travel beside the results. */
+json_t *findings_sarif(const finding_list *l, const char *tool_version, json_t *run_properties);
 const char *finding_severity_name(finding_severity s);
 
 /* A lossless JSON form, for gpulint's own records (worker results, the

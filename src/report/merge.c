@@ -128,7 +128,7 @@ static json_t *merge_sarif(json_t *const *docs, size_t n, char *err, size_t errl
     json_t *rules =
         json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
     json_t *results = json_array(), *seen = json_object(), *rule_seen = json_object();
-    json_t *new_rules = json_array();
+    json_t *new_rules = json_array(), *roofline = json_array();
     for (size_t d = 0; d < n; d++) {
         const json_t *r = json_array_get(json_object_get(docs[d], "runs"), 0);
         const json_t *drv = json_object_get(json_object_get(r, "tool"), "driver");
@@ -143,6 +143,10 @@ static json_t *merge_sarif(json_t *const *docs, size_t n, char *err, size_t errl
             break;
         }
         append_unique(results, json_object_get(r, "results"), "results", seen);
+        const json_t *roof = json_object_get(json_object_get(r, "properties"), "roofline");
+        size_t ri;
+        json_t *entry;
+        json_array_foreach(roof, ri, entry) json_array_append(roofline, entry);
         size_t i;
         json_t *rule;
         json_array_foreach(json_object_get(drv, "rules"), i, rule)
@@ -157,7 +161,11 @@ static json_t *merge_sarif(json_t *const *docs, size_t n, char *err, size_t errl
             json_object_set(json_object_get(json_object_get(run, "tool"), "driver"), "rules",
                             new_rules);
         json_object_set(run, "results", results);
+        /* Each log's launches, in order (roofline entries are per launch). */
+        if (json_array_size(roofline))
+            json_object_set_new(run, "properties", json_pack("{s:O}", "roofline", roofline));
     }
+    json_decref(roofline);
     json_decref(results);
     json_decref(new_rules);
     json_decref(seen);
