@@ -500,6 +500,12 @@ typedef struct fn_list {
     size_t n, cap;
 } fn_list;
 
+/* Host calls followed from a launch's caller down to the launch: libraries
+ * dispatch through several layers of templates (OneFlow's softmax: seven,
+ * from its entry point through pack-size and column-count dispatchers to
+ * the function that launches). */
+#define SCAN_MAX_DEPTH 10
+
 typedef struct scan_state {
     cusrc_tu *t;
     fn_list fns;     /* function definitions in the main file */
@@ -507,7 +513,11 @@ typedef struct scan_state {
     const_tab consts;
     char **called; /* keys of main-file functions some main-file code calls */
     size_t n_called, cap_called;
-    char *stack[4]; /* functions being expanded, against recursion */
+    char *stack[SCAN_MAX_DEPTH]; /* functions being expanded, against recursion */
+    /* What must hold at each expanded call for it to run (launch_reach of
+     * the call in its caller, NULL = nothing known): a launch reached
+     * through them runs only where all of them hold. */
+    expr *reach[SCAN_MAX_DEPTH];
     int depth;
     int budget;            /* expansions left: a file of many wrappers stays fast */
     bool in_explicit_refs; /* visiting gpulint's appended function (cusrc_explicit.c) */
@@ -835,8 +845,9 @@ static expr *launch_reach(fn_ctx *f, cnode *call)
     return reach;
 }
 
-static cusrc_launch *new_launch(cusrc_tu *t, cusrc_launch_kind kind, cnode *call, fn_ctx *f)
+static cusrc_launch *new_launch(scan_state *ss, cusrc_launch_kind kind, cnode *call, fn_ctx *f)
 {
+    cusrc_tu *t = ss->t;
     cusrc_unit *u = t->u;
     GROW(u->launches, u->n_launches, t->cap_launches);
     t->launch_usr = xrealloc(t->launch_usr, t->cap_launches * sizeof *t->launch_usr);
@@ -850,6 +861,11 @@ static cusrc_launch *new_launch(cusrc_tu *t, cusrc_launch_kind kind, cnode *call
     l->text = cn_text_trunc(t, call->cur, 200);
     cn_loc(t, call->cur, &l->loc);
     l->reach = launch_reach(f, call);
+    /* The conditions of the calls that led here, outermost first. */
+    for (int i = ss->depth - 1; i >= 0; i--)
+        if (ss->reach[i])
+            l->reach = l->reach ? expr_binary(OP_LAND, expr_clone(ss->reach[i]), l->reach)
+                                : expr_clone(ss->reach[i]);
     return l;
 }
 
@@ -1072,7 +1088,7 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
         char *ptr = NULL;
         int nh = pointees(f, n->kids[0], held, &ptr);
         for (int h = 0; h < (nh ? nh : 1); h++) {
-            cusrc_launch *l = new_launch(t, CUSRC_LAUNCH_CHEVRON, n, f);
+            cusrc_launch *l = new_launch(ss, CUSRC_LAUNCH_CHEVRON, n, f);
             size_t li = (size_t)(l - t->u->launches);
             if (nh) {
                 l->kernel_name = cn_spelling(held[h]);
@@ -1096,14 +1112,14 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
                 strncmp(name, "cudaLaunchKernelEx", 18)) ||
                !strncmp(name, "cudaLaunchCooperativeKernel", 27)) {
         bool coop = !strncmp(name, "cudaLaunchCooperativeKernel", 27);
-        cusrc_launch *l = new_launch(t, coop ? CUSRC_LAUNCH_COOPERATIVE : CUSRC_LAUNCH_API, n, f);
+        cusrc_launch *l = new_launch(ss, coop ? CUSRC_LAUNCH_COOPERATIVE : CUSRC_LAUNCH_API, n, f);
         size_t li = (size_t)(l - t->u->launches);
         if (na >= 1)
             launch_callee(t, f, l, cn_expr_kid(n, 1));
         /* (func, gridDim, blockDim, args, sharedMem, stream) */
         launch_args(t, f, &t->u->launches[li], n, 2, 3, 5, 6);
     } else if (!strncmp(name, "cudaLaunchKernelEx", 18) && na >= 2) {
-        cusrc_launch *l = new_launch(t, CUSRC_LAUNCH_API_EX, n, f);
+        cusrc_launch *l = new_launch(ss, CUSRC_LAUNCH_API_EX, n, f);
         size_t li = (size_t)(l - t->u->launches);
         launch_callee(t, f, l, cn_expr_kid(n, 2));
         l = &t->u->launches[li];
@@ -1221,7 +1237,8 @@ static enum CXChildVisitResult called_visit(CXCursor c, CXCursor parent, CXClien
 static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
 {
     CXCursor fn = clang_getCursorReferenced(call->cur), def;
-    if (clang_Cursor_isNull(fn) || s->depth >= 4 || s->budget <= 0 || !expandable(s, fn, &def))
+    if (clang_Cursor_isNull(fn) || s->depth >= SCAN_MAX_DEPTH || s->budget <= 0 ||
+        !expandable(s, fn, &def))
         return;
     char *key = fn_key(fn);
     for (int i = 0; i < s->depth; i++)
@@ -1233,9 +1250,12 @@ static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
     int n = x_bind_args(f, call, def, pb, 16);
     if (n >= 0) {
         bind_frame fr = {pb, n, NULL};
+        s->reach[s->depth] = launch_reach(f, call);
         s->stack[s->depth++] = key;
         scan_function(s, def, &fr);
         s->depth--;
+        expr_free(s->reach[s->depth]);
+        s->reach[s->depth] = NULL;
         x_unbind(pb, n);
     }
     free(key);
@@ -1247,7 +1267,7 @@ static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
 static void expand_ref(scan_state *s, CXCursor fn)
 {
     CXCursor def;
-    if (clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)) || s->depth >= 4 ||
+    if (clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)) || s->depth >= SCAN_MAX_DEPTH ||
         s->budget <= 0 || !expandable(s, fn, &def))
         return;
     char *key = fn_key(fn);

@@ -493,6 +493,19 @@ void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
         if (n->kind == CXCursor_MemberRefExpr && t.kind == CXType_Pointer) {
             /* p.data where p is a struct parameter: a global pointer. */
             cnode *b = n->n_kids ? cn_strip(n->kids[0]) : NULL;
+            if ((!b || b->kind == CXCursor_CXXThisExpr) && w->calls && w->calls->this_path) {
+                /* this->data in a method called on such a parameter. */
+                char *field = cn_spelling(n->cur);
+                sbuf s;
+                sbuf_init(&s);
+                sbuf_addf(&s, "%s.%s", w->calls->this_path, field);
+                free(field);
+                r->space = SP_GLOBAL;
+                r->array = -1;
+                r->base = sbuf_take(&s);
+                r->off = expr_const(0);
+                return;
+            }
             if (b && b->kind == CXCursor_DeclRefExpr) {
                 var_info *v = fn_var(w->f, clang_getCursorReferenced(b->cur));
                 if (v && v->is_param &&

@@ -259,6 +259,26 @@ static void bind_pointers(walker *w, cnode **args, int np, CXCursor def, call_fr
     }
 }
 
+/* The kernel parameter a method is called on, or the one the calling
+ * method was (a call through this); NULL when it is neither. */
+static char *object_path(walker *w, cnode *call, CXCursor def)
+{
+    if (clang_getCursorKind(def) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(def) ||
+        !call->n_kids)
+        return NULL;
+    cnode *callee = cn_strip(call->kids[0]);
+    if (!callee || callee->kind != CXCursor_MemberRefExpr)
+        return NULL;
+    cnode *obj = callee->n_kids ? cn_strip(callee->kids[0]) : NULL;
+    if (!obj || obj->kind == CXCursor_CXXThisExpr)
+        return w->calls && w->calls->this_path ? xstrdup(w->calls->this_path) : NULL;
+    if (obj->kind != CXCursor_DeclRefExpr || w->calls)
+        return NULL;
+    var_info *v = fn_var(w->f, clang_getCursorReferenced(obj->cur));
+    CXType t = v ? clang_getCanonicalType(clang_getCursorType(v->decl)) : (CXType){0};
+    return v && v->is_param && t.kind == CXType_Record ? xstrdup(v->name) : NULL;
+}
+
 /* A constructor's member initialisers are expressions before its body. */
 static void walk_ctor_inits(walker *w, cnode *root)
 {
@@ -317,6 +337,7 @@ bool call_walk(walker *w, cnode *call)
     fr.call_file = l.file;
     fr.up = w->calls;
     fr.ctx = NULL; /* set once the helper's context exists */
+    fr.this_path = object_path(w, call, def);
     if (np > 0)
         bind_pointers(w, args, np, def, &fr);
 
@@ -360,5 +381,6 @@ bool call_walk(walker *w, cnode *call)
     free(fr.ptrs);
     free(fr.name);
     free(fr.call_file);
+    free(fr.this_path);
     return true;
 }

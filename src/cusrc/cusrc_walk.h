@@ -54,6 +54,10 @@ typedef struct call_frame {
     ptr_binding *ptrs;
     int n_ptrs;
     fn_ctx *ctx; /* the helper's variables */
+    /* A method called on a struct the kernel takes by value (`load.load<4>(...)`
+     * on a `LOAD load` parameter): the parameter's name, which its members
+     * read through `this` are fields of. NULL otherwise. */
+    char *this_path;
     struct call_frame *up;
 } call_frame;
 
