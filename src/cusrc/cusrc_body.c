@@ -380,6 +380,35 @@ static CXCursor returned_shared_var(walker *w, cnode *call)
     return var;
 }
 
+/* p.data where p is a struct the kernel takes by value (or this->data in a
+ * method called on one): a global pointer, named by the field's path. */
+static bool member_of_param(walker *w, cnode *n, lref *r)
+{
+    cnode *b = n->n_kids ? cn_strip(n->kids[0]) : NULL;
+    const char *owner = NULL;
+    var_info *v = NULL;
+    if ((!b || b->kind == CXCursor_CXXThisExpr) && w->calls && w->calls->this_path) {
+        owner = w->calls->this_path;
+    } else if (b && b->kind == CXCursor_DeclRefExpr) {
+        v = fn_var(w->f, clang_getCursorReferenced(b->cur));
+        if (v && v->is_param &&
+            clang_getCanonicalType(clang_getCursorType(v->decl)).kind != CXType_Pointer)
+            owner = v->name;
+    }
+    if (!owner)
+        return false;
+    char *field = cn_spelling(n->cur);
+    sbuf s;
+    sbuf_init(&s);
+    sbuf_addf(&s, "%s.%s", owner, field);
+    free(field);
+    r->space = SP_GLOBAL;
+    r->array = -1;
+    r->base = sbuf_take(&s);
+    r->off = expr_const(0);
+    return true;
+}
+
 void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
 {
     if (depth > 16) {
@@ -490,39 +519,9 @@ void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
             wk_resolve_lvalue(w, n, r, depth + 1); /* decays to a pointer to its start */
             return;
         }
-        if (n->kind == CXCursor_MemberRefExpr && t.kind == CXType_Pointer) {
-            /* p.data where p is a struct parameter: a global pointer. */
-            cnode *b = n->n_kids ? cn_strip(n->kids[0]) : NULL;
-            if ((!b || b->kind == CXCursor_CXXThisExpr) && w->calls && w->calls->this_path) {
-                /* this->data in a method called on such a parameter. */
-                char *field = cn_spelling(n->cur);
-                sbuf s;
-                sbuf_init(&s);
-                sbuf_addf(&s, "%s.%s", w->calls->this_path, field);
-                free(field);
-                r->space = SP_GLOBAL;
-                r->array = -1;
-                r->base = sbuf_take(&s);
-                r->off = expr_const(0);
-                return;
-            }
-            if (b && b->kind == CXCursor_DeclRefExpr) {
-                var_info *v = fn_var(w->f, clang_getCursorReferenced(b->cur));
-                if (v && v->is_param &&
-                    clang_getCanonicalType(clang_getCursorType(v->decl)).kind != CXType_Pointer) {
-                    char *field = cn_spelling(n->cur);
-                    sbuf s;
-                    sbuf_init(&s);
-                    sbuf_addf(&s, "%s.%s", v->name, field);
-                    free(field);
-                    r->space = SP_GLOBAL;
-                    r->array = -1;
-                    r->base = sbuf_take(&s);
-                    r->off = expr_const(0);
-                    return;
-                }
-            }
-        }
+        if (n->kind == CXCursor_MemberRefExpr && t.kind == CXType_Pointer &&
+            member_of_param(w, n, r))
+            return;
         lref_why(r, "%s", "pointer loaded from memory");
         return;
     }
