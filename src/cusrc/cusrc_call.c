@@ -352,6 +352,7 @@ bool call_walk(walker *w, cnode *call)
             vals[i].parm = clang_getNullCursor();
     }
     cf.bindings = &bf;
+    cf.this_path = fr.this_path;
     fn_ctx *caller = w->f;
     cf.loops = caller->loops;
     cf.n_loops = caller->n_loops;

@@ -756,12 +756,22 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
     return unknownf("'%s' is reassigned and differs between threads", v->name);
 }
 
-/* "p.n" for a member of a struct parameter (the same for every thread). */
-static char *member_path(cnode *n, int depth)
+/* "p.n" for a member of a struct parameter (the same for every thread),
+ * also read through this in a method called on one. */
+static char *member_path(const fn_ctx *f, cnode *n, int depth)
 {
     n = cn_strip(n);
     if (!n || depth > 8)
         return NULL;
+    if (n->kind == CXCursor_MemberRefExpr && f->this_path &&
+        (!n->n_kids || cn_strip(n->kids[0])->kind == CXCursor_CXXThisExpr)) {
+        char *field = cn_spelling(n->cur);
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "%s.%s", f->this_path, field);
+        free(field);
+        return sbuf_take(&b);
+    }
     if (n->kind == CXCursor_DeclRefExpr) {
         CXCursor r = clang_getCursorReferenced(n->cur);
         if (r.kind != CXCursor_ParmDecl)
@@ -772,7 +782,7 @@ static char *member_path(cnode *n, int depth)
         CXType bt = clang_getCanonicalType(clang_getCursorType(cn_strip(n->kids[0])->cur));
         if (bt.kind == CXType_Pointer)
             return NULL; /* p->x reads memory */
-        char *base = member_path(n->kids[0], depth + 1);
+        char *base = member_path(f, n->kids[0], depth + 1);
         if (!base)
             return NULL;
         char *field = cn_spelling(n->cur);
@@ -1216,7 +1226,7 @@ static expr *x_member(fn_ctx *f, cnode *n)
         }
         free(field);
     }
-    char *path = member_path(n, 0);
+    char *path = member_path(f, n, 0);
     if (path) {
         if (!f->device)
             note_origin(f, NULL, path);

@@ -89,8 +89,11 @@ typedef struct fn_ctx {
     sbuf origin; /* host values: why the first runtime symbol is not constant */
     int depth;
     struct bind_frame *bindings; /* parameters of an inlined helper being expanded */
-    long budget;                 /* translation steps left for the current expression: substituting
-                                    `int b = a + a; int c = b + b; ...` doubles at each step */
+    /* A method walked at its call on a struct the kernel takes by value: the
+     * parameter's name, whose fields its members read through this are. */
+    const char *this_path;
+    long budget; /* translation steps left for the current expression: substituting
+                    `int b = a + a; int c = b + b; ...` doubles at each step */
 } fn_ctx;
 
 typedef struct optin_rec {

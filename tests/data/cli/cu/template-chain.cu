@@ -1,11 +1,13 @@
 // A library-style launch: the kernel is launched six calls below main,
 // through templates that pick its parameters from the size at run time,
-// and it reads and writes through functors it takes by value.
+// and it reads and writes through functors it takes by value (the load's
+// stride is a field of the functor: --define load.stride=2 gives it).
 #include <cstdint>
 
 template <typename T> struct Load {
     const T *src;
-    __device__ T load(int64_t i) const { return src[i]; }
+    int64_t stride; /* elements between consecutive loads */
+    __device__ T load(int64_t i) const { return src[i * stride]; }
 };
 
 template <typename T> struct Store {
@@ -52,7 +54,7 @@ template <typename LOAD, typename STORE> void dispatch(LOAD load, STORE store, i
 
 template <typename T> void scale(const T *x, T *y, int64_t n)
 {
-    Load<T> load{x};
+    Load<T> load{x, 2};
     Store<T> store{y};
     dispatch(load, store, n);
 }
@@ -61,7 +63,7 @@ int main()
 {
     float *x, *y;
     int64_t n = 1 << 20;
-    cudaMalloc(&x, n * sizeof(float));
+    cudaMalloc(&x, 2 * n * sizeof(float));
     cudaMalloc(&y, n * sizeof(float));
     scale(x, y, n);
     return 0;
