@@ -107,6 +107,22 @@ def report(job):
     return p, defines, r
 
 
+def without_params(name):
+    """k<T, (ns::E)0>(T, long) -> k<T, (ns::E)0>: the parameter list only
+    (a cast in the template arguments has parentheses too)."""
+    return name[:name.rindex(">(") + 1] if ">(" in name else name.split("(")[0]
+
+
+def unqualified(name):
+    """ns::k<ns::T, 4> -> k<ns::T, 4>: ptxas names a kernel with its
+    namespaces, gpulint's variants without."""
+    head, sep, tail = name.partition("<")
+    # An enum argument prints as a cast, (ns::Algorithm)0, in one and 0 in
+    # the other.
+    tail = re.sub(r"\((?:\w+::)*\w+\)(?=-?\d)", "", tail)
+    return head.rsplit("::", 1)[-1] + sep + tail
+
+
 def first(rows_, kernel):
     """The kernel's first launch in source order: the one measured."""
     mine = [r for r in rows_ if same_name(r["kernel"], kernel)]
@@ -186,7 +202,8 @@ def judge(p, defines, d, misses):
         else:
             verdict("occupancy", f"{occ:.3f}", f"{theo:.3f}", abs(occ - theo) < 1e-3)
         code = next((kr.get("code") for kr in d["kernels"]
-                     if kr["name"] == gk or same_name(kr["demangled"].split("(")[0], gk)), None)
+                     if kr["name"] == gk or same_name(unqualified(without_params(kr["demangled"])),
+                                                      gk)), None)
         if not check(code is not None and code["level"] == "sass",
                      f"{p['name']} {k}: the SASS listing has the kernel"):
             continue
@@ -243,18 +260,25 @@ def main():
         with gzip.open(os.path.join(TRUTH, "sass", name), "rb") as f, \
                 open(os.path.join(SASS_DIR, name[:-3]), "wb") as out:
             out.write(f.read())
-    # One gpulint run per program and set of --define values.
-    jobs = []
+    # One gpulint run per file, flags and set of --define values; programs
+    # built from the same file (OneFlow's float and half runs) share it.
+    jobs, sharing = [], {}
     for p in progs:
         for k in p["kernels"]:
-            job = (p, kernel_spec(p, k)[2])
-            if job not in jobs:
-                jobs.append(job)
+            defines = kernel_spec(p, k)[2]
+            key = (p["dir"], p["file"], tuple(p["gpulint"]), tuple(defines))
+            if key not in sharing:
+                sharing[key] = []
+                jobs.append((p, defines))
+            if p not in sharing[key]:
+                sharing[key].append(p)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
         for p, defines, r in ex.map(report, jobs):
             if not check(r.returncode == 0, f"{p['name']}: gpulint exits 0", r.stderr[-2000:]):
                 continue
-            judge(p, defines, json.loads(r.stdout), misses)
+            d = json.loads(r.stdout)
+            for q in sharing[(p["dir"], p["file"], tuple(p["gpulint"]), tuple(defines))]:
+                judge(q, defines, d, misses)
     shutil.rmtree(SASS_DIR, ignore_errors=True)
     counts = {}
     for r in rows:
