@@ -10,7 +10,8 @@
 #                    (tests/cli/*.test golden cases), gpu (skipped without a
 #                    GPU: the test prints "skipped: no GPU" and exits 77).
 #   2. build-asan/   gcc with -fsanitize=address,undefined: the unit and cli
-#                    suites, GPULINT_SWEEP=quick (a strided occupancy sweep).
+#                    suites, GPULINT_SWEEP=quick (a strided occupancy sweep;
+#                    the truth set without its programs marked heavy).
 #   3. build-fuzz/   clang-22 with -Dfuzz=true: each libFuzzer target in
 #                    tests/fuzz for GPULINT_FUZZ_SECONDS (default 30) over
 #                    a copy of its seed corpus tests/fuzz/corpus/<name>.
