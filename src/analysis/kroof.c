@@ -495,6 +495,8 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         k->why_no_compulsory =
             xstrdup(in->why_no_footprint ? in->why_no_footprint : "the launch's size is not known");
     }
+    if (in->flops_estimate && !k->annotated)
+        k->flops_estimate = xstrdup(in->flops_estimate);
     if (in->incomplete && !k->annotated) {
         /* Counts that may miss code bound nothing: a time from them could be
          * above the real one. */
@@ -518,6 +520,7 @@ void kroof_free(kroof *k)
     free(k->unbound);
     free(k->why_no_bound);
     free(k->incomplete);
+    free(k->flops_estimate);
     free(k->compulsory_why);
     free(k->why_no_compulsory);
     memset(k, 0, sizeof *k);

@@ -57,6 +57,9 @@ typedef struct kroof {
      * bound from them. */
     char *incomplete;
     bool also_over; /* incomplete, and arms were counted for every thread too */
+    /* A call whose instructions depend on its argument, counted at the
+     * least measured (kroof_input.flops_estimate); NULL: none. */
+    char *flops_estimate;
 } kroof;
 
 typedef struct kroof_defines {
@@ -105,6 +108,9 @@ typedef struct kroof_input {
     /* Why the counts may miss code (the front end could not read all of
      * the kernel); NULL = they cover it. */
     const char *incomplete;
+    /* A math call whose compiled instructions depend on its argument: the
+     * FLOPs count it at the least measured (cusrc_counts.flops_estimate). */
+    const char *flops_estimate;
     /* The launch's footprint (analysis/footprint), when its size is known;
      * footprint_why NULL: every site followed. */
     bool has_footprint;

@@ -1913,6 +1913,7 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     t.appended_line = appended_line;
     t.tu = tu;
     t.path = opts->file;
+    t.math = opts->math;
     t.u = out;
     t.main_file = clang_getFile(tu, opts->file);
     out->file = xstrdup(opts->file);

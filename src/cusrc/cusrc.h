@@ -100,6 +100,7 @@
 
 #include "analysis/access.h"
 #include "analysis/expr.h"
+#include "analysis/mathcost.h"
 #include "util/sbuf.h"
 
 /* ---- input ---- */
@@ -110,6 +111,7 @@ typedef struct cusrc_options {
     int n_args;
     const char *cuda_home; /* NULL = the configured default (/usr/local/cuda) */
     const char *arch;      /* "sm_90", "sm_90a", "compute_80"; NULL = sm_90 */
+    math_mode math;        /* what nvcc's flags make of divisions and math calls */
 } cusrc_options;
 
 /* ---- output ---- */
@@ -183,7 +185,10 @@ typedef struct cusrc_kernel {
  * mul, div = 1, fma()/fmaf()/__fma_rn = 2 (so `a*b + c` and `x += a*b` are
  * 2 either way), half2/bfloat162 operations count both lanes; both arms of
  * every branch are counted (an upper bound); loops multiply by their trip
- * count. Transcendentals (expf, __expf, sqrtf, rsqrtf, sinf, powf, ...) are
+ * count. A division and a math-library call count the FLOPs of the
+ * instructions nvcc compiles them into (analysis/mathcost: an IEEE float
+ * division is 10, expf 10, sqrtf 6), in the precision those instructions
+ * run in. Transcendentals (expf, __expf, sqrtf, rsqrtf, sinf, powf, ...) are
  * counted apart from the flops. Global bytes are the widths of the global
  * accesses (a compound assignment loads and stores). Tensor Core work is
  * 2*m*n*k per wmma::mma_sync per warp, stored per thread (divided by 32). */
@@ -216,6 +221,10 @@ typedef struct cusrc_counts {
      * wmma::store_matrix_sync to global memory): what the sites cover is
      * then not all the kernel touches. The first such call. */
     char *unsited_global;
+    /* Non-NULL when a call's instructions depend on its argument (sinf's
+     * range reduction, erff's two polynomials): the first such call. The
+     * FLOPs count it at the least measured, rounded down. */
+    char *flops_estimate;
 } cusrc_counts;
 
 /* One analysed body: a non-templated kernel, one instantiation of a
@@ -344,6 +353,10 @@ int cusrc_clang_args(char *const *nvcc_args, int n, const char **out);
 /* The first real arch nvcc_args compile for (-arch=sm_80, -gencode
  * arch=compute_80,code=sm_80) into arch; false when they name none. */
 bool cusrc_arch_of(char *const *nvcc_args, int n, char arch[32]);
+
+/* What nvcc_args make of divisions and math calls: --use_fast_math,
+ * -prec-div=false or -prec-sqrt=false, -ftz=true, else the default. */
+math_mode cusrc_math_mode(char *const *nvcc_args, int n);
 
 /* NULL without libclang (cusrc_parse then fails with the reason). */
 cusrc_ctx *cusrc_ctx_new(void);

@@ -4,6 +4,7 @@
  * its byte offset as an expr tree, the conditions that guard it and the
  * loops around it, every branch, and per-thread operation counts. Sites it
  * cannot follow are still recorded, with why_not saying why. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,12 @@ static loop_frame *count_frame(walker *w)
 
 static void add_count(walker *w, int cat, int64_t n)
 {
-    count_frame(w)->direct[cat] += n;
+    if (w->no_flops && cat <= CNT_TENSOR)
+        return; /* a common subexpression: computed once */
+    if (w->hoist && cat <= CNT_TENSOR)
+        w->hoist->once[cat] += n;
+    else
+        count_frame(w)->direct[cat] += n;
     w->work_events += n != 0;
 }
 
@@ -950,6 +956,50 @@ static void count_cg_reduce(walker *w, cnode *n)
     free(os);
 }
 
+/* A division or a math call counted as the instructions nvcc compiles it
+ * into (analysis/mathcost). False when gpulint has no measurement. */
+static bool count_compiled(walker *w, cnode *at, const char *op, bool fp64)
+{
+    math_cost c;
+    if (!mathcost_find(op, fp64, w->t->math, &c))
+        return false;
+    add_count(w, CNT_FP32, (int64_t)floor(c.fp32_lo));
+    add_count(w, CNT_FP64, (int64_t)floor(c.fp64_lo));
+    cusrc_counts *k = &w->u->variants[w->variant].counts;
+    if ((c.fp32_hi > c.fp32_lo || c.fp64_hi > c.fp64_lo) && !k->flops_estimate) {
+        src_loc l = {0};
+        cn_loc(w->t, at->cur, &l);
+        bool p64 = c.fp64_hi > 0;
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b,
+                  "line %d: %s runs %g to %g FP%d FLOPs depending on its argument (measured); "
+                  "counted as %g",
+                  l.line, op, p64 ? c.fp64_lo : c.fp32_lo, p64 ? c.fp64_hi : c.fp32_hi,
+                  p64 ? 64 : 32, floor(p64 ? c.fp64_lo : c.fp32_lo));
+        k->flops_estimate = sbuf_take(&b);
+        free(l.file);
+    }
+    return true;
+}
+
+/* The name a call's table row has: exp() on a float is expf. */
+static bool count_math_call(walker *w, cnode *n, const char *name, int fk)
+{
+    if (fk == 1)
+        return false; /* half and bfloat16: not measured */
+    if (fk == 2) {
+        size_t len = strlen(name);
+        char f[64];
+        if (len + 2 <= sizeof f && (len == 0 || name[len - 1] != 'f')) {
+            snprintf(f, sizeof f, "%sf", name);
+            if (count_compiled(w, n, f, false))
+                return true;
+        }
+    }
+    return count_compiled(w, n, name, fk == 3);
+}
+
 static void count_call(walker *w, cnode *n)
 {
     CXCursor fn = clang_getCursorReferenced(n->cur);
@@ -972,9 +1022,11 @@ static void count_call(walker *w, cnode *n)
         int k = fk ? fk : (a ? cn_float_kind(clang_getCursorType(a->cur)) : 2);
         add_count(w, float_cat(k ? k : 2), 2 * packed_lanes(rt));
     } else if (in_list(name, arith_names)) {
-        add_count(w, float_cat(fk ? fk : 2), packed_lanes(rt));
+        if (!count_math_call(w, n, name, fk))
+            add_count(w, float_cat(fk ? fk : 2), packed_lanes(rt));
     } else if (in_list(name, transcendental)) {
         add_count(w, fk == 3 ? CNT_TR64 : CNT_TR32, packed_lanes(rt));
+        count_math_call(w, n, name, fk);
     } else if (strncmp(name, "operator", 8) == 0 && fk == 1) {
         const char *op = name + 8;
         if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "*") || !strcmp(op, "/") ||
@@ -1041,6 +1093,42 @@ static bool folds(walker *w, cnode *n, int depth)
     }
 }
 
+/* A float or double division as nvcc compiles it: 1 / b is a reciprocal,
+ * a power-of-two divisor a multiplication, another constant divisor still
+ * the full division (IEEE rounding keeps it), else the division. */
+static bool count_division(walker *w, cnode *n, enum CXBinaryOperatorKind k, int fk)
+{
+    cnode *num = n->n_kids == 2 ? n->kids[0] : NULL, *den = n->n_kids == 2 ? n->kids[1] : NULL;
+    if (!num || !den)
+        return false;
+    bool fp64 = fk == 3;
+    if (k == CXBinaryOperator_Div && folds(w, num, 0)) {
+        CXEvalResult r = clang_Cursor_Evaluate(cn_strip_casts(num)->cur);
+        bool one = r && clang_EvalResult_getKind(r) == CXEval_Float
+                       ? clang_EvalResult_getAsDouble(r) == 1.0
+                       : r && clang_EvalResult_getKind(r) == CXEval_Int &&
+                             clang_EvalResult_getAsLongLong(r) == 1;
+        if (r)
+            clang_EvalResult_dispose(r);
+        if (one)
+            return count_compiled(w, n, "rcp", fp64);
+    }
+    if (!folds(w, den, 0))
+        return count_compiled(w, n, "div", fp64);
+    CXEvalResult r = clang_Cursor_Evaluate(cn_strip_casts(den)->cur);
+    double v = 0;
+    if (r && clang_EvalResult_getKind(r) == CXEval_Float)
+        v = clang_EvalResult_getAsDouble(r);
+    else if (r && clang_EvalResult_getKind(r) == CXEval_Int)
+        v = (double)clang_EvalResult_getAsLongLong(r);
+    if (r)
+        clang_EvalResult_dispose(r);
+    int e;
+    if (v != 0 && fabs(frexp(v, &e)) == 0.5)
+        return false; /* exact reciprocal: one multiplication */
+    return count_compiled(w, n, "div_const", fp64);
+}
+
 static void count_ops(walker *w, cnode *n)
 {
     switch (n->kind) {
@@ -1052,7 +1140,14 @@ static void count_ops(walker *w, cnode *n)
                      k == CXBinaryOperator_AddAssign || k == CXBinaryOperator_SubAssign ||
                      k == CXBinaryOperator_MulAssign || k == CXBinaryOperator_DivAssign;
         int fk = cn_float_kind(clang_getCursorType(n->cur));
-        if (arith && fk)
+        if (n->kind == CXCursor_CompoundAssignOperator && n->n_kids == 2) {
+            /* `f += d` with a double d adds in double, then converts. */
+            int rk = cn_float_kind(clang_getCursorType(cn_strip(n->kids[1])->cur));
+            if (rk > fk)
+                fk = rk;
+        }
+        bool div = k == CXBinaryOperator_Div || k == CXBinaryOperator_DivAssign;
+        if (arith && fk && !(div && fk != 1 && count_division(w, n, k, fk)))
             add_count(w, float_cat(fk), 1);
         break;
     }
@@ -1198,6 +1293,231 @@ static bool is_memory_lvalue(walker *w, cnode *n)
     }
 }
 
+/* ---- common subexpressions ---- */
+
+static bool pure_call(cnode *n)
+{
+    char *name = cn_ref_name(n->cur);
+    bool pure = name && (in_list(name, transcendental) || in_list(name, fma_names) ||
+                         in_list(name, arith_names));
+    free(name);
+    return pure;
+}
+
+/* An expression with no side effect: operators other than assignments and
+ * increments, names, literals, subscripts, members, casts, math calls. */
+static bool pure_tree(const cnode *n, int depth)
+{
+    if (!n || depth > 32)
+        return false;
+    switch (n->kind) {
+    case CXCursor_BinaryOperator:
+        if (clang_getCursorBinaryOperatorKind(n->cur) >= CXBinaryOperator_Assign)
+            return false;
+        break;
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
+        if (k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec ||
+            k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PreDec)
+            return false;
+        break;
+    }
+    case CXCursor_CallExpr:
+        if (!pure_call((cnode *)n))
+            return false;
+        break;
+    case CXCursor_DeclRefExpr:
+    case CXCursor_MemberRefExpr:
+    case CXCursor_IntegerLiteral:
+    case CXCursor_FloatingLiteral:
+    case CXCursor_ParenExpr:
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXFunctionalCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_UnexposedExpr:
+        break;
+    default:
+        return false;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (!pure_tree(n->kids[i], depth + 1))
+            return false;
+    return true;
+}
+
+static bool same_literal(CXCursor a, CXCursor b)
+{
+    CXEvalResult ra = clang_Cursor_Evaluate(a), rb = clang_Cursor_Evaluate(b);
+    bool same = false;
+    if (ra && rb && clang_EvalResult_getKind(ra) == clang_EvalResult_getKind(rb)) {
+        if (clang_EvalResult_getKind(ra) == CXEval_Float)
+            same = clang_EvalResult_getAsDouble(ra) == clang_EvalResult_getAsDouble(rb);
+        else if (clang_EvalResult_getKind(ra) == CXEval_Int)
+            same = clang_EvalResult_getAsLongLong(ra) == clang_EvalResult_getAsLongLong(rb);
+    }
+    if (ra)
+        clang_EvalResult_dispose(ra);
+    if (rb)
+        clang_EvalResult_dispose(rb);
+    return same;
+}
+
+/* The same computation: the same operators on the same names and values. */
+static bool same_tree(const cnode *a, const cnode *b, int depth)
+{
+    if (a->kind != b->kind || a->n_kids != b->n_kids || depth > 32)
+        return false;
+    if (!clang_equalTypes(clang_getCanonicalType(clang_getCursorType(a->cur)),
+                          clang_getCanonicalType(clang_getCursorType(b->cur))))
+        return false;
+    switch (a->kind) {
+    case CXCursor_BinaryOperator:
+        if (clang_getCursorBinaryOperatorKind(a->cur) != clang_getCursorBinaryOperatorKind(b->cur))
+            return false;
+        break;
+    case CXCursor_UnaryOperator:
+        if (clang_getCursorUnaryOperatorKind(a->cur) != clang_getCursorUnaryOperatorKind(b->cur))
+            return false;
+        break;
+    case CXCursor_DeclRefExpr:
+    case CXCursor_MemberRefExpr:
+    case CXCursor_CallExpr:
+        if (!clang_equalCursors(clang_getCursorReferenced(a->cur),
+                                clang_getCursorReferenced(b->cur)))
+            return false;
+        break;
+    case CXCursor_IntegerLiteral:
+    case CXCursor_FloatingLiteral:
+        return same_literal(a->cur, b->cur);
+    default:
+        break;
+    }
+    for (int i = 0; i < a->n_kids; i++)
+        if (!same_tree(a->kids[i], b->kids[i], depth + 1))
+            return false;
+    return true;
+}
+
+/* A floating-point operation of the statement: true when an equal one
+ * was met before it (the compiler computes it once), else it is recorded. */
+static bool cse_repeat(walker *w, cnode *n)
+{
+    bool op = n->kind == CXCursor_BinaryOperator &&
+              clang_getCursorBinaryOperatorKind(n->cur) < CXBinaryOperator_Assign;
+    bool call = n->kind == CXCursor_CallExpr && pure_call(n);
+    if (w->cse_off || !(op || call) || !cn_float_kind(clang_getCursorType(n->cur)) ||
+        !pure_tree(n, 0))
+        return false;
+    for (int i = 0; i < w->n_cse; i++)
+        if (same_tree(w->cse[i], n, 0))
+            return true;
+    if (w->n_cse == w->cap_cse) {
+        w->cap_cse = w->cap_cse ? 2 * w->cap_cse : 16;
+        w->cse = xrealloc(w->cse, (size_t)w->cap_cse * sizeof *w->cse);
+    }
+    w->cse[w->n_cse++] = n;
+    return false;
+}
+
+/* Writes end what the statement computed so far: a value after them may
+ * differ. */
+static bool has_effect(cnode *n)
+{
+    switch (n->kind) {
+    case CXCursor_BinaryOperator:
+        return clang_getCursorBinaryOperatorKind(n->cur) >= CXBinaryOperator_Assign;
+    case CXCursor_CompoundAssignOperator:
+        return true;
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
+        return k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec ||
+               k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PreDec;
+    }
+    case CXCursor_CallExpr:
+        return !pure_call(n);
+    default:
+        return false;
+    }
+}
+
+/* ---- loop-invariant work ---- */
+
+static bool inside(cnode *n, cnode *anc);
+
+/* Whether e's value is the same in every iteration of loop: it reads no
+ * memory, and no name it reads is declared or assigned inside the loop. */
+static bool invariant_in(walker *w, const cnode *e, cnode *loop, int depth)
+{
+    if (depth > 32)
+        return false;
+    switch (e->kind) {
+    case CXCursor_ArraySubscriptExpr:
+        return false;
+    case CXCursor_UnaryOperator:
+        if (clang_getCursorUnaryOperatorKind(e->cur) == CXUnaryOperator_Deref)
+            return false;
+        break;
+    case CXCursor_MemberRefExpr: {
+        /* s.x of a local or parameter struct, threadIdx.x; not p->x. */
+        const cnode *b = e->n_kids ? cn_strip((cnode *)e->kids[0]) : NULL;
+        if (!b || b->kind != CXCursor_DeclRefExpr ||
+            clang_getCanonicalType(clang_getCursorType(b->cur)).kind == CXType_Pointer)
+            return false;
+        break;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(e->cur);
+        if (d.kind == CXCursor_EnumConstantDecl || d.kind == CXCursor_NonTypeTemplateParameter ||
+            d.kind == CXCursor_FunctionDecl)
+            return true; /* a constant, or the math function a pure call names */
+        if (d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl)
+            return false;
+        var_info *v = fn_var(w->f, d);
+        if (!v) /* a namespace-scope const or a builtin (threadIdx) */
+            return clang_isConstQualifiedType(clang_getCursorType(d)) || d.kind == CXCursor_VarDecl;
+        if (v->addr_taken || v->is_shared || (v->decl_node && inside(v->decl_node, loop)))
+            return false;
+        for (int i = 0; i < v->n_assigns; i++)
+            if (inside(v->assigns[i], loop))
+                return false;
+        return true;
+    }
+    default:
+        break;
+    }
+    for (int i = 0; i < e->n_kids; i++)
+        if (!invariant_in(w, e->kids[i], loop, depth + 1))
+            return false;
+    return true;
+}
+
+/* The outermost loop a pure floating-point expression can be computed
+ * before (within the kernel's own body, with no condition between): it
+ * changes in none of the loops from there in. NULL: it changes in the
+ * innermost loop. */
+static loop_frame *hoist_target(walker *w, cnode *n)
+{
+    fn_ctx *f = w->f;
+    if (w->hoist || w->n_calls || !f->n_loops || w->cse_off)
+        return NULL;
+    bool op = n->kind == CXCursor_BinaryOperator &&
+              clang_getCursorBinaryOperatorKind(n->cur) < CXBinaryOperator_Assign;
+    bool call = n->kind == CXCursor_CallExpr && pure_call(n);
+    if (!(op || call) || !cn_float_kind(clang_getCursorType(n->cur)) || !pure_tree(n, 0))
+        return NULL;
+    int level = f->n_loops, guards = w->n_guards;
+    while (level > 0) {
+        loop_frame *fr = f->loops[level - 1];
+        if (guards != fr->guards_at_entry)
+            break; /* a condition inside this loop decides whether n runs */
+        if (!inside(n, fr->stmt) || !invariant_in(w, n, fr->stmt, 0))
+            break;
+        level--;
+    }
+    return level == f->n_loops ? NULL : f->loops[level];
+}
+
 static void walk_expr(walker *w, cnode *n);
 
 /* Loads and stores through a pointer argument: atomicAdd(&s[i], v) and
@@ -1256,6 +1576,7 @@ static void walk_expr(walker *w, cnode *n)
             walk_expr(w, n->kids[0]);
             expr *c = x_expr(w->f, n->kids[0]);
             emit_branch(w, BRANCH_TERNARY, n->kids[0], n, expr_clone(c));
+            w->cse_off++;
             arm_saved saved;
             push_guard(w, c);
             arm_begin(w, &saved);
@@ -1267,6 +1588,7 @@ static void walk_expr(walker *w, cnode *n)
             walk_expr(w, n->kids[2]);
             arm_end(w, &saved, w->guards[w->n_guards - 1]);
             pop_guard(w);
+            w->cse_off--;
             return;
         }
         break;
@@ -1276,15 +1598,21 @@ static void walk_expr(walker *w, cnode *n)
             walk_expr(w, n->kids[0]);
             expr *c = x_expr(w->f, n->kids[0]);
             push_guard(w, k == CXBinaryOperator_LAnd ? c : expr_unary(OP_NOT, c));
+            w->cse_off++;
             walk_expr(w, n->kids[1]);
+            w->cse_off--;
             pop_guard(w);
             return;
         }
         break;
     }
     case CXCursor_CallExpr:
-        if (call_walk(w, n))
+        if (!pure_call(n))
+            w->n_cse = 0;
+        if (call_walk(w, n)) {
+            w->n_cse = 0;
             return;
+        }
         mem_intrinsic(w, n);
         break;
     default:
@@ -1300,8 +1628,21 @@ static void walk_expr(walker *w, cnode *n)
         if (use & 2)
             emit_access(w, n, true);
     }
+    bool effect = has_effect(n);
+    if (effect)
+        w->n_cse = 0;
+    bool repeat = cse_repeat(w, n);
+    loop_frame *hoist = repeat ? NULL : hoist_target(w, n);
+    w->no_flops += repeat;
+    if (hoist)
+        w->hoist = hoist;
     count_ops(w, n);
     wk_walk_kids(w, n);
+    if (hoist)
+        w->hoist = NULL;
+    w->no_flops -= repeat;
+    if (effect)
+        w->n_cse = 0;
 }
 
 /* ---- statements ---- */
@@ -1447,6 +1788,7 @@ static exit_info walk_stmt(walker *w, cnode *s)
     if (!s)
         return none;
     w->stmt_seq++;
+    w->n_cse = 0; /* common subexpressions: within one statement */
     if (cn_is_expr(s)) {
         walk_expr(w, s);
         return none;
@@ -1806,6 +2148,43 @@ static bool leaves_early(const cnode *s, bool nested)
     return false;
 }
 
+/* A finished loop's work, into the frame around it: the body's times the
+ * trip count, and the hoisted work once when the loop runs at all. */
+static void loop_frame_close(walker *w, loop_frame *fr)
+{
+    loop_frame *parent = count_frame(w);
+    for (int cat = 0; cat <= CNT_TENSOR; cat++) {
+        if (!fr->once[cat])
+            continue;
+        /* Hoisted work runs once when the loop runs at least once. */
+        expr *runs = expr_binary(OP_MIN, expr_const(1), expr_clone(fr->trips));
+        expr *e = expr_binary(OP_MUL, expr_const(fr->once[cat]), runs);
+        expr *se = expr_simplify(e);
+        expr_free(e);
+        parent->nested[cat] =
+            parent->nested[cat] ? expr_binary(OP_ADD, parent->nested[cat], se) : se;
+    }
+    for (int cat = 0; cat < CNT_N; cat++) {
+        expr *body_total = frame_total(fr, cat);
+        expr *bs = expr_simplify(body_total);
+        expr_free(body_total);
+        if (bs->kind == EX_CONST && bs->value == 0) {
+            expr_free(bs);
+            continue;
+        }
+        expr *t = expr_binary(OP_MUL, expr_clone(fr->trips), bs);
+        expr *st = expr_simplify(t);
+        expr_free(t);
+        if (st->kind == EX_CONST && st->value == 0) {
+            expr_free(st);
+            continue;
+        }
+        parent->nested[cat] =
+            parent->nested[cat] ? expr_binary(OP_ADD, parent->nested[cat], st) : st;
+        w->work_events++;
+    }
+}
+
 static void walk_loop(walker *w, cnode *s)
 {
     cnode *init = NULL, *cond = NULL, *inc = NULL, *body = NULL, *step = NULL;
@@ -1895,6 +2274,7 @@ static void walk_loop(walker *w, cnode *s)
         f->loops = xrealloc(f->loops, (size_t)f->cap_loops * sizeof *f->loops);
     }
     f->loops[f->n_loops++] = fr;
+    fr->guards_at_entry = w->n_guards;
     if (cond) {
         expr *c = x_expr(f, cond);
         fr->ctx.cond = expr_simplify(c);
@@ -1923,26 +2303,7 @@ static void walk_loop(walker *w, cnode *s)
         walk_expr(w, inc);
 
     f->n_loops--;
-    loop_frame *parent = count_frame(w);
-    for (int cat = 0; cat < CNT_N; cat++) {
-        expr *body_total = frame_total(fr, cat);
-        expr *bs = expr_simplify(body_total);
-        expr_free(body_total);
-        if (bs->kind == EX_CONST && bs->value == 0) {
-            expr_free(bs);
-            continue;
-        }
-        expr *t = expr_binary(OP_MUL, expr_clone(fr->trips), bs);
-        expr *st = expr_simplify(t);
-        expr_free(t);
-        if (st->kind == EX_CONST && st->value == 0) {
-            expr_free(st);
-            continue;
-        }
-        parent->nested[cat] =
-            parent->nested[cat] ? expr_binary(OP_ADD, parent->nested[cat], st) : st;
-        w->work_events++;
-    }
+    loop_frame_close(w, fr);
     free(fr->ctx.var);
     expr_free(fr->ctx.init);
     expr_free(fr->ctx.cond);
@@ -2036,6 +2397,7 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
         pop_guard(&w);
     free(w.guards);
     free(w.arrs);
+    free(w.cse);
     fn_free(&w.kf);
     cn_free(root);
 }

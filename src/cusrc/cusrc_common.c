@@ -69,6 +69,7 @@ static void counts_free(cusrc_counts *c)
     free(c->arm_conds);
     free(c->incomplete);
     free(c->unsited_global);
+    free(c->flops_estimate);
 }
 
 static void launch_free(cusrc_launch *l)
@@ -444,6 +445,34 @@ static bool is_rdc(const char *a, const char *next)
         return true;
     return next && (!strcmp(a, "-rdc") || !strcmp(a, "--relocatable-device-code")) &&
            !strcmp(next, "true");
+}
+
+/* nvcc's flag spellings: "-ftz=true", "--ftz=true", "-ftz true". */
+static bool flag_is(char *const *a, int n, int i, const char *name, const char *value)
+{
+    const char *s = a[i];
+    if (s[0] == '-' && s[1] == '-')
+        s++;
+    size_t k = strlen(name);
+    if (strncmp(s, name, k) != 0)
+        return false;
+    if (s[k] == '=')
+        return !strcmp(s + k + 1, value);
+    return s[k] == '\0' && i + 1 < n && !strcmp(a[i + 1], value);
+}
+
+math_mode cusrc_math_mode(char *const *a, int n)
+{
+    bool fast = false, approx = false, ftz = false;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(a[i], "--use_fast_math") || !strcmp(a[i], "-use_fast_math"))
+            fast = true;
+        else if (flag_is(a, n, i, "-prec-div", "false") || flag_is(a, n, i, "-prec-sqrt", "false"))
+            approx = true;
+        else if (flag_is(a, n, i, "-ftz", "true"))
+            ftz = true;
+    }
+    return fast ? MATH_FAST : approx ? MATH_APPROX : ftz ? MATH_FTZ : MATH_DEFAULT;
 }
 
 /* nvcc's -I/-D/-U/-std/-include/-isystem mean the same to clang; the rest

@@ -53,11 +53,15 @@ typedef struct cusrc_tu cusrc_tu;
 /* One loop being walked (kernel bodies). */
 typedef struct loop_frame {
     cnode *stmt;
-    var_info *var;     /* the counter, NULL when none was recognised */
-    loop_ctx ctx;      /* owned */
-    expr *trips;       /* trip count, owned */
-    int64_t direct[9]; /* operation counts directly in the body (CNT_*) */
-    expr *nested[9];   /* counts of nested loops (already multiplied), owned */
+    var_info *var;       /* the counter, NULL when none was recognised */
+    loop_ctx ctx;        /* owned */
+    expr *trips;         /* trip count, owned */
+    int64_t direct[9];   /* operation counts directly in the body (CNT_*) */
+    expr *nested[9];     /* counts of nested loops (already multiplied), owned */
+    int guards_at_entry; /* the walker's guards when the loop began */
+    /* Work that no iteration changes, done once before the loop when it
+     * runs at all (the compiler hoists it): CNT_* up to CNT_TENSOR. */
+    int64_t once[6];
 } loop_frame;
 
 /* Parameters of a function expanded at a call site (small helpers in
@@ -124,6 +128,7 @@ struct cusrc_tu {
     char **launch_usr;              /* parallel to launches: USR of the callee's template/kernel */
     const struct const_tab *consts; /* the main file's named constants (cusrc.c) */
     unsigned appended_line;         /* first line gpulint appended to the main file, 0: none */
+    math_mode math;                 /* cusrc_options.math */
 };
 
 /* ---- cusrc_ast.c ---- */

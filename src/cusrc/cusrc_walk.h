@@ -79,6 +79,17 @@ typedef struct walker {
     long work_events; /* counted operations or bytes met so far (a branch's arms: none?) */
     int in_switch;    /* switch bodies around the statement being walked */
     long stmt_seq;    /* statements walked so far: program order */
+    /* Common subexpressions: the side-effect-free floating-point operations
+     * met so far in the statement being walked; a repeat of one is computed
+     * once by the compiler and its FLOPs are not counted again (no_flops). */
+    cnode **cse;
+    int n_cse, cap_cse;
+    int cse_off;  /* inside a conditional arm: neither recorded nor matched */
+    int no_flops; /* inside a repeat */
+    /* Loop-invariant work: the outermost loop around an expression whose
+     * iterations do not change it; its FLOPs go to that loop's `once`
+     * (the compiler computes it before the loop). NULL: none. */
+    loop_frame *hoist;
 } walker;
 
 /* ---- cusrc_body.c ---- */

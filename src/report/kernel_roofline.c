@@ -150,6 +150,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
                    .arm_conds = c->arm_conds},
         .has_launch = launch != NULL,
         .incomplete = kern->note,
+        .flops_estimate = c->flops_estimate,
     };
     /* Code the front end saw but could not count (calls it does not follow,
      * memory it cannot place): the counts are lower bounds. */
@@ -254,6 +255,12 @@ json_t *kroof_json(const kroof *k)
         json_object_set_new(fl, prec_names[i],
                             count_json(k->flops[i], k->known, k->flops_value[i]));
     json_object_set_new(o, "flops", fl);
+    json_object_set_new(o, "flops_counted_as",
+                        json_text("the floating-point instructions nvcc compiles the source into: "
+                                  "a division or a math call counts the FADD/FMUL (1) and FFMA (2) "
+                                  "it becomes, measured per call"));
+    if (k->flops_estimate)
+        json_object_set_new(o, "flops_estimate", json_text(k->flops_estimate));
     json_object_set_new(o, "transcendentals",
                         count_json(k->transcendental, k->known, k->transcendental_value));
     json_object_set_new(o, "requested_bytes", count_json(k->bytes, k->known, k->bytes_value));
@@ -356,7 +363,8 @@ void kroof_text(sbuf *out, const kroof *k)
     if (k->upper_bound)
         sbuf_add(out, " (every branch arm counted)");
     if (k->known && k->transcendental_value > 0)
-        sbuf_addf(out, ", %.0f transcendental calls (not in the FLOPs)", k->transcendental_value);
+        sbuf_addf(out, ", %.0f transcendental calls (their FADD, FMUL and FFMA are in the FLOPs)",
+                  k->transcendental_value);
     if (k->known && k->threads_known) {
         /* What a book asks per thread, beside the launch's totals. */
         double t = k->threads_value;
@@ -369,6 +377,8 @@ void kroof_text(sbuf *out, const kroof *k)
     double total = k->flops_value[0] + k->flops_value[1] + k->flops_value[2] + k->flops_value[3];
     if (k->has_compulsory && k->compulsory_why && !k->incomplete)
         sbuf_addf(out, "\n      DRAM footprint is a lower bound: %s", k->compulsory_why);
+    if (k->flops_estimate && !k->incomplete)
+        sbuf_addf(out, "\n      FLOPs partly estimated: %s", k->flops_estimate);
     if (k->incomplete) {
         sbuf_addf(out,
                   "\n      no bound: the kernel could not be analysed in full (%s), so the counts "
