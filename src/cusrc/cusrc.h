@@ -222,8 +222,9 @@ typedef struct cusrc_counts {
      * then not all the kernel touches. The first such call. */
     char *unsited_global;
     /* Non-NULL when a call's instructions depend on its argument (sinf's
-     * range reduction, erff's two polynomials): the first such call. The
-     * FLOPs count it at the least measured, rounded down. */
+     * range reduction, erff's two polynomials: counted at the least
+     * measured, rounded down) or were never measured (lgammaf, the half
+     * intrinsics: not counted): the first such call. */
     char *flops_estimate;
 } cusrc_counts;
 

@@ -983,6 +983,25 @@ static bool count_compiled(walker *w, cnode *at, const char *op, bool fp64)
     return true;
 }
 
+/* A math call whose compiled instructions gpulint has not measured: the
+ * FLOPs leave them out, and the report says so. */
+static void unmeasured_call(walker *w, cnode *at, const char *name)
+{
+    cusrc_counts *k = &w->u->variants[w->variant].counts;
+    if (k->flops_estimate || w->no_flops)
+        return;
+    src_loc l = {0};
+    cn_loc(w->t, at->cur, &l);
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b,
+              "line %d: the instructions %s compiles into are not measured "
+              "(analysis/mathcost): its FADD/FMUL/FFMA are not in the FLOPs",
+              l.line, name);
+    k->flops_estimate = sbuf_take(&b);
+    free(l.file);
+}
+
 /* The name a call's table row has: exp() on a float is expf. */
 static bool count_math_call(walker *w, cnode *n, const char *name, int fk)
 {
@@ -1026,7 +1045,8 @@ static void count_call(walker *w, cnode *n)
             add_count(w, float_cat(fk ? fk : 2), packed_lanes(rt));
     } else if (in_list(name, transcendental)) {
         add_count(w, fk == 3 ? CNT_TR64 : CNT_TR32, packed_lanes(rt));
-        count_math_call(w, n, name, fk);
+        if (!count_math_call(w, n, name, fk))
+            unmeasured_call(w, n, name);
     } else if (strncmp(name, "operator", 8) == 0 && fk == 1) {
         const char *op = name + 8;
         if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "*") || !strcmp(op, "/") ||

@@ -1045,10 +1045,22 @@ static bool float_value(fn_ctx *f, cnode *n, int depth, double *out)
         char *name = cn_spelling(clang_getCursorReferenced(n->cur));
         bool up, round = is_rounding_call(name, &up);
         bool root = !strcmp(name, "sqrt") || !strcmp(name, "sqrtf");
+        bool lg2 = !strcmp(name, "log2") || !strcmp(name, "log2f") || !strcmp(name, "__log2f") ||
+                   !strcmp(name, "__nv_fast_log2f") || !strcmp(name, "__nv_log2f") ||
+                   !strcmp(name, "__nv_log2");
         free(name);
-        if ((!round && !root) || cn_n_expr_kids(n) != 2 ||
+        if ((!round && !root && !lg2) || cn_n_expr_kids(n) != 2 ||
             !float_value(f, cn_expr_kid(n, 1), depth + 1, &v))
             return false;
+        if (lg2) {
+            /* Exact only for a power of two (MUFU.LG2 and log2f return the
+             * integer there); any other value is left unknown. */
+            int e;
+            if (!(v > 0) || frexp(v, &e) != 0.5)
+                return false;
+            v = e - 1;
+            break;
+        }
         v = root ? sqrt(v) : up ? ceil(v) : floor(v);
         break;
     }
@@ -1121,7 +1133,10 @@ static expr *x_call(fn_ctx *f, cnode *n)
     static const char *const mins[] = {"min", "umin", "llmin", "ullmin", NULL};
     static const char *const maxs[] = {"max", "umax", "llmax", "ullmax", NULL};
     static const char *const muls[] = {"__mul24", "__umul24", NULL};
+    static const char *const pows[] = {"pow",       "powf",     "__powf", "__nv_fast_powf",
+                                       "__nv_powf", "__nv_pow", NULL};
     expr *e = NULL;
+    double v;
     bool up;
     if (nargs == 2 && (name_in(name, mins) || name_in(name, maxs) || name_in(name, muls))) {
         expr *a = x_rec(f, cn_expr_kid(n, 1));
@@ -1133,10 +1148,18 @@ static expr *x_call(fn_ctx *f, cnode *n)
         expr *a = x_rec(f, cn_expr_kid(n, 1));
         e = expr_binary(OP_MAX, a, expr_unary(OP_NEG, expr_clone(a)));
     } else if (nargs == 1 && is_rounding_call(name, &up)) {
-        double v;
         e = float_value(f, n, 0, &v) && fabs(v) < 9.0e15
                 ? expr_const((int64_t)v)
                 : rounded_quotient(f, cn_expr_kid(n, 1), up);
+    } else if (nargs == 1 && cn_float_kind(clang_getCursorType(n->cur)) >= 2 &&
+               float_value(f, n, 0, &v) && v == floor(v) && fabs(v) < 9.0e15) {
+        e = expr_const((int64_t)v); /* __log2f(16): an exact integer */
+    } else if (nargs == 2 && name_in(name, pows) && float_value(f, cn_expr_kid(n, 1), 0, &v) &&
+               v == 2.0 && cn_strip_casts(cn_expr_kid(n, 2)) &&
+               cn_type_is_integral(clang_getCursorType(cn_strip_casts(cn_expr_kid(n, 2))->cur))) {
+        /* __powf(2, i) with an integer i is exactly 2^i (MUFU.EX2 of an
+         * integer): 1 << i. */
+        e = expr_binary(OP_SHL, expr_const(1), x_rec(f, cn_strip_casts(cn_expr_kid(n, 2))));
     } else if (fn.kind == CXCursor_Constructor && nargs == 1) {
         /* int(x), unsigned(x) spelled as a constructor call. */
         e = x_rec(f, cn_expr_kid(n, 1));

@@ -363,8 +363,7 @@ void kroof_text(sbuf *out, const kroof *k)
     if (k->upper_bound)
         sbuf_add(out, " (every branch arm counted)");
     if (k->known && k->transcendental_value > 0)
-        sbuf_addf(out, ", %.0f transcendental calls (their FADD, FMUL and FFMA are in the FLOPs)",
-                  k->transcendental_value);
+        sbuf_addf(out, ", %.0f math-library calls", k->transcendental_value);
     if (k->known && k->threads_known) {
         /* What a book asks per thread, beside the launch's totals. */
         double t = k->threads_value;
