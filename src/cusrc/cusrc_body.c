@@ -1494,8 +1494,9 @@ static bool invariant_in(walker *w, const cnode *e, cnode *loop, int depth)
         if (d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl)
             return false;
         var_info *v = fn_var(w->f, d);
-        if (!v) /* a namespace-scope const or a builtin (threadIdx) */
-            return clang_isConstQualifiedType(clang_getCursorType(d)) || d.kind == CXCursor_VarDecl;
+        if (!v) /* a namespace-scope const or a builtin (threadIdx); a
+                   __device__ variable is memory */
+            return clang_isConstQualifiedType(clang_getCursorType(d));
         if (v->addr_taken || v->is_shared || (v->decl_node && inside(v->decl_node, loop)))
             return false;
         for (int i = 0; i < v->n_assigns; i++)
