@@ -51,15 +51,7 @@ int bank_ideal(int width)
  * returns how many there are. */
 static int count_distinct(int64_t *words, int n, int banks[BANK_COUNT])
 {
-    /* Insertion sort: a request has at most 128 words, usually already in
-     * lane order, where this is linear and avoids qsort's indirect calls. */
-    for (int i = 1; i < n; i++) {
-        int64_t w = words[i];
-        int j = i;
-        for (; j > 0 && words[j - 1] > w; j--)
-            words[j] = words[j - 1];
-        words[j] = w;
-    }
+    lanes_sort(words, n);
     int distinct = 0;
     for (int i = 0; i < n; i++) {
         if (i > 0 && words[i] == words[i - 1])

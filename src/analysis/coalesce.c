@@ -11,20 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* At most 32 values, and lanes usually ask for addresses in lane order:
- * an insertion sort is close to linear here, where qsort's merge sort (a
- * buffer and a call per comparison) took a tenth of a file's analysis. */
-static void sort_lanes(int64_t *a, int n)
-{
-    for (int i = 1; i < n; i++) {
-        int64_t v = a[i];
-        int j = i;
-        for (; j > 0 && a[j - 1] > v; j--)
-            a[j] = a[j - 1];
-        a[j] = v;
-    }
-}
-
 static int64_t floor_div(int64_t a, int64_t b)
 {
     int64_t q = a / b;
@@ -58,14 +44,14 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
         starts[n] = addr[l];
         sectors[n++] = floor_div(addr[l], COALESCE_SECTOR);
     }
-    sort_lanes(sectors, n);
+    lanes_sort(sectors, n);
     for (int i = 0; i < n; i++)
         if (i == 0 || sectors[i] != sectors[i - 1])
             out->sectors++;
     /* Lanes that ask for the same address are served once (a broadcast):
      * the bytes asked for are the distinct ones. Aligned accesses of one
      * width either coincide or do not overlap. */
-    sort_lanes(starts, n);
+    lanes_sort(starts, n);
     for (int i = 0; i < n; i++)
         if (i == 0 || starts[i] != starts[i - 1])
             out->bytes += width;

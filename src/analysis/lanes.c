@@ -902,3 +902,14 @@ bool lanes_run_access(const mem_access *a, const int64_t block[3], const expr_en
     }
     return true;
 }
+
+void lanes_sort(int64_t *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        int64_t x = v[i];
+        int j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}

@@ -87,6 +87,11 @@ bool lanes_run_access(const mem_access *a, const int64_t block[3], const expr_en
 /* threadIdx of a linear thread id in a block (x fastest, as CUDA numbers them). */
 void lanes_thread_index(const int64_t block[3], int64_t linear, int64_t tid[3]);
 
+/* Sorts a request's lane values (addresses, words) ascending. Insertion
+ * sort: a request has at most 128 of them, usually already in lane order,
+ * where this is linear and avoids qsort's buffer and indirect calls. */
+void lanes_sort(int64_t *v, int n);
+
 /* True when e can differ between the lanes of a warp: it reads threadIdx,
  * or a loop counter whose start, step or bound reads it (directly or
  * through another such counter). */

@@ -80,7 +80,7 @@ static const cost_row rows[] = {
 /* clang-format on */
 
 static const char *const aliases[][2] = {
-    /* The intrinsics' own names, and the std:: spellings of the float forms. */
+    /* The intrinsics whose probe kernels are named without the underscores. */
     {"__fdividef", "fdividef"}, {"__fdiv_rn", "fdiv_rn"},     {"__frcp_rn", "frcp_rn"},
     {"__fsqrt_rn", "fsqrt_rn"}, {"__frsqrt_rn", "frsqrt_rn"},
 };
@@ -99,18 +99,4 @@ bool mathcost_find(const char *op, bool fp64, math_mode mode, math_cost *out)
             return true;
         }
     return false;
-}
-
-const char *mathcost_mode_flag(math_mode mode)
-{
-    switch (mode) {
-    case MATH_FTZ:
-        return "-ftz=true";
-    case MATH_APPROX:
-        return "-prec-div=false";
-    case MATH_FAST:
-        return "--use_fast_math";
-    default:
-        return "default";
-    }
 }

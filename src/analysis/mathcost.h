@@ -33,7 +33,4 @@ typedef struct math_cost {
  * gpulint has no measurement for it. */
 bool mathcost_find(const char *op, bool fp64, math_mode mode, math_cost *out);
 
-/* "default", "-ftz=true", "-prec-div=false", "--use_fast_math". */
-const char *mathcost_mode_flag(math_mode mode);
-
 #endif

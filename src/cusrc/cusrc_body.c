@@ -956,6 +956,28 @@ static void count_cg_reduce(walker *w, cnode *n)
     free(os);
 }
 
+/* The first call whose FLOPs are not exact, in the kernel's counts
+ * (cusrc_counts.flops_estimate). */
+static void note_flops(walker *w, cnode *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void note_flops(walker *w, cnode *at, const char *fmt, ...)
+{
+    cusrc_counts *k = &w->u->variants[w->variant].counts;
+    if (k->flops_estimate || w->no_flops)
+        return;
+    src_loc l = {0};
+    cn_loc(w->t, at->cur, &l);
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, "line %d: ", l.line);
+    va_list ap;
+    va_start(ap, fmt);
+    sbuf_vaddf(&b, fmt, ap);
+    va_end(ap);
+    k->flops_estimate = sbuf_take(&b);
+    free(l.file);
+}
+
 /* A division or a math call counted as the instructions nvcc compiles it
  * into (analysis/mathcost). False when gpulint has no measurement. */
 static bool count_compiled(walker *w, cnode *at, const char *op, bool fp64)
@@ -965,41 +987,15 @@ static bool count_compiled(walker *w, cnode *at, const char *op, bool fp64)
         return false;
     add_count(w, CNT_FP32, (int64_t)floor(c.fp32_lo));
     add_count(w, CNT_FP64, (int64_t)floor(c.fp64_lo));
-    cusrc_counts *k = &w->u->variants[w->variant].counts;
-    if ((c.fp32_hi > c.fp32_lo || c.fp64_hi > c.fp64_lo) && !k->flops_estimate) {
-        src_loc l = {0};
-        cn_loc(w->t, at->cur, &l);
+    if (c.fp32_hi > c.fp32_lo || c.fp64_hi > c.fp64_lo) {
         bool p64 = c.fp64_hi > 0;
-        sbuf b;
-        sbuf_init(&b);
-        sbuf_addf(&b,
-                  "line %d: %s runs %g to %g FP%d FLOPs depending on its argument (measured); "
-                  "counted as %g",
-                  l.line, op, p64 ? c.fp64_lo : c.fp32_lo, p64 ? c.fp64_hi : c.fp32_hi,
-                  p64 ? 64 : 32, floor(p64 ? c.fp64_lo : c.fp32_lo));
-        k->flops_estimate = sbuf_take(&b);
-        free(l.file);
+        double lo = p64 ? c.fp64_lo : c.fp32_lo, hi = p64 ? c.fp64_hi : c.fp32_hi;
+        note_flops(w, at,
+                   "%s runs %g to %g FP%d FLOPs depending on its argument (measured); "
+                   "counted as %g",
+                   op, lo, hi, p64 ? 64 : 32, floor(lo));
     }
     return true;
-}
-
-/* A math call whose compiled instructions gpulint has not measured: the
- * FLOPs leave them out, and the report says so. */
-static void unmeasured_call(walker *w, cnode *at, const char *name)
-{
-    cusrc_counts *k = &w->u->variants[w->variant].counts;
-    if (k->flops_estimate || w->no_flops)
-        return;
-    src_loc l = {0};
-    cn_loc(w->t, at->cur, &l);
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_addf(&b,
-              "line %d: the instructions %s compiles into are not measured "
-              "(analysis/mathcost): its FADD/FMUL/FFMA are not in the FLOPs",
-              l.line, name);
-    k->flops_estimate = sbuf_take(&b);
-    free(l.file);
 }
 
 /* The name a call's table row has: exp() on a float is expf. */
@@ -1046,7 +1042,10 @@ static void count_call(walker *w, cnode *n)
     } else if (in_list(name, transcendental)) {
         add_count(w, fk == 3 ? CNT_TR64 : CNT_TR32, packed_lanes(rt));
         if (!count_math_call(w, n, name, fk))
-            unmeasured_call(w, n, name);
+            note_flops(w, n,
+                       "the instructions %s compiles into are not measured (analysis/mathcost): "
+                       "its FADD/FMUL/FFMA are not in the FLOPs",
+                       name);
     } else if (strncmp(name, "operator", 8) == 0 && fk == 1) {
         const char *op = name + 8;
         if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "*") || !strcmp(op, "/") ||
@@ -1419,16 +1418,22 @@ static bool same_tree(const cnode *a, const cnode *b, int depth)
     return true;
 }
 
-/* A floating-point operation of the statement: true when an equal one
- * was met before it (the compiler computes it once), else it is recorded. */
-static bool cse_repeat(walker *w, cnode *n)
+/* A floating-point operation or math call with no side effect: what the
+ * compiler may compute once (a repeat in the statement) or before a loop
+ * (it does not change there). */
+static bool pure_float_op(cnode *n)
 {
     bool op = n->kind == CXCursor_BinaryOperator &&
               clang_getCursorBinaryOperatorKind(n->cur) < CXBinaryOperator_Assign;
     bool call = n->kind == CXCursor_CallExpr && pure_call(n);
-    if (w->cse_off || !(op || call) || !cn_float_kind(clang_getCursorType(n->cur)) ||
-        !pure_tree(n, 0))
-        return false;
+    return (op || call) && cn_float_kind(clang_getCursorType(n->cur)) && pure_tree(n, 0);
+}
+
+/* A pure floating-point operation of the statement: true when an equal
+ * one was met before it (the compiler computes it once), else it is
+ * recorded. */
+static bool cse_repeat(walker *w, cnode *n)
+{
     for (int i = 0; i < w->n_cse; i++)
         if (same_tree(w->cse[i], n, 0))
             return true;
@@ -1520,12 +1525,7 @@ static bool invariant_in(walker *w, const cnode *e, cnode *loop, int depth)
 static loop_frame *hoist_target(walker *w, cnode *n)
 {
     fn_ctx *f = w->f;
-    if (w->hoist || w->n_calls || !f->n_loops || w->cse_off)
-        return NULL;
-    bool op = n->kind == CXCursor_BinaryOperator &&
-              clang_getCursorBinaryOperatorKind(n->cur) < CXBinaryOperator_Assign;
-    bool call = n->kind == CXCursor_CallExpr && pure_call(n);
-    if (!(op || call) || !cn_float_kind(clang_getCursorType(n->cur)) || !pure_tree(n, 0))
+    if (w->hoist || w->n_calls || !f->n_loops)
         return NULL;
     int level = f->n_loops, guards = w->n_guards;
     while (level > 0) {
@@ -1652,8 +1652,9 @@ static void walk_expr(walker *w, cnode *n)
     bool effect = has_effect(n);
     if (effect)
         w->n_cse = 0;
-    bool repeat = cse_repeat(w, n);
-    loop_frame *hoist = repeat ? NULL : hoist_target(w, n);
+    bool pure = !w->cse_off && pure_float_op(n); /* not in a conditional arm */
+    bool repeat = pure && cse_repeat(w, n);
+    loop_frame *hoist = pure && !repeat ? hoist_target(w, n) : NULL;
     w->no_flops += repeat;
     if (hoist)
         w->hoist = hoist;
