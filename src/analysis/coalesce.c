@@ -105,6 +105,7 @@ bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_en
         lanes_run_access(a, block, env, on_request, &ctx, &lr, out->reason, sizeof out->reason);
     out->warps = lr.warps;
     if (!ok) {
+        out->unreached = lr.ok && lr.visits == 0;
         out->requests = 0;
         out->worst_sectors = 0;
         return false;
@@ -112,10 +113,13 @@ bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_en
     out->analyzed = true;
     out->requests = lr.visits;
     out->worst_sectors = (int)lr.worst[0];
+    out->total_sectors = lr.sum[0];
     out->average_sectors = (double)lr.sum[0] / (double)lr.visits;
     out->efficiency = (double)lr.sum[1] / ((double)lr.sum[0] * COALESCE_SECTOR);
     out->assumed = true;
     out->capped = lr.loop_capped;
+    out->guard_assumed = lr.guard_assumed;
+    out->bound_sampled = lr.bound_sampled;
     snprintf(out->note, sizeof out->note, "%s%s%.680s", alignment_note, lr.note[0] ? "; " : "",
              lr.note);
     return true;

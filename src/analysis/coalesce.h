@@ -30,6 +30,7 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
 
 typedef struct coalesce_result {
     bool analyzed;
+    bool unreached;             /* not analyzed because no lane of this block reaches it */
     char reason[LANES_WHY_MAX]; /* when !analyzed */
     int width;
     int worst_sectors;       /* sectors of the worst request */
@@ -39,6 +40,7 @@ typedef struct coalesce_result {
     double efficiency;       /* all bytes requested / (all sectors * 32) */
     double worst_efficiency; /* of the worst request */
     long requests;
+    int64_t total_sectors; /* summed over the requests: what L1 serves */
     int warps;
     int worst_warp;
     long worst_iteration;
@@ -46,6 +48,8 @@ typedef struct coalesce_result {
     int64_t worst_addr[LANES_WARP];
     bool assumed; /* see note; the alignment assumption is always in it */
     bool capped;
+    bool guard_assumed; /* a guard was not evaluated: every lane taken as active */
+    bool bound_sampled; /* a loop bound was unknown and sampled */
     char note[LANES_NOTE_MAX];
 } coalesce_result;
 

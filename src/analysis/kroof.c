@@ -424,7 +424,18 @@ static void bound(const gpu_product *product, kroof *k)
         t_compute += k->flops_value[i] / c.flops.used;
         total += k->flops_value[i];
     }
-    if (!k->has_compulsory && (t_compute <= 0 || k->upper_bound)) {
+    /* L1: its data stage returns at most one 128-byte wavefront per SM per
+     * clock, so the sectors the loads request take at least sectors / 4
+     * clocks (Nsight Compute's l1tex peak rates, recorded in
+     * tests/data/timeprobe). Requests and shared wavefronts are left out:
+     * ptxas merges neighbouring accesses into wider ones (fewer requests)
+     * and keeps shared values in registers where the source reads them
+     * again, and neither is modelled for shared memory. Spread evenly over
+     * the SMs at the boost clock, a bound. */
+    double l1_cycles = 0;
+    if (k->has_traffic)
+        l1_cycles = (double)k->certain_units[TRAFFIC_LOAD] / 4.0;
+    if (!k->has_compulsory && (t_compute <= 0 || k->upper_bound) && l1_cycles <= 0) {
         sbuf s;
         sbuf_init(&s);
         sbuf_addf(&s, "no floating-point work, and the DRAM footprint is not known (%s)",
@@ -441,8 +452,9 @@ static void bound(const gpu_product *product, kroof *k)
                fmax(0, k->compulsory_write - (double)product->l2_bytes);
     k->compute_time = t_compute;
     k->memory_time = dram / bw.bandwidth.used;
+    k->l1_time = l1_cycles / ((double)product->sm_count * product->boost_clock_mhz * 1e6);
     /* FLOP counts that are upper bounds bound no time; bytes still do. */
-    k->min_time = fmax(k->upper_bound ? 0 : k->compute_time, k->memory_time);
+    k->min_time = fmax(fmax(k->upper_bound ? 0 : k->compute_time, k->memory_time), k->l1_time);
     if (k->min_time <= 0) {
         k->why_no_bound =
             xstrdup(k->upper_bound ? "the FLOP counts are upper bounds and no byte must reach "
@@ -452,6 +464,7 @@ static void bound(const gpu_product *product, kroof *k)
     }
     k->has_bound = true;
     k->memory_bound = k->has_compulsory && k->memory_time >= k->compute_time;
+    k->l1_bound = k->l1_time > fmax(k->memory_time, k->upper_bound ? 0 : k->compute_time);
     double moved = 32 * k->compulsory_read_sectors + k->compulsory_write;
     k->ai = !k->has_compulsory ? NAN : moved > 0 ? total / moved : INFINITY;
     k->attainable = k->min_time > 0 ? total / k->min_time : 0;
@@ -495,6 +508,20 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         k->why_no_compulsory =
             xstrdup(in->why_no_footprint ? in->why_no_footprint : "the launch's size is not known");
     }
+    if (in->traffic) {
+        k->has_traffic = true;
+        for (int i = 0; i < TRAFFIC_KINDS; i++) {
+            k->requests[i] = in->traffic->requests[i];
+            k->units[i] = in->traffic->units[i];
+            k->certain_requests[i] = in->traffic->certain_requests[i];
+            k->certain_units[i] = in->traffic->certain_units[i];
+        }
+        k->traffic_why = in->traffic->why ? xstrdup(in->traffic->why) : NULL;
+        k->traffic_estimated = in->traffic->n_estimated > 0;
+        /* Code the front end could not read may access memory too. */
+        if (!k->traffic_why && in->incomplete && !k->annotated)
+            k->traffic_why = xstrdup(in->incomplete);
+    }
     if (in->flops_estimate && !k->annotated)
         k->flops_estimate = xstrdup(in->flops_estimate);
     if (in->incomplete && !k->annotated) {
@@ -523,6 +550,7 @@ void kroof_free(kroof *k)
     free(k->flops_estimate);
     free(k->compulsory_why);
     free(k->why_no_compulsory);
+    free(k->traffic_why);
     memset(k, 0, sizeof *k);
 }
 

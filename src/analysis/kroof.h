@@ -13,6 +13,7 @@
 
 #include "analysis/access.h"
 #include "analysis/expr.h"
+#include "analysis/traffic.h"
 #include "model/model.h"
 
 typedef struct kroof {
@@ -45,12 +46,25 @@ typedef struct kroof {
     double compulsory_read_sectors; /* 32-byte sectors DRAM reads, at least */
     char *compulsory_why;
     char *why_no_compulsory; /* when !has_compulsory */
+    /* What the launch asks of L1 and shared memory (analysis/traffic), over
+     * the grid; traffic_why NULL: every site exact, else the first that is
+     * not (estimates) or was left out (then the sums miss it). */
+    bool has_traffic;
+    int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
+    bool traffic_estimated; /* some site is an estimate; else at least the sums */
+    char *traffic_why;
     /* With a product: */
     bool has_bound;
+    /* l1_time: the load sectors that are certain at the L1 data stage's
+     * rate (one 128-byte wavefront per SM per clock), at least; a part of
+     * min_time. */
+    double l1_time;
+    int64_t certain_requests[TRAFFIC_KINDS], certain_units[TRAFFIC_KINDS];
     /* memory_time: the compulsory DRAM bytes at the peak bandwidth; ai:
      * FLOPs per compulsory byte (NAN without them). */
     double compute_time, memory_time, min_time, ai, attainable;
     bool memory_bound;
+    bool l1_bound; /* l1_time is the largest part of min_time */
     char *why_no_bound;
     bool no_product; /* why_no_bound: there is no product to bound on */
     /* The counts may miss code: never an upper or a lower bound, no time
@@ -117,6 +131,9 @@ typedef struct kroof_input {
     int64_t footprint_read, footprint_write, footprint_read_sectors;
     const char *footprint_why;
     const char *why_no_footprint;
+    /* The launch's L1 traffic (analysis/traffic), when its size is known;
+     * NULL: not known. */
+    const traffic *traffic;
     /* Every loop the kernel's sites saw, for trip counts by line (the first
      * listed for a line is used). */
     const loop_ctx *const *loops;

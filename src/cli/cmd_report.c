@@ -31,6 +31,7 @@ typedef struct report_args {
     opt_list defines;
     kroof_defines defs;
     const char *plot;
+    const char *clock;
     bool help;
 } report_args;
 
@@ -278,6 +279,8 @@ int cmd_report(int argc, char **argv)
          "--define N=4096"},
         {"plot", 0, OPT_STRING, &a.plot, NULL, "FILE",
          "roofline chart of the launches (.svg/.png)"},
+        {"clock", 0, OPT_STRING, &a.clock, NULL, "boost|base",
+         "SM clock of the predicted times (default boost; base is what Nsight Compute locks)"},
         {"checks", 0, OPT_STRING, &a.checks, NULL, "LIST",
          "enable/disable checks, e.g. -gpulint-divergence or -*,gpulint-bank-conflict"},
         {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
@@ -341,6 +344,11 @@ int cmd_report(int argc, char **argv)
         }
     }
     a.p.defines = &a.defs;
+    if (a.clock && strcmp(a.clock, "boost") != 0 && strcmp(a.clock, "base") != 0) {
+        opt_free(&res);
+        return diag_error(EXIT_USAGE, "--clock '%s': expected boost or base", a.clock);
+    }
+    a.p.base_clock = a.clock && strcmp(a.clock, "base") == 0;
     report r;
     rc = pipeline_run(&a.p, &r);
     /* With several files, those that failed do not hide the others. */

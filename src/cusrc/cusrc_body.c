@@ -75,6 +75,8 @@ static void add_count(walker *w, int cat, int64_t n)
         return; /* a common subexpression: computed once */
     if (w->hoist && cat <= CNT_TENSOR)
         w->hoist->once[cat] += n;
+    else if (w->load_hoist && (cat == CNT_GLD || cat == CNT_GACC))
+        w->load_hoist->once[cat] += n;
     else
         count_frame(w)->direct[cat] += n;
     w->work_events += n != 0;
@@ -627,7 +629,7 @@ void wk_resolve_lvalue(walker *w, cnode *n, lref *r, int depth)
 
 static void copy_loops(walker *w, loop_ctx *dst, int *n_dst, char **why)
 {
-    int n = w->f->n_loops;
+    int n = w->load_hoist ? w->load_loops : w->f->n_loops;
     if (n > ACCESS_MAX_LOOPS) {
         n = ACCESS_MAX_LOOPS;
         if (why && !*why)
@@ -1539,6 +1541,230 @@ static loop_frame *hoist_target(walker *w, cnode *n)
     return level == f->n_loops ? NULL : f->loops[level];
 }
 
+/* Whether nothing in s writes memory but stores to the element `text`
+ * names (and locals): no other store, no call that is not a math function. */
+static bool writes_only(walker *w, cnode *s, const char *text, int depth)
+{
+    if (depth > 64)
+        return false;
+    cnode *target = NULL;
+    switch (s->kind) {
+    case CXCursor_BinaryOperator:
+        if (clang_getCursorBinaryOperatorKind(s->cur) >= CXBinaryOperator_Assign && s->n_kids == 2)
+            target = s->kids[0];
+        break;
+    case CXCursor_CompoundAssignOperator:
+        if (s->n_kids == 2)
+            target = s->kids[0];
+        break;
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(s->cur);
+        if ((k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec ||
+             k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PreDec) &&
+            s->n_kids == 1)
+            target = s->kids[0];
+        break;
+    }
+    case CXCursor_CallExpr:
+        if (!pure_call(s))
+            return false;
+        break;
+    default:
+        break;
+    }
+    if (target) {
+        cnode *t = cn_strip(target);
+        if (is_memory_lvalue(w, t)) {
+            char *tt = cn_text_trunc(w->t, t->cur, 200);
+            bool same = strcmp(tt, text) == 0;
+            free(tt);
+            if (!same)
+                return false;
+        }
+    }
+    for (int i = 0; i < s->n_kids; i++)
+        if (!writes_only(w, s->kids[i], text, depth + 1))
+            return false;
+    return true;
+}
+
+/* How many of the enclosing loops a global load `a[i]` runs in. nvcc loads
+ * an element once before the loops in which its address does not change and
+ * nothing is written but that element (`acc[i] += ...` in a loop: the value
+ * stays in a register, the stores remain); under a condition inside a loop
+ * it stays put. */
+static int load_loops(walker *w, cnode *n)
+{
+    fn_ctx *f = w->f;
+    cnode *s = cn_strip(n);
+    if (w->n_calls || !f->n_loops || s->kind != CXCursor_ArraySubscriptExpr || s->n_kids != 2)
+        return f->n_loops;
+    char *text = cn_text_trunc(w->t, s->cur, 200);
+    int level = f->n_loops;
+    while (level > 0) {
+        loop_frame *fr = f->loops[level - 1];
+        if (w->n_guards != fr->guards_at_entry || !inside(n, fr->stmt) ||
+            !invariant_in(w, s->kids[0], fr->stmt, 0) ||
+            !invariant_in(w, s->kids[1], fr->stmt, 0) || !writes_only(w, fr->stmt, text, 0))
+            break;
+        level--;
+    }
+    free(text);
+    return level;
+}
+
+static void last_store_clear(walker *w)
+{
+    free(w->last_store_text);
+    w->last_store_text = NULL;
+    w->last_store = -1;
+}
+
+static void avail_clear(walker *w)
+{
+    for (int i = 0; i < w->n_avail; i++)
+        free(w->avail[i]);
+    w->n_avail = 0;
+    last_store_clear(w);
+}
+
+static bool in_texts(char *const *texts, int n, const char *text)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(texts[i], text) == 0)
+            return true;
+    return false;
+}
+
+static void avail_add(walker *w, char *text)
+{
+    if (w->n_avail == w->cap_avail) {
+        w->cap_avail = w->cap_avail ? 2 * w->cap_avail : 8;
+        w->avail = xrealloc(w->avail, (size_t)w->cap_avail * sizeof *w->avail);
+    }
+    w->avail[w->n_avail++] = text;
+}
+
+static bool avail_has(const walker *w, const char *text)
+{
+    return in_texts(w->avail, w->n_avail, text);
+}
+
+/* A non-volatile element of global memory, addressed by a subscript. */
+static bool plain_global_element(walker *w, cnode *n)
+{
+    cnode *s = cn_strip(n);
+    if (s->kind != CXCursor_ArraySubscriptExpr ||
+        clang_isVolatileQualifiedType(clang_getCursorType(s->cur)))
+        return false;
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    wk_resolve_lvalue(w, s, &r, 0);
+    bool global = r.space == SP_GLOBAL;
+    wk_lref_free(&r);
+    return global;
+}
+
+static void store_ran(walker *w);
+
+/* After a write: an element stored stays in its register; everything
+ * else may have changed. */
+static void avail_after_write(walker *w, cnode *n)
+{
+    long keep = w->last_store;
+    char *keep_text = w->last_store_text;
+    w->last_store_text = NULL;
+    avail_clear(w);
+    /* An assignment reads no memory but what its walk emitted (which ended
+     * the last store where it read any): the store may still be
+     * overwritten. A call may read anything. */
+    if (n->kind == CXCursor_CallExpr) {
+        free(keep_text);
+    } else {
+        w->last_store = keep;
+        w->last_store_text = keep_text;
+    }
+    if (w->pending_text && n->kind != CXCursor_CallExpr)
+        store_ran(w);
+    if (w->n_calls || w->cse_off || n->n_kids != 2 ||
+        (n->kind != CXCursor_CompoundAssignOperator &&
+         !(n->kind == CXCursor_BinaryOperator &&
+           clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign)))
+        return;
+    cnode *t = cn_strip(n->kids[0]);
+    if (plain_global_element(w, t))
+        avail_add(w, cn_text_trunc(w->t, t->cur, 200));
+}
+
+static void emit_load(walker *w, cnode *n)
+{
+    char *text = NULL;
+    if (!w->n_calls && plain_global_element(w, n)) {
+        text = cn_text_trunc(w->t, cn_strip(n)->cur, 200);
+        if (avail_has(w, text)) {
+            free(text);
+            return; /* the value is in a register */
+        }
+    }
+    int level = load_loops(w, n);
+    /* Global memory only: shared elements are left to the bank analysis
+     * as written. */
+    if (!text)
+        level = w->f->n_loops;
+    if (level < w->f->n_loops) {
+        loop_frame *fr = w->f->loops[level];
+        if (in_texts(fr->entry_avail, fr->n_entry_avail, text)) {
+            free(text); /* in a register since before the loops */
+            return;
+        }
+        w->load_hoist = fr;
+        w->load_loops = level;
+    }
+    last_store_clear(w); /* the load may read what it stored */
+    emit_access(w, n, false);
+    w->load_hoist = NULL;
+    /* A load in a conditional arm may not have run. */
+    if (text && !w->cse_off)
+        avail_add(w, text);
+    else
+        free(text);
+}
+
+static void emit_store(walker *w, cnode *n)
+{
+    free(w->pending_text);
+    w->pending_text = NULL;
+    w->pending_store = -1;
+    emit_access(w, n, true);
+    if (!w->n_calls && !w->cse_off && plain_global_element(w, n)) {
+        w->pending_store = (long)w->u->n_accesses - 1;
+        w->pending_text = cn_text_trunc(w->t, cn_strip(n)->cur, 200);
+    }
+}
+
+/* After an assignment's store ran: a store before it to the same element,
+ * with no memory read since, is dead: its site and counts go. */
+static void store_ran(walker *w)
+{
+    cusrc_unit *u = w->u;
+    long i = w->last_store;
+    if (w->last_store_text && !strcmp(w->last_store_text, w->pending_text) && i >= 0 &&
+        i < w->pending_store) {
+        mem_access *dead = &u->accesses[i];
+        loop_frame *fr = count_frame(w);
+        fr->direct[CNT_GST] -= dead->width;
+        fr->direct[CNT_GACC] -= 1;
+        access_free(dead);
+        memmove(dead, dead + 1, (u->n_accesses - (size_t)i - 1) * sizeof *dead);
+        u->n_accesses--;
+        w->pending_store--;
+    }
+    last_store_clear(w);
+    w->last_store = w->pending_store;
+    w->last_store_text = w->pending_text;
+    w->pending_store = -1;
+    w->pending_text = NULL;
+}
+
 static void walk_expr(walker *w, cnode *n);
 
 /* Loads and stores through a pointer argument: atomicAdd(&s[i], v) and
@@ -1645,9 +1871,9 @@ static void walk_expr(walker *w, cnode *n)
     if (cn_is_expr(n) && is_memory_lvalue(w, n)) {
         int use = access_use(w, n);
         if (use & 1)
-            emit_access(w, n, false);
+            emit_load(w, n);
         if (use & 2)
-            emit_access(w, n, true);
+            emit_store(w, n);
     }
     bool effect = has_effect(n);
     if (effect)
@@ -1663,8 +1889,10 @@ static void walk_expr(walker *w, cnode *n)
     if (hoist)
         w->hoist = NULL;
     w->no_flops -= repeat;
-    if (effect)
+    if (effect) {
         w->n_cse = 0;
+        avail_after_write(w, n);
+    }
 }
 
 /* ---- statements ---- */
@@ -1804,7 +2032,35 @@ static exit_info walk_if(walker *w, cnode *s)
     return (exit_info){after, returns && after};
 }
 
+static exit_info walk_stmt_kind(walker *w, cnode *s);
+
+/* Control flow ends what loads and stores left in registers (avail). */
 static exit_info walk_stmt(walker *w, cnode *s)
+{
+    bool control =
+        s && !cn_is_expr(s) && s->kind != CXCursor_CompoundStmt && s->kind != CXCursor_DeclStmt;
+    /* Only statements in sequence in one block follow each other: an arm or
+     * a loop body starts afresh. */
+    bool loop = s && (s->kind == CXCursor_ForStmt || s->kind == CXCursor_WhileStmt ||
+                      s->kind == CXCursor_DoStmt);
+    if (loop) {
+        for (int i = 0; i < w->n_entry_avail; i++)
+            free(w->entry_avail[i]);
+        free(w->entry_avail);
+        w->entry_avail = w->avail;
+        w->n_entry_avail = w->n_avail;
+        w->avail = NULL;
+        w->n_avail = w->cap_avail = 0;
+    }
+    if (control || !s || !s->parent || s->parent->kind != CXCursor_CompoundStmt)
+        avail_clear(w);
+    exit_info r = walk_stmt_kind(w, s);
+    if (control)
+        avail_clear(w);
+    return r;
+}
+
+static exit_info walk_stmt_kind(walker *w, cnode *s)
 {
     exit_info none = {NULL, false};
     if (!s)
@@ -2175,7 +2431,7 @@ static bool leaves_early(const cnode *s, bool nested)
 static void loop_frame_close(walker *w, loop_frame *fr)
 {
     loop_frame *parent = count_frame(w);
-    for (int cat = 0; cat <= CNT_TENSOR; cat++) {
+    for (int cat = 0; cat < CNT_N; cat++) {
         if (!fr->once[cat])
             continue;
         /* Hoisted work runs once when the loop runs at least once. */
@@ -2297,6 +2553,10 @@ static void walk_loop(walker *w, cnode *s)
     }
     f->loops[f->n_loops++] = fr;
     fr->guards_at_entry = w->n_guards;
+    fr->entry_avail = w->entry_avail;
+    fr->n_entry_avail = w->n_entry_avail;
+    w->entry_avail = NULL;
+    w->n_entry_avail = 0;
     if (cond) {
         expr *c = x_expr(f, cond);
         fr->ctx.cond = expr_simplify(c);
@@ -2326,6 +2586,9 @@ static void walk_loop(walker *w, cnode *s)
 
     f->n_loops--;
     loop_frame_close(w, fr);
+    for (int i = 0; i < fr->n_entry_avail; i++)
+        free(fr->entry_avail[i]);
+    free(fr->entry_avail);
     free(fr->ctx.var);
     expr_free(fr->ctx.init);
     expr_free(fr->ctx.cond);
@@ -2374,6 +2637,7 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
     w.u = t->u;
     w.variant = variant;
     w.call_budget = CALL_BUDGET;
+    w.last_store = w.pending_store = -1;
     cusrc_variant *var = &t->u->variants[variant];
     w.kname = var->name;
     cnode *root = cn_build(fn);
@@ -2420,6 +2684,12 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
     free(w.guards);
     free(w.arrs);
     free(w.cse);
+    free(w.pending_text);
+    avail_clear(&w);
+    free(w.avail);
+    for (int i = 0; i < w.n_entry_avail; i++)
+        free(w.entry_avail[i]);
+    free(w.entry_avail);
     fn_free(&w.kf);
     cn_free(root);
 }

@@ -50,6 +50,20 @@ static void loops_free(loop_ctx *l, int n)
     }
 }
 
+void access_free(mem_access *a)
+{
+    free(a->kernel);
+    free(a->base);
+    expr_free(a->byte_offset);
+    expr_free(a->guard);
+    loops_free(a->loops, a->n_loops);
+    free(a->text);
+    free(a->why_not);
+    free(a->via);
+    loc_free(&a->loc);
+    memset(a, 0, sizeof *a);
+}
+
 static void counts_free(cusrc_counts *c)
 {
     expr_free(c->flops_fp16);
@@ -141,18 +155,8 @@ void cusrc_unit_free(cusrc_unit *u)
     }
     free(u->arrays);
     free(u->array_info);
-    for (size_t i = 0; i < u->n_accesses; i++) {
-        mem_access *a = &u->accesses[i];
-        free(a->kernel);
-        free(a->base);
-        expr_free(a->byte_offset);
-        expr_free(a->guard);
-        loops_free(a->loops, a->n_loops);
-        free(a->text);
-        free(a->why_not);
-        free(a->via);
-        loc_free(&a->loc);
-    }
+    for (size_t i = 0; i < u->n_accesses; i++)
+        access_free(&u->accesses[i]);
     free(u->accesses);
     for (size_t i = 0; i < u->n_branches; i++) {
         branch_site *b = &u->branches[i];

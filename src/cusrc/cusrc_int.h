@@ -50,18 +50,37 @@ typedef struct var_info {
 
 typedef struct cusrc_tu cusrc_tu;
 
+/* What a kernel's counts count, per thread. */
+enum {
+    CNT_FP16,
+    CNT_FP32,
+    CNT_FP64,
+    CNT_TR32,
+    CNT_TR64,
+    CNT_TENSOR,
+    CNT_GLD,
+    CNT_GST,
+    CNT_GACC,
+    CNT_N
+};
+
 /* One loop being walked (kernel bodies). */
 typedef struct loop_frame {
     cnode *stmt;
-    var_info *var;       /* the counter, NULL when none was recognised */
-    loop_ctx ctx;        /* owned */
-    expr *trips;         /* trip count, owned */
-    int64_t direct[9];   /* operation counts directly in the body (CNT_*) */
-    expr *nested[9];     /* counts of nested loops (already multiplied), owned */
-    int guards_at_entry; /* the walker's guards when the loop began */
+    var_info *var;         /* the counter, NULL when none was recognised */
+    loop_ctx ctx;          /* owned */
+    expr *trips;           /* trip count, owned */
+    int64_t direct[CNT_N]; /* operation counts directly in the body */
+    expr *nested[CNT_N];   /* counts of nested loops (already multiplied), owned */
+    int guards_at_entry;   /* the walker's guards when the loop began */
     /* Work that no iteration changes, done once before the loop when it
-     * runs at all (the compiler hoists it): CNT_* up to CNT_TENSOR. */
-    int64_t once[6];
+     * runs at all (the compiler hoists it): FLOPs of loop-invariant
+     * expressions, loads of an element the loop keeps in a register. */
+    int64_t once[CNT_N];
+    /* Global elements in registers when the loop began (walker.avail): a
+     * load the loop hoists of one of them is no load at all. Owned. */
+    char **entry_avail;
+    int n_entry_avail;
 } loop_frame;
 
 /* Parameters of a function expanded at a call site (small helpers in
@@ -201,6 +220,7 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn);
 
 size_t tu_add_array(cusrc_tu *t);
 size_t tu_add_access(cusrc_tu *t);
+void access_free(mem_access *a); /* what a site owns */
 size_t tu_add_branch(cusrc_tu *t);
 void tu_note(cusrc_tu *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

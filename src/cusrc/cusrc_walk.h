@@ -8,19 +8,6 @@
 
 #include "cusrc/cusrc_int.h"
 
-enum {
-    CNT_FP16,
-    CNT_FP32,
-    CNT_FP64,
-    CNT_TR32,
-    CNT_TR64,
-    CNT_TENSOR,
-    CNT_GLD,
-    CNT_GST,
-    CNT_GACC,
-    CNT_N
-};
-
 typedef struct arr_ref {
     CXCursor decl;
     unsigned hash;
@@ -90,6 +77,26 @@ typedef struct walker {
      * iterations do not change it; its FLOPs go to that loop's `once`
      * (the compiler computes it before the loop). NULL: none. */
     loop_frame *hoist;
+    /* A global load of an element the loops from `load_hoist` in keep in a
+     * register: the load runs once before them; its site keeps only the
+     * loops outside (load_loops of them). NULL: none. */
+    loop_frame *load_hoist;
+    int load_loops;
+    /* Global elements whose values are in registers: loaded or stored
+     * since control last branched, with nothing written since that could
+     * change them (another store, a variable, a call). nvcc loads such an
+     * element again from no memory. */
+    char **avail;
+    int n_avail, cap_avail;
+    /* avail as a loop statement found it, for the loop's frame. */
+    char **entry_avail;
+    int n_entry_avail;
+    /* The last global store (its site's index) and its element, while
+     * nothing has read memory since it ran: a store to the same element
+     * makes it dead (nvcc drops it). -1: none. pending_store: the store of
+     * the assignment being walked, which runs after its right side. */
+    long last_store, pending_store;
+    char *last_store_text, *pending_text;
 } walker;
 
 /* ---- cusrc_body.c ---- */

@@ -97,6 +97,12 @@ typedef struct gpu_product {
     double datasheet_flops[PREC_COUNT];        /* dense FLOP/s, 0 = not given */
     double measured_bandwidth;                 /* filled by verify; 0 = none */
     double measured_flops[PREC_COUNT];
+    /* [timing]: what the time model takes from the hardware (measured by
+     * scripts/timeprobe; 0 = not measured for this product). */
+    double launch_ns;           /* an empty kernel's duration */
+    double dram_latency_ns;     /* a dependent load that misses L2 */
+    double dram_read_bandwidth; /* bytes/s a streaming read reaches */
+    double l1_latency_cycles;   /* a dependent load that hits L1, SM clocks */
 } gpu_product;
 
 typedef struct model_error {

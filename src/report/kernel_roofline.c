@@ -8,6 +8,7 @@
 
 #include "analysis/footprint.h"
 #include "analysis/roofline.h"
+#include "analysis/traffic.h"
 #include "input/cexpr.h"
 #include "util/jsontext.h"
 #include "util/sbuf.h"
@@ -127,6 +128,19 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
     free(sites);
 }
 
+static void launch_traffic(const cusrc_unit *u, const cusrc_variant *v, const kroof_defines *defs,
+                           const kroof_input *in, traffic *tr)
+{
+    const mem_access **sites = xcalloc(v->n_accesses ? v->n_accesses : 1, sizeof *sites);
+    for (size_t i = 0; i < v->n_accesses; i++)
+        sites[i] = &u->accesses[v->first_access + i];
+    expr_env env;
+    expr_env_init(&env);
+    kroof_defines_bind(defs, &env);
+    traffic_compute(sites, v->n_accesses, in->grid, in->block, &env, tr);
+    free(sites);
+}
+
 void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
                      const kroof_defines *defs, const gpu_product *product, kroof_branches branches,
                      kroof *out)
@@ -174,7 +188,10 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     const loop_ctx **loops = variant_loops(u, v, &in.n_loops);
     in.loops = loops;
     footprint fp = {0};
+    traffic tr = {0};
     if (in.dims_known && !kern->note) {
+        launch_traffic(u, v, defs, &in, &tr);
+        in.traffic = &tr;
         launch_footprint(u, v, launch, defs, &in, &fp);
         in.has_footprint = true;
         in.footprint_read = fp.read_bytes;
@@ -190,6 +207,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     }
     kroof_compute(&in, defs, product, branches, out);
     footprint_free(&fp);
+    traffic_free(&tr);
     sbuf_free(&missed);
     free(loops);
     expr_free(threads);
@@ -227,6 +245,26 @@ static json_t *compulsory_json(const kroof *k)
                                   "sectors; written bytes past the L2's capacity reach DRAM "
                                   "during the launch"));
     return c;
+}
+
+/* What the launch asks of L1: the counts Nsight Compute reports as
+ * l1tex__t_requests/sectors (global) and shared wavefronts. */
+static json_t *traffic_json(const kroof *k)
+{
+    static const char *const kinds[TRAFFIC_KINDS] = {"global_load", "global_store", "shared"};
+    json_t *t = json_object();
+    for (int i = 0; i < TRAFFIC_KINDS; i++)
+        json_object_set_new(t, kinds[i],
+                            json_pack("{s:I, s:I}", "requests", (json_int_t)k->requests[i],
+                                      i == TRAFFIC_SHARED ? "wavefronts" : "sectors",
+                                      (json_int_t)k->units[i]));
+    json_object_set_new(t, "label",
+                        json_text(!k->traffic_why        ? "exact"
+                                  : k->traffic_estimated ? "estimate"
+                                                         : "lower_bound"));
+    if (k->traffic_why)
+        json_object_set_new(t, "why", json_text(k->traffic_why));
+    return t;
 }
 
 json_t *kroof_json(const kroof *k)
@@ -273,6 +311,8 @@ json_t *kroof_json(const kroof *k)
                         json_text("deprecated: the requested bytes, now requested_bytes; see "
                                   "dram_compulsory_bytes for DRAM"));
     json_object_set_new(o, "dram_compulsory_bytes", compulsory_json(k));
+    if (k->has_traffic)
+        json_object_set_new(o, "l1_traffic", traffic_json(k));
     if (!k->known)
         json_object_set_new(o, "unknown", json_text(k->unbound));
     if (k->accesses_known)
@@ -290,12 +330,16 @@ json_t *kroof_json(const kroof *k)
     if (k->has_bound) {
         json_object_set_new(o, "ai", isfinite(k->ai) ? json_real(k->ai) : json_null());
         json_object_set_new(o, "bound", json_text(k->memory_bound ? "memory" : "compute"));
-        json_object_set_new(o, "limiter", json_text(k->memory_bound ? "dram" : "compute"));
+        json_object_set_new(o, "limiter",
+                            json_text(k->l1_bound       ? "l1"
+                                      : k->memory_bound ? "dram"
+                                                        : "compute"));
         json_object_set_new(o, "attainable_flops", json_real(k->attainable));
         /* From upper-bound counts a minimum time would not be a bound. */
         json_object_set_new(o, "min_time_s", json_real(k->min_time));
         json_object_set_new(o, "compute_time_s", json_real(k->compute_time));
         json_object_set_new(o, "memory_time_s", json_real(k->memory_time));
+        json_object_set_new(o, "l1_time_s", json_real(k->l1_time));
     } else if (k->why_no_bound) {
         json_object_set_new(o, "reason", json_text(k->why_no_bound));
     }
@@ -328,6 +372,29 @@ static bool zero_count(const expr *e)
     if (e->kind == EX_CONST)
         return e->value == 0;
     return e->kind == EX_BINARY && e->op == OP_MUL && (zero_count(e->a) || zero_count(e->b));
+}
+
+/* "L1: 1.05M load sectors in 32.8k requests, 131k shared wavefronts". */
+static void traffic_text(sbuf *out, const kroof *k)
+{
+    static const char *const what[TRAFFIC_KINDS] = {"load sectors", "store sectors",
+                                                    "shared wavefronts"};
+    bool any = false;
+    for (int i = 0; i < TRAFFIC_KINDS; i++) {
+        if (k->units[i] == 0)
+            continue;
+        char u[48], r[48];
+        sbuf_addf(out, "%s%s %s",
+                  any ? ", " : "\n      L1: ", roofline_fmt_num((double)k->units[i], u, sizeof u),
+                  what[i]);
+        if (i != TRAFFIC_SHARED)
+            sbuf_addf(out, " in %s requests",
+                      roofline_fmt_num((double)k->requests[i], r, sizeof r));
+        any = true;
+    }
+    if (any && k->traffic_why)
+        sbuf_addf(out, " (%s: %s)", k->traffic_estimated ? "estimated" : "at least",
+                  k->traffic_why);
 }
 
 void kroof_text(sbuf *out, const kroof *k)
@@ -374,6 +441,8 @@ void kroof_text(sbuf *out, const kroof *k)
                       k->accesses_value == t ? "" : "es");
     }
     double total = k->flops_value[0] + k->flops_value[1] + k->flops_value[2] + k->flops_value[3];
+    if (k->has_traffic && !k->incomplete)
+        traffic_text(out, k);
     if (k->has_compulsory && k->compulsory_why && !k->incomplete)
         sbuf_addf(out, "\n      DRAM footprint is a lower bound: %s", k->compulsory_why);
     if (k->flops_estimate && !k->incomplete)
@@ -383,6 +452,12 @@ void kroof_text(sbuf *out, const kroof *k)
                   "\n      no bound: the kernel could not be analysed in full (%s), so the counts "
                   "may miss code",
                   k->incomplete);
+    } else if (k->has_bound && k->l1_bound) {
+        char b[48];
+        sbuf_addf(out,
+                  "\n      L1-bound: at least %s (the load sectors at 128 bytes per SM per "
+                  "clock)",
+                  roofline_fmt_time(k->min_time, b, sizeof b));
     } else if (k->has_bound && k->upper_bound) {
         char b[48];
         sbuf_addf(out,

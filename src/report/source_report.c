@@ -11,6 +11,8 @@
 #include "analysis/diverge.h"
 #include "analysis/gridcls.h"
 #include "analysis/occ.h"
+#include "analysis/traffic.h"
+#include "report/launch_time.h"
 #include "report/occ_report.h"
 #include "report/warp_iters.h"
 #include "util/jsontext.h"
@@ -128,7 +130,7 @@ static const char *dim3_why(const cusrc_dim3 *d)
 }
 
 static void check_launch(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
-                         const source_target *t, kernel_row *row, json_t *list,
+                         const source_target *t, kernel_row *row, json_t *list, json_t *roofline,
                          finding_list *findings)
 {
     const gpu_arch *a = t->arch;
@@ -230,6 +232,11 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
         sbuf_free(&m);
     }
     if (t->product && dim3_with_defines(&l->grid, in->defines, grid)) {
+        /* The roofline entry holds the first target's product's figures. */
+        bool first =
+            in->product && !strcmp(in->product->id, t->product->id) && t == &in->targets[0];
+        launch_time_add(o, launch_time_roofline_entry(roofline, v->name, file, l->loc.line), first,
+                        t->product, in->base_clock, grid, block, r.blocks_per_sm);
         int64_t blocks = grid[0] * grid[1] * grid[2];
         int64_t wave = (int64_t)t->product->sm_count * r.blocks_per_sm;
         /* Fewer blocks than SMs leaves SMs idle: a warning. Short of one full
@@ -462,70 +469,29 @@ static void env_at_block(const expr_env *env, const int64_t bid[3], expr_env *ou
         expr_env_set_builtin(out, b[d], bid[d]);
 }
 
-typedef struct grid_ctx {
-    const mem_access *access;
-    const int64_t *block;
-    const expr_env *env;
-    bool assumed; /* some block rested on an assumption (see bank_result) */
-} grid_ctx;
-
-/* One block of the grid: its requests and wavefronts for the access. */
-static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *why, size_t why_size,
-                       void *p)
-{
-    grid_ctx *g = p;
-    expr_env env;
-    env_at_block(g->env, bid, &env);
-    bank_result br;
-    if (!bank_analyze(g->access, g->block, &env, &br)) {
-        if (!br.unreached) {
-            snprintf(why, why_size, "%s", br.reason);
-            return false;
-        }
-        m[0] = m[1] = 0;
-        return true;
-    }
-    g->assumed = g->assumed || br.guard_assumed || br.bound_sampled || br.capped;
-    m[0] = br.requests;
-    m[1] = br.total;
-    return true;
-}
-
-/* "grid_totals": requests and wavefronts over every block of the launch's
- * grid, edge blocks included, for comparison with whole-kernel counters. */
+/* "grid_totals": requests and wavefronts (shared) or sectors (global) over
+ * every block of the launch's grid, edge blocks included, for comparison
+ * with whole-kernel counters. */
 static void add_grid_totals(json_t *o, const mem_access *a, const int64_t block[3],
-                            const expr_env *env, const int64_t grid[3], const bank_result *interior)
+                            const expr_env *env, const int64_t grid[3])
 {
-    bool used[3];
-    gridcls_uses_block_index(a, used);
-    grid_ctx g = {.access = a, .block = block, .env = env};
-    gridcls_result gr;
+    traffic_site_total t;
     char why[LANES_WHY_MAX];
-    json_t *t = json_object();
-    json_object_set_new(
-        t, "grid",
-        json_pack("[I,I,I]", (json_int_t)grid[0], (json_int_t)grid[1], (json_int_t)grid[2]));
-    if ((!used[0] && !used[1] && !used[2]) || interior->guard_assumed) {
-        /* Every block is the interior block (or the guard is not known, so
-         * no block can be told apart from it). */
-        int64_t blocks = grid[0] * grid[1] * grid[2];
-        json_object_set_new(t, "requests", json_integer(interior->requests * blocks));
-        json_object_set_new(t, "wavefronts", json_integer(interior->total * blocks));
-        json_object_set_new(t, "exact",
-                            json_boolean(!interior->guard_assumed && !interior->bound_sampled &&
-                                         !interior->capped));
-    } else if (gridcls_sum(grid, used, grid_block, &g, &gr, why, sizeof why)) {
-        json_object_set_new(t, "requests", json_integer(gr.sum[0]));
-        json_object_set_new(t, "wavefronts", json_integer(gr.sum[1]));
-        json_object_set_new(t, "exact", json_boolean(gr.uniform && !g.assumed));
-        json_object_set_new(t, "blocks_evaluated", json_integer(gr.classes));
-        if (!gr.uniform)
-            json_object_set_new(t, "note", json_text(gr.note));
-    } else {
-        json_decref(t);
+    if (!traffic_site(a, block, env, grid, &t, why, sizeof why))
         return;
-    }
-    json_object_set_new(o, "grid_totals", t);
+    json_t *g = json_object();
+    json_object_set_new(
+        g, "grid",
+        json_pack("[I,I,I]", (json_int_t)grid[0], (json_int_t)grid[1], (json_int_t)grid[2]));
+    json_object_set_new(g, "requests", json_integer(t.requests));
+    json_object_set_new(g, a->space == SPACE_SHARED ? "wavefronts" : "sectors",
+                        json_integer(t.units));
+    json_object_set_new(g, "exact", json_boolean(t.exact));
+    if (t.blocks_evaluated)
+        json_object_set_new(g, "blocks_evaluated", json_integer(t.blocks_evaluated));
+    if (t.note[0])
+        json_object_set_new(g, "note", json_text(t.note));
+    json_object_set_new(o, "grid_totals", g);
 }
 
 /* " in 'k<float>'" when a template has several instantiations, and " for
@@ -838,7 +804,7 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
             if (br.note[0])
                 json_object_set_new(o, "note", json_text(br.note));
             if (have_grid)
-                add_grid_totals(o, a, block, &env, grid, &br);
+                add_grid_totals(o, a, block, &env, grid);
             if (br.worst > br.ideal) {
                 char hint[128];
                 bank_hint(u, a, hint, sizeof hint);
@@ -866,6 +832,10 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
             json_object_set_new(o, "ideal_sectors", json_integer(cr.worst_ideal));
             json_object_set_new(o, "average_sectors", json_real(cr.average_sectors));
             json_object_set_new(o, "efficiency", json_real(cr.efficiency));
+            json_object_set_new(o, "requests_per_block", json_integer(cr.requests));
+            json_object_set_new(o, "sectors_per_block", json_integer(cr.total_sectors));
+            if (have_grid)
+                add_grid_totals(o, a, block, &env, grid);
             /* A request that touches more sectors than its bytes need; a single
              * lane's 4-byte store (one sector) is not uncoalesced. */
             if (cr.worst_sectors > cr.worst_ideal)
@@ -1059,7 +1029,7 @@ void source_analyse_launches(const source_inputs *in, source_outputs *out, findi
         }
         for (int t = 0; t < in->n_targets; t++)
             check_launch(in, l, v, &in->targets[t], row_for(in, m, in->targets[t].arch), list,
-                         findings);
+                         out->roofline, findings);
     }
 }
 
@@ -1084,7 +1054,7 @@ static int cmp_launch(const void *a, const void *b)
                   json_string_value(json_object_get(y, "arch")));
 }
 
-static void launch_cells(json_t *l, char cells[5][160])
+static void launch_cells(json_t *l, char cells[6][160])
 {
     json_t *occ = json_object_get(l, "occupancy");
     json_t *blk = json_object_get(l, "block");
@@ -1107,6 +1077,7 @@ static void launch_cells(json_t *l, char cells[5][160])
         snprintf(cells[4], 160, "%lld blocks/SM, %.1f%%",
                  (long long)json_integer_value(json_object_get(occ, "blocks_per_sm")),
                  json_real_value(json_object_get(occ, "occupancy")) * 100.0);
+    launch_time_cell(l, cells[5], 160);
 }
 
 void source_launch_text(sbuf *out, const source_outputs *o, bool color)
@@ -1127,23 +1098,29 @@ void source_launch_text(sbuf *out, const source_outputs *o, bool color)
         json_array_foreach(list, i, l) all[n++] = l;
     }
     qsort(all, n, sizeof *all, cmp_launch);
-    static const char *const head[5] = {"launch", "kernel", "arch", "block", "occupancy"};
-    int width[5];
-    for (int c = 0; c < 5; c++)
+    static const char *const head[6] = {"launch", "kernel",    "arch",
+                                        "block",  "occupancy", "predicted time"};
+    int width[6];
+    for (int c = 0; c < 6; c++)
         width[c] = (int)strlen(head[c]);
-    char cells[5][160];
+    char cells[6][160];
+    bool any_time = false;
     for (size_t i = 0; i < n; i++) {
         launch_cells(all[i], cells);
-        for (int c = 0; c < 5; c++)
+        any_time = any_time || strcmp(cells[5], "-") != 0;
+        for (int c = 0; c < 6; c++)
             if ((int)strlen(cells[c]) > width[c])
                 width[c] = (int)strlen(cells[c]);
     }
-    sbuf_addf(out, "\n%-*s  %-*s  %-*s  %-*s  %s\n", width[0], head[0], width[1], head[1], width[2],
-              head[2], width[3], head[3], head[4]);
+    /* The column only where some launch has a prediction. */
+    sbuf_addf(out, "\n%-*s  %-*s  %-*s  %-*s  %-*s%s%s\n", width[0], head[0], width[1], head[1],
+              width[2], head[2], width[3], head[3], any_time ? width[4] : 0, head[4],
+              any_time ? "  " : "", any_time ? head[5] : "");
     for (size_t i = 0; i < n; i++) {
         launch_cells(all[i], cells);
-        sbuf_addf(out, "%-*s  %-*s  %-*s  %-*s  %s\n", width[0], cells[0], width[1], cells[1],
-                  width[2], cells[2], width[3], cells[3], cells[4]);
+        sbuf_addf(out, "%-*s  %-*s  %-*s  %-*s  %-*s%s%s\n", width[0], cells[0], width[1], cells[1],
+                  width[2], cells[2], width[3], cells[3], any_time ? width[4] : 0, cells[4],
+                  any_time ? "  " : "", any_time ? cells[5] : "");
     }
     free(all);
 }

@@ -30,6 +30,7 @@ typedef struct source_inputs {
     int block[3];
     const kroof_defines *defines; /* --define NAME=VALUE */
     const gpu_product *product;   /* ceilings for the roofline; NULL = none */
+    bool base_clock;              /* --clock base: predicted times at the base clock */
 } source_inputs;
 
 typedef struct source_outputs {

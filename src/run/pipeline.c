@@ -207,7 +207,8 @@ static void identity(const pipeline_opts *o, const report *r, const char *nvcc, 
     int64_t opts[] = {o->has_block,   o->block[0],       o->block[1],
                       o->block[2],    o->dynamic_smem,   o->carveout_percent,
                       o->no_source,   o->quiet_nvcc,     o->allow_no_kernels,
-                      o->n_files > 1, cusrc_available(), o->defines ? o->defines->n : 0};
+                      o->n_files > 1, cusrc_available(), o->defines ? o->defines->n : 0,
+                      o->base_clock};
     unitcache_key_add(&k, "options", opts, sizeof opts);
     for (int i = 0; o->defines && i < o->defines->n; i++) {
         unitcache_key_str(&k, "define", o->defines->names[i]);

@@ -222,7 +222,8 @@ static source_inputs inputs_for(const pipeline_opts *o, const cusrc_unit *u, con
                            o->has_block,
                            {o->block[0], o->block[1], o->block[2]},
                            o->defines ? o->defines : &none,
-                           product};
+                           product,
+                           o->base_clock};
 }
 
 /* The launch checks need the compiled kernels; they also refine the

@@ -1,0 +1,16 @@
+#!/bin/sh
+# On the GPU machine: the time model's hardware constants under Nsight
+# Compute, at the clocks it locks (as the truth set was measured) and at the
+# card's own clocks. OUT=DIR sh run.sh
+set -u
+cd "$(dirname "$0")"
+R=$OUT/timeprobe; mkdir -p $R
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem --format=csv > $R/env.txt
+nvcc --version >> $R/env.txt
+nvcc -O3 -arch=sm_90 -o probe timeprobe.cu > $R/build.log 2>&1
+./probe > $R/run.txt 2>&1
+M=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second,lts__cycles_elapsed.avg.per_second,sm__cycles_elapsed.max,dram__bytes_read.sum,lts__t_bytes.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+P=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum.peak_sustained,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum.peak_sustained,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.peak_sustained,lts__t_sectors.sum.peak_sustained,lts__t_bytes.sum.peak_sustained,dram__bytes.sum.peak_sustained,dram__bytes_read.sum.peak_sustained,smsp__inst_executed.sum.peak_sustained,sm__inst_executed.sum.peak_sustained,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained,l1tex__t_bytes.sum.peak_sustained,sm__warps_active.sum.peak_sustained
+ncu --metrics $M,$P --csv ./probe > $R/ncu_base.csv 2> $R/ncu_base.err
+ncu --clock-control none --metrics $M --csv ./probe > $R/ncu_none.csv 2> $R/ncu_none.err
+cuobjdump -sass probe > $R/probe.sass 2>&1

@@ -1,0 +1,94 @@
+/* ktime: a launch's predicted time (see ktime.h and docs/roofline.md). */
+#include "analysis/ktime.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const part_names[KTIME_PARTS] = {"launch", "dram", "l1",     "fp16",
+                                                    "fp32",   "fp64", "tensor", "latency"};
+
+const char *ktime_part_name(int part)
+{
+    return part >= 0 && part < KTIME_PARTS ? part_names[part] : "?";
+}
+
+bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, char *why,
+                     size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    if (p->launch_ns <= 0 || p->dram_latency_ns <= 0 || p->dram_read_bandwidth <= 0 ||
+        p->l1_latency_cycles <= 0) {
+        snprintf(why, why_size,
+                 "%s has no measured [timing] constants (scripts/timeprobe measures them)", p->id);
+        return false;
+    }
+    if (clock_hz <= 0 || p->sm_count <= 0) {
+        snprintf(why, why_size, "%s's SM clock or SM count is not known", p->id);
+        return false;
+    }
+    out->sms = p->sm_count;
+    out->clock_hz = clock_hz;
+    /* Tensor work is taken as FP16 in, FP32 accumulate (as kroof does). */
+    const model_precision prec[4] = {PREC_FP16, PREC_FP32, PREC_FP64, PREC_FP16_TENSOR};
+    for (int i = 0; i < 4; i++)
+        out->flops_per_clock_per_sm[i] = p->flops_per_clock_per_sm[prec[i]];
+    out->launch_s = p->launch_ns * 1e-9;
+    out->dram_latency_s = p->dram_latency_ns * 1e-9;
+    out->dram_bandwidth = p->dram_read_bandwidth;
+    out->l1_latency_cycles = p->l1_latency_cycles;
+    return true;
+}
+
+/* The time of each unit the launch keeps busy and of the latency it
+ * cannot hide. Work per block is taken as equal, so the busiest SM does
+ * ceil(blocks / SMs) blocks' share of the per-SM units' work. */
+static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
+{
+    double blocks = (double)c->blocks;
+    double busiest = ceil(blocks / k->sms) / blocks;
+    double warps_per_block = ceil(c->threads_per_block / 32.0);
+    t->waves = ceil(blocks / ((double)k->sms * c->blocks_per_sm));
+    t->part[KTIME_LAUNCH] = k->launch_s;
+    t->part[KTIME_DRAM] = c->dram_bytes / k->dram_bandwidth;
+    for (int i = 0; i < 4; i++)
+        if (c->flops[i] > 0 && k->flops_per_clock_per_sm[i] > 0)
+            t->part[KTIME_FP16 + i] =
+                c->flops[i] * busiest / (k->flops_per_clock_per_sm[i] * k->clock_hz);
+    if (!c->has_traffic)
+        return;
+    /* L1: one request a clock into the tag stage, one 128-byte wavefront
+     * a clock out of the data stage (shared wavefronts included). */
+    const double *r = c->requests, *u = c->units;
+    double data = fmax(r[TRAFFIC_LOAD], u[TRAFFIC_LOAD] / 4.0) + u[TRAFFIC_SHARED];
+    double cycles = fmax(data, r[TRAFFIC_LOAD] + r[TRAFFIC_STORE]);
+    t->part[KTIME_L1] = cycles * busiest / k->clock_hz;
+    /* Latency: each load request of a warp waits for the one before (no
+     * overlap of a warp's loads is assumed); a request finds its sectors
+     * in DRAM in the proportion of the sectors DRAM must read to those
+     * requested, else in L1. The warps of a wave overlap; waves follow
+     * one another. */
+    double warps = blocks * warps_per_block;
+    if (r[TRAFFIC_LOAD] > 0 && warps > 0) {
+        double per_warp = r[TRAFFIC_LOAD] / warps;
+        double miss = u[TRAFFIC_LOAD] > 0 ? fmin(1.0, c->dram_read_sectors / u[TRAFFIC_LOAD]) : 1;
+        double each = miss * k->dram_latency_s + (1 - miss) * k->l1_latency_cycles / k->clock_hz;
+        t->part[KTIME_LATENCY] = t->waves * per_warp * each;
+    }
+}
+
+void ktime_predict(const ktime_counts *c, const ktime_consts *k, ktime *t)
+{
+    memset(t, 0, sizeof *t);
+    if (c->blocks <= 0 || c->threads_per_block <= 0 || c->blocks_per_sm <= 0) {
+        snprintf(t->why, sizeof t->why, "the launch does not fit on an SM, or has no threads");
+        return;
+    }
+    parts(c, k, t);
+    t->limiter = KTIME_DRAM;
+    for (int i = KTIME_DRAM; i < KTIME_PARTS; i++)
+        if (t->part[i] > t->part[t->limiter])
+            t->limiter = i;
+    t->predicted = t->part[KTIME_LAUNCH] + t->part[t->limiter];
+    t->ok = true;
+}

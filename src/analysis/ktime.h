@@ -1,0 +1,65 @@
+/* ktime: a launch's predicted run time, from what the other analyses
+ * count (FLOPs, DRAM bytes, L1 traffic, occupancy) and constants measured
+ * on the hardware (models' [timing]: scripts/timeprobe), never fitted to
+ * the kernels it is judged on. The model is docs/roofline.md's "Predicted
+ * time": the launch's fixed cost plus the slowest of the units it keeps
+ * busy (DRAM, L1, each precision's pipes; per SM, the busiest SM's share of
+ * the blocks) and of the latency its warps cannot hide (dependent loads in
+ * a warp, waves of warps). Pure: no I/O, no globals. */
+#ifndef GPULINT_ANALYSIS_KTIME_H
+#define GPULINT_ANALYSIS_KTIME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/traffic.h"
+#include "model/model.h"
+
+enum {
+    KTIME_LAUNCH,
+    KTIME_DRAM,
+    KTIME_L1,
+    KTIME_FP16,
+    KTIME_FP32,
+    KTIME_FP64,
+    KTIME_TENSOR,
+    KTIME_LATENCY,
+    KTIME_PARTS
+};
+
+/* One launch's totals. */
+typedef struct ktime_counts {
+    double flops[4]; /* fp16, fp32, fp64, tensor */
+    double dram_bytes;
+    double dram_read_sectors; /* 32-byte sectors DRAM must read */
+    bool has_traffic;
+    double requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
+    int64_t blocks;
+    int threads_per_block;
+    int blocks_per_sm; /* occupancy */
+} ktime_counts;
+
+typedef struct ktime_consts {
+    int sms;
+    double clock_hz;
+    double flops_per_clock_per_sm[4]; /* fp16, fp32, fp64, tensor; 0: none */
+    double launch_s, dram_latency_s, dram_bandwidth, l1_latency_cycles;
+} ktime_consts;
+
+typedef struct ktime {
+    bool ok;
+    char why[160];            /* when !ok */
+    double part[KTIME_PARTS]; /* seconds; 0 where it does not apply */
+    double predicted;         /* launch + the largest other part */
+    int limiter;              /* the largest part after the launch */
+    double waves;             /* blocks over what the SMs hold at once */
+} ktime;
+
+/* The constants of product at the SM clock given (Hz); false, with why,
+ * when the product has no measured [timing]. */
+bool ktime_consts_of(const gpu_product *product, double clock_hz, ktime_consts *out, char *why,
+                     size_t why_size);
+void ktime_predict(const ktime_counts *c, const ktime_consts *k, ktime *out);
+const char *ktime_part_name(int part); /* "dram", "l1", "fp32", "latency", ... */
+
+#endif

@@ -1,0 +1,174 @@
+/* traffic: L1 and shared-memory requests of a launch (see traffic.h). */
+#include "analysis/traffic.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/bank.h"
+#include "analysis/coalesce.h"
+#include "analysis/gridcls.h"
+#include "util/sbuf.h"
+
+typedef struct grid_ctx {
+    const mem_access *access;
+    const int64_t *block;
+    const expr_env *env;
+    bool estimated; /* some block rested on a guard or a sampled bound */
+    bool capped;    /* some block's loop was cut short */
+} grid_ctx;
+
+/* One block's requests and units (wavefronts or sectors); unreached: 0. */
+typedef struct block_counts {
+    bool analyzed, unreached, estimated, capped;
+    int64_t requests, units;
+    char reason[LANES_WHY_MAX];
+} block_counts;
+
+static void count_block(const mem_access *a, const int64_t block[3], const expr_env *env,
+                        block_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    if (a->space == SPACE_SHARED) {
+        bank_result br;
+        c->analyzed = bank_analyze(a, block, env, &br);
+        c->unreached = br.unreached;
+        c->estimated = br.guard_assumed || br.bound_sampled;
+        c->capped = br.capped;
+        c->requests = br.requests;
+        c->units = br.total;
+        snprintf(c->reason, sizeof c->reason, "%s", br.reason);
+    } else {
+        coalesce_result cr;
+        c->analyzed = coalesce_analyze(a, block, env, &cr);
+        c->unreached = cr.unreached;
+        c->estimated = cr.guard_assumed || cr.bound_sampled;
+        c->capped = cr.capped;
+        c->requests = cr.requests;
+        c->units = cr.total_sectors;
+        snprintf(c->reason, sizeof c->reason, "%s", cr.reason);
+    }
+}
+
+static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *why, size_t why_size,
+                       void *p)
+{
+    grid_ctx *g = p;
+    expr_env env = *g->env;
+    const expr_builtin b[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (int d = 0; d < 3; d++)
+        expr_env_set_builtin(&env, b[d], bid[d]);
+    block_counts c;
+    count_block(g->access, g->block, &env, &c);
+    if (!c.analyzed && !c.unreached) {
+        snprintf(why, why_size, "%s", c.reason);
+        return false;
+    }
+    g->estimated = g->estimated || c.estimated;
+    g->capped = g->capped || c.capped;
+    m[0] = c.analyzed ? c.requests : 0;
+    m[1] = c.analyzed ? c.units : 0;
+    return true;
+}
+
+bool traffic_site(const mem_access *a, const int64_t block[3], const expr_env *env,
+                  const int64_t grid[3], traffic_site_total *out, char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    out->uniform = true;
+    bool used[3];
+    gridcls_uses_block_index(a, used);
+    int64_t interior[3];
+    for (int d = 0; d < 3; d++)
+        interior[d] = gridcls_interior(grid[d]);
+    grid_ctx g = {.access = a, .block = block, .env = env};
+    int64_t m[GRIDCLS_METRICS] = {0};
+    if (!grid_block(interior, m, why, why_size, &g))
+        return false;
+    int64_t blocks = grid[0] * grid[1] * grid[2];
+    if ((!used[0] && !used[1] && !used[2]) || g.estimated) {
+        /* Every block is the interior block (or a guard is not known, so no
+         * block can be told apart from it). */
+        if (__builtin_mul_overflow(m[0], blocks, &out->requests) ||
+            __builtin_mul_overflow(m[1], blocks, &out->units)) {
+            snprintf(why, why_size, "the grid's totals overflow");
+            return false;
+        }
+    } else {
+        gridcls_result gr;
+        if (!gridcls_sum(grid, used, grid_block, &g, &gr, why, why_size))
+            return false;
+        out->requests = gr.sum[0];
+        out->units = gr.sum[1];
+        out->blocks_evaluated = gr.classes;
+        out->uniform = gr.uniform;
+        if (!gr.uniform)
+            snprintf(out->note, sizeof out->note, "%s", gr.note);
+    }
+    out->exact = out->uniform && !g.estimated && !g.capped;
+    out->lower = out->uniform && !g.estimated && g.capped;
+    return true;
+}
+
+/* "text (line N): why" */
+static char *site_why(const mem_access *a, const char *why)
+{
+    sbuf s;
+    sbuf_init(&s);
+    sbuf_addf(&s, "%s (line %d): %s",
+              a->text   ? a->text
+              : a->base ? a->base
+                        : "an access",
+              a->loc.line, why);
+    return sbuf_take(&s);
+}
+
+void traffic_compute(const mem_access *const *sites, size_t n, const int64_t grid[3],
+                     const int64_t block[3], const expr_env *env, traffic *out)
+{
+    memset(out, 0, sizeof *out);
+    expr_env local = *env;
+    for (int d = 0; d < 3; d++) {
+        expr_env_set_builtin(&local, (expr_builtin)(SYM_BDIM_X + d), block[d]);
+        expr_env_set_builtin(&local, (expr_builtin)(SYM_GDIM_X + d), grid[d]);
+    }
+    env = &local;
+    for (size_t i = 0; i < n; i++) {
+        const mem_access *a = sites[i];
+        int s = a->space == SPACE_SHARED ? TRAFFIC_SHARED
+                : a->is_store            ? TRAFFIC_STORE
+                                         : TRAFFIC_LOAD;
+        out->n_sites++;
+        char why[LANES_WHY_MAX] = "";
+        traffic_site_total t;
+        if (a->why_not || !traffic_site(a, block, env, grid, &t, why, sizeof why)) {
+            out->n_left_out++;
+            if (!out->why)
+                out->why = site_why(a, a->why_not ? a->why_not : why);
+            continue;
+        }
+        out->requests[s] += t.requests;
+        out->units[s] += t.units;
+        if (t.exact || t.lower) {
+            out->certain_requests[s] += t.requests;
+            out->certain_units[s] += t.units;
+        }
+        if (!t.exact) {
+            if (t.lower)
+                out->n_lower++;
+            else
+                out->n_estimated++;
+            if (!out->why)
+                out->why = site_why(a, t.lower     ? "a loop was cut short (a lower bound)"
+                                       : t.note[0] ? t.note
+                                                   : "a guard or a loop bound was not evaluated "
+                                                     "(an estimate)");
+        }
+    }
+}
+
+void traffic_free(traffic *t)
+{
+    free(t->why);
+    t->why = NULL;
+}

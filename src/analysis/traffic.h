@@ -1,0 +1,58 @@
+/* traffic: what a launch asks of each SM's L1/shared-memory unit, summed
+ * over every block of the grid: the warp-wide requests and 32-byte sectors
+ * of its global sites (what L1 must look up and return, hit or miss) and
+ * the requests and wavefronts of its shared sites (bank analysis). These
+ * are the quantities Nsight Compute counts as l1tex__t_requests/sectors and
+ * shared wavefronts, and the work the L1 bound of analysis/kroof divides
+ * by the unit's rate. Pure: no I/O, no globals. */
+#ifndef GPULINT_ANALYSIS_TRAFFIC_H
+#define GPULINT_ANALYSIS_TRAFFIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/access.h"
+#include "analysis/expr.h"
+
+/* One site over the grid. units: sectors (global) or wavefronts (shared). */
+typedef struct traffic_site_total {
+    int64_t requests, units;
+    /* exact: every guard and loop bound was evaluated. lower: the figures
+     * are at most the real ones (a loop cut short); neither: an estimate
+     * (a guard taken as true for every lane, a sampled loop bound). */
+    bool exact, lower;
+    int blocks_evaluated; /* 0: one interior block stands for every block */
+    bool uniform;         /* false: sampled interior blocks differed (note) */
+    char note[192];
+} traffic_site_total;
+
+/* The site over every block of grid x block, env binding the launch's
+ * names. False, with why, when it cannot be evaluated. A site no lane of
+ * the block reaches is 0 requests, true. */
+bool traffic_site(const mem_access *a, const int64_t block[3], const expr_env *env,
+                  const int64_t grid[3], traffic_site_total *out, char *why, size_t why_size);
+
+/* Global loads and stores: requests and sectors; shared: requests and
+ * wavefronts. */
+enum { TRAFFIC_LOAD, TRAFFIC_STORE, TRAFFIC_SHARED, TRAFFIC_KINDS };
+
+typedef struct traffic {
+    /* Over every site evaluated. */
+    int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
+    /* The same over the sites whose figures are exact or lower bounds:
+     * what a time bound may use. */
+    int64_t certain_requests[TRAFFIC_KINDS], certain_units[TRAFFIC_KINDS];
+    int n_sites, n_left_out, n_estimated;
+    int n_lower; /* sites whose figures are lower bounds (loops cut short) */
+    /* NULL: every site exact. Else the first site left out or estimated,
+     * and why. */
+    char *why;
+} traffic;
+
+/* Sums the global and shared sites among sites[0..n). */
+void traffic_compute(const mem_access *const *sites, size_t n, const int64_t grid[3],
+                     const int64_t block[3], const expr_env *env, traffic *out);
+void traffic_free(traffic *t);
+
+#endif

@@ -1,0 +1,140 @@
+/* launch_time: predicted time of a launch (see launch_time.h). */
+#include "report/launch_time.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/ktime.h"
+#include "analysis/roofline.h"
+#include "util/jsontext.h"
+
+json_t *launch_time_roofline_entry(json_t *roofline, const char *kernel, const char *file, int line)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(roofline, i, e)
+    {
+        const char *k = json_string_value(json_object_get(e, "kernel"));
+        const char *f = json_string_value(json_object_get(e, "file"));
+        if (k && strcmp(k, kernel) == 0 && f && file && strcmp(f, file) == 0 &&
+            json_integer_value(json_object_get(e, "line")) == line)
+            return e;
+    }
+    return NULL;
+}
+
+static bool whole(const json_t *v, double *out)
+{
+    if (!json_is_integer(v))
+        return false;
+    *out = (double)json_integer_value(v);
+    return true;
+}
+
+/* The launch's totals from its roofline entry; NULL, or why not. */
+static const char *counts_of(const json_t *roof, ktime_counts *c)
+{
+    if (!roof)
+        return "no counts for this launch";
+    const char *counts = json_string_value(json_object_get(roof, "counts_label"));
+    if (counts && (!strcmp(counts, "lower_bound") || !strcmp(counts, "unknown")))
+        return "the counts may miss code that could not be analysed";
+    if (counts && !strcmp(counts, "annotated"))
+        return "the counts come from an annotation, which gives no accesses";
+    static const char *const prec[4] = {"fp16", "fp32", "fp64", "tensor"};
+    const json_t *fl = json_object_get(roof, "flops");
+    for (int i = 0; i < 4; i++)
+        if (!whole(json_object_get(fl, prec[i]), &c->flops[i]))
+            return "a FLOP count is not a number (bind its sizes with --define)";
+    const json_t *dram = json_object_get(roof, "dram_compulsory_bytes");
+    double read_sectors, written;
+    if (!whole(json_object_get(dram, "read_sectors"), &read_sectors) ||
+        !whole(json_object_get(dram, "write"), &written))
+        return "the DRAM footprint is not known";
+    c->dram_read_sectors = read_sectors;
+    c->dram_bytes = 32 * read_sectors + written;
+    const json_t *tr = json_object_get(roof, "l1_traffic");
+    static const char *const kinds[TRAFFIC_KINDS] = {"global_load", "global_store", "shared"};
+    if (tr) {
+        c->has_traffic = true;
+        for (int i = 0; i < TRAFFIC_KINDS; i++) {
+            const json_t *k = json_object_get(tr, kinds[i]);
+            if (!whole(json_object_get(k, "requests"), &c->requests[i]) ||
+                !whole(json_object_get(k, i == TRAFFIC_SHARED ? "wavefronts" : "sectors"),
+                       &c->units[i]))
+                return "the L1 traffic is not known";
+        }
+    }
+    return NULL;
+}
+
+static void set_reason(json_t *launch, const char *why)
+{
+    json_object_set_new(launch, "time", json_pack("{s:s}", "reason", why));
+}
+
+void launch_time_add(json_t *launch, json_t *roof, bool copy_to_roofline,
+                     const gpu_product *product, bool base_clock, const int64_t grid[3],
+                     const int64_t block[3], int blocks_per_sm)
+{
+    if (!product)
+        return;
+    ktime_counts c = {0};
+    const char *why = counts_of(roof, &c);
+    if (why) {
+        set_reason(launch, why);
+        return;
+    }
+    double mhz = base_clock ? product->base_clock_mhz : product->boost_clock_mhz;
+    if (mhz <= 0) {
+        set_reason(launch, "the product's base clock is not known");
+        return;
+    }
+    ktime_consts k;
+    char buf[160];
+    if (!ktime_consts_of(product, mhz * 1e6, &k, buf, sizeof buf)) {
+        set_reason(launch, buf);
+        return;
+    }
+    c.blocks = grid[0] * grid[1] * grid[2];
+    int64_t tpb = block[0] * block[1] * block[2];
+    c.threads_per_block = tpb > 0x7fffffff ? 0x7fffffff : (int)tpb;
+    c.blocks_per_sm = blocks_per_sm;
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    if (!t.ok) {
+        set_reason(launch, t.why);
+        return;
+    }
+    json_t *parts = json_object();
+    for (int i = 0; i < KTIME_PARTS; i++)
+        if (t.part[i] > 0)
+            json_object_set_new(parts, ktime_part_name(i), json_real(t.part[i]));
+    json_t *o = json_object();
+    json_object_set_new(o, "predicted_s", json_real(t.predicted));
+    json_object_set_new(o, "limiter", json_text(ktime_part_name(t.limiter)));
+    json_object_set_new(o, "components_s", parts);
+    json_object_set_new(o, "waves", json_real(t.waves));
+    json_object_set_new(o, "clock_mhz", json_real(mhz));
+    json_object_set_new(o, "label", json_text("estimate"));
+    json_object_set_new(launch, "time", o);
+    if (copy_to_roofline && roof) {
+        json_object_set_new(roof, "predicted_time_s", json_real(t.predicted));
+        json_object_set_new(roof, "time_limiter", json_text(ktime_part_name(t.limiter)));
+        json_object_set(roof, "time_components", parts);
+    }
+}
+
+void launch_time_cell(const json_t *launch, char *buf, size_t n)
+{
+    const json_t *t = json_object_get(launch, "time");
+    const json_t *p = json_object_get(t, "predicted_s");
+    if (!json_is_number(p)) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    char tb[48];
+    snprintf(buf, n, "%s (%s)", roofline_fmt_time(json_number_value(p), tb, sizeof tb),
+             json_string_value(json_object_get(t, "limiter")));
+}

@@ -1,0 +1,114 @@
+/* test_ktime: the time model's parts worked by hand for one launch (the
+ * busiest SM's share of the per-SM units, DRAM over its bandwidth, the
+ * latency of a warp's loads, the launch's fixed cost), the limiter, and the
+ * refusals: a product without measured [timing], a launch that does not fit. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/ktime.h"
+
+static ktime_consts consts(void)
+{
+    ktime_consts k = {.sms = 132,
+                      .clock_hz = 1.5e9,
+                      .flops_per_clock_per_sm = {512, 256, 128, 4096},
+                      .launch_s = 2e-6,
+                      .dram_latency_s = 400e-9,
+                      .dram_bandwidth = 2e12,
+                      .l1_latency_cycles = 40};
+    return k;
+}
+
+static void test_parts_by_hand(void **state)
+{
+    (void)state;
+    /* 264 blocks of 256 threads, 8 resident per SM: one wave, the busiest
+     * SM runs 2 of the 264 blocks. */
+    ktime_counts c = {.flops = {0, 1e9, 0, 0},
+                      .dram_bytes = 1e9,
+                      .dram_read_sectors = 42240,
+                      .has_traffic = true,
+                      .requests = {21120, 0, 0},
+                      .units = {84480, 0, 0},
+                      .blocks = 264,
+                      .threads_per_block = 256,
+                      .blocks_per_sm = 8};
+    ktime_consts k = consts();
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    assert_true(t.ok);
+    assert_float_equal(t.waves, 1, 0);
+    assert_float_equal(t.part[KTIME_FP32], 1e9 * 2 / 264 / (256 * 1.5e9), 1e-15);
+    assert_float_equal(t.part[KTIME_DRAM], 5e-4, 1e-15);
+    /* 21120 load requests and 84480 / 4 wavefronts: 21120 clocks in all. */
+    assert_float_equal(t.part[KTIME_L1], 21120.0 * 2 / 264 / 1.5e9, 1e-15);
+    /* 10 loads a warp, half of the sectors from DRAM (400 ns), half from
+     * L1 (40 clocks). */
+    assert_float_equal(t.part[KTIME_LATENCY], 10 * (0.5 * 400e-9 + 0.5 * 40 / 1.5e9), 1e-15);
+    assert_int_equal(t.limiter, KTIME_DRAM);
+    assert_float_equal(t.predicted, 2e-6 + 5e-4, 1e-15);
+    assert_string_equal(ktime_part_name(t.limiter), "dram");
+}
+
+static void test_latency_of_waves(void **state)
+{
+    (void)state;
+    /* 10560 blocks of 128 threads, 16 per SM: 5 waves of 4 warps a block,
+     * each warp 100 loads that all miss. */
+    ktime_counts c = {.dram_bytes = 1e6,
+                      .dram_read_sectors = 10560 * 4 * 100 * 4,
+                      .has_traffic = true,
+                      .requests = {10560 * 4 * 100, 0, 0},
+                      .units = {10560 * 4 * 100 * 4, 0, 0},
+                      .blocks = 10560,
+                      .threads_per_block = 128,
+                      .blocks_per_sm = 16};
+    ktime_consts k = consts();
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    assert_true(t.ok);
+    assert_float_equal(t.waves, 5, 0);
+    assert_float_equal(t.part[KTIME_LATENCY], 5 * 100 * 400e-9, 1e-12);
+    assert_int_equal(t.limiter, KTIME_LATENCY);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    gpu_product p;
+    memset(&p, 0, sizeof p);
+    strcpy(p.id, "t4");
+    p.sm_count = 40;
+    ktime_consts k;
+    char why[160];
+    assert_false(ktime_consts_of(&p, 1.5e9, &k, why, sizeof why));
+    assert_non_null(strstr(why, "t4 has no measured [timing]"));
+    p.launch_ns = 2000;
+    p.dram_latency_ns = 400;
+    p.dram_read_bandwidth = 3e11;
+    p.l1_latency_cycles = 40;
+    p.flops_per_clock_per_sm[PREC_FP32] = 128;
+    assert_true(ktime_consts_of(&p, 1.5e9, &k, why, sizeof why));
+    assert_float_equal(k.flops_per_clock_per_sm[1], 128, 0);
+    assert_float_equal(k.launch_s, 2e-6, 1e-18);
+    ktime_counts c = {.blocks = 10, .threads_per_block = 2048, .blocks_per_sm = 0};
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    assert_false(t.ok);
+    assert_non_null(strstr(t.why, "does not fit"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parts_by_hand),
+        cmocka_unit_test(test_latency_of_waves),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,256 @@
+/* test_traffic: a launch's L1 requests and sectors against a brute force
+ * that runs every warp of the grid through its loop and counts, per
+ * request, the distinct 32-byte sectors its active lanes touch: a bounds
+ * check whose last block is partly idle, a 2-D block, a strided store, a
+ * loop, a guard on blockIdx (edge blocks differ); shared wavefronts of a
+ * conflict-free and a 2-way site; a site that cannot be analysed is left
+ * out and named. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/traffic.h"
+#include "input/cexpr.h"
+
+static expr *P(const char *s)
+{
+    cexpr_error err;
+    expr *e = cexpr_parse(s, true, &err);
+    assert_non_null(e);
+    return e;
+}
+
+/* One site; loop_var NULL: no loop, else for (v = 0; v < trips; v++). */
+static mem_access site(access_space space, const char *off, int width, bool store,
+                       const char *guard, const char *loop_var, int trips)
+{
+    mem_access a;
+    memset(&a, 0, sizeof a);
+    a.space = space;
+    a.base = (char *)"p";
+    a.text = (char *)off;
+    a.width = width;
+    a.is_store = store;
+    a.byte_offset = P(off);
+    a.guard = guard ? P(guard) : NULL;
+    if (loop_var) {
+        char cond[64];
+        snprintf(cond, sizeof cond, "%s < %d", loop_var, trips);
+        char next[64];
+        snprintf(next, sizeof next, "%s + 1", loop_var);
+        a.n_loops = 1;
+        a.loops[0].var = (char *)loop_var;
+        a.loops[0].init = P("0");
+        a.loops[0].cond = P(cond);
+        a.loops[0].next = P(next);
+    }
+    a.loc.line = 7;
+    return a;
+}
+
+static void site_free(mem_access *a)
+{
+    expr_free(a->byte_offset);
+    expr_free(a->guard);
+    for (int i = 0; i < a->n_loops; i++) {
+        expr_free(a->loops[i].init);
+        expr_free(a->loops[i].cond);
+        expr_free(a->loops[i].next);
+    }
+}
+
+static int cmp64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Every warp of every block, every iteration: requests and sectors. */
+static void brute(const mem_access *a, const int64_t grid[3], const int64_t block[3],
+                  int64_t *requests, int64_t *sectors)
+{
+    *requests = *sectors = 0;
+    expr_env env;
+    expr_env_init(&env);
+    for (int d = 0; d < 3; d++) {
+        expr_env_set_builtin(&env, (expr_builtin)(SYM_BDIM_X + d), block[d]);
+        expr_env_set_builtin(&env, (expr_builtin)(SYM_GDIM_X + d), grid[d]);
+    }
+    int64_t threads = block[0] * block[1] * block[2];
+    int trips = 1;
+    if (a->n_loops) {
+        int64_t t;
+        expr_env_set(&env, a->loops[0].var, 0);
+        for (t = 0;; t++) {
+            int64_t c;
+            expr_env_set(&env, a->loops[0].var, t);
+            assert_int_equal(expr_eval(a->loops[0].cond, &env, &c, NULL), EXPR_OK);
+            if (!c)
+                break;
+        }
+        trips = (int)t;
+    }
+    for (int64_t bz = 0; bz < grid[2]; bz++)
+        for (int64_t by = 0; by < grid[1]; by++)
+            for (int64_t bx = 0; bx < grid[0]; bx++) {
+                expr_env_set_builtin(&env, SYM_BID_X, bx);
+                expr_env_set_builtin(&env, SYM_BID_Y, by);
+                expr_env_set_builtin(&env, SYM_BID_Z, bz);
+                for (int64_t w0 = 0; w0 < threads; w0 += 32)
+                    for (int it = 0; it < trips; it++) {
+                        int64_t sec[32];
+                        int n = 0;
+                        for (int64_t t = w0; t < w0 + 32 && t < threads; t++) {
+                            expr_env_set_builtin(&env, SYM_TID_X, t % block[0]);
+                            expr_env_set_builtin(&env, SYM_TID_Y, t / block[0] % block[1]);
+                            expr_env_set_builtin(&env, SYM_TID_Z, t / (block[0] * block[1]));
+                            if (a->n_loops)
+                                expr_env_set(&env, a->loops[0].var, it);
+                            int64_t g = 1, off;
+                            if (a->guard)
+                                assert_int_equal(expr_eval(a->guard, &env, &g, NULL), EXPR_OK);
+                            if (!g)
+                                continue;
+                            assert_int_equal(expr_eval(a->byte_offset, &env, &off, NULL), EXPR_OK);
+                            sec[n++] = off >= 0 ? off / 32 : -((-off + 31) / 32);
+                        }
+                        if (!n)
+                            continue;
+                        qsort(sec, (size_t)n, sizeof sec[0], cmp64);
+                        int distinct = 1;
+                        for (int i = 1; i < n; i++)
+                            distinct += sec[i] != sec[i - 1];
+                        (*requests)++;
+                        *sectors += distinct;
+                    }
+            }
+}
+
+static void check_global(mem_access a, int64_t gx, int64_t gy, int64_t bx, int64_t by)
+{
+    const int64_t grid[3] = {gx, gy, 1}, block[3] = {bx, by, 1};
+    int64_t req, sec;
+    brute(&a, grid, block, &req, &sec);
+    expr_env env;
+    expr_env_init(&env);
+    const mem_access *sites[1] = {&a};
+    traffic t;
+    traffic_compute(sites, 1, grid, block, &env, &t);
+    int k = a.is_store ? TRAFFIC_STORE : TRAFFIC_LOAD;
+    assert_int_equal(t.requests[k], req);
+    assert_int_equal(t.units[k], sec);
+    assert_int_equal(t.certain_units[k], sec);
+    assert_null(t.why);
+    assert_int_equal(t.n_left_out, 0);
+    traffic_free(&t);
+    site_free(&a);
+}
+
+static void test_bounds_check_edge_block(void **state)
+{
+    (void)state;
+    /* 1000 floats in blocks of 128: the last block has 104 active lanes. */
+    check_global(site(SPACE_GLOBAL, "4 * (blockIdx.x * blockDim.x + threadIdx.x)", 4, false,
+                      "blockIdx.x * blockDim.x + threadIdx.x < 1000", NULL, 0),
+                 8, 1, 128, 1);
+}
+
+static void test_2d_block_row_major(void **state)
+{
+    (void)state;
+    /* A 16x16 block over a 100-wide matrix: each warp spans two rows. */
+    check_global(site(SPACE_GLOBAL,
+                      "4 * ((blockIdx.y * 16 + threadIdx.y) * 100 + blockIdx.x * 16 + threadIdx.x)",
+                      4, false, "blockIdx.x * 16 + threadIdx.x < 100", NULL, 0),
+                 7, 5, 16, 16);
+}
+
+static void test_strided_store(void **state)
+{
+    (void)state;
+    /* A column walk: every lane its own sector. */
+    check_global(site(SPACE_GLOBAL, "4 * ((blockIdx.x * blockDim.x + threadIdx.x) * 1024)", 4, true,
+                      NULL, NULL, 0),
+                 4, 1, 256, 1);
+}
+
+static void test_loop(void **state)
+{
+    (void)state;
+    /* A row per thread over 9 iterations of 8-byte elements. */
+    check_global(site(SPACE_GLOBAL, "8 * ((blockIdx.x * blockDim.x + threadIdx.x) * 9 + k)", 8,
+                      false, NULL, "k", 9),
+                 3, 1, 64, 1);
+}
+
+static void test_guard_on_block_index(void **state)
+{
+    (void)state;
+    /* Only the first and the last block work: the classes of the grid
+     * differ, the total must still be exact. */
+    check_global(site(SPACE_GLOBAL, "4 * (blockIdx.x * blockDim.x + threadIdx.x)", 4, false,
+                      "blockIdx.x == 0 || blockIdx.x == gridDim.x - 1", NULL, 0),
+                 6, 1, 96, 1);
+}
+
+static void test_shared_wavefronts(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {10, 1, 1}, block[3] = {64, 1, 1};
+    mem_access ok = site(SPACE_SHARED, "4 * threadIdx.x", 4, false, NULL, NULL, 0);
+    mem_access two = site(SPACE_SHARED, "8 * threadIdx.x", 4, true, NULL, NULL, 0);
+    const mem_access *sites[2] = {&ok, &two};
+    expr_env env;
+    expr_env_init(&env);
+    traffic t;
+    traffic_compute(sites, 2, grid, block, &env, &t);
+    /* 2 warps x 10 blocks per site; a stride of two words is 2-way. */
+    assert_int_equal(t.requests[TRAFFIC_SHARED], 40);
+    assert_int_equal(t.units[TRAFFIC_SHARED], 20 + 40);
+    assert_int_equal(t.units[TRAFFIC_LOAD], 0);
+    traffic_free(&t);
+    site_free(&ok);
+    site_free(&two);
+}
+
+static void test_left_out_site_is_named(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {32, 1, 1};
+    mem_access good = site(SPACE_GLOBAL, "4 * threadIdx.x", 4, false, NULL, NULL, 0);
+    mem_access bad = site(SPACE_GLOBAL, "4 * threadIdx.x", 4, false, NULL, NULL, 0);
+    bad.why_not = (char *)"index not understood: a pointer loaded from memory";
+    bad.text = (char *)"q[r[i]]";
+    const mem_access *sites[2] = {&good, &bad};
+    expr_env env;
+    expr_env_init(&env);
+    traffic t;
+    traffic_compute(sites, 2, grid, block, &env, &t);
+    assert_int_equal(t.n_left_out, 1);
+    assert_int_equal(t.requests[TRAFFIC_LOAD], 4);
+    assert_int_equal(t.units[TRAFFIC_LOAD], 16);
+    assert_non_null(t.why);
+    assert_non_null(strstr(t.why, "q[r[i]] (line 7)"));
+    assert_non_null(strstr(t.why, "pointer loaded from memory"));
+    traffic_free(&t);
+    bad.why_not = NULL;
+    site_free(&good);
+    site_free(&bad);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bounds_check_edge_block), cmocka_unit_test(test_2d_block_row_major),
+        cmocka_unit_test(test_strided_store),           cmocka_unit_test(test_loop),
+        cmocka_unit_test(test_guard_on_block_index),    cmocka_unit_test(test_shared_wavefronts),
+        cmocka_unit_test(test_left_out_site_is_named),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
