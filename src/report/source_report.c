@@ -834,8 +834,6 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
             json_object_set_new(o, "efficiency", json_real(cr.efficiency));
             json_object_set_new(o, "requests_per_block", json_integer(cr.requests));
             json_object_set_new(o, "sectors_per_block", json_integer(cr.total_sectors));
-            if (have_grid)
-                add_grid_totals(o, a, block, &env, grid);
             /* A request that touches more sectors than its bytes need; a single
              * lane's 4-byte store (one sector) is not uncoalesced. */
             if (cr.worst_sectors > cr.worst_ideal)
