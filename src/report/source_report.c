@@ -469,9 +469,10 @@ static void env_at_block(const expr_env *env, const int64_t bid[3], expr_env *ou
         expr_env_set_builtin(out, b[d], bid[d]);
 }
 
-/* "grid_totals": requests and wavefronts (shared) or sectors (global) over
- * every block of the launch's grid, edge blocks included, for comparison
- * with whole-kernel counters. */
+/* "grid_totals" of a shared site: requests and wavefronts over every block
+ * of the launch's grid, edge blocks included, for comparison with
+ * whole-kernel counters (a global site's are summed into the roofline's
+ * l1_traffic instead). */
 static void add_grid_totals(json_t *o, const mem_access *a, const int64_t block[3],
                             const expr_env *env, const int64_t grid[3])
 {
@@ -484,8 +485,7 @@ static void add_grid_totals(json_t *o, const mem_access *a, const int64_t block[
         g, "grid",
         json_pack("[I,I,I]", (json_int_t)grid[0], (json_int_t)grid[1], (json_int_t)grid[2]));
     json_object_set_new(g, "requests", json_integer(t.requests));
-    json_object_set_new(g, a->space == SPACE_SHARED ? "wavefronts" : "sectors",
-                        json_integer(t.units));
+    json_object_set_new(g, "wavefronts", json_integer(t.units));
     json_object_set_new(g, "exact", json_boolean(t.exact));
     if (t.blocks_evaluated)
         json_object_set_new(g, "blocks_evaluated", json_integer(t.blocks_evaluated));
