@@ -39,17 +39,85 @@ __global__ void read_bw(const float4 *a, long n4, int passes, float *out)
         *out = s;
 }
 
-static void run_chase(const char *name, size_t bytes, int steps, unsigned *out)
+// The chase again, timed inside the kernel: `warm` steps bring the cycle
+// into the caches that can hold it, then `steps` more are timed with the SM
+// clock, so that the latency of an L2 hit is measured with a warm L2 even
+// though Nsight Compute flushes the caches before each launch.
+__global__ void chase_timed(const unsigned *next, int warm, int steps, unsigned long long *out)
 {
-    // One element per 128-byte line, visited in a random cycle so that no
-    // prefetch or sector reuse helps.
+    unsigned j = 0;
+    for (int i = 0; i < warm; i++)
+        j = next[j];
+    long long t0 = clock64();
+    for (int i = 0; i < steps; i++)
+        j = next[j];
+    long long t1 = clock64();
+    out[0] = j;
+    out[1] = (unsigned long long)(t1 - t0);
+}
+
+// L2 bandwidth: every thread reads 16-byte vectors through L2 only
+// (ld.global.cg), grid-stride with 32-bit indices and four loads in flight,
+// `passes` times over a buffer that L2 holds; the first pass fills L2.
+__global__ void read_l2(const float4 *a, int n4, int passes, float *out)
+{
+    float s = 0;
+    int stride = gridDim.x * blockDim.x;
+    for (int p = 0; p < passes; p++)
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i + 3 * stride < n4; i += 4 * stride) {
+            float4 v0 = __ldcg(a + i), v1 = __ldcg(a + i + stride);
+            float4 v2 = __ldcg(a + i + 2 * stride), v3 = __ldcg(a + i + 3 * stride);
+            s += v0.x + v1.y + v2.z + v3.w;
+        }
+    if (s == 12345.f)
+        *out = s;
+}
+
+// The same for stores: L2 is write-back, so repeated passes over a buffer
+// it holds stay in L2.
+__global__ void write_l2(float4 *a, int n4, int passes)
+{
+    int stride = gridDim.x * blockDim.x;
+    for (int p = 0; p < passes; p++)
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += stride)
+            __stcg(a + i, make_float4(p, p, p, p));
+}
+
+// One element per 128-byte line, visited in a random cycle so that no
+// prefetch or sector reuse helps.
+static std::vector<unsigned> cycle(size_t bytes, unsigned seed)
+{
     size_t stride = 32, lines = bytes / 128;
     std::vector<unsigned> order(lines), next(lines * stride, 0);
     for (size_t i = 0; i < lines; i++)
         order[i] = (unsigned)i;
-    std::shuffle(order.begin() + 1, order.end(), std::mt19937(7));
+    std::shuffle(order.begin() + 1, order.end(), std::mt19937(seed));
     for (size_t i = 0; i < lines; i++)
         next[order[i] * stride] = order[(i + 1) % lines] * stride;
+    return next;
+}
+
+static void run_chase_timed(const char *name, size_t bytes, int steps)
+{
+    size_t lines = bytes / 128;
+    std::vector<unsigned> next = cycle(bytes, 11);
+    unsigned *d;
+    unsigned long long *o, h[2];
+    CHECK(cudaMalloc(&d, next.size() * 4));
+    CHECK(cudaMalloc(&o, sizeof h));
+    CHECK(cudaMemcpy(d, next.data(), next.size() * 4, cudaMemcpyHostToDevice));
+    chase_timed<<<1, 1>>>(d, (int)lines, steps, o);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost));
+    printf("chase_timed %s: %zu bytes, %d warm + %d timed steps: %.1f clocks per load\n", name,
+           bytes, (int)lines, steps, (double)h[1] / steps);
+    CHECK(cudaFree(d));
+    CHECK(cudaFree(o));
+}
+
+static void run_chase(const char *name, size_t bytes, int steps, unsigned *out)
+{
+    std::vector<unsigned> next = cycle(bytes, 7);
     unsigned *d;
     CHECK(cudaMalloc(&d, next.size() * 4));
     CHECK(cudaMemcpy(d, next.data(), next.size() * 4, cudaMemcpyHostToDevice));
@@ -84,6 +152,23 @@ int main()
         CHECK(cudaGetLastError());
         CHECK(cudaDeviceSynchronize());
         printf("read_bw %zu MB x %d passes\n", mb, passes);
+        CHECK(cudaFree(a));
+    }
+    // Appended after launches 0-11 so that their IDs stay as recorded.
+    run_chase_timed("l1", 16 << 10, 4096);  // launch 12
+    run_chase_timed("l2", 8 << 20, 4096);   // launch 13
+    {
+        int n4 = (24 << 20) / 16; // 24 MiB: half of the H100's L2
+        float4 *a;
+        CHECK(cudaMalloc(&a, (size_t)n4 * 16));
+        CHECK(cudaMemset(a, 1, (size_t)n4 * 16));
+        for (int passes : {1, 41}) // launches 14, 15: the second less the first
+            read_l2<<<sms * 8, 256>>>(a, n4, passes, (float *)out);
+        for (int passes : {1, 41}) // launches 16, 17
+            write_l2<<<sms * 8, 256>>>(a, n4, passes);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        printf("read_l2, write_l2: 24 MB x 1 and 41 passes\n");
         CHECK(cudaFree(a));
     }
     return 0;

@@ -28,7 +28,7 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
                  width);
         return false;
     }
-    int64_t sectors[LANES_WARP], starts[LANES_WARP];
+    int64_t sectors[LANES_WARP], starts[LANES_WARP], lines[LANES_WARP];
     int n = 0;
     for (int l = 0; l < LANES_WARP; l++) {
         if (!(active >> l & 1))
@@ -42,8 +42,13 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
         }
         /* An aligned access of at most 16 bytes never straddles a sector. */
         starts[n] = addr[l];
+        lines[n] = floor_div(addr[l], 4 * COALESCE_SECTOR);
         sectors[n++] = floor_div(addr[l], COALESCE_SECTOR);
     }
+    lanes_sort(lines, n);
+    for (int i = 0; i < n; i++)
+        if (i == 0 || lines[i] != lines[i - 1])
+            out->lines++;
     lanes_sort(sectors, n);
     for (int i = 0; i < n; i++)
         if (i == 0 || sectors[i] != sectors[i - 1])
@@ -74,6 +79,7 @@ static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why
     m[0] = req.sectors;
     m[1] = req.bytes;
     m[2] = req.ideal;
+    m[3] = req.lines;
     coalesce_result *r = ctx->out;
     if (v->probe)
         return true;
@@ -114,6 +120,7 @@ bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_en
     out->requests = lr.visits;
     out->worst_sectors = (int)lr.worst[0];
     out->total_sectors = lr.sum[0];
+    out->total_lines = lr.sum[3];
     out->average_sectors = (double)lr.sum[0] / (double)lr.visits;
     out->efficiency = (double)lr.sum[1] / ((double)lr.sum[0] * COALESCE_SECTOR);
     out->assumed = true;

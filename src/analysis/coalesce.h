@@ -19,6 +19,7 @@
 typedef struct coalesce_request {
     int sectors;   /* distinct 32-byte sectors */
     int ideal;     /* ceil(bytes / 32): the same bytes, contiguous and aligned */
+    int lines;     /* distinct 128-byte lines */
     int64_t bytes; /* distinct addresses of the active lanes * width */
 } coalesce_request;
 
@@ -41,6 +42,7 @@ typedef struct coalesce_result {
     double worst_efficiency; /* of the worst request */
     long requests;
     int64_t total_sectors; /* summed over the requests: what L1 serves */
+    int64_t total_lines;   /* the same in 128-byte lines */
     int warps;
     int worst_warp;
     long worst_iteration;

@@ -303,8 +303,9 @@ static void array_union(const arr_acc *acc, footprint_array *out)
     free(wr);
 }
 
-void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid[3],
-                       const int64_t block[3], const expr_env *env, footprint *out)
+/* bid NULL: every block of the grid; else that block alone. */
+static void compute(const footprint_site *sites, size_t n, const int64_t grid[3],
+                    const int64_t block[3], const expr_env *env, const int64_t *bid, footprint *out)
 {
     memset(out, 0, sizeof *out);
     expr_env local;
@@ -321,6 +322,8 @@ void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid
     for (int d = 0; d < 3; d++) {
         local.has_builtin[SYM_TID_X + d] = false;
         local.has_builtin[SYM_BID_X + d] = false;
+        if (bid)
+            expr_env_set_builtin(&local, (expr_builtin)(SYM_BID_X + d), bid[d]);
     }
     arr_acc *arrs = NULL;
     size_t n_arrs = 0;
@@ -385,6 +388,19 @@ void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid
     free(arrs);
     out->why = why.len ? sbuf_take(&why) : NULL;
     sbuf_free(&why);
+}
+
+void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid[3],
+                       const int64_t block[3], const expr_env *env, footprint *out)
+{
+    compute(sites, n, grid, block, env, NULL, out);
+}
+
+void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],
+                        const int64_t block[3], const expr_env *env, const int64_t bid[3],
+                        footprint *out)
+{
+    compute(sites, n, grid, block, env, bid, out);
 }
 
 void footprint_free(footprint *f)

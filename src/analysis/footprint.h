@@ -53,6 +53,11 @@ typedef struct footprint {
  * launch and --define give values (may be NULL). */
 void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid[3],
                        const int64_t block[3], const expr_env *env, footprint *out);
+/* The same for the one block bid of the launch: what that block's threads
+ * touch together, each byte once however many of them touch it. */
+void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],
+                        const int64_t block[3], const expr_env *env, const int64_t bid[3],
+                        footprint *out);
 void footprint_free(footprint *f);
 
 #endif

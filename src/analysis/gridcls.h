@@ -35,9 +35,10 @@ int64_t gridcls_interior(int64_t extent);
 /* Which block-index dimensions the access's offset, guard or loops use. */
 void gridcls_uses_block_index(const mem_access *a, bool uses[3]);
 
-/* Sums fn over the grid's blocks by class. Returns false, with why, when
- * fn fails for a class. */
-bool gridcls_sum(const int64_t grid[3], const bool uses[3], gridcls_fn fn, void *ctx,
+/* Sums fn over the grid's blocks by class; the first `judged` metrics decide
+ * whether sampled interior blocks are alike (uniform). Returns false, with
+ * why, when fn fails for a class. */
+bool gridcls_sum(const int64_t grid[3], const bool uses[3], int judged, gridcls_fn fn, void *ctx,
                  gridcls_result *res, char *why, size_t why_size);
 
 #endif

@@ -85,7 +85,7 @@ static expr *sum_threads(thread_sum *ts, const int64_t grid[3], const bool uses[
     char why[192];
     if (threads * walk_blocks > KROOF_MAX_EVALS) {
         gridcls_result gr;
-        if (!gridcls_sum(grid, uses, sum_block, ts, &gr, why, sizeof why))
+        if (!gridcls_sum(grid, uses, GRIDCLS_METRICS, sum_block, ts, &gr, why, sizeof why))
             return NULL;
         if (!gr.uniform)
             return expr_unknown("the count differs between interior blocks of a grid too "
@@ -470,6 +470,25 @@ static void bound(const gpu_product *product, kroof *k)
     k->attainable = k->min_time > 0 ? total / k->min_time : 0;
 }
 
+/* L1 is write-through for global stores, so every store sector goes to
+ * L2. A load sector reaches L2 when L1 does not hold it: taken here as once
+ * per block for each sector the block covers (the block's warps run
+ * together and L1 keeps what they share), once per launch for sectors no
+ * block shares with another beyond that, never more often than L1 is asked
+ * for it and never less often than DRAM must supply it. Reuse between the
+ * blocks of an SM and lines L1 evicts before their reuse are not modelled:
+ * an estimate. */
+static void l2_estimate(const kroof_input *in, kroof *k)
+{
+    double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
+    double loads = (double)in->traffic->units[TRAFFIC_LOAD];
+    double per_block = blocks * (double)in->block_read_sectors;
+    double floor = k->has_compulsory ? k->compulsory_read_sectors : 0;
+    k->has_l2 = true;
+    k->l2_read_sectors = fmax(fmin(per_block, loads), fmin(floor, loads));
+    k->l2_write_sectors = (double)in->traffic->units[TRAFFIC_STORE];
+}
+
 void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_product *product,
                    kroof_branches branches, kroof *k)
 {
@@ -513,6 +532,7 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         for (int i = 0; i < TRAFFIC_KINDS; i++) {
             k->requests[i] = in->traffic->requests[i];
             k->units[i] = in->traffic->units[i];
+            k->lines[i] = in->traffic->lines[i];
             k->certain_requests[i] = in->traffic->certain_requests[i];
             k->certain_units[i] = in->traffic->certain_units[i];
         }
@@ -522,6 +542,8 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         if (!k->traffic_why && in->incomplete && !k->annotated)
             k->traffic_why = xstrdup(in->incomplete);
     }
+    if (in->traffic && in->has_block_footprint && in->dims_known)
+        l2_estimate(in, k);
     if (in->flops_estimate && !k->annotated)
         k->flops_estimate = xstrdup(in->flops_estimate);
     if (in->incomplete && !k->annotated) {

@@ -50,9 +50,15 @@ typedef struct kroof {
      * the grid; traffic_why NULL: every site exact, else the first that is
      * not (estimates) or was left out (then the sums miss it). */
     bool has_traffic;
-    int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
+    int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS], lines[TRAFFIC_KINDS];
     bool traffic_estimated; /* some site is an estimate; else at least the sums */
     char *traffic_why;
+    /* What reaches L2, an estimate (docs/roofline.md, "The L2 traffic of a
+     * launch"): every store sector (L1 writes through), and the load sectors
+     * each block covers, once per block, between the compulsory DRAM
+     * sectors and the load sectors L1 is asked for. */
+    bool has_l2;
+    double l2_read_sectors, l2_write_sectors;
     /* With a product: */
     bool has_bound;
     /* l1_time: the load sectors that are certain at the L1 data stage's
@@ -134,6 +140,10 @@ typedef struct kroof_input {
     /* The launch's L1 traffic (analysis/traffic), when its size is known;
      * NULL: not known. */
     const traffic *traffic;
+    /* The sectors one interior block's loads cover (analysis/footprint over
+     * that block alone), when has_block_footprint. */
+    bool has_block_footprint;
+    int64_t block_read_sectors;
     /* Every loop the kernel's sites saw, for trip counts by line (the first
      * listed for a line is used). */
     const loop_ctx *const *loops;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const part_names[KTIME_PARTS] = {"launch", "dram", "l1",     "fp16",
+static const char *const part_names[KTIME_PARTS] = {"launch", "dram", "l2",     "l1",     "fp16",
                                                     "fp32",   "fp64", "tensor", "latency"};
 
 const char *ktime_part_name(int part)
@@ -37,6 +37,10 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
     out->dram_latency_s = p->dram_latency_ns * 1e-9;
     out->dram_bandwidth = p->dram_read_bandwidth;
     out->l1_latency_cycles = p->l1_latency_cycles;
+    out->has_l2 = p->l2_latency_ns > 0 && p->l2_read_bandwidth > 0 && p->l2_write_bandwidth > 0;
+    out->l2_latency_s = p->l2_latency_ns * 1e-9;
+    out->l2_read_bandwidth = p->l2_read_bandwidth;
+    out->l2_write_bandwidth = p->l2_write_bandwidth;
     return true;
 }
 
@@ -57,22 +61,34 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
                 c->flops[i] * busiest / (k->flops_per_clock_per_sm[i] * k->clock_hz);
     if (!c->has_traffic)
         return;
-    /* L1: one request a clock into the tag stage, one 128-byte wavefront
-     * a clock out of the data stage (shared wavefronts included). */
+    /* L1: one request a clock into the tag stage, one wavefront a clock
+     * out of the data stage (shared wavefronts included). A global load's
+     * wavefronts are taken as the 128-byte lines it touches (at least its
+     * sectors / 4): an uncoalesced load of 32 lines is 32 wavefronts. */
     const double *r = c->requests, *u = c->units;
-    double data = fmax(r[TRAFFIC_LOAD], u[TRAFFIC_LOAD] / 4.0) + u[TRAFFIC_SHARED];
+    double load_wavefronts = fmax(c->lines[TRAFFIC_LOAD], u[TRAFFIC_LOAD] / 4.0);
+    double data = fmax(r[TRAFFIC_LOAD], load_wavefronts) + u[TRAFFIC_SHARED];
     double cycles = fmax(data, r[TRAFFIC_LOAD] + r[TRAFFIC_STORE]);
     t->part[KTIME_L1] = cycles * busiest / k->clock_hz;
+    /* L2: loads and stores share its slices, so their times add. */
+    bool l2 = c->has_l2 && k->has_l2;
+    if (l2)
+        t->part[KTIME_L2] = 32 * c->l2_read_sectors / k->l2_read_bandwidth +
+                            32 * c->l2_write_sectors / k->l2_write_bandwidth;
     /* Latency: each load request of a warp waits for the one before (no
-     * overlap of a warp's loads is assumed); a request finds its sectors
-     * in DRAM in the proportion of the sectors DRAM must read to those
-     * requested, else in L1. The warps of a wave overlap; waves follow
-     * one another. */
+     * overlap of a warp's loads is assumed). Of the sectors it asks for, the
+     * share DRAM must read comes from DRAM, the share that reaches L2 beyond
+     * that from L2 (where it is modelled), the rest from L1. The warps of a
+     * wave overlap; waves follow one another. */
     double warps = blocks * warps_per_block;
     if (r[TRAFFIC_LOAD] > 0 && warps > 0) {
         double per_warp = r[TRAFFIC_LOAD] / warps;
-        double miss = u[TRAFFIC_LOAD] > 0 ? fmin(1.0, c->dram_read_sectors / u[TRAFFIC_LOAD]) : 1;
-        double each = miss * k->dram_latency_s + (1 - miss) * k->l1_latency_cycles / k->clock_hz;
+        double sectors = u[TRAFFIC_LOAD];
+        double dram = sectors > 0 ? fmin(1.0, c->dram_read_sectors / sectors) : 1;
+        double past_l1 =
+            l2 && sectors > 0 ? fmin(1.0, fmax(dram, c->l2_read_sectors / sectors)) : dram;
+        double each = dram * k->dram_latency_s + (past_l1 - dram) * k->l2_latency_s +
+                      (1 - past_l1) * k->l1_latency_cycles / k->clock_hz;
         t->part[KTIME_LATENCY] = t->waves * per_warp * each;
     }
 }

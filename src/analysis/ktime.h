@@ -4,7 +4,8 @@
  * the kernels it is judged on. The model is docs/roofline.md's "Predicted
  * time": the launch's fixed cost plus the slowest of the units it keeps
  * busy (DRAM, L1, each precision's pipes; per SM, the busiest SM's share of
- * the blocks) and of the latency its warps cannot hide (dependent loads in
+ * the blocks; L2 where the product's L2 was measured) and of the latency
+ * its warps cannot hide (dependent loads in
  * a warp, waves of warps). Pure: no I/O, no globals. */
 #ifndef GPULINT_ANALYSIS_KTIME_H
 #define GPULINT_ANALYSIS_KTIME_H
@@ -18,6 +19,7 @@
 enum {
     KTIME_LAUNCH,
     KTIME_DRAM,
+    KTIME_L2,
     KTIME_L1,
     KTIME_FP16,
     KTIME_FP32,
@@ -34,6 +36,9 @@ typedef struct ktime_counts {
     double dram_read_sectors; /* 32-byte sectors DRAM must read */
     bool has_traffic;
     double requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
+    double lines[TRAFFIC_KINDS];              /* global: 128-byte lines; 0 = not known */
+    bool has_l2;                              /* kroof's L2 estimate: */
+    double l2_read_sectors, l2_write_sectors; /* sectors L2 serves and absorbs */
     int64_t blocks;
     int threads_per_block;
     int blocks_per_sm; /* occupancy */
@@ -44,6 +49,8 @@ typedef struct ktime_consts {
     double clock_hz;
     double flops_per_clock_per_sm[4]; /* fp16, fp32, fp64, tensor; 0: none */
     double launch_s, dram_latency_s, dram_bandwidth, l1_latency_cycles;
+    bool has_l2; /* the product's [timing] has the three L2 constants */
+    double l2_latency_s, l2_read_bandwidth, l2_write_bandwidth;
 } ktime_consts;
 
 typedef struct ktime {

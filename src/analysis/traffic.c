@@ -21,7 +21,7 @@ typedef struct grid_ctx {
 /* One block's requests and units (wavefronts or sectors); unreached: 0. */
 typedef struct block_counts {
     bool analyzed, unreached, estimated, capped;
-    int64_t requests, units;
+    int64_t requests, units, lines;
     char reason[LANES_WHY_MAX];
 } block_counts;
 
@@ -46,6 +46,7 @@ static void count_block(const mem_access *a, const int64_t block[3], const expr_
         c->capped = cr.capped;
         c->requests = cr.requests;
         c->units = cr.total_sectors;
+        c->lines = cr.total_lines;
         snprintf(c->reason, sizeof c->reason, "%s", cr.reason);
     }
 }
@@ -68,6 +69,7 @@ static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *w
     g->capped = g->capped || c.capped;
     m[0] = c.analyzed ? c.requests : 0;
     m[1] = c.analyzed ? c.units : 0;
+    m[2] = c.analyzed ? c.lines : 0;
     return true;
 }
 
@@ -90,16 +92,20 @@ bool traffic_site(const mem_access *a, const int64_t block[3], const expr_env *e
         /* Every block is the interior block (or a guard is not known, so no
          * block can be told apart from it). */
         if (__builtin_mul_overflow(m[0], blocks, &out->requests) ||
-            __builtin_mul_overflow(m[1], blocks, &out->units)) {
+            __builtin_mul_overflow(m[1], blocks, &out->units) ||
+            __builtin_mul_overflow(m[2], blocks, &out->lines)) {
             snprintf(why, why_size, "the grid's totals overflow");
             return false;
         }
     } else {
         gridcls_result gr;
-        if (!gridcls_sum(grid, used, grid_block, &g, &gr, why, why_size))
+        /* Requests and sectors judge the interior; lines only feed the time
+         * model's estimate. */
+        if (!gridcls_sum(grid, used, 2, grid_block, &g, &gr, why, why_size))
             return false;
         out->requests = gr.sum[0];
         out->units = gr.sum[1];
+        out->lines = gr.sum[2];
         out->blocks_evaluated = gr.classes;
         out->uniform = gr.uniform;
         if (!gr.uniform)
@@ -149,6 +155,7 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         }
         out->requests[s] += t.requests;
         out->units[s] += t.units;
+        out->lines[s] += t.lines;
         if (t.exact || t.lower) {
             out->certain_requests[s] += t.requests;
             out->certain_units[s] += t.units;

@@ -18,6 +18,7 @@
 /* One site over the grid. units: sectors (global) or wavefronts (shared). */
 typedef struct traffic_site_total {
     int64_t requests, units;
+    int64_t lines; /* global: the 128-byte lines of each request, summed */
     /* exact: every guard and loop bound was evaluated. lower: the figures
      * are at most the real ones (a loop cut short); neither: an estimate
      * (a guard taken as true for every lane, a sampled loop bound). */
@@ -40,6 +41,7 @@ enum { TRAFFIC_LOAD, TRAFFIC_STORE, TRAFFIC_SHARED, TRAFFIC_KINDS };
 typedef struct traffic {
     /* Over every site evaluated. */
     int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
+    int64_t lines[TRAFFIC_KINDS]; /* global loads and stores: 128-byte lines */
     /* The same over the sites whose figures are exact or lower bounds:
      * what a time bound may use. */
     int64_t certain_requests[TRAFFIC_KINDS], certain_units[TRAFFIC_KINDS];

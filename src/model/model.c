@@ -120,6 +120,9 @@ static const field product_fields[] = {
     {"timing", "dram_latency_ns", F_SI, offsetof(gpu_product, dram_latency_ns), true},
     {"timing", "dram_read_bandwidth", F_SI, offsetof(gpu_product, dram_read_bandwidth), true},
     {"timing", "l1_latency_cycles", F_SI, offsetof(gpu_product, l1_latency_cycles), true},
+    {"timing", "l2_latency_ns", F_SI, offsetof(gpu_product, l2_latency_ns), true},
+    {"timing", "l2_read_bandwidth", F_SI, offsetof(gpu_product, l2_read_bandwidth), true},
+    {"timing", "l2_write_bandwidth", F_SI, offsetof(gpu_product, l2_write_bandwidth), true},
 };
 #undef MEASURED
 #undef P

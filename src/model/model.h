@@ -103,6 +103,9 @@ typedef struct gpu_product {
     double dram_latency_ns;     /* a dependent load that misses L2 */
     double dram_read_bandwidth; /* bytes/s a streaming read reaches */
     double l1_latency_cycles;   /* a dependent load that hits L1, SM clocks */
+    double l2_latency_ns;       /* a dependent load that misses L1 and hits L2 */
+    double l2_read_bandwidth;   /* bytes/s L2 serves to loads that bypass L1 */
+    double l2_write_bandwidth;  /* bytes/s of stores L2 absorbs */
 } gpu_product;
 
 typedef struct model_error {

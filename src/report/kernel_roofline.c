@@ -112,7 +112,7 @@ static const char *array_of(const cusrc_kernel *k, const cusrc_launch *l, const 
 }
 
 static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *l,
-                             const kroof_defines *defs, const kroof_input *in, footprint *fp)
+                             const kroof_defines *defs, kroof_input *in, footprint *fp)
 {
     const cusrc_kernel *k = &u->kernels[v->kernel];
     footprint_site *sites = xcalloc(v->n_accesses ? v->n_accesses : 1, sizeof *sites);
@@ -125,6 +125,16 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
     expr_env_init(&env);
     kroof_defines_bind(defs, &env);
     footprint_compute(sites, v->n_accesses, in->grid, in->block, &env, fp);
+    /* An interior block stands for every block: the grid's edge blocks may
+     * cover less (their guards cut lanes). */
+    int64_t mid[3] = {in->grid[0] / 2, in->grid[1] / 2, in->grid[2] / 2};
+    footprint one = {0};
+    footprint_of_block(sites, v->n_accesses, in->grid, in->block, &env, mid, &one);
+    /* A site the footprint cannot follow would make the block's sectors
+     * too few: then there is no L2 estimate. */
+    in->has_block_footprint = one.n_left_out == 0 && one.n_partial == 0;
+    in->block_read_sectors = one.read_sectors;
+    footprint_free(&one);
     free(sites);
 }
 
@@ -253,17 +263,37 @@ static json_t *traffic_json(const kroof *k)
 {
     static const char *const kinds[TRAFFIC_KINDS] = {"global_load", "global_store", "shared"};
     json_t *t = json_object();
-    for (int i = 0; i < TRAFFIC_KINDS; i++)
-        json_object_set_new(t, kinds[i],
-                            json_pack("{s:I, s:I}", "requests", (json_int_t)k->requests[i],
-                                      i == TRAFFIC_SHARED ? "wavefronts" : "sectors",
-                                      (json_int_t)k->units[i]));
+    for (int i = 0; i < TRAFFIC_KINDS; i++) {
+        json_t *o =
+            json_pack("{s:I, s:I}", "requests", (json_int_t)k->requests[i],
+                      i == TRAFFIC_SHARED ? "wavefronts" : "sectors", (json_int_t)k->units[i]);
+        if (i != TRAFFIC_SHARED)
+            json_object_set_new(o, "lines", json_integer((json_int_t)k->lines[i]));
+        json_object_set_new(t, kinds[i], o);
+    }
     json_object_set_new(t, "label",
                         json_text(!k->traffic_why        ? "exact"
                                   : k->traffic_estimated ? "estimate"
                                                          : "lower_bound"));
     if (k->traffic_why)
         json_object_set_new(t, "why", json_text(k->traffic_why));
+    return t;
+}
+
+/* What reaches L2 (kroof.h): an estimate whatever the sites. */
+static json_t *l2_json(const kroof *k)
+{
+    json_t *t = json_object();
+    json_object_set_new(t, "read", json_integer((json_int_t)(32 * k->l2_read_sectors)));
+    json_object_set_new(t, "read_sectors", json_integer((json_int_t)k->l2_read_sectors));
+    json_object_set_new(t, "write", json_integer((json_int_t)(32 * k->l2_write_sectors)));
+    json_object_set_new(t, "write_sectors", json_integer((json_int_t)k->l2_write_sectors));
+    json_object_set_new(t, "label", json_text("estimate"));
+    json_object_set_new(t, "assumes",
+                        json_text("L1 writes stores through; each block's load sectors come "
+                                  "from L2 once per block (no reuse between blocks, no "
+                                  "eviction before reuse), at least the compulsory DRAM "
+                                  "sectors and at most the load sectors L1 serves"));
     return t;
 }
 
@@ -313,6 +343,8 @@ json_t *kroof_json(const kroof *k)
     json_object_set_new(o, "dram_compulsory_bytes", compulsory_json(k));
     if (k->has_traffic)
         json_object_set_new(o, "l1_traffic", traffic_json(k));
+    if (k->has_l2)
+        json_object_set_new(o, "l2_bytes", l2_json(k));
     if (!k->known)
         json_object_set_new(o, "unknown", json_text(k->unbound));
     if (k->accesses_known)
@@ -443,6 +475,12 @@ void kroof_text(sbuf *out, const kroof *k)
     double total = k->flops_value[0] + k->flops_value[1] + k->flops_value[2] + k->flops_value[3];
     if (k->has_traffic && !k->incomplete)
         traffic_text(out, k);
+    if (k->has_l2 && !k->incomplete && k->l2_read_sectors + k->l2_write_sectors > 0) {
+        char r[48], w[48];
+        sbuf_addf(out, "\n      L2 (estimate): %s read, %s written",
+                  roofline_fmt_si(32 * k->l2_read_sectors, "B", r, sizeof r),
+                  roofline_fmt_si(32 * k->l2_write_sectors, "B", w, sizeof w));
+    }
     if (k->has_compulsory && k->compulsory_why && !k->incomplete)
         sbuf_addf(out, "\n      DRAM footprint is a lower bound: %s", k->compulsory_why);
     if (k->flops_estimate && !k->incomplete)

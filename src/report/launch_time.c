@@ -64,8 +64,14 @@ static const char *counts_of(const json_t *roof, ktime_counts *c)
                 !whole(json_object_get(k, i == TRAFFIC_SHARED ? "wavefronts" : "sectors"),
                        &c->units[i]))
                 return "the L1 traffic is not known";
+            if (i != TRAFFIC_SHARED && !whole(json_object_get(k, "lines"), &c->lines[i]))
+                c->lines[i] = 0;
         }
     }
+    const json_t *l2 = json_object_get(roof, "l2_bytes");
+    if (l2 && whole(json_object_get(l2, "read_sectors"), &c->l2_read_sectors) &&
+        whole(json_object_get(l2, "write_sectors"), &c->l2_write_sectors))
+        c->has_l2 = true;
     return NULL;
 }
 

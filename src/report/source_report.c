@@ -587,7 +587,7 @@ static void add_branch_counts(json_t *o, const branch_site *b, const int64_t blo
             gr.classes++;
         }
     } else {
-        ok = gridcls_sum(g, uses, branch_grid_block, &ctx, &gr, why, sizeof why);
+        ok = gridcls_sum(g, uses, GRIDCLS_METRICS, branch_grid_block, &ctx, &gr, why, sizeof why);
     }
     if (!ok) {
         json_object_set_new(o, "counts_reason", json_text(why));

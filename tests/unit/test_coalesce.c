@@ -62,6 +62,7 @@ static void test_contiguous(void **state)
     assert_int_equal(r.ideal_sectors, 4);
     assert_true(near(r.efficiency, 1.0));
     assert_int_equal(r.requests, 8);
+    assert_int_equal(r.total_lines, 8); /* a line a request */
     /* blockIdx.x is unknown, the alignment assumed: both are in the note */
     assert_true(r.assumed);
     assert_non_null(strstr(r.note, "blockIdx.x"));
@@ -107,6 +108,7 @@ static void test_column_walk(void **state)
                 block, &env);
     assert_true(r.analyzed);
     assert_int_equal(r.worst_sectors, 32);
+    assert_int_equal(r.total_lines, 32 * r.requests);
     assert_true(near(r.efficiency, 4.0 / 32));
     assert_non_null(strstr(r.note, "'col'"));
 }
@@ -123,6 +125,7 @@ static void test_request_direct(void **state)
     assert_int_equal(q.sectors, 5);
     assert_int_equal(q.ideal, 4);
     assert_int_equal(q.bytes, 128);
+    assert_int_equal(q.lines, 2); /* bytes 4..131 cross into the second line */
     /* every lane on one word: a broadcast, one sector, and 4 distinct bytes
      * asked for (counting 128 made the efficiency 400%) */
     for (int l = 0; l < 32; l++)
@@ -144,6 +147,9 @@ static void test_request_direct(void **state)
     assert_true(coalesce_request_eval(addr, 0x3u, 4, &q, why, sizeof why));
     assert_int_equal(q.sectors, 2);
     assert_int_equal(q.ideal, 1);
+    assert_int_equal(q.lines, 2);
+    assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 4, &q, why, sizeof why));
+    assert_int_equal(q.lines, 32); /* a column walk: one line a lane */
     addr[0] = 2;
     assert_false(coalesce_request_eval(addr, 0x3u, 4, &q, why, sizeof why));
     assert_non_null(strstr(why, "misaligned"));

@@ -203,6 +203,32 @@ static void test_gemm_rows(void **state)
     check_exact(s, 1, g, b);
 }
 
+/* One block's footprint: its 16 rows of A (20 floats each), each byte
+ * once however many of the block's columns read it; the grid's last row of
+ * blocks has only the 8 rows its guard lets through. */
+static void test_one_block(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {2, 3, 1}, b[3] = {16, 16, 1};
+    lp k = {"k", "0", "k < 20", "k + 1", false};
+    mem_access s =
+        site("a", "4 * ((blockIdx.y * 16 + threadIdx.y) * 20 + k)", 4, false,
+             "blockIdx.y * 16 + threadIdx.y < 40 && blockIdx.x * 16 + threadIdx.x < 24", 1, &k);
+    footprint_site fs = {&s, "a"};
+    const int64_t mid[3] = {1, 1, 0}, last[3] = {1, 2, 0};
+    footprint f;
+    footprint_of_block(&fs, 1, g, b, NULL, mid, &f);
+    assert_null(f.why);
+    assert_int_equal(f.read_bytes, 16 * 20 * 4);
+    assert_int_equal(f.read_sectors, 16 * 20 * 4 / 32);
+    footprint_free(&f);
+    footprint_of_block(&fs, 1, g, b, NULL, last, &f);
+    assert_int_equal(f.read_bytes, 8 * 20 * 4);
+    assert_int_equal(f.read_sectors, 8 * 20 * 4 / 32);
+    footprint_free(&f);
+    site_free(&s);
+}
+
 static void test_stencil_overlap(void **state)
 {
     (void)state;
@@ -470,6 +496,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bounds_check),
         cmocka_unit_test(test_gemm_rows),
+        cmocka_unit_test(test_one_block),
         cmocka_unit_test(test_stencil_overlap),
         cmocka_unit_test(test_grid_stride),
         cmocka_unit_test(test_gaps_and_overlaps),

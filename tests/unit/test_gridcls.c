@@ -86,8 +86,35 @@ static gridcls_result by_class(const access_ctx *c)
     gridcls_uses_block_index(c->a, used);
     gridcls_result r;
     char why[256];
-    assert_true(gridcls_sum(c->grid, used, block_fn, (void *)c, &r, why, sizeof why));
+    assert_true(
+        gridcls_sum(c->grid, used, GRIDCLS_METRICS, block_fn, (void *)c, &r, why, sizeof why));
     return r;
+}
+
+/* Metrics past `judged` are summed but do not make the interior differ. */
+static bool index_in_third(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *why,
+                           size_t why_size, void *ctx)
+{
+    (void)why, (void)why_size, (void)ctx;
+    m[0] = 1;
+    m[1] = 4;
+    m[2] = bid[0];
+    return true;
+}
+
+static void test_judged_metrics(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {8, 1, 1};
+    const bool used[3] = {true, false, false};
+    gridcls_result r;
+    char why[64];
+    assert_true(gridcls_sum(grid, used, 2, index_in_third, NULL, &r, why, sizeof why));
+    assert_true(r.uniform);
+    assert_int_equal(r.sum[0], 8);
+    assert_int_equal(r.sum[1], 32);
+    assert_true(gridcls_sum(grid, used, 3, index_in_third, NULL, &r, why, sizeof why));
+    assert_false(r.uniform);
 }
 
 /* The stencil's left-halo store: tile[ly][0] = ... if threadIdx.x == 0 and
@@ -191,9 +218,9 @@ static void test_block_index_unused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_halo_guard),         cmocka_unit_test(test_partial_last_block),
-        cmocka_unit_test(test_two_dimensions),     cmocka_unit_test(test_interior_outlier),
-        cmocka_unit_test(test_block_index_unused),
+        cmocka_unit_test(test_judged_metrics),     cmocka_unit_test(test_halo_guard),
+        cmocka_unit_test(test_partial_last_block), cmocka_unit_test(test_two_dimensions),
+        cmocka_unit_test(test_interior_outlier),   cmocka_unit_test(test_block_index_unused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

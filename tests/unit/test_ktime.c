@@ -77,6 +77,50 @@ static void test_latency_of_waves(void **state)
     assert_int_equal(t.limiter, KTIME_LATENCY);
 }
 
+static void test_l2_and_lines(void **state)
+{
+    (void)state;
+    /* One wave of 264 blocks of 256 threads, 8 warps a block: each warp 8
+     * uncoalesced loads (32 lines, 32 sectors each) and 8 stores of 4
+     * sectors. Of the 540672 load sectors DRAM reads 1/8 and L2 serves
+     * another 1/8. */
+    double warps = 264 * 8, loads = warps * 8;
+    ktime_counts c = {.dram_bytes = 32 * loads * 32 / 8,
+                      .dram_read_sectors = loads * 32 / 8,
+                      .has_traffic = true,
+                      .requests = {loads, loads, 0},
+                      .units = {loads * 32, loads * 4, 0},
+                      .lines = {loads * 32, loads, 0},
+                      .has_l2 = true,
+                      .l2_read_sectors = loads * 32 / 4,
+                      .l2_write_sectors = loads * 4,
+                      .blocks = 264,
+                      .threads_per_block = 256,
+                      .blocks_per_sm = 8};
+    ktime_consts k = consts();
+    k.has_l2 = true;
+    k.l2_latency_s = 160e-9;
+    k.l2_read_bandwidth = 8e12;
+    k.l2_write_bandwidth = 4e12;
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    assert_true(t.ok);
+    assert_float_equal(t.part[KTIME_L2], 32 * loads * 8 / 8e12 + 32 * loads * 4 / 4e12, 1e-15);
+    /* L1: 32 wavefronts a load (its lines, not its 32 / 4 sectors), the
+     * busiest SM's 2 blocks of 264. */
+    assert_float_equal(t.part[KTIME_L1], loads * 32 * 2 / 264 / 1.5e9, 1e-15);
+    double each = 0.125 * 400e-9 + 0.125 * 160e-9 + 0.75 * 40 / 1.5e9;
+    assert_float_equal(t.part[KTIME_LATENCY], 8 * each, 1e-15);
+    assert_int_equal(t.limiter, KTIME_L1);
+    assert_string_equal(ktime_part_name(KTIME_L2), "l2");
+    /* Without the product's L2 constants the part is left out and L1
+     * misses are L1 hits. */
+    k.has_l2 = false;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_L2], 0, 0);
+    assert_float_equal(t.part[KTIME_LATENCY], 8 * (0.125 * 400e-9 + 0.875 * 40 / 1.5e9), 1e-15);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -108,6 +152,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parts_by_hand),
         cmocka_unit_test(test_latency_of_waves),
+        cmocka_unit_test(test_l2_and_lines),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
