@@ -28,7 +28,7 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
                  width);
         return false;
     }
-    int64_t sectors[LANES_WARP], starts[LANES_WARP], lines[LANES_WARP];
+    int64_t sectors[LANES_WARP], starts[LANES_WARP];
     int n = 0;
     for (int l = 0; l < LANES_WARP; l++) {
         if (!(active >> l & 1))
@@ -42,17 +42,16 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
         }
         /* An aligned access of at most 16 bytes never straddles a sector. */
         starts[n] = addr[l];
-        lines[n] = floor_div(addr[l], 4 * COALESCE_SECTOR);
         sectors[n++] = floor_div(addr[l], COALESCE_SECTOR);
     }
-    lanes_sort(lines, n);
-    for (int i = 0; i < n; i++)
-        if (i == 0 || lines[i] != lines[i - 1])
-            out->lines++;
     lanes_sort(sectors, n);
-    for (int i = 0; i < n; i++)
+    /* Sorted sectors give their 128-byte lines in order too. */
+    for (int i = 0; i < n; i++) {
         if (i == 0 || sectors[i] != sectors[i - 1])
             out->sectors++;
+        if (i == 0 || floor_div(sectors[i], 4) != floor_div(sectors[i - 1], 4))
+            out->lines++;
+    }
     /* Lanes that ask for the same address are served once (a broadcast):
      * the bytes asked for are the distinct ones. Aligned accesses of one
      * width either coincide or do not overlap. */

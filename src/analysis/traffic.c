@@ -16,6 +16,10 @@ typedef struct grid_ctx {
     const expr_env *env;
     bool estimated; /* some block rested on a guard or a sampled bound */
     bool capped;    /* some block's loop was cut short */
+    /* The interior block, asked for first and again by gridcls_sum's
+     * classes and its probes' reference: walked once. */
+    bool have_interior;
+    int64_t interior[3], interior_m[GRIDCLS_METRICS];
 } grid_ctx;
 
 /* One block's requests and units (wavefronts or sectors); unreached: 0. */
@@ -55,6 +59,10 @@ static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *w
                        void *p)
 {
     grid_ctx *g = p;
+    if (g->have_interior && !memcmp(bid, g->interior, sizeof g->interior)) {
+        memcpy(m, g->interior_m, sizeof g->interior_m);
+        return true;
+    }
     expr_env env = *g->env;
     const expr_builtin b[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
     for (int d = 0; d < 3; d++)
@@ -70,6 +78,11 @@ static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *w
     m[0] = c.analyzed ? c.requests : 0;
     m[1] = c.analyzed ? c.units : 0;
     m[2] = c.analyzed ? c.lines : 0;
+    if (!g->have_interior) {
+        g->have_interior = true;
+        memcpy(g->interior, bid, sizeof g->interior);
+        memcpy(g->interior_m, m, sizeof g->interior_m);
+    }
     return true;
 }
 
@@ -116,6 +129,95 @@ bool traffic_site(const mem_access *a, const int64_t block[3], const expr_env *e
     return true;
 }
 
+typedef struct memo_entry {
+    const mem_access *access;
+    int64_t block[3], grid[3];
+    expr_env env;
+    bool ok;
+    traffic_site_total total;
+    char why[LANES_WHY_MAX];
+} memo_entry;
+
+struct traffic_memo {
+    memo_entry *entries;
+    size_t n, cap;
+};
+
+traffic_memo *traffic_memo_new(void)
+{
+    return xcalloc(1, sizeof(traffic_memo));
+}
+
+void traffic_memo_free(traffic_memo *m)
+{
+    if (m)
+        free(m->entries);
+    free(m);
+}
+
+size_t traffic_memo_entries(const traffic_memo *m)
+{
+    return m ? m->n : 0;
+}
+
+/* The same bindings, in any order. */
+static bool same_env(const expr_env *x, const expr_env *y)
+{
+    for (int b = 0; b < SYM_BUILTIN_COUNT; b++)
+        if (x->has_builtin[b] != y->has_builtin[b] ||
+            (x->has_builtin[b] && x->builtin[b] != y->builtin[b]))
+            return false;
+    if (x->n_named != y->n_named)
+        return false;
+    for (int i = 0; i < x->n_named; i++) {
+        int j = 0;
+        while (j < y->n_named && strcmp(x->names[i], y->names[j]) != 0)
+            j++;
+        if (j == y->n_named || x->values[i] != y->values[j])
+            return false;
+    }
+    return true;
+}
+
+bool traffic_site_memo(traffic_memo *memo, const mem_access *a, const int64_t block[3],
+                       const expr_env *env, const int64_t grid[3], traffic_site_total *out,
+                       char *why, size_t why_size)
+{
+    if (!memo)
+        return traffic_site(a, block, env, grid, out, why, why_size);
+    /* traffic_site binds blockDim from block and blockIdx block by block
+     * itself: callers that bind them differently ask the same question. */
+    expr_env key = *env;
+    for (int d = 0; d < 3; d++) {
+        expr_env_set_builtin(&key, (expr_builtin)(SYM_BDIM_X + d), block[d]);
+        key.has_builtin[SYM_BID_X + d] = false;
+        key.builtin[SYM_BID_X + d] = 0;
+    }
+    for (size_t i = 0; i < memo->n; i++) {
+        const memo_entry *e = &memo->entries[i];
+        if (e->access == a && !memcmp(e->block, block, sizeof e->block) &&
+            !memcmp(e->grid, grid, sizeof e->grid) && same_env(&e->env, &key)) {
+            *out = e->total;
+            snprintf(why, why_size, "%s", e->why);
+            return e->ok;
+        }
+    }
+    if (memo->n == memo->cap) {
+        memo->cap = memo->cap ? 2 * memo->cap : 16;
+        memo->entries = xrealloc(memo->entries, memo->cap * sizeof *memo->entries);
+    }
+    memo_entry *e = &memo->entries[memo->n++];
+    memset(e, 0, sizeof *e);
+    e->access = a;
+    memcpy(e->block, block, sizeof e->block);
+    memcpy(e->grid, grid, sizeof e->grid);
+    e->env = key;
+    e->ok = traffic_site(a, block, &key, grid, &e->total, e->why, sizeof e->why);
+    *out = e->total;
+    snprintf(why, why_size, "%s", e->why);
+    return e->ok;
+}
+
 /* "text (line N): why" */
 static char *site_why(const mem_access *a, const char *why)
 {
@@ -130,7 +232,7 @@ static char *site_why(const mem_access *a, const char *why)
 }
 
 void traffic_compute(const mem_access *const *sites, size_t n, const int64_t grid[3],
-                     const int64_t block[3], const expr_env *env, traffic *out)
+                     const int64_t block[3], const expr_env *env, traffic_memo *memo, traffic *out)
 {
     memset(out, 0, sizeof *out);
     expr_env local = *env;
@@ -147,7 +249,7 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         out->n_sites++;
         char why[LANES_WHY_MAX] = "";
         traffic_site_total t;
-        if (a->why_not || !traffic_site(a, block, env, grid, &t, why, sizeof why)) {
+        if (a->why_not || !traffic_site_memo(memo, a, block, env, grid, &t, why, sizeof why)) {
             out->n_left_out++;
             if (!out->why)
                 out->why = site_why(a, a->why_not ? a->why_not : why);

@@ -34,6 +34,20 @@ typedef struct traffic_site_total {
 bool traffic_site(const mem_access *a, const int64_t block[3], const expr_env *env,
                   const int64_t grid[3], traffic_site_total *out, char *why, size_t why_size);
 
+/* Sites already summed over a grid, kept by the caller so that a report
+ * asking for the same site, launch and bindings twice (its per-site totals
+ * and a launch's traffic) walks the grid once. Same inputs, same answer:
+ * no analysis depends on whether it was remembered. */
+typedef struct traffic_memo traffic_memo;
+traffic_memo *traffic_memo_new(void);
+void traffic_memo_free(traffic_memo *m);
+size_t traffic_memo_entries(const traffic_memo *m); /* sites walked so far */
+
+/* traffic_site through memo (NULL: no memo). */
+bool traffic_site_memo(traffic_memo *memo, const mem_access *a, const int64_t block[3],
+                       const expr_env *env, const int64_t grid[3], traffic_site_total *out,
+                       char *why, size_t why_size);
+
 /* Global loads and stores: requests and sectors; shared: requests and
  * wavefronts. */
 enum { TRAFFIC_LOAD, TRAFFIC_STORE, TRAFFIC_SHARED, TRAFFIC_KINDS };
@@ -52,9 +66,9 @@ typedef struct traffic {
     char *why;
 } traffic;
 
-/* Sums the global and shared sites among sites[0..n). */
+/* Sums the global and shared sites among sites[0..n); memo may be NULL. */
 void traffic_compute(const mem_access *const *sites, size_t n, const int64_t grid[3],
-                     const int64_t block[3], const expr_env *env, traffic *out);
+                     const int64_t block[3], const expr_env *env, traffic_memo *memo, traffic *out);
 void traffic_free(traffic *t);
 
 #endif

@@ -139,7 +139,7 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
 }
 
 static void launch_traffic(const cusrc_unit *u, const cusrc_variant *v, const kroof_defines *defs,
-                           const kroof_input *in, traffic *tr)
+                           const kroof_input *in, traffic_memo *memo, traffic *tr)
 {
     const mem_access **sites = xcalloc(v->n_accesses ? v->n_accesses : 1, sizeof *sites);
     for (size_t i = 0; i < v->n_accesses; i++)
@@ -147,13 +147,13 @@ static void launch_traffic(const cusrc_unit *u, const cusrc_variant *v, const kr
     expr_env env;
     expr_env_init(&env);
     kroof_defines_bind(defs, &env);
-    traffic_compute(sites, v->n_accesses, in->grid, in->block, &env, tr);
+    traffic_compute(sites, v->n_accesses, in->grid, in->block, &env, memo, tr);
     free(sites);
 }
 
 void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
                      const kroof_defines *defs, const gpu_product *product, kroof_branches branches,
-                     kroof *out)
+                     traffic_memo *memo, kroof *out)
 {
     const cusrc_kernel *kern = &u->kernels[v->kernel];
     const cusrc_counts *c = &v->counts;
@@ -200,7 +200,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     footprint fp = {0};
     traffic tr = {0};
     if (in.dims_known && !kern->note) {
-        launch_traffic(u, v, defs, &in, &tr);
+        launch_traffic(u, v, defs, &in, memo, &tr);
         in.traffic = &tr;
         launch_footprint(u, v, launch, defs, &in, &fp);
         in.has_footprint = true;

@@ -10,10 +10,11 @@
 #include "model/model.h"
 #include "util/sbuf.h"
 
-/* launch may be NULL (per-thread counts only). product may be NULL. */
+/* launch may be NULL (per-thread counts only). product and memo (sites
+ * already summed over the grid) may be NULL. */
 void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
                      const kroof_defines *defs, const gpu_product *product, kroof_branches branches,
-                     kroof *out);
+                     traffic_memo *memo, kroof *out);
 json_t *kroof_json(const kroof *k);
 void kroof_text(sbuf *out, const kroof *k);
 

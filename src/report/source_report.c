@@ -473,12 +473,12 @@ static void env_at_block(const expr_env *env, const int64_t bid[3], expr_env *ou
  * of the launch's grid, edge blocks included, for comparison with
  * whole-kernel counters (a global site's are summed into the roofline's
  * l1_traffic instead). */
-static void add_grid_totals(json_t *o, const mem_access *a, const int64_t block[3],
-                            const expr_env *env, const int64_t grid[3])
+static void add_grid_totals(json_t *o, traffic_memo *memo, const mem_access *a,
+                            const int64_t block[3], const expr_env *env, const int64_t grid[3])
 {
     traffic_site_total t;
     char why[LANES_WHY_MAX];
-    if (!traffic_site(a, block, env, grid, &t, why, sizeof why))
+    if (!traffic_site_memo(memo, a, block, env, grid, &t, why, sizeof why))
         return;
     json_t *g = json_object();
     json_object_set_new(
@@ -804,7 +804,7 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
             if (br.note[0])
                 json_object_set_new(o, "note", json_text(br.note));
             if (have_grid)
-                add_grid_totals(o, a, block, &env, grid);
+                add_grid_totals(o, in->memo, a, block, &env, grid);
             if (br.worst > br.ideal) {
                 char hint[128];
                 bank_hint(u, a, hint, sizeof hint);
@@ -942,7 +942,7 @@ static void add_roofline(const source_inputs *in, const cusrc_variant *v, const 
         defs.n += j == defs.n;
     }
     kroof k;
-    kroof_of_source(in->unit, v, l, &defs, in->product, branches_uniform(in, v, l), &k);
+    kroof_of_source(in->unit, v, l, &defs, in->product, branches_uniform(in, v, l), in->memo, &k);
     json_array_append_new(out->roofline, kroof_json(&k));
     kroof_text(&out->roofline_text, &k);
     kroof_free(&k);
@@ -976,7 +976,7 @@ bool source_per_thread_flops(const source_inputs *in, const char *mangled, doubl
         if (!m || strcmp(m, mangled) != 0)
             continue;
         kroof k;
-        kroof_of_source(u, v, NULL, in->defines, NULL, branches_uniform(in, v, NULL), &k);
+        kroof_of_source(u, v, NULL, in->defines, NULL, branches_uniform(in, v, NULL), in->memo, &k);
         /* A count that may miss code says nothing against the code. */
         for (int p = 0; p < 3; p++)
             flops[p] = k.known && !k.incomplete && !k.annotated ? k.flops_value[p] : NAN;
@@ -986,14 +986,18 @@ bool source_per_thread_flops(const source_inputs *in, const char *mangled, doubl
     return false;
 }
 
-void source_analyse_source(const source_inputs *in, source_outputs *out, finding_list *findings)
+void source_analyse_source(const source_inputs *given, source_outputs *out, finding_list *findings)
 {
+    source_inputs own = *given;
+    own.memo = traffic_memo_new();
+    const source_inputs *in = &own;
     const cusrc_unit *u = in->unit;
     for (size_t i = 0; i < u->n_notes; i++)
         json_array_append_new(out->notes, json_text(u->notes[i]));
     for (size_t vi = 0; vi < u->n_variants; vi++)
         analyse_variant(in, vi, out, findings);
     roofline_sites(in, out);
+    traffic_memo_free(own.memo);
 }
 
 void source_analyse_launches(const source_inputs *in, source_outputs *out, finding_list *findings)

@@ -31,6 +31,9 @@ typedef struct source_inputs {
     const kroof_defines *defines; /* --define NAME=VALUE */
     const gpu_product *product;   /* ceilings for the roofline; NULL = none */
     bool base_clock;              /* --clock base: predicted times at the base clock */
+    /* Set by source_analyse_source for its own run: sites summed over a
+     * grid, shared by the per-site totals and the launches' traffic. */
+    traffic_memo *memo;
 } source_inputs;
 
 typedef struct source_outputs {

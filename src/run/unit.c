@@ -223,7 +223,8 @@ static source_inputs inputs_for(const pipeline_opts *o, const cusrc_unit *u, con
                            {o->block[0], o->block[1], o->block[2]},
                            o->defines ? o->defines : &none,
                            product,
-                           o->base_clock};
+                           o->base_clock,
+                           NULL};
 }
 
 /* The launch checks need the compiled kernels; they also refine the

@@ -73,9 +73,9 @@ static int cmp64(const void *x, const void *y)
 
 /* Every warp of every block, every iteration: requests and sectors. */
 static void brute(const mem_access *a, const int64_t grid[3], const int64_t block[3],
-                  int64_t *requests, int64_t *sectors)
+                  int64_t *requests, int64_t *sectors, int64_t *lines)
 {
-    *requests = *sectors = 0;
+    *requests = *sectors = *lines = 0;
     expr_env env;
     expr_env_init(&env);
     for (int d = 0; d < 3; d++) {
@@ -123,11 +123,14 @@ static void brute(const mem_access *a, const int64_t grid[3], const int64_t bloc
                         if (!n)
                             continue;
                         qsort(sec, (size_t)n, sizeof sec[0], cmp64);
-                        int distinct = 1;
-                        for (int i = 1; i < n; i++)
+                        int distinct = 1, in_lines = 1;
+                        for (int i = 1; i < n; i++) {
                             distinct += sec[i] != sec[i - 1];
+                            in_lines += sec[i] / 4 != sec[i - 1] / 4;
+                        }
                         (*requests)++;
                         *sectors += distinct;
+                        *lines += in_lines;
                     }
             }
 }
@@ -135,17 +138,35 @@ static void brute(const mem_access *a, const int64_t grid[3], const int64_t bloc
 static void check_global(mem_access a, int64_t gx, int64_t gy, int64_t bx, int64_t by)
 {
     const int64_t grid[3] = {gx, gy, 1}, block[3] = {bx, by, 1};
-    int64_t req, sec;
-    brute(&a, grid, block, &req, &sec);
+    int64_t req, sec, lines;
+    brute(&a, grid, block, &req, &sec, &lines);
     expr_env env;
     expr_env_init(&env);
     const mem_access *sites[1] = {&a};
     traffic t;
-    traffic_compute(sites, 1, grid, block, &env, &t);
+    traffic_compute(sites, 1, grid, block, &env, NULL, &t);
     int k = a.is_store ? TRAFFIC_STORE : TRAFFIC_LOAD;
     assert_int_equal(t.requests[k], req);
     assert_int_equal(t.units[k], sec);
+    assert_int_equal(t.lines[k], lines);
     assert_int_equal(t.certain_units[k], sec);
+    /* Through a memo: callers binding blockDim and blockIdx differently
+     * (traffic_site binds both itself) get one walk and the same totals. */
+    traffic_memo *memo = traffic_memo_new();
+    for (int d = 0; d < 3; d++)
+        expr_env_set_builtin(&env, (expr_builtin)(SYM_GDIM_X + d), grid[d]);
+    expr_env other = env;
+    expr_env_set_builtin(&other, SYM_BID_X, 0);
+    expr_env_set_builtin(&other, SYM_BDIM_X, block[0]);
+    traffic_site_total first, again;
+    char why[128];
+    assert_true(traffic_site_memo(memo, &a, block, &env, grid, &first, why, sizeof why));
+    assert_true(traffic_site_memo(memo, &a, block, &other, grid, &again, why, sizeof why));
+    assert_int_equal(traffic_memo_entries(memo), 1);
+    assert_int_equal(first.units, sec);
+    assert_int_equal(again.units, sec);
+    assert_int_equal(again.requests, req);
+    traffic_memo_free(memo);
     assert_null(t.why);
     assert_int_equal(t.n_left_out, 0);
     traffic_free(&t);
@@ -209,7 +230,7 @@ static void test_shared_wavefronts(void **state)
     expr_env env;
     expr_env_init(&env);
     traffic t;
-    traffic_compute(sites, 2, grid, block, &env, &t);
+    traffic_compute(sites, 2, grid, block, &env, NULL, &t);
     /* 2 warps x 10 blocks per site; a stride of two words is 2-way. */
     assert_int_equal(t.requests[TRAFFIC_SHARED], 40);
     assert_int_equal(t.units[TRAFFIC_SHARED], 20 + 40);
@@ -231,7 +252,7 @@ static void test_left_out_site_is_named(void **state)
     expr_env env;
     expr_env_init(&env);
     traffic t;
-    traffic_compute(sites, 2, grid, block, &env, &t);
+    traffic_compute(sites, 2, grid, block, &env, NULL, &t);
     assert_int_equal(t.n_left_out, 1);
     assert_int_equal(t.requests[TRAFFIC_LOAD], 4);
     assert_int_equal(t.units[TRAFFIC_LOAD], 16);
