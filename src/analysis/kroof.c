@@ -473,11 +473,10 @@ static void bound(const gpu_product *product, kroof *k)
 /* L1 is write-through for global stores, so every store sector goes to
  * L2. A load sector reaches L2 when L1 does not hold it: taken here as once
  * per block for each sector the block covers (the block's warps run
- * together and L1 keeps what they share), once per launch for sectors no
- * block shares with another beyond that, never more often than L1 is asked
- * for it and never less often than DRAM must supply it. Reuse between the
- * blocks of an SM and lines L1 evicts before their reuse are not modelled:
- * an estimate. */
+ * together and L1 keeps what they share), never more often than L1 is
+ * asked for it and never less often than DRAM must supply it. Reuse between
+ * the blocks of an SM and lines L1 evicts before their reuse are not
+ * modelled: an estimate. */
 static void l2_estimate(const kroof_input *in, kroof *k)
 {
     double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
@@ -542,7 +541,8 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         if (!k->traffic_why && in->incomplete && !k->annotated)
             k->traffic_why = xstrdup(in->incomplete);
     }
-    if (in->traffic && in->has_block_footprint && in->dims_known)
+    /* A site left out of the L1 sums would be missing here too. */
+    if (in->traffic && in->traffic->n_left_out == 0 && in->has_block_footprint && in->dims_known)
         l2_estimate(in, k);
     if (in->flops_estimate && !k->annotated)
         k->flops_estimate = xstrdup(in->flops_estimate);
