@@ -1,44 +1,27 @@
-/* model: parse architecture and product files (INI, through inih) and the
- * inline --machine form. Strict on purpose: an unknown key or section is an
- * error with its line, because a typo in a model silently changes every
+/* model: the values of a model and the inline --machine form: each key's
+ * text to its value, the consistency checks every arch passes, precision
+ * names. Reading model files is model_ini.c's (inih); this file needs no
+ * library, so the WebAssembly build takes it as it is. Strict on purpose: an
+ * unknown key is an error, because a typo in a model silently changes every
  * number gpulint prints. */
 #include "model/model.h"
 
 #include <ctype.h>
-#include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "model/model_field.h"
 #include "util/sbuf.h"
 #include "util/units.h"
-
-typedef enum field_type {
-    F_INT,      /* int, >= 0 */
-    F_BYTES,    /* int64_t, "48K" */
-    F_SI,       /* double, "3.35T" */
-    F_MHZ,      /* double, plain number */
-    F_STRING,   /* char[MODEL_NAME_MAX] */
-    F_DIM3,     /* int[3], "1024 1024 64" */
-    F_CC,       /* "9.0" -> cc_major, cc_minor */
-    F_CARVEOUT, /* "0 8 16 ... 228" KiB -> carveouts */
-} field_type;
-
-typedef struct field {
-    const char *section;
-    const char *key;
-    field_type type;
-    size_t offset;
-    bool optional; /* may be left out (measured values: only verify writes them) */
-} field;
 
 #define A(sec, key, type, member)                                                                  \
     {                                                                                              \
         sec, key, type, offsetof(gpu_arch, member), false                                          \
     }
-static const field arch_fields[] = {
+static const model_field arch_fields[] = {
     A("arch", "name", F_STRING, name),
     A("arch", "family", F_STRING, family),
     A("arch", "compute_capability", F_CC, cc_major),
@@ -87,7 +70,7 @@ static const field arch_fields[] = {
         "measured", key, F_SI, offsetof(gpu_product, measured_flops) + (idx) * sizeof(double),     \
             true                                                                                   \
     }
-static const field product_fields[] = {
+static const model_field product_fields[] = {
     P("product", "id", F_STRING, id),
     P("product", "name", F_STRING, name),
     P("product", "arch", F_STRING, arch),
@@ -129,19 +112,10 @@ static const field product_fields[] = {
 #undef PREC
 #undef PRECS
 
-#define MAX_FIELDS 64
-
-typedef struct parse_ctx {
-    const field *fields;
-    size_t n_fields;
-    void *out;
-    bool seen[MAX_FIELDS];
-    char message[MODEL_ERR_MAX];
-    int message_line; /* line of the first entry the handler refused */
-    /* The reader feeds inih line by line and knows which line it is on. */
-    const char *text, *end, *pos;
-    int line, next_line;
-} parse_ctx;
+_Static_assert(sizeof arch_fields / sizeof arch_fields[0] <= sizeof((model_filler *)0)->seen,
+               "model_filler.seen holds a flag per arch key");
+_Static_assert(sizeof product_fields / sizeof product_fields[0] <= sizeof((model_filler *)0)->seen,
+               "model_filler.seen holds a flag per product key");
 
 static bool parse_int_strict(const char *v, int *out)
 {
@@ -152,7 +126,7 @@ static bool parse_int_strict(const char *v, int *out)
     return true;
 }
 
-static bool parse_value(const field *f, const char *v, void *base, char *msg, size_t n)
+bool model_field_parse(const model_field *f, const char *v, void *base, char *msg, size_t n)
 {
     char *dst = (char *)base + f->offset;
     switch (f->type) {
@@ -243,83 +217,7 @@ static bool parse_value(const field *f, const char *v, void *base, char *msg, si
 
 /* fgets over the text; a line longer than inih's buffer arrives in pieces,
  * and only a piece that starts a line advances the line number. */
-static char *read_line(char *str, int num, void *stream)
-{
-    parse_ctx *c = stream;
-    if (c->pos >= c->end || num < 2)
-        return NULL;
-    c->line = c->next_line;
-    int n = 0;
-    while (c->pos < c->end && n < num - 1) {
-        char ch = *c->pos++;
-        str[n++] = ch;
-        if (ch == '\n') {
-            c->next_line++;
-            break;
-        }
-    }
-    str[n] = '\0';
-    return str;
-}
-
-static bool refuse(parse_ctx *c)
-{
-    /* inih goes on after an error; keep the first refusal's words and line. */
-    if (!c->message_line)
-        c->message_line = c->line;
-    return false;
-}
-
-static int on_entry(void *user, const char *section, const char *name, const char *value)
-{
-    parse_ctx *c = user;
-    if (c->message_line)
-        return 0;
-    for (size_t i = 0; i < c->n_fields; i++) {
-        const field *f = &c->fields[i];
-        if (strcmp(f->section, section) || strcmp(f->key, name))
-            continue;
-        if (c->seen[i]) {
-            snprintf(c->message, sizeof c->message, "[%s] %s is given twice", section, name);
-            return refuse(c);
-        }
-        c->seen[i] = true;
-        return parse_value(f, value, c->out, c->message, sizeof c->message) || refuse(c);
-    }
-    snprintf(c->message, sizeof c->message, "unknown key '%s' in section [%s]", name, section);
-    return refuse(c);
-}
-
-static bool parse_file(const char *text, size_t len, const field *fields, size_t n_fields,
-                       void *out, model_error *err)
-{
-    parse_ctx c = {.fields = fields, .n_fields = n_fields, .out = out};
-    /* NUL ends the text as it would for a C string. */
-    size_t n = strnlen(text, len);
-    c.text = c.pos = text;
-    c.end = text + n;
-    c.next_line = 1;
-    int rc = ini_parse_stream(read_line, &c, on_entry, &c);
-    if (rc != 0) {
-        /* The earliest problem wins: a malformed line inih found by itself,
-         * or an entry the handler refused. */
-        bool handler_first = c.message_line && (rc < 0 || c.message_line <= rc);
-        err->line = handler_first ? c.message_line : (rc > 0 ? rc : 0);
-        snprintf(err->message, sizeof err->message, "%s",
-                 handler_first ? c.message : "malformed line (expected [section] or key = value)");
-        return false;
-    }
-    for (size_t i = 0; i < n_fields; i++)
-        if (!c.seen[i] && !fields[i].optional) {
-            err->line = 0;
-            snprintf(err->message, sizeof err->message, "missing key '%s' in section [%s]",
-                     fields[i].key, fields[i].section);
-            return false;
-        }
-    return true;
-}
-
-static bool fail(model_error *err, const char *fmt, long long v)
+bool model_field_fail(model_error *err, const char *fmt, long long v)
 {
     err->line = 0;
     snprintf(err->message, sizeof err->message, fmt, v);
@@ -329,63 +227,101 @@ static bool fail(model_error *err, const char *fmt, long long v)
 bool model_validate_arch(const gpu_arch *a, model_error *err)
 {
     if (a->warp_size <= 0 || a->warp_size > 1024)
-        return fail(err, "warp size must be between 1 and 1024 (got %lld)", a->warp_size);
+        return model_field_fail(err, "warp size must be between 1 and 1024 (got %lld)",
+                                a->warp_size);
     if (a->max_threads_per_block <= 0)
-        return fail(err, "max threads per block must be positive (got %lld)",
-                    a->max_threads_per_block);
+        return model_field_fail(err, "max threads per block must be positive (got %lld)",
+                                a->max_threads_per_block);
     if (a->max_threads_per_sm < a->warp_size)
-        return fail(err, "max threads per SM must be at least one warp (got %lld)",
-                    a->max_threads_per_sm);
+        return model_field_fail(err, "max threads per SM must be at least one warp (got %lld)",
+                                a->max_threads_per_sm);
     if (a->max_blocks_per_sm <= 0)
-        return fail(err, "max blocks per SM must be positive (got %lld)", a->max_blocks_per_sm);
+        return model_field_fail(err, "max blocks per SM must be positive (got %lld)",
+                                a->max_blocks_per_sm);
     if (a->regs_per_sm <= 0 || a->regs_per_block <= 0)
-        return fail(err, "register file sizes must be positive (got %lld)", a->regs_per_sm);
+        return model_field_fail(err, "register file sizes must be positive (got %lld)",
+                                a->regs_per_sm);
     if (a->regs_per_block > a->regs_per_sm)
-        return fail(err, "registers per block exceed registers per SM (%lld)", a->regs_per_block);
+        return model_field_fail(err, "registers per block exceed registers per SM (%lld)",
+                                a->regs_per_block);
     if (a->max_regs_per_thread <= 0)
-        return fail(err, "max registers per thread must be positive (got %lld)",
-                    a->max_regs_per_thread);
+        return model_field_fail(err, "max registers per thread must be positive (got %lld)",
+                                a->max_regs_per_thread);
     if (a->sub_partitions <= 0 || a->launch_check_sub_partitions < 0)
-        return fail(err, "sub-partition count must be positive (got %lld)", a->sub_partitions);
+        return model_field_fail(err, "sub-partition count must be positive (got %lld)",
+                                a->sub_partitions);
     if (a->smem_per_sm <= 0 || a->smem_per_block <= 0)
-        return fail(err, "shared memory sizes must be positive (got %lld)",
-                    (long long)a->smem_per_sm);
+        return model_field_fail(err, "shared memory sizes must be positive (got %lld)",
+                                (long long)a->smem_per_sm);
     if (a->smem_per_block_optin < a->smem_per_block)
-        return fail(err, "opt-in shared memory per block is below the default (%lld)",
-                    (long long)a->smem_per_block_optin);
+        return model_field_fail(err, "opt-in shared memory per block is below the default (%lld)",
+                                (long long)a->smem_per_block_optin);
     if (a->smem_per_block_optin + a->smem_reserved_per_block > a->smem_per_sm)
-        return fail(err,
-                    "opt-in shared memory per block plus the reserved bytes exceed "
-                    "shared memory per SM (%lld)",
-                    (long long)a->smem_per_sm);
+        return model_field_fail(err,
+                                "opt-in shared memory per block plus the reserved bytes exceed "
+                                "shared memory per SM (%lld)",
+                                (long long)a->smem_per_sm);
     if (a->smem_per_sm > 0x7fffffff)
-        return fail(err, "shared memory per SM is implausibly large (%lld)",
-                    (long long)a->smem_per_sm);
+        return model_field_fail(err, "shared memory per SM is implausibly large (%lld)",
+                                (long long)a->smem_per_sm);
     if (a->n_carveouts && a->carveouts[a->n_carveouts - 1] != a->smem_per_sm)
-        return fail(err, "the largest carveout must equal shared memory per SM (%lld)",
-                    (long long)a->smem_per_sm);
+        return model_field_fail(err, "the largest carveout must equal shared memory per SM (%lld)",
+                                (long long)a->smem_per_sm);
     return true;
 }
 
-bool model_parse_arch(const char *text, size_t len, gpu_arch *out, model_error *err)
+void model_filler_arch(model_filler *f, gpu_arch *out)
 {
     *out = (gpu_arch){0};
-    if (!parse_file(text, len, arch_fields, sizeof arch_fields / sizeof arch_fields[0], out, err))
-        return false;
-    return model_validate_arch(out, err);
+    *f = (model_filler){
+        .fields = arch_fields, .n_fields = sizeof arch_fields / sizeof arch_fields[0], .out = out};
 }
 
-bool model_parse_product(const char *text, size_t len, gpu_product *out, model_error *err)
+void model_filler_product(model_filler *f, gpu_product *out)
 {
     *out = (gpu_product){0};
-    if (!parse_file(text, len, product_fields, sizeof product_fields / sizeof product_fields[0],
-                    out, err))
-        return false;
-    if (out->sm_count <= 0)
-        return fail(err, "sm_count must be positive (got %lld)", out->sm_count);
-    if (out->boost_clock_mhz <= 0)
-        return fail(err, "boost_clock_mhz must be positive (got %lld)",
-                    (long long)out->boost_clock_mhz);
+    *f = (model_filler){.fields = product_fields,
+                        .n_fields = sizeof product_fields / sizeof product_fields[0],
+                        .out = out,
+                        .product = true};
+}
+
+bool model_filler_add(model_filler *f, const char *section, const char *key, const char *value,
+                      char *msg, size_t n)
+{
+    const model_field *fields = f->fields;
+    for (size_t i = 0; i < f->n_fields; i++) {
+        if (strcmp(fields[i].section, section) || strcmp(fields[i].key, key))
+            continue;
+        if (f->seen[i]) {
+            snprintf(msg, n, "[%s] %s is given twice", section, key);
+            return false;
+        }
+        f->seen[i] = true;
+        return model_field_parse(&fields[i], value, f->out, msg, n);
+    }
+    snprintf(msg, n, "unknown key '%s' in section [%s]", key, section);
+    return false;
+}
+
+bool model_filler_finish(model_filler *f, model_error *err)
+{
+    const model_field *fields = f->fields;
+    for (size_t i = 0; i < f->n_fields; i++)
+        if (!f->seen[i] && !fields[i].optional) {
+            err->line = 0;
+            snprintf(err->message, sizeof err->message, "missing key '%s' in section [%s]",
+                     fields[i].key, fields[i].section);
+            return false;
+        }
+    if (!f->product)
+        return model_validate_arch(f->out, err);
+    const gpu_product *p = f->out;
+    if (p->sm_count <= 0)
+        return model_field_fail(err, "sm_count must be positive (got %lld)", p->sm_count);
+    if (p->boost_clock_mhz <= 0)
+        return model_field_fail(err, "boost_clock_mhz must be positive (got %lld)",
+                                (long long)p->boost_clock_mhz);
     return true;
 }
 
@@ -412,7 +348,7 @@ static void textbook_defaults(gpu_arch *a)
 
 typedef struct spec_key {
     const char *key;
-    field_type type;
+    model_field_type type;
     size_t offset;
 } spec_key;
 
@@ -487,9 +423,9 @@ bool model_parse_machine_spec(const char *spec, gpu_arch *out, model_error *err)
             ok = false;
             break;
         }
-        field f = {"machine", k->key, k->type, k->offset, false};
+        model_field f = {"machine", k->key, k->type, k->offset, false};
         char msg[MODEL_ERR_MAX - 16];
-        if (!parse_value(&f, val, out, msg, sizeof msg)) {
+        if (!model_field_parse(&f, val, out, msg, sizeof msg)) {
             snprintf(err->message, sizeof err->message, "--machine: %s", msg);
             ok = false;
         }

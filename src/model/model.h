@@ -113,6 +113,25 @@ typedef struct model_error {
     char message[MODEL_ERR_MAX];
 } model_error;
 
+/* Fills a gpu_arch or gpu_product entry by entry: what the INI reader
+ * (model_ini.c) and tables compiled from models/ (the WebAssembly build)
+ * share. Strict: an unknown or repeated key is refused. */
+typedef struct model_filler {
+    const struct model_field *fields;
+    size_t n_fields;
+    void *out;
+    bool product;
+    bool seen[64];
+} model_filler;
+
+void model_filler_arch(model_filler *f, gpu_arch *out);
+void model_filler_product(model_filler *f, gpu_product *out);
+/* One "key = value" of [section]; false with the reason in msg. */
+bool model_filler_add(model_filler *f, const char *section, const char *key, const char *value,
+                      char *msg, size_t n);
+/* After the last entry: every required key given, values consistent. */
+bool model_filler_finish(model_filler *f, model_error *err);
+
 /* Parse an arch file's text. On failure returns false and fills err. */
 bool model_parse_arch(const char *text, size_t len, gpu_arch *out, model_error *err);
 /* Parse a product file's text. */

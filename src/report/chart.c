@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis/occ_curves.h"
 #include "analysis/roofline.h"
 #include "util/sbuf.h"
 #include "util/units.h"
@@ -1066,77 +1067,6 @@ static void occ_panel(cairo_t *cr, box area, const occ_series *s)
     text(cr, s->cur_label, b.x0, b.y0, 0, 0);
 }
 
-static double occ_pct(const gpu_arch *a, const occ_kernel *k, const occ_launch *l)
-{
-    occ_result r;
-    occ_compute(a, k, l, &r);
-    return r.occupancy * 100;
-}
-
-#define OCC_MAX_SAMPLES 2048
-
-/* Samples of one occupancy curve: x and y arrays of OCC_MAX_SAMPLES. */
-typedef struct occ_curve {
-    double *x, *y;
-    int n;
-} occ_curve;
-
-/* Threads per block: every multiple of the warp size. */
-static void curve_threads(const gpu_arch *arch, const occ_kernel *k, const occ_launch *l,
-                          occ_curve *c)
-{
-    for (int t = arch->warp_size; t <= arch->max_threads_per_block && c->n < OCC_MAX_SAMPLES;
-         t += arch->warp_size) {
-        occ_launch ll = *l;
-        ll.threads_per_block = t;
-        c->x[c->n] = t;
-        c->y[c->n++] = occ_pct(arch, k, &ll);
-    }
-}
-
-/* Registers per thread: 0 .. the per-thread maximum. */
-static void curve_registers(const gpu_arch *arch, const occ_kernel *k, const occ_launch *l,
-                            occ_curve *c)
-{
-    for (int r = 0; r <= arch->max_regs_per_thread && c->n < OCC_MAX_SAMPLES; r++) {
-        occ_kernel kk = *k;
-        kk.regs_per_thread = r;
-        c->x[c->n] = r;
-        c->y[c->n++] = occ_pct(arch, &kk, l);
-    }
-}
-
-/* Shared memory per block (static + dynamic): 0 .. what a block may have
- * with the opt-in attribute; returns that maximum. */
-static int64_t curve_smem(const gpu_arch *arch, const occ_kernel *k, const occ_launch *l,
-                          occ_curve *c)
-{
-    int64_t smax = arch->smem_per_block_optin > arch->smem_per_block ? arch->smem_per_block_optin
-                                                                     : arch->smem_per_block;
-    int64_t used = k->static_smem + l->dynamic_smem;
-    if (used > smax)
-        smax = used;
-    if (smax <= 0)
-        smax = 48 * 1024;
-    int64_t step = arch->smem_alloc_unit > 0 ? arch->smem_alloc_unit : 256;
-    while (smax / step >= OCC_MAX_SAMPLES - 1)
-        step *= 2;
-    for (int64_t b = 0; b <= smax && c->n < OCC_MAX_SAMPLES; b += step) {
-        occ_kernel kk = *k;
-        occ_launch ll = *l;
-        kk.static_smem = b < k->static_smem ? b : k->static_smem;
-        ll.dynamic_smem = b - kk.static_smem;
-        if (kk.static_smem + ll.dynamic_smem > arch->smem_per_block) {
-            ll.smem_optin = true;
-            ll.max_dynamic_smem =
-                ll.dynamic_smem > l->max_dynamic_smem ? ll.dynamic_smem : l->max_dynamic_smem;
-        }
-        c->x[c->n] = (double)b;
-        c->y[c->n++] = occ_pct(arch, &kk, &ll);
-    }
-    return smax;
-}
-
 /* The line under the title: the launch and its occupancy, or why it
  * cannot launch. */
 static void occ_subtitle(const occ_kernel *k, const occ_launch *l, const occ_result *cur, char *sub,
@@ -1172,7 +1102,7 @@ static void occ_series_all(const gpu_arch *arch, const occ_kernel *k, const occ_
 {
     char buf[64];
     double pct = cur->occupancy * 100;
-    curve_threads(arch, k, l, &cv[0]);
+    occ_curve_threads(arch, k, l, &cv[0]);
     s[0] = (occ_series){"Occupancy vs threads per block",
                         "Threads per block",
                         arch->max_threads_per_block,
@@ -1187,7 +1117,7 @@ static void occ_series_all(const gpu_arch *arch, const occ_kernel *k, const occ_
                         lab[0],
                         NULL};
     snprintf(lab[0], 96, "%d threads: %.0f%%", l->threads_per_block, pct);
-    curve_registers(arch, k, l, &cv[1]);
+    occ_curve_registers(arch, k, l, &cv[1]);
     double rmax = arch->max_regs_per_thread > 0 ? arch->max_regs_per_thread + 1 : 256;
     s[1] = (occ_series){"Occupancy vs registers per thread",
                         "Registers per thread",
@@ -1203,7 +1133,7 @@ static void occ_series_all(const gpu_arch *arch, const occ_kernel *k, const occ_
                         lab[1],
                         NULL};
     snprintf(lab[1], 96, "%d registers: %.0f%%", k->regs_per_thread, pct);
-    int64_t smax = curve_smem(arch, k, l, &cv[2]);
+    int64_t smax = occ_curve_smem(arch, k, l, &cv[2]);
     int64_t used = k->static_smem + l->dynamic_smem;
     note[0] = 0;
     if (arch->smem_per_block_optin > arch->smem_per_block)

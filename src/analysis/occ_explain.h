@@ -1,0 +1,20 @@
+/* occ_explain: an occupancy result in words: the worked derivation, the
+ * limiters and the advice. Pure: renders into sbufs. */
+#ifndef GPULINT_OCC_EXPLAIN_H
+#define GPULINT_OCC_EXPLAIN_H
+
+#include "analysis/occ.h"
+#include "util/sbuf.h"
+
+/* "cap registers at 32 with `__launch_bounds__(256, 8)` or `-maxrregcount=32` -> 100%" */
+void occ_advice_text(sbuf *out, const occ_advice *adv, const occ_launch *l);
+/* Limiters as "registers, shared memory". */
+void occ_limiters_text(sbuf *out, unsigned limiters);
+/* Worked steps a student would write, with every rounding. */
+void occ_explain(sbuf *out, const gpu_arch *a, const occ_kernel *k, const occ_launch *l,
+                 const occ_result *r);
+/* The same arch without allocation units, reserved bytes or sub-partitions:
+ * what per-thread textbook arithmetic assumes. */
+gpu_arch occ_textbook_variant(const gpu_arch *a);
+
+#endif
