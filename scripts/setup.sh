@@ -9,6 +9,7 @@
 # not a Debian package: gpulint expects it at /usr/local/cuda (meson option
 # toolkit_dir) or nvcc on PATH / $CUDA_HOME.
 set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 PACKAGES=(
   meson ninja-build pkg-config python3 git    # build system, test runner
@@ -23,6 +24,8 @@ PACKAGES=(
   scdoc                                       # the gpulint(1) man page
   zsh                                         # the zsh completion's test
   cmake ccache                                # gpulint wrap as a CMake launcher, with ccache
+  lld-22 wasi-libc libclang-rt-22-dev-wasm32  # the web page's WebAssembly build (clang-22)
+  chromium                                    # the web page's browser test
 )
 
 missing=()
@@ -32,8 +35,25 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
+# The browser test's driver, puppeteer-core, from npm at the version
+# tests/web/package-lock.json pins (it downloads no browser: the test
+# drives Debian's chromium). Skipped where npm is missing; the test then
+# says it was skipped.
+npm_deps() {
+  if [ -d tests/web/node_modules/puppeteer-core ]; then
+    return 0
+  fi
+  if command -v npm >/dev/null 2>&1; then
+    echo "setup: npm ci in tests/web (puppeteer-core)"
+    npm ci --prefix tests/web --no-audit --no-fund --loglevel=error
+  else
+    echo "setup: npm not found; the browser test will be skipped"
+  fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages are installed"
+  npm_deps
   exit 0
 fi
 
@@ -52,4 +72,5 @@ export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
   "${missing[@]}"
+npm_deps
 echo "setup: done"

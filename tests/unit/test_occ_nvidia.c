@@ -23,7 +23,12 @@ typedef struct sweep {
     cudaOccDeviceProp prop;
     long compared;
     long mismatches;
+    FILE *dump; /* GPULINT_SWEEP_DUMP: every DUMP_EVERY-th case as a web request */
 } sweep;
+
+/* The web page's test (tests/web/compare_wasm.py) replays a sample of the
+ * sweep through the WebAssembly build against the header's answers. */
+#define DUMP_EVERY 101
 
 static unsigned header_limiters(unsigned f)
 {
@@ -71,6 +76,16 @@ static void compare(sweep *s, int threads, int regs, size_t static_smem, size_t 
                     .max_dynamic_smem = optin_max};
     occ_result got;
     occ_compute(s->arch, &k, &l, &got);
+    if (s->dump && s->compared % DUMP_EVERY == 0) {
+        fprintf(s->dump, "cmd=occupancy&arch=%s&threads=%d&regs=%d&smem=%zu&dynamic-smem=%zu",
+                s->arch->name, threads, regs, static_smem, dyn);
+        if (carveout >= 0)
+            fprintf(s->dump, "&carveout=%d", carveout);
+        if (optin_max >= 0)
+            fprintf(s->dump, "&max-dynamic-smem=%d", optin_max);
+        fprintf(s->dump, "&barriers=%d&curves=no\t%d\n", barriers,
+                e == CUDA_OCC_SUCCESS ? want.activeBlocksPerMultiprocessor : 0);
+    }
     s->compared++;
 
     /* Header quirk: when the barrier pool alone binds, cuda_occupancy.h
@@ -180,8 +195,12 @@ static void test_every_cc_matches_cuda_occupancy_h(void **state)
     assert_true(db.n_archs >= 19);
     long total = 0, bad = 0;
     int archs = 0;
+    const char *dump_path = getenv("GPULINT_SWEEP_DUMP");
+    FILE *dump = dump_path ? fopen(dump_path, "w") : NULL;
+    if (dump_path && !dump)
+        fail_msg("cannot write %s", dump_path);
     for (size_t i = 0; i < db.n_archs; i++) {
-        sweep s = {.arch = &db.archs[i], .prop = props_from(&db.archs[i])};
+        sweep s = {.arch = &db.archs[i], .prop = props_from(&db.archs[i]), .dump = dump};
         int probe;
         if (cudaOccMaxBlocksPerMultiprocessor(&probe, &s.prop) != CUDA_OCC_SUCCESS) {
             fprintf(stderr, "%s: not known to cuda_occupancy.h; skipped\n", db.archs[i].name);
@@ -195,6 +214,8 @@ static void test_every_cc_matches_cuda_occupancy_h(void **state)
         archs++;
     }
     model_db_free(&db);
+    if (dump)
+        fclose(dump);
     assert_int_equal(archs, 19);
     assert_true(total > 1000000);
     assert_int_equal(bad, 0);

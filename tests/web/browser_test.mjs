@@ -1,0 +1,140 @@
+// browser_test.mjs: the web page in a real headless Chromium (Debian's),
+// driven through its controls by puppeteer-core.
+//
+//   node browser_test.mjs PAGE.html SCREENSHOT_DIR
+//
+// Loads the built page from file://, answers exercise 13.1 through the
+// form (6 blocks, 75%), checks a refused input, the permalink, that no
+// request leaves the page, its size and speed, and saves a screenshot of
+// each view. Prints "ok"/"FAIL" per check and "N passed, N failed".
+import { statSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { existsSync } from "node:fs";
+
+const [page_path, shots] = process.argv.slice(2);
+const url = pathToFileURL(page_path).href;
+const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
+let puppeteer;
+try {
+  puppeteer = (await import("puppeteer-core")).default;
+} catch {
+  console.log("skipped: puppeteer-core is not installed (npm ci --prefix tests/web)");
+  process.exit(77);
+}
+if (!existsSync(chromium) || !existsSync(page_path)) {
+  console.log(`skipped: ${existsSync(chromium) ? page_path + " was not built (meson -Dweb)" : chromium + " is missing (apt-get install chromium)"}`);
+  process.exit(77);
+}
+mkdirSync(shots, { recursive: true });
+let passed = 0, failed = 0;
+function check(ok, what, detail = "") {
+  if (ok) passed++; else failed++;
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}${detail ? ": " + detail : ""}`);
+}
+
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
+  args: ["--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"],
+});
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  const outside = [];
+  page.on("request", (r) => { if (!/^(file|data|blob):/.test(r.url())) outside.push(r.url()); });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForSelector("body[data-ready='1']", { timeout: 5000 });
+  const first = await page.evaluate(() => performance.now());
+  check(first <= 1000, "first answer on screen within 1 s of navigation", `${first.toFixed(0)} ms`);
+  const size = statSync(page_path).size;
+  check(size <= 2 * 1024 * 1024, "the whole page is at most 2 MB", `${(size / 1024).toFixed(0)} KiB`);
+  const dflt = await page.$eval("#occupancy", (e) => e.textContent);
+  check(/%$/.test(dflt), "an answer for the default GPU on load", dflt);
+  await page.screenshot({ path: join(shots, "occupancy-default.png"), fullPage: true });
+
+  // Exercise 13.1: the book's SM, 256-thread blocks, 40 registers, 8 KB.
+  await page.select("#target-kind", "machine");
+  const setField = async (sel, v) => {
+    await page.click(sel, { clickCount: 3 });
+    await page.keyboard.press("Backspace");
+    await page.type(sel, v);
+  };
+  await setField("#machine", "threads/sm=2048,regs/sm=65536,smem/sm=48K,granularity=none");
+  await setField("#threads", "256");
+  await setField("#regs", "40");
+  await setField("#smem", "8K");
+  const ex = await page.evaluate(() => ({
+    occ: document.getElementById("occupancy").textContent,
+    blocks: document.getElementById("blocks").textContent,
+    limiter: document.getElementById("limiter").textContent,
+    steps: document.getElementById("explain").textContent,
+  }));
+  check(ex.blocks === "6" && ex.occ === "75.0%", "exercise 13.1 through the controls: 6 blocks, 75%",
+    `${ex.blocks} blocks, ${ex.occ}, limited by ${ex.limiter}`);
+  check(ex.steps.includes("floor(65536 / 10240) = 6"), "the worked steps show the register division");
+  const curves = await page.$$eval("svg path.curve", (p) => p.length);
+  check(curves === 3, "three occupancy curves drawn", `${curves}`);
+  await page.screenshot({ path: join(shots, "occupancy-exercise-13.1.png"), fullPage: true });
+
+  // The permalink reproduces the answer in a fresh page.
+  const hash = await page.evaluate(() => location.hash);
+  const again = await browser.newPage();
+  await again.goto(url + hash, { waitUntil: "load" });
+  await again.waitForSelector("body[data-ready='1']", { timeout: 5000 });
+  const back = await again.$eval("#occupancy", (e) => e.textContent);
+  check(back === "75.0%", "the permalink gives the same answer in a new page", `${hash.slice(0, 60)}… -> ${back}`);
+  await again.close();
+
+  // A slider change re-renders within 50 ms (median of 21 moves).
+  const times = await page.evaluate(() => {
+    const r = document.getElementById("regs-range"), out = [];
+    for (let i = 0; i < 21; i++) {
+      r.value = String(32 + i);
+      const t = performance.now();
+      r.dispatchEvent(new Event("input", { bubbles: true }));
+      out.push(performance.now() - t);
+    }
+    return out.sort((a, b) => a - b);
+  });
+  check(times[10] <= 50, "a slider change re-renders within 50 ms", `median ${times[10].toFixed(1)} ms, worst ${times[20].toFixed(1)} ms`);
+
+  // Keyboard: the slider moves with the arrow keys.
+  await page.focus("#threads-range");
+  const before = await page.$eval("#threads", (e) => e.value);
+  await page.keyboard.press("ArrowRight");
+  const after = await page.$eval("#threads", (e) => e.value);
+  check(Number(after) === Number(before) + 32, "the threads slider answers the keyboard", `${before} -> ${after}`);
+
+  // A refused input: the command line's message beside the field, the
+  // answer shown before it unchanged.
+  const shown = await page.$eval("#occupancy", (e) => e.textContent);
+  await setField("#threads", "abc");
+  const bad = await page.evaluate(() => ({
+    err: document.getElementById("err-threads").textContent,
+    invalid: document.getElementById("threads").getAttribute("aria-invalid"),
+    occ: document.getElementById("occupancy").textContent,
+  }));
+  check(bad.err === "invalid value 'abc' for --threads: expected a non-negative integer" &&
+    bad.invalid === "true" && bad.occ === shown, "a bad value gets the command line's message beside its field", bad.err);
+  await page.screenshot({ path: join(shots, "occupancy-error.png") });
+
+  // A phone-sized screen.
+  await page.setViewport({ width: 390, height: 844, isMobile: true });
+  await setField("#threads", "256");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  check(overflow <= 0, "no sideways scrolling on a phone-sized screen", `${overflow} px`);
+  await page.screenshot({ path: join(shots, "occupancy-phone.png"), fullPage: true });
+
+  check(outside.length === 0, "no request leaves the page", outside.slice(0, 3).join(", "));
+  check(errors.length === 0, "no script error", errors.slice(0, 3).join("; "));
+} finally {
+  await browser.close();
+}
+console.log(`screenshots in ${shots}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""compare_wasm.py: the web page's WebAssembly build gives the command line's answers.
+
+    compare_wasm.py BUILD_DIR SOURCE_DIR
+
+1. A sample of the cuda_occupancy.h sweep (tests/unit/test_occ_nvidia with
+   GPULINT_SWEEP=quick writes every 101st case with the header's answer)
+   through gpulint.wasm: blocks per SM equal to NVIDIA's on every case.
+2. Requests with curves, worked steps and refusals (every arch and GPU,
+   hypothetical SMs, carveouts, opt-in, barriers, bad values) through the
+   wasm under Node and through the native twin (gpulint-web-native, the same
+   C compiled for this machine): byte-identical answers.
+3. A spread of those requests and every occupancy exercise in exercises/
+   against `gpulint occupancy --format json`: the same contract fields, and
+   the same one-line message for a refused input.
+Skips (exit 77) when gpulint.wasm was not built (meson -Dweb) or node is
+missing.
+"""
+import configparser
+import glob
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+CONTRACT = ["threads_per_block", "registers_per_thread", "static_smem", "dynamic_smem", "barriers",
+            "carveout_percent", "blocks_per_sm", "warps_per_sm", "max_warps_per_sm", "occupancy",
+            "limiters", "limits", "allocated_registers_per_block", "allocated_smem_per_block",
+            "smem_per_sm_used", "not_given"]
+
+
+def same_fields(cli_answer, wasm_answer, keys):
+    """The contract fields agree; occupancy to the 6 significant digits the
+    command line's JSON prints (the wasm gives every digit)."""
+    for k in keys:
+        a, b = cli_answer.get(k), wasm_answer.get(k)
+        if k == "occupancy" and isinstance(a, float) and isinstance(b, float):
+            if a != float(f"{b:.6g}"):
+                return False
+        elif a != b:
+            return False
+    return True
+
+
+def run_lines(cmd, lines, env=None):
+    out = subprocess.run(cmd, input="".join(l + "\n" for l in lines), capture_output=True,
+                         text=True, env=env, check=True).stdout
+    return out.splitlines()
+
+
+def sweep_sample(build):
+    exe = os.path.join(build, "tests", "unit", "test_occ_nvidia")
+    if not os.path.exists(exe):
+        return []
+    dump = os.path.join(build, "web-sweep-dump.txt")
+    env = dict(os.environ, GPULINT_SWEEP="quick", GPULINT_SWEEP_DUMP=dump)
+    subprocess.run([exe], env=env, capture_output=True, check=True)
+    with open(dump) as f:
+        rows = [l.rstrip("\n").split("\t") for l in f]
+    os.unlink(dump)
+    return [(req, int(blocks)) for req, blocks in rows]
+
+
+def request_set(models):
+    reqs = []
+    shapes = [(32, 0, "0"), (128, 32, "0"), (256, 40, "8K"), (256, 72, "20K"), (512, 64, "48K"),
+              (1024, 32, "0"), (96, 255, "100K"), (640, 168, "4K")]
+    for a in models["archs"]:
+        for t, r, s in shapes:
+            reqs.append(f"cmd=occupancy&arch={a['name']}&threads={t}&regs={r}&smem={s}")
+        reqs.append(f"cmd=occupancy&arch={a['name']}&threads=256")
+        reqs.append(f"cmd=occupancy&arch={a['name']}&threads=128&regs=32&dynamic-smem=64K"
+                    f"&max-dynamic-smem=64K&carveout=50&barriers=4")
+    for p in models["products"]:
+        reqs.append(f"cmd=occupancy&gpu={p['id']}&threads=256&regs=40&smem=8K")
+    for m in ["threads/sm=2048,regs/sm=65536,smem/sm=48K,granularity=none",
+              "threads/sm=1536,regs/sm=32768,smem/sm=16K,blocks/sm=8",
+              "threads/sm=2048,regs/sm=65536,smem/sm=96K,reg-unit=256,smem-unit=256,subpartitions=4"]:
+        for t, r, s in shapes[:5]:
+            reqs.append(f"cmd=occupancy&machine={m}&threads={t}&regs={r}&smem={s}")
+    reqs += [
+        "cmd=occupancy&threads=256&regs=40",                       # the default GPU
+        "cmd=occupancy&arch=sm_90&threads=abc",
+        "cmd=occupancy&arch=sm_90&threads=0",
+        "cmd=occupancy&arch=sm_90&threads=256&smem=1Q",
+        "cmd=occupancy&arch=sm_90&threads=256&carveout=150",
+        "cmd=occupancy&arch=sm_99&threads=256",
+        "cmd=occupancy&gpu=nope&threads=256",
+        "cmd=occupancy&arch=sm_90&gpu=h100-sxm&threads=256",
+        "cmd=occupancy&machine=regs/sm=abc&threads=256",
+        "cmd=occupancy&arch=sm_90&threads=256&foo=1",
+        "cmd=occupancy&arch=sm_90&threads=2048",                   # cannot launch
+        "cmd=occupancy&arch=sm_90&threads=256&regs=300",
+        "cmd=occupancy&arch=sm_80&threads=256&smem=200K",
+        "cmd=occupancy&arch=sm_90",
+        "cmd=nope",
+        "threads=256",
+        "cmd=occupancy&threads",
+        "",
+    ]
+    return reqs
+
+
+def cli_args(req):
+    """The command line that asks what a request asks; None when it has no twin."""
+    args = ["occupancy", "--format", "json"]
+    if not req.startswith("cmd="):
+        return None
+    for item in req.split("&"):
+        key, _, value = item.partition("=")
+        if key == "cmd":
+            if value != "occupancy":
+                return None
+            continue
+        if key in ("curves", "") or not value:
+            return None
+        args += ["--" + key, value]
+    return args
+
+
+def cli(gpulint, source, args):
+    env = dict(os.environ, GPULINT_MODELS=os.path.join(source, "models"), GPULINT_NO_DEVICE="1",
+               NO_COLOR="1")
+    p = subprocess.run([gpulint] + args, capture_output=True, text=True, env=env)
+    return p
+
+
+def exercise_requests(source):
+    """Every `command = occupancy ...` exercise as a request and its CLI args."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(source, "exercises", "*.ini"))):
+        cp = configparser.ConfigParser(interpolation=None)
+        cp.read(path)
+        cmd = shlex.split(cp["exercise"]["command"])
+        if cmd[0] != "occupancy":
+            continue
+        if "--latency" in cmd:  # Little's law: not in the page yet
+            out.append((os.path.basename(path), None))
+            continue
+        items, i, ok = ["cmd=occupancy"], 1, True
+        while i < len(cmd):
+            if cmd[i] in ("--explain", "-e"):
+                i += 1
+                continue
+            if not cmd[i].startswith("--") or i + 1 >= len(cmd):
+                ok = False
+                break
+            items.append(f"{cmd[i][2:]}={cmd[i + 1]}")
+            i += 2
+        out.append((os.path.basename(path), "&".join(items) if ok else None))
+    return out
+
+
+def main():
+    build, source = sys.argv[1], sys.argv[2]
+    wasm = os.path.join(build, "src", "web", "gpulint.wasm")
+    native = os.path.join(build, "src", "web", "gpulint-web-native")
+    gpulint = os.path.join(build, "src", "gpulint")
+    node = shutil.which("node")
+    if not os.path.exists(wasm) or not node:
+        print("skipped: gpulint.wasm not built (meson -Dweb needs clang-22, lld-22, wasi-libc) "
+              "or node missing")
+        return 77
+    runner = [node, os.path.join(source, "tests", "web", "run_wasm.mjs"), wasm]
+    failures = 0
+
+    sample = sweep_sample(build)
+    if sample:
+        got = run_lines(runner, [r for r, _ in sample])
+        bad = [(r, b, g) for (r, b), g in zip(sample, got)
+               if json.loads(g).get("blocks_per_sm") != b]
+        for r, b, g in bad[:5]:
+            print(f"FAIL sweep {r}: cuda_occupancy.h {b} blocks, wasm {g[:200]}")
+        print(f"{'ok  ' if not bad else 'FAIL'} cuda_occupancy.h sample: {len(sample)} cases, "
+              f"{len(bad)} differ from the header")
+        failures += bool(bad) + (len(sample) < 1000)
+    else:
+        print("skip cuda_occupancy.h sample: tests/unit/test_occ_nvidia was not built "
+              "(no cuda_occupancy.h)")
+
+    models = json.loads(run_lines(runner, ["cmd=models"])[0])
+    exercises = exercise_requests(source)
+    reqs = request_set(models) + [r for _, r in exercises if r]
+    w = run_lines(runner, reqs)
+    n = run_lines([native], reqs)
+    diff = [i for i, (a, b) in enumerate(zip(w, n)) if a != b] + \
+        ([-1] if len(w) != len(n) or len(w) != len(reqs) else [])
+    for i in diff[:5]:
+        print(f"FAIL wasm != native for {reqs[i]!r}")
+    print(f"{'ok  ' if not diff else 'FAIL'} wasm and native: {len(reqs)} requests, "
+          f"{sum(len(x) for x in w)} bytes of answers, {len(diff)} differ")
+    failures += bool(diff)
+
+    checked = mism = 0
+    for i, req in enumerate(reqs):
+        if i % 3 and "error" not in w[i] and i < len(reqs) - len(exercises):
+            continue  # every third answer, every refusal and every exercise
+        args = cli_args(req)
+        if args is None:
+            continue
+        ans, p = json.loads(w[i]), cli(gpulint, source, args)
+        checked += 1
+        if "error" in ans:
+            want = f"gpulint: error: {ans['error']}"
+            ok = p.returncode != 0 and want in p.stderr.splitlines()
+        elif ans.get("reason"):
+            ok = p.returncode != 0 and f"gpulint: error: {ans['launch_error']}" in p.stderr
+            if not ok and p.stdout.strip():
+                c = json.loads(p.stdout)
+                ok = same_fields(c, ans, CONTRACT + ["reason"])
+        else:
+            c = json.loads(p.stdout) if p.returncode == 0 else {}
+            ok = same_fields(c, ans, CONTRACT)
+        if not ok:
+            mism += 1
+            if mism <= 5:
+                print(f"FAIL cli differs for {req!r}:\n  wasm {w[i][:300]}\n  cli  rc={p.returncode} "
+                      f"{p.stdout[:300]} {p.stderr.strip()[:300]}")
+    print(f"{'ok  ' if not mism else 'FAIL'} against `gpulint occupancy --format json`: "
+          f"{checked} requests, {mism} differ")
+    failures += bool(mism)
+
+    ex_ok = sum(1 for _, r in exercises if r)
+    missing = [name for name, r in exercises if not r]
+    print(f"ok   occupancy exercises answered by the wasm and checked against the command line: "
+          f"{ex_ok} of {len(exercises)}"
+          + (f" (not in the page yet, Little's law: {', '.join(missing)})" if missing else ""))
+    failures += ex_ok == 0
+    print(f"{3 - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+// The page's glue: inputs to a request, gpulint.wasm's JSON answer to the
+// DOM. Every number shown comes from the WebAssembly module; this file only
+// lays it out.
+"use strict";
+
+const gpulint = {
+  exports: null,
+  // One request ("cmd=occupancy&threads=256") to its parsed JSON answer.
+  call(request) {
+    const e = this.exports;
+    const bytes = new TextEncoder().encode(request);
+    if (bytes.length + 1 > e.web_request_size())
+      return { error: "the request is too long" };
+    const mem = new Uint8Array(e.memory.buffer);
+    const at = e.web_request();
+    mem.set(bytes, at);
+    mem[at + bytes.length] = 0;
+    const out = e.web_run();
+    const view = new Uint8Array(e.memory.buffer);
+    let end = out;
+    while (view[end]) end++;
+    return JSON.parse(new TextDecoder().decode(view.subarray(out, end)));
+  },
+};
+
+async function loadModule() {
+  const text = document.getElementById("gpulint-wasm");
+  if (!text) throw new Error("open the built page (build/src/web/gpulint.html), not web/index.html");
+  const bin = atob(text.textContent.trim());
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  // The module calls no system function on its paths; any WASI import
+  // answers ENOSYS (52) rather than reaching anything.
+  const wasi = new Proxy({}, { get: () => () => 52 });
+  const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasi });
+  gpulint.exports = instance.exports;
+  if (instance.exports._initialize) instance.exports._initialize();
+}
+
+const FIELDS = ["threads", "regs", "smem", "dynamic-smem", "carveout", "barriers", "max-dynamic-smem"];
+const $ = (id) => document.getElementById(id);
+
+function request() {
+  const p = new URLSearchParams();
+  p.set("cmd", "occupancy");
+  const kind = $("target-kind").value;
+  p.set(kind, $(kind).value.trim());
+  for (const f of FIELDS) {
+    const v = $(f).value.trim();
+    if (v !== "") p.set(f, v);
+  }
+  return p;
+}
+
+// The request as web_api reads it: key=value&..., values not URL-encoded;
+// a value holding '&' could not be told apart, so it is refused here.
+function requestText(p) {
+  const items = [];
+  for (const [k, v] of p) {
+    if (v.includes("&")) return { error: `--${k}: '&' is not allowed`, option: k };
+    items.push(`${k}=${v}`);
+  }
+  return items.join("&");
+}
+
+function showErrors(option, message) {
+  for (const el of document.querySelectorAll(".err")) el.textContent = "";
+  for (const el of document.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+  if (!message) return;
+  const err = option && $("err-" + option);
+  if (err) {
+    err.textContent = message;
+    $(option).setAttribute("aria-invalid", "true");
+  }
+  $("status").textContent = message;
+  $("status").className = "status error";
+}
+
+const pct = (x) => (x * 100).toFixed(1) + "%";
+const LIMIT_NAMES = { warps: "warps", registers: "registers", shared_memory: "shared memory",
+  blocks: "blocks per SM", barriers: "barriers" };
+
+function render(a) {
+  $("answer").hidden = false;
+  $("occupancy").textContent = pct(a.occupancy);
+  $("blocks").textContent = String(a.blocks_per_sm);
+  $("warps").textContent = `${a.warps_per_sm} of ${a.max_warps_per_sm}`;
+  $("limiter").textContent = a.limiters.length ? a.limiters.map((l) => LIMIT_NAMES[l]).join(", ") : "cannot launch";
+  $("limits").textContent = Object.entries(a.limits)
+    .map(([k, v]) => `${LIMIT_NAMES[k]} ${v === null ? "any" : v}`)
+    .join(" · ");
+  const adv = $("advice");
+  adv.replaceChildren(...a.advice.map((t) => { const li = document.createElement("li"); li.textContent = t; return li; }));
+  $("advice-box").hidden = a.advice.length === 0;
+  $("explain").textContent = a.explain;
+  for (const k of ["threads", "registers", "shared_memory"]) drawCurve($("chart-" + k), a.curves && a.curves[k], current(a, k), k);
+  const st = $("status");
+  if (a.launch_error) { st.textContent = a.launch_error; st.className = "status error"; }
+  else { st.textContent = a.target; st.className = "status"; }
+}
+
+function current(a, k) {
+  if (k === "threads") return a.threads_per_block;
+  if (k === "registers") return a.registers_per_thread;
+  return a.static_smem + a.dynamic_smem;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function el(name, attrs, text) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function fmtX(k, v) {
+  if (k !== "shared_memory") return String(v);
+  return v >= 1024 ? (v / 1024).toFixed(v % 1024 ? 1 : 0) + " KiB" : v + " B";
+}
+
+// A step curve of occupancy (0-100%) against one resource, the current
+// launch marked.
+function drawCurve(svg, c, x0, k) {
+  const W = 320, H = 200, L = 40, R = 10, T = 10, B = 30;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.replaceChildren();
+  if (!c || !c.x.length) return;
+  const xmax = Math.max(c.x[c.x.length - 1], x0), xmin = c.x[0];
+  const X = (v) => L + ((v - xmin) / (xmax - xmin || 1)) * (W - L - R);
+  const Y = (v) => T + (1 - v / 100) * (H - T - B);
+  for (const y of [0, 25, 50, 75, 100]) {
+    svg.append(el("line", { x1: L, x2: W - R, y1: Y(y), y2: Y(y), class: "grid" }));
+    svg.append(el("text", { x: L - 4, y: Y(y) + 4, class: "tick", "text-anchor": "end" }, y + "%"));
+  }
+  const anchors = ["start", "middle", "end"];
+  [xmin, (xmin + xmax) / 2, xmax].forEach((t, i) => {
+    const v = k === "shared_memory" ? Math.round(t / 1024) * 1024 : Math.round(t);
+    svg.append(el("text", { x: X(v), y: H - B + 16, class: "tick", "text-anchor": anchors[i] }, fmtX(k, v)));
+  });
+  let d = `M${X(c.x[0])},${Y(c.y[0])}`;
+  for (let i = 1; i < c.x.length; i++) d += `H${X(c.x[i])}V${Y(c.y[i])}`;
+  svg.append(el("path", { d, class: "curve" }));
+  let y0 = 0;
+  for (let i = 0; i < c.x.length && c.x[i] <= x0; i++) y0 = c.y[i];
+  svg.append(el("circle", { cx: X(x0), cy: Y(y0), r: 5, class: "now" }));
+}
+
+function update() {
+  const p = request();
+  const text = requestText(p);
+  const answer = typeof text === "string" ? gpulint.call(text) : text;
+  history.replaceState(null, "", "#" + p.toString());
+  $("permalink").href = "#" + p.toString();
+  if (answer.error) { showErrors(answer.option, answer.error); return answer; }
+  showErrors(null, null);
+  render(answer);
+  return answer;
+}
+
+function syncKind() {
+  const kind = $("target-kind").value;
+  for (const row of document.querySelectorAll("[data-kind]")) row.hidden = row.dataset.kind !== kind;
+}
+
+function fromHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  for (const kind of ["gpu", "arch", "machine"]) {
+    if (p.has(kind)) { $("target-kind").value = kind; $(kind).value = p.get(kind); }
+  }
+  for (const f of FIELDS) if (p.has(f)) $(f).value = p.get(f);
+  for (const f of ["threads", "regs"]) if (/^\d+$/.test($(f).value)) $(f + "-range").value = $(f).value;
+}
+
+function fillModels() {
+  const m = gpulint.call("cmd=models");
+  for (const p of m.products) $("gpu").append(new Option(`${p.name} (${p.id}, ${p.arch})`, p.id));
+  for (const a of m.archs) $("arch").append(new Option(`${a.name} — ${a.family}, cc ${a.cc}`, a.name));
+  $("gpu").value = m.default_gpu;
+  $("arch").value = "sm_90";
+}
+
+async function main() {
+  const t0 = performance.now();
+  try { await loadModule(); } catch (e) {
+    $("status").textContent = "The calculator could not start: " + e.message;
+    $("status").className = "status error";
+    return;
+  }
+  fillModels();
+  fromHash();
+  syncKind();
+  for (const f of ["threads", "regs"]) {
+    $(f + "-range").addEventListener("input", () => { $(f).value = $(f + "-range").value; update(); });
+    $(f).addEventListener("input", () => { if (/^\d+$/.test($(f).value)) $(f + "-range").value = $(f).value; });
+  }
+  $("target-kind").addEventListener("change", () => { syncKind(); update(); });
+  $("occ-form").addEventListener("input", (e) => { if (!e.target.id.endsWith("-range")) update(); });
+  $("occ-form").addEventListener("change", () => update());
+  $("occ-form").addEventListener("submit", (e) => e.preventDefault());
+  update();
+  // For the browser test: how long the first answer took to reach the page.
+  window.gpulintFirstAnswerMs = performance.now() - t0;
+  document.body.dataset.ready = "1";
+}
+
+window.gpulint = gpulint;
+main();
