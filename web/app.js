@@ -146,11 +146,13 @@ function drawCurve(svg, c, x0, k) {
 }
 
 function update() {
+  if (currentView !== "occupancy") return null;
   const p = request();
   const text = requestText(p);
   const answer = typeof text === "string" ? gpulint.call(text) : text;
   history.replaceState(null, "", "#" + p.toString());
   $("permalink").href = "#" + p.toString();
+  $("tab-occupancy").href = "#" + p.toString();
   if (answer.error) { showErrors(answer.option, answer.error); return answer; }
   showErrors(null, null);
   render(answer);
@@ -162,12 +164,81 @@ function syncKind() {
   for (const row of document.querySelectorAll("[data-kind]")) row.hidden = row.dataset.kind !== kind;
 }
 
+let currentView = "occupancy";
+function showView(name) {
+  currentView = name;
+  $("view-occupancy").hidden = name !== "occupancy";
+  $("view-exercises").hidden = name !== "exercises";
+  for (const v of ["occupancy", "exercises"]) {
+    if (v === name) $("tab-" + v).setAttribute("aria-current", "page");
+    else $("tab-" + v).removeAttribute("aria-current");
+  }
+}
+
+function setText(id, text) {
+  $(id).textContent = text || "";
+  const box = $(id + "-box");
+  if (box) box.hidden = !text;
+}
+
+// One exercise: the page's answer to its command beside the book's.
+function showExercise(id) {
+  const explain = $("exercise-explain").checked;
+  const r = gpulint.call(`cmd=exercise&id=${id}&explain=${explain ? "yes" : "no"}`);
+  if (r.error) { $("ex-answer").textContent = r.error; return; }
+  const x = r.exercise, a = r.answer;
+  $("exercise-pick").value = x.id;
+  setText("ex-title", `${x.id} ${x.title}`);
+  setText("ex-source", x.source);
+  setText("ex-question", x.question);
+  setText("ex-command", "gpulint " + x.command);
+  setText("ex-answer", a.error ? a.error : (a.text || a.launch_error));
+  setText("ex-book", x.book);
+  setText("ex-differs", x.differs);
+  setText("ex-simplifies", x.simplifies);
+  const open = $("ex-open");
+  open.hidden = !(r.request && r.request.threads);
+  open.onclick = () => {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries(r.request)) if (k !== "explain" && k !== "format") p.set(k, v);
+    location.hash = p.toString();
+  };
+  history.replaceState(null, "", `#cmd=exercise&id=${encodeURIComponent(x.id)}${explain ? "&explain=yes" : ""}`);
+}
+
+function fillExercises() {
+  const list = gpulint.call("cmd=exercises").exercises;
+  for (const x of list)
+    $("exercise-pick").append(new Option(`${x.id} ${x.title}${x.in_page ? "" : " (command line)"}`, x.id));
+  $("exercise-pick").addEventListener("change", () => showExercise($("exercise-pick").value));
+  $("exercise-explain").addEventListener("change", () => showExercise($("exercise-pick").value));
+}
+
+// The address decides the view: #cmd=exercise&id=13.1, #cmd=exercises, or
+// the calculator's inputs.
+function route() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const cmd = p.get("cmd");
+  if (cmd === "exercises" || cmd === "exercise") {
+    showView("exercises");
+    $("exercise-explain").checked = p.get("explain") === "yes";
+    showExercise(p.get("id") || $("exercise-pick").options[0].value);
+    return;
+  }
+  showView("occupancy");
+  fromHash();
+  syncKind();
+  update();
+}
+
 function fromHash() {
   const p = new URLSearchParams(location.hash.slice(1));
+  // A permalink holds every input given; one with none keeps the form.
+  if (![...p.keys()].some((k) => FIELDS.includes(k) || ["gpu", "arch", "machine"].includes(k))) return;
   for (const kind of ["gpu", "arch", "machine"]) {
     if (p.has(kind)) { $("target-kind").value = kind; $(kind).value = p.get(kind); }
   }
-  for (const f of FIELDS) if (p.has(f)) $(f).value = p.get(f);
+  for (const f of FIELDS) $(f).value = p.get(f) || "";
   for (const f of ["threads", "regs"]) if (/^\d+$/.test($(f).value)) $(f + "-range").value = $(f).value;
 }
 
@@ -187,8 +258,7 @@ async function main() {
     return;
   }
   fillModels();
-  fromHash();
-  syncKind();
+  fillExercises();
   for (const f of ["threads", "regs"]) {
     $(f + "-range").addEventListener("input", () => { $(f).value = $(f + "-range").value; update(); });
     $(f).addEventListener("input", () => { if (/^\d+$/.test($(f).value)) $(f + "-range").value = $(f).value; });
@@ -197,7 +267,8 @@ async function main() {
   $("occ-form").addEventListener("input", (e) => { if (!e.target.id.endsWith("-range")) update(); });
   $("occ-form").addEventListener("change", () => update());
   $("occ-form").addEventListener("submit", (e) => e.preventDefault());
-  update();
+  window.addEventListener("hashchange", route);
+  route();
   // For the browser test: how long the first answer took to reach the page.
   window.gpulintFirstAnswerMs = performance.now() - t0;
   document.body.dataset.ready = "1";

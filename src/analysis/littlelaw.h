@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/sbuf.h"
+
 typedef struct littlelaw {
     double in_flight; /* operations (or bytes) in flight: latency x throughput */
     double warps;     /* in_flight / per_warp */
@@ -19,5 +21,11 @@ typedef struct littlelaw {
  * and finite. */
 bool littlelaw_solve(double latency, double throughput, double per_warp, littlelaw *out, char *why,
                      size_t why_size);
+
+/* `gpulint occupancy --latency`'s words: the warps needed (with explain,
+ * why), then per target whether an SM holds them. */
+void littlelaw_text(sbuf *b, double latency, double throughput, double per_warp, const littlelaw *r,
+                    bool explain);
+void littlelaw_target_text(sbuf *b, const char *label, int max_warps, const littlelaw *r);
 
 #endif

@@ -290,3 +290,65 @@ void occ_explain(sbuf *o, const gpu_arch *a, const occ_kernel *k, const occ_laun
     sbuf_addc(o, '\n');
     explain_textbook_gap(o, a, k, l, r);
 }
+
+static void not_given_note(sbuf *b, const char *not_given, const char *indent)
+{
+    if (not_given)
+        sbuf_addf(b, "%snot given: %s, taken as 0 so that %s not limit\n", indent, not_given,
+                  strstr(not_given, " and ") ? "they do" : "it does");
+}
+
+static void summary(sbuf *b, const occ_answer *in)
+{
+    const occ_kernel *k = in->k;
+    const occ_launch *l = in->l;
+    const occ_result *r = in->r;
+    sbuf_addf(b,
+              "%s: %d threads/block, %d registers/thread, %lld B static + %lld B dynamic "
+              "shared memory\n",
+              in->label, l->threads_per_block, k->regs_per_thread, (long long)k->static_smem,
+              (long long)l->dynamic_smem);
+    not_given_note(b, in->regs_given ? NULL : in->not_given, "  ");
+    sbuf_addf(b, "  blocks/SM        %d\n", r->blocks_per_sm);
+    sbuf_addf(b, "  warps/SM         %d of %d\n", r->warps_per_sm, r->max_warps_per_sm);
+    sbuf_addf(b, "  occupancy        %.1f%%\n", r->occupancy * 100.0);
+    sbuf_add(b, "  limited by       ");
+    occ_limiters_text(b, r->limiters);
+    sbuf_addf(b, "\n  blocks allowed   warps %d, registers ", r->limit_warps);
+    if (r->limit_registers == OCC_UNLIMITED)
+        sbuf_add(b, "any");
+    else
+        sbuf_addf(b, "%d", r->limit_registers);
+    sbuf_add(b, ", shared memory ");
+    if (r->limit_smem == OCC_UNLIMITED)
+        sbuf_add(b, "any");
+    else
+        sbuf_addf(b, "%d", r->limit_smem);
+    sbuf_addf(b, ", blocks %d", r->limit_blocks);
+    if (r->limit_barriers != OCC_UNLIMITED)
+        sbuf_addf(b, ", barriers %d", r->limit_barriers);
+    sbuf_addc(b, '\n');
+    occ_advice adv[4];
+    int n = occ_advise(in->arch, k, l, r, adv, 4);
+    for (int i = 0; i < n; i++) {
+        sbuf_add(b, i == 0 ? "  to raise it      " : "                   or ");
+        occ_advice_text(b, &adv[i], l);
+        sbuf_addc(b, '\n');
+    }
+}
+
+void occ_answer_text(sbuf *b, const occ_answer *in)
+{
+    if (!in->explain) {
+        summary(b, in);
+        return;
+    }
+    not_given_note(b, in->not_given, "");
+    /* Every compiled kernel holds some registers (ptxas reports at least a
+     * handful), so on a real GPU the answer is a ceiling. */
+    if (!in->regs_given && in->real_gpu)
+        sbuf_add(b, "a compiled kernel uses registers: this is the most the block "
+                    "size allows; give --regs from `nvcc -Xptxas -v` for the exact "
+                    "answer\n");
+    occ_explain(b, in->arch, in->k, in->l, in->r);
+}

@@ -17,4 +17,20 @@ void occ_explain(sbuf *out, const gpu_arch *a, const occ_kernel *k, const occ_la
  * what per-thread textbook arithmetic assumes. */
 gpu_arch occ_textbook_variant(const gpu_arch *a);
 
+/* What `gpulint occupancy` prints for one target: the summary, or with
+ * explain the worked steps. */
+typedef struct occ_answer {
+    const gpu_arch *arch;
+    const char *label; /* "sm_90 (NVIDIA H100 SXM5 80GB)" */
+    bool real_gpu;     /* not a --machine: a compiled kernel has registers */
+    const occ_kernel *k;
+    const occ_launch *l;
+    const occ_result *r;
+    const char *not_given; /* "registers per thread (--regs)", NULL = all given */
+    bool regs_given;
+    bool explain;
+} occ_answer;
+
+void occ_answer_text(sbuf *b, const occ_answer *in);
+
 #endif

@@ -34,54 +34,6 @@ typedef struct occ_args {
     const char *plot;
 } occ_args;
 
-static void not_given_note(sbuf *b, const char *not_given, const char *indent)
-{
-    if (not_given)
-        sbuf_addf(b, "%snot given: %s, taken as 0 so that %s not limit\n", indent, not_given,
-                  strstr(not_given, " and ") ? "they do" : "it does");
-}
-
-static void print_text(const target *t, const occ_kernel *k, const occ_launch *l,
-                       const occ_result *r, const char *not_given)
-{
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_addf(&b,
-              "%s: %d threads/block, %d registers/thread, %lld B static + %lld B dynamic "
-              "shared memory\n",
-              t->label, l->threads_per_block, k->regs_per_thread, (long long)k->static_smem,
-              (long long)l->dynamic_smem);
-    not_given_note(&b, not_given, "  ");
-    sbuf_addf(&b, "  blocks/SM        %d\n", r->blocks_per_sm);
-    sbuf_addf(&b, "  warps/SM         %d of %d\n", r->warps_per_sm, r->max_warps_per_sm);
-    sbuf_addf(&b, "  occupancy        %.1f%%\n", r->occupancy * 100.0);
-    sbuf_add(&b, "  limited by       ");
-    occ_limiters_text(&b, r->limiters);
-    sbuf_addf(&b, "\n  blocks allowed   warps %d, registers ", r->limit_warps);
-    if (r->limit_registers == OCC_UNLIMITED)
-        sbuf_add(&b, "any");
-    else
-        sbuf_addf(&b, "%d", r->limit_registers);
-    sbuf_add(&b, ", shared memory ");
-    if (r->limit_smem == OCC_UNLIMITED)
-        sbuf_add(&b, "any");
-    else
-        sbuf_addf(&b, "%d", r->limit_smem);
-    sbuf_addf(&b, ", blocks %d", r->limit_blocks);
-    if (r->limit_barriers != OCC_UNLIMITED)
-        sbuf_addf(&b, ", barriers %d", r->limit_barriers);
-    sbuf_addc(&b, '\n');
-    occ_advice adv[4];
-    int n = occ_advise(&t->arch, k, l, r, adv, 4);
-    for (int i = 0; i < n; i++) {
-        sbuf_add(&b, i == 0 ? "  to raise it      " : "                   or ");
-        occ_advice_text(&b, &adv[i], l);
-        sbuf_addc(&b, '\n');
-    }
-    fputs(sbuf_str(&b), stdout);
-    sbuf_free(&b);
-}
-
 static int plot(const char *path, const target *t, const occ_kernel *k, const occ_launch *l)
 {
 #if GPULINT_HAVE_CAIRO
@@ -147,21 +99,20 @@ static int one_target(const occ_args *a, const target *t, const occ_kernel *k, c
             json_array_append_new(ng, json_string("static_smem"));
         json_object_set_new(o, "not_given", ng);
         json_array_append_new(all, o);
-    } else if (a->explain) {
+    } else if (a->explain || (r.failure == OCC_OK && ok)) {
         sbuf b;
         sbuf_init(&b);
-        not_given_note(&b, not_given, "");
-        /* Every compiled kernel holds some registers (ptxas reports at
-         * least a handful), so on a real GPU the answer is a ceiling. */
-        if (!a->seen_regs && strcmp(t->origin, "--machine") != 0)
-            sbuf_add(&b, "a compiled kernel uses registers: this is the most the block "
-                         "size allows; give --regs from `nvcc -Xptxas -v` for the exact "
-                         "answer\n");
-        occ_explain(&b, &t->arch, k, l, &r);
+        occ_answer_text(&b, &(occ_answer){.arch = &t->arch,
+                                          .label = t->label,
+                                          .real_gpu = strcmp(t->origin, "--machine") != 0,
+                                          .k = k,
+                                          .l = l,
+                                          .r = &r,
+                                          .not_given = not_given,
+                                          .regs_given = a->seen_regs,
+                                          .explain = a->explain});
         fputs(sbuf_str(&b), stdout);
         sbuf_free(&b);
-    } else if (r.failure == OCC_OK && ok) {
-        print_text(t, k, l, &r, a->seen_regs ? NULL : not_given);
     }
     if (r.failure != OCC_OK) {
         if (strcmp(a->format, "text") == 0 && !a->explain && worst != EXIT_LAUNCH) {

@@ -35,32 +35,9 @@ int occupancy_latency(double latency, double throughput, double per_warp, const 
     }
     sbuf b;
     sbuf_init(&b);
-    sbuf_addf(&b, "in flight: %.6g cycles x %.6g per cycle = %.6g\n", latency, throughput,
-              r.in_flight);
-    sbuf_addf(&b, "warps needed: %.6g / %.6g per warp = %.6g", r.in_flight, per_warp, r.warps);
-    if ((double)r.warps_whole != r.warps)
-        sbuf_addf(&b, ", %ld whole warps", r.warps_whole);
-    sbuf_addc(&b, '\n');
-    if (explain)
-        sbuf_add(&b, "  Little's law: a unit that finishes N operations per cycle, each taking\n"
-                     "  L cycles to complete, is busy only while L x N operations are in flight;\n"
-                     "  a warp instruction carries the given operations per warp, so that many\n"
-                     "  warps must be ready to issue. Fewer, and the unit idles; the rest can\n"
-                     "  come from independent instructions within a warp (ILP) instead.\n");
-    for (int i = 0; i < n_targets; i++) {
-        int max_warps = targets[i].arch.max_threads_per_sm / 32;
-        if (max_warps <= 0)
-            continue;
-        if (r.warps_whole <= max_warps)
-            sbuf_addf(&b, "%s: an SM holds %d warps; %ld needed is %.1f%% occupancy\n",
-                      targets[i].label, max_warps, r.warps_whole,
-                      100.0 * (double)r.warps_whole / max_warps);
-        else
-            sbuf_addf(&b,
-                      "%s: an SM holds %d warps, fewer than the %ld needed: warps alone cannot "
-                      "hide this latency (add independent instructions per warp)\n",
-                      targets[i].label, max_warps, r.warps_whole);
-    }
+    littlelaw_text(&b, latency, throughput, per_warp, &r, explain);
+    for (int i = 0; i < n_targets; i++)
+        littlelaw_target_text(&b, targets[i].label, targets[i].arch.max_threads_per_sm / 32, &r);
     fputs(sbuf_str(&b), stdout);
     sbuf_free(&b);
     return EXIT_OK;

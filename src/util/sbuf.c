@@ -110,6 +110,14 @@ void sbuf_addf(sbuf *b, const char *fmt, ...)
     va_end(ap);
 }
 
+void sbuf_truncate(sbuf *b, size_t len)
+{
+    if (b->data && len < b->len) {
+        b->len = len;
+        b->data[len] = '\0';
+    }
+}
+
 const char *sbuf_str(const sbuf *b)
 {
     return b->data ? b->data : "";

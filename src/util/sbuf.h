@@ -20,8 +20,9 @@ void sbuf_addn(sbuf *b, const char *s, size_t n);
 void sbuf_addf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sbuf_vaddf(sbuf *b, const char *fmt, va_list ap);
 void sbuf_addc(sbuf *b, char c);
-const char *sbuf_str(const sbuf *b); /* "" when empty */
-char *sbuf_take(sbuf *b);            /* caller frees; buffer is reset */
+void sbuf_truncate(sbuf *b, size_t len); /* drop what was added after len bytes */
+const char *sbuf_str(const sbuf *b);     /* "" when empty */
+char *sbuf_take(sbuf *b);                /* caller frees; buffer is reset */
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

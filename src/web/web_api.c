@@ -6,11 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/littlelaw.h"
 #include "analysis/occ.h"
 #include "analysis/occ_curves.h"
 #include "analysis/occ_explain.h"
 #include "util/units.h"
+#include "web/web_exercises.h"
 #include "web/web_json.h"
+#include "web/web_words.h"
 
 #define REQ_MAX 32
 #define DEFAULT_GPU "h100-sxm" /* the command line's default target */
@@ -336,12 +339,92 @@ static void json_occ_words(sbuf *o, const gpu_arch *a, const occ_kernel *k, cons
 }
 
 static const char *const occ_keys[] = {
-    "cmd",          "gpu",      "arch",     "machine",          "threads", "regs", "smem",
-    "dynamic-smem", "carveout", "barriers", "max-dynamic-smem", "curves",  NULL,
+    "cmd",     "gpu",          "arch",       "machine",  "threads",          "regs",
+    "smem",    "dynamic-smem", "carveout",   "barriers", "max-dynamic-smem", "curves",
+    "explain", "latency",      "throughput", "per-warp", "format",           NULL,
 };
+
+/* explain=yes (from --explain): the text is the worked steps. */
+static bool get_flag(const web_req *r, const char *key, bool *out, web_err *e)
+{
+    const char *v = req_get(r, key);
+    *out = v && strcmp(v, "yes") == 0;
+    if (v && !*out && strcmp(v, "no") != 0)
+        return refuse(e, key, "%s takes yes or no, got '%s'", key, v);
+    return true;
+}
+
+static bool get_si(const web_req *r, const char *key, double *out, bool *seen, web_err *e)
+{
+    const char *v = req_get(r, key);
+    *seen = v != NULL;
+    if (v && !units_parse_si(v, out))
+        return refuse(e, key,
+                      "invalid value '%s' for --%s: expected a non-negative number, optionally "
+                      "with K/M/G/T/P",
+                      v, key);
+    return true;
+}
+
+/* --latency --throughput [--per-warp]: Little's law against the target. */
+static bool occupancy_latency(web_api *api, const web_req *r, bool explain, web_err *e)
+{
+    double latency = 0, throughput = 0, per_warp = 1;
+    bool seen_l, seen_t, seen_p;
+    if (!get_si(r, "latency", &latency, &seen_l, e) ||
+        !get_si(r, "throughput", &throughput, &seen_t, e) ||
+        !get_si(r, "per-warp", &per_warp, &seen_p, e))
+        return false;
+    if (!seen_l || !seen_t)
+        return refuse(e, seen_l ? "throughput" : "latency",
+                      "--latency and --throughput go together");
+    if (req_get(r, "threads"))
+        return refuse(e, "threads", "--latency takes no --threads, --block or --plot");
+    if (!seen_p)
+        per_warp = 1;
+    gpu_arch arch;
+    char label[256], why[128];
+    if (!resolve_target(api, r, &arch, label, sizeof label, e))
+        return false;
+    littlelaw ll;
+    if (!littlelaw_solve(latency, throughput, per_warp, &ll, why, sizeof why))
+        return refuse(e, "latency", "--latency/--throughput: %s", why);
+    sbuf t;
+    sbuf_init(&t);
+    littlelaw_text(&t, latency, throughput, per_warp, &ll, explain);
+    int max_warps = arch.max_threads_per_sm / 32;
+    littlelaw_target_text(&t, label, max_warps, &ll);
+    sbuf *o = &api->out;
+    int c = 0;
+    sbuf_addc(o, '{');
+    wj_key(o, "target", &c);
+    wj_str(o, label);
+    wj_key(o, "in_flight", &c);
+    wj_num(o, ll.in_flight);
+    wj_key(o, "warps", &c);
+    wj_num(o, ll.warps);
+    wj_key(o, "warps_needed", &c);
+    wj_int(o, ll.warps_whole);
+    wj_key(o, "max_warps_per_sm", &c);
+    wj_int(o, max_warps);
+    wj_key(o, "text", &c);
+    wj_str(o, sbuf_str(&t));
+    sbuf_addc(o, '}');
+    sbuf_free(&t);
+    return true;
+}
 
 static bool occupancy(web_api *api, const web_req *r, web_err *e)
 {
+    bool explain;
+    if (!req_known(r, occ_keys, e) || !get_flag(r, "explain", &explain, e))
+        return false;
+    const char *format = req_get(r, "format");
+    if (format && strcmp(format, "text") != 0)
+        return refuse(e, "format", "the page answers in text and JSON at once; got --format %s",
+                      format);
+    if (req_get(r, "latency") || req_get(r, "throughput") || req_get(r, "per-warp"))
+        return occupancy_latency(api, r, explain, e);
     int threads = 0, regs = 0, barriers = 0;
     int64_t smem = 0, dsmem = 0, maxd = 0;
     double carveout = 0;
@@ -365,6 +448,7 @@ static bool occupancy(web_api *api, const web_req *r, web_err *e)
     char label[256];
     if (!resolve_target(api, r, &arch, label, sizeof label, e))
         return false;
+    bool real_gpu = req_get(r, "machine") == NULL;
     const char *not_given = !seen_regs && !seen_smem
                                 ? "registers per thread (--regs) and static shared memory (--smem)"
                             : !seen_regs ? "registers per thread (--regs)"
@@ -392,6 +476,23 @@ static bool occupancy(web_api *api, const web_req *r, web_err *e)
                 : !seen_smem             ? "[\"static_smem\"]"
                                          : "[]");
     json_occ_words(o, &arch, &k, &l, &res, not_given, &c);
+    sbuf t;
+    sbuf_init(&t);
+    /* What the command line prints; a block that cannot launch gets its
+     * refusal (launch_error) instead, unless the steps were asked for. */
+    if (explain || res.failure == OCC_OK)
+        occ_answer_text(&t, &(occ_answer){.arch = &arch,
+                                          .label = label,
+                                          .real_gpu = real_gpu,
+                                          .k = &k,
+                                          .l = &l,
+                                          .r = &res,
+                                          .not_given = not_given,
+                                          .regs_given = seen_regs,
+                                          .explain = explain});
+    wj_key(o, "text", &c);
+    wj_str(o, sbuf_str(&t));
+    sbuf_free(&t);
     if (res.failure == OCC_OK && !curves)
         json_curves(o, &arch, &k, &l, &c);
     sbuf_addc(o, '}');
@@ -414,6 +515,170 @@ void web_api_free(web_api *api)
     sbuf_free(&api->out);
 }
 
+static void json_error(sbuf *o, const web_err *e)
+{
+    int c = 0;
+    sbuf_addc(o, '{');
+    wj_key(o, "error", &c);
+    wj_str(o, e->message);
+    if (e->option) {
+        wj_key(o, "option", &c);
+        wj_str(o, e->option);
+    }
+    sbuf_addc(o, '}');
+}
+
+/* A command line's words as a request: "occupancy --threads 256 --explain"
+ * is cmd=occupancy&threads=256&explain=yes. Values point into argv. */
+static bool req_from_argv(int argc, char **argv, web_req *r, web_err *e)
+{
+    r->text = NULL;
+    r->n = 0;
+    r->key[r->n] = "cmd";
+    r->val[r->n++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (strcmp(a, "-e") == 0)
+            a = "--explain";
+        if (strncmp(a, "--", 2) != 0)
+            return refuse(e, NULL, "'%s': the page reads long options (--name value) only", a);
+        if (r->n == REQ_MAX)
+            return refuse(e, NULL, "more than %d options", REQ_MAX);
+        char *eq = strchr(a, '=');
+        if (eq) {
+            *eq = '\0';
+            r->key[r->n] = a + 2;
+            r->val[r->n++] = eq + 1;
+        } else if (strcmp(a, "--explain") == 0) {
+            r->key[r->n] = "explain";
+            r->val[r->n++] = "yes";
+        } else if (i + 1 < argc) {
+            r->key[r->n] = a + 2;
+            r->val[r->n++] = argv[++i];
+        } else {
+            return refuse(e, a + 2, "%s needs a value", a);
+        }
+    }
+    return true;
+}
+
+/* Which calculators the page has: an exercise whose command needs another
+ * says so rather than answering. */
+static bool page_answers(const char *command)
+{
+    return strncmp(command, "occupancy ", 10) == 0;
+}
+
+static void json_exercise_fields(sbuf *o, const web_exercise *x, int *c)
+{
+    const char *keys[] = {"id",      "title",      "source", "question", "command", "book",
+                          "differs", "simplifies", "covers", "notes",    "erratum"};
+    const char *vals[] = {x->id,      x->title,      x->source, x->question, x->command, x->book,
+                          x->differs, x->simplifies, x->covers, x->notes,    x->erratum};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (!vals[i])
+            continue;
+        wj_key(o, keys[i], c);
+        wj_str(o, vals[i]);
+    }
+    wj_key(o, "in_page", c);
+    sbuf_add(o, page_answers(x->command) ? "true" : "false");
+}
+
+static void json_exercises(web_api *api)
+{
+    sbuf *o = &api->out;
+    sbuf_add(o, "{\"exercises\":[");
+    for (size_t i = 0; i < web_n_exercises; i++) {
+        int c = 0;
+        sbuf_add(o, i ? ",{" : "{");
+        json_exercise_fields(o, &web_exercises[i], &c);
+        sbuf_addc(o, '}');
+    }
+    sbuf_add(o, "]}");
+}
+
+static bool dispatch(web_api *api, const web_req *r, web_err *e);
+
+/* One exercise with the page's answer to its command (explain=yes: with the
+ * worked steps, as `gpulint exercises ID --explain`). */
+static bool one_exercise(web_api *api, const web_req *r, web_err *e)
+{
+    static const char *const keys[] = {"cmd", "id", "explain", NULL};
+    bool explain;
+    if (!req_known(r, keys, e) || !get_flag(r, "explain", &explain, e))
+        return false;
+    const char *id = req_get(r, "id");
+    const web_exercise *x = NULL;
+    for (size_t i = 0; id && i < web_n_exercises && !x; i++)
+        if (strcmp(web_exercises[i].id, id) == 0)
+            x = &web_exercises[i];
+    if (!x)
+        return refuse(e, "id", "no exercise '%s' (gpulint exercises lists them)", id ? id : "");
+    sbuf *o = &api->out;
+    int c = 0;
+    sbuf_add(o, "{\"exercise\":{");
+    json_exercise_fields(o, x, &c);
+    sbuf_add(o, "},\"answer\":");
+    web_words w = {0};
+    web_req ar = {0};
+    web_err ae = {{0}, NULL};
+    char err[128];
+    size_t mark = o->len;
+    bool ok;
+    if (!page_answers(x->command))
+        ok = refuse(&ae, NULL, "the page does not answer this kind of exercise yet: run gpulint %s",
+                    x->command);
+    else if (!web_words_split(x->command, &w, err, sizeof err))
+        ok = refuse(&ae, NULL, "%s", err);
+    else if ((ok = req_from_argv(w.argc, w.argv, &ar, &ae))) {
+        if (explain && !req_get(&ar, "explain") && ar.n < REQ_MAX) {
+            ar.key[ar.n] = "explain";
+            ar.val[ar.n++] = "yes";
+        }
+        ok = dispatch(api, &ar, &ae);
+    }
+    if (!ok) {
+        sbuf_truncate(o, mark);
+        json_error(o, &ae);
+    } else {
+        /* The command as the page's form fields, for "open in the calculator". */
+        sbuf_add(o, ",\"request\":{");
+        for (int i = 0; i < ar.n; i++) {
+            if (i)
+                sbuf_addc(o, ',');
+            wj_str(o, ar.key[i]);
+            sbuf_addc(o, ':');
+            wj_str(o, ar.val[i]);
+        }
+        sbuf_addc(o, '}');
+    }
+    web_words_free(&w);
+    sbuf_addc(o, '}');
+    return true;
+}
+
+static bool dispatch(web_api *api, const web_req *r, web_err *e)
+{
+    const char *cmd = req_get(r, "cmd");
+    if (!cmd)
+        return refuse(e, "cmd", "no command (cmd=models, occupancy, exercises or exercise)");
+    if (strcmp(cmd, "models") == 0) {
+        json_models(api);
+        return true;
+    }
+    if (strcmp(cmd, "exercises") == 0) {
+        json_exercises(api);
+        return true;
+    }
+    if (strcmp(cmd, "exercise") == 0)
+        return one_exercise(api, r, e);
+    if (strcmp(cmd, "occupancy") == 0)
+        return occupancy(api, r, e);
+    return refuse(e, "cmd", "unknown command '%s' (known: models, occupancy, exercises, exercise)",
+                  cmd);
+}
+
 const char *web_api_call(web_api *api, const char *request)
 {
     sbuf_free(&api->out);
@@ -421,31 +686,14 @@ const char *web_api_call(web_api *api, const char *request)
     web_req r = {0};
     web_err e = {{0}, NULL};
     bool ok;
-    const char *cmd = NULL;
     if (api->load_error[0])
         ok = refuse(&e, NULL, "%s", api->load_error);
-    else if (!(ok = req_parse(request, &r, &e)))
-        ;
-    else if (!(cmd = req_get(&r, "cmd")))
-        ok = refuse(&e, "cmd", "no command (cmd=models or cmd=occupancy)");
-    else if (strcmp(cmd, "models") == 0)
-        json_models(api);
-    else if (strcmp(cmd, "occupancy") == 0)
-        ok = occupancy(api, &r, &e);
     else
-        ok = refuse(&e, "cmd", "unknown command '%s' (known: models, occupancy)", cmd);
+        ok = req_parse(request, &r, &e) && dispatch(api, &r, &e);
     if (!ok) {
         sbuf_free(&api->out);
         sbuf_init(&api->out);
-        int c = 0;
-        sbuf_addc(&api->out, '{');
-        wj_key(&api->out, "error", &c);
-        wj_str(&api->out, e.message);
-        if (e.option) {
-            wj_key(&api->out, "option", &c);
-            wj_str(&api->out, e.option);
-        }
-        sbuf_addc(&api->out, '}');
+        json_error(&api->out, &e);
     }
     free(r.text); /* after the refusal: its option points into the text */
     return sbuf_str(&api->out);

@@ -1,18 +1,18 @@
 // browser_test.mjs: the web page in a real headless Chromium (Debian's),
 // driven through its controls by puppeteer-core.
 //
-//   node browser_test.mjs PAGE.html SCREENSHOT_DIR
+//   node browser_test.mjs PAGE.html SCREENSHOT_DIR SOURCE_DIR
 //
 // Loads the built page from file://, answers exercise 13.1 through the
 // form (6 blocks, 75%), checks a refused input, the permalink, that no
 // request leaves the page, its size and speed, and saves a screenshot of
 // each view. Prints "ok"/"FAIL" per check and "N passed, N failed".
-import { statSync, mkdirSync } from "node:fs";
+import { statSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { existsSync } from "node:fs";
 
-const [page_path, shots] = process.argv.slice(2);
+const [page_path, shots, source] = process.argv.slice(2);
 const url = pathToFileURL(page_path).href;
 const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
 let puppeteer;
@@ -122,6 +122,30 @@ try {
   check(bad.err === "invalid value 'abc' for --threads: expected a non-negative integer" &&
     bad.invalid === "true" && bad.occ === shown, "a bad value gets the command line's message beside its field", bad.err);
   await page.screenshot({ path: join(shots, "occupancy-error.png") });
+
+  // The exercise catalogue: 13.1's answer is the command line's recorded
+  // text; an exercise of a calculator the page lacks says so.
+  await page.click("#tab-exercises");
+  await page.waitForSelector("#view-exercises:not([hidden])");
+  await page.select("#exercise-pick", "13.1");
+  const recorded = readFileSync(join(source, "exercises", "answers", "13.1.txt"), "utf8").replace(/^exit: 0\n/, "");
+  const shownAnswer = await page.$eval("#ex-answer", (e) => e.textContent);
+  check(shownAnswer === recorded, "exercise 13.1 in the catalogue: the answer `gpulint exercises 13.1` recorded",
+    shownAnswer.split("\n")[0]);
+  await page.click("#exercise-explain");
+  const steps = await page.$eval("#ex-answer", (e) => e.textContent);
+  const recordedSteps = readFileSync(join(source, "exercises", "answers", "13.1.explain.txt"), "utf8").replace(/^exit: 0\n/, "");
+  check(steps === recordedSteps, "with the worked steps: the recorded --explain answer");
+  await page.screenshot({ path: join(shots, "exercises-13.1.png"), fullPage: true });
+  await page.select("#exercise-pick", "13.2");
+  const other = await page.$eval("#ex-answer", (e) => e.textContent);
+  check(other.startsWith("the page does not answer this kind of exercise yet: run gpulint roofline"),
+    "an exercise of a calculator the page lacks says how to answer it", other.slice(0, 90));
+  await page.select("#exercise-pick", "13.1");
+  await page.click("#ex-open");
+  await page.waitForSelector("#view-occupancy:not([hidden])");
+  const opened = await page.$eval("#occupancy", (e) => e.textContent);
+  check(opened === "75.0%", "'Open in the calculator' carries the exercise into the form", opened);
 
   // A phone-sized screen.
   await page.setViewport({ width: 390, height: 844, isMobile: true });

@@ -10,9 +10,13 @@
    hypothetical SMs, carveouts, opt-in, barriers, bad values) through the
    wasm under Node and through the native twin (gpulint-web-native, the same
    C compiled for this machine): byte-identical answers.
-3. A spread of those requests and every occupancy exercise in exercises/
-   against `gpulint occupancy --format json`: the same contract fields, and
-   the same one-line message for a refused input.
+3. A spread of those requests against `gpulint occupancy --format json`:
+   the same contract fields, and the same one-line message for a refused
+   input.
+4. Every exercise whose calculator the page has: its answer, with and
+   without the worked steps, is the text `gpulint exercises` recorded in
+   exercises/answers/ (byte for byte); the others say they are not in the
+   page yet.
 Skips (exit 77) when gpulint.wasm was not built (meson -Dweb) or node is
 missing.
 """
@@ -127,30 +131,49 @@ def cli(gpulint, source, args):
     return p
 
 
-def exercise_requests(source):
-    """Every `command = occupancy ...` exercise as a request and its CLI args."""
-    out = []
-    for path in sorted(glob.glob(os.path.join(source, "exercises", "*.ini"))):
-        cp = configparser.ConfigParser(interpolation=None)
-        cp.read(path)
-        cmd = shlex.split(cp["exercise"]["command"])
-        if cmd[0] != "occupancy":
+def recorded(source, ident, explain):
+    """exercises/answers/<id>[.explain].txt: "exit: N" then what the command printed."""
+    path = os.path.join(source, "exercises", "answers",
+                        f"{ident}{'.explain' if explain else ''}.txt")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        head, _, body = f.read().partition("\n")
+    return int(head.split()[1]), body
+
+
+def check_exercises(runner, source):
+    """Every exercise the page answers: its text is the recorded answer of
+    `gpulint exercises` (exercises/answers), with and without the steps."""
+    listing = json.loads(run_lines(runner, ["cmd=exercises"])[0])["exercises"]
+    reqs = []
+    for x in listing:
+        for explain in (False, True):
+            reqs.append((x, explain, f"cmd=exercise&id={x['id']}" + ("&explain=yes" if explain else "")))
+    answers = run_lines(runner, [r for _, _, r in reqs])
+    in_page = compared = bad = 0
+    for (x, explain, req), line in zip(reqs, answers):
+        ans = json.loads(line)["answer"]
+        if not x["in_page"]:
+            if "error" not in ans:
+                bad += 1
+                print(f"FAIL exercise {x['id']}: not in the page, yet answered")
             continue
-        if "--latency" in cmd:  # Little's law: not in the page yet
-            out.append((os.path.basename(path), None))
+        in_page += not explain
+        want = recorded(source, x["id"], explain)
+        if want is None:
             continue
-        items, i, ok = ["cmd=occupancy"], 1, True
-        while i < len(cmd):
-            if cmd[i] in ("--explain", "-e"):
-                i += 1
-                continue
-            if not cmd[i].startswith("--") or i + 1 >= len(cmd):
-                ok = False
-                break
-            items.append(f"{cmd[i][2:]}={cmd[i + 1]}")
-            i += 2
-        out.append((os.path.basename(path), "&".join(items) if ok else None))
-    return out
+        compared += 1
+        status, text = want
+        got = ans.get("text") if status == 0 else ans.get("launch_error") or ans.get("error")
+        if (status == 0 and got != text) or (status != 0 and not got):
+            bad += 1
+            print(f"FAIL exercise {x['id']}{' --explain' if explain else ''}: the page's answer "
+                  f"differs from exercises/answers:\n  page {got!r:.300}\n  cli  {text!r:.300}")
+    print(f"{'ok  ' if not bad else 'FAIL'} exercises: {in_page} of {len(listing)} answered in "
+          f"the page, {compared} answers equal to the command line's recorded text"
+          f" ({bad} differ)")
+    return reqs, bad == 0 and compared > 0
 
 
 def main():
@@ -181,8 +204,11 @@ def main():
               "(no cuda_occupancy.h)")
 
     models = json.loads(run_lines(runner, ["cmd=models"])[0])
-    exercises = exercise_requests(source)
-    reqs = request_set(models) + [r for _, r in exercises if r]
+    ex_reqs, ex_ok = check_exercises(runner, source)
+    failures += not ex_ok
+    reqs = request_set(models)
+    n_form = len(reqs)
+    reqs += ["cmd=exercises"] + [r for _, _, r in ex_reqs]
     w = run_lines(runner, reqs)
     n = run_lines([native], reqs)
     diff = [i for i, (a, b) in enumerate(zip(w, n)) if a != b] + \
@@ -195,8 +221,8 @@ def main():
 
     checked = mism = 0
     for i, req in enumerate(reqs):
-        if i % 3 and "error" not in w[i] and i < len(reqs) - len(exercises):
-            continue  # every third answer, every refusal and every exercise
+        if i >= n_form or (i % 3 and "error" not in w[i]):
+            continue  # every third answer and every refusal
         args = cli_args(req)
         if args is None:
             continue
@@ -222,13 +248,7 @@ def main():
           f"{checked} requests, {mism} differ")
     failures += bool(mism)
 
-    ex_ok = sum(1 for _, r in exercises if r)
-    missing = [name for name, r in exercises if not r]
-    print(f"ok   occupancy exercises answered by the wasm and checked against the command line: "
-          f"{ex_ok} of {len(exercises)}"
-          + (f" (not in the page yet, Little's law: {', '.join(missing)})" if missing else ""))
-    failures += ex_ok == 0
-    print(f"{3 - failures} passed, {failures} failed")
+    print(f"{4 - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 
