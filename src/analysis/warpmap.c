@@ -61,3 +61,61 @@ bool warpmap_compute(const int64_t block[3], const int64_t grid[3], warpmap *out
     }
     return true;
 }
+
+static void idx_text(sbuf *b, const int64_t t[3], const int64_t block[3])
+{
+    if (block[1] == 1 && block[2] == 1)
+        sbuf_addf(b, "%lld", (long long)t[0]);
+    else if (block[2] == 1)
+        sbuf_addf(b, "(%lld,%lld)", (long long)t[0], (long long)t[1]);
+    else
+        sbuf_addf(b, "(%lld,%lld,%lld)", (long long)t[0], (long long)t[1], (long long)t[2]);
+}
+
+void warpmap_text(sbuf *b, const warpmap *m, bool explain)
+{
+    sbuf_addf(b, "launch: grid %lldx%lldx%lld x block %lldx%lldx%lld (%lld threads per block)\n",
+              (long long)m->grid[0], (long long)m->grid[1], (long long)m->grid[2],
+              (long long)m->block[0], (long long)m->block[1], (long long)m->block[2],
+              (long long)m->threads_per_block);
+    sbuf_addf(b, "warps per block: %d\n", m->warps_per_block);
+    sbuf_addf(b, "warps in the grid: %lld\n", (long long)m->warps_in_grid);
+    sbuf_addf(b, "lanes used: %lld of %lld (%.1f%%)\n", (long long)m->threads_in_grid,
+              (long long)m->lanes_in_grid, 100.0 * m->lane_use);
+    sbuf_add(b, "\nwarp  lanes  threads (x fastest)\n");
+    for (int w = 0; w < m->warps_per_block; w++) {
+        const warpmap_warp *x = &m->warps[w];
+        sbuf_addf(b, "%4d  %5d  ", w, x->lanes);
+        idx_text(b, x->first, m->block);
+        sbuf_add(b, " .. ");
+        idx_text(b, x->last, m->block);
+        if (x->lanes < WARPMAP_WARP)
+            sbuf_addf(b, "  (%d lanes idle)", WARPMAP_WARP - x->lanes);
+        sbuf_addc(b, '\n');
+    }
+    if (explain) {
+        sbuf_add(b, "\nhow:\n");
+        sbuf_add(b, "  A block's threads are numbered x fastest: linear id = x");
+        if (m->block[1] > 1 || m->block[2] > 1)
+            sbuf_addf(b, " + y * %lld", (long long)m->block[0]);
+        if (m->block[2] > 1)
+            sbuf_addf(b, " + z * %lld", (long long)(m->block[0] * m->block[1]));
+        sbuf_add(b, ".\n");
+        sbuf_addf(b,
+                  "  Each 32 consecutive ids are one warp: ceil(%lld / 32) = %d warp%s per "
+                  "block, x %lld block%s = %lld.\n",
+                  (long long)m->threads_per_block, m->warps_per_block,
+                  m->warps_per_block == 1 ? "" : "s", (long long)m->blocks,
+                  m->blocks == 1 ? "" : "s", (long long)m->warps_in_grid);
+        if (m->threads_per_block % WARPMAP_WARP)
+            sbuf_addf(b,
+                      "  The last warp of each block holds %lld threads: its other %lld lanes "
+                      "sit idle but still take warp slots (a block size that is a multiple of 32 "
+                      "wastes none).\n",
+                      (long long)(m->threads_per_block % WARPMAP_WARP),
+                      (long long)(WARPMAP_WARP - m->threads_per_block % WARPMAP_WARP));
+        if (m->rows_split)
+            sbuf_add(b, "  Some warps hold threads of more than one row (y or z): a branch or "
+                        "an access that depends on y splits them.\n");
+    }
+}

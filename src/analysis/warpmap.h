@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/sbuf.h"
+
 #define WARPMAP_WARP 32
 #define WARPMAP_MAX_WARPS 32 /* a block of 1024 threads */
 
@@ -34,5 +36,9 @@ typedef struct warpmap {
  * 1,024 threads or the grid's counts overflow. */
 bool warpmap_compute(const int64_t block[3], const int64_t grid[3], warpmap *out, char *why,
                      size_t why_size);
+
+/* `gpulint warps`'s answer: the launch, each warp's lanes and threads, and
+ * with explain how threads are numbered into warps. */
+void warpmap_text(sbuf *out, const warpmap *m, bool explain);
 
 #endif

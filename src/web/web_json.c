@@ -42,3 +42,8 @@ void wj_int(sbuf *o, int64_t v)
 {
     sbuf_addf(o, "%lld", (long long)v);
 }
+
+void wj_dims(sbuf *o, const int64_t d[3])
+{
+    sbuf_addf(o, "[%lld,%lld,%lld]", (long long)d[0], (long long)d[1], (long long)d[2]);
+}

@@ -15,5 +15,7 @@ void wj_key(sbuf *o, const char *key, int *count);
 /* A double that reads back to the same value (%.17g); null for NaN/inf. */
 void wj_num(sbuf *o, double v);
 void wj_int(sbuf *o, int64_t v);
+/* [x,y,z] */
+void wj_dims(sbuf *o, const int64_t d[3]);
 
 #endif

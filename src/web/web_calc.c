@@ -1,0 +1,55 @@
+/* web_calc: the smaller calculators for the web page (`gpulint warps`),
+ * each answer its command line text plus the fields behind it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/warpmap.h"
+#include "web/web_json.h"
+#include "web/web_req.h"
+
+/* `gpulint warps`: how a block's threads fall into warps. */
+bool web_warps(web_api *api, const web_req *r, web_err *e)
+{
+    static const char *const keys[] = {"cmd", "block", "grid", "explain", "format", NULL};
+    bool explain;
+    int64_t block[3], grid[3];
+    if (!web_req_known(r, keys, e) || !web_get_flag(r, "explain", &explain, e) ||
+        !web_text_format(r, e) || !web_get_dim3(r, "block", NULL, block, e) ||
+        !web_get_dim3(r, "grid", "1", grid, e))
+        return false;
+    warpmap m;
+    char why[256];
+    if (!warpmap_compute(block, grid, &m, why, sizeof why))
+        return web_refuse(e, "block", "%s", why);
+    sbuf t;
+    sbuf_init(&t);
+    warpmap_text(&t, &m, explain);
+    sbuf *o = &api->out;
+    int c = 0;
+    sbuf_addc(o, '{');
+    wj_key(o, "block", &c);
+    wj_dims(o, m.block);
+    wj_key(o, "grid", &c);
+    wj_dims(o, m.grid);
+    wj_key(o, "warps_per_block", &c);
+    wj_int(o, m.warps_per_block);
+    wj_key(o, "warps_in_grid", &c);
+    wj_int(o, m.warps_in_grid);
+    wj_key(o, "lane_use", &c);
+    wj_num(o, m.lane_use);
+    wj_key(o, "warps", &c);
+    sbuf_addc(o, '[');
+    for (int w = 0; w < m.warps_per_block; w++) {
+        sbuf_addf(o, "%s{\"lanes\":%d,\"first_thread\":", w ? "," : "", m.warps[w].lanes);
+        wj_dims(o, m.warps[w].first);
+        sbuf_add(o, ",\"last_thread\":");
+        wj_dims(o, m.warps[w].last);
+        sbuf_addc(o, '}');
+    }
+    sbuf_addc(o, ']');
+    wj_key(o, "text", &c);
+    wj_str(o, sbuf_str(&t));
+    sbuf_addc(o, '}');
+    sbuf_free(&t);
+    return true;
+}
