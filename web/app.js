@@ -169,7 +169,8 @@ function showView(name) {
   currentView = name;
   $("view-occupancy").hidden = name !== "occupancy";
   $("view-exercises").hidden = name !== "exercises";
-  for (const v of ["occupancy", "exercises"]) {
+  $("view-report").hidden = name !== "report";
+  for (const v of ["occupancy", "exercises", "report"]) {
     if (v === name) $("tab-" + v).setAttribute("aria-current", "page");
     else $("tab-" + v).removeAttribute("aria-current");
   }
@@ -219,6 +220,7 @@ function fillExercises() {
 function route() {
   const p = new URLSearchParams(location.hash.slice(1));
   const cmd = p.get("cmd");
+  if (cmd === "report") { showView("report"); return; }
   if (cmd === "exercises" || cmd === "exercise") {
     showView("exercises");
     $("exercise-explain").checked = p.get("explain") === "yes";
@@ -259,6 +261,7 @@ async function main() {
   }
   fillModels();
   fillExercises();
+  setupReport();
   for (const f of ["threads", "regs"]) {
     $(f + "-range").addEventListener("input", () => { $(f).value = $(f + "-range").value; update(); });
     $(f).addEventListener("input", () => { if (/^\d+$/.test($(f).value)) $(f + "-range").value = $(f).value; });
@@ -276,3 +279,196 @@ async function main() {
 
 window.gpulint = gpulint;
 main();
+
+// ---- The report viewer: a `gpulint --format json` report, opened from a
+// file, dropped on the page, or embedded by `gpulint --format html`.
+
+function cell(tr, text, cls) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (cls) td.className = cls;
+  tr.append(td);
+}
+
+function table(id, head, rows) {
+  const t = $(id);
+  t.replaceChildren();
+  const hr = document.createElement("tr");
+  for (const [h, cls] of head) { const th = document.createElement("th"); th.textContent = h; if (cls) th.className = cls; hr.append(th); }
+  t.append(hr);
+  for (const r of rows) {
+    const tr = document.createElement("tr");
+    if (r.cls) tr.className = r.cls;
+    r.cells.forEach((c, i) => cell(tr, c, head[i][1]));
+    t.append(tr);
+  }
+}
+
+const dims = (d) => (Array.isArray(d) ? d.join("×") : "–");
+function fmtTime(s) {
+  if (typeof s !== "number" || !isFinite(s)) return "–";
+  if (s < 1e-3) return (s * 1e6).toPrecision(3) + " µs";
+  if (s < 1) return (s * 1e3).toPrecision(3) + " ms";
+  return s.toPrecision(3) + " s";
+}
+function fmtSI(v, unit) {
+  const p = [[1e15, "P"], [1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "K"]];
+  for (const [f, n] of p) if (v >= f) return (v / f).toPrecision(3) + " " + n + unit;
+  return v.toPrecision(3) + " " + unit;
+}
+
+// Refuses what is not a gpulint report, or is from a newer gpulint, with
+// one message; the report shown before stays.
+function checkReport(obj, pageVersion) {
+  if (!obj || typeof obj !== "object" || obj.tool !== "gpulint")
+    return "not a gpulint report: expected the JSON of `gpulint FILE.cu --format json` (\"tool\": \"gpulint\")";
+  if (!Array.isArray(obj.kernels)) return "not a gpulint report: it has no \"kernels\" list";
+  const v = String(obj.version || "0").split(".").map(Number), p = pageVersion.split(".").map(Number);
+  for (let i = 0; i < 3; i++) {
+    if ((v[i] || 0) > (p[i] || 0)) return `this report is from gpulint ${obj.version}, newer than this page (${pageVersion}): open it with that gpulint's page (gpulint FILE.cu --format html)`;
+    if ((v[i] || 0) < (p[i] || 0)) break;
+  }
+  return null;
+}
+
+let pageVersion = "0";
+let shownReport = null;
+
+function loadReport(text, from) {
+  let obj;
+  try { obj = JSON.parse(text); } catch (e) {
+    reportError(`${from}: not JSON (${e.message.split("\n")[0]}); is the file complete?`);
+    return false;
+  }
+  const why = checkReport(obj, pageVersion);
+  if (why) { reportError(`${from}: ${why}`); return false; }
+  $("report-status").textContent = `${from}: gpulint ${obj.version} report`;
+  $("report-status").className = "status";
+  shownReport = obj;
+  renderReport(obj);
+  return true;
+}
+
+function reportError(msg) {
+  $("report-status").textContent = msg;
+  $("report-status").className = "status error";
+}
+
+function allLaunches(r) {
+  const out = [];
+  for (const k of r.kernels) for (const l of k.launches || []) out.push({ k, l });
+  return out;
+}
+
+function renderReport(r) {
+  $("report").hidden = false;
+  const t = (r.targets || []).map((x) => x.label).join(", ");
+  const files = (r.sources || []).map((s) => s.file).join(", ");
+  $("report-summary").textContent = `${r.kernels.length} kernel${r.kernels.length === 1 ? "" : "s"} in ${files || "the report"}, for ${t || "its target"}.`;
+  table("kernels-table",
+    [["kernel"], ["arch"], ["registers", "num"], ["shared memory", "num"], ["stack", "num"], ["spills (stores/loads)", "num"], ["launches", "num"], ["best block", "num"]],
+    r.kernels.map((k) => ({ cells: [
+      k.demangled || k.name, k.arch, String(k.registers), `${k.static_smem} B`, `${k.stack} B`,
+      `${k.spill_stores} / ${k.spill_loads} B`, String((k.launches || []).length),
+      k.best_block ? `${k.best_block.threads_per_block} threads: ${pct(k.best_block.occupancy)}` : "–"] })));
+  const ls = allLaunches(r);
+  table("launches-table",
+    [["kernel"], ["where"], ["grid"], ["block"], ["occupancy", "num"], ["limited by"], ["predicted time", "num"], ["time limited by"]],
+    ls.map(({ k, l }) => ({ cells: [
+      l.kernel || k.demangled, `${l.file}:${l.line}`, dims(l.grid), dims(l.block),
+      l.occupancy ? pct(l.occupancy.occupancy) : "–",
+      l.occupancy ? (l.occupancy.limiters || []).map((x) => LIMIT_NAMES[x] || x).join(", ") : "–",
+      l.time ? fmtTime(l.time.predicted_s) : "–", l.time ? l.time.limiter : "–"] })));
+  const pick = $("launch-pick");
+  pick.replaceChildren(...ls.map(({ k, l }, i) => new Option(`${l.kernel || k.demangled} (${l.file}:${l.line})`, String(i))));
+  pick.onchange = () => launchCurves(ls[Number(pick.value)]);
+  if (ls.length) launchCurves(ls[0]);
+  else $("launch-occ").textContent = "no launches found in the source: nothing to draw";
+  drawRoofline(r);
+  table("findings-table", [["severity"], ["check"], ["where"], ["message"]],
+    (r.findings || []).map((f) => ({ cls: f.severity, cells: [f.severity, f.check, `${f.file}:${f.line}`, f.message] })));
+}
+
+// A launch's three occupancy curves, computed by the same engine from the
+// kernel's registers and shared memory and the launch's block.
+function launchCurves({ k, l }) {
+  const o = l.occupancy;
+  if (!o) { $("launch-occ").textContent = "no occupancy for this launch"; return; }
+  const req = `cmd=occupancy&arch=${o.arch}&threads=${o.threads_per_block}&regs=${o.registers_per_thread}` +
+    `&smem=${o.static_smem}&dynamic-smem=${o.dynamic_smem}&barriers=${o.barriers}` +
+    (o.carveout_percent !== null && o.carveout_percent !== undefined ? `&carveout=${o.carveout_percent}` : "") +
+    (l.smem_optin ? `&max-dynamic-smem=${o.dynamic_smem}` : "");
+  const a = gpulint.call(req);
+  if (a.error) { $("launch-occ").textContent = a.error; return; }
+  $("launch-occ").textContent = `${k.demangled || k.name}: ${pct(a.occupancy)}, ${a.blocks_per_sm} blocks of ${a.threads_per_block} threads per SM, limited by ${a.limiters.map((x) => LIMIT_NAMES[x]).join(", ")}`;
+  for (const c of ["threads", "registers", "shared_memory"]) drawCurve($("rchart-" + c), a.curves && a.curves[c], current(a, c), c);
+}
+
+function flopsOf(e) {
+  const f = e.flops || {};
+  return (f.fp16 || 0) + (f.fp32 || 0) + (f.fp64 || 0) + (f.tensor || 0);
+}
+
+// The roofs of the report's GPU (FP32 and DRAM, at boost clock, as
+// `gpulint roofline --gpu` gives them) and each launch at its arithmetic
+// intensity and the FLOP rate its predicted time implies.
+function drawRoofline(r) {
+  const svg = $("roofline-chart");
+  svg.replaceChildren();
+  const gpu = ((r.targets || [])[0] || {}).gpu;
+  const roof = gpulint.call(`cmd=roof${gpu ? "&gpu=" + gpu : ""}`);
+  const fp32 = roof.ceilings && roof.ceilings.find((c) => c.precision === "fp32");
+  if (!fp32) { $("roofline-note").textContent = roof.error || "no FP32 ceiling for this GPU"; return; }
+  const pts = [], off = [];
+  for (const e of r.roofline || []) {
+    const f = flopsOf(e), t = e.predicted_time_s;
+    if (e.ai > 0 && f > 0 && t > 0) pts.push({ x: e.ai, y: f / t, name: e.kernel });
+    else off.push(e.kernel);
+  }
+  const W = 700, H = 360, L = 70, R = 20, T = 16, B = 40;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const ridge = fp32.flops / fp32.bandwidth;
+  const xs = pts.map((p) => p.x).concat([ridge]);
+  const x0 = Math.pow(10, Math.floor(Math.log10(Math.min(...xs) / 2))), x1 = Math.pow(10, Math.ceil(Math.log10(Math.max(...xs) * 4)));
+  const ys = pts.map((p) => p.y).concat([fp32.flops, fp32.bandwidth * x0]);
+  const y0 = Math.pow(10, Math.floor(Math.log10(Math.min(...ys) / 2))), y1 = Math.pow(10, Math.ceil(Math.log10(fp32.flops * 2)));
+  const X = (v) => L + (Math.log10(v / x0) / Math.log10(x1 / x0)) * (W - L - R);
+  const Y = (v) => T + (1 - Math.log10(v / y0) / Math.log10(y1 / y0)) * (H - T - B);
+  for (let v = x0; v <= x1 * 1.001; v *= 10) {
+    svg.append(el("line", { x1: X(v), x2: X(v), y1: T, y2: H - B, class: "grid" }));
+    svg.append(el("text", { x: X(v), y: H - B + 14, class: "tick", "text-anchor": "middle" }, String(v)));
+  }
+  for (let v = y0; v <= y1 * 1.001; v *= 10) {
+    svg.append(el("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), class: "grid" }));
+    svg.append(el("text", { x: L - 4, y: Y(v) + 4, class: "tick", "text-anchor": "end" }, fmtSI(v, "FLOP/s")));
+  }
+  svg.append(el("text", { x: (L + W - R) / 2, y: H - 6, class: "tick", "text-anchor": "middle" }, "arithmetic intensity (FLOP per DRAM byte)"));
+  const d = `M${X(x0)},${Y(fp32.bandwidth * x0)}L${X(ridge)},${Y(fp32.flops)}L${X(x1)},${Y(fp32.flops)}`;
+  svg.append(el("path", { d, class: "roof" }));
+  for (const p of pts) {
+    svg.append(el("circle", { cx: X(p.x), cy: Y(p.y), r: 5, class: "pt" }));
+    svg.append(el("text", { x: X(p.x) + 7, y: Y(p.y) - 6, class: "lbl" }, p.name));
+  }
+  $("roofline-note").textContent = `${roof.name}: FP32 ${fmtSI(fp32.flops, "FLOP/s")}, DRAM ${fmtSI(fp32.bandwidth, "B/s")} (boost clock); each point is a launch at its FLOPs over its predicted time.` +
+    (off.length ? ` Not on the chart (no floating-point work to place): ${[...new Set(off)].join(", ")}.` : "");
+}
+
+function setupReport() {
+  pageVersion = gpulint.call("cmd=models").version || "0";
+  const readFile = (file) => {
+    const fr = new FileReader();
+    fr.onload = () => { if (loadReport(String(fr.result), file.name)) location.hash = "cmd=report"; };
+    fr.onerror = () => reportError(`${file.name}: cannot be read`);
+    fr.readAsText(file);
+  };
+  $("report-file").addEventListener("change", (e) => { if (e.target.files[0]) readFile(e.target.files[0]); });
+  const drop = $("drop");
+  for (const ev of ["dragenter", "dragover"]) drop.addEventListener(ev, (e) => { e.preventDefault(); drop.classList.add("over"); });
+  for (const ev of ["dragleave", "drop"]) drop.addEventListener(ev, () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => { e.preventDefault(); if (e.dataTransfer.files[0]) readFile(e.dataTransfer.files[0]); });
+  const embedded = $("gpulint-embedded");
+  if (embedded && embedded.textContent.trim()) {
+    loadReport(embedded.textContent, "this report");
+    if (!location.hash) history.replaceState(null, "", "#cmd=report");
+  }
+}

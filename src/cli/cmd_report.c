@@ -12,6 +12,7 @@
 #include "run/pipeline.h"
 #include "config.h"
 #include "input/srcscan.h"
+#include "report/html_report.h"
 #include "report/code_report.h"
 #include "report/kernel_report.h"
 #include "report/source_report.h"
@@ -234,7 +235,7 @@ static json_t *launches_for(const source_outputs *src, const report_kernel *k)
     return out;
 }
 
-static void print_json(const report *r, const source_outputs *src, const finding_list *findings)
+static json_t *full_json(const report *r, const source_outputs *src, const finding_list *findings)
 {
     json_t *root = report_json(r);
     json_t *kernels = json_object_get(root, "kernels");
@@ -247,7 +248,18 @@ static void print_json(const report *r, const source_outputs *src, const finding
     json_object_set(root, "notes", src->notes);
     json_object_set(root, "roofline", src->roofline);
     json_object_set_new(root, "findings", findings_json(findings));
-    cli_put_json(root);
+    return root;
+}
+
+/* --format html: the web page with this report inside (one file). */
+static int print_html(json_t *root)
+{
+    char *text = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(root);
+    char err[512];
+    bool ok = text && html_report_write(stdout, text, "report", err, sizeof err);
+    free(text);
+    return ok ? EXIT_OK : diag_error(EXIT_USAGE, "%s", err);
 }
 
 int cmd_report(int argc, char **argv)
@@ -265,7 +277,8 @@ int cmd_report(int argc, char **argv)
          "dynamic shared memory per launch"},
         {"carveout", 0, OPT_PERCENT, &a.carveout, &a.seen_carveout, "PCT",
          "preferred shared-memory carveout"},
-        {"format", 'f', OPT_STRING, &a.format, NULL, "text|json|sarif", "output format"},
+        {"format", 'f', OPT_STRING, &a.format, NULL, "text|json|sarif|html",
+         "output format (html: one self-contained page for CI artifacts)"},
         {"compile-commands", 'p', OPT_STRING, &a.p.compdb, NULL, "DIR",
          "build directory with compile_commands.json: its CUDA units and their flags (files given "
          "filter it)"},
@@ -307,8 +320,14 @@ int cmd_report(int argc, char **argv)
     a.p.n_extra = res.n_passthrough;
     a.p.carveout_percent = a.seen_carveout ? (int)(a.carveout + 0.5) : -1;
     int rc = EXIT_OK;
-    if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "sarif"))
-        rc = diag_error(EXIT_USAGE, "unknown format '%s' (use text, json or sarif)", a.format);
+    if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "sarif") &&
+        strcmp(a.format, "html"))
+        rc =
+            diag_error(EXIT_USAGE, "unknown format '%s' (use text, json, sarif or html)", a.format);
+    else if (strcmp(a.format, "html") == 0 && !html_page_path())
+        rc = diag_error(EXIT_USAGE,
+                        "--format html needs gpulint's web page (gpulint.html), which this "
+                        "gpulint was built without (meson -Dweb=enabled)");
     else if (a.block && !units_parse_dim3(a.block, a.p.block))
         rc = diag_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
     else if (a.p.ptxas_log && a.p.n_files > 1)
@@ -360,8 +379,12 @@ int cmd_report(int argc, char **argv)
                 rc = prc;
         }
         if (strcmp(a.format, "json") == 0)
-            print_json(&r, &r.src, &r.findings);
-        else if (strcmp(a.format, "sarif") == 0)
+            cli_put_json(full_json(&r, &r.src, &r.findings));
+        else if (strcmp(a.format, "html") == 0) {
+            int hrc = print_html(full_json(&r, &r.src, &r.findings));
+            if (rc == EXIT_OK)
+                rc = hrc;
+        } else if (strcmp(a.format, "sarif") == 0)
             print_sarif(&r.findings, &r.src);
         else
             print_text(&r, &a, &r.src, &r.findings);

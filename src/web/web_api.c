@@ -33,9 +33,11 @@ static void json_models(web_api *api)
         wj_str(o, p->name);
         sbuf_add(o, ",\"arch\":");
         wj_str(o, p->arch);
+        sbuf_add(o, ",\"sm_count\":");
+        wj_int(o, p->sm_count);
         sbuf_addc(o, '}');
     }
-    sbuf_add(o, "],\"default_gpu\":\"" DEFAULT_GPU "\"}");
+    sbuf_add(o, "],\"default_gpu\":\"" DEFAULT_GPU "\",\"version\":\"" GPULINT_WEB_VERSION "\"}");
 }
 
 void web_api_init(web_api *api)
@@ -218,9 +220,11 @@ static bool dispatch(web_api *api, const web_req *r, web_err *e)
         return web_occupancy(api, r, e);
     if (strcmp(cmd, "warps") == 0)
         return web_warps(api, r, e);
-    return web_refuse(e, "cmd",
-                      "unknown command '%s' (known: models, occupancy, warps, exercises, exercise)",
-                      cmd);
+    if (strcmp(cmd, "roof") == 0)
+        return web_roof(api, r, e);
+    return web_refuse(
+        e, "cmd",
+        "unknown command '%s' (known: models, occupancy, warps, roof, exercises, exercise)", cmd);
 }
 
 const char *web_api_call(web_api *api, const char *request)

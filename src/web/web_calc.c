@@ -1,8 +1,10 @@
-/* web_calc: the smaller calculators for the web page (`gpulint warps`),
- * each answer its command line text plus the fields behind it. */
+/* web_calc: the smaller calculators for the web page (`gpulint warps`; a
+ * GPU's roofline ceilings for the report viewer's chart), each answer its
+ * command line text where it has one, plus the fields behind it. */
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/roofline.h"
 #include "analysis/warpmap.h"
 #include "web/web_json.h"
 #include "web/web_req.h"
@@ -51,5 +53,46 @@ bool web_warps(web_api *api, const web_req *r, web_err *e)
     wj_str(o, sbuf_str(&t));
     sbuf_addc(o, '}');
     sbuf_free(&t);
+    return true;
+}
+
+/* A product's ceilings at each precision it has (boost clock, the figure
+ * `gpulint roofline --gpu ID` uses): the report viewer draws the roofs. */
+bool web_roof(web_api *api, const web_req *r, web_err *e)
+{
+    static const char *const keys[] = {"cmd", "gpu", NULL};
+    if (!web_req_known(r, keys, e))
+        return false;
+    const char *id = web_req_get(r, "gpu");
+    const gpu_product *p = web_models_product(api->models, id ? id : DEFAULT_GPU);
+    if (!p)
+        return web_refuse(e, "gpu", "unknown GPU '%s'", id);
+    sbuf *o = &api->out;
+    int c = 0;
+    sbuf_addc(o, '{');
+    wj_key(o, "gpu", &c);
+    wj_str(o, p->id);
+    wj_key(o, "name", &c);
+    wj_str(o, p->name);
+    wj_key(o, "ceilings", &c);
+    sbuf_addc(o, '[');
+    int n = 0;
+    for (int prec = 0; prec < PREC_COUNT; prec++) {
+        roof_ceilings ceil;
+        const char *why;
+        if (!roofline_ceilings(p, (model_precision)prec, ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &ceil,
+                               &why))
+            continue;
+        sbuf_add(o, n++ ? ",{" : "{");
+        int cc = 0;
+        wj_key(o, "precision", &cc);
+        wj_str(o, model_precision_name((model_precision)prec));
+        wj_key(o, "flops", &cc);
+        wj_num(o, ceil.flops.used);
+        wj_key(o, "bandwidth", &cc);
+        wj_num(o, ceil.bandwidth.used);
+        sbuf_addc(o, '}');
+    }
+    sbuf_add(o, "]}");
     return true;
 }

@@ -1,18 +1,19 @@
 // browser_test.mjs: the web page in a real headless Chromium (Debian's),
 // driven through its controls by puppeteer-core.
 //
-//   node browser_test.mjs PAGE.html SCREENSHOT_DIR SOURCE_DIR
+//   node browser_test.mjs PAGE.html SCREENSHOT_DIR SOURCE_DIR GPULINT
 //
 // Loads the built page from file://, answers exercise 13.1 through the
 // form (6 blocks, 75%), checks a refused input, the permalink, that no
 // request leaves the page, its size and speed, and saves a screenshot of
 // each view. Prints "ok"/"FAIL" per check and "N passed, N failed".
-import { statSync, mkdirSync, readFileSync } from "node:fs";
+import { statSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { existsSync } from "node:fs";
 
-const [page_path, shots, source] = process.argv.slice(2);
+const [page_path, shots, source, gpulint_exe] = process.argv.slice(2);
 const url = pathToFileURL(page_path).href;
 const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
 let puppeteer;
@@ -154,10 +155,75 @@ try {
   check(overflow <= 0, "no sideways scrolling on a phone-sized screen", `${overflow} px`);
   await page.screenshot({ path: join(shots, "occupancy-phone.png"), fullPage: true });
 
+  await reportChecks(browser, page);
+
   check(outside.length === 0, "no request leaves the page", outside.slice(0, 3).join(", "));
   check(errors.length === 0, "no script error", errors.slice(0, 3).join("; "));
 } finally {
   await browser.close();
+}
+
+// The report viewer: `gpulint --format html` of a bundled example opens on
+// its report; the same report as JSON through the file picker; a truncated
+// file, another tool's JSON and a newer gpulint's report each get one
+// message and leave the report shown.
+async function reportChecks(browser, page) {
+  const env = { ...process.env, GPULINT_NO_DEVICE: "1", NO_COLOR: "1", GPULINT_MODELS: join(source, "models") };
+  const example = join(source, "examples", "transpose.cu");
+  const html = join(shots, "transpose-report.html"), json = join(shots, "transpose-report.json");
+  writeFileSync(html, execFileSync(gpulint_exe, [example, "--format", "html"], { env, maxBuffer: 1 << 26 }));
+  const text = execFileSync(gpulint_exe, [example, "--format", "json"], { env, maxBuffer: 1 << 26 }).toString();
+  writeFileSync(json, text);
+  const rep = JSON.parse(text);
+  const launches = rep.kernels.reduce((n, k) => n + (k.launches || []).length, 0);
+
+  const view = await browser.newPage();
+  await view.setViewport({ width: 1280, height: 900 });
+  await view.goto(pathToFileURL(html).href, { waitUntil: "load" });
+  await view.waitForSelector("body[data-ready='1']", { timeout: 5000 });
+  const shown = await view.evaluate(() => ({
+    visible: !document.getElementById("view-report").hidden,
+    kernels: document.querySelectorAll("#kernels-table tr").length - 1,
+    launches: document.querySelectorAll("#launches-table tr").length - 1,
+    findings: document.querySelectorAll("#findings-table tr").length - 1,
+    roof: document.querySelectorAll("#roofline-chart path.roof").length,
+    curves: document.querySelectorAll("#view-report svg path.curve").length,
+    first: document.querySelector("#kernels-table tr:nth-child(2) td").textContent,
+  }));
+  check(shown.visible && shown.kernels === rep.kernels.length && shown.launches === launches &&
+    shown.findings === rep.findings.length,
+    "--format html opens on its report: every kernel, launch and finding in the tables",
+    `${shown.kernels} kernels, ${shown.launches} launches, ${shown.findings} findings`);
+  check(shown.first === (rep.kernels[0].demangled || rep.kernels[0].name), "the kernels table names the report's kernels", shown.first);
+  check(shown.roof === 1 && shown.curves === 3, "the roofline and the selected launch's occupancy curves are drawn");
+  const size = statSync(html).size;
+  check(size <= 2 * 1024 * 1024, "the HTML report is one file of at most 2 MB", `${(size / 1024).toFixed(0)} KiB`);
+  await view.screenshot({ path: join(shots, "report-viewer.png"), fullPage: true });
+  await view.close();
+
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.click("#tab-report");
+  const input = await page.$("#report-file");
+  await input.uploadFile(json);
+  await page.waitForFunction(() => !document.getElementById("report").hidden, { timeout: 5000 });
+  const rows = await page.$$eval("#kernels-table tr", (t) => t.length - 1);
+  check(rows === rep.kernels.length, "a JSON report opened through the file picker", `${rows} kernels`);
+  const bad = [
+    ["truncated.json", text.slice(0, text.length / 2), /not JSON .*is the file complete/],
+    ["other.json", JSON.stringify({ version: "2.1.0", runs: [] }), /not a gpulint report/],
+    ["newer.json", JSON.stringify({ ...rep, version: "99.0.0" }), /newer than this page/],
+  ];
+  for (const [name, content, want] of bad) {
+    const path = join(shots, name);
+    writeFileSync(path, content);
+    await input.uploadFile(path);
+    await page.waitForFunction((n) => document.getElementById("report-status").textContent.startsWith(n), { timeout: 5000 }, name);
+    const st = await page.evaluate(() => ({
+      msg: document.getElementById("report-status").textContent,
+      rows: document.querySelectorAll("#kernels-table tr").length - 1,
+    }));
+    check(want.test(st.msg) && st.rows === rep.kernels.length, `${name}: one message, the report shown stays`, st.msg.slice(0, 100));
+  }
 }
 console.log(`screenshots in ${shots}`);
 console.log(`${passed} passed, ${failed} failed`);
