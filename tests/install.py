@@ -86,6 +86,13 @@ def main():
             r = run("vector_add.cu", "--gpu", "h100-sxm", "--no-source")
             check(r.returncode == 0 and "vectorAdd" in r.stdout, "report of a copied example",
                   r.stdout + r.stderr)
+            if find(dest, "gpulint.html", os.path.join("share", "gpulint", "web")):
+                h = run("vector_add.cu", "--gpu", "h100-sxm", "--no-source", "--format", "html")
+                check(h.returncode == 0 and h.stdout.startswith("<!DOCTYPE html>")
+                      and 'data-kind="report"' in h.stdout,
+                      "--format html with the installed web page", h.stderr[-400:])
+            else:
+                print("skipped: the web page was not built (--format html)")
             d = run("verify", "--dry-run", "--check", "occupancy", "--only", "occ_regs128*")
             check(d.returncode == 0 and "dry run" in d.stdout,
                   "verify --dry-run with the installed kernels", d.stdout[-800:] + d.stderr)
@@ -127,7 +134,7 @@ def main():
                                ("gpulint --arch sm_8", ["sm_80", "sm_86", "sm_87", "sm_89"]),
                                ("gpulint check --gpu h1", ["h100-pcie", "h100-sxm"]),
                                ("gpulint verify --counters ", ["auto", "on", "off"]),
-                               ("gpulint x.cu --format ", ["text", "json", "sarif"]),
+                               ("gpulint x.cu --format ", ["text", "json", "sarif", "html"]),
                                ("gpulint occupancy --ex", ["--explain"])):
                 got = bash_complete(line)
                 check(got == want, f"bash: '{line}' -> {' '.join(want)}", got)
