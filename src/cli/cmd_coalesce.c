@@ -12,7 +12,7 @@
 #include "analysis/coalesce.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
-#include "input/cexpr.h"
+#include "analysis/cexpr.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 

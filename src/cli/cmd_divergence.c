@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "report/warp_iters.h"
-#include "input/cexpr.h"
+#include "analysis/cexpr.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 

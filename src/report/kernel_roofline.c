@@ -9,7 +9,7 @@
 #include "analysis/footprint.h"
 #include "analysis/roofline.h"
 #include "analysis/traffic.h"
-#include "input/cexpr.h"
+#include "analysis/cexpr.h"
 #include "util/jsontext.h"
 #include "util/sbuf.h"
 

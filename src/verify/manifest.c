@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/cexpr.h"
+#include "analysis/cexpr.h"
 #include "util/sbuf.h"
 
 static const char *const check_names[VCHECK_COUNT] = {"occupancy", "bank", "coalescing",

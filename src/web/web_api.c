@@ -107,7 +107,11 @@ static bool req_from_argv(int argc, char **argv, web_req *r, web_err *e)
  * says so rather than answering. */
 static bool page_answers(const char *command)
 {
-    return strncmp(command, "occupancy ", 10) == 0 || strncmp(command, "warps ", 6) == 0;
+    static const char *const in_page[] = {"occupancy ", "warps ", "bank ", NULL};
+    for (const char *const *p = in_page; *p; p++)
+        if (strncmp(command, *p, strlen(*p)) == 0)
+            return true;
+    return false;
 }
 
 static void json_exercise_fields(sbuf *o, const web_exercise *x, int *c)
@@ -222,9 +226,12 @@ static bool dispatch(web_api *api, const web_req *r, web_err *e)
         return web_warps(api, r, e);
     if (strcmp(cmd, "roof") == 0)
         return web_roof(api, r, e);
+    if (strcmp(cmd, "bank") == 0)
+        return web_bank(api, r, e);
     return web_refuse(
         e, "cmd",
-        "unknown command '%s' (known: models, occupancy, warps, roof, exercises, exercise)", cmd);
+        "unknown command '%s' (known: models, occupancy, warps, bank, roof, exercises, exercise)",
+        cmd);
 }
 
 const char *web_api_call(web_api *api, const char *request)

@@ -1,9 +1,11 @@
-/* web_calc: the smaller calculators for the web page (`gpulint warps`; a
+/* web_calc: the smaller calculators for the web page (`gpulint warps`,
+ * `gpulint bank`; a
  * GPU's roofline ceilings for the report viewer's chart), each answer its
  * command line text where it has one, plus the fields behind it. */
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/bank_calc.h"
 #include "analysis/roofline.h"
 #include "analysis/warpmap.h"
 #include "web/web_json.h"
@@ -94,5 +96,58 @@ bool web_roof(web_api *api, const web_req *r, web_err *e)
         sbuf_addc(o, '}');
     }
     sbuf_add(o, "]}");
+    return true;
+}
+
+/* `gpulint bank`: the bank conflicts of a shared-memory access. */
+bool web_bank(web_api *api, const web_req *r, web_err *e)
+{
+    static const char *const keys[] = {"cmd",   "stride",  "elem",   "decl", "access",
+                                       "block", "explain", "format", NULL};
+    bool explain, seen_stride, seen_elem;
+    int stride = 0, elem = 4;
+    if (!web_req_known(r, keys, e) || !web_get_flag(r, "explain", &explain, e) ||
+        !web_text_format(r, e) || !web_get_int(r, "stride", &stride, &seen_stride, e) ||
+        !web_get_int(r, "elem", &elem, &seen_elem, e))
+        return false;
+    if (!seen_elem)
+        elem = 4;
+    bank_calc_in in = {.seen_stride = seen_stride,
+                       .seen_elem = seen_elem,
+                       .stride = stride,
+                       .elem = elem,
+                       .decl = web_req_get(r, "decl"),
+                       .access = web_req_get(r, "access"),
+                       .block = web_req_get(r, "block")};
+    bank_calc bc;
+    char msg[512];
+    if (!bank_calc_run(&in, &bc, msg, sizeof msg)) {
+        bank_calc_free(&bc);
+        return web_refuse(e, in.access ? "access" : "stride", "%s", msg);
+    }
+    sbuf t;
+    sbuf_init(&t);
+    bank_calc_text(&t, &bc, explain);
+    sbuf *o = &api->out;
+    int c = 0;
+    sbuf_addc(o, '{');
+    wj_key(o, "wavefronts", &c);
+    wj_int(o, bc.r.worst);
+    wj_key(o, "ideal_wavefronts", &c);
+    wj_int(o, bc.r.ideal);
+    wj_key(o, "degree", &c);
+    wj_num(o, bc.r.degree);
+    wj_key(o, "average_wavefronts", &c);
+    wj_num(o, bc.r.average);
+    wj_key(o, "banks", &c);
+    sbuf_addc(o, '[');
+    for (int k = 0; k < BANK_COUNT; k++)
+        sbuf_addf(o, "%s%d", k ? "," : "", bc.r.worst_req.banks[k]);
+    sbuf_addc(o, ']');
+    wj_key(o, "text", &c);
+    wj_str(o, sbuf_str(&t));
+    sbuf_addc(o, '}');
+    sbuf_free(&t);
+    bank_calc_free(&bc);
     return true;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/cexpr.h"
+#include "analysis/cexpr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

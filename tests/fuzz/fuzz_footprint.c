@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "analysis/footprint.h"
-#include "input/cexpr.h"
+#include "analysis/cexpr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

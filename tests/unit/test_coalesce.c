@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "analysis/coalesce.h"
-#include "input/cexpr.h"
+#include "analysis/cexpr.h"
 
 static expr *C(int64_t v)
 {

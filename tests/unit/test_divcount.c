@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "analysis/divcount.h"
-#include "input/cexpr.h"
+#include "analysis/cexpr.h"
 
 static divcount r;
 

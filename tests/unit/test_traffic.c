@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "analysis/traffic.h"
-#include "input/cexpr.h"
+#include "analysis/cexpr.h"
 
 static expr *P(const char *s)
 {

@@ -3,7 +3,7 @@
  * associativity follow C; values are int64 (so a cast only documents the
  * user's intent, and threadIdx.x - 1 is -1 rather than 4294967295 as in
  * CUDA's unsigned arithmetic). Every error names a column. */
-#include "input/cexpr.h"
+#include "analysis/cexpr.h"
 
 #include <ctype.h>
 #include <stdarg.h>
