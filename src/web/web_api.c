@@ -107,7 +107,7 @@ static bool req_from_argv(int argc, char **argv, web_req *r, web_err *e)
  * says so rather than answering. */
 static bool page_answers(const char *command)
 {
-    static const char *const in_page[] = {"occupancy ", "warps ", "bank ", NULL};
+    static const char *const in_page[] = {"occupancy ", "warps ", "bank ", "coalesce ", NULL};
     for (const char *const *p = in_page; *p; p++)
         if (strncmp(command, *p, strlen(*p)) == 0)
             return true;
@@ -228,10 +228,12 @@ static bool dispatch(web_api *api, const web_req *r, web_err *e)
         return web_roof(api, r, e);
     if (strcmp(cmd, "bank") == 0)
         return web_bank(api, r, e);
-    return web_refuse(
-        e, "cmd",
-        "unknown command '%s' (known: models, occupancy, warps, bank, roof, exercises, exercise)",
-        cmd);
+    if (strcmp(cmd, "coalesce") == 0)
+        return web_coalesce(api, r, e);
+    return web_refuse(e, "cmd",
+                      "unknown command '%s' (known: models, occupancy, warps, bank, coalesce, "
+                      "roof, exercises, exercise)",
+                      cmd);
 }
 
 const char *web_api_call(web_api *api, const char *request)

@@ -1,11 +1,12 @@
 /* web_calc: the smaller calculators for the web page (`gpulint warps`,
- * `gpulint bank`; a
+ * `gpulint bank`, `gpulint coalesce`; a
  * GPU's roofline ceilings for the report viewer's chart), each answer its
  * command line text where it has one, plus the fields behind it. */
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/bank_calc.h"
+#include "analysis/coal_calc.h"
 #include "analysis/roofline.h"
 #include "analysis/warpmap.h"
 #include "web/web_json.h"
@@ -149,5 +150,49 @@ bool web_bank(web_api *api, const web_req *r, web_err *e)
     sbuf_addc(o, '}');
     sbuf_free(&t);
     bank_calc_free(&bc);
+    return true;
+}
+
+/* `gpulint coalesce`: the sectors a warp's global access touches. */
+bool web_coalesce(web_api *api, const web_req *r, web_err *e)
+{
+    static const char *const keys[] = {"cmd",   "stride",  "elem",   "offset", "access",
+                                       "block", "explain", "format", NULL};
+    bool explain, seen_stride, seen_elem, seen_offset;
+    int stride = 0, elem = 4, offset = 0;
+    if (!web_req_known(r, keys, e) || !web_get_flag(r, "explain", &explain, e) ||
+        !web_text_format(r, e) || !web_get_int(r, "stride", &stride, &seen_stride, e) ||
+        !web_get_int(r, "elem", &elem, &seen_elem, e) ||
+        !web_get_int(r, "offset", &offset, &seen_offset, e))
+        return false;
+    coal_calc_in in = {.seen_stride = seen_stride,
+                       .stride = stride,
+                       .offset = offset,
+                       .elem = seen_elem ? elem : 4,
+                       .access = web_req_get(r, "access"),
+                       .block = web_req_get(r, "block")};
+    coal_calc cc;
+    char msg[512];
+    if (!coal_calc_run(&in, &cc, msg, sizeof msg)) {
+        coal_calc_free(&cc);
+        return web_refuse(e, in.access ? "access" : "stride", "%s", msg);
+    }
+    sbuf t;
+    sbuf_init(&t);
+    coal_calc_text(&t, &cc, explain);
+    sbuf *o = &api->out;
+    int c = 0;
+    sbuf_addc(o, '{');
+    wj_key(o, "worst_sectors", &c);
+    wj_int(o, cc.r.worst_sectors);
+    wj_key(o, "average_sectors", &c);
+    wj_num(o, cc.r.average_sectors);
+    wj_key(o, "efficiency", &c);
+    wj_num(o, cc.r.efficiency);
+    wj_key(o, "text", &c);
+    wj_str(o, sbuf_str(&t));
+    sbuf_addc(o, '}');
+    sbuf_free(&t);
+    coal_calc_free(&cc);
     return true;
 }
