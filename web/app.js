@@ -6,7 +6,10 @@
 const gpulint = {
   exports: null,
   // One request ("cmd=occupancy&threads=256") to its parsed JSON answer.
-  call(request) {
+  call(request) { return this.send(request, "web_run"); },
+  // A calculator command as the command line takes it.
+  command(line) { return this.send(line, "web_command"); },
+  send(request, entry) {
     const e = this.exports;
     const bytes = new TextEncoder().encode(request);
     if (bytes.length + 1 > e.web_request_size())
@@ -15,7 +18,7 @@ const gpulint = {
     const at = e.web_request();
     mem.set(bytes, at);
     mem[at + bytes.length] = 0;
-    const out = e.web_run();
+    const out = e[entry]();
     const view = new Uint8Array(e.memory.buffer);
     let end = out;
     while (view[end]) end++;
@@ -170,7 +173,8 @@ function showView(name) {
   $("view-occupancy").hidden = name !== "occupancy";
   $("view-exercises").hidden = name !== "exercises";
   $("view-report").hidden = name !== "report";
-  for (const v of ["occupancy", "exercises", "report"]) {
+  $("view-line").hidden = name !== "line";
+  for (const v of ["occupancy", "exercises", "line", "report"]) {
     if (v === name) $("tab-" + v).setAttribute("aria-current", "page");
     else $("tab-" + v).removeAttribute("aria-current");
   }
@@ -221,6 +225,12 @@ function route() {
   const p = new URLSearchParams(location.hash.slice(1));
   const cmd = p.get("cmd");
   if (cmd === "report") { showView("report"); return; }
+  if (cmd === "line") {
+    showView("line");
+    if (p.has("line")) $("line").value = p.get("line");
+    runLine();
+    return;
+  }
   if (cmd === "exercises" || cmd === "exercise") {
     showView("exercises");
     $("exercise-explain").checked = p.get("explain") === "yes";
@@ -270,6 +280,7 @@ async function main() {
   $("occ-form").addEventListener("input", (e) => { if (!e.target.id.endsWith("-range")) update(); });
   $("occ-form").addEventListener("change", () => update());
   $("occ-form").addEventListener("submit", (e) => e.preventDefault());
+  $("line-form").addEventListener("submit", (e) => { e.preventDefault(); runLine(); });
   window.addEventListener("hashchange", route);
   route();
   // For the browser test: how long the first answer took to reach the page.
@@ -471,4 +482,38 @@ function setupReport() {
     loadReport(embedded.textContent, "this report");
     if (!location.hash) history.replaceState(null, "", "#cmd=report");
   }
+}
+
+// ---- The command tab: a calculator command run by the same entry points
+// as the exercises (words split as a shell would; nothing is run).
+function runLine() {
+  const line = $("line").value;
+  const a = gpulint.command(line);
+  $("err-line").textContent = a.error || "";
+  if (a.error) { $("line").setAttribute("aria-invalid", "true"); return; }
+  $("line").removeAttribute("aria-invalid");
+  $("line-out").textContent = a.text || "";
+  drawBanks(a.banks);
+  history.replaceState(null, "", "#cmd=line&line=" + encodeURIComponent(line));
+}
+
+// The lanes-to-banks picture: how many distinct words each of the 32 banks
+// must serve for the worst request; the tallest bar is the wavefront count.
+function drawBanks(banks) {
+  $("banks-figure").hidden = !banks;
+  if (!banks) return;
+  const svg = $("banks-chart"), W = 640, H = 150, L = 30, B = 24, T = 8;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.replaceChildren();
+  const top = Math.max(1, ...banks), bw = (W - L - 4) / 32;
+  for (let y = 0; y <= top; y += Math.max(1, Math.ceil(top / 4))) {
+    const yy = T + (1 - y / top) * (H - T - B);
+    svg.append(el("line", { x1: L, x2: W, y1: yy, y2: yy, class: "grid" }));
+    svg.append(el("text", { x: L - 4, y: yy + 4, class: "tick", "text-anchor": "end" }, String(y)));
+  }
+  banks.forEach((n, k) => {
+    const h = (n / top) * (H - T - B);
+    svg.append(el("rect", { x: L + k * bw + 1, y: H - B - h, width: bw - 2, height: h, class: n > 1 ? "bank bad" : "bank" }));
+    if (k % 4 === 0) svg.append(el("text", { x: L + k * bw + bw / 2, y: H - 8, class: "tick", "text-anchor": "middle" }, String(k)));
+  });
 }

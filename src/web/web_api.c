@@ -97,7 +97,7 @@ static bool req_from_argv(int argc, char **argv, web_req *r, web_err *e)
             r->key[r->n] = a + 2;
             r->val[r->n++] = argv[++i];
         } else {
-            return web_refuse(e, a + 2, "%s needs a value", a);
+            return web_refuse(e, a + 2, "option '%s' needs a value", a);
         }
     }
     return true;
@@ -253,5 +253,37 @@ const char *web_api_call(web_api *api, const char *request)
         json_error(&api->out, &e);
     }
     free(r.text); /* after the refusal: its option points into the text */
+    return sbuf_str(&api->out);
+}
+
+const char *web_api_command(web_api *api, const char *line)
+{
+    sbuf_free(&api->out);
+    sbuf_init(&api->out);
+    web_words w = {0};
+    web_req r = {0};
+    web_err e = {{0}, NULL};
+    char err[128];
+    bool ok;
+    if (api->load_error[0])
+        ok = web_refuse(&e, NULL, "%s", api->load_error);
+    else if (!web_words_split(line, &w, err, sizeof err))
+        ok = web_refuse(&e, NULL, "%s", err);
+    else if (w.argc == 0)
+        ok = web_refuse(&e, NULL, "no command: try occupancy, warps, bank or coalesce");
+    else if (strcmp(w.argv[0], "occupancy") && strcmp(w.argv[0], "warps") &&
+             strcmp(w.argv[0], "bank") && strcmp(w.argv[0], "coalesce"))
+        ok = web_refuse(&e, NULL,
+                        "the page runs occupancy, warps, bank and coalesce; '%s' needs the "
+                        "command line",
+                        w.argv[0]);
+    else
+        ok = req_from_argv(w.argc, w.argv, &r, &e) && dispatch(api, &r, &e);
+    if (!ok) {
+        sbuf_free(&api->out);
+        sbuf_init(&api->out);
+        json_error(&api->out, &e);
+    }
+    web_words_free(&w); /* after the refusal: its option points into the words */
     return sbuf_str(&api->out);
 }

@@ -22,4 +22,8 @@ void web_api_free(web_api *api);
  * JSON object; a refused request is {"error": "...", "option": "..."}. */
 const char *web_api_call(web_api *api, const char *request);
 
+/* The same, for a calculator command as the command line takes it
+ * ("bank --stride 2 --explain"; words split as a shell would, never run). */
+const char *web_api_command(web_api *api, const char *line);
+
 #endif

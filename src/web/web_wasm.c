@@ -21,6 +21,22 @@ EXPORT("web_request_size") int web_request_size(void)
     return (int)sizeof request;
 }
 
+static void ready_api(void)
+{
+    if (!ready) {
+        web_api_init(&api);
+        ready = true;
+    }
+    request[sizeof request - 1] = '\0';
+}
+
+/* The buffer as a command line ("bank --stride 2"). */
+EXPORT("web_command") const char *web_command(void)
+{
+    ready_api();
+    return web_api_command(&api, request);
+}
+
 EXPORT("web_run") const char *web_run(void)
 {
     if (!ready) {

@@ -148,7 +148,31 @@ try {
   const opened = await page.$eval("#occupancy", (e) => e.textContent);
   check(opened === "75.0%", "'Open in the calculator' carries the exercise into the form", opened);
 
+  // The command tab: an exercise's command typed as on the command line
+  // gives its recorded answer and the lanes-to-banks picture.
+  await page.click("#tab-line");
+  await page.waitForSelector("#view-line:not([hidden])");
+  const bankCmd = 'bank --decl "float tile[32][32]" --access "tile[threadIdx.x][threadIdx.y]" --block 32x8';
+  await setField("#line", bankCmd);
+  await page.keyboard.press("Enter");
+  const bankOut = await page.evaluate(() => ({
+    text: document.getElementById("line-out").textContent,
+    bars: document.querySelectorAll("#banks-chart rect").length,
+    bad: document.querySelectorAll("#banks-chart rect.bad").length,
+  }));
+  const bankWant = readFileSync(join(source, "exercises", "answers", "6.8.txt"), "utf8").replace(/^exit: 0\n/, "");
+  check(bankOut.text === bankWant && bankOut.bars === 32 && bankOut.bad > 0,
+    "the command tab runs `gpulint bank` with the recorded answer and draws the 32 banks",
+    `${bankOut.bars} banks, ${bankOut.bad} over one word`);
+  await page.screenshot({ path: join(shots, "command-bank.png"), fullPage: true });
+  await setField("#line", "bank --stride");
+  await page.keyboard.press("Enter");
+  const lineErr = await page.$eval("#err-line", (e) => e.textContent);
+  check(lineErr === "option '--stride' needs a value", "a bad command gets one line beside the field", lineErr);
+
   // A phone-sized screen.
+  await page.click("#tab-occupancy");
+  await page.waitForSelector("#view-occupancy:not([hidden])");
   await page.setViewport({ width: 390, height: 844, isMobile: true });
   await setField("#threads", "256");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

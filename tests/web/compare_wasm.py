@@ -103,6 +103,15 @@ def request_set(models):
         "threads=256",
         "cmd=occupancy&threads",
         "",
+        # command lines, as the page's command tab sends them
+        '$ bank --decl "float tile[32][33]" --access "tile[threadIdx.x][threadIdx.y & 31]" --block 32x8 --explain',
+        "$ coalesce --stride 2 --elem 8 --explain",
+        "$ warps --block 40 --grid 2 --explain",
+        "$ occupancy --arch sm_80 --threads 256 --regs 40 --smem 8K --explain",
+        "$ bank --stride",
+        "$ roofline --gpu h100-sxm",
+        "$ bank --decl 'float t[32",
+        "$ ",
     ]
     return reqs
 
@@ -110,7 +119,7 @@ def request_set(models):
 def cli_args(req):
     """The command line that asks what a request asks; None when it has no twin."""
     args = ["occupancy", "--format", "json"]
-    if not req.startswith("cmd="):
+    if not req.startswith("cmd=") or "'" in req or "\"" in req:
         return None
     for item in req.split("&"):
         key, _, value = item.partition("=")

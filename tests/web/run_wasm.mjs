@@ -1,5 +1,6 @@
 // run_wasm.mjs: gpulint.wasm under Node, as web_native runs natively: one
-// request per line on stdin, one JSON answer per line on stdout. The module
+// request per line on stdin ("$ " before a command line), one JSON answer
+// per line on stdout. The module
 // is instantiated as the page does (the same exports, every WASI import
 // answering ENOSYS).
 //
@@ -16,13 +17,15 @@ const lines = readFileSync(0, "utf8").split("\n");
 if (lines[lines.length - 1] === "") lines.pop();
 const out = [];
 for (const line of lines) {
-  const req = enc.encode(line.replace(/\r$/, ""));
+  const text = line.replace(/\r$/, "");
+  const command = text.startsWith("$ ");
+  const req = enc.encode(command ? text.slice(2) : text);
   if (req.length + 1 > e.web_request_size()) throw new Error("request too long: " + line.slice(0, 80));
   let mem = new Uint8Array(e.memory.buffer);
   const at = e.web_request();
   mem.set(req, at);
   mem[at + req.length] = 0;
-  const p = e.web_run();
+  const p = command ? e.web_command() : e.web_run();
   mem = new Uint8Array(e.memory.buffer);
   let end = p;
   while (mem[end]) end++;
