@@ -237,6 +237,7 @@ for t in json.load(sys.stdin):
     "--from tests/data/wrap/build --arch sm_90 --format json"
     "wrap /usr/local/cuda/bin/nvcc --version"
     "coalesce --stride 1 --offset 1 --explain"
+    "bank --stride 32 --block 32x2 --explain"
     "warps --block 40 --grid 2 --explain"
     "roofline --gemm 4096,4096,4096 --tile 128 --thread-tile 8x8 --gpu a100-sxm4-80gb --explain"
     "launch --problem 1000x1000 --block 32x32,16x16,256x1 --gpu a100-sxm4-80gb --explain"
@@ -258,6 +259,18 @@ for t in json.load(sys.stdin):
       cat build-test/valgrind-cmd.log
     fi
   done
+  # The web page's entry points, natively (the same C as the .wasm).
+  if [ -x build-test/src/web/gpulint-web-native ]; then
+    if "${VG[@]}" build-test/src/web/gpulint-web-native <tests/web/valgrind-requests.txt \
+        >/dev/null 2>build-test/valgrind-cmd.log; then
+      vp=$((vp + 1))
+      echo "ok   valgrind gpulint-web-native < tests/web/valgrind-requests.txt"
+    else
+      vf=$((vf + 1))
+      echo "FAIL valgrind gpulint-web-native < tests/web/valgrind-requests.txt"
+      cat build-test/valgrind-cmd.log
+    fi
+  fi
   stage_ok "valgrind (gpulint commands)" "$vp" "$vf" 0 "$([ "$vf" -eq 0 ] && echo ok || echo FAILED)"
 fi
 
