@@ -271,3 +271,33 @@ bool divcount_loop(const expr *trips, const int64_t block[3], const int64_t grid
 {
     return count(true, trips, block, grid, env, out, why, why_size);
 }
+
+void divcount_classes_text(sbuf *out, const divcount_classes *s, bool counted, long long warps)
+{
+    if (divcount_classes_agree(s) && s->n > 0) {
+        sbuf_addf(out, "%lld uniform, %lld divergent", (long long)s->c[0].uniform,
+                  (long long)s->c[0].divergent);
+        if (warps == 1)
+            sbuf_add(out, " in its one warp");
+        else
+            sbuf_addf(out, " in each of the %lld warps", warps);
+        return;
+    }
+    sbuf_add(out, "warps differ: ");
+    for (int i = 0; i < s->n; i++) {
+        const divcount_class *c = &s->c[i];
+        sbuf_addf(out, i ? "; %lld + %lld" : "%lld uniform + %lld divergent", (long long)c->uniform,
+                  (long long)c->divergent);
+        if (counted)
+            sbuf_addf(out, " in %lld warp%s", (long long)c->warps, c->warps == 1 ? "" : "s");
+        sbuf_add(out, " (first: block ");
+        if (c->block[1] == 0 && c->block[2] == 0)
+            sbuf_addf(out, "%lld", (long long)c->block[0]);
+        else
+            sbuf_addf(out, "(%lld, %lld, %lld)", (long long)c->block[0], (long long)c->block[1],
+                      (long long)c->block[2]);
+        sbuf_addf(out, ", warp %d)", c->warp);
+    }
+    if (s->more)
+        sbuf_add(out, "; and others");
+}

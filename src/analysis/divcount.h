@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "analysis/expr.h"
+#include "util/sbuf.h"
 
 #define DIVCOUNT_MAX_WARPS 32                 /* a block of 1024 threads */
 #define DIVCOUNT_MAX_EVALS (int64_t)(1 << 26) /* threads evaluated in all */
@@ -47,6 +48,9 @@ void divcount_class_add(divcount_classes *s, int64_t uniform, int64_t divergent,
                         const int64_t block[3], int warp);
 /* Every warp counted has the same pair. */
 bool divcount_classes_agree(const divcount_classes *s);
+/* "4 uniform, 0 divergent in each of the 8 warps", or each class with its
+ * first warp when they differ; counted: the warps per class are known. */
+void divcount_classes_text(sbuf *out, const divcount_classes *s, bool counted, long long warps);
 
 /* One side of a branch (the then-path, or the else-path). */
 typedef struct divcount_path {

@@ -23,51 +23,31 @@ void warp_iters_json(json_t *o, const divcount_classes *s, bool counted)
     json_object_set_new(o, "iterations_per_warp_complete", json_boolean(!s->more));
 }
 
-static void block_text(sbuf *out, const json_t *b)
-{
-    json_int_t x = json_integer_value(json_array_get(b, 0)),
-               y = json_integer_value(json_array_get(b, 1)),
-               z = json_integer_value(json_array_get(b, 2));
-    if (y == 0 && z == 0)
-        sbuf_addf(out, "%lld", (long long)x);
-    else
-        sbuf_addf(out, "(%lld, %lld, %lld)", (long long)x, (long long)y, (long long)z);
-}
-
+/* The JSON back into classes, so that the words are divcount's own. */
 bool warp_iters_text(sbuf *out, const json_t *o, long long warps)
 {
-    const json_t *u = json_object_get(o, "iterations_uniform_per_warp");
     const json_t *classes = json_object_get(o, "iterations_per_warp");
-    if (!classes)
+    if (!json_is_array(classes))
         return false;
-    if (json_is_integer(u)) {
-        const json_t *d = json_object_get(o, "iterations_divergent_per_warp");
-        sbuf_addf(out, "%lld uniform, %lld divergent", (long long)json_integer_value(u),
-                  (long long)json_integer_value(d));
-        if (warps == 1)
-            sbuf_add(out, " in its one warp");
-        else
-            sbuf_addf(out, " in each of the %lld warps", warps);
-        return true;
-    }
-    sbuf_add(out, "warps differ: ");
+    divcount_classes s = {.n = 0};
+    bool counted = true;
     size_t i;
     const json_t *c;
     json_array_foreach(classes, i, c)
     {
-        const json_t *n = json_object_get(c, "warps");
-        sbuf_addf(out, i ? "; %lld + %lld" : "%lld uniform + %lld divergent",
-                  (long long)json_integer_value(json_object_get(c, "uniform")),
-                  (long long)json_integer_value(json_object_get(c, "divergent")));
-        if (json_is_integer(n))
-            sbuf_addf(out, " in %lld warp%s", (long long)json_integer_value(n),
-                      json_integer_value(n) == 1 ? "" : "s");
-        sbuf_add(out, " (first: block ");
-        block_text(out, json_object_get(c, "first_block"));
-        sbuf_addf(out, ", warp %lld)",
-                  (long long)json_integer_value(json_object_get(c, "first_warp")));
+        if (s.n == DIVCOUNT_MAX_CLASSES)
+            break;
+        divcount_class *d = &s.c[s.n++];
+        const json_t *n = json_object_get(c, "warps"), *b = json_object_get(c, "first_block");
+        d->uniform = json_integer_value(json_object_get(c, "uniform"));
+        d->divergent = json_integer_value(json_object_get(c, "divergent"));
+        d->warps = json_is_integer(n) ? json_integer_value(n) : 0;
+        counted &= json_is_integer(n);
+        for (int k = 0; k < 3; k++)
+            d->block[k] = json_integer_value(json_array_get(b, (size_t)k));
+        d->warp = (int)json_integer_value(json_object_get(c, "first_warp"));
     }
-    if (!json_is_true(json_object_get(o, "iterations_per_warp_complete")))
-        sbuf_add(out, "; and others");
+    s.more = !json_is_true(json_object_get(o, "iterations_per_warp_complete"));
+    divcount_classes_text(out, &s, counted, warps);
     return true;
 }

@@ -107,11 +107,20 @@ static bool req_from_argv(int argc, char **argv, web_req *r, web_err *e)
  * says so rather than answering. */
 static bool page_answers(const char *command)
 {
-    static const char *const in_page[] = {"occupancy ", "warps ", "bank ", "coalesce ", NULL};
+    static const char *const in_page[] = {"occupancy ", "warps ",      "bank ",
+                                          "coalesce ",  "divergence ", NULL};
     for (const char *const *p = in_page; *p; p++)
         if (strncmp(command, *p, strlen(*p)) == 0)
             return true;
     return false;
+}
+
+/* The first word of a command: a calculator the page has. */
+static bool page_answers_word(const char *word)
+{
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "%s ", word);
+    return page_answers(cmd);
 }
 
 static void json_exercise_fields(sbuf *o, const web_exercise *x, int *c)
@@ -230,6 +239,8 @@ static bool dispatch(web_api *api, const web_req *r, web_err *e)
         return web_bank(api, r, e);
     if (strcmp(cmd, "coalesce") == 0)
         return web_coalesce(api, r, e);
+    if (strcmp(cmd, "divergence") == 0)
+        return web_divergence(api, r, e);
     return web_refuse(e, "cmd",
                       "unknown command '%s' (known: models, occupancy, warps, bank, coalesce, "
                       "roof, exercises, exercise)",
@@ -270,12 +281,11 @@ const char *web_api_command(web_api *api, const char *line)
     else if (!web_words_split(line, &w, err, sizeof err))
         ok = web_refuse(&e, NULL, "%s", err);
     else if (w.argc == 0)
-        ok = web_refuse(&e, NULL, "no command: try occupancy, warps, bank or coalesce");
-    else if (strcmp(w.argv[0], "occupancy") && strcmp(w.argv[0], "warps") &&
-             strcmp(w.argv[0], "bank") && strcmp(w.argv[0], "coalesce"))
+        ok = web_refuse(&e, NULL, "no command: try occupancy, warps, bank, coalesce or divergence");
+    else if (!page_answers_word(w.argv[0]))
         ok = web_refuse(&e, NULL,
-                        "the page runs occupancy, warps, bank and coalesce; '%s' needs the "
-                        "command line",
+                        "the page runs occupancy, warps, bank, coalesce and divergence; '%s' "
+                        "needs the command line",
                         w.argv[0]);
     else
         ok = req_from_argv(w.argc, w.argv, &r, &e) && dispatch(api, &r, &e);

@@ -1,5 +1,5 @@
 /* web_calc: the smaller calculators for the web page (`gpulint warps`,
- * `gpulint bank`, `gpulint coalesce`; a
+ * `gpulint bank`, `gpulint coalesce`, `gpulint divergence`; a
  * GPU's roofline ceilings for the report viewer's chart), each answer its
  * command line text where it has one, plus the fields behind it. */
 #include <stdio.h>
@@ -7,6 +7,7 @@
 
 #include "analysis/bank_calc.h"
 #include "analysis/coal_calc.h"
+#include "analysis/div_calc.h"
 #include "analysis/roofline.h"
 #include "analysis/warpmap.h"
 #include "web/web_json.h"
@@ -194,5 +195,44 @@ bool web_coalesce(web_api *api, const web_req *r, web_err *e)
     sbuf_addc(o, '}');
     sbuf_free(&t);
     coal_calc_free(&cc);
+    return true;
+}
+
+/* `gpulint divergence`: the warps a branch or a loop splits. */
+bool web_divergence(web_api *api, const web_req *r, web_err *e)
+{
+    static const char *const keys[] = {"cmd",  "cond",    "trips",  "block",
+                                       "grid", "explain", "format", NULL};
+    bool explain;
+    if (!web_req_known(r, keys, e) || !web_get_flag(r, "explain", &explain, e) ||
+        !web_text_format(r, e))
+        return false;
+    div_calc_in in = {.cond = web_req_get(r, "cond"),
+                      .trips = web_req_get(r, "trips"),
+                      .block = web_req_get(r, "block"),
+                      .grid = web_req_get(r, "grid")};
+    div_calc dc;
+    char msg[768];
+    if (!div_calc_run(&in, &dc, msg, sizeof msg)) {
+        div_calc_free(&dc);
+        return web_refuse(e, in.trips ? "trips" : "cond", "%s", msg);
+    }
+    sbuf t;
+    sbuf_init(&t);
+    div_calc_text(&t, &dc, explain);
+    sbuf *o = &api->out;
+    int c = 0;
+    sbuf_addc(o, '{');
+    wj_key(o, "warps_in_grid", &c);
+    wj_int(o, dc.r->warps_in_grid);
+    wj_key(o, "warps_divergent", &c);
+    wj_int(o, dc.r->warps_divergent);
+    wj_key(o, "simd_efficiency", &c);
+    wj_num(o, dc.r->taken.simd_efficiency);
+    wj_key(o, "text", &c);
+    wj_str(o, sbuf_str(&t));
+    sbuf_addc(o, '}');
+    sbuf_free(&t);
+    div_calc_free(&dc);
     return true;
 }

@@ -55,5 +55,6 @@ bool web_warps(web_api *api, const web_req *r, web_err *e);
 bool web_roof(web_api *api, const web_req *r, web_err *e);
 bool web_bank(web_api *api, const web_req *r, web_err *e);
 bool web_coalesce(web_api *api, const web_req *r, web_err *e);
+bool web_divergence(web_api *api, const web_req *r, web_err *e);
 
 #endif
