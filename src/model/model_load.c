@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "util/fileio.h"
+#include "util/fsutil.h"
 #include "util/sbuf.h"
 
 #define MODEL_FILE_MAX (1u << 20)
@@ -30,16 +31,10 @@ const char *model_default_dir(void)
     if (env && *env)
         return env;
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(buf, sizeof buf, "%s/../share/gpulint/models", exe);
-            if (is_dir(buf))
-                return buf;
-        }
+    if (fsutil_exe_dir(exe, sizeof exe)) {
+        snprintf(buf, sizeof buf, "%s/../share/gpulint/models", exe);
+        if (is_dir(buf))
+            return buf;
     }
     if (is_dir(GPULINT_SOURCE_MODELS))
         return GPULINT_SOURCE_MODELS;

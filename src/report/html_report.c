@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "util/fileio.h"
+#include "util/fsutil.h"
 #include "util/sbuf.h"
 
 /* Where bundle.py leaves room for a report. */
@@ -27,21 +27,15 @@ const char *html_page_path(void)
     if (env && *env)
         return is_file(env) ? env : NULL;
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            /* The build tree (build/src/gpulint, build/src/web/gpulint.html),
-             * then an install (bin/, share/gpulint/web/). */
-            snprintf(buf, sizeof buf, "%s/web/gpulint.html", exe);
-            if (is_file(buf))
-                return buf;
-            snprintf(buf, sizeof buf, "%s/../share/gpulint/web/gpulint.html", exe);
-            if (is_file(buf))
-                return buf;
-        }
+    if (fsutil_exe_dir(exe, sizeof exe)) {
+        /* The build tree (build/src/gpulint, build/src/web/gpulint.html),
+         * then an install (bin/, share/gpulint/web/). */
+        snprintf(buf, sizeof buf, "%s/web/gpulint.html", exe);
+        if (is_file(buf))
+            return buf;
+        snprintf(buf, sizeof buf, "%s/../share/gpulint/web/gpulint.html", exe);
+        if (is_file(buf))
+            return buf;
     }
     return is_file(GPULINT_INSTALLED_WEB_PAGE) ? GPULINT_INSTALLED_WEB_PAGE : NULL;
 }
