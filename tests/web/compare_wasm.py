@@ -188,6 +188,30 @@ def check_exercises(runner, source):
     return reqs, bad == 0 and compared > 0
 
 
+def check_roofs(runner, gpulint, source, models):
+    """The viewer's roofs (cmd=roof) are `gpulint roofline --gpu ID --precision P`'s."""
+    answers = run_lines(runner, [f"cmd=roof&gpu={p['id']}" for p in models["products"]])
+    checked = bad = 0
+    for p, line in zip(models["products"], answers):
+        for c in json.loads(line)["ceilings"]:
+            r = cli(gpulint, source, ["roofline", "--gpu", p["id"], "--precision", c["precision"],
+                                      "--format", "json"])
+            want = json.loads(r.stdout) if r.returncode == 0 else {}
+            checked += 1
+            # the command line's JSON may print 6 significant digits
+            def near(a, b):
+                return isinstance(a, (int, float)) and abs(a - b) <= 5e-6 * abs(b)
+            if not near(want.get("peak_flops"), c["flops"]) or \
+                    not near(want.get("peak_bandwidth"), c["bandwidth"]):
+                bad += 1
+                if bad <= 5:
+                    print(f"FAIL roof {p['id']} {c['precision']}: page {c}, cli "
+                          f"{want.get('peak_flops')} {want.get('peak_bandwidth')} {r.stderr[:200]}")
+    print(f"{'ok  ' if not bad and checked else 'FAIL'} the viewer's roofline ceilings against "
+          f"`gpulint roofline --gpu`: {checked} GPU and precision pairs, {bad} differ")
+    return bad == 0 and checked > 0
+
+
 def main():
     build, source = sys.argv[1], sys.argv[2]
     wasm = os.path.join(build, "src", "web", "gpulint.wasm")
@@ -218,6 +242,7 @@ def main():
     models = json.loads(run_lines(runner, ["cmd=models"])[0])
     ex_reqs, ex_ok = check_exercises(runner, source)
     failures += not ex_ok
+    failures += not check_roofs(runner, gpulint, source, models)
     reqs = request_set(models)
     n_form = len(reqs)
     reqs += ["cmd=exercises"] + [r for _, _, r in ex_reqs]
@@ -260,7 +285,7 @@ def main():
           f"{checked} requests, {mism} differ")
     failures += bool(mism)
 
-    print(f"{4 - failures} passed, {failures} failed")
+    print(f"{5 - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 
