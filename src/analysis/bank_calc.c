@@ -4,22 +4,12 @@
  * exercise with the same text. */
 #include "analysis/bank_calc.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/errmsg.h"
 #include "util/units.h"
-
-static bool fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-    return false;
-}
 
 static int64_t gcd64(int64_t a, int64_t b)
 {
@@ -346,28 +336,29 @@ bool bank_calc_run(const bank_calc_in *in, bank_calc *out, char *msg, size_t n)
     *out = (bank_calc){0};
     bool by_decl = in->decl || in->access;
     if (in->seen_stride && by_decl)
-        return fail(msg, n, "give --stride, or --decl with --access, not both");
+        return errmsg_set(msg, n, "give --stride, or --decl with --access, not both");
     if (!in->seen_stride && !by_decl)
-        return fail(msg, n, "--stride N (or --decl DECL --access EXPR) is required");
+        return errmsg_set(msg, n, "--stride N (or --decl DECL --access EXPR) is required");
     if (by_decl && (!in->decl || !in->access))
-        return fail(msg, n, "--decl and --access go together");
+        return errmsg_set(msg, n, "--decl and --access go together");
     if (by_decl && in->seen_elem)
-        return fail(msg, n,
-                    "--elem applies to --stride; with --decl the element type gives the size");
+        return errmsg_set(
+            msg, n, "--elem applies to --stride; with --decl the element type gives the size");
     if (in->elem != 1 && in->elem != 2 && in->elem != 4 && in->elem != 8 && in->elem != 16)
-        return fail(msg, n, "invalid --elem %d: shared-memory accesses are 1, 2, 4, 8 or 16 bytes",
-                    in->elem);
+        return errmsg_set(msg, n,
+                          "invalid --elem %d: shared-memory accesses are 1, 2, 4, 8 or 16 bytes",
+                          in->elem);
     bank_case *cp = &out->c;
     *cp = (bank_case){.stride_mode = !by_decl, .stride = in->stride, .elem = in->elem};
     int dims[3] = {32, 1, 1};
     if (in->block && !units_parse_dim3(in->block, dims))
-        return fail(msg, n, "invalid --block '%s': expected N, XxY or XxYxZ", in->block);
+        return errmsg_set(msg, n, "invalid --block '%s': expected N, XxY or XxYxZ", in->block);
     for (int i = 0; i < 3; i++)
         cp->block[i] = dims[i];
     int64_t threads = cp->block[0] * cp->block[1] * cp->block[2];
     if (threads > LANES_MAX_THREADS)
-        return fail(msg, n, "--block %s has %lld threads; a block has at most %d", in->block,
-                    (long long)threads, LANES_MAX_THREADS);
+        return errmsg_set(msg, n, "--block %s has %lld threads; a block has at most %d", in->block,
+                          (long long)threads, LANES_MAX_THREADS);
     cp->warps = (int)((threads + LANES_WARP - 1) / LANES_WARP);
 
     char bounds_note[LANES_WHY_MAX] = "";
@@ -387,19 +378,21 @@ bool bank_calc_run(const bank_calc_in *in, bank_calc *out, char *msg, size_t n)
     } else {
         cexpr_error err;
         if (!cexpr_parse_decl(in->decl, &cp->decl, &err))
-            return fail(msg, n, "--decl \"%s\": column %d: %s", in->decl, err.column, err.msg);
+            return errmsg_set(msg, n, "--decl \"%s\": column %d: %s", in->decl, err.column,
+                              err.msg);
         if (cp->decl.elem_size > 16 || (cp->decl.elem_size & (cp->decl.elem_size - 1)))
-            return fail(msg, n,
-                        "--decl: %d-byte elements are not a single shared-memory "
-                        "access",
-                        cp->decl.elem_size);
+            return errmsg_set(msg, n,
+                              "--decl: %d-byte elements are not a single shared-memory "
+                              "access",
+                              cp->decl.elem_size);
         if (!cexpr_parse_access(in->access, false, &out->acc, &err))
-            return fail(msg, n, "--access \"%s\": column %d: %s", in->access, err.column, err.msg);
+            return errmsg_set(msg, n, "--access \"%s\": column %d: %s", in->access, err.column,
+                              err.msg);
         char why[LANES_WHY_MAX];
         cp->offset = cexpr_byte_offset(&cp->decl, &out->acc, why, sizeof why);
         if (!cp->offset) {
             cexpr_access_free(&out->acc);
-            return fail(msg, n, "--access: %s", why);
+            return errmsg_set(msg, n, "--access: %s", why);
         }
         cp->access_text = in->access;
         cp->elem = cp->decl.elem_size;
@@ -412,7 +405,7 @@ bool bank_calc_run(const bank_calc_in *in, bank_calc *out, char *msg, size_t n)
     m.byte_offset = cp->offset;
     m.text = (char *)(cp->access_text ? cp->access_text : "");
     if (!bank_analyze(&m, cp->block, NULL, &out->r))
-        return fail(msg, n, "cannot analyse the access: %s", out->r.reason);
+        return errmsg_set(msg, n, "cannot analyse the access: %s", out->r.reason);
     if (bounds_note[0]) {
         size_t len = strlen(out->r.note);
         snprintf(out->r.note + len, sizeof out->r.note - len, "%s%s", len ? "; " : "", bounds_note);

@@ -3,22 +3,12 @@
  * the command line and the web page. */
 #include "analysis/coal_calc.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/errmsg.h"
 #include "util/units.h"
-
-static bool fail(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(char *msg, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, n, fmt, ap);
-    va_end(ap);
-    return false;
-}
 
 static void access_line(sbuf *b, const coal_case *c)
 {
@@ -125,7 +115,8 @@ static bool element_index(const coal_case *c, expr **out, char *msg, size_t n)
         cexpr_error err;
         expr *e = cexpr_parse(c->access, false, &err);
         if (!e)
-            return fail(msg, n, "--access \"%s\": column %d: %s", c->access, err.column, err.msg);
+            return errmsg_set(msg, n, "--access \"%s\": column %d: %s", c->access, err.column,
+                              err.msg);
         *out = c->offset ? expr_binary(OP_ADD, e, expr_const(c->offset)) : e;
         return true;
     }
@@ -147,24 +138,24 @@ bool coal_calc_run(const coal_calc_in *in, coal_calc *out, char *msg, size_t n)
 {
     *out = (coal_calc){0};
     if (in->seen_stride && in->access)
-        return fail(msg, n, "give --stride or --access, not both");
+        return errmsg_set(msg, n, "give --stride or --access, not both");
     if (!in->seen_stride && !in->access)
-        return fail(msg, n, "--stride N (or --access EXPR) is required");
+        return errmsg_set(msg, n, "--stride N (or --access EXPR) is required");
     if (in->elem != 1 && in->elem != 2 && in->elem != 4 && in->elem != 8 && in->elem != 16)
-        return fail(msg, n, "invalid --elem %d: a lane loads or stores 1, 2, 4, 8 or 16 bytes",
-                    in->elem);
+        return errmsg_set(
+            msg, n, "invalid --elem %d: a lane loads or stores 1, 2, 4, 8 or 16 bytes", in->elem);
     coal_case *c = &out->c;
     *c = (coal_case){
         .access = in->access, .stride = in->stride, .offset = in->offset, .elem = in->elem};
     int dims[3] = {32, 1, 1};
     if (in->block && !units_parse_dim3(in->block, dims))
-        return fail(msg, n, "invalid --block '%s': expected N, XxY or XxYxZ", in->block);
+        return errmsg_set(msg, n, "invalid --block '%s': expected N, XxY or XxYxZ", in->block);
     for (int i = 0; i < 3; i++)
         c->block[i] = dims[i];
     int64_t threads = c->block[0] * c->block[1] * c->block[2];
     if (threads > LANES_MAX_THREADS)
-        return fail(msg, n, "--block %s has %lld threads; a block has at most %d", in->block,
-                    (long long)threads, LANES_MAX_THREADS);
+        return errmsg_set(msg, n, "--block %s has %lld threads; a block has at most %d", in->block,
+                          (long long)threads, LANES_MAX_THREADS);
     expr *index = NULL;
     if (!element_index(c, &index, msg, n))
         return false;
@@ -175,7 +166,7 @@ bool coal_calc_run(const coal_calc_in *in, coal_calc *out, char *msg, size_t n)
     m.byte_offset = c->bytes;
     m.text = (char *)(in->access ? in->access : "");
     if (!coalesce_analyze(&m, c->block, NULL, &out->r) || !out->r.analyzed)
-        return fail(msg, n, "cannot analyse the access: %s", out->r.reason);
+        return errmsg_set(msg, n, "cannot analyse the access: %s", out->r.reason);
     return true;
 }
 

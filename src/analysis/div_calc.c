@@ -4,23 +4,13 @@
  * web page. */
 #include "analysis/div_calc.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/cexpr.h"
+#include "util/errmsg.h"
 #include "util/units.h"
-
-static bool fail(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(char *msg, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, n, fmt, ap);
-    va_end(ap);
-    return false;
-}
 
 static double pct(double x)
 {
@@ -171,30 +161,31 @@ bool div_calc_run(const div_calc_in *in, div_calc *out, char *msg, size_t n)
 {
     *out = (div_calc){0};
     if (!in->cond == !in->trips)
-        return fail(msg, n, "give one of --cond (a branch) or --trips (a loop)");
+        return errmsg_set(msg, n, "give one of --cond (a branch) or --trips (a loop)");
     if (!in->block)
-        return fail(msg, n, "--block is needed: warps are made from the block's threads");
+        return errmsg_set(msg, n, "--block is needed: warps are made from the block's threads");
     int bd[3], gd[3];
     const char *grid = in->grid ? in->grid : "1";
     if (!units_parse_dim3(in->block, bd) || bd[0] < 1 || bd[1] < 1 || bd[2] < 1)
-        return fail(msg, n, "invalid --block '%s': expected N, XxY or XxYxZ of positive integers",
-                    in->block);
+        return errmsg_set(msg, n,
+                          "invalid --block '%s': expected N, XxY or XxYxZ of positive integers",
+                          in->block);
     if (!units_parse_dim3(grid, gd) || gd[0] < 1 || gd[1] < 1 || gd[2] < 1)
-        return fail(msg, n, "invalid --grid '%s': expected N, XxY or XxYxZ of positive integers",
-                    grid);
+        return errmsg_set(
+            msg, n, "invalid --grid '%s': expected N, XxY or XxYxZ of positive integers", grid);
     out->text = in->cond ? in->cond : in->trips;
     cexpr_error err;
     out->e = cexpr_parse(out->text, false, &err);
     if (!out->e)
-        return fail(msg, n, "--%s \"%s\": column %d: %s", in->cond ? "cond" : "trips", out->text,
-                    err.column, err.msg);
+        return errmsg_set(msg, n, "--%s \"%s\": column %d: %s", in->cond ? "cond" : "trips",
+                          out->text, err.column, err.msg);
     int64_t block[3] = {bd[0], bd[1], bd[2]}, grid3[3] = {gd[0], gd[1], gd[2]};
     out->r = xmalloc(sizeof *out->r);
     char why[512];
     bool ok = in->cond ? divcount_branch(out->e, block, grid3, NULL, out->r, why, sizeof why)
                        : divcount_loop(out->e, block, grid3, NULL, out->r, why, sizeof why);
     if (!ok)
-        return fail(msg, n, "--%s \"%s\": %s", in->cond ? "cond" : "trips", out->text, why);
+        return errmsg_set(msg, n, "--%s \"%s\": %s", in->cond ? "cond" : "trips", out->text, why);
     return true;
 }
 
