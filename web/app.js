@@ -436,13 +436,22 @@ function drawRoofline(r) {
     if (e.ai > 0 && f > 0 && t > 0) pts.push({ x: e.ai, y: f / t, name: e.kernel });
     else off.push(e.kernel);
   }
+  roofChart(svg, fp32.flops, fp32.bandwidth, pts);
+  $("roofline-note").textContent = `${roof.name}: FP32 ${fmtSI(fp32.flops, "FLOP/s")}, DRAM ${fmtSI(fp32.bandwidth, "B/s")} (boost clock); each point is a launch at its FLOPs over its predicted time.` +
+    (off.length ? ` Not on the chart (no floating-point work to place): ${[...new Set(off)].join(", ")}.` : "");
+}
+
+// A roofline on log axes: the memory slope up to the ridge, the compute
+// roof after it, and the points ({x: FLOP/B, y: FLOP/s, name}).
+function roofChart(svg, peak, bandwidth, pts) {
+  svg.replaceChildren();
   const W = 700, H = 360, L = 70, R = 20, T = 16, B = 40;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  const ridge = fp32.flops / fp32.bandwidth;
+  const ridge = peak / bandwidth;
   const xs = pts.map((p) => p.x).concat([ridge]);
   const x0 = Math.pow(10, Math.floor(Math.log10(Math.min(...xs) / 2))), x1 = Math.pow(10, Math.ceil(Math.log10(Math.max(...xs) * 4)));
-  const ys = pts.map((p) => p.y).concat([fp32.flops, fp32.bandwidth * x0]);
-  const y0 = Math.pow(10, Math.floor(Math.log10(Math.min(...ys) / 2))), y1 = Math.pow(10, Math.ceil(Math.log10(fp32.flops * 2)));
+  const ys = pts.map((p) => p.y).concat([peak, bandwidth * x0]);
+  const y0 = Math.pow(10, Math.floor(Math.log10(Math.min(...ys) / 2))), y1 = Math.pow(10, Math.ceil(Math.log10(peak * 2)));
   const X = (v) => L + (Math.log10(v / x0) / Math.log10(x1 / x0)) * (W - L - R);
   const Y = (v) => T + (1 - Math.log10(v / y0) / Math.log10(y1 / y0)) * (H - T - B);
   for (let v = x0; v <= x1 * 1.001; v *= 10) {
@@ -454,14 +463,12 @@ function drawRoofline(r) {
     svg.append(el("text", { x: L - 4, y: Y(v) + 4, class: "tick", "text-anchor": "end" }, fmtSI(v, "FLOP/s")));
   }
   svg.append(el("text", { x: (L + W - R) / 2, y: H - 6, class: "tick", "text-anchor": "middle" }, "arithmetic intensity (FLOP per DRAM byte)"));
-  const d = `M${X(x0)},${Y(fp32.bandwidth * x0)}L${X(ridge)},${Y(fp32.flops)}L${X(x1)},${Y(fp32.flops)}`;
+  const d = `M${X(x0)},${Y(bandwidth * x0)}L${X(ridge)},${Y(peak)}L${X(x1)},${Y(peak)}`;
   svg.append(el("path", { d, class: "roof" }));
   for (const p of pts) {
     svg.append(el("circle", { cx: X(p.x), cy: Y(p.y), r: 5, class: "pt" }));
     svg.append(el("text", { x: X(p.x) + 7, y: Y(p.y) - 6, class: "lbl" }, p.name));
   }
-  $("roofline-note").textContent = `${roof.name}: FP32 ${fmtSI(fp32.flops, "FLOP/s")}, DRAM ${fmtSI(fp32.bandwidth, "B/s")} (boost clock); each point is a launch at its FLOPs over its predicted time.` +
-    (off.length ? ` Not on the chart (no floating-point work to place): ${[...new Set(off)].join(", ")}.` : "");
 }
 
 function setupReport() {
@@ -494,7 +501,19 @@ function runLine() {
   $("line").removeAttribute("aria-invalid");
   $("line-out").textContent = a.text || "";
   drawBanks(a.banks);
+  drawLineRoof(a);
   history.replaceState(null, "", "#cmd=line&line=" + encodeURIComponent(line));
+}
+
+// `gpulint roofline` with ceilings: the first precision's roof and the
+// points, as `--plot` draws them.
+function drawLineRoof(a) {
+  const show = !!(a.peak_flops && a.peak_bandwidth);
+  $("roof-figure").hidden = !show;
+  if (!show) return;
+  const pts = (a.points || []).filter((p) => p.ai > 0 && p.attainable_flops > 0)
+    .map((p, i) => ({ x: p.ai, y: p.attainable_flops, name: p.label || `point ${i + 1}` }));
+  roofChart($("roof-chart"), a.peak_flops, a.peak_bandwidth, pts);
 }
 
 // The lanes-to-banks picture: how many distinct words each of the 32 banks

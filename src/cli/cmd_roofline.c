@@ -1,13 +1,14 @@
-/* cmd_roofline: the roofline calculator. Ceilings come from --peak/--bw or
- * from a product model (--gpu, --precision); points from --ai, from a
- * kernel's --flops/--bytes, or from a tiled GEMM (--gemm, exercise 13.2). */
+/* cmd_roofline: `gpulint roofline`, the roofline calculator: options read
+ * here, the calculator in analysis/roof_calc (ceilings from --peak/--bw or a
+ * product model, points from --ai, a kernel's --flops/--bytes or a tiled
+ * GEMM; --mma, --mix), then text, JSON or a chart. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/roofline.h"
+#include "analysis/roof_calc.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/roofline_mix.h"
@@ -20,9 +21,6 @@
 #include "util/sbuf.h"
 #include "util/units.h"
 
-#define MAX_PRECISIONS PREC_COUNT
-#define MAX_POINTS (OPT_LIST_MAX + 2)
-
 typedef struct args {
     double peak, bw, flops, bytes;
     bool seen_peak, seen_bw, seen_flops, seen_bytes;
@@ -31,48 +29,11 @@ typedef struct args {
     bool seen_target, seen_measured;
     const char *mma, *thread_tile;
     const char *tile_text; /* --tile T or TMxTN */
-    int tile, tile_m, tile_n, elem;
+    int elem;
     bool seen_tile, seen_elem;
     const char *gpu, *clock, *source, *models_dir, *format, *plot;
     bool explain, help;
 } args;
-
-/* One row of the report: an AI alone, or a kernel with its work. */
-typedef struct point {
-    char label[64];
-    bool has_work;
-    roof_kernel k; /* k.point is valid for every row */
-} point;
-
-typedef struct ceiling {
-    model_precision prec;
-    roof_ceilings c;
-} ceiling;
-
-static const char *prec_title(model_precision p, char *buf, size_t n)
-{
-    /* "fp16-tensor" -> "FP16 Tensor Core", "fp32" -> "FP32" */
-    const char *name = model_precision_name(p);
-    size_t i = 0;
-    for (; name[i] && name[i] != '-' && i + 1 < n; i++)
-        buf[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
-    buf[i] = '\0';
-    if (name[i] == '-')
-        snprintf(buf + i, n - i, " Tensor Core");
-    return buf;
-}
-
-static int parse_ai_list(const opt_list *l, double *out)
-{
-    for (int i = 0; i < l->n; i++) {
-        if (!units_parse_si(l->v[i], &out[i]))
-            return diag_error(EXIT_USAGE,
-                              "invalid value '%s' for --ai: expected a non-negative number "
-                              "(FLOP per byte)",
-                              l->v[i]);
-    }
-    return EXIT_OK;
-}
 
 static int unknown_gpu(const model_db *db, const char *id)
 {
@@ -84,110 +45,6 @@ static int unknown_gpu(const model_db *db, const char *id)
                         db->n_products ? sbuf_str(&b) : "none");
     sbuf_free(&b);
     return rc;
-}
-
-static void print_value_note(const roof_value *v, const char *unit, roof_clock clock)
-{
-    char x[64];
-    printf(" (%s", roofline_source_name(v->source));
-    if (v->source != ROOF_SRC_COMPUTED && v->computed > 0)
-        printf("; computed %s", roofline_fmt_si(v->computed, unit, x, sizeof x));
-    else if (v->source == ROOF_SRC_COMPUTED && v->datasheet > 0)
-        printf("; datasheet %s", roofline_fmt_si(v->datasheet, unit, x, sizeof x));
-    if (v->disagrees)
-        printf(", %.1f%% %s the datasheet: they differ by more than %.0f%%",
-               fabs(v->difference) * 100, v->difference > 0 ? "above" : "below",
-               ROOF_DISAGREE_TOL * 100);
-    else if (clock == ROOF_CLOCK_BASE && v->datasheet > 0 && v->source == ROOF_SRC_COMPUTED &&
-             strcmp(unit, "B/s") != 0)
-        printf(", quoted at the boost clock");
-    printf(")");
-}
-
-/* Columns sized to their widest cell, two spaces apart, no trailing
- * blanks. */
-#define N_COLS 6
-static void print_table(const point *pts, int n)
-{
-    bool labels = false, times = false;
-    for (int i = 0; i < n; i++) {
-        labels |= pts[i].label[0] != '\0';
-        times |= pts[i].has_work;
-    }
-    static const char *const head[N_COLS] = {"point", "AI (FLOP/B)", "attainable",
-                                             "bound", "vs ridge",    "min time"};
-    char(*cell)[N_COLS][64] = xcalloc((size_t)n + 1, sizeof *cell);
-    for (int c = 0; c < N_COLS; c++)
-        snprintf(cell[0][c], sizeof cell[0][c], "%s", head[c]);
-    for (int i = 0; i < n; i++) {
-        const roof_point *p = &pts[i].k.point;
-        char r[32];
-        char(*row)[64] = cell[i + 1];
-        if (pts[i].label[0])
-            snprintf(row[0], sizeof row[0], "%.63s", pts[i].label);
-        else
-            snprintf(row[0], sizeof row[0], "#%d", i + 1);
-        roofline_fmt_num(p->ai, row[1], sizeof row[1]);
-        roofline_fmt_si(p->attainable, "FLOP/s", row[2], sizeof row[2]);
-        snprintf(row[3], sizeof row[3], "%s", roofline_bound_name(p->bound));
-        if (fabs(p->ridge_ratio - 1) < 0.005)
-            snprintf(row[4], sizeof row[4], "at the ridge");
-        else if (p->bound == ROOF_BOUND_COMPUTE)
-            snprintf(row[4], sizeof row[4], "%sx above",
-                     roofline_fmt_num(p->ridge_ratio, r, sizeof r));
-        else
-            snprintf(row[4], sizeof row[4], "%sx below",
-                     p->ridge_ratio > 0 ? roofline_fmt_num(1 / p->ridge_ratio, r, sizeof r)
-                                        : "inf");
-        if (pts[i].has_work)
-            roofline_fmt_time(pts[i].k.min_time, row[5], sizeof row[5]);
-        else
-            snprintf(row[5], sizeof row[5], "-");
-    }
-    int first = labels ? 0 : 1, last = times ? 5 : 4;
-    int width[N_COLS] = {0};
-    for (int i = 0; i <= n; i++)
-        for (int c = first; c <= last; c++) {
-            /* Display width: count UTF-8 lead bytes only ("µs"). */
-            int w = 0;
-            for (const char *q = cell[i][c]; *q; q++)
-                w += ((unsigned char)*q & 0xc0) != 0x80;
-            if (w > width[c])
-                width[c] = w;
-        }
-    for (int i = 0; i <= n; i++) {
-        for (int c = first; c <= last; c++) {
-            fputs(cell[i][c], stdout);
-            if (c < last) {
-                int w = 0;
-                for (const char *q = cell[i][c]; *q; q++)
-                    w += ((unsigned char)*q & 0xc0) != 0x80;
-                printf("%*s", width[c] - w + 2, "");
-            }
-        }
-        putchar('\n');
-    }
-    free(cell);
-}
-
-static void print_gemm(const roof_gemm *g)
-{
-    char f[64], b[64], ai[32], lim[32];
-    printf("Tiled GEMM %.0fx%.0fx%.0f (MxNxK), %.0fx%.0f tiles, %.0f-byte elements\n", g->m, g->n,
-           g->k, g->tile_m, g->tile_n, g->elem);
-    printf("FLOPs: %s (2MNK)\n", roofline_fmt_si(g->flops, "FLOP", f, sizeof f));
-    if (g->tile_m == g->tile_n) {
-        printf("DRAM bytes: %s (elem x (2MNK/T + MN))\n",
-               roofline_fmt_si(g->bytes, "B", b, sizeof b));
-        printf("AI: %s FLOP/B; for K >> T it tends to T/elem = %s FLOP/B\n",
-               roofline_fmt_num(g->ai, ai, sizeof ai),
-               roofline_fmt_num(g->ai_limit, lim, sizeof lim));
-        return;
-    }
-    printf("DRAM bytes: %s (elem x (MNK/TN + MNK/TM + MN))\n",
-           roofline_fmt_si(g->bytes, "B", b, sizeof b));
-    printf("AI: %s FLOP/B; for K >> TM, TN it tends to 2 TM TN / (elem (TM + TN)) = %s FLOP/B\n",
-           roofline_fmt_num(g->ai, ai, sizeof ai), roofline_fmt_num(g->ai_limit, lim, sizeof lim));
 }
 
 static json_t *value_json(const roof_value *v)
@@ -207,14 +64,14 @@ static json_t *num(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static int write_plot(const char *path, const char *title, const char *subtitle, const ceiling *cs,
-                      int nc, double peak, double bw, const char *mem_label, const point *pts,
-                      int np)
+static int write_plot(const char *path, const char *title, const char *subtitle,
+                      const roof_calc_ceiling *cs, int nc, double peak, double bw,
+                      const char *mem_label, const roof_calc_point *pts, int np)
 {
-    chart_roof compute[MAX_PRECISIONS];
-    char names[MAX_PRECISIONS][48];
+    chart_roof compute[PREC_COUNT];
+    char names[PREC_COUNT][48];
     for (int i = 0; i < nc; i++) {
-        compute[i].label = prec_title(cs[i].prec, names[i], sizeof names[i]);
+        compute[i].label = roof_calc_prec_title(cs[i].prec, names[i], sizeof names[i]);
         compute[i].value = cs[i].c.flops.used;
         compute[i].unit = cs[i].prec == PREC_INT8_TENSOR ? "OP/s" : "FLOP/s";
     }
@@ -225,8 +82,8 @@ static int write_plot(const char *path, const char *title, const char *subtitle,
         nc = 1;
     }
     chart_roof memory = {mem_label, bw, "B/s"};
-    chart_point cp[MAX_POINTS];
-    char ai_labels[MAX_POINTS][48];
+    chart_point cp[ROOF_CALC_MAX_POINTS];
+    char ai_labels[ROOF_CALC_MAX_POINTS][48];
     int n = 0;
     for (int i = 0; i < np; i++) {
         if (!isfinite(pts[i].k.point.ai) || pts[i].k.point.ai <= 0)
@@ -246,263 +103,7 @@ static int write_plot(const char *path, const char *title, const char *subtitle,
     return EXIT_OK;
 }
 
-/* Everything the modes share once the options are read: the ceilings of a
- * product or the given --peak/--bw, the GEMM, and the points. */
-typedef struct roof_run {
-    roof_clock clock;
-    roof_prefer prefer;
-    bool json, have_ceilings;
-    model_db db;
-    bool have_db;
-    gpu_product from_file; /* --gpu FILE */
-    const gpu_product *prod;
-    ceiling cs[MAX_PRECISIONS];
-    int nc;
-    double peak, bw;
-    mma_shape shape;
-    int64_t mma_dims[3];
-    int tile_m, tile_n; /* --thread-tile */
-    roof_gemm gemm;
-    bool has_gemm;
-    regtile rt;
-    bool has_regtile;
-    point pts[MAX_POINTS];
-    int np;
-} roof_run;
-
-static int parse_clock_source(const args *a, roof_run *r)
-{
-    r->clock = ROOF_CLOCK_BOOST;
-    if (a->clock && strcmp(a->clock, "base") == 0)
-        r->clock = ROOF_CLOCK_BASE;
-    else if (a->clock && strcmp(a->clock, "boost") != 0)
-        return diag_error(EXIT_USAGE, "unknown clock '%s' (use boost or base)", a->clock);
-    r->prefer = ROOF_PREFER_AUTO;
-    if (a->source) {
-        if (strcmp(a->source, "computed") == 0)
-            r->prefer = ROOF_PREFER_COMPUTED;
-        else if (strcmp(a->source, "datasheet") == 0)
-            r->prefer = ROOF_PREFER_DATASHEET;
-        else if (strcmp(a->source, "auto") != 0)
-            return diag_error(EXIT_USAGE, "unknown source '%s' (use auto, computed or datasheet)",
-                              a->source);
-    }
-    return EXIT_OK;
-}
-
-/* The ceilings and a kernel's work: which options go together. */
-static int check_ceiling_options(const args *a)
-{
-    if (a->gpu && (a->seen_peak || a->seen_bw))
-        return diag_error(EXIT_USAGE, "give --gpu or --peak/--bw, not both");
-    if (!a->gpu && (a->precisions.n || a->clock || a->source || a->models_dir))
-        return diag_error(EXIT_USAGE, "--precision, --clock, --source and --models need --gpu");
-    if (a->seen_peak != a->seen_bw)
-        return diag_error(EXIT_USAGE, "--peak and --bw go together");
-    if (a->seen_peak && (a->peak <= 0 || a->bw <= 0))
-        return diag_error(EXIT_USAGE, "--peak and --bw must be positive");
-    if (a->seen_flops != a->seen_bytes)
-        return diag_error(EXIT_USAGE, "--flops and --bytes go together");
-    if (a->seen_flops && a->flops == 0 && a->bytes == 0)
-        return diag_error(EXIT_USAGE, "--flops and --bytes cannot both be 0");
-    if (a->labels.n > a->ai.n)
-        return diag_error(EXIT_USAGE, "%d labels for %d --ai values", a->labels.n, a->ai.n);
-    return EXIT_OK;
-}
-
-/* --gemm with --tile, --thread-tile or --mma: which options go together. */
-static int check_gemm_options(args *a, roof_run *r)
-{
-    if (a->gemm.n && a->gemm.n != 3)
-        return diag_error(EXIT_USAGE, "--gemm takes M,N,K (three sizes), got %d", a->gemm.n);
-    if (a->mma && !a->gemm.n)
-        return diag_error(EXIT_USAGE, "--mma goes with --gemm M,N,K");
-    if (a->mma && a->seen_tile)
-        return diag_error(EXIT_USAGE, "--mma and --tile are two models of the GEMM: give one");
-    if (a->mma && !mmaplan_shape(a->mma, &r->shape))
-        return diag_error(EXIT_USAGE, "unknown MMA shape '%s' (use %s)", a->mma,
-                          mmaplan_shape_list());
-    if (a->seen_measured && !a->mma)
-        return diag_error(EXIT_USAGE, "--measured goes with --gemm and --mma");
-    if (a->seen_measured && !(a->measured > 0))
-        return diag_error(EXIT_USAGE, "--measured must be positive");
-    if (a->mma && !a->gpu && !a->seen_peak)
-        return diag_error(EXIT_USAGE, "--mma needs the ceilings: --gpu ID --precision P, or "
-                                      "--peak F --bw B");
-    if (a->mma && a->precisions.n > 1)
-        return diag_error(EXIT_USAGE, "--mma takes one --precision");
-    if (a->thread_tile && (!a->gemm.n || !a->seen_tile))
-        return diag_error(EXIT_USAGE, "--thread-tile goes with --gemm M,N,K and --tile T");
-    if (a->thread_tile && !roofline_regtile_parse(a->thread_tile, &r->tile_m, &r->tile_n))
-        return diag_error(EXIT_USAGE,
-                          "invalid --thread-tile '%s': expected TMxTN, e.g. 8x8 (each 1 to 1024)",
-                          a->thread_tile);
-    if (a->gemm.n && !a->seen_tile && !a->mma)
-        return diag_error(EXIT_USAGE, "--gemm needs --tile T");
-    if (a->seen_tile) {
-        int d[3];
-        if (!units_parse_dim3(a->tile_text, d) || d[2] != 1 || d[0] < 1 || d[1] < 1)
-            return diag_error(EXIT_USAGE,
-                              "invalid --tile '%s': expected T or TMxTN, e.g. 32 or 32x128",
-                              a->tile_text);
-        a->tile_m = d[0];
-        a->tile_n = d[1] == 1 && !strchr(a->tile_text, 'x') ? d[0] : d[1];
-        a->tile = a->tile_m == a->tile_n ? a->tile_m : 0;
-        if (a->thread_tile && a->tile_m != a->tile_n)
-            return diag_error(EXIT_USAGE, "--thread-tile takes a square --tile T");
-    }
-    if (!a->gemm.n && (a->seen_tile || a->seen_elem))
-        return diag_error(EXIT_USAGE, "--tile and --elem go with --gemm");
-    return EXIT_OK;
-}
-
-static int check_outputs(const args *a, const roof_run *r)
-{
-    if (!r->have_ceilings && (a->ai.n || a->seen_flops || a->plot))
-        return diag_error(EXIT_USAGE, "give the ceilings: --peak F --bw B, or --gpu ID");
-    if (!r->have_ceilings && !a->gemm.n)
-        return diag_error(EXIT_USAGE, "nothing to do: give --peak F --bw B or --gpu ID "
-                                      "(see 'gpulint roofline --help')");
-    chart_format cf;
-    if (a->plot && !chart_format_from_path(a->plot, &cf))
-        return diag_error(EXIT_USAGE, "--plot '%s': use a file name ending in .svg or .png",
-                          a->plot);
-    if (a->plot && !chart_available())
-        return diag_error(EXIT_USAGE, "--plot: gpulint was built without cairo, so it cannot "
-                                      "draw charts");
-    return EXIT_OK;
-}
-
-/* --gemm M,N,K: the sizes for --mma, or the tiled GEMM's counts. */
-static int parse_gemm(const args *a, roof_run *r)
-{
-    if (!a->gemm.n)
-        return EXIT_OK;
-    double d[3];
-    for (int i = 0; i < 3; i++) {
-        int v;
-        if (!units_parse_int(a->gemm.v[i], &v) || v < 1)
-            return diag_error(EXIT_USAGE,
-                              "invalid --gemm size '%s': expected a positive "
-                              "integer",
-                              a->gemm.v[i]);
-        d[i] = v;
-    }
-    if (a->mma) {
-        for (int i = 0; i < 3; i++)
-            r->mma_dims[i] = (int64_t)d[i];
-        return EXIT_OK;
-    }
-    if (a->tile_m < 1 || a->tile_n < 1 || a->elem < 1)
-        return diag_error(EXIT_USAGE, "--tile and --elem must be at least 1");
-    if (!roofline_gemm_rect(d[0], d[1], d[2], a->tile_m, a->tile_n, a->elem, &r->gemm))
-        return diag_error(EXIT_USAGE, "invalid GEMM sizes");
-    r->has_gemm = true;
-    return EXIT_OK;
-}
-
-/* --gpu: the product (a bundled id or a file) and a ceiling per precision. */
-static int load_ceilings(args *a, roof_run *r)
-{
-    r->peak = a->peak;
-    r->bw = a->bw;
-    if (!a->gpu)
-        return EXIT_OK;
-    int rc = target_load_db(a->models_dir, &r->db);
-    if (rc != EXIT_OK)
-        return rc;
-    r->have_db = true;
-    if (target_is_product_file(a->gpu)) {
-        rc = target_product_file(&r->db, a->gpu, &r->from_file);
-        if (rc != EXIT_OK)
-            return rc;
-        r->prod = &r->from_file;
-    } else {
-        r->prod = model_find_product(&r->db, a->gpu);
-    }
-    if (!r->prod)
-        return unknown_gpu(&r->db, a->gpu);
-    if (a->precisions.n == 0) {
-        a->precisions.v[0] = "fp32";
-        a->precisions.n = 1;
-    }
-    for (int i = 0; i < a->precisions.n; i++) {
-        model_precision p;
-        if (!model_precision_from_name(a->precisions.v[i], &p))
-            return diag_error(EXIT_USAGE,
-                              "unknown precision '%s' (use fp64, fp32, fp16, bf16, "
-                              "fp64-tensor, tf32-tensor, fp16-tensor, bf16-tensor, "
-                              "fp8-tensor or int8-tensor)",
-                              a->precisions.v[i]);
-        bool dup = false;
-        for (int j = 0; j < r->nc; j++)
-            dup |= r->cs[j].prec == p;
-        if (dup)
-            continue;
-        const char *why = "";
-        r->cs[r->nc].prec = p;
-        if (!roofline_ceilings(r->prod, p, r->clock, r->prefer, &r->cs[r->nc].c, &why))
-            return diag_error(EXIT_MODEL, "%s, %s: %s", r->prod->id, model_precision_name(p), why);
-        r->nc++;
-    }
-    r->peak = r->cs[0].c.flops.used;
-    r->bw = r->cs[0].c.bandwidth.used;
-    return EXIT_OK;
-}
-
-/* --gemm --mma: the Tensor Core GEMM as fragments (roofline_mma.c). */
-static int run_mma(const args *a, const roof_run *r)
-{
-    int in = a->seen_elem ? a->elem : 2, out = in;
-    const char *pn = NULL;
-    char what[256];
-    if (r->prod) {
-        pn = model_precision_name(r->cs[0].prec);
-        if (!roofline_mma_elems(pn, &in, &out))
-            return diag_error(EXIT_USAGE,
-                              "--mma runs on Tensor Cores: give a -tensor --precision "
-                              "(fp16-tensor, bf16-tensor, tf32-tensor, fp8-tensor, "
-                              "int8-tensor, fp64-tensor), not %s",
-                              pn);
-        if (a->seen_elem)
-            in = out = a->elem;
-        snprintf(what, sizeof what, "%s, %s", r->prod->name, pn);
-    } else
-        snprintf(what, sizeof what, "--peak/--bw, %d-byte elements", in);
-    return roofline_mma(r->mma_dims, &r->shape, pn, in, out, r->peak, r->bw, what,
-                        a->seen_measured ? a->measured : 0, a->explain, r->json);
-}
-
-/* The --ai points, the --flops/--bytes kernel and the tiled GEMM. */
-static void make_points(const args *a, const double *ais, roof_run *r)
-{
-    if (!r->have_ceilings)
-        return;
-    for (int i = 0; i < a->ai.n; i++) {
-        point *p = &r->pts[r->np++];
-        memset(p, 0, sizeof *p);
-        if (i < a->labels.n)
-            snprintf(p->label, sizeof p->label, "%s", a->labels.v[i]);
-        roofline_point(r->peak, r->bw, ais[i], &p->k.point);
-    }
-    if (a->seen_flops) {
-        point *p = &r->pts[r->np++];
-        memset(p, 0, sizeof *p);
-        snprintf(p->label, sizeof p->label, "kernel");
-        p->has_work = roofline_kernel(r->peak, r->bw, a->flops, a->bytes, &p->k);
-    }
-    if (r->has_gemm) {
-        point *p = &r->pts[r->np++];
-        memset(p, 0, sizeof *p);
-        if (a->tile_m == a->tile_n)
-            snprintf(p->label, sizeof p->label, "gemm T=%d", a->tile_m);
-        else
-            snprintf(p->label, sizeof p->label, "gemm T=%dx%d", a->tile_m, a->tile_n);
-        p->has_work = roofline_kernel(r->peak, r->bw, r->gemm.flops, r->gemm.bytes, &p->k);
-    }
-}
-
-static json_t *product_json(const roof_run *r, json_t *o)
+static json_t *product_json(const roof_calc *r, json_t *o)
 {
     const gpu_product *prod = r->prod;
     json_object_set_new(o, "gpu", json_string(prod->id));
@@ -526,11 +127,11 @@ static json_t *product_json(const roof_run *r, json_t *o)
     return o;
 }
 
-static json_t *points_json(const roof_run *r)
+static json_t *points_json(const roof_calc *r)
 {
     json_t *arr = json_array();
     for (int i = 0; i < r->np; i++) {
-        const point *pt = &r->pts[i];
+        const roof_calc_point *pt = &r->pts[i];
         json_t *p = json_object();
         if (pt->label[0])
             json_object_set_new(p, "label", json_string(pt->label));
@@ -548,7 +149,7 @@ static json_t *points_json(const roof_run *r)
     return arr;
 }
 
-static json_t *gemm_json(const roof_run *r)
+static json_t *gemm_json(const roof_calc *r)
 {
     const roof_gemm *gm = &r->gemm;
     json_t *g = json_object();
@@ -568,7 +169,7 @@ static json_t *gemm_json(const roof_run *r)
     return g;
 }
 
-static void print_json(const roof_run *r)
+static void print_json(const roof_calc *r)
 {
     json_t *o = json_object();
     if (r->have_ceilings) {
@@ -588,127 +189,7 @@ static void print_json(const roof_run *r)
     json_decref(o);
 }
 
-static void print_explain(const roof_run *r)
-{
-    char x[64], y[64], z[32];
-    const gpu_product *prod = r->prod;
-    sbuf b;
-    sbuf_init(&b);
-    for (int i = 0; i < r->nc; i++)
-        roofline_explain_compute(prod, &r->cs[i].c, &b);
-    if (r->nc)
-        roofline_explain_bandwidth(prod, &r->cs[0].c, &b);
-    if (r->have_ceilings)
-        sbuf_addf(&b, "Ridge point = peak / bandwidth = %s / %s = %s FLOP/B\n",
-                  roofline_fmt_si(r->peak, "FLOP/s", x, sizeof x),
-                  roofline_fmt_si(r->bw, "B/s", y, sizeof y),
-                  roofline_fmt_num(roofline_ridge(r->peak, r->bw), z, sizeof z));
-    if (r->has_gemm)
-        roofline_explain_gemm(&r->gemm, &b);
-    if (r->has_regtile)
-        roofline_regtile_explain(&r->rt, r->have_ceilings ? r->peak : 0, prod ? prod->sm_count : 0,
-                                 prod ? r->cs[0].c.clock_mhz : 0, &b);
-    for (int i = 0; i < r->np; i++) {
-        if (r->pts[i].label[0])
-            sbuf_addf(&b, "%s: ", r->pts[i].label);
-        if (r->pts[i].has_work)
-            roofline_explain_kernel(r->peak, r->bw, &r->pts[i].k, &b);
-        else
-            roofline_explain_point(r->peak, r->bw, &r->pts[i].k.point, &b);
-    }
-    fputs(sbuf_str(&b), stdout);
-    sbuf_free(&b);
-    putchar('\n');
-}
-
-/* The ceilings: the product's, or the given peak and bandwidth. */
-static void print_ceilings(const roof_run *r)
-{
-    char x[64], y[64], z[32];
-    const gpu_product *prod = r->prod;
-    if (prod) {
-        printf("GPU: %s (%s), %s clock %g MHz\n", prod->name, prod->id,
-               roofline_clock_name(r->clock), r->cs[0].c.clock_mhz);
-        printf("Memory bandwidth: %s", roofline_fmt_si(r->bw, "B/s", x, sizeof x));
-        print_value_note(&r->cs[0].c.bandwidth, "B/s", r->clock);
-        if (prod->mem_type[0])
-            printf(", %s", prod->mem_type);
-        putchar('\n');
-        if (prod->l2_read_bytes_per_clock > 0)
-            printf("L2 read bandwidth: %s (%d B per clock x %g MHz)\n",
-                   roofline_fmt_si(prod->l2_read_bytes_per_clock * r->cs[0].c.clock_mhz * 1e6,
-                                   "B/s", x, sizeof x),
-                   prod->l2_read_bytes_per_clock, r->cs[0].c.clock_mhz);
-        for (int i = 0; i < r->nc; i++) {
-            const char *unit = r->cs[i].prec == PREC_INT8_TENSOR ? "OP/s" : "FLOP/s";
-            printf("Compute %s: %s", model_precision_name(r->cs[i].prec),
-                   roofline_fmt_si(r->cs[i].c.flops.used, unit, x, sizeof x));
-            print_value_note(&r->cs[i].c.flops, unit, r->clock);
-            printf(", ridge %s %s\n",
-                   roofline_fmt_num(roofline_ridge(r->cs[i].c.flops.used, r->bw), z, sizeof z),
-                   r->cs[i].prec == PREC_INT8_TENSOR ? "OP/B" : "FLOP/B");
-        }
-    } else if (r->have_ceilings) {
-        printf("Roofline: peak %s, bandwidth %s\n", roofline_fmt_si(r->peak, "FLOP/s", x, sizeof x),
-               roofline_fmt_si(r->bw, "B/s", y, sizeof y));
-    }
-    if (r->have_ceilings) {
-        printf("Ridge point: %s FLOP/B",
-               roofline_fmt_num(roofline_ridge(r->peak, r->bw), z, sizeof z));
-        if (r->nc > 1)
-            printf(" (%s judges the points)", model_precision_name(r->cs[0].prec));
-        putchar('\n');
-    }
-}
-
-static void print_text(const roof_run *r)
-{
-    char x[64], y[64];
-    print_ceilings(r);
-    if (r->has_gemm) {
-        if (r->have_ceilings)
-            putchar('\n');
-        print_gemm(&r->gemm);
-        if (r->has_regtile) {
-            sbuf b;
-            sbuf_init(&b);
-            roofline_regtile_text(&r->rt, r->have_ceilings ? r->peak : 0, &b);
-            fputs(sbuf_str(&b), stdout);
-            sbuf_free(&b);
-        }
-    }
-    if (r->np) {
-        putchar('\n');
-        print_table(r->pts, r->np);
-    }
-    for (int i = 0; i < r->np; i++) {
-        const point *p = &r->pts[i];
-        if (!p->has_work)
-            continue;
-        char tc[32], tm[32], t[32];
-        printf("%s: %s and %s -> at least %s (compute %s, memory %s)\n", p->label,
-               roofline_fmt_si(p->k.flops, "FLOP", x, sizeof x),
-               roofline_fmt_si(p->k.bytes, "B", y, sizeof y),
-               roofline_fmt_time(p->k.min_time, t, sizeof t),
-               roofline_fmt_time(p->k.compute_time, tc, sizeof tc),
-               roofline_fmt_time(p->k.memory_time, tm, sizeof tm));
-    }
-    /* The roofline knows DRAM and the compute peak; a register tile's
-     * shared-memory ceiling below both is the tighter bound. */
-    double smem = r->has_regtile ? (r->rt.smem_ceiling_banked > 0 ? r->rt.smem_ceiling_banked
-                                                                  : r->rt.smem_ceiling)
-                                 : 0;
-    if (r->has_regtile && r->have_ceilings && smem > 0 &&
-        smem < r->pts[r->np - 1].k.point.attainable) {
-        char t[32];
-        printf("%s: shared memory caps it at %s%s -> at least %s\n", r->pts[r->np - 1].label,
-               roofline_fmt_si(smem, "FLOP/s", x, sizeof x),
-               r->rt.smem_ceiling_banked > 0 ? " (with the tile's bank conflicts)" : "",
-               roofline_fmt_time(r->gemm.flops / smem, t, sizeof t));
-    }
-}
-
-static int plot(const char *path, const roof_run *r)
+static int plot(const char *path, const roof_calc *r)
 {
     char x[64], y[64], title[160], sub[256];
     const gpu_product *prod = r->prod;
@@ -730,36 +211,68 @@ static int plot(const char *path, const roof_run *r)
     return write_plot(path, title, sub, r->cs, r->nc, r->peak, r->bw, mem, r->pts, r->np);
 }
 
-/* After the options are read: the ceilings, then one mode. */
-static int run_roofline(args *a, roof_run *r)
+static int calc_error(roof_calc_status st, const char *msg)
 {
-    double ais[OPT_LIST_MAX];
-    int rc = parse_ai_list(&a->ai, ais);
-    if (rc == EXIT_OK)
-        rc = parse_gemm(a, r);
-    if (rc == EXIT_OK)
-        rc = load_ceilings(a, r);
+    return diag_error(st == ROOF_CALC_MODEL ? EXIT_MODEL : EXIT_USAGE, "%s", msg);
+}
+
+/* --gpu: a bundled product or a product file, from the models directory. */
+static int find_product(const args *a, model_db *db, bool *loaded, gpu_product *from_file,
+                        const gpu_product **prod)
+{
+    int rc = target_load_db(a->models_dir, db);
     if (rc != EXIT_OK)
         return rc;
-    if (a->mma)
-        return run_mma(a, r);
-    if (a->thread_tile) {
-        char why[160];
-        if (!regtile_compute(r->gemm.m, r->gemm.n, r->gemm.k, a->tile, r->tile_m, r->tile_n,
-                             a->elem, r->prod ? r->prod->sm_count : 0,
-                             r->prod ? r->cs[0].c.clock_mhz : 0, &r->rt, why, sizeof why))
-            return diag_error(EXIT_USAGE, "--thread-tile: %s", why);
-        r->has_regtile = true;
+    *loaded = true;
+    if (target_is_product_file(a->gpu)) {
+        rc = target_product_file(db, a->gpu, from_file);
+        *prod = rc == EXIT_OK ? from_file : NULL;
+        return rc;
     }
-    make_points(a, ais, r);
-    if (r->json) {
-        print_json(r);
+    *prod = model_find_product(db, a->gpu);
+    return *prod ? EXIT_OK : unknown_gpu(db, a->gpu);
+}
+
+static void print_calc(const args *a, const roof_calc *r, bool json)
+{
+    if (!json) {
+        sbuf b;
+        sbuf_init(&b);
+        roof_calc_text(&b, r, a->explain);
+        fputs(sbuf_str(&b), stdout);
+        sbuf_free(&b);
+    } else if (r->is_mix) {
+        roofline_mix_json(&r->mix);
+    } else if (r->is_mma) {
+        roofline_mma_json(&r->mma);
     } else {
-        if (a->explain)
-            print_explain(r);
-        print_text(r);
+        print_json(r);
     }
-    return a->plot ? plot(a->plot, r) : EXIT_OK;
+}
+
+static int run_calc(const args *a, const roof_calc_in *in, roof_calc *r, bool json)
+{
+    char msg[512];
+    roof_calc_status st = roof_calc_check(in, r, msg, sizeof msg);
+    if (st != ROOF_CALC_OK)
+        return calc_error(st, msg);
+    model_db db;
+    gpu_product from_file;
+    const gpu_product *prod = NULL;
+    bool have_db = false;
+    int rc = EXIT_OK;
+    if (!r->is_mix && a->gpu)
+        rc = find_product(a, &db, &have_db, &from_file, &prod);
+    if (rc == EXIT_OK && (st = roof_calc_run(in, r, prod, msg, sizeof msg)) != ROOF_CALC_OK)
+        rc = calc_error(st, msg);
+    if (rc == EXIT_OK) {
+        print_calc(a, r, json);
+        if (a->plot && !r->is_mix && !r->is_mma)
+            rc = plot(a->plot, r);
+    }
+    if (have_db)
+        model_db_free(&db);
+    return rc;
 }
 
 int cmd_roofline(int argc, char **argv)
@@ -811,30 +324,50 @@ int cmd_roofline(int argc, char **argv)
     if (done >= 0)
         return done;
     bool json = strcmp(a.format, "json") == 0;
-    if (a.mix.n) {
-        if (a.gpu || a.seen_peak || a.seen_bw || a.ai.n || a.seen_flops || a.gemm.n || a.plot)
-            return diag_error(EXIT_USAGE, "--mix is a calculator of its own: give it without the "
-                                          "roofline's options");
-        if (a.seen_target && !(a.target_speedup > 0))
-            return diag_error(EXIT_USAGE, "--target-speedup must be positive");
-        return roofline_mix(&a.mix, a.seen_target ? a.target_speedup : 0, a.explain, json);
-    }
-    if (a.seen_target)
-        return diag_error(EXIT_USAGE, "--target-speedup goes with --mix");
-    roof_run *r = xcalloc(1, sizeof *r);
-    r->json = json;
-    r->have_ceilings = a.gpu || a.seen_peak;
-    int rc = parse_clock_source(&a, r);
-    if (rc == EXIT_OK)
-        rc = check_ceiling_options(&a);
-    if (rc == EXIT_OK)
-        rc = check_gemm_options(&a, r);
-    if (rc == EXIT_OK)
-        rc = check_outputs(&a, r);
-    if (rc == EXIT_OK)
-        rc = run_roofline(&a, r);
-    if (r->have_db)
-        model_db_free(&r->db);
+    char plot_error[160] = "";
+    chart_format cf;
+    if (a.plot && !chart_format_from_path(a.plot, &cf))
+        snprintf(plot_error, sizeof plot_error,
+                 "--plot '%s': use a file name ending in .svg or .png", a.plot);
+    else if (a.plot && !chart_available())
+        snprintf(plot_error, sizeof plot_error,
+                 "--plot: gpulint was built without cairo, so it cannot draw charts");
+    roof_calc_in in = {.peak = a.peak,
+                       .bw = a.bw,
+                       .flops = a.flops,
+                       .bytes = a.bytes,
+                       .target_speedup = a.target_speedup,
+                       .measured = a.measured,
+                       .seen_peak = a.seen_peak,
+                       .seen_bw = a.seen_bw,
+                       .seen_flops = a.seen_flops,
+                       .seen_bytes = a.seen_bytes,
+                       .seen_target = a.seen_target,
+                       .seen_measured = a.seen_measured,
+                       .ai = a.ai.v,
+                       .n_ai = a.ai.n,
+                       .labels = a.labels.v,
+                       .n_labels = a.labels.n,
+                       .precisions = a.precisions.v,
+                       .n_precisions = a.precisions.n,
+                       .gemm = a.gemm.v,
+                       .n_gemm = a.gemm.n,
+                       .mix = a.mix.v,
+                       .n_mix = a.mix.n,
+                       .mma = a.mma,
+                       .thread_tile = a.thread_tile,
+                       .tile_text = a.tile_text,
+                       .seen_tile = a.seen_tile,
+                       .seen_elem = a.seen_elem,
+                       .elem = a.elem,
+                       .gpu = a.gpu,
+                       .clock = a.clock,
+                       .source = a.source,
+                       .models_given = a.models_dir != NULL,
+                       .plot = a.plot != NULL,
+                       .plot_error = plot_error[0] ? plot_error : NULL};
+    roof_calc *r = xcalloc(1, sizeof *r);
+    int rc = run_calc(&a, &in, r, json);
     free(r);
     return rc;
 }

@@ -69,36 +69,80 @@ static void json_error(sbuf *o, const web_err *e)
     sbuf_addc(o, '}');
 }
 
+/* The options the command line collects into a list (opt.c's OPT_LIST):
+ * given twice, their values join; any other option given twice keeps the
+ * last, as the command line does. */
+static bool is_list_option(const char *cmd, const char *key)
+{
+    static const char *const lists[] = {"precision", "ai", "label", "gemm", "mix", NULL};
+    if (strcmp(key, "block") == 0)
+        return strcmp(cmd, "launch") == 0;
+    for (const char *const *l = lists; *l; l++)
+        if (strcmp(*l, key) == 0)
+            return true;
+    return false;
+}
+
+/* -e is --elem where a calculator has an element size (and -x its
+ * --explain), --explain elsewhere, as their option tables say. */
+static bool e_is_elem(const char *cmd)
+{
+    return strcmp(cmd, "bank") == 0 || strcmp(cmd, "coalesce") == 0 || strcmp(cmd, "launch") == 0;
+}
+
+static bool req_add(web_req *r, const char *key, const char *val, web_err *e)
+{
+    for (int i = 1; i < r->n; i++) {
+        if (strcmp(r->key[i], key) != 0)
+            continue;
+        if (!is_list_option(r->val[0], key)) {
+            r->val[i] = val;
+            return true;
+        }
+        if (!*val || !*r->val[i])
+            return web_refuse(e, key,
+                              "invalid value '' for --%s: expected non-empty "
+                              "comma-separated values",
+                              key);
+        return web_req_join(r, i, val) || web_refuse(e, NULL, "more than %d options", REQ_MAX);
+    }
+    if (r->n == REQ_MAX)
+        return web_refuse(e, NULL, "more than %d options", REQ_MAX);
+    r->key[r->n] = key;
+    r->val[r->n++] = val;
+    return true;
+}
+
 /* A command line's words as a request: "occupancy --threads 256 --explain"
  * is cmd=occupancy&threads=256&explain=yes. Values point into argv. */
 static bool req_from_argv(int argc, char **argv, web_req *r, web_err *e)
 {
-    r->text = NULL;
-    r->n = 0;
+    memset(r, 0, sizeof *r);
     r->key[r->n] = "cmd";
     r->val[r->n++] = argv[0];
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
-        if (strcmp(a, "-e") == 0)
+        if (strcmp(a, "-x") == 0 || (strcmp(a, "-e") == 0 && !e_is_elem(argv[0])))
             a = "--explain";
+        else if (strcmp(a, "-e") == 0)
+            a = "--elem";
         if (strncmp(a, "--", 2) != 0)
             return web_refuse(e, NULL, "'%s': the page reads long options (--name value) only", a);
-        if (r->n == REQ_MAX)
-            return web_refuse(e, NULL, "more than %d options", REQ_MAX);
         char *eq = strchr(a, '=');
+        bool ok;
         if (eq) {
             *eq = '\0';
-            r->key[r->n] = a + 2;
-            r->val[r->n++] = eq + 1;
+            ok = req_add(r, a + 2, eq + 1, e);
         } else if (strcmp(a, "--explain") == 0) {
-            r->key[r->n] = "explain";
-            r->val[r->n++] = "yes";
+            ok = req_add(r, "explain", "yes", e);
         } else if (i + 1 < argc) {
-            r->key[r->n] = a + 2;
-            r->val[r->n++] = argv[++i];
+            ok = req_add(r, a + 2, argv[i + 1], e);
+            i++;
         } else {
             return web_refuse(e, a + 2, "option '%s' needs a value", a);
         }
+        if (!ok)
+            return false;
     }
     return true;
 }
@@ -107,8 +151,8 @@ static bool req_from_argv(int argc, char **argv, web_req *r, web_err *e)
  * says so rather than answering. */
 static bool page_answers(const char *command)
 {
-    static const char *const in_page[] = {"occupancy ", "warps ",      "bank ",
-                                          "coalesce ",  "divergence ", NULL};
+    static const char *const in_page[] = {"occupancy ",  "warps ",  "bank ",     "coalesce ",
+                                          "divergence ", "launch ", "roofline ", NULL};
     for (const char *const *p = in_page; *p; p++)
         if (strncmp(command, *p, strlen(*p)) == 0)
             return true;
@@ -208,6 +252,7 @@ static bool one_exercise(web_api *api, const web_req *r, web_err *e)
         }
         sbuf_addc(o, '}');
     }
+    web_req_free(&ar);
     web_words_free(&w);
     sbuf_addc(o, '}');
     return true;
@@ -241,9 +286,13 @@ static bool dispatch(web_api *api, const web_req *r, web_err *e)
         return web_coalesce(api, r, e);
     if (strcmp(cmd, "divergence") == 0)
         return web_divergence(api, r, e);
+    if (strcmp(cmd, "launch") == 0)
+        return web_launch(api, r, e);
+    if (strcmp(cmd, "roofline") == 0)
+        return web_roofline(api, r, e);
     return web_refuse(e, "cmd",
                       "unknown command '%s' (known: models, occupancy, warps, bank, coalesce, "
-                      "roof, exercises, exercise)",
+                      "divergence, launch, roofline, roof, exercises, exercise)",
                       cmd);
 }
 
@@ -263,7 +312,7 @@ const char *web_api_call(web_api *api, const char *request)
         sbuf_init(&api->out);
         json_error(&api->out, &e);
     }
-    free(r.text); /* after the refusal: its option points into the text */
+    web_req_free(&r); /* after the refusal: its option points into the text */
     return sbuf_str(&api->out);
 }
 
@@ -281,10 +330,13 @@ const char *web_api_command(web_api *api, const char *line)
     else if (!web_words_split(line, &w, err, sizeof err))
         ok = web_refuse(&e, NULL, "%s", err);
     else if (w.argc == 0)
-        ok = web_refuse(&e, NULL, "no command: try occupancy, warps, bank, coalesce or divergence");
+        ok = web_refuse(&e, NULL,
+                        "no command: try occupancy, warps, bank, coalesce, divergence, "
+                        "launch or roofline");
     else if (!page_answers_word(w.argv[0]))
         ok = web_refuse(&e, NULL,
-                        "the page runs occupancy, warps, bank, coalesce and divergence; '%s' "
+                        "the page runs occupancy, warps, bank, coalesce, divergence, launch and "
+                        "roofline; '%s' "
                         "needs the command line",
                         w.argv[0]);
     else
@@ -294,6 +346,7 @@ const char *web_api_command(web_api *api, const char *line)
         sbuf_init(&api->out);
         json_error(&api->out, &e);
     }
+    web_req_free(&r);
     web_words_free(&w); /* after the refusal: its option points into the words */
     return sbuf_str(&api->out);
 }

@@ -39,6 +39,29 @@ bool web_req_parse(const char *request, web_req *r, web_err *e)
     return true;
 }
 
+void web_req_free(web_req *r)
+{
+    free(r->text);
+    for (int i = 0; i < r->n_joined; i++)
+        free(r->joined[i]);
+    r->text = NULL;
+    r->n_joined = 0;
+}
+
+bool web_req_join(web_req *r, int i, const char *more)
+{
+    if (r->n_joined == REQ_MAX)
+        return false;
+    size_t a = strlen(r->val[i]), b = strlen(more);
+    char *j = xmalloc(a + b + 2);
+    memcpy(j, r->val[i], a);
+    j[a] = ',';
+    memcpy(j + a + 1, more, b + 1);
+    r->joined[r->n_joined++] = j;
+    r->val[i] = j;
+    return true;
+}
+
 /* The value of key, NULL when absent; an empty value counts as absent, as
  * an empty field on the page does. */
 const char *web_req_get(const web_req *r, const char *key)
@@ -117,6 +140,35 @@ bool web_get_flag(const web_req *r, const char *key, bool *out, web_err *e)
     return true;
 }
 
+bool web_get_list(const web_req *r, const char *key, web_list *l, web_err *e)
+{
+    const char *v = web_req_get(r, key);
+    l->buf = NULL;
+    l->n = 0;
+    if (!v)
+        return true;
+    l->buf = xstrdup(v);
+    for (char *p = l->buf;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        if (!*p || l->n == WEB_LIST_MAX)
+            return web_refuse(e, key, "invalid value '%s' for --%s: expected %s", v, key,
+                              *p ? "fewer values" : "non-empty comma-separated values");
+        l->v[l->n++] = p;
+        if (!comma)
+            return true;
+        p = comma + 1;
+    }
+}
+
+void web_list_free(web_list *l)
+{
+    free(l->buf);
+    l->buf = NULL;
+    l->n = 0;
+}
+
 bool web_get_dim3(const web_req *r, const char *key, const char *dflt, int64_t out[3], web_err *e)
 {
     const char *v = web_req_get(r, key);
@@ -185,4 +237,23 @@ bool web_resolve_target(const web_api *api, const web_req *r, gpu_arch *arch, ch
     *arch = *web_models_arch(api->models, p->arch);
     snprintf(label, n, "%s (%s)", p->arch, p->name);
     return true;
+}
+
+const gpu_product *web_target_product(const web_api *api, const web_req *r)
+{
+    if (web_req_get(r, "arch") || web_req_get(r, "machine"))
+        return NULL;
+    const char *gpu = web_req_get(r, "gpu");
+    return web_models_product(api->models, gpu ? gpu : DEFAULT_GPU);
+}
+
+const gpu_product *web_find_product(const web_api *api, const char *id, web_err *e)
+{
+    const gpu_product *p = web_models_product(api->models, id);
+    if (!p) {
+        char known[1024];
+        known_list(known, sizeof known, api->models, true);
+        web_refuse(e, "gpu", "unknown GPU '%s' (known: %s)", id, known);
+    }
+    return p;
 }

@@ -125,7 +125,7 @@ try {
   await page.screenshot({ path: join(shots, "occupancy-error.png") });
 
   // The exercise catalogue: 13.1's answer is the command line's recorded
-  // text; an exercise of a calculator the page lacks says so.
+  // text, and so is a roofline exercise's (13.2, the tiled GEMM).
   await page.click("#tab-exercises");
   await page.waitForSelector("#view-exercises:not([hidden])");
   await page.select("#exercise-pick", "13.1");
@@ -140,8 +140,8 @@ try {
   await page.screenshot({ path: join(shots, "exercises-13.1.png"), fullPage: true });
   await page.select("#exercise-pick", "13.2");
   const other = await page.$eval("#ex-answer", (e) => e.textContent);
-  check(other.startsWith("the page does not answer this kind of exercise yet: run gpulint roofline"),
-    "an exercise of a calculator the page lacks says how to answer it", other.slice(0, 90));
+  const recordedRoof = readFileSync(join(source, "exercises", "answers", "13.2.explain.txt"), "utf8").replace(/^exit: 0\n/, "");
+  check(other === recordedRoof, "exercise 13.2 (roofline of a tiled GEMM), still with the worked steps: the recorded answer", other.split("\n")[0]);
   await page.select("#exercise-pick", "13.1");
   await page.click("#ex-open");
   await page.waitForSelector("#view-occupancy:not([hidden])");
@@ -165,6 +165,31 @@ try {
     "the command tab runs `gpulint bank` with the recorded answer and draws the 32 banks",
     `${bankOut.bars} banks, ${bankOut.bad} over one word`);
   await page.screenshot({ path: join(shots, "command-bank.png"), fullPage: true });
+  // Exercise 6.15's roofline command: the recorded text and the chart with
+  // its three points; 13.6's launch planning: the recorded table.
+  const roofCmd = 'roofline --gpu a100-sxm4-80gb --ai 0.25,0.5,1 --label "scale-shift FMA fp32,naive fp32,naive fp16"';
+  await setField("#line", roofCmd);
+  await page.keyboard.press("Enter");
+  const roofOut = await page.evaluate(() => ({
+    text: document.getElementById("line-out").textContent,
+    shown: !document.getElementById("roof-figure").hidden,
+    points: document.querySelectorAll("#roof-chart circle").length,
+    roof: document.querySelectorAll("#roof-chart path.roof").length,
+  }));
+  const roofWant = readFileSync(join(source, "exercises", "answers", "6.15.txt"), "utf8").replace(/^exit: 0\n/, "");
+  check(roofOut.text === roofWant && roofOut.shown && roofOut.points === 3 && roofOut.roof === 1,
+    "the command tab runs `gpulint roofline` with the recorded answer and draws its roof and 3 points",
+    `${roofOut.points} points`);
+  await page.screenshot({ path: join(shots, "command-roofline.png"), fullPage: true });
+  await setField("#line", "launch --problem 1000x1000 --block 32x32,16x16,256x1 --gpu a100-sxm4-80gb");
+  await page.keyboard.press("Enter");
+  const launchOut = await page.evaluate(() => ({
+    text: document.getElementById("line-out").textContent,
+    roofShown: !document.getElementById("roof-figure").hidden,
+  }));
+  const launchWant = readFileSync(join(source, "exercises", "answers", "13.6.txt"), "utf8").replace(/^exit: 0\n/, "");
+  check(launchOut.text === launchWant && !launchOut.roofShown,
+    "the command tab runs `gpulint launch` with the recorded answer (exercise 13.6)", launchOut.text.split("\n")[0]);
   await setField("#line", "bank --stride");
   await page.keyboard.press("Enter");
   const lineErr = await page.$eval("#err-line", (e) => e.textContent);

@@ -17,6 +17,9 @@
    without the worked steps, is the text `gpulint exercises` recorded in
    exercises/answers/ (byte for byte); the others say they are not in the
    page yet.
+5. Calculator command lines beyond the exercises (launch planning and every
+   roofline mode, refusals included) typed into the page's command tab:
+   the text `gpulint` prints, or its one-line message, byte for byte.
 Skips (exit 77) when gpulint.wasm was not built (meson -Dweb) or node is
 missing.
 """
@@ -188,6 +191,71 @@ def check_exercises(runner, source):
     return reqs, bad == 0 and compared > 0
 
 
+COMMANDS = [
+    "launch --problem 1000x1000",
+    "launch --problem 1000x1000 --gpu a100-sxm4-80gb --explain",
+    "launch --problem 4096 --regs 32 --smem 16K --gpu h100-sxm",
+    "launch --problem 640x480x3 --block 32x8x1 --block 16x16 --arch sm_86 --elem 2",
+    "launch --problem 2097152 --block 512 --gpu rtx-5060-ti --explain",
+    "launch --problem 100x100 --regs 255 --block 1024 --arch sm_90",
+    "launch --problem 1000x1000 --machine threads/sm=1024,regs/sm=32768,smem/sm=48K",
+    "launch --problem 0x5",
+    "launch --problem 64 --block 2048",
+    "launch --problem 64 --elem 3",
+    "launch",
+    "roofline --peak 10T --bw 900G --ai 50,20,0.125 --label GEMM,Convolution,Element-wise",
+    "roofline --peak 10T --bw 900G --flops 1G --bytes 4G --explain",
+    "roofline --gpu h100-sxm --precision fp16-tensor,fp32,fp64 --explain",
+    "roofline --gpu a100-sxm4-80gb --clock base --source computed --ai 4",
+    "roofline --gpu v100-sxm2-16gb --precision fp16-tensor --ai 1,10,100",
+    "roofline --gemm 4096,4096,4096 --tile 32x128 --gpu h100-sxm --explain",
+    "roofline --gemm 1000,1000,500 --tile 64 --elem 2 --peak 100T --bw 2T",
+    "roofline --gemm 4096,4096,4096 --tile 128 --thread-tile 8x4 --gpu a100-sxm4-80gb "
+    "--precision fp32 --explain",
+    "roofline --gemm 4096,4096,4096 --tile 64 --thread-tile 4 --peak 20T --bw 1T",
+    "roofline --gemm 512,512,2048 --mma m16n8k16 --precision fp16-tensor --gpu a100-sxm4-80gb "
+    "--measured 200T --explain",
+    "roofline --gemm 100,100,100 --mma m16n8k8 --peak 300T --bw 3T --elem 4",
+    "roofline --mix 0.7@3,0.2@1,0.1@1 --target-speedup 2 --explain",
+    "roofline --mix 50%@2,50%@1 --target-speedup 9",
+    "roofline --mix 0.5@2,0.7@1",
+    "roofline --mix 0.5",
+    "roofline --gpu h100-sxm --precision fp99",
+    "roofline --gpu nope",
+    "roofline --gpu h100-sxm --peak 1T --bw 1G",
+    "roofline --mma m16n8k16",
+    "roofline --gemm 10,10,10 --tile 0",
+    "roofline --gemm 10,10 --tile 4",
+    "roofline --gemm 64,64,64 --mma m16n8k16 --gpu h100-sxm --precision fp32",
+    "roofline --ai 3",
+    "roofline --target-speedup 2",
+    "roofline --peak 1T --bw 1G --ai x",
+    "roofline",
+]
+
+
+def check_commands(runner, gpulint, source):
+    """Command lines the page's command tab runs: `gpulint`'s own text or
+    message, byte for byte."""
+    answers = run_lines(runner, ["$ " + c for c in COMMANDS])
+    bad = 0
+    for line, ans in zip(COMMANDS, answers):
+        a = json.loads(ans)
+        p = cli(gpulint, source, shlex.split(line))
+        if p.returncode == 0:
+            ok = a.get("text") == p.stdout
+        else:
+            ok = f"gpulint: error: {a.get('error')}" in p.stderr.splitlines()
+        if not ok:
+            bad += 1
+            if bad <= 5:
+                print(f"FAIL command {line!r}:\n  page {ans[:300]}\n  cli  rc={p.returncode} "
+                      f"{p.stdout[:300]!r} {p.stderr.strip()[:300]}")
+    print(f"{'ok  ' if not bad else 'FAIL'} launch and roofline command lines against `gpulint`: "
+          f"{len(COMMANDS)} lines, {bad} differ")
+    return bad == 0
+
+
 def check_roofs(runner, gpulint, source, models):
     """The viewer's roofs (cmd=roof) are `gpulint roofline --gpu ID --precision P`'s."""
     answers = run_lines(runner, [f"cmd=roof&gpu={p['id']}" for p in models["products"]])
@@ -243,7 +311,8 @@ def main():
     ex_reqs, ex_ok = check_exercises(runner, source)
     failures += not ex_ok
     failures += not check_roofs(runner, gpulint, source, models)
-    reqs = request_set(models)
+    failures += not check_commands(runner, gpulint, source)
+    reqs = request_set(models) + ["$ " + c for c in COMMANDS]
     n_form = len(reqs)
     reqs += ["cmd=exercises"] + [r for _, _, r in ex_reqs]
     w = run_lines(runner, reqs)
@@ -285,7 +354,7 @@ def main():
           f"{checked} requests, {mism} differ")
     failures += bool(mism)
 
-    print(f"{5 - failures} passed, {failures} failed")
+    print(f"{6 - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 
