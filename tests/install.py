@@ -96,6 +96,14 @@ def main():
             d = run("verify", "--dry-run", "--check", "occupancy", "--only", "occ_regs128*")
             check(d.returncode == 0 and "dry run" in d.stdout,
                   "verify --dry-run with the installed kernels", d.stdout[-800:] + d.stderr)
+            if find(dest, "gpulint.html", os.path.join("share", "gpulint", "web")):
+                vh = os.path.join(work, "verify.html")
+                v = run("verify", "--from", os.path.join(SRC_ROOT, "tests", "data", "verify", "h100",
+                                                         "verify.json"), "--html", vh)
+                page = open(vh).read() if os.path.exists(vh) else ""
+                check(v.returncode == 0 and page.startswith("<!DOCTYPE html>")
+                      and 'data-kind="verify"' in page,
+                      "verify --html with the installed web page", v.stderr[-400:])
         else:
             print("skipped: no nvcc (report and verify --dry-run)")
 

@@ -302,7 +302,7 @@ function cell(tr, text, cls) {
 }
 
 function table(id, head, rows) {
-  const t = $(id);
+  const t = typeof id === "string" ? $(id) : id;
   t.replaceChildren();
   const hr = document.createElement("tr");
   for (const [h, cls] of head) { const th = document.createElement("th"); th.textContent = h; if (cls) th.className = cls; hr.append(th); }
@@ -332,8 +332,10 @@ function fmtSI(v, unit) {
 // one message; the report shown before stays.
 function checkReport(obj, pageVersion) {
   if (!obj || typeof obj !== "object" || obj.tool !== "gpulint")
-    return "not a gpulint report: expected the JSON of `gpulint FILE.cu --format json` (\"tool\": \"gpulint\")";
-  if (!Array.isArray(obj.kernels)) return "not a gpulint report: it has no \"kernels\" list";
+    return "not a gpulint report: expected the JSON of `gpulint FILE.cu --format json` or `gpulint verify --format json` (\"tool\": \"gpulint\")";
+  if (obj.command === "verify") {
+    if (!Array.isArray(obj.results)) return "not a gpulint verify report: it has no \"results\" list";
+  } else if (!Array.isArray(obj.kernels)) return "not a gpulint report: it has no \"kernels\" list";
   const v = String(obj.version || "0").split(".").map(Number), p = pageVersion.split(".").map(Number);
   for (let i = 0; i < 3; i++) {
     if ((v[i] || 0) > (p[i] || 0)) return `this report is from gpulint ${obj.version}, newer than this page (${pageVersion}): open it with that gpulint's page (gpulint FILE.cu --format html)`;
@@ -353,10 +355,14 @@ function loadReport(text, from) {
   }
   const why = checkReport(obj, pageVersion);
   if (why) { reportError(`${from}: ${why}`); return false; }
-  $("report-status").textContent = `${from}: gpulint ${obj.version} report`;
+  const isVerify = obj.command === "verify";
+  $("report-status").textContent = `${from}: gpulint ${obj.version} ${isVerify ? "verify report" : "report"}`;
   $("report-status").className = "status";
   shownReport = obj;
-  renderReport(obj);
+  $("report").hidden = isVerify;
+  $("verify").hidden = !isVerify;
+  if (isVerify) renderVerify(obj);
+  else renderReport(obj);
   return true;
 }
 
@@ -469,6 +475,105 @@ function roofChart(svg, peak, bandwidth, pts) {
     svg.append(el("circle", { cx: X(p.x), cy: Y(p.y), r: 5, class: "pt" }));
     svg.append(el("text", { x: X(p.x) + 7, y: Y(p.y) - 6, class: "lbl" }, p.name));
   }
+}
+
+// A verify report: the device, the measured ceilings, every check's rows
+// (prediction beside measurement, the verdict) and the ladders.
+const CHECK_TITLES = {
+  occupancy: "Occupancy", bank: "Bank conflicts", coalescing: "Coalescing",
+  divergence: "Divergence", roofline: "Roofline: the time against its bound",
+};
+const fmtVal = (v) => (typeof v !== "number" || !isFinite(v) ? "–" : Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4))));
+const fmtPct = (v) => (typeof v === "number" && isFinite(v) ? (100 * v).toFixed(1) + "%" : "–");
+
+function renderVerify(v) {
+  const s = v.summary || {}, d = v.device || {};
+  $("verify-summary").textContent = `${s.rows} rows: ${s.agrees} agree, ${s.differs} differ, ${s.not_comparable} not comparable` +
+    (v.dry_run ? " (a dry run: the predictions, nothing measured)" : "");
+  $("verify-device").textContent = d.name
+    ? `${d.name} (${d.arch}, ${d.sms} SMs, SM ${d.sm_clock_mhz} MHz, memory ${d.memory_clock_mhz} MHz × ${d.memory_bus_bits} bit), driver ${d.driver}, runtime ${d.runtime}; counters ${v.counters}${v.counters_note ? ": " + v.counters_note : ""}`
+    : `no GPU measured${v.counters_note ? "; " + v.counters_note : ""}`;
+  const ceil = Object.entries(v.ceilings || {});
+  table("verify-ceilings", [["ceiling"], ["kernel"], ["measured", "num"], ["spec", "num"], ["datasheet", "num"], ["measured / spec", "num"]],
+    ceil.map(([name, c]) => ({ cells: [name, c.kernel || "–", c.measured ? fmtSI(c.measured, c.unit) : "–",
+      c.spec ? fmtSI(c.spec, c.unit) : "–", c.datasheet ? fmtSI(c.datasheet, c.unit) : "–", fmtPct(c.measured / c.spec)] })));
+  const box = $("verify-checks");
+  box.replaceChildren();
+  const groups = new Map();
+  for (const r of v.results) { if (!groups.has(r.check)) groups.set(r.check, []); groups.get(r.check).push(r); }
+  for (const [check, rows] of groups) {
+    const h = document.createElement("h2");
+    h.textContent = `${CHECK_TITLES[check] || check}: ${rows.filter((r) => r.verdict === "agrees").length} of ${rows.length} agree`;
+    const how = document.createElement("p");
+    how.className = "help";
+    how.textContent = [...new Set(rows.map((r) => `${r.unit}: ${r.method}; tolerance ${r.tolerance}`))].join(" · ");
+    const t = document.createElement("table");
+    t.className = "data";
+    t.id = `verify-${check}`;
+    table(t, [["kernel"], ["launch"], ["predicted", "num"], ["measured", "num"], ["unit"], ["verdict", "verdict"]],
+      rows.map((r) => ({ cls: r.verdict, cells: [r.kernel, r.launch, fmtVal(r.predicted), fmtVal(r.measured), r.unit, r.verdict.replace("_", " ")] })));
+    const wrap = document.createElement("div");
+    wrap.className = "scroll";
+    wrap.append(t);
+    box.append(h, how, wrap);
+    const why = rows.filter((r) => r.reason);
+    if (why.length) box.append(notesList(why.map((r) => `${r.kernel}: ${r.reason}`)));
+  }
+  renderLadders(v.ladders || {});
+}
+
+function notesList(items) {
+  const ul = document.createElement("ul");
+  ul.className = "notes";
+  for (const n of items) { const li = document.createElement("li"); li.textContent = n; ul.append(li); }
+  return ul;
+}
+
+// Each ladder: its steps' measured times as bars (the book's time, where it
+// gives one, as an outline), then the table and the notes.
+function renderLadders(ladders) {
+  const box = $("verify-ladders");
+  box.replaceChildren();
+  for (const [name, l] of Object.entries(ladders)) {
+    const h = document.createElement("h2");
+    h.textContent = `Ladder: ${name}${l.book ? " (book: " + l.book + ")" : ""}`;
+    const fig = document.createElement("figure");
+    fig.className = "ladder";
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", `Measured time of each step of the ${name} ladder`);
+    svg.id = `ladder-${name}`;
+    fig.append(svg);
+    ladderChart(svg, l.steps || []);
+    const t = document.createElement("table");
+    t.className = "data";
+    table(t, [["kernel"], ["step"], ["measured", "num"], ["book", "num"], ["of the ceiling", "num"], ["predicted bound"], ["result"]],
+      (l.steps || []).map((st) => ({ cells: [st.kernel, st.step, fmtTime(st.ms / 1e3), st.book_ms ? fmtTime(st.book_ms / 1e3) : "–",
+        fmtPct(st.fraction_of_ceiling), (st.predicted || {}).bound || "–", st.result || "–"] })));
+    const wrap = document.createElement("div");
+    wrap.className = "scroll";
+    wrap.append(t);
+    box.append(h, fig, wrap);
+    if ((l.notes || []).length) box.append(notesList(l.notes));
+  }
+}
+
+function ladderChart(svg, steps) {
+  const W = 700, row = 22, L = 150, R = 70, T = 6;
+  const H = T + steps.length * row + 24;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const top = Math.max(1e-9, ...steps.map((s) => Math.max(s.ms || 0, s.book_ms || 0)));
+  const X = (ms) => L + (ms / top) * (W - L - R);
+  steps.forEach((s, i) => {
+    const y = T + i * row;
+    svg.append(el("text", { x: L - 6, y: y + row / 2 + 4, class: "tick", "text-anchor": "end" }, s.kernel));
+    if (s.ms > 0) {
+      svg.append(el("rect", { x: L, y: y + 3, width: X(s.ms) - L, height: row - 8, class: "bar" }));
+      svg.append(el("text", { x: X(s.ms) + 4, y: y + row / 2 + 4, class: "lbl" }, fmtTime(s.ms / 1e3)));
+    }
+    if (s.book_ms > 0) svg.append(el("rect", { x: L, y: y + 1, width: X(s.book_ms) - L, height: row - 4, class: "bar book" }));
+  });
+  svg.append(el("text", { x: L, y: H - 6, class: "tick" }, "measured time per step (filled); the book's time on its own GPU (outline) where it gives one"));
 }
 
 function setupReport() {

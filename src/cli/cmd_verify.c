@@ -1,5 +1,6 @@
 /* cmd_verify: `gpulint verify`, options to verify_run and its result to the
  * report. */
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "report/chart.h"
+#include "report/html_report.h"
 #include "report/verify_report.h"
 #include "verify/verify.h"
 
@@ -37,12 +39,30 @@ static const char *self_path(char *buf, size_t n)
     return buf;
 }
 
+/* --html FILE: the web page with this report inside, for a CI artifact. */
+static bool write_html(const verify_result *r, const char *path, char *err, size_t n)
+{
+    json_t *j = vrep_json(r);
+    char *text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(j);
+    FILE *f = text ? fopen(path, "w") : NULL;
+    bool ok = f && html_report_write(f, text, "verify", err, n);
+    if (text && !f)
+        snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
+    if (f && fclose(f) != 0 && ok) {
+        snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
+        ok = false;
+    }
+    free(text);
+    return ok;
+}
+
 int cmd_verify(int argc, char **argv)
 {
     verify_opts o = {.repeat = 5, .counters = VCOUNTERS_AUTO};
     opt_list checks = {0};
     const char *format = "text", *counters = "auto", *save = NULL, *plot = NULL, *json_out = NULL,
-               *from = NULL;
+               *from = NULL, *html_out = NULL;
     int repeat = 5, jobs = 0;
     bool help = false, seen_repeat = false, seen_jobs = false;
     const opt_spec specs[] = {
@@ -57,6 +77,8 @@ int cmd_verify(int argc, char **argv)
         {"format", 'f', OPT_STRING, &format, NULL, "text|json", "output format"},
         {"json", 0, OPT_STRING, &json_out, NULL, "FILE",
          "also write the JSON report to FILE (text on the terminal, the record on disk)"},
+        {"html", 0, OPT_STRING, &html_out, NULL, "FILE",
+         "also write the report as one web page (the viewer with it inside)"},
         {"dry-run", 'n', OPT_FLAG, &o.dry_run, NULL, NULL,
          "build and predict, print what would run; needs no GPU"},
         {"arch", 'a', OPT_STRING, &o.arch, NULL, "ARCH",
@@ -119,11 +141,14 @@ int cmd_verify(int argc, char **argv)
         if (!chart_available())
             return diag_error(EXIT_USAGE, "--plot: gpulint was built without cairo");
     }
+    if (html_out && !html_page_path())
+        return diag_error(EXIT_USAGE, "--html needs gpulint's web page (gpulint.html), which this "
+                                      "gpulint was built without (meson -Dweb=enabled)");
     if (save && o.dry_run)
         return diag_error(EXIT_USAGE, "--save-model needs measured ceilings: not with --dry-run");
     if (from && (o.dry_run || o.predictions || o.only || checks.n || o.ladder))
         return diag_error(EXIT_USAGE, "--from renders a recorded report as it is: it takes only "
-                                      "--format, --json, --plot and --save-model");
+                                      "--format, --json, --html, --plot and --save-model");
     char self[PATH_MAX];
     o.self = self_path(self, sizeof self);
     if (!o.self)
@@ -165,6 +190,8 @@ int cmd_verify(int argc, char **argv)
             rc = diag_error(EXIT_INPUT, "--json: cannot write %s", json_out);
         json_decref(j);
     }
+    if (html_out && !write_html(&r, html_out, err, sizeof err))
+        rc = diag_error(EXIT_INPUT, "--html: %s", err);
     if (save && !vrep_save_model(&r, o.models_dir, save, err, sizeof err))
         rc = diag_error(EXIT_INPUT, "--save-model: %s", err);
     if (plot && !vrep_plot(&r, plot, err, sizeof err))

@@ -273,6 +273,58 @@ async function reportChecks(browser, page) {
     }));
     check(want.test(st.msg) && st.rows === rep.kernels.length, `${name}: one message, the report shown stays`, st.msg.slice(0, 100));
   }
+  await verifyChecks(browser, page, env);
+}
+
+// A recorded `gpulint verify` report (the H100 run under tests/data): every
+// row in its check's table with its verdict, the ceilings, the ladders'
+// bars; the same through `gpulint verify --from FILE --html OUT`.
+async function verifyChecks(browser, page, env) {
+  const vjson = join(source, "tests", "data", "verify", "h100", "verify.json");
+  const v = JSON.parse(readFileSync(vjson, "utf8"));
+  const input = await page.$("#report-file");
+  await input.uploadFile(vjson);
+  await page.waitForFunction(() => !document.getElementById("verify").hidden, { timeout: 5000 });
+  const read = () => ({
+    reportHidden: document.getElementById("report").hidden,
+    rows: document.querySelectorAll("#verify-checks table tr:not(:first-child)").length,
+    agrees: document.querySelectorAll("#verify-checks tr.agrees").length,
+    differs: document.querySelectorAll("#verify-checks tr.differs").length,
+    ceilings: document.querySelectorAll("#verify-ceilings tr").length - 1,
+    ladders: document.querySelectorAll("#verify-ladders figure.ladder").length,
+    bars: document.querySelectorAll("#verify-ladders rect.bar:not(.book)").length,
+    firstOcc: [...document.querySelectorAll("#verify-occupancy tr:nth-child(2) td")].map((td) => td.textContent),
+  });
+  const got = await page.evaluate(read);
+  const want = {
+    rows: v.results.length,
+    agrees: v.results.filter((r) => r.verdict === "agrees").length,
+    differs: v.results.filter((r) => r.verdict === "differs").length,
+    ceilings: Object.keys(v.ceilings).length,
+    ladders: Object.keys(v.ladders).length,
+    bars: Object.values(v.ladders).reduce((n, l) => n + l.steps.filter((st) => st.ms > 0).length, 0),
+  };
+  const r0 = v.results.find((r) => r.check === "occupancy");
+  check(got.reportHidden && got.rows === want.rows && got.agrees === want.agrees && got.differs === want.differs,
+    "a verify JSON through the file picker: every row in its check's table with its verdict",
+    `${got.rows} rows, ${got.agrees} agree, ${got.differs} differ`);
+  check(got.firstOcc[0] === r0.kernel && got.firstOcc[2] === String(r0.predicted) && got.firstOcc[3] === String(r0.measured),
+    "a verify row shows the prediction beside the measurement", got.firstOcc.join(" | "));
+  check(got.ceilings === want.ceilings && got.ladders === want.ladders && got.bars === want.bars,
+    "the measured ceilings and each ladder's steps drawn", `${got.ceilings} ceilings, ${got.ladders} ladders, ${got.bars} bars`);
+  await page.screenshot({ path: join(shots, "verify-viewer.png"), fullPage: true });
+  await (await page.$("#verify-ladders")).screenshot({ path: join(shots, "verify-ladders.png") });
+
+  const html = join(shots, "verify-report.html");
+  execFileSync(gpulint_exe, ["verify", "--from", vjson, "--html", html], { env, maxBuffer: 1 << 26 });
+  const view = await browser.newPage();
+  await view.setViewport({ width: 1280, height: 900 });
+  await view.goto(pathToFileURL(html).href, { waitUntil: "load" });
+  await view.waitForSelector("body[data-ready='1']", { timeout: 5000 });
+  const emb = await view.evaluate(read);
+  check(!(await view.$eval("#view-report", (e) => e.hidden)) && emb.rows === want.rows && emb.ladders === want.ladders,
+    "gpulint verify --html opens on its report", `${emb.rows} rows, ${emb.ladders} ladders`);
+  await view.close();
 }
 console.log(`screenshots in ${shots}`);
 console.log(`${passed} passed, ${failed} failed`);
