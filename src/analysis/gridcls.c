@@ -55,6 +55,51 @@ static void classes_of(int64_t extent, bool used, dim_classes *c)
     c->count[c->n++] = 1;
 }
 
+/* Interior blocks that differ along the one dimension the site reads
+ * (triangular loop nests: each block's rows run a different length). Up to
+ * GRIDCLS_ENUMERATE of them are each evaluated; more are summed as a linear
+ * trend when the probes lie on a line (exact for per-block counts affine in
+ * the block index, which triangular nests over a 1-D grid give). Returns
+ * false when fn fails; sets res->uniform and its note either way. */
+#define GRIDCLS_ENUMERATE 16
+static bool resum_interior(const int64_t grid[3], int d, const int64_t ref[GRIDCLS_METRICS],
+                           const int64_t mid[GRIDCLS_METRICS], const int64_t last[GRIDCLS_METRICS],
+                           gridcls_fn fn, void *ctx, gridcls_result *res, char *why,
+                           size_t why_size)
+{
+    int64_t g = grid[d], n = g - 2; /* interior blocks 1 .. g-2 */
+    int64_t sum[GRIDCLS_METRICS] = {0};
+    if (n <= GRIDCLS_ENUMERATE) {
+        for (int64_t b = 1; b <= n; b++) {
+            int64_t bid[3] = {0, 0, 0}, m[GRIDCLS_METRICS] = {0};
+            bid[d] = b;
+            if (!fn(bid, m, why, why_size, ctx))
+                return false;
+            for (int k = 0; k < GRIDCLS_METRICS; k++)
+                sum[k] += m[k];
+        }
+        snprintf(res->note, sizeof res->note,
+                 "interior blocks differ along %c: each of the %lld was evaluated", dim_name[d],
+                 (long long)n);
+        res->uniform = true;
+    } else {
+        int64_t pm = g / 2, pl = g - 2;
+        for (int k = 0; k < GRIDCLS_METRICS; k++)
+            if ((mid[k] - ref[k]) * (pl - 1) != (last[k] - ref[k]) * (pm - 1))
+                return true; /* not on a line: the note already says so */
+        for (int k = 0; k < GRIDCLS_METRICS; k++)
+            sum[k] = n * (ref[k] + last[k]) / 2;
+        snprintf(res->note, sizeof res->note,
+                 "interior blocks differ along %c, on a line through blockIdx.%c = 1, %lld and "
+                 "%lld: summed as that line",
+                 dim_name[d], dim_name[d], (long long)pm, (long long)pl);
+    }
+    for (int k = 0; k < GRIDCLS_METRICS; k++)
+        res->sum[k] += sum[k] - n * ref[k];
+    res->classes += (int)(n <= GRIDCLS_ENUMERATE ? n - 1 : 2);
+    return true;
+}
+
 bool gridcls_sum(const int64_t grid[3], const bool used[3], int judged, gridcls_fn fn, void *ctx,
                  gridcls_result *res, char *why, size_t why_size)
 {
@@ -78,8 +123,11 @@ bool gridcls_sum(const int64_t grid[3], const bool used[3], int judged, gridcls_
     /* Probe the interior of each used dimension away from the
      * representative, the rest of the index held at the interior. */
     int64_t base[3], ref[GRIDCLS_METRICS] = {0};
-    for (int d = 0; d < 3; d++)
+    int n_used = 0;
+    for (int d = 0; d < 3; d++) {
         base[d] = gridcls_interior(grid[d]);
+        n_used += used[d] && grid[d] > 1;
+    }
     bool have_ref = false;
     for (int d = 0; d < 3 && res->uniform; d++) {
         if (!used[d] || grid[d] < 4)
@@ -90,21 +138,25 @@ bool gridcls_sum(const int64_t grid[3], const bool used[3], int judged, gridcls_
             have_ref = true;
         }
         const int64_t probes[2] = {grid[d] / 2, grid[d] - 2};
+        int64_t pm[2][GRIDCLS_METRICS] = {{0}};
         for (int p = 0; p < 2; p++) {
             int64_t bid[3] = {base[0], base[1], base[2]};
             bid[d] = probes[p];
-            int64_t m[GRIDCLS_METRICS] = {0};
-            if (!fn(bid, m, why, why_size, ctx))
+            if (!fn(bid, pm[p], why, why_size, ctx))
                 return false;
-            if (memcmp(m, ref, (size_t)judged * sizeof m[0]) != 0) {
+            if (res->uniform && memcmp(pm[p], ref, (size_t)judged * sizeof ref[0]) != 0) {
                 res->uniform = false;
                 snprintf(res->note, sizeof res->note,
                          "interior blocks differ (blockIdx.%c = %lld is not like blockIdx.%c = "
                          "1): the total takes every interior block as like the first",
                          dim_name[d], (long long)probes[p], dim_name[d]);
-                break;
             }
         }
+        /* Along the only dimension the site reads, the interior can be
+         * summed block by block or as a line. */
+        if (!res->uniform && n_used == 1 &&
+            !resum_interior(grid, d, ref, pm[0], pm[1], fn, ctx, res, why, why_size))
+            return false;
     }
     return true;
 }

@@ -428,7 +428,7 @@ static bool closed_form_trips(walker *w, int d, int lane, int64_t x, int64_t *tr
     }
     /* The stepped count stops at the cap, and so does this; the last value
      * the counter takes must fit as it does when stepped. */
-    if (t > LANES_MAX_ITER) {
+    if (t > LANES_MAX_ITER && !(w->job->uncapped_trips && d == w->job->n_loops - 1)) {
         w->res->loop_capped = true;
         t = LANES_MAX_ITER;
     }

@@ -49,6 +49,10 @@ typedef struct lanes_job {
      * loop to completion and visit once per instance with each lane's trip
      * count as its value (active = the lanes that reached the loop). */
     bool last_loop_trips;
+    /* With last_loop_trips: a trip count found in closed form is taken in
+     * full rather than stopped at LANES_MAX_ITER (nothing is walked, so the
+     * cap's cost does not arise). */
+    bool uncapped_trips;
     int64_t block[3];
     const expr_env *env; /* constants; may be NULL */
     lanes_fn fn;

@@ -1,6 +1,7 @@
 /* traffic: L1 and shared-memory requests of a launch (see traffic.h). */
 #include "analysis/traffic.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,26 +9,93 @@
 #include "analysis/bank.h"
 #include "analysis/coalesce.h"
 #include "analysis/gridcls.h"
+#include "analysis/lanes.h"
 #include "util/sbuf.h"
 
 typedef struct grid_ctx {
     const mem_access *access;
     const int64_t *block;
     const expr_env *env;
-    bool estimated; /* some block rested on a guard or a sampled bound */
-    bool capped;    /* some block's loop was cut short */
+    bool estimated;    /* some block rested on a guard or a sampled bound */
+    bool capped;       /* some block's loop was cut short */
+    bool extrapolated; /* some block's cut-short walk was scaled to its full count */
     /* The interior block, asked for first and again by gridcls_sum's
      * classes and its probes' reference: walked once. */
     bool have_interior;
     int64_t interior[3], interior_m[GRIDCLS_METRICS];
 } grid_ctx;
 
-/* One block's requests and units (wavefronts or sectors); unreached: 0. */
+/* One block's requests and units (wavefronts or sectors); unreached: 0.
+ * floor_*: what the walk itself counted, a lower bound when it was cut
+ * short and the figures above were scaled to the full count. */
 typedef struct block_counts {
-    bool analyzed, unreached, estimated, capped;
+    bool analyzed, unreached, estimated, capped, extrapolated;
     int64_t requests, units, lines;
+    int64_t floor_requests, floor_units;
     char reason[LANES_WHY_MAX];
 } block_counts;
+
+/* Each innermost-loop instance makes as many warp requests as its longest
+ * lane runs: the lanes step together. */
+static bool longest_lane(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, size_t why_size,
+                         void *ctx)
+{
+    (void)why, (void)why_size, (void)ctx;
+    int64_t top = 0;
+    for (int l = 0; l < LANES_WARP; l++)
+        if ((v->active >> l & 1) && v->value[l] > top)
+            top = v->value[l];
+    m[0] = top;
+    return true;
+}
+
+/* The warp requests a site's loops make in full, counted from each
+ * innermost loop's trip counts rather than walked request by request (the
+ * walk stops at LANES_MAX_VISITS_PER_WARP: a triangular nest of thousands
+ * of iterations each). False when this count is cut short or sampled too,
+ * or the guard reads the innermost counter (its lanes would then not be
+ * the loop's). */
+static bool full_requests(const mem_access *a, const int64_t block[3], const expr_env *env,
+                          int64_t *out)
+{
+    if (a->n_loops == 0 || a->why_not)
+        return false;
+    const loop_ctx *inner = &a->loops[a->n_loops - 1];
+    if (!inner->var || (a->guard && expr_uses_name(a->guard, inner->var)))
+        return false;
+    lanes_job job = {.what = "loop",
+                     .guard = a->guard,
+                     .loops = a->loops,
+                     .n_loops = a->n_loops,
+                     .last_loop_trips = true,
+                     .uncapped_trips = true,
+                     .block = {block[0], block[1], block[2]},
+                     .env = env,
+                     .fn = longest_lane};
+    lanes_result lr;
+    if (!lanes_run(&job, &lr) || lr.loop_capped || lr.bound_sampled || lr.guard_assumed)
+        return false;
+    *out = lr.sum[0];
+    return true;
+}
+
+/* A walk cut short: its requests, units and lines scaled to the full
+ * request count, as the walked requests' mean (an estimate; what was walked
+ * stays the lower bound). */
+static void extrapolate(const mem_access *a, const int64_t block[3], const expr_env *env,
+                        block_counts *c)
+{
+    int64_t full;
+    if (!c->capped || c->requests <= 0 || !full_requests(a, block, env, &full) ||
+        full <= c->requests)
+        return;
+    double f = (double)full / (double)c->requests;
+    c->units = (int64_t)llround((double)c->units * f);
+    c->lines = (int64_t)llround((double)c->lines * f);
+    c->requests = full;
+    c->capped = false;
+    c->extrapolated = true;
+}
 
 static void count_block(const mem_access *a, const int64_t block[3], const expr_env *env,
                         block_counts *c)
@@ -53,6 +121,10 @@ static void count_block(const mem_access *a, const int64_t block[3], const expr_
         c->lines = cr.total_lines;
         snprintf(c->reason, sizeof c->reason, "%s", cr.reason);
     }
+    c->floor_requests = c->requests;
+    c->floor_units = c->units;
+    if (c->analyzed)
+        extrapolate(a, block, env, c);
 }
 
 static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *why, size_t why_size,
@@ -75,9 +147,12 @@ static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *w
     }
     g->estimated = g->estimated || c.estimated;
     g->capped = g->capped || c.capped;
+    g->extrapolated = g->extrapolated || c.extrapolated;
     m[0] = c.analyzed ? c.requests : 0;
     m[1] = c.analyzed ? c.units : 0;
     m[2] = c.analyzed ? c.lines : 0;
+    m[3] = c.analyzed ? c.floor_requests : 0;
+    m[4] = c.analyzed ? c.floor_units : 0;
     if (!g->have_interior) {
         g->have_interior = true;
         memcpy(g->interior, bid, sizeof g->interior);
@@ -106,7 +181,9 @@ bool traffic_site(const mem_access *a, const int64_t block[3], const expr_env *e
          * block can be told apart from it). */
         if (__builtin_mul_overflow(m[0], blocks, &out->requests) ||
             __builtin_mul_overflow(m[1], blocks, &out->units) ||
-            __builtin_mul_overflow(m[2], blocks, &out->lines)) {
+            __builtin_mul_overflow(m[2], blocks, &out->lines) ||
+            __builtin_mul_overflow(m[3], blocks, &out->floor_requests) ||
+            __builtin_mul_overflow(m[4], blocks, &out->floor_units)) {
             snprintf(why, why_size, "the grid's totals overflow");
             return false;
         }
@@ -119,13 +196,19 @@ bool traffic_site(const mem_access *a, const int64_t block[3], const expr_env *e
         out->requests = gr.sum[0];
         out->units = gr.sum[1];
         out->lines = gr.sum[2];
+        out->floor_requests = gr.sum[3];
+        out->floor_units = gr.sum[4];
         out->blocks_evaluated = gr.classes;
         out->uniform = gr.uniform;
         if (!gr.uniform)
             snprintf(out->note, sizeof out->note, "%s", gr.note);
     }
-    out->exact = out->uniform && !g.estimated && !g.capped;
-    out->lower = out->uniform && !g.estimated && g.capped;
+    out->exact = out->uniform && !g.estimated && !g.capped && !g.extrapolated;
+    out->lower = out->uniform && !g.estimated && g.capped && !g.extrapolated;
+    /* What was walked bounds the requests from below even where the totals
+     * were scaled beyond it. */
+    out->floor_is_lower = out->uniform && !g.estimated;
+    out->extrapolated = g.extrapolated;
     return true;
 }
 
@@ -258,9 +341,9 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         out->requests[s] += t.requests;
         out->units[s] += t.units;
         out->lines[s] += t.lines;
-        if (t.exact || t.lower) {
-            out->certain_requests[s] += t.requests;
-            out->certain_units[s] += t.units;
+        if (t.floor_is_lower) {
+            out->certain_requests[s] += t.floor_requests;
+            out->certain_units[s] += t.floor_units;
         }
         if (!t.exact) {
             if (t.lower)
@@ -268,7 +351,11 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
             else
                 out->n_estimated++;
             if (!out->why)
-                out->why = site_why(a, t.lower     ? "a loop was cut short (a lower bound)"
+                out->why = site_why(a, t.lower ? "a loop was cut short (a lower bound)"
+                                       : t.extrapolated && t.uniform
+                                           ? "a loop nest too long to walk: its requests counted "
+                                             "from the trip counts, its sectors scaled from the "
+                                             "requests walked (an estimate)"
                                        : t.note[0] ? t.note
                                                    : "a guard or a loop bound was not evaluated "
                                                      "(an estimate)");

@@ -23,6 +23,11 @@ typedef struct traffic_site_total {
      * are at most the real ones (a loop cut short); neither: an estimate
      * (a guard taken as true for every lane, a sampled loop bound). */
     bool exact, lower;
+    /* A walk cut short and scaled to the full request count (an estimate):
+     * floor_* keep what was walked, at most the real figures wherever
+     * floor_is_lower (exact and lower sites have floor_* = the figures). */
+    bool extrapolated, floor_is_lower;
+    int64_t floor_requests, floor_units;
     int blocks_evaluated; /* 0: one interior block stands for every block */
     bool uniform;         /* false: sampled interior blocks differed (note) */
     char note[192];

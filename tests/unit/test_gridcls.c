@@ -113,8 +113,40 @@ static void test_judged_metrics(void **state)
     assert_true(r.uniform);
     assert_int_equal(r.sum[0], 8);
     assert_int_equal(r.sum[1], 32);
+    /* Judged, the third differs; the grid is small enough to evaluate
+     * block by block, so its sum is exact. */
     assert_true(gridcls_sum(grid, used, 3, index_in_third, NULL, &r, why, sizeof why));
+    assert_int_equal(r.sum[2], 0 + 1 + 2 + 3 + 4 + 5 + 6 + 7);
+    assert_non_null(strstr(r.note, "each of the 6 was evaluated"));
+}
+
+/* A triangular loop nest over a 1-D grid: each block's count grows with
+ * its index. Too many blocks to evaluate one by one, so the probes (1, 50,
+ * 98) find the line and the sum is the line's. */
+static bool triangular(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *why, size_t why_size,
+                       void *ctx)
+{
+    (void)why, (void)why_size, (void)ctx;
+    m[0] = 1000 - 7 * bid[0];
+    m[1] = 3 * m[0];
+    return true;
+}
+
+static void test_linear_trend(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {100, 1, 1};
+    const bool used[3] = {true, false, false};
+    gridcls_result r;
+    char why[64];
+    assert_true(gridcls_sum(grid, used, 2, triangular, NULL, &r, why, sizeof why));
+    int64_t want = 0;
+    for (int64_t b = 0; b < 100; b++)
+        want += 1000 - 7 * b;
+    assert_int_equal(r.sum[0], want);
+    assert_int_equal(r.sum[1], 3 * want);
     assert_false(r.uniform);
+    assert_non_null(strstr(r.note, "summed as that line"));
 }
 
 /* The stencil's left-halo store: tile[ly][0] = ... if threadIdx.x == 0 and
@@ -184,19 +216,31 @@ static void test_two_dimensions(void **state)
     expr_free(a.guard);
 }
 
-/* A guard that picks one interior block is not an edge effect: the class
- * sum misses it, and says so. */
+/* A guard that picks one interior block is not an edge effect: on a small
+ * grid every interior block is evaluated and the sum is exact; on a large
+ * one the probes see the difference, find no line through it, and the
+ * class sum says it missed something. */
 static void test_interior_outlier(void **state)
 {
     (void)state;
     mem_access a = {.space = SPACE_SHARED, .width = 4};
     a.byte_offset = B(OP_MUL, S(SYM_TID_X), C(4));
     a.guard = B(OP_NE, S(SYM_BID_X), C(5));
-    const int64_t block[3] = {32, 1, 1}, grid[3] = {10, 1, 1};
-    access_ctx c = {&a, block, grid};
+    const int64_t block[3] = {32, 1, 1}, small[3] = {10, 1, 1};
+    access_ctx c = {&a, block, small};
     gridcls_result r = by_class(&c);
+    int64_t want[2];
+    brute_force(&c, want);
+    assert_true(r.uniform);
+    assert_int_equal(r.sum[0], want[0]);
+    assert_int_equal(r.sum[1], want[1]);
+    expr_free(a.guard);
+    a.guard = B(OP_NE, S(SYM_BID_X), C(50));
+    const int64_t large[3] = {100, 1, 1};
+    access_ctx cl = {&a, block, large};
+    r = by_class(&cl);
     assert_false(r.uniform);
-    assert_non_null(strstr(r.note, "blockIdx.x = 5"));
+    assert_non_null(strstr(r.note, "blockIdx.x = 50"));
     expr_free(a.byte_offset);
     expr_free(a.guard);
 }
@@ -220,7 +264,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_judged_metrics),     cmocka_unit_test(test_halo_guard),
         cmocka_unit_test(test_partial_last_block), cmocka_unit_test(test_two_dimensions),
-        cmocka_unit_test(test_interior_outlier),   cmocka_unit_test(test_block_index_unused),
+        cmocka_unit_test(test_interior_outlier),   cmocka_unit_test(test_linear_trend),
+        cmocka_unit_test(test_block_index_unused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

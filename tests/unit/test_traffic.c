@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "analysis/lanes.h"
 #include "analysis/traffic.h"
 #include "analysis/cexpr.h"
 
@@ -265,13 +266,50 @@ static void test_left_out_site_is_named(void **state)
     site_free(&bad);
 }
 
+/* A loop longer than the walk follows (LANES_MAX_ITER iterations) whose
+ * lanes run different lengths: the requests come from the trip counts
+ * (each warp runs as long as its longest lane, 20000 + 31), the sectors are
+ * scaled from those walked, and what was walked stays the lower bound. */
+static void test_cut_short_walk_is_scaled(void **state)
+{
+    (void)state;
+    mem_access a = site(SPACE_GLOBAL, "4 * (k * 32 + threadIdx.x)", 4, false, NULL, "k", 0);
+    expr_free(a.loops[0].cond);
+    a.loops[0].cond = P("k < 20000 + threadIdx.x");
+    const int64_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    expr_env env;
+    expr_env_init(&env);
+    traffic_site_total t;
+    char why[256];
+    assert_true(traffic_site(&a, block, &env, grid, &t, why, sizeof why));
+    assert_int_equal(t.requests, 20031);
+    assert_int_equal(t.units, 4 * 20031);
+    assert_true(t.extrapolated && t.floor_is_lower);
+    assert_false(t.exact || t.lower);
+    assert_int_equal(t.floor_requests, LANES_MAX_ITER);
+    assert_int_equal(t.floor_units, 4 * LANES_MAX_ITER);
+    const mem_access *sites[1] = {&a};
+    traffic tt;
+    traffic_compute(sites, 1, grid, block, &env, NULL, &tt);
+    assert_int_equal(tt.requests[TRAFFIC_LOAD], 20031);
+    assert_int_equal(tt.certain_requests[TRAFFIC_LOAD], LANES_MAX_ITER);
+    assert_int_equal(tt.n_estimated, 1);
+    assert_non_null(strstr(tt.why, "too long to walk"));
+    traffic_free(&tt);
+    site_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bounds_check_edge_block), cmocka_unit_test(test_2d_block_row_major),
-        cmocka_unit_test(test_strided_store),           cmocka_unit_test(test_loop),
-        cmocka_unit_test(test_guard_on_block_index),    cmocka_unit_test(test_shared_wavefronts),
+        cmocka_unit_test(test_bounds_check_edge_block),
+        cmocka_unit_test(test_2d_block_row_major),
+        cmocka_unit_test(test_strided_store),
+        cmocka_unit_test(test_loop),
+        cmocka_unit_test(test_guard_on_block_index),
+        cmocka_unit_test(test_shared_wavefronts),
         cmocka_unit_test(test_left_out_site_is_named),
+        cmocka_unit_test(test_cut_short_walk_is_scaled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
