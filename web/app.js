@@ -488,11 +488,11 @@ const fmtPct = (v) => (typeof v === "number" && isFinite(v) ? (100 * v).toFixed(
 
 function renderVerify(v) {
   const s = v.summary || {}, d = v.device || {};
-  $("verify-summary").textContent = `${s.rows} rows: ${s.agrees} agree, ${s.differs} differ, ${s.not_comparable} not comparable` +
+  $("verify-summary").textContent = `${s.rows ?? v.results.length} rows: ${s.agrees} agree, ${s.differs} differ, ${s.not_comparable} not comparable` +
     (v.dry_run ? " (a dry run: the predictions, nothing measured)" : "");
-  $("verify-device").textContent = d.name
-    ? `${d.name} (${d.arch}, ${d.sms} SMs, SM ${d.sm_clock_mhz} MHz, memory ${d.memory_clock_mhz} MHz × ${d.memory_bus_bits} bit), driver ${d.driver}, runtime ${d.runtime}; counters ${v.counters}${v.counters_note ? ": " + v.counters_note : ""}`
-    : `no GPU measured${v.counters_note ? "; " + v.counters_note : ""}`;
+  $("verify-device").textContent = v.dry_run || !d.driver
+    ? `${d.name || "no GPU"}: planned for ${d.arch || "?"}, nothing measured`
+    : `${d.name} (${d.arch}, ${d.sms} SMs, SM ${d.sm_clock_mhz} MHz, memory ${d.memory_clock_mhz} MHz × ${d.memory_bus_bits} bit), driver ${d.driver}, runtime ${d.runtime}; counters ${v.counters}${v.counters_note ? ": " + v.counters_note : ""}`;
   const ceil = Object.entries(v.ceilings || {});
   table("verify-ceilings", [["ceiling"], ["kernel"], ["measured", "num"], ["spec", "num"], ["datasheet", "num"], ["measured / spec", "num"]],
     ceil.map(([name, c]) => ({ cells: [name, c.kernel || "–", c.measured ? fmtSI(c.measured, c.unit) : "–",
@@ -511,13 +511,16 @@ function renderVerify(v) {
     t.className = "data";
     t.id = `verify-${check}`;
     table(t, [["kernel"], ["launch"], ["predicted", "num"], ["measured", "num"], ["unit"], ["verdict", "verdict"]],
-      rows.map((r) => ({ cls: r.verdict, cells: [r.kernel, r.launch, fmtVal(r.predicted), fmtVal(r.measured), r.unit, r.verdict.replace("_", " ")] })));
+      rows.map((r) => ({ cls: r.verdict, cells: [r.kernel, r.launch, fmtVal(r.predicted), fmtVal(r.measured), r.unit, String(r.verdict || "–").replace("_", " ")] })));
     const wrap = document.createElement("div");
     wrap.className = "scroll";
     wrap.append(t);
     box.append(h, how, wrap);
-    const why = rows.filter((r) => r.reason);
-    if (why.length) box.append(notesList(why.map((r) => `${r.kernel}: ${r.reason}`)));
+    // One line per reason, with the kernels it is given for (a dry run
+    // gives every row the same one).
+    const why = new Map();
+    for (const r of rows) if (r.reason) why.set(r.reason, [...new Set([...(why.get(r.reason) || []), r.kernel])]);
+    if (why.size) box.append(notesList([...why].map(([reason, ks]) => `${ks.join(", ")}: ${reason}`)));
   }
   renderLadders(v.ladders || {});
 }

@@ -84,11 +84,17 @@ static bool resum_interior(const int64_t grid[3], int d, const int64_t ref[GRIDC
         res->uniform = true;
     } else {
         int64_t pm = g / 2, pl = g - 2;
-        for (int k = 0; k < GRIDCLS_METRICS; k++)
-            if ((mid[k] - ref[k]) * (pl - 1) != (last[k] - ref[k]) * (pm - 1))
-                return true; /* not on a line: the note already says so */
-        for (int k = 0; k < GRIDCLS_METRICS; k++)
-            sum[k] = n * (ref[k] + last[k]) / 2;
+        for (int k = 0; k < GRIDCLS_METRICS; k++) {
+            int64_t a, b, ends;
+            /* Not on a line, or too large to tell: the note already says
+             * the total takes the interior as like block 1. */
+            if (__builtin_mul_overflow(mid[k] - ref[k], pl - 1, &a) ||
+                __builtin_mul_overflow(last[k] - ref[k], pm - 1, &b) || a != b ||
+                __builtin_add_overflow(ref[k], last[k], &ends) ||
+                __builtin_mul_overflow(n, ends, &sum[k]))
+                return true;
+            sum[k] /= 2;
+        }
         snprintf(res->note, sizeof res->note,
                  "interior blocks differ along %c, on a line through blockIdx.%c = 1, %lld and "
                  "%lld: summed as that line",

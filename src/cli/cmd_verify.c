@@ -53,6 +53,8 @@ static bool write_html(const verify_result *r, const char *path, char *err, size
         snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
         ok = false;
     }
+    if (f && !ok)
+        remove(path); /* no half-written page left behind */
     free(text);
     return ok;
 }

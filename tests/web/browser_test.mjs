@@ -315,6 +315,22 @@ async function verifyChecks(browser, page, env) {
   await page.screenshot({ path: join(shots, "verify-viewer.png"), fullPage: true });
   await (await page.$("#verify-ladders")).screenshot({ path: join(shots, "verify-ladders.png") });
 
+  // A dry run's record (predictions only): every row shown, nothing
+  // measured, one line for the reason they share.
+  const dry = join(shots, "verify-dry.json");
+  writeFileSync(dry, execFileSync(gpulint_exe, ["verify", "--dry-run", "--arch", "sm_90", "--check", "occupancy",
+    "--only", "occ_regs8", "--format", "json"], { env, maxBuffer: 1 << 26 }));
+  const dv = JSON.parse(readFileSync(dry, "utf8"));
+  await input.uploadFile(dry);
+  await page.waitForFunction((n) => document.querySelectorAll("#verify-checks table tr:not(:first-child)").length === n,
+    { timeout: 5000 }, dv.results.length);
+  const dryShown = await page.evaluate(() => ({
+    device: document.getElementById("verify-device").textContent,
+    notes: document.querySelectorAll("#verify-checks ul.notes li").length,
+  }));
+  check(dryShown.device.includes("nothing measured") && dryShown.notes === 1,
+    "a dry-run verify record: its rows, nothing measured, the shared reason once", dryShown.device);
+
   const html = join(shots, "verify-report.html");
   execFileSync(gpulint_exe, ["verify", "--from", vjson, "--html", html], { env, maxBuffer: 1 << 26 });
   const view = await browser.newPage();
