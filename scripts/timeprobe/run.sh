@@ -14,3 +14,10 @@ P=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum.peak_sustained,l1tex__t_request
 ncu --metrics $M,$P --csv ./probe > $R/ncu_base.csv 2> $R/ncu_base.err
 ncu --clock-control none --metrics $M --csv ./probe > $R/ncu_none.csv 2> $R/ncu_none.err
 cuobjdump -sass probe > $R/probe.sass 2>&1
+# The store-reload chains (launches 18-21) alone, with what L1 and L2 served.
+RM=$M,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,smsp__inst_executed.sum
+ncu --kernel-name reload --metrics $RM --csv ./probe > $R/ncu_reload_base.csv 2> $R/ncu_reload_base.err
+ncu --clock-control none --kernel-name reload --metrics $RM --csv ./probe > $R/ncu_reload_none.csv 2> $R/ncu_reload_none.err
+# DRAM both ways and stores that write part of a sector (launches 22-27).
+MM=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second,lts__cycles_elapsed.avg.per_second,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,lts__t_sectors_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
+ncu --kernel-name regex:'copy_bw|write_partial' --metrics $MM --csv ./probe > $R/ncu_more_base.csv 2> $R/ncu_more_base.err

@@ -83,6 +83,53 @@ __global__ void write_l2(float4 *a, int n4, int passes)
             __stcg(a + i, make_float4(p, p, p, p));
 }
 
+// `y[t] += x[i]` with y and x free to alias, as in the accumulating loops
+// of polybench's atax, bicg, mvt or correlation: the compiler keeps y[t] in
+// a register but must store it every iteration, and the next iteration's
+// load of x[i] may not pass that store, which waits for this iteration's
+// load: one load's latency an iteration, however many warps. With
+// `chains` = 2 (y and y + n, two statements) the second statement's load
+// waits for the first's store too. Timed inside the kernel too.
+__global__ void reload(float *y, const float *x, int n, int steps, int chains,
+                       unsigned long long *clocks)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    long long t0 = clock64();
+    if (chains == 1)
+        for (int i = 0; i < steps; i++)
+            y[t] += x[i];
+    else
+        for (int i = 0; i < steps; i++) {
+            y[t] += x[i];
+            y[n + t] += x[i];
+        }
+    long long t1 = clock64();
+    if (t == 0)
+        clocks[0] = (unsigned long long)(t1 - t0);
+}
+
+// DRAM read and write together: every thread copies 16-byte vectors,
+// grid-stride, from one buffer to another too large for L2 to keep what
+// is written, so both directions reach DRAM at once.
+__global__ void copy_bw(const float4 *a, float4 *b, long n4)
+{
+    long stride = (long)gridDim.x * blockDim.x;
+    for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n4; i += stride)
+        b[i] = a[i];
+}
+
+// Stores that write part of a sector: each lane writes 4 bytes into a
+// sector of its own (a 128-byte stride, as a naive transpose's column
+// writes do), `passes` times over a buffer L2 holds; the first pass fills
+// L2. Beside it the same bytes written whole, a lane after a lane.
+__global__ void write_partial(float *a, int lines, int passes, int whole)
+{
+    int stride = gridDim.x * blockDim.x;
+    for (int p = 0; p < passes; p++)
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < lines; i += stride)
+            a[whole ? i : (long)i * 32] = (float)p;
+}
+
 // One element per 128-byte line, visited in a random cycle so that no
 // prefetch or sector reuse helps.
 static std::vector<unsigned> cycle(size_t bytes, unsigned seed)
@@ -169,6 +216,54 @@ int main()
         CHECK(cudaGetLastError());
         CHECK(cudaDeviceSynchronize());
         printf("read_l2, write_l2: 24 MB x 1 and 41 passes\n");
+        CHECK(cudaFree(a));
+    }
+    {
+        // Launches 18-21: one warp, then 16 blocks of 256 threads (the
+        // polybench kernels' 4096 threads), one chain and two, 4096 steps.
+        int n = 4096, steps = 4096;
+        float *y, *x;
+        unsigned long long *clk, h;
+        CHECK(cudaMalloc(&y, 2 * n * sizeof(float)));
+        CHECK(cudaMalloc(&x, steps * sizeof(float)));
+        CHECK(cudaMalloc(&clk, sizeof h));
+        CHECK(cudaMemset(y, 0, 2 * n * sizeof(float)));
+        CHECK(cudaMemset(x, 0, steps * sizeof(float)));
+        for (int blocks : {1, 16})
+            for (int chains : {1, 2}) {
+                int threads = blocks == 1 ? 32 : 256;
+                reload<<<blocks, threads>>>(y, x, n, steps, chains, clk);
+                CHECK(cudaGetLastError());
+                CHECK(cudaMemcpy(&h, clk, sizeof h, cudaMemcpyDeviceToHost));
+                printf("reload %d x %d threads, %d chain(s): %.1f clocks per iteration\n", blocks,
+                       threads, chains, (double)h / steps);
+            }
+        CHECK(cudaFree(y));
+        CHECK(cudaFree(x));
+        CHECK(cudaFree(clk));
+    }
+    {
+        // Launches 22-23: a 1 GiB copy (warm-up, measured); 24-27: partial
+        // and whole-sector stores over 24 MiB of lines, 1 and 41 passes.
+        long n4 = (1L << 30) / 16;
+        float4 *a, *b;
+        CHECK(cudaMalloc(&a, n4 * 16));
+        CHECK(cudaMalloc(&b, n4 * 16));
+        CHECK(cudaMemset(a, 1, n4 * 16));
+        for (int i = 0; i < 2; i++)
+            copy_bw<<<sms * 8, 256>>>(a, b, n4);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        printf("copy_bw 1 GiB\n");
+        CHECK(cudaFree(b));
+        int lines = (24 << 20) / 128; // 24 MiB of 128-byte lines
+        for (int whole : {0, 1})
+            for (int passes : {1, 41})
+                write_partial<<<sms * 8, 256>>>((float *)a, whole ? lines * 32 : lines, passes,
+                                                whole);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        printf("write_partial: 24 MiB, 4 bytes a line and whole lines, 1 and 41 passes\n");
         CHECK(cudaFree(a));
     }
     return 0;
