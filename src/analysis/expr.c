@@ -122,6 +122,19 @@ void expr_env_set_builtin(expr_env *env, expr_builtin b, int64_t v)
     env->builtin[b] = v;
 }
 
+void expr_env_bind_launch(expr_env *env, const expr_env *from, const int64_t grid[3],
+                          const int64_t block[3])
+{
+    if (from)
+        *env = *from;
+    else
+        expr_env_init(env);
+    for (int d = 0; d < 3; d++) {
+        expr_env_set_builtin(env, (expr_builtin)(SYM_BDIM_X + d), block[d]);
+        expr_env_set_builtin(env, (expr_builtin)(SYM_GDIM_X + d), grid[d]);
+    }
+}
+
 static int env_find(const expr_env *env, const char *name)
 {
     /* The same pointer is the same name: the walk sets its loop counters

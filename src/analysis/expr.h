@@ -104,6 +104,10 @@ typedef struct expr_env {
 
 void expr_env_init(expr_env *env);
 void expr_env_set_builtin(expr_env *env, expr_builtin b, int64_t v);
+/* env = from (NULL: empty) with blockDim and gridDim bound to the launch's
+ * dimensions, which every index of the launch may read. */
+void expr_env_bind_launch(expr_env *env, const expr_env *from, const int64_t grid[3],
+                          const int64_t block[3]);
 /* Sets or replaces; returns false when the table is full. name is borrowed. */
 bool expr_env_set(expr_env *env, const char *name, int64_t v);
 void expr_env_unset(expr_env *env, const char *name);

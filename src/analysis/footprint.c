@@ -303,21 +303,18 @@ static void array_union(const arr_acc *acc, footprint_array *out)
     free(wr);
 }
 
-/* bid NULL: every block of the grid; else that block alone. */
+/* bid NULL: every block of the grid; else that block alone, or its first
+ * warp alone (threads 0-31 of x, which is a warp when blockDim.x is a
+ * multiple of 32). */
 static void compute(const footprint_site *sites, size_t n, const int64_t grid[3],
-                    const int64_t block[3], const expr_env *env, const int64_t *bid, footprint *out)
+                    const int64_t block[3], const expr_env *env, const int64_t *bid,
+                    bool first_warp, footprint *out)
 {
+    const int64_t warp[3] = {32, 1, 1};
+    const int64_t *threads = first_warp ? warp : block;
     memset(out, 0, sizeof *out);
     expr_env local;
-    if (env)
-        local = *env;
-    else
-        expr_env_init(&local);
-    /* The launch's dimensions are constants of every index. */
-    for (int d = 0; d < 3; d++) {
-        expr_env_set_builtin(&local, (expr_builtin)(SYM_BDIM_X + d), block[d]);
-        expr_env_set_builtin(&local, (expr_builtin)(SYM_GDIM_X + d), grid[d]);
-    }
+    expr_env_bind_launch(&local, env, grid, block);
     expr_env_set_builtin(&local, SYM_WARP_SIZE, 32);
     for (int d = 0; d < 3; d++) {
         local.has_builtin[SYM_TID_X + d] = false;
@@ -342,7 +339,7 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
         int n_ims = 0;
         bool partial = false;
         const char *reason = NULL;
-        bool ok = affbox_images(&b, grid, block, ims, &n_ims, &partial, &reason);
+        bool ok = affbox_images(&b, grid, threads, ims, &n_ims, &partial, &reason);
         free_bound(&b);
         /* A store whose place the thread reads first cannot hide a read,
          * followed or not; any other store must be followed in full. */
@@ -393,14 +390,26 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
 void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid[3],
                        const int64_t block[3], const expr_env *env, footprint *out)
 {
-    compute(sites, n, grid, block, env, NULL, out);
+    compute(sites, n, grid, block, env, NULL, false, out);
 }
 
 void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],
                         const int64_t block[3], const expr_env *env, const int64_t bid[3],
                         footprint *out)
 {
-    compute(sites, n, grid, block, env, bid, out);
+    compute(sites, n, grid, block, env, bid, false, out);
+}
+
+bool footprint_of_warp(const footprint_site *sites, size_t n, const int64_t grid[3],
+                       const int64_t block[3], const expr_env *env, const int64_t bid[3],
+                       footprint *out)
+{
+    if (block[0] % 32 != 0) {
+        memset(out, 0, sizeof *out);
+        return false;
+    }
+    compute(sites, n, grid, block, env, bid, true, out);
+    return true;
 }
 
 void footprint_free(footprint *f)

@@ -58,6 +58,11 @@ void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid
 void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],
                         const int64_t block[3], const expr_env *env, const int64_t bid[3],
                         footprint *out);
+/* The same for the first warp of block bid, where a warp is a row of
+ * the block (blockDim.x a multiple of 32); false, out empty, otherwise. */
+bool footprint_of_warp(const footprint_site *sites, size_t n, const int64_t grid[3],
+                       const int64_t block[3], const expr_env *env, const int64_t bid[3],
+                       footprint *out);
 void footprint_free(footprint *f);
 
 #endif

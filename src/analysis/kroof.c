@@ -486,6 +486,7 @@ static void l2_estimate(const kroof_input *in, kroof *k)
     k->has_l2 = true;
     k->l2_read_sectors = fmax(fmin(per_block, loads), fmin(floor, loads));
     k->l2_write_sectors = (double)in->traffic->units[TRAFFIC_STORE];
+    k->l2_partial_write_sectors = (double)in->traffic->partial_store_units;
 }
 
 void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_product *product,
@@ -573,6 +574,7 @@ void kroof_free(kroof *k)
     free(k->compulsory_why);
     free(k->why_no_compulsory);
     free(k->traffic_why);
+    loadlat_free(&k->lat);
     memset(k, 0, sizeof *k);
 }
 

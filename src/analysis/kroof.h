@@ -13,6 +13,7 @@
 
 #include "analysis/access.h"
 #include "analysis/expr.h"
+#include "analysis/loadlat.h"
 #include "analysis/traffic.h"
 #include "model/model.h"
 
@@ -59,6 +60,10 @@ typedef struct kroof {
      * sectors and the load sectors L1 is asked for. */
     bool has_l2;
     double l2_read_sectors, l2_write_sectors;
+    double l2_partial_write_sectors; /* of those, written in part (traffic.h) */
+    /* The phases of the global loads (analysis/loadlat), owned; lat.ok
+     * false: not placed, and lat.why says why (empty: not computed). */
+    loadlat lat;
     /* With a product: */
     bool has_bound;
     /* l1_time: the load sectors that are certain at the L1 data stage's

@@ -41,7 +41,45 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
     out->l2_latency_s = p->l2_latency_ns * 1e-9;
     out->l2_read_bandwidth = p->l2_read_bandwidth;
     out->l2_write_bandwidth = p->l2_write_bandwidth;
+    out->l2_partial_write_bandwidth = p->l2_partial_write_bandwidth;
     return true;
+}
+
+/* A warp's wait on its loads, phase by phase (analysis/loadlat): the loads
+ * of a phase are in flight together, so the phase lasts as long as its
+ * slowest load's requests, one after another. A request that fetches past
+ * L1 waits for DRAM where its block is in the wave that touches the sector
+ * first, else for L2: blocks that share a sector ask for it together when
+ * they run together, so of their fetches at least 1 / waves (sharers
+ * spread evenly over the waves) and at least the grid's first touches come
+ * from DRAM. */
+static double phased_latency(const ktime_counts *c, const ktime_consts *k, double warps,
+                             double waves, bool l2)
+{
+    double l1 = k->l1_latency_cycles / k->clock_hz, total = 0;
+    int n_phases = 0;
+    for (size_t i = 0; i < c->n_loads; i++)
+        if (c->loads[i].phase >= n_phases)
+            n_phases = c->loads[i].phase + 1;
+    for (int p = 0; p < n_phases; p++) {
+        double longest = 0;
+        for (size_t i = 0; i < c->n_loads; i++) {
+            const ktime_load *d = &c->loads[i];
+            if (d->phase != p)
+                continue;
+            double from_dram = fmin(1, fmax(d->first_share, 1 / waves));
+            double past = l2 ? from_dram * k->dram_latency_s + (1 - from_dram) * k->l2_latency_s
+                             : k->dram_latency_s;
+            /* Without the product's L2 constants only the grid's first
+             * touches leave L1 (as the launch-wide estimate takes it). */
+            double share = l2 ? d->new_share : d->new_share * from_dram;
+            double wait = d->requests / warps * (share * past + (1 - share) * l1);
+            if (wait > longest)
+                longest = wait;
+        }
+        total += longest;
+    }
+    return total;
 }
 
 /* The time of each unit the launch keeps busy and of the latency it
@@ -70,18 +108,27 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
     double data = fmax(r[TRAFFIC_LOAD], load_wavefronts) + u[TRAFFIC_SHARED];
     double cycles = fmax(data, r[TRAFFIC_LOAD] + r[TRAFFIC_STORE]);
     t->part[KTIME_L1] = cycles * busiest / k->clock_hz;
-    /* L2: loads and stores share its slices, so their times add. */
+    /* L2: loads and stores share its slices, so their times add; a store
+     * that writes part of a sector takes longer than a whole one (where
+     * the product's rate for them was measured). */
     bool l2 = c->has_l2 && k->has_l2;
-    if (l2)
+    if (l2) {
+        double partial = k->l2_partial_write_bandwidth > 0
+                             ? fmin(c->l2_partial_write_sectors, c->l2_write_sectors)
+                             : 0;
         t->part[KTIME_L2] = 32 * c->l2_read_sectors / k->l2_read_bandwidth +
-                            32 * c->l2_write_sectors / k->l2_write_bandwidth;
+                            32 * (c->l2_write_sectors - partial) / k->l2_write_bandwidth +
+                            (partial > 0 ? 32 * partial / k->l2_partial_write_bandwidth : 0);
+    }
     /* Latency: each load request of a warp waits for the one before (no
      * overlap of a warp's loads is assumed). Of the sectors it asks for, the
      * share DRAM must read comes from DRAM, the share that reaches L2 beyond
      * that from L2 (where it is modelled), the rest from L1. The warps of a
      * wave overlap; waves follow one another. */
     double warps = blocks * warps_per_block;
-    if (r[TRAFFIC_LOAD] > 0 && warps > 0) {
+    if (c->n_loads > 0 && warps > 0) {
+        t->part[KTIME_LATENCY] = t->waves * phased_latency(c, k, warps, t->waves, l2);
+    } else if (r[TRAFFIC_LOAD] > 0 && warps > 0) {
         double per_warp = r[TRAFFIC_LOAD] / warps;
         double sectors = u[TRAFFIC_LOAD];
         double dram = sectors > 0 ? fmin(1.0, c->dram_read_sectors / sectors) : 1;

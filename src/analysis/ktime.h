@@ -5,8 +5,8 @@
  * time": the launch's fixed cost plus the slowest of the units it keeps
  * busy (DRAM, L1, each precision's pipes; per SM, the busiest SM's share of
  * the blocks; L2 where the product's L2 was measured) and of the latency
- * its warps cannot hide (dependent loads in
- * a warp, waves of warps). Pure: no I/O, no globals. */
+ * its warps cannot hide (the phases of a warp's loads, waves of warps).
+ * Pure: no I/O, no globals. */
 #ifndef GPULINT_ANALYSIS_KTIME_H
 #define GPULINT_ANALYSIS_KTIME_H
 
@@ -29,6 +29,15 @@ enum {
     KTIME_PARTS
 };
 
+/* A global load as analysis/loadlat places it: its phase (loads of one
+ * phase are in flight together), its warp requests over the grid, the
+ * share of them that fetch past L1 and, of the blocks' fetches, the share
+ * that are the grid's first touch of a sector. */
+typedef struct ktime_load {
+    int phase;
+    double requests, new_share, first_share;
+} ktime_load;
+
 /* One launch's totals. */
 typedef struct ktime_counts {
     double flops[4]; /* fp16, fp32, fp64, tensor */
@@ -39,9 +48,14 @@ typedef struct ktime_counts {
     double lines[TRAFFIC_KINDS];              /* global: 128-byte lines; 0 = not known */
     bool has_l2;                              /* kroof's L2 estimate: */
     double l2_read_sectors, l2_write_sectors; /* sectors L2 serves and absorbs */
+    double l2_partial_write_sectors;          /* of those written, written in part */
     int64_t blocks;
     int threads_per_block;
     int blocks_per_sm; /* occupancy */
+    /* The loads by phase; n_loads 0: not known, and the latency term takes
+     * every load request of a warp one after another. */
+    const ktime_load *loads;
+    size_t n_loads;
 } ktime_counts;
 
 typedef struct ktime_consts {
@@ -51,6 +65,7 @@ typedef struct ktime_consts {
     double launch_s, dram_latency_s, dram_bandwidth, l1_latency_cycles;
     bool has_l2; /* the product's [timing] has the three L2 constants */
     double l2_latency_s, l2_read_bandwidth, l2_write_bandwidth;
+    double l2_partial_write_bandwidth; /* 0: not measured, partial writes as whole */
 } ktime_consts;
 
 typedef struct ktime {

@@ -318,11 +318,8 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
                      const int64_t block[3], const expr_env *env, traffic_memo *memo, traffic *out)
 {
     memset(out, 0, sizeof *out);
-    expr_env local = *env;
-    for (int d = 0; d < 3; d++) {
-        expr_env_set_builtin(&local, (expr_builtin)(SYM_BDIM_X + d), block[d]);
-        expr_env_set_builtin(&local, (expr_builtin)(SYM_GDIM_X + d), grid[d]);
-    }
+    expr_env local;
+    expr_env_bind_launch(&local, env, grid, block);
     env = &local;
     for (size_t i = 0; i < n; i++) {
         const mem_access *a = sites[i];
@@ -341,6 +338,10 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         out->requests[s] += t.requests;
         out->units[s] += t.units;
         out->lines[s] += t.lines;
+        /* A request's 32 lanes fill at most `width` whole sectors: its
+         * other sectors are written in part, at least. */
+        if (s == TRAFFIC_STORE && a->width > 0 && t.units > t.requests * (int64_t)a->width)
+            out->partial_store_units += t.units - t.requests * (int64_t)a->width;
         if (t.floor_is_lower) {
             out->certain_requests[s] += t.floor_requests;
             out->certain_units[s] += t.floor_units;

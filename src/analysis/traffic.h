@@ -61,6 +61,10 @@ typedef struct traffic {
     /* Over every site evaluated. */
     int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
     int64_t lines[TRAFFIC_KINDS]; /* global loads and stores: 128-byte lines */
+    /* Store sectors written in part, at least: a request's 32 lanes of
+     * `width` bytes fill at most `width` whole sectors, and L2 merges part
+     * of a sector more slowly than it takes a whole one. */
+    int64_t partial_store_units;
     /* The same over the sites whose figures are exact or lower bounds:
      * what a time bound may use. */
     int64_t certain_requests[TRAFFIC_KINDS], certain_units[TRAFFIC_KINDS];

@@ -106,6 +106,8 @@ static const model_field product_fields[] = {
     {"timing", "l2_latency_ns", F_SI, offsetof(gpu_product, l2_latency_ns), true},
     {"timing", "l2_read_bandwidth", F_SI, offsetof(gpu_product, l2_read_bandwidth), true},
     {"timing", "l2_write_bandwidth", F_SI, offsetof(gpu_product, l2_write_bandwidth), true},
+    {"timing", "l2_partial_write_bandwidth", F_SI,
+     offsetof(gpu_product, l2_partial_write_bandwidth), true},
 };
 #undef MEASURED
 #undef P

@@ -106,6 +106,9 @@ typedef struct gpu_product {
     double l2_latency_ns;       /* a dependent load that misses L1 and hits L2 */
     double l2_read_bandwidth;   /* bytes/s L2 serves to loads that bypass L1 */
     double l2_write_bandwidth;  /* bytes/s of stores L2 absorbs */
+    /* bytes/s, counted in whole 32-byte sectors, of stores that each write
+     * part of a sector (a lane's 4 bytes in a sector of its own) */
+    double l2_partial_write_bandwidth;
 } gpu_product;
 
 typedef struct model_error {

@@ -139,7 +139,7 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
 }
 
 static void launch_traffic(const cusrc_unit *u, const cusrc_variant *v, const kroof_defines *defs,
-                           const kroof_input *in, traffic_memo *memo, traffic *tr)
+                           const kroof_input *in, traffic_memo *memo, traffic *tr, loadlat *lat)
 {
     const mem_access **sites = xcalloc(v->n_accesses ? v->n_accesses : 1, sizeof *sites);
     for (size_t i = 0; i < v->n_accesses; i++)
@@ -148,6 +148,8 @@ static void launch_traffic(const cusrc_unit *u, const cusrc_variant *v, const kr
     expr_env_init(&env);
     kroof_defines_bind(defs, &env);
     traffic_compute(sites, v->n_accesses, in->grid, in->block, &env, memo, tr);
+    if (tr->n_left_out == 0)
+        loadlat_compute(sites, v->n_accesses, in->grid, in->block, &env, memo, lat);
     free(sites);
 }
 
@@ -199,8 +201,9 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     in.loops = loops;
     footprint fp = {0};
     traffic tr = {0};
+    loadlat lat = {0};
     if (in.dims_known && !kern->note) {
-        launch_traffic(u, v, defs, &in, memo, &tr);
+        launch_traffic(u, v, defs, &in, memo, &tr, &lat);
         in.traffic = &tr;
         launch_footprint(u, v, launch, defs, &in, &fp);
         in.has_footprint = true;
@@ -216,6 +219,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
                                          : "the launch's grid or block is not constant";
     }
     kroof_compute(&in, defs, product, branches, out);
+    out->lat = lat; /* kroof_free frees it */
     footprint_free(&fp);
     traffic_free(&tr);
     sbuf_free(&missed);
@@ -288,6 +292,8 @@ static json_t *l2_json(const kroof *k)
     json_object_set_new(t, "read_sectors", json_integer((json_int_t)k->l2_read_sectors));
     json_object_set_new(t, "write", json_integer((json_int_t)(32 * k->l2_write_sectors)));
     json_object_set_new(t, "write_sectors", json_integer((json_int_t)k->l2_write_sectors));
+    json_object_set_new(t, "partial_write_sectors",
+                        json_integer((json_int_t)k->l2_partial_write_sectors));
     json_object_set_new(t, "label", json_text("estimate"));
     json_object_set_new(t, "assumes",
                         json_text("L1 writes stores through; each block's load sectors come "
@@ -295,6 +301,28 @@ static json_t *l2_json(const kroof *k)
                                   "eviction before reuse), at least the compulsory DRAM "
                                   "sectors and at most the load sectors L1 serves"));
     return t;
+}
+
+/* The global loads by phase (analysis/loadlat): what the time model's
+ * latency term waits on. */
+static json_t *load_phases_json(const loadlat *l)
+{
+    json_t *phases = json_array();
+    for (int p = 0; p < l->n_phases; p++) {
+        json_t *loads = json_array();
+        for (size_t i = 0; i < l->n; i++) {
+            const loadlat_load *d = &l->loads[i];
+            if (d->phase != p)
+                continue;
+            json_array_append_new(
+                loads, json_pack("{s:o, s:i, s:I, s:f, s:f}", "access",
+                                 json_text(d->access->text ? d->access->text : "?"), "line",
+                                 d->access->loc.line, "requests", (json_int_t)d->requests,
+                                 "new_share", d->new_share, "first_share", d->first_share));
+        }
+        json_array_append_new(phases, loads);
+    }
+    return phases;
 }
 
 json_t *kroof_json(const kroof *k)
@@ -345,6 +373,10 @@ json_t *kroof_json(const kroof *k)
         json_object_set_new(o, "l1_traffic", traffic_json(k));
     if (k->has_l2)
         json_object_set_new(o, "l2_bytes", l2_json(k));
+    if (k->lat.ok)
+        json_object_set_new(o, "load_phases", load_phases_json(&k->lat));
+    else if (k->lat.why[0])
+        json_object_set_new(o, "load_phases_why", json_text(k->lat.why));
     if (!k->known)
         json_object_set_new(o, "unknown", json_text(k->unbound));
     if (k->accesses_known)

@@ -3,11 +3,13 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/ktime.h"
 #include "analysis/roofline.h"
 #include "util/jsontext.h"
+#include "util/sbuf.h"
 
 json_t *launch_time_roofline_entry(json_t *roofline, const char *kernel, const char *file, int line)
 {
@@ -33,7 +35,7 @@ static bool whole(const json_t *v, double *out)
 }
 
 /* The launch's totals from its roofline entry; NULL, or why not. */
-static const char *counts_of(const json_t *roof, ktime_counts *c)
+static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **loads)
 {
     if (!roof)
         return "no counts for this launch";
@@ -68,10 +70,29 @@ static const char *counts_of(const json_t *roof, ktime_counts *c)
                 c->lines[i] = 0;
         }
     }
+    const json_t *phases = json_object_get(roof, "load_phases");
+    size_t n = 0, p, i;
+    const json_t *ph, *ld;
+    json_array_foreach(phases, p, ph) n += json_array_size(ph);
+    if (n > 0) {
+        *loads = xcalloc(n, sizeof **loads);
+        json_array_foreach(phases, p, ph) json_array_foreach(ph, i, ld)
+        {
+            ktime_load *d = &(*loads)[c->n_loads++];
+            d->phase = (int)p;
+            d->requests = json_number_value(json_object_get(ld, "requests"));
+            d->new_share = json_number_value(json_object_get(ld, "new_share"));
+            d->first_share = json_number_value(json_object_get(ld, "first_share"));
+        }
+        c->loads = *loads;
+    }
     const json_t *l2 = json_object_get(roof, "l2_bytes");
     if (l2 && whole(json_object_get(l2, "read_sectors"), &c->l2_read_sectors) &&
-        whole(json_object_get(l2, "write_sectors"), &c->l2_write_sectors))
+        whole(json_object_get(l2, "write_sectors"), &c->l2_write_sectors)) {
         c->has_l2 = true;
+        if (!whole(json_object_get(l2, "partial_write_sectors"), &c->l2_partial_write_sectors))
+            c->l2_partial_write_sectors = 0;
+    }
     return NULL;
 }
 
@@ -87,19 +108,23 @@ void launch_time_add(json_t *launch, json_t *roof, bool copy_to_roofline,
     if (!product)
         return;
     ktime_counts c = {0};
-    const char *why = counts_of(roof, &c);
+    ktime_load *loads = NULL;
+    const char *why = counts_of(roof, &c, &loads);
     if (why) {
+        free(loads);
         set_reason(launch, why);
         return;
     }
     double mhz = base_clock ? product->base_clock_mhz : product->boost_clock_mhz;
     if (mhz <= 0) {
+        free(loads);
         set_reason(launch, "the product's base clock is not known");
         return;
     }
     ktime_consts k;
     char buf[160];
     if (!ktime_consts_of(product, mhz * 1e6, &k, buf, sizeof buf)) {
+        free(loads);
         set_reason(launch, buf);
         return;
     }
@@ -109,6 +134,7 @@ void launch_time_add(json_t *launch, json_t *roof, bool copy_to_roofline,
     c.blocks_per_sm = blocks_per_sm;
     ktime t;
     ktime_predict(&c, &k, &t);
+    free(loads);
     if (!t.ok) {
         set_reason(launch, t.why);
         return;

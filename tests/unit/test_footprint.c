@@ -229,6 +229,45 @@ static void test_one_block(void **state)
     site_free(&s);
 }
 
+/* One warp's footprint: the first row of 32 threads of a 32 x 8 block
+ * whose rows all read the same columns (atax_kernel2's A[i * NY + j] with j
+ * from threadIdx.x alone) covers what the whole block covers; a warp of a
+ * 16-wide block is not a row of it, and is refused. */
+static void test_one_warp(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {4, 1, 1}, b[3] = {32, 8, 1};
+    lp i = {"i", "0", "i < 64", "i + 1", false};
+    mem_access s =
+        site("a", "4 * (i * 128 + blockIdx.x * blockDim.x + threadIdx.x)", 4, false, NULL, 1, &i);
+    footprint_site fs = {&s, "a"};
+    const int64_t mid[3] = {2, 0, 0};
+    footprint f;
+    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, &f));
+    assert_null(f.why);
+    assert_int_equal(f.read_bytes, 64 * 32 * 4);
+    assert_int_equal(f.read_sectors, 64 * 4);
+    footprint_free(&f);
+    footprint_of_block(&fs, 1, g, b, NULL, mid, &f);
+    assert_int_equal(f.read_sectors, 64 * 4);
+    footprint_free(&f);
+    /* threadIdx.y in the index: the warp covers an eighth of the block. */
+    site_free(&s);
+    s = site("a", "4 * ((i * 8 + threadIdx.y) * 128 + blockIdx.x * blockDim.x + threadIdx.x)", 4,
+             false, NULL, 1, &i);
+    fs.access = &s;
+    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, &f));
+    assert_int_equal(f.read_sectors, 64 * 4);
+    footprint_free(&f);
+    footprint_of_block(&fs, 1, g, b, NULL, mid, &f);
+    assert_int_equal(f.read_sectors, 8 * 64 * 4);
+    footprint_free(&f);
+    const int64_t narrow[3] = {16, 16, 1};
+    assert_false(footprint_of_warp(&fs, 1, g, narrow, NULL, mid, &f));
+    assert_int_equal(f.n_arrays, 0);
+    site_free(&s);
+}
+
 static void test_stencil_overlap(void **state)
 {
     (void)state;
@@ -497,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_bounds_check),
         cmocka_unit_test(test_gemm_rows),
         cmocka_unit_test(test_one_block),
+        cmocka_unit_test(test_one_warp),
         cmocka_unit_test(test_stencil_overlap),
         cmocka_unit_test(test_grid_stride),
         cmocka_unit_test(test_gaps_and_overlaps),

@@ -24,6 +24,17 @@ static ktime_consts consts(void)
     return k;
 }
 
+/* The same with a measured L2: 160 ns, 8 TB/s read, 4 TB/s written. */
+static ktime_consts consts_with_l2(void)
+{
+    ktime_consts k = consts();
+    k.has_l2 = true;
+    k.l2_latency_s = 160e-9;
+    k.l2_read_bandwidth = 8e12;
+    k.l2_write_bandwidth = 4e12;
+    return k;
+}
+
 static void test_parts_by_hand(void **state)
 {
     (void)state;
@@ -97,11 +108,7 @@ static void test_l2_and_lines(void **state)
                       .blocks = 264,
                       .threads_per_block = 256,
                       .blocks_per_sm = 8};
-    ktime_consts k = consts();
-    k.has_l2 = true;
-    k.l2_latency_s = 160e-9;
-    k.l2_read_bandwidth = 8e12;
-    k.l2_write_bandwidth = 4e12;
+    ktime_consts k = consts_with_l2();
     ktime t;
     ktime_predict(&c, &k, &t);
     assert_true(t.ok);
@@ -113,12 +120,62 @@ static void test_l2_and_lines(void **state)
     assert_float_equal(t.part[KTIME_LATENCY], 8 * each, 1e-15);
     assert_int_equal(t.limiter, KTIME_L1);
     assert_string_equal(ktime_part_name(KTIME_L2), "l2");
+    /* Where half of the store sectors are written in part and the product
+     * has a rate for those, they take it. */
+    c.l2_partial_write_sectors = loads * 4 / 2;
+    k.l2_partial_write_bandwidth = 1.5e12;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_L2],
+                       32 * loads * 8 / 8e12 + 32 * loads * 2 / 4e12 + 32 * loads * 2 / 1.5e12,
+                       1e-15);
     /* Without the product's L2 constants the part is left out and L1
      * misses are L1 hits. */
     k.has_l2 = false;
     ktime_predict(&c, &k, &t);
     assert_float_equal(t.part[KTIME_L2], 0, 0);
     assert_float_equal(t.part[KTIME_LATENCY], 8 * (0.125 * 400e-9 + 0.875 * 40 / 1.5e9), 1e-15);
+}
+
+/* Loads placed in phases (analysis/loadlat): a phase lasts as long as its
+ * slowest load; phases add. Two waves of 1056 blocks of 256 threads.
+ * Phase 0: a load every warp makes 100 times, each a fetch of a sector the
+ * grid touches first (DRAM), beside one it makes 100 times from L1; phase
+ * 1: 50 requests a warp, half of them fetches, a tenth of those first
+ * touches, but with two waves half of the blocks' fetches are the first
+ * wave's (DRAM) and half the second's (L2). */
+static void test_phases(void **state)
+{
+    (void)state;
+    double warps = 2112 * 8;
+    ktime_load loads[3] = {
+        {.phase = 0, .requests = 100 * warps, .new_share = 1, .first_share = 1},
+        {.phase = 0, .requests = 100 * warps, .new_share = 0, .first_share = 1},
+        {.phase = 1, .requests = 50 * warps, .new_share = 0.5, .first_share = 0.1},
+    };
+    ktime_counts c = {.dram_bytes = 1e6,
+                      .dram_read_sectors = 100 * warps * 4,
+                      .has_traffic = true,
+                      .requests = {250 * warps, 0, 0},
+                      .units = {1000 * warps, 0, 0},
+                      .has_l2 = true,
+                      .blocks = 2112,
+                      .threads_per_block = 256,
+                      .blocks_per_sm = 8,
+                      .loads = loads,
+                      .n_loads = 3};
+    ktime_consts k = consts_with_l2();
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    assert_true(t.ok);
+    assert_float_equal(t.waves, 2, 0);
+    double l1 = 40 / 1.5e9, past = 0.5 * 400e-9 + 0.5 * 160e-9;
+    assert_float_equal(t.part[KTIME_LATENCY], 2 * (100 * 400e-9 + 50 * (0.5 * past + 0.5 * l1)),
+                       1e-15);
+    /* Without the product's L2 constants only the DRAM share leaves L1. */
+    k.has_l2 = false;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LATENCY], 2 * (100 * 400e-9 + 50 * (0.25 * 400e-9 + 0.75 * l1)),
+                       1e-15);
 }
 
 static void test_refusals(void **state)
@@ -150,9 +207,8 @@ static void test_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parts_by_hand),
-        cmocka_unit_test(test_latency_of_waves),
-        cmocka_unit_test(test_l2_and_lines),
+        cmocka_unit_test(test_parts_by_hand), cmocka_unit_test(test_latency_of_waves),
+        cmocka_unit_test(test_l2_and_lines),  cmocka_unit_test(test_phases),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -241,6 +241,37 @@ static void test_shared_wavefronts(void **state)
     site_free(&two);
 }
 
+/* Stores that cannot fill the sectors they touch: a column walk writes 4
+ * bytes into each of 32 sectors (28 of them, at least, in part), a stride
+ * of two floats 16 bytes into each of 8 (4 at least); a coalesced row
+ * fills its 4 sectors, and a coalesced 2-byte row its 2. */
+static void test_partial_store_sectors(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
+    mem_access col = site(SPACE_GLOBAL, "4 * ((blockIdx.x * blockDim.x + threadIdx.x) * 1024)", 4,
+                          true, NULL, NULL, 0);
+    mem_access two =
+        site(SPACE_GLOBAL, "8 * (blockIdx.x * blockDim.x + threadIdx.x)", 4, true, NULL, NULL, 0);
+    mem_access row =
+        site(SPACE_GLOBAL, "4 * (blockIdx.x * blockDim.x + threadIdx.x)", 4, true, NULL, NULL, 0);
+    mem_access half =
+        site(SPACE_GLOBAL, "2 * (blockIdx.x * blockDim.x + threadIdx.x)", 2, true, NULL, NULL, 0);
+    const mem_access *sites[4] = {&col, &two, &row, &half};
+    expr_env env;
+    expr_env_init(&env);
+    traffic t;
+    traffic_compute(sites, 4, grid, block, &env, NULL, &t);
+    /* 32 warps: 32 sectors a request for the column, 8 for the stride. */
+    assert_int_equal(t.units[TRAFFIC_STORE], 32 * (32 + 8 + 4 + 2));
+    assert_int_equal(t.partial_store_units, 32 * (28 + 4));
+    traffic_free(&t);
+    site_free(&col);
+    site_free(&two);
+    site_free(&row);
+    site_free(&half);
+}
+
 static void test_left_out_site_is_named(void **state)
 {
     (void)state;
@@ -308,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_guard_on_block_index),
         cmocka_unit_test(test_shared_wavefronts),
+        cmocka_unit_test(test_partial_store_sectors),
         cmocka_unit_test(test_left_out_site_is_named),
         cmocka_unit_test(test_cut_short_walk_is_scaled),
     };

@@ -1,0 +1,174 @@
+/* test_loadlat: a launch's global loads in phases and the shares of where
+ * their sectors come from, worked by hand on the loop bodies of polybench's
+ * atax_kernel2 (one statement: its loads in flight together) and gesummv
+ * (two statements, each storing: two phases an iteration), a load the
+ * footprint cannot follow (no placement, and why) and one whose base
+ * offset no launch binds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/cexpr.h"
+#include "analysis/loadlat.h"
+
+static expr *P(const char *s)
+{
+    cexpr_error err;
+    expr *e = cexpr_parse(s, true, &err);
+    assert_non_null(e);
+    return e;
+}
+
+/* A site in the loop `for (i = 0; i < n; i++)` at line 10, statement stmt. */
+static mem_access in_loop(const char *text, const char *off, bool store, long stmt, int n)
+{
+    mem_access a;
+    memset(&a, 0, sizeof a);
+    a.space = SPACE_GLOBAL;
+    a.base = (char *)text;
+    a.text = (char *)text;
+    a.width = 4;
+    a.is_store = store;
+    a.byte_offset = P(off);
+    a.stmt = stmt;
+    a.n_loops = 1;
+    a.loops[0].var = "i";
+    a.loops[0].init = expr_const(0);
+    a.loops[0].cond = P(n == 64 ? "i < 64" : "i < 128");
+    a.loops[0].next = P("i + 1");
+    a.loops[0].loc.line = 10;
+    a.loc.line = 11;
+    return a;
+}
+
+static void free_site(mem_access *a)
+{
+    expr_free(a->byte_offset);
+    expr_free(a->loops[0].init);
+    expr_free(a->loops[0].cond);
+    expr_free(a->loops[0].next);
+}
+
+#define J "(blockIdx.x * blockDim.x + threadIdx.x)"
+
+/* y[j] += A[i * 128 + j] * t[i] with 4 blocks of 32 x 8 threads, whose 8
+ * warps all take j from threadIdx.x (as atax_kernel2 does): every warp
+ * meets each of A's sectors for the first time, and the block fetches it
+ * once for all of them, the grid's first touch; t[i] is one sector for 8
+ * iterations, which every block fetches. */
+static void test_one_statement(void **state)
+{
+    (void)state;
+    mem_access s[3] = {
+        in_loop("A", "4 * (i * 128 + " J ")", false, 1, 64),
+        in_loop("t", "4 * i", false, 1, 64),
+        in_loop("y", "4 * " J, true, 1, 64),
+    };
+    const mem_access *sites[3] = {&s[0], &s[1], &s[2]};
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {32, 8, 1};
+    loadlat l;
+    loadlat_compute(sites, 3, grid, block, NULL, NULL, &l);
+    assert_true(l.ok);
+    assert_int_equal(l.n, 2);
+    assert_int_equal(l.n_phases, 1);
+    assert_int_equal(l.loads[0].phase, 0);
+    assert_int_equal(l.loads[1].phase, 0);
+    assert_int_equal(l.loads[0].requests, 4 * 8 * 64);
+    assert_float_equal(l.loads[0].new_share, 1, 1e-12);
+    assert_float_equal(l.loads[0].first_share, 1, 1e-12);
+    /* t: 8 sectors over the grid, 8 per block and per warp, against 64
+     * requests of one sector by each of 32 warps: 1/8 of a warp's requests
+     * meet a new sector; of the blocks' 32 fetches 8 are first touches. */
+    assert_float_equal(l.loads[1].new_share, 0.125, 1e-12);
+    assert_float_equal(l.loads[1].first_share, 0.25, 1e-12);
+    loadlat_free(&l);
+    for (int i = 0; i < 3; i++)
+        free_site(&s[i]);
+}
+
+/* tmp[j] += A[j * 128 + i]; y[j] += B[j * 128 + i]: the second
+ * statement's loads wait for the first statement's store. */
+static void test_two_statements(void **state)
+{
+    (void)state;
+    mem_access s[6] = {
+        in_loop("tmp", "4 * " J, false, 1, 128),
+        in_loop("A", "4 * (" J " * 128 + i)", false, 1, 128),
+        in_loop("tmp", "4 * " J, true, 1, 128),
+        in_loop("y", "4 * " J, false, 2, 128),
+        in_loop("B", "4 * (" J " * 128 + i)", false, 2, 128),
+        in_loop("y", "4 * " J, true, 2, 128),
+    };
+    const mem_access *sites[6];
+    for (int i = 0; i < 6; i++)
+        sites[i] = &s[i];
+    const int64_t grid[3] = {2, 1, 1}, block[3] = {64, 1, 1};
+    loadlat l;
+    loadlat_compute(sites, 6, grid, block, NULL, NULL, &l);
+    assert_true(l.ok);
+    assert_int_equal(l.n, 4);
+    assert_int_equal(l.n_phases, 2);
+    int want[4] = {0, 0, 1, 1};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(l.loads[i].phase, want[i]);
+    /* A: each lane its own row, a sector holds 8 of its floats: a warp
+     * meets a new sector every 8th iteration, and no other warp shares it. */
+    assert_float_equal(l.loads[1].new_share, 0.125, 1e-12);
+    assert_float_equal(l.loads[1].first_share, 1, 1e-12);
+    loadlat_free(&l);
+    for (int i = 0; i < 6; i++)
+        free_site(&s[i]);
+}
+
+static void test_not_followed(void **state)
+{
+    (void)state;
+    mem_access s = in_loop("A", "4 * (i * i)", false, 1, 64);
+    const mem_access *sites[1] = {&s};
+    const int64_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    loadlat l;
+    loadlat_compute(sites, 1, grid, block, NULL, NULL, &l);
+    assert_false(l.ok);
+    assert_non_null(strstr(l.why, "A (line 11)"));
+    loadlat_free(&l);
+    free_site(&s);
+}
+
+/* A base offset from a kernel parameter no launch binds (doitgen's
+ * r * (nq * np), r a host loop's counter): the counts do not depend on it,
+ * which runs with r = 1, 7 and 32 show. A guard on it does change them. */
+static void test_unbound_offset(void **state)
+{
+    (void)state;
+    mem_access s = in_loop("A", "4 * (r * 4096 + i * 128 + " J ")", false, 1, 64);
+    const mem_access *sites[1] = {&s};
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {32, 8, 1};
+    loadlat l;
+    loadlat_compute(sites, 1, grid, block, NULL, NULL, &l);
+    assert_true(l.ok);
+    assert_float_equal(l.loads[0].new_share, 1, 1e-12);
+    assert_float_equal(l.loads[0].first_share, 1, 1e-12);
+    loadlat_free(&l);
+    s.guard = P("threadIdx.x < r");
+    loadlat_compute(sites, 1, grid, block, NULL, NULL, &l);
+    assert_false(l.ok);
+    assert_non_null(strstr(l.why, "depends on 'r'"));
+    loadlat_free(&l);
+    expr_free(s.guard);
+    free_site(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_statement),
+        cmocka_unit_test(test_two_statements),
+        cmocka_unit_test(test_not_followed),
+        cmocka_unit_test(test_unbound_offset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
