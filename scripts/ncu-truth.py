@@ -5,7 +5,10 @@ usage: OUT=DIR python3 scripts/ncu-truth.py [NAME-REGEX]
 
 TRUTH_NO_PLAIN=1 skips the plain runs (their logs only record the sizes a
 program chose, which the H100 logs already hold; some run CPU references
-for minutes).
+for minutes). TRUTH_SASS_ONLY=1 builds and disassembles only: each
+binary's SASS with its source lines (`nvdisasm -gi` of every cubin
+`cuobjdump -xelf` extracts: the file and line of every instruction, and
+the call site a helper was inlined at), as <program>.lines.sass.
 
 For every program of tests/data/truth/programs.json: build it with its
 repository's own flags (sm_90, -lineinfo), run it once plainly (its output
@@ -81,6 +84,20 @@ def run(argv, cwd, log, timeout=600):
     return rc
 
 
+def disassemble_with_lines(exe, path):
+    """nvdisasm -gi of each sm_90 cubin in exe: SASS with file and line."""
+    d = tempfile.mkdtemp(prefix="cubins-")
+    subprocess.run(["cuobjdump", "-xelf", "all", exe], cwd=d, capture_output=True)
+    with open(path, "w") as f:
+        for name in sorted(os.listdir(d)):
+            if name.endswith(".cubin"):
+                f.write(f"// cubin {name}\n")
+                f.flush()
+                subprocess.run(["nvdisasm", "-gi", "-c", os.path.join(d, name)], stdout=f,
+                               stderr=subprocess.STDOUT)
+    shutil.rmtree(d)
+
+
 def main():
     only = sys.argv[1] if len(sys.argv) > 1 else ""
     shutil.rmtree(RES, ignore_errors=True)
@@ -107,13 +124,16 @@ def main():
             if not ok:
                 continue
             exes[p["name"]] = exe
+            if os.environ.get("TRUTH_SASS_ONLY"):
+                disassemble_with_lines(exe, os.path.join(RES, tag + ".lines.sass"))
+                continue
             with open(os.path.join(RES, tag + ".sass"), "w") as f:
                 subprocess.run(["cuobjdump", "-sass", exe], stdout=f, stderr=subprocess.STDOUT)
             runs = [e["run"] for e in p["kernels"] if isinstance(e, dict) and "run" in e]
             for args in [] if os.environ.get("TRUTH_NO_PLAIN") else runs or [p["run"]]:
                 run([exe, *args], tmp, log, timeout=300)
         exe = exes.get(p.get("same_exe_as") or p["name"])
-        if not exe:
+        if not exe or os.environ.get("TRUTH_SASS_ONLY"):
             continue
         for entry in p["kernels"]:
             # A kernel is a name, or {"name", "run"} where the program picks

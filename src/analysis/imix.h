@@ -14,7 +14,10 @@ typedef enum imix_level { IMIX_PTX, IMIX_SASS } imix_level;
 /* One instruction as a reader found it. */
 typedef struct imix_insn {
     char op[64];    /* opcode with its modifiers: "fma.rn.f32", "LDS.U.128"; cut to fit */
-    int file, line; /* source position (PTX .loc); 0 = unknown */
+    int file, line; /* source position (PTX .loc, SASS //## File); 0 = unknown */
+    /* SASS -gi: the outermost frame of an inlined helper's instruction, the
+     * kernel's own line that reached it (= file, line outside helpers); 0 = not given. */
+    int outer_file, outer_line;
     bool guarded;   /* under a predicate (@%p1, @!P0; @PT is not a guard) */
     int32_t target; /* a branch's target instruction (n = the end); -1 = none or unknown */
     bool move;      /* arithmetic opcode used as a register move (HFMA2.MMA R, -RZ, RZ, c) */

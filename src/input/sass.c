@@ -6,7 +6,12 @@
  *   <addr in a comment>  [{] [@[!]P0] OPCODE[.MODS] operands ;  [<encoding comment>]
  * and a line that is only an encoding comment is skipped. A branch names
  * its target by address (cuobjdump) or by a `.L_x_N` label (nvdisasm);
- * targets are resolved when the function ends. Linear in the input. */
+ * targets are resolved when the function ends. With -g or -gi nvdisasm
+ * puts `//## File "PATH", line N` before the instructions of a line; -gi
+ * adds `inlined at "PATH", line M` and prints a helper's frames innermost
+ * first, so the first line of such a group is where the instruction was
+ * written and the last is the kernel's own line that reached it. Linear
+ * in the input. */
 #include "input/sass.h"
 
 #include <ctype.h>
@@ -38,6 +43,9 @@ typedef struct reader {
     } * labels;
     size_t n_labels, cap_labels;
     size_t total;
+    /* The position `//## File` lines give the next instructions. */
+    int file, line, outer_file, outer_line;
+    bool in_group; /* the last line read was a `//## File` line */
 } reader;
 
 static void problem(reader *r, int line, const char *what, const char *s, size_t n)
@@ -109,6 +117,7 @@ static void begin_function(reader *r, const char *name, size_t n, int line)
     snprintf(f->arch, sizeof f->arch, "%s", r->arch);
     f->line = line;
     r->fn = f;
+    r->file = r->line = r->outer_file = r->outer_line = 0;
     r->cap_insns = 0;
     free(r->addrs);
     r->addrs = NULL;
@@ -202,6 +211,10 @@ static void add_insn(reader *r, unsigned long addr, const char *s, const char *e
     snprintf(in->op, sizeof in->op, "%.*s", (int)n, s);
     in->guarded = guarded;
     in->target = -1;
+    in->file = r->file;
+    in->line = r->line;
+    in->outer_file = r->outer_file;
+    in->outer_line = r->outer_line;
     if (starts(s, end, "BRA") || starts(s, end, "JMP") || starts(s, end, "CALL"))
         note_target(r, s + n, end);
     /* ptxas moves constants with HFMA2.MMA Rd, -RZ, RZ, imm: no arithmetic */
@@ -228,8 +241,51 @@ static void add_label(reader *r, const char *s, size_t n)
     r->labels[r->n_labels++].at = r->fn->n_insns;
 }
 
+static int file_index(sass_listing *l, const char *path, size_t n)
+{
+    for (size_t i = 0; i < l->n_files; i++)
+        if (strlen(l->files[i]) == n && memcmp(l->files[i], path, n) == 0)
+            return (int)i + 1;
+    if (l->n_files >= 1u << 20)
+        return 0;
+    l->files = xrealloc(l->files, (l->n_files + 1) * sizeof *l->files);
+    l->files[l->n_files] = xmalloc(n + 1);
+    memcpy(l->files[l->n_files], path, n);
+    l->files[l->n_files][n] = '\0';
+    return (int)++l->n_files;
+}
+
+/* `//## File "PATH", line N[ inlined at "PATH", line M]` */
+static void read_position(reader *r, const char *s, const char *end, int line)
+{
+    const char *q = skip_space(s + 9, end); /* past "//## File" */
+    const char *close = q < end && *q == '"' ? memchr(q + 1, '"', (size_t)(end - q - 1)) : NULL;
+    const char *n = close ? skip_space(close + 1, end) : end;
+    if (n < end && *n == ',')
+        n = skip_space(n + 1, end);
+    if (!close || !starts(n, end, "line ") || !isdigit((unsigned char)n[5])) {
+        problem(r, line, "a //## File line without a path and a line", s, (size_t)(end - s));
+        return;
+    }
+    long ln = strtol(n + 5, NULL, 10);
+    int file = file_index(r->l, q + 1, (size_t)(close - q - 1));
+    int at = ln > 0 && ln < 1 << 30 ? (int)ln : 0;
+    if (!r->in_group) {
+        r->file = file;
+        r->line = at;
+    }
+    r->outer_file = file;
+    r->outer_line = at;
+    r->in_group = true;
+}
+
 static void read_line(reader *r, const char *s, const char *end, int line)
 {
+    if (starts(s, end, "//## File")) {
+        read_position(r, s, end, line);
+        return;
+    }
+    r->in_group = false;
     if (starts(s, end, "/*")) {
         const char *h = s + 2, *p = h;
         while (p < end && isxdigit((unsigned char)*p))
@@ -291,7 +347,15 @@ void sass_listing_free(sass_listing *l)
         free(l->functions[i].insns);
     }
     free(l->functions);
+    for (size_t i = 0; i < l->n_files; i++)
+        free(l->files[i]);
+    free(l->files);
     memset(l, 0, sizeof *l);
+}
+
+const char *sass_file_path(const sass_listing *l, int index)
+{
+    return index >= 1 && (size_t)index <= l->n_files ? l->files[index - 1] : NULL;
 }
 
 const sass_function *sass_find(const sass_listing *l, const char *name, const char *arch)

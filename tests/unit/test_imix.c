@@ -245,6 +245,35 @@ static void test_sass(void **state)
     assert_int_equal(l.functions[0].n_insns, 4);
     assert_int_equal(l.functions[0].insns[3].target, 1);
     sass_listing_free(&l);
+
+    /* -gi: a helper's frames innermost first, then the kernel's own line. */
+    static const char lines_text[] =
+        ".text._Z1hv:\n"
+        "\t//## File \"k.cu\", line 7\n"
+        "        /*0000*/                   MOV R0, RZ ;\n"
+        "\t//## File \"cg.h\", line 98 inlined at \"cg.h\", line 87\n"
+        "\t//## File \"cg.h\", line 87 inlined at \"k.cu\", line 9\n"
+        "\t//## File \"k.cu\", line 9\n"
+        "        /*0010*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+        "        /*0020*/                   EXIT ;\n"
+        ".text._Z1gv:\n"
+        "        /*0000*/                   EXIT ;\n";
+    sass_parse(lines_text, strlen(lines_text), &l);
+    assert_int_equal(l.problem_line, 0);
+    assert_int_equal(l.n_files, 2);
+    const imix_insn *in = l.functions[0].insns;
+    assert_string_equal(sass_file_path(&l, in[0].file), "k.cu");
+    assert_int_equal(in[0].line, 7);
+    assert_int_equal(in[0].outer_line, 7);
+    assert_string_equal(sass_file_path(&l, in[1].file), "cg.h");
+    assert_int_equal(in[1].line, 98);
+    assert_string_equal(sass_file_path(&l, in[1].outer_file), "k.cu");
+    assert_int_equal(in[1].outer_line, 9);
+    assert_int_equal(in[2].line, 98);                  /* until the next //## File line */
+    assert_int_equal(l.functions[1].insns[0].line, 0); /* a new function starts unplaced */
+    assert_null(sass_file_path(&l, 0));
+    assert_null(sass_file_path(&l, 3));
+    sass_listing_free(&l);
 }
 
 static void test_sass_damaged(void **state)
@@ -254,6 +283,8 @@ static void test_sass_damaged(void **state)
         "/*0000*/ FFMA R1, R2, R3, R4 ;\n",                       /* outside a function */
         "Function : f\n/*0010*/ FADD R1 ;\n/*0000*/ FADD R1 ;\n", /* addresses go back */
         "Function : f\n/*0000*/ 42 ;\n",                          /* not an opcode */
+        "Function : f\n//## File k.cu, line 3\n",                 /* no quoted path */
+        "Function : f\n//## File \"k.cu\", lines\n",              /* no line number */
     };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         sass_listing l;
