@@ -414,6 +414,33 @@ const char *expr_first_unbound(const expr *e, const expr_env *env)
     return n;
 }
 
+const int64_t expr_probe_values[EXPR_N_PROBES] = {1, 7, 32};
+
+void expr_unbound_syms(const expr *e, const expr_env *env, expr_sym_ref *out, int *n, int max,
+                       bool *overflow)
+{
+    if (!e)
+        return;
+    int64_t v;
+    if (e->kind == EX_SYM && expr_eval(e, env, &v, NULL) != EXPR_OK) {
+        const char *name = e->builtin == SYM_NAMED ? e->name : expr_builtin_name(e->builtin);
+        for (int i = 0; i < *n; i++)
+            if (strcmp(out[i].name, name) == 0)
+                return;
+        if (*n >= max) {
+            *overflow = true;
+            return;
+        }
+        out[*n].builtin = e->builtin;
+        out[*n].name = name;
+        (*n)++;
+        return;
+    }
+    expr_unbound_syms(e->a, env, out, n, max, overflow);
+    expr_unbound_syms(e->b, env, out, n, max, overflow);
+    expr_unbound_syms(e->c, env, out, n, max, overflow);
+}
+
 /* ---- simplification ---- */
 
 static bool is_const(const expr *e, int64_t v)

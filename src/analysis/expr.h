@@ -138,6 +138,20 @@ bool expr_uses_builtin(const expr *e, expr_builtin b);
 bool expr_uses_name(const expr *e, const char *name);
 /* First unbound symbol in env, or NULL if all are bound. */
 const char *expr_first_unbound(const expr *e, const expr_env *env);
+/* A symbol e reads that env leaves without a value. */
+typedef struct expr_sym_ref {
+    expr_builtin builtin; /* SYM_NAMED for a named one */
+    const char *name;     /* printable name, borrowed from e or a table */
+} expr_sym_ref;
+/* Adds each such symbol of e to out[0..*n) once; past max, sets
+ * *overflow instead. */
+void expr_unbound_syms(const expr *e, const expr_env *env, expr_sym_ref *out, int *n, int max,
+                       bool *overflow);
+/* The values analyses re-run with an unbound name bound to, to show that
+ * a result does not depend on it: small, odd, and a multiple of the warp
+ * size. */
+#define EXPR_N_PROBES 3
+extern const int64_t expr_probe_values[EXPR_N_PROBES];
 
 /* Fold constant subtrees in place-copy: returns a new simplified tree. */
 expr *expr_simplify(const expr *e);

@@ -12,14 +12,7 @@
 
 #include "util/sbuf.h"
 
-/* Values an unknown symbol is re-run with to show that the result does not
- * depend on it: small, odd, and a multiple of the warp size. */
-static const int64_t probe_values[] = {1, 7, 32};
-
-typedef struct unknown_sym {
-    expr_builtin builtin; /* SYM_NAMED for a named one */
-    const char *name;     /* printable name, borrowed from a tree or a table */
-} unknown_sym;
+typedef expr_sym_ref unknown_sym;
 
 /* The requests one pass of a loop body made, in order. */
 typedef struct recorded_visit {
@@ -138,30 +131,6 @@ static bool sym_bound(const expr *e, const expr_env *env)
 {
     int64_t v;
     return expr_eval(e, env, &v, NULL) == EXPR_OK;
-}
-
-static void collect_unknowns(const expr *e, const expr_env *env, unknown_sym *out, int *n, int max,
-                             bool *overflow)
-{
-    if (!e)
-        return;
-    if (e->kind == EX_SYM && !sym_bound(e, env)) {
-        const char *name = e->builtin == SYM_NAMED ? e->name : expr_builtin_name(e->builtin);
-        for (int i = 0; i < *n; i++)
-            if (strcmp(out[i].name, name) == 0)
-                return;
-        if (*n >= max) {
-            *overflow = true;
-            return;
-        }
-        out[*n].builtin = e->builtin;
-        out[*n].name = name;
-        (*n)++;
-        return;
-    }
-    collect_unknowns(e->a, env, out, n, max, overflow);
-    collect_unknowns(e->b, env, out, n, max, overflow);
-    collect_unknowns(e->c, env, out, n, max, overflow);
 }
 
 /* Copy of e in which every symbol unbound in env becomes an EX_UNKNOWN
@@ -699,10 +668,10 @@ static bool find_unknowns(const lanes_job *job, walker *w, expr_env *probe_env, 
             expr_env_set(probe_env, job->loops[i].var, 0);
     bool too_many = false;
     if (!job->last_loop_trips)
-        collect_unknowns(job->value, probe_env, unk, n_unk, LANES_MAX_ASSUMED, &too_many);
+        expr_unbound_syms(job->value, probe_env, unk, n_unk, LANES_MAX_ASSUMED, &too_many);
     for (int i = 0; i < job->n_loops; i++) {
-        collect_unknowns(job->loops[i].init, probe_env, unk, n_unk, LANES_MAX_ASSUMED, &too_many);
-        collect_unknowns(job->loops[i].next, probe_env, unk, n_unk, LANES_MAX_ASSUMED, &too_many);
+        expr_unbound_syms(job->loops[i].init, probe_env, unk, n_unk, LANES_MAX_ASSUMED, &too_many);
+        expr_unbound_syms(job->loops[i].next, probe_env, unk, n_unk, LANES_MAX_ASSUMED, &too_many);
     }
     if (too_many)
         return false;
@@ -784,12 +753,12 @@ static bool probe_unknowns(walker *w, const unknown_sym *unk, int n_unk, const c
     bool ok = run_once(w, unk, vals, n_unk, false);
     for (int i = 0; ok && i < n_unk; i++) {
         lanes_result base = *res, trial;
-        for (size_t p = 0; ok && p < sizeof probe_values / sizeof probe_values[0]; p++) {
+        for (size_t p = 0; ok && p < EXPR_N_PROBES; p++) {
             memset(&trial, 0, sizeof trial);
             trial.ok = true;
             w->res = &trial;
             w->failed = false;
-            vals[i] = probe_values[p];
+            vals[i] = expr_probe_values[p];
             bool same = run_once(w, unk, vals, n_unk, true) && trial.visits == base.visits &&
                         memcmp(trial.worst, base.worst, sizeof trial.worst) == 0 &&
                         memcmp(trial.sum, base.sum, sizeof trial.sum) == 0;

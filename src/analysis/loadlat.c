@@ -60,29 +60,27 @@ static bool is_counter(const mem_access *a, const char *name)
     return false;
 }
 
+/* The names a site reads that no launch binds, its loop counters aside. */
 static void unknowns_in(const expr *e, const mem_access *a, const expr_env *env,
-                        const char *out[MAX_UNKNOWNS], int *n, bool *overflow)
+                        expr_sym_ref out[MAX_UNKNOWNS], int *n, bool *overflow)
 {
-    if (!e)
-        return;
-    if (e->kind == EX_SYM && e->builtin == SYM_NAMED && e->name && !is_counter(a, e->name)) {
-        expr *probe = expr_named(e->name);
-        int64_t v;
-        bool bound = expr_eval(probe, env, &v, NULL) == EXPR_OK;
-        expr_free(probe);
+    /* Room for the loop counters too, which are set aside below. */
+    expr_sym_ref found[MAX_UNKNOWNS + ACCESS_MAX_LOOPS];
+    int k = 0;
+    expr_unbound_syms(e, env, found, &k, MAX_UNKNOWNS + ACCESS_MAX_LOOPS, overflow);
+    for (int i = 0; i < k; i++) {
+        if (found[i].builtin != SYM_NAMED || is_counter(a, found[i].name))
+            continue;
         bool seen = false;
-        for (int i = 0; i < *n; i++)
-            seen = seen || strcmp(out[i], e->name) == 0;
-        if (!bound && !seen) {
-            if (*n == MAX_UNKNOWNS)
-                *overflow = true;
-            else
-                out[(*n)++] = e->name;
-        }
+        for (int j = 0; j < *n; j++)
+            seen = seen || strcmp(out[j].name, found[i].name) == 0;
+        if (seen)
+            continue;
+        if (*n == MAX_UNKNOWNS)
+            *overflow = true;
+        else
+            out[(*n)++] = found[i];
     }
-    unknowns_in(e->a, a, env, out, n, overflow);
-    unknowns_in(e->b, a, env, out, n, overflow);
-    unknowns_in(e->c, a, env, out, n, overflow);
 }
 
 /* site_sectors where the site reads names no launch binds: run again with
@@ -92,7 +90,7 @@ static void unknowns_in(const expr *e, const mem_access *a, const expr_env *env,
 static bool probed_sectors(const mem_access *a, const int64_t grid[3], const int64_t block[3],
                            const expr_env *env, int64_t out[3], char *why, size_t why_size)
 {
-    const char *names[MAX_UNKNOWNS];
+    expr_sym_ref names[MAX_UNKNOWNS];
     int n = 0;
     bool overflow = false;
     unknowns_in(a->byte_offset, a, env, names, &n, &overflow);
@@ -104,11 +102,10 @@ static bool probed_sectors(const mem_access *a, const int64_t grid[3], const int
     }
     if (n == 0 || overflow)
         return false;
-    static const int64_t probes[] = {1, 7, 32};
-    for (size_t p = 0; p < sizeof probes / sizeof probes[0]; p++) {
+    for (size_t p = 0; p < EXPR_N_PROBES; p++) {
         expr_env bound = *env;
         for (int i = 0; i < n; i++)
-            if (!expr_env_set(&bound, names[i], probes[p]))
+            if (!expr_env_set(&bound, names[i].name, expr_probe_values[p]))
                 return false;
         int64_t got[3];
         if (!site_sectors(a, grid, block, &bound, got, why, why_size))
@@ -117,7 +114,7 @@ static bool probed_sectors(const mem_access *a, const int64_t grid[3], const int
             snprintf(why, why_size,
                      "%s (line %d): its footprint depends on '%s', whose value "
                      "is not known",
-                     a->text ? a->text : "?", a->loc.line, names[0]);
+                     a->text ? a->text : "?", a->loc.line, names[0].name);
             return false;
         }
         memcpy(out, got, sizeof got);
