@@ -263,11 +263,13 @@ static void read_position(reader *r, const char *s, const char *end, int line)
     const char *n = close ? skip_space(close + 1, end) : end;
     if (n < end && *n == ',')
         n = skip_space(n + 1, end);
-    if (!close || !starts(n, end, "line ") || !isdigit((unsigned char)n[5])) {
+    if (!close || !starts(n, end, "line ") || n + 5 >= end || !isdigit((unsigned char)n[5])) {
         problem(r, line, "a //## File line without a path and a line", s, (size_t)(end - s));
         return;
     }
-    long ln = strtol(n + 5, NULL, 10);
+    long ln = 0;
+    for (const char *d = n + 5; d < end && isdigit((unsigned char)*d) && ln < 1 << 30; d++)
+        ln = 10 * ln + (*d - '0');
     int file = file_index(r->l, q + 1, (size_t)(close - q - 1));
     int at = ln > 0 && ln < 1 << 30 ? (int)ln : 0;
     if (!r->in_group) {
