@@ -21,7 +21,7 @@ time given with --define), and per kernel:
     flushed as Nsight Compute does) at most the measured DRAM reads;
   - every "at least" time at most the measured time;
   - the SASS reader against the hardware: each program is given its
-    recorded `cuobjdump -sass` listing (tests/data/truth/sass) with --sass,
+    recorded SASS listing with line information (tests/data/truth/sass) with --sass,
     and for a loop-free kernel the measured FP32/FP64 FLOPs per thread, and
     shared load and store instructions per warp, are at most the static
     counts of its code (equal when no branch is guarded).
@@ -61,6 +61,7 @@ TRUTH = os.path.join(SRC_ROOT, "tests", "data", "truth")
 check = Checks()
 rows = []
 times = []  # (program, kernel, predicted s, measured s, limiter)
+insts = []  # (program, kernel, predicted warp instructions, measured, level)
 SASS_DIR = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"gpulint-truth-sass-{os.getpid()}")
 
 
@@ -268,6 +269,16 @@ def judge(p, defines, d, misses):
         floor_ = roof.get("min_time_s") if roof else None
         if floor_ is not None:
             verdict("at least time", f"{floor_:.3g} s", f"{took:.3g} s", floor_ <= took)
+        # The warp instructions the time model's issue term counts
+        # (analysis/icount) against smsp__inst_executed: reported, summed
+        # up below, not judged figure by figure.
+        issue = roof.get("issue") if roof else None
+        if issue and "warp_instructions" in issue and "smsp__inst_executed.sum" in m:
+            pi, mi = issue["warp_instructions"], m["smsp__inst_executed.sum"]
+            insts.append((p["name"], k, pi, mi, issue["level"]))
+            rows.append((p["name"], k, f"warp instructions ({issue['level']})",
+                         f"{pi:.4g} ({100 * issue['guessed_share']:.0f}% guessed)", f"{mi:.4g}",
+                         "within 10%" if abs(pi - mi) <= 0.1 * mi else "outside 10%"))
         # The time model's estimate (issue 20): reported with its error,
         # summed up in benchmarks/TIME.md, not judged figure by figure.
         pt = roof.get("predicted_time_s") if roof else None
@@ -283,6 +294,10 @@ def time_summary(heavy_left_out):
     the median and mean absolute error, the worst; with --times, the table
     of benchmarks/TIME.md. The count within 25% may not fall below the one
     benchmarks/TIME.md records (a model change that loses kernels fails)."""
+    if insts:
+        e = sorted(abs(pi - mi) / mi for _, _, pi, mi, _ in insts)
+        print(f"warp instructions: {len(e)} kernels, {sum(x <= 0.1 for x in e)} within 10%, "
+              f"{sum(x <= 0.25 for x in e)} within 25%, median error {100 * e[len(e) // 2]:.0f}%")
     if not times:
         return
     errs = sorted((abs(pt - took) / took, prog, k, pt, took, lim)

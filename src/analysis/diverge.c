@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gridcls.h"
+
 const char *diverge_verdict_name(diverge_verdict v)
 {
     switch (v) {
@@ -552,5 +554,45 @@ bool diverge_analyze(const branch_site *b, const int64_t block[3], const expr_en
                  "boundaries)",
                  b->kind == BRANCH_LOOP ? "trip count" : "condition");
     }
+    return true;
+}
+
+typedef struct grid_runs_ctx {
+    const branch_site *b;
+    const int64_t *block;
+    const expr_env *env;
+    bool exact;
+} grid_runs_ctx;
+
+static bool runs_of_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *why,
+                          size_t why_size, void *p)
+{
+    grid_runs_ctx *g = p;
+    expr_env env = *g->env;
+    const expr_builtin dims[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (int d = 0; d < 3; d++)
+        expr_env_set_builtin(&env, dims[d], bid[d]);
+    diverge_counts c;
+    if (!diverge_count(g->b, g->block, &env, &c)) {
+        snprintf(why, why_size, "%s", c.why);
+        return false;
+    }
+    g->exact &= c.exact;
+    m[0] = c.runs;
+    return true;
+}
+
+bool diverge_grid_runs(const branch_site *b, const int64_t block[3], const expr_env *env,
+                       const int64_t grid[3], int64_t *runs, bool *exact, char *why,
+                       size_t why_size)
+{
+    bool uses[3];
+    diverge_uses_block_index(b, uses);
+    grid_runs_ctx g = {.b = b, .block = block, .env = env, .exact = true};
+    gridcls_result r;
+    if (!gridcls_sum(grid, uses, 1, runs_of_block, &g, &r, why, why_size))
+        return false;
+    *runs = r.sum[0];
+    *exact = g.exact && r.uniform;
     return true;
 }

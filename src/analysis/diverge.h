@@ -102,6 +102,15 @@ bool diverge_count(const branch_site *b, const int64_t block[3], const expr_env 
 /* Which block-index dimensions the branch's condition or loops read. */
 void diverge_uses_block_index(const branch_site *b, bool uses[3]);
 
+/* The warp executions of the branch's path (a loop's body) over every
+ * block of grid: diverge_count's runs summed block by block, by block
+ * class where the branch reads the block index (analysis/gridcls). env
+ * binds the launch; *exact false where a count was sampled or assumed.
+ * False, with why, when a block cannot be counted. */
+bool diverge_grid_runs(const branch_site *b, const int64_t block[3], const expr_env *env,
+                       const int64_t grid[3], int64_t *runs, bool *exact, char *why,
+                       size_t why_size);
+
 const char *diverge_verdict_name(diverge_verdict v); /* "divergent", "bounds-check", ... */
 
 #endif

@@ -571,6 +571,7 @@ void kroof_free(kroof *k)
     free(k->why_no_bound);
     free(k->incomplete);
     free(k->flops_estimate);
+    free(k->issue_sites);
     free(k->compulsory_why);
     free(k->why_no_compulsory);
     free(k->traffic_why);

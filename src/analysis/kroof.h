@@ -13,6 +13,7 @@
 
 #include "analysis/access.h"
 #include "analysis/expr.h"
+#include "analysis/icount.h"
 #include "analysis/loadlat.h"
 #include "analysis/traffic.h"
 #include "model/model.h"
@@ -64,6 +65,11 @@ typedef struct kroof {
     /* The phases of the global loads (analysis/loadlat), owned; lat.ok
      * false: not placed, and lat.why says why (empty: not computed). */
     loadlat lat;
+    /* The warp executions the compiled code's instruction count is tied to
+     * (analysis/icount): each access site's requests and each loop's
+     * iterations over the grid; owned, the paths borrowed from the unit. */
+    icount_site *issue_sites;
+    size_t n_issue_sites;
     /* With a product: */
     bool has_bound;
     /* l1_time: the load sectors that are certain at the L1 data stage's

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const part_names[KTIME_PARTS] = {"launch", "dram", "l2",     "l1",     "fp16",
-                                                    "fp32",   "fp64", "tensor", "latency"};
+static const char *const part_names[KTIME_PARTS] = {"launch", "dram", "l2",     "l1",    "fp16",
+                                                    "fp32",   "fp64", "tensor", "issue", "latency"};
 
 const char *ktime_part_name(int part)
 {
@@ -42,6 +42,11 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
     out->l2_read_bandwidth = p->l2_read_bandwidth;
     out->l2_write_bandwidth = p->l2_write_bandwidth;
     out->l2_partial_write_bandwidth = p->l2_partial_write_bandwidth;
+    /* Every SM since Maxwell (sm_50) has four warp schedulers, each issuing
+     * at most one warp instruction a clock (NVIDIA's architecture
+     * whitepapers; the CUDA C++ Programming Guide's throughput table counts
+     * in the same units). */
+    out->issue_per_clock_per_sm = 4;
     return true;
 }
 
@@ -54,32 +59,31 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
  * spread evenly over the waves) and at least the grid's first touches come
  * from DRAM. */
 static double phased_latency(const ktime_counts *c, const ktime_consts *k, double warps,
-                             double waves, bool l2)
+                             double waves, bool l2, double *first)
 {
-    double l1 = k->l1_latency_cycles / k->clock_hz, total = 0;
-    int n_phases = 0;
-    for (size_t i = 0; i < c->n_loads; i++)
-        if (c->loads[i].phase >= n_phases)
-            n_phases = c->loads[i].phase + 1;
-    for (int p = 0; p < n_phases; p++) {
-        double longest = 0;
-        for (size_t i = 0; i < c->n_loads; i++) {
-            const ktime_load *d = &c->loads[i];
-            if (d->phase != p)
-                continue;
-            double from_dram = fmin(1, fmax(d->first_share, 1 / waves));
-            double past = l2 ? from_dram * k->dram_latency_s + (1 - from_dram) * k->l2_latency_s
-                             : k->dram_latency_s;
-            /* Without the product's L2 constants only the grid's first
-             * touches leave L1 (as the launch-wide estimate takes it). */
-            double share = l2 ? d->new_share : d->new_share * from_dram;
-            double wait = d->requests / warps * (share * past + (1 - share) * l1);
-            if (wait > longest)
-                longest = wait;
+    double l1 = k->l1_latency_cycles / k->clock_hz, total = 0, longest = 0;
+    *first = -1;
+    for (size_t i = 0; i < c->n_loads; i++) {
+        const ktime_load *d = &c->loads[i];
+        if (i > 0 && d->phase != c->loads[i - 1].phase) {
+            if (*first < 0)
+                *first = longest;
+            total += longest;
+            longest = 0;
         }
-        total += longest;
+        double from_dram = fmin(1, fmax(d->first_share, 1 / waves));
+        double past = l2 ? from_dram * k->dram_latency_s + (1 - from_dram) * k->l2_latency_s
+                         : k->dram_latency_s;
+        /* Without the product's L2 constants only the grid's first
+         * touches leave L1 (as the launch-wide estimate takes it). */
+        double share = l2 ? d->new_share : d->new_share * from_dram;
+        double wait = d->requests / warps * (share * past + (1 - share) * l1);
+        if (wait > longest)
+            longest = wait;
     }
-    return total;
+    if (*first < 0)
+        *first = longest;
+    return total + longest;
 }
 
 /* The time of each unit the launch keeps busy and of the latency it
@@ -97,6 +101,8 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
         if (c->flops[i] > 0 && k->flops_per_clock_per_sm[i] > 0)
             t->part[KTIME_FP16 + i] =
                 c->flops[i] * busiest / (k->flops_per_clock_per_sm[i] * k->clock_hz);
+    if (c->warp_insts > 0)
+        t->part[KTIME_ISSUE] = c->warp_insts * busiest / (k->issue_per_clock_per_sm * k->clock_hz);
     if (!c->has_traffic)
         return;
     /* L1: one request a clock into the tag stage, one wavefront a clock
@@ -120,14 +126,24 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
                             32 * (c->l2_write_sectors - partial) / k->l2_write_bandwidth +
                             (partial > 0 ? 32 * partial / k->l2_partial_write_bandwidth : 0);
     }
-    /* Latency: each load request of a warp waits for the one before (no
-     * overlap of a warp's loads is assumed). Of the sectors it asks for, the
-     * share DRAM must read comes from DRAM, the share that reaches L2 beyond
-     * that from L2 (where it is modelled), the rest from L1. The warps of a
-     * wave overlap; waves follow one another. */
+    /* Latency: the phases of a warp's loads where analysis/loadlat placed
+     * them. Else each load request of a warp waits for the one before; of
+     * the sectors it asks for, the share DRAM must read comes from DRAM,
+     * the share that reaches L2 beyond that from L2 (where it is
+     * modelled), the rest from L1. The warps of a wave overlap; waves
+     * follow one another. */
     double warps = blocks * warps_per_block;
     if (c->n_loads > 0 && warps > 0) {
-        t->part[KTIME_LATENCY] = t->waves * phased_latency(c, k, warps, t->waves, l2);
+        double first;
+        t->part[KTIME_LATENCY] = t->waves * phased_latency(c, k, warps, t->waves, l2, &first);
+        /* Warps that issue longer than they wait are issue-bound, and
+         * still wait, at the start of each wave, for their first loads:
+         * nothing is ready to issue before them (Hong and Kim's
+         * compute-bound case, ISCA 2009: one memory latency per repetition
+         * besides the computation). Later phases overlap with other warps'
+         * issue. */
+        if (t->part[KTIME_ISSUE] > t->part[KTIME_LATENCY])
+            t->part[KTIME_ISSUE] += t->waves * first;
     } else if (r[TRAFFIC_LOAD] > 0 && warps > 0) {
         double per_warp = r[TRAFFIC_LOAD] / warps;
         double sectors = u[TRAFFIC_LOAD];

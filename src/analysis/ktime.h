@@ -3,8 +3,9 @@
  * on the hardware (models' [timing]: scripts/timeprobe), never fitted to
  * the kernels it is judged on. The model is docs/roofline.md's "Predicted
  * time": the launch's fixed cost plus the slowest of the units it keeps
- * busy (DRAM, L1, each precision's pipes; per SM, the busiest SM's share of
- * the blocks; L2 where the product's L2 was measured) and of the latency
+ * busy (DRAM, L1, each precision's pipes, the schedulers' issue; per SM,
+ * the busiest SM's share of the blocks; L2 where the product's L2 was
+ * measured) and of the latency
  * its warps cannot hide (the phases of a warp's loads, waves of warps).
  * Pure: no I/O, no globals. */
 #ifndef GPULINT_ANALYSIS_KTIME_H
@@ -25,6 +26,7 @@ enum {
     KTIME_FP32,
     KTIME_FP64,
     KTIME_TENSOR,
+    KTIME_ISSUE,
     KTIME_LATENCY,
     KTIME_PARTS
 };
@@ -52,10 +54,15 @@ typedef struct ktime_counts {
     int64_t blocks;
     int threads_per_block;
     int blocks_per_sm; /* occupancy */
-    /* The loads by phase; n_loads 0: not known, and the latency term takes
-     * every load request of a warp one after another. */
+    /* The loads in phase order (a phase's loads next to one another);
+     * n_loads 0: not known, and the latency term takes every load request
+     * of a warp one after another. */
     const ktime_load *loads;
     size_t n_loads;
+    /* Warp instructions over the launch in the blocks of the code the
+     * source's counts placed (analysis/icount); 0: not known, and there is
+     * no issue term. */
+    double warp_insts;
 } ktime_counts;
 
 typedef struct ktime_consts {
@@ -66,6 +73,7 @@ typedef struct ktime_consts {
     bool has_l2; /* the product's [timing] has the three L2 constants */
     double l2_latency_s, l2_read_bandwidth, l2_write_bandwidth;
     double l2_partial_write_bandwidth; /* 0: not measured, partial writes as whole */
+    double issue_per_clock_per_sm;     /* warp instructions an SM issues a clock, at most */
 } ktime_consts;
 
 typedef struct ktime {

@@ -124,6 +124,14 @@ bool nvcc_start(const char *nvcc, const nvstage *stage, const char *const *archs
         argv[n_args++] = "--keep";
         argv[n_args++] = "--keep-dir";
         argv[n_args++] = stage->tmpdir;
+        /* The kept PTX's .loc lines tie its instructions to the source
+         * (analysis/icount); -lineinfo changes no instruction. -G has
+         * its own line tables. */
+        static const char *const lines[] = {"-lineinfo", "--generate-line-info", "-G",
+                                            "--device-debug"};
+        if (stage->path_in_ptx &&
+            !has_flag(stage->args, stage->n_args, lines, sizeof lines / sizeof lines[0]))
+            argv[n_args++] = "-lineinfo";
     }
     bool own_arch = !nvcc_args_choose_arch(stage->args, stage->n_args);
     for (int i = 0; own_arch && i < n_archs; i++) {

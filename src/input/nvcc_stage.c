@@ -703,6 +703,9 @@ nvstage_status nvstage_prepare(nvstage *st, const char *path, const char *text, 
     if (!make_link(src_dir_abs, inc, err, errlen))
         goto out;
     line_directive(&b, path);
+    st->path_in_ptx = true;
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+        st->path_in_ptx &= *p != '"' && *p != '\\' && *p >= 0x20 && *p != 0x7f;
     if (!write_file(st->source, b.data, b.len, text, len, err, errlen))
         goto out;
     sbuf_free(&b);

@@ -45,6 +45,10 @@ typedef struct nvstage {
     int n_args;
     nvstage_map *maps;
     size_t n_maps;
+    /* The user's path can name the source in PTX: cicc copies the #line
+     * name into `.file` unescaped, and a quote or a backslash there stops
+     * ptxas. False: no -lineinfo. */
+    bool path_in_ptx;
 } nvstage;
 
 /* True when no byte of s means anything to sh inside or outside double

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/diverge.h"
 #include "analysis/footprint.h"
 #include "analysis/roofline.h"
 #include "analysis/traffic.h"
 #include "analysis/cexpr.h"
+#include "report/launch_issue.h"
 #include "util/jsontext.h"
 #include "util/sbuf.h"
 
@@ -138,8 +140,48 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
     free(sites);
 }
 
+/* What the compiled code's instruction count is tied to (analysis/icount):
+ * every access site's warp requests and every loop's iterations summed
+ * over the grid's warps. A site or loop that cannot be counted is left
+ * out: the code's flow or a guess places its block instead. */
+static void issue_sites(const cusrc_unit *u, const cusrc_variant *v, const mem_access **sites,
+                        const kroof_input *in, const expr_env *env, traffic_memo *memo,
+                        icount_site **out, size_t *n_out)
+{
+    /* Bound as traffic_compute binds them, so that its memo serves. */
+    expr_env local;
+    expr_env_bind_launch(&local, env, in->grid, in->block);
+    *out = xcalloc(v->n_accesses + v->n_branches + 1, sizeof **out);
+    *n_out = 0;
+    char why[LANES_WHY_MAX];
+    for (size_t i = 0; i < v->n_accesses; i++) {
+        const mem_access *a = sites[i];
+        traffic_site_total t;
+        if (a->why_not ||
+            !traffic_site_memo(memo, a, in->block, &local, in->grid, &t, why, sizeof why))
+            continue;
+        icount_kind k = a->space == SPACE_SHARED
+                            ? (a->is_store ? ICOUNT_STORE_SHARED : ICOUNT_LOAD_SHARED)
+                        : a->is_store ? ICOUNT_STORE_GLOBAL
+                                      : ICOUNT_LOAD_GLOBAL;
+        (*out)[(*n_out)++] =
+            (icount_site){a->loc.file ? a->loc.file : u->file, a->loc.line, k, (double)t.requests};
+    }
+    for (size_t i = 0; i < v->n_branches; i++) {
+        const branch_site *b = &u->branches[v->first_branch + i];
+        int64_t runs;
+        bool exact;
+        if (b->kind != BRANCH_LOOP || b->why_not ||
+            !diverge_grid_runs(b, in->block, &local, in->grid, &runs, &exact, why, sizeof why))
+            continue;
+        (*out)[(*n_out)++] = (icount_site){b->loc.file ? b->loc.file : u->file, b->loc.line,
+                                           ICOUNT_LOOP, (double)runs};
+    }
+}
+
 static void launch_traffic(const cusrc_unit *u, const cusrc_variant *v, const kroof_defines *defs,
-                           const kroof_input *in, traffic_memo *memo, traffic *tr, loadlat *lat)
+                           const kroof_input *in, traffic_memo *memo, traffic *tr, loadlat *lat,
+                           icount_site **issue, size_t *n_issue)
 {
     const mem_access **sites = xcalloc(v->n_accesses ? v->n_accesses : 1, sizeof *sites);
     for (size_t i = 0; i < v->n_accesses; i++)
@@ -150,6 +192,7 @@ static void launch_traffic(const cusrc_unit *u, const cusrc_variant *v, const kr
     traffic_compute(sites, v->n_accesses, in->grid, in->block, &env, memo, tr);
     if (tr->n_left_out == 0)
         loadlat_compute(sites, v->n_accesses, in->grid, in->block, &env, memo, lat);
+    issue_sites(u, v, sites, in, &env, memo, issue, n_issue);
     free(sites);
 }
 
@@ -202,8 +245,10 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     footprint fp = {0};
     traffic tr = {0};
     loadlat lat = {0};
+    icount_site *issue = NULL;
+    size_t n_issue = 0;
     if (in.dims_known && !kern->note) {
-        launch_traffic(u, v, defs, &in, memo, &tr, &lat);
+        launch_traffic(u, v, defs, &in, memo, &tr, &lat, &issue, &n_issue);
         in.traffic = &tr;
         launch_footprint(u, v, launch, defs, &in, &fp);
         in.has_footprint = true;
@@ -219,7 +264,9 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
                                          : "the launch's grid or block is not constant";
     }
     kroof_compute(&in, defs, product, branches, out);
-    out->lat = lat; /* kroof_free frees it */
+    out->lat = lat; /* kroof_free frees these */
+    out->issue_sites = issue;
+    out->n_issue_sites = n_issue;
     footprint_free(&fp);
     traffic_free(&tr);
     sbuf_free(&missed);
@@ -411,6 +458,8 @@ json_t *kroof_json(const kroof *k)
         json_object_set_new(o, "counts", json_text("incomplete"));
         json_object_set_new(o, "incomplete_reason", json_text(k->incomplete));
     }
+    if (k->n_issue_sites)
+        json_object_set_new(o, LAUNCH_ISSUE_SITES, launch_issue_sites_json(k));
     return o;
 }
 

@@ -12,6 +12,7 @@
 #include "analysis/gridcls.h"
 #include "analysis/occ.h"
 #include "analysis/traffic.h"
+#include "report/launch_issue.h"
 #include "report/launch_time.h"
 #include "report/occ_report.h"
 #include "report/warp_iters.h"
@@ -235,8 +236,12 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
         /* The roofline entry holds the first target's product's figures. */
         bool first =
             in->product && !strcmp(in->product->id, t->product->id) && t == &in->targets[0];
-        launch_time_add(o, launch_time_roofline_entry(roofline, v->name, file, l->loc.line), first,
-                        t->product, in->base_clock, grid, block, r.blocks_per_sm);
+        json_t *roof = launch_time_roofline_entry(roofline, v->name, file, l->loc.line);
+        if (first && roof) {
+            double warps = (double)(grid[0] * grid[1] * grid[2]) * (double)((threads + 31) / 32);
+            launch_issue_add(roof, in->code, variant_mangled(in->unit, v), a->name, warps);
+        }
+        launch_time_add(o, roof, first, t->product, in->base_clock, grid, block, r.blocks_per_sm);
         int64_t blocks = grid[0] * grid[1] * grid[2];
         int64_t wave = (int64_t)t->product->sm_count * r.blocks_per_sm;
         /* Fewer blocks than SMs leaves SMs idle: a warning. Short of one full
@@ -1033,6 +1038,7 @@ void source_analyse_launches(const source_inputs *in, source_outputs *out, findi
             check_launch(in, l, v, &in->targets[t], row_for(in, m, in->targets[t].arch), list,
                          out->roofline, findings);
     }
+    launch_issue_strip(out->roofline);
 }
 
 void source_analyse(const source_inputs *in, source_outputs *out, finding_list *findings)

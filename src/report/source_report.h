@@ -10,6 +10,7 @@
 
 #include "cusrc/cusrc.h"
 #include "model/model.h"
+#include "report/code_report.h"
 #include "report/findings.h"
 #include "report/kernel_report.h"
 #include "report/kernel_roofline.h"
@@ -31,6 +32,9 @@ typedef struct source_inputs {
     const kroof_defines *defines; /* --define NAME=VALUE */
     const gpu_product *product;   /* ceilings for the roofline; NULL = none */
     bool base_clock;              /* --clock base: predicted times at the base clock */
+    /* The compiled code (PTX, SASS) for the launches' instruction counts;
+     * NULL: not read (yet). */
+    const code_listing *code;
     /* Set by source_analyse_source for its own run: sites summed over a
      * grid, shared by the per-site totals and the launches' traffic. */
     traffic_memo *memo;

@@ -224,13 +224,15 @@ static source_inputs inputs_for(const pipeline_opts *o, const cusrc_unit *u, con
                            o->defines ? o->defines : &none,
                            product,
                            o->base_clock,
+                           NULL,
                            NULL};
 }
 
 /* The launch checks need the compiled kernels; they also refine the
  * kernels' lines and columns. */
 static void analyse_launches(const pipeline_opts *o, report *r, const cusrc_unit *u,
-                             const char *file, source_outputs *src, finding_list *findings)
+                             const char *file, const code_listing *code, source_outputs *src,
+                             finding_list *findings)
 {
     source_target targets[TARGET_MAX];
     const gpu_product *product;
@@ -239,6 +241,7 @@ static void analyse_launches(const pipeline_opts *o, report *r, const cusrc_unit
     for (size_t i = 0; i < r->n_kernels; i++)
         rows[i] = report_row(&r->kernels[i]);
     source_inputs in = inputs_for(o, u, file, targets, n_targets, product, rows, (int)r->n_kernels);
+    in.code = code;
     source_analyse_launches(&in, src, findings);
     for (size_t k = 0; k < r->n_kernels; k++) {
         r->kernels[k].line = rows[k].line;
@@ -351,15 +354,12 @@ static void check_code(const pipeline_opts *o, report *r, const cusrc_unit *u, c
     }
 }
 
-static void add_code(const unit_env *env, const nvstage *stage, char *const *extra, int n_extra,
-                     report *r, const cusrc_unit *u, const char *file, source_outputs *src)
+static void read_code(const unit_env *env, const nvstage *stage, char *const *extra, int n_extra,
+                      code_listing *code)
 {
-    code_listing code = {0};
     if (nvcc_keeps_ptx(extra, n_extra))
-        read_ptx(stage->tmpdir, &code);
-    read_sass(env, stage, &code);
-    check_code(env->o, r, u, file, &code, src);
-    code_listing_free(&code);
+        read_ptx(stage->tmpdir, code);
+    read_sass(env, stage, code);
 }
 
 /* ---- the record ---- */
@@ -589,12 +589,17 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
     pool_phase(UNIT_PHASE_KERNELS);
     if (log)
         take_log(&r, o, log, len, file, file ? &scan : NULL, true);
+    /* The code first: the launches' instruction counts read it. */
+    code_listing code = {0};
+    if (staged && log)
+        read_code(env, &stage, extra, n_extra, &code);
     if (parsed) {
         pool_phase(UNIT_PHASE_ANALYSE);
-        analyse_launches(o, &r, &cu, file, &src, &findings);
+        analyse_launches(o, &r, &cu, file, &code, &src, &findings);
     }
     if (staged && log)
-        add_code(env, &stage, extra, n_extra, &r, parsed ? &cu : NULL, file, &src);
+        check_code(env->o, &r, parsed ? &cu : NULL, file, &code, &src);
+    code_listing_free(&code);
     /* One file of many without kernels is no error: host code is. */
     if (file && !env->log && r.n_kernels == 0 && !o->allow_no_kernels && o->n_files > 1)
         diag_note("%s: no __global__ kernels (host code only)", file);

@@ -178,6 +178,42 @@ static void test_phases(void **state)
                        1e-15);
 }
 
+/* The issue term: reduce0's count (131,203,072 warp instructions, 65,536
+ * blocks of 256 threads, 8 resident per SM) at four a clock for the
+ * busiest SM, which runs 497 of the blocks. Issue-bound, its warps also
+ * wait once a wave for their first load (62 waves of one DRAM fetch); a
+ * launch whose latency is longer than its issue is not issue-bound, and
+ * its issue term is the instructions alone. */
+static void test_issue(void **state)
+{
+    (void)state;
+    double warps = 65536.0 * 8;
+    ktime_load load = {.phase = 0, .requests = warps, .new_share = 1, .first_share = 1};
+    ktime_counts c = {.has_traffic = true,
+                      .requests = {warps, 0, 0},
+                      .units = {4 * warps, 0, 0},
+                      .blocks = 65536,
+                      .threads_per_block = 256,
+                      .blocks_per_sm = 8,
+                      .loads = &load,
+                      .n_loads = 1,
+                      .warp_insts = 131203072};
+    ktime_consts k = consts();
+    k.issue_per_clock_per_sm = 4;
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    assert_true(t.ok);
+    assert_float_equal(t.waves, 63, 0); /* 65536 / (132 x 8), rounded up */
+    double issue = 131203072.0 * 497 / 65536 / (4 * 1.5e9);
+    assert_float_equal(t.part[KTIME_LATENCY], 63 * 400e-9, 1e-15);
+    assert_float_equal(t.part[KTIME_ISSUE], issue + 63 * 400e-9, 1e-15);
+    assert_int_equal(t.limiter, KTIME_ISSUE);
+    c.warp_insts = 1e6;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_ISSUE], 1e6 * 497 / 65536 / (4 * 1.5e9), 1e-15);
+    assert_int_equal(t.limiter, KTIME_LATENCY);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -209,7 +245,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parts_by_hand), cmocka_unit_test(test_latency_of_waves),
         cmocka_unit_test(test_l2_and_lines),  cmocka_unit_test(test_phases),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_issue),         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,152 @@
+/* launch_issue: a launch's warp instructions (see launch_issue.h). */
+#include "report/launch_issue.h"
+
+#include <string.h>
+
+#include "analysis/icount.h"
+#include "util/jsontext.h"
+#include "util/sbuf.h"
+
+static const char *const kind_names[ICOUNT_KINDS] = {"ldg", "stg", "lds", "sts", "loop"};
+
+json_t *launch_issue_sites_json(const kroof *k)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < k->n_issue_sites; i++) {
+        const icount_site *s = &k->issue_sites[i];
+        json_array_append_new(a, json_pack("[o, i, s, f]", json_text(s->file), s->line,
+                                           kind_names[s->kind], s->execs));
+    }
+    return a;
+}
+
+/* The code's file a source path names: the same path, or one that ends
+ * in the other at a '/' (the front end's "k.cu" against nvdisasm's
+ * "/home/u/src/k.cu", or a listing recorded elsewhere). */
+static bool same_file(const char *src, const char *code)
+{
+    if (!src || !code)
+        return false;
+    while (!strncmp(src, "./", 2))
+        src += 2;
+    while (!strncmp(code, "./", 2))
+        code += 2;
+    size_t a = strlen(src), b = strlen(code);
+    const char *longer = a >= b ? src : code, *shorter = a >= b ? code : src;
+    size_t d = a >= b ? a - b : b - a;
+    return strcmp(longer + d, shorter) == 0 && (d == 0 || longer[d - 1] == '/');
+}
+
+typedef struct code_fn {
+    imix_level level;
+    const imix_insn *insns;
+    size_t n;
+    const char *(*path)(const void *owner, int index);
+    const void *owner;
+    int n_files;
+} code_fn;
+
+static const char *sass_path(const void *owner, int index)
+{
+    return sass_file_path(owner, index);
+}
+
+static const char *ptx_path(const void *owner, int index)
+{
+    return ptx_file_path(owner, index);
+}
+
+/* SASS is what runs; PTX is before ptxas expands, merges and unrolls. */
+static bool find_code(const code_listing *c, const char *mangled, const char *arch, code_fn *out)
+{
+    if (c->has_sass) {
+        const sass_function *f = sass_find(&c->sass, mangled, arch);
+        if (!f)
+            f = sass_find(&c->sass, mangled, NULL);
+        if (f) {
+            *out = (code_fn){IMIX_SASS, f->insns, f->n_insns,
+                             sass_path, &c->sass, (int)c->sass.n_files};
+            return true;
+        }
+    }
+    for (size_t i = 0; i < c->n_ptx; i++) {
+        const ptx_module *m = &c->ptx[i];
+        const ptx_function *f = ptx_find(m, mangled);
+        if (f && (!m->target[0] || !arch || !strcmp(m->target, arch) || i + 1 == c->n_ptx)) {
+            int files = 0;
+            for (size_t k = 0; k < m->n_files; k++)
+                if (m->files[k].index > files)
+                    files = m->files[k].index;
+            *out = (code_fn){IMIX_PTX, f->insns, f->n_insns, ptx_path, m, files};
+            return true;
+        }
+    }
+    return false;
+}
+
+static void set_reason(json_t *roof, const char *why)
+{
+    json_object_set_new(roof, "issue", json_pack("{s:s}", "reason", why));
+}
+
+void launch_issue_add(json_t *roof, const code_listing *code, const char *mangled, const char *arch,
+                      double warps)
+{
+    if (!roof)
+        return;
+    const json_t *sites = json_object_get(roof, LAUNCH_ISSUE_SITES);
+    code_fn fn;
+    if (!code || (!code->has_sass && !code->n_ptx)) {
+        set_reason(roof, "no compiled code was read (gpulint's own nvcc run keeps the PTX; "
+                         "--sass gives a SASS listing)");
+        return;
+    }
+    if (!mangled || !find_code(code, mangled, arch, &fn)) {
+        set_reason(roof, "the kernel is not in the compiled code read");
+        return;
+    }
+    size_t n = json_array_size(sites), used = 0, i;
+    icount_anchor *a = xcalloc(n ? n : 1, sizeof *a);
+    const json_t *s;
+    json_array_foreach(sites, i, s)
+    {
+        const char *file = json_string_value(json_array_get(s, 0));
+        const char *kind = json_string_value(json_array_get(s, 2));
+        int k = 0;
+        while (k < ICOUNT_KINDS && kind && strcmp(kind_names[k], kind))
+            k++;
+        int f = 1;
+        while (f <= fn.n_files && !same_file(file, fn.path(fn.owner, f)))
+            f++;
+        if (k == ICOUNT_KINDS || f > fn.n_files)
+            continue;
+        a[used++] = (icount_anchor){f, (int)json_integer_value(json_array_get(s, 1)),
+                                    (icount_kind)k, json_number_value(json_array_get(s, 3))};
+    }
+    icount r;
+    bool ok = icount_compute(fn.level, fn.insns, fn.n, a, used, warps, &r);
+    free(a);
+    if (!ok) {
+        set_reason(roof, r.why);
+        return;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "warp_instructions", json_integer((json_int_t)(r.warp_insts + 0.5)));
+    json_object_set_new(o, "level", json_text(fn.level == IMIX_SASS ? "sass" : "ptx"));
+    json_object_set_new(o, "guessed_share",
+                        json_real(r.warp_insts > 0 ? r.guessed / r.warp_insts : 0));
+    /* What the time model takes: a guessed block may not run at all. */
+    json_object_set_new(o, "placed_warp_instructions",
+                        json_integer((json_int_t)(r.warp_insts - r.guessed + 0.5)));
+    json_object_set_new(o, "blocks", json_integer((json_int_t)r.blocks));
+    json_object_set_new(o, "blocks_placed", json_integer((json_int_t)r.placed));
+    json_object_set_new(o, "label", json_text("estimate"));
+    json_object_set_new(roof, "issue", o);
+}
+
+void launch_issue_strip(json_t *roofline)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(roofline, i, e) json_object_del(e, LAUNCH_ISSUE_SITES);
+}

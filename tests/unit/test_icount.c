@@ -1,0 +1,234 @@
+/* icount: warp instructions from the code's blocks and the source's counts,
+ * against Nsight Compute's smsp__inst_executed for a real kernel and on
+ * small listings whose counts follow from their shape. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/icount.h"
+#include "input/sass.h"
+#include "util/fileio.h"
+
+static int file_of(const sass_listing *l, const char *suffix)
+{
+    for (size_t i = 0; i < l->n_files; i++) {
+        size_t n = strlen(l->files[i]), k = strlen(suffix);
+        if (n >= k && strcmp(l->files[i] + n - k, suffix) == 0)
+            return (int)i + 1;
+    }
+    return 0;
+}
+
+/* reduce0<int> over 2^24 ints in 65536 blocks of 256 threads (the truth
+ * set's run): 524,288 warps. Its anchors are what the source analysis
+ * counts: the load and the first store once per warp, the tree loop 8
+ * iterations per warp, its shared accesses in the warps with a lane whose
+ * tid % (2s) == 0 (8 warps for s = 1..16, then 4, 2, 1: 47 of 64 per
+ * block), and block 0's lane 0 at the end. Nsight Compute measured
+ * 131,203,072 warp instructions (h100/cuda-samples_reduction.reduce0.csv). */
+static void test_reduce0(void **state)
+{
+    (void)state;
+    char *text;
+    size_t len;
+    assert_int_equal(fileio_read(ICOUNT_DATA "/reduce0-int.sass", 1 << 20, &text, &len), FILEIO_OK);
+    sass_listing l;
+    sass_parse(text, len, &l);
+    free(text);
+    assert_int_equal(l.problem_line, 0);
+    const sass_function *f = sass_find(&l, "_Z7reduce0IiEvPT_S1_j", NULL);
+    assert_non_null(f);
+    int k = file_of(&l, "reduction_kernel.cu");
+    assert_true(k > 0);
+    const double warps = 65536.0 * 8, blocks = 65536.0, tree = blocks * 47;
+    const icount_anchor a[] = {
+        {k, 114, ICOUNT_LOAD_GLOBAL, warps},  {k, 114, ICOUNT_STORE_SHARED, warps},
+        {k, 119, ICOUNT_LOOP, 8 * warps},     {k, 122, ICOUNT_LOAD_SHARED, tree},
+        {k, 122, ICOUNT_LOAD_SHARED, tree},   {k, 122, ICOUNT_STORE_SHARED, tree},
+        {k, 130, ICOUNT_LOAD_SHARED, blocks}, {k, 130, ICOUNT_STORE_GLOBAL, blocks},
+    };
+    icount r;
+    assert_true(
+        icount_compute(IMIX_SASS, f->insns, f->n_insns, a, sizeof a / sizeof a[0], warps, &r));
+    assert_true(r.warp_insts == 131203072.0);
+    /* The loop's preheader (one move) and the `@P0 EXIT` after the loop:
+     * outside every loop, once per warp. */
+    assert_true(r.guessed == 2 * warps);
+    assert_int_equal(r.anchors_used, 8);
+    sass_listing_free(&l);
+}
+
+static icount run(const char *text, const icount_anchor *a, size_t n, double warps, bool *ok)
+{
+    sass_listing l;
+    sass_parse(text, strlen(text), &l);
+    assert_int_equal(l.problem_line, 0);
+    assert_int_equal(l.n_functions, 1);
+    icount r;
+    *ok = icount_compute(IMIX_SASS, l.functions[0].insns, l.functions[0].n_insns, a, n, warps, &r);
+    sass_listing_free(&l);
+    return r;
+}
+
+/* A loop nvcc unrolled by four: four loads of one site in each pass, the
+ * site's 400 requests a warp shared among them; the loop's own branch
+ * says 100 passes. The block after the loop (one way in from the loop's
+ * exit, which also leads back) is guessed once per warp. */
+static const char unrolled[] =
+    ".text._Z1kv:\n"
+    "\t//## File \"k.cu\", line 3\n"
+    "        /*0000*/                   MOV R0, RZ ;\n"
+    ".L_x_0:\n"
+    "\t//## File \"k.cu\", line 5\n"
+    "        /*0010*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
+    "        /*0020*/                   LDG.E R4, desc[UR4][R2.64+0x4] ;\n"
+    "        /*0030*/                   LDG.E R5, desc[UR4][R2.64+0x8] ;\n"
+    "        /*0040*/                   LDG.E R6, desc[UR4][R2.64+0xc] ;\n"
+    "        /*0050*/                   FADD R0, R0, R1 ;\n"
+    "\t//## File \"k.cu\", line 4\n"
+    "        /*0060*/                   ISETP.NE.AND P0, PT, R7, RZ, PT ;\n"
+    "        /*0070*/              @P0 BRA `(.L_x_0) ;\n"
+    "\t//## File \"k.cu\", line 7\n"
+    "        /*0080*/                   STG.E desc[UR4][R8.64], R0 ;\n"
+    "        /*0090*/                   EXIT ;\n"
+    ".L_x_1:\n"
+    "        /*00a0*/                   BRA `(.L_x_1) ;\n";
+
+static void test_unrolled(void **state)
+{
+    (void)state;
+    bool ok;
+    const icount_anchor a[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10}, {1, 4, ICOUNT_LOOP, 100 * 10}};
+    icount r = run(unrolled, a, 2, 10, &ok);
+    assert_true(ok);
+    /* entry 1 + loop 7 x 100 + tail 2, per warp; the spin is never reached */
+    assert_true(r.warp_insts == 10 * (1 + 700 + 2));
+    assert_true(r.guessed == 10 * 2);
+    assert_int_equal(r.blocks, 3);
+    /* The store's anchor places the tail instead of a guess. */
+    const icount_anchor b[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10},
+                               {1, 4, ICOUNT_LOOP, 100 * 10},
+                               {1, 7, ICOUNT_STORE_GLOBAL, 10}};
+    r = run(unrolled, b, 3, 10, &ok);
+    assert_true(r.guessed == 0);
+    assert_int_equal(r.placed, 3);
+    /* Without the loop's count, its most placed block stands for it. */
+    r = run(unrolled, a, 1, 10, &ok);
+    assert_true(ok && r.warp_insts == 10 * (1 + 700 + 2));
+}
+
+/* nvcc's split of a loop: a copy unrolled by four, then a remainder loop
+ * for the iterations left. The site's 400 requests a warp and the loop's
+ * 400 iterations go to the unrolled copy (100 passes); the remainder's
+ * block, which no count places, is guessed once per warp. */
+static void test_remainder(void **state)
+{
+    (void)state;
+    static const char text[] =
+        ".text._Z1rv:\n"
+        "\t//## File \"r.cu\", line 4\n"
+        ".L_x_0:\n"
+        "        /*0000*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
+        "        /*0010*/                   LDG.E R4, desc[UR4][R2.64+0x4] ;\n"
+        "        /*0020*/                   LDG.E R5, desc[UR4][R2.64+0x8] ;\n"
+        "        /*0030*/                   LDG.E R6, desc[UR4][R2.64+0xc] ;\n"
+        "        /*0040*/              @P0 BRA `(.L_x_0) ;\n"
+        ".L_x_1:\n"
+        "        /*0050*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
+        "        /*0060*/              @P1 BRA `(.L_x_1) ;\n"
+        "        /*0070*/                   EXIT ;\n";
+    bool ok;
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOAD_GLOBAL, 400}, {1, 4, ICOUNT_LOOP, 400}};
+    icount r = run(text, a, 2, 1, &ok);
+    assert_true(ok);
+    assert_true(r.warp_insts == 100 * 5 + 2 + 1);
+    assert_true(r.guessed == 2 + 1);
+}
+
+/* Two sites ptxas merged into one 64-bit load: one instruction, one
+ * site's count, not two. */
+static void test_merged(void **state)
+{
+    (void)state;
+    static const char text[] = ".text._Z1mv:\n"
+                               "\t//## File \"m.cu\", line 2\n"
+                               ".L_x_0:\n"
+                               "        /*0000*/                   LDS.64 R2, [R4] ;\n"
+                               "        /*0010*/              @P0 BRA `(.L_x_0) ;\n"
+                               "        /*0020*/                   EXIT ;\n";
+    bool ok;
+    const icount_anchor a[] = {{1, 2, ICOUNT_LOAD_SHARED, 30}, {1, 2, ICOUNT_LOAD_SHARED, 30}};
+    icount r = run(text, a, 2, 1, &ok);
+    assert_true(ok);
+    assert_true(r.warp_insts == 30 * 2 + 1);
+}
+
+/* One way in from a block with one way out: the same count, both ways. */
+static void test_flow(void **state)
+{
+    (void)state;
+    static const char text[] =
+        ".text._Z1fv:\n"
+        "\t//## File \"f.cu\", line 2\n"
+        "        /*0000*/                   ISETP.NE.AND P0, PT, R0, RZ, PT ;\n"
+        "        /*0010*/              @P0 BRA `(.L_x_1) ;\n"
+        "\t//## File \"f.cu\", line 3\n"
+        "        /*0020*/                   IADD3 R1, R1, 0x1, RZ ;\n"
+        "        /*0030*/                   BRA `(.L_x_2) ;\n"
+        ".L_x_2:\n"
+        "        /*0040*/                   IADD3 R1, R1, 0x2, RZ ;\n"
+        "\t//## File \"f.cu\", line 4\n"
+        "        /*0050*/                   STG.E desc[UR4][R2.64], R1 ;\n"
+        ".L_x_1:\n"
+        "        /*0060*/                   EXIT ;\n";
+    bool ok;
+    const icount_anchor a[] = {{1, 4, ICOUNT_STORE_GLOBAL, 3}};
+    icount r = run(text, a, 1, 8, &ok);
+    assert_true(ok);
+    /* entry 2 x 8; the arm 2 x 3 (its one successor has it as its one
+     * predecessor); the join after the arm, 2 x 3; the exit, a join of two
+     * ways, guessed once per warp */
+    assert_true(r.warp_insts == 16 + 6 + 6 + 8);
+    assert_true(r.guessed == 8);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    bool ok;
+    static const char no_lines[] = ".text._Z1nv:\n"
+                                   ".L_x_0:\n"
+                                   "        /*0000*/                   IADD3 R1, R1, 0x1, RZ ;\n"
+                                   "        /*0010*/              @P0 BRA `(.L_x_0) ;\n"
+                                   "        /*0020*/                   EXIT ;\n";
+    icount r = run(no_lines, NULL, 0, 4, &ok);
+    assert_false(ok);
+    assert_non_null(strstr(r.why, "no line information"));
+    const icount_anchor elsewhere[] = {{1, 99, ICOUNT_LOOP, 5}};
+    r = run(unrolled, elsewhere, 1, 4, &ok);
+    assert_false(ok);
+    assert_non_null(strstr(r.why, "met the code's lines"));
+    /* Loop-free code needs no anchor: every block at most once a warp. */
+    static const char straight[] = ".text._Z1sv:\n"
+                                   "        /*0000*/                   IADD3 R1, R1, 0x1, RZ ;\n"
+                                   "        /*0010*/                   EXIT ;\n";
+    r = run(straight, NULL, 0, 4, &ok);
+    assert_true(ok && r.warp_insts == 8);
+    assert_false(icount_compute(IMIX_SASS, NULL, 0, NULL, 0, 4, &r));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reduce0),   cmocka_unit_test(test_unrolled),
+        cmocka_unit_test(test_remainder), cmocka_unit_test(test_merged),
+        cmocka_unit_test(test_flow),      cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
