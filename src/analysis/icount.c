@@ -115,10 +115,17 @@ static void link_blocks(code *c)
         }
 }
 
+/* A jump to itself or to an instruction before it closes a loop: the
+ * instructions from its target to it. */
+static bool back_edge(imix_level level, const imix_insn *in, size_t at)
+{
+    return is_jump(level, in->op) && in->target >= 0 && (size_t)in->target <= at;
+}
+
 static bool kind_matches(icount_kind k, const imix_insn *in, imix_level level, size_t at)
 {
     if (k == ICOUNT_LOOP)
-        return is_jump(level, in->op) && in->target >= 0 && (size_t)in->target <= at;
+        return back_edge(level, in, at);
     imix_class cls = imix_classify(level, in->op).cls;
     switch (k) {
     case ICOUNT_LOAD_GLOBAL:
@@ -287,6 +294,13 @@ static void propagate(code *c)
  * else once per warp. */
 static void guess(code *c, double warps)
 {
+    /* The loops, found once: each backward jump's range. */
+    size_t *lo = xcalloc(c->n, sizeof *lo), *hi = xcalloc(c->n, sizeof *hi), n_loops = 0;
+    for (size_t j = 0; j < c->n; j++)
+        if (back_edge(c->level, &c->insns[j], j)) {
+            lo[n_loops] = (size_t)c->insns[j].target;
+            hi[n_loops++] = j;
+        }
     for (int k = 0; k < c->n_blocks; k++) {
         block *b = &c->b[k];
         if (!b->reached || b->placed)
@@ -295,25 +309,18 @@ static void guess(code *c, double warps)
         b->count = warps;
         size_t tried = 0; /* loops around b, smallest first: each larger than the last */
         for (;;) {
-            size_t lo = 0, hi = 0;
-            bool found = false;
-            for (size_t j = 0; j < c->n; j++) {
-                const imix_insn *in = &c->insns[j];
-                if (!is_jump(c->level, in->op) || in->target < 0 || (size_t)in->target > j)
-                    continue;
-                size_t t = (size_t)in->target, size = j - t + 1;
-                if (t <= b->first && j >= b->first && size > tried &&
-                    (!found || size < hi - lo + 1)) {
-                    lo = t;
-                    hi = j;
-                    found = true;
-                }
+            size_t best = n_loops;
+            for (size_t l = 0; l < n_loops; l++) {
+                size_t size = hi[l] - lo[l] + 1;
+                if (lo[l] <= b->first && hi[l] >= b->first && size > tried &&
+                    (best == n_loops || size < hi[best] - lo[best] + 1))
+                    best = l;
             }
-            if (!found)
+            if (best == n_loops)
                 break;
-            tried = hi - lo + 1;
+            tried = hi[best] - lo[best] + 1;
             double most = -1;
-            for (int m = c->block_of[lo]; m <= c->block_of[hi]; m++)
+            for (int m = c->block_of[lo[best]]; m <= c->block_of[hi[best]]; m++)
                 if (c->b[m].placed && c->b[m].count > most)
                     most = c->b[m].count;
             if (most >= 0) {
@@ -322,6 +329,8 @@ static void guess(code *c, double warps)
             }
         }
     }
+    free(lo);
+    free(hi);
 }
 
 bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
@@ -338,7 +347,7 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
     place_anchors(&c, a, n_anchors, out);
     bool loops = false;
     for (size_t i = 0; i < n && !loops; i++)
-        loops = is_jump(level, insns[i].op) && insns[i].target >= 0 && (size_t)insns[i].target < i;
+        loops = back_edge(level, &insns[i], i);
     bool ok = true;
     if (loops && out->anchors_used == 0) {
         bool lines = false;
