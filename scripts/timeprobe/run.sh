@@ -21,3 +21,8 @@ ncu --clock-control none --kernel-name reload --metrics $RM --csv ./probe > $R/n
 # DRAM both ways and stores that write part of a sector (launches 22-27).
 MM=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second,lts__cycles_elapsed.avg.per_second,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,lts__t_sectors_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
 ncu --kernel-name regex:'copy_bw|write_partial' --metrics $MM --csv ./probe > $R/ncu_more_base.csv 2> $R/ncu_more_base.err
+# A barrier loop's iteration with and without a store (lockstep loops), at
+# the card's own clock; partial-sector stores by how many share a line.
+nvcc -O3 -arch=sm_90 -o barrierprobe barrierprobe.cu >> $R/build.log 2>&1 && ./barrierprobe > $R/barrier.txt 2>&1
+nvcc -O3 -arch=sm_90 -o partialprobe partialprobe.cu >> $R/build.log 2>&1 && ./partialprobe > $R/partial.txt 2>&1
+ncu --metrics lts__t_sectors_op_write.sum,lts__t_requests_srcunit_tex_op_write.sum,gpu__time_duration.sum --csv ./partialprobe > $R/partial_ncu.csv 2> $R/partial_ncu.err

@@ -1,6 +1,7 @@
 /* access: what the source front end (cusrc/cusrc.c, libclang) hands to the
  * pure analyses: memory access sites, branches and the loops around them,
- * with index expressions as expr trees. Data only. */
+ * with index expressions as expr trees; and copies of a site with names
+ * bound, which the analyses that evaluate it make. */
 #ifndef GPULINT_ACCESS_H
 #define GPULINT_ACCESS_H
 
@@ -25,6 +26,9 @@ typedef struct loop_ctx {
     /* A break, return or goto in the body can end the loop before cond
      * does: its iterations are at most what init, cond and next say. */
     bool leaves_early;
+    /* The body calls __syncthreads: each iteration ends for every warp of
+     * the block when its slowest warp ends it. */
+    bool barrier;
     src_loc loc;
 } loop_ctx;
 
@@ -89,5 +93,12 @@ typedef struct branch_site {
     bool no_work;
     src_loc loc;
 } branch_site;
+
+/* A copy of a's expressions with env's names folded in (the strings and
+ * locations are shared with a); free it with access_bound_free. */
+void access_bind(const mem_access *a, const expr_env *env, mem_access *out);
+/* Leaves loop i of a bound copy out (its counter already bound). */
+void access_drop_loop(mem_access *a, int i);
+void access_bound_free(mem_access *a);
 
 #endif

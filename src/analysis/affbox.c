@@ -769,8 +769,8 @@ static bool attempt(ctx *s, const int64_t grid[3], const int64_t block[3], boxes
     return true;
 }
 
-bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t block[3],
-                   affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why)
+static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t block[3],
+                      affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why)
 {
     *n = 0;
     *partial = false;
@@ -833,4 +833,113 @@ bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t blo
         *why = s.why ? s.why : "it is not in a form gpulint follows";
     }
     return ok;
+}
+
+/* ---- loops whose step multiplies or shifts ---- */
+
+int affbox_loop_values(const loop_ctx *l, const expr_env *names, int64_t *values, int max)
+{
+    if (!l->var || !l->init || !l->cond || !l->next || l->leaves_early)
+        return 0;
+    expr_env env;
+    if (names)
+        env = *names;
+    else
+        expr_env_init(&env);
+    int64_t v;
+    const char *why;
+    if (expr_eval(l->init, &env, &v, &why) != EXPR_OK)
+        return 0;
+    for (int n = 0; n <= max; n++) {
+        int64_t go, next;
+        if (!expr_env_set(&env, l->var, v) || expr_eval(l->cond, &env, &go, &why) != EXPR_OK)
+            return 0;
+        if (!go)
+            return n;
+        if (n == max || expr_eval(l->next, &env, &next, &why) != EXPR_OK || next == v)
+            return 0;
+        if (values)
+            values[n] = v;
+        v = next;
+    }
+    return 0;
+}
+
+/* The site in the iteration where loop i's counter is value: the loop
+ * left out, its counter a constant in everything inside it. */
+static void fix_counter(const mem_access *a, int i, int64_t value, mem_access *out)
+{
+    expr_env env;
+    expr_env_init(&env);
+    expr_env_set(&env, a->loops[i].var, value);
+    access_bind(a, &env, out);
+    access_drop_loop(out, i);
+}
+
+/* The first loop that is not additive, whose values can be listed. */
+static int listable_loop(const mem_access *a, int64_t *values, int max, int *n_values)
+{
+    for (int i = 0; i < a->n_loops; i++) {
+        const loop_ctx *l = &a->loops[i];
+        if (!l->var || !l->next)
+            continue;
+        /* Additive steps are followed in full already: a step that is the
+         * same at two values is taken as one. */
+        expr_env env;
+        expr_env_init(&env);
+        int64_t n1, n2;
+        const char *why;
+        bool eval1 =
+            expr_env_set(&env, l->var, 1) && expr_eval(l->next, &env, &n1, &why) == EXPR_OK;
+        bool eval2 =
+            expr_env_set(&env, l->var, 7) && expr_eval(l->next, &env, &n2, &why) == EXPR_OK;
+        if (eval1 && eval2 && n1 - 1 == n2 - 7)
+            continue;
+        *n_values = affbox_loop_values(l, NULL, values, max);
+        return *n_values > 0 ? i : -1;
+    }
+    return -1;
+}
+
+bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t block[3],
+                   affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why)
+{
+    if (!images_of(a, grid, block, out, n, partial, why))
+        return false;
+    if (!*partial)
+        return true;
+    /* Followed through the first iteration of a loop whose step is not
+     * additive: where that loop's values can be listed, each iteration
+     * is a site of its own, and the images are their union. */
+    int64_t values[AFFBOX_MAX_BOXES];
+    int n_values = 0;
+    int li = listable_loop(a, values, AFFBOX_MAX_BOXES, &n_values);
+    if (li < 0)
+        return true;
+    affbox_image *all = xcalloc(AFFBOX_MAX_BOXES, sizeof *all);
+    int n_all = 0;
+    bool still_partial = false, ok = true;
+    for (int k = 0; k < n_values && ok; k++) {
+        mem_access b;
+        fix_counter(a, li, values[k], &b);
+        affbox_image ims[AFFBOX_MAX_BOXES];
+        int m = 0;
+        bool part = false;
+        const char *w = NULL;
+        ok = affbox_images(&b, grid, block, ims, &m, &part, &w) && n_all + m <= AFFBOX_MAX_BOXES;
+        access_bound_free(&b);
+        for (int j = 0; ok && j < m; j++)
+            all[n_all++] = ims[j];
+        still_partial = still_partial || part;
+    }
+    if (ok) {
+        memcpy(out, all, (size_t)n_all * sizeof *all);
+        *n = n_all;
+        *partial = still_partial;
+        *why = still_partial ? "a loop whose step is not a constant added to its counter is "
+                               "followed through its first iteration only"
+                             : NULL;
+    }
+    free(all);
+    return true;
 }

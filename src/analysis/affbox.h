@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "analysis/access.h"
+#include "analysis/expr.h"
 
 #define AFFBOX_MAX_TERMS 32 /* indices of one image */
 #define AFFBOX_MAX_BOXES 48 /* disjuncts of a guard, and the boxes cut from them */
@@ -30,10 +31,18 @@ typedef struct affbox_image {
 /* The site's addresses as the union of *n images (0 when no thread reaches
  * it). The site's expressions must have every name but the loop counters
  * bound (expr_bind), the launch's dimensions included. A loop whose step is
- * not a constant added to its counter (stride *= 2) is followed through its
- * first iteration only: *partial, the images a subset, with *why saying so.
- * False, with *why, when the site is not of this form. */
+ * not a constant added to its counter (stride *= 2) is followed iteration
+ * by iteration where its counter alone decides them and the images fit;
+ * else through its first iteration only: *partial, the images a subset,
+ * with *why saying so. False, with *why, when the site is not of this
+ * form. */
 bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t block[3],
                    affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why);
+
+/* A loop whose counter alone (with names, which may be NULL, binding the
+ * rest) decides its iterations: how many, at most max, with the counter's
+ * values into values (NULL: not kept); 0 when they depend on anything
+ * else (a thread index, an outer counter) or exceed max. */
+int affbox_loop_values(const loop_ctx *l, const expr_env *names, int64_t *values, int max);
 
 #endif

@@ -144,35 +144,6 @@ static void site_why(sbuf *why, const mem_access *a, const char *reason)
         sbuf_addf(why, "%s: %s", a->base, reason);
 }
 
-static expr *bound(const expr *e, const expr_env *env)
-{
-    return e ? expr_bind(e, env) : NULL;
-}
-
-/* A copy of the site with the launch's and --define's values folded in. */
-static void bind_site(const mem_access *a, const expr_env *env, mem_access *out)
-{
-    *out = *a;
-    out->byte_offset = bound(a->byte_offset, env);
-    out->guard = bound(a->guard, env);
-    for (int i = 0; i < a->n_loops; i++) {
-        out->loops[i].init = bound(a->loops[i].init, env);
-        out->loops[i].cond = bound(a->loops[i].cond, env);
-        out->loops[i].next = bound(a->loops[i].next, env);
-    }
-}
-
-static void free_bound(mem_access *a)
-{
-    expr_free(a->byte_offset);
-    expr_free(a->guard);
-    for (int i = 0; i < a->n_loops; i++) {
-        expr_free(a->loops[i].init);
-        expr_free(a->loops[i].cond);
-        expr_free(a->loops[i].next);
-    }
-}
-
 static bool same_expr(const expr *a, const expr *b)
 {
     if (!a || !b)
@@ -334,13 +305,13 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
         acc->n_sites++;
         out->n_sites++;
         mem_access b;
-        bind_site(a, &local, &b);
+        access_bind(a, &local, &b);
         affbox_image ims[AFFBOX_MAX_BOXES];
         int n_ims = 0;
         bool partial = false;
         const char *reason = NULL;
         bool ok = affbox_images(&b, grid, threads, ims, &n_ims, &partial, &reason);
-        free_bound(&b);
+        access_bound_free(&b);
         /* A store whose place the thread reads first cannot hide a read,
          * followed or not; any other store must be followed in full. */
         bool twin = a->is_store && read_first(sites, n, i);

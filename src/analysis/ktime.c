@@ -13,6 +13,20 @@ const char *ktime_part_name(int part)
     return part >= 0 && part < KTIME_PARTS ? part_names[part] : "?";
 }
 
+/* A latency measured at two SM clocks, at a third: part of it counts SM
+ * clocks and part does not (the L2 and DRAM run on clocks of their own),
+ * so it is taken as fixed + cycles / clock through the two measurements,
+ * within the clocks measured. */
+static double latency_at(double ns_measured, double ns_boost, const gpu_product *p, double mhz)
+{
+    double lo = p->latency_clock_mhz, hi = p->boost_clock_mhz;
+    if (!(ns_boost > 0) || !(lo > 0) || !(hi > lo))
+        return ns_measured;
+    mhz = fmin(hi, fmax(lo, mhz));
+    double cycles = (ns_measured - ns_boost) / (1e3 / lo - 1e3 / hi);
+    return ns_measured - cycles * 1e3 / lo + cycles * 1e3 / mhz;
+}
+
 bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, char *why,
                      size_t why_size)
 {
@@ -34,11 +48,13 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
     for (int i = 0; i < 4; i++)
         out->flops_per_clock_per_sm[i] = p->flops_per_clock_per_sm[prec[i]];
     out->launch_s = p->launch_ns * 1e-9;
-    out->dram_latency_s = p->dram_latency_ns * 1e-9;
+    out->dram_latency_s =
+        latency_at(p->dram_latency_ns, p->boost_dram_latency_ns, p, clock_hz / 1e6) * 1e-9;
     out->dram_bandwidth = p->dram_read_bandwidth;
     out->l1_latency_cycles = p->l1_latency_cycles;
     out->has_l2 = p->l2_latency_ns > 0 && p->l2_read_bandwidth > 0 && p->l2_write_bandwidth > 0;
-    out->l2_latency_s = p->l2_latency_ns * 1e-9;
+    out->l2_latency_s =
+        latency_at(p->l2_latency_ns, p->boost_l2_latency_ns, p, clock_hz / 1e6) * 1e-9;
     out->l2_read_bandwidth = p->l2_read_bandwidth;
     out->l2_write_bandwidth = p->l2_write_bandwidth;
     out->l2_partial_write_bandwidth = p->l2_partial_write_bandwidth;
@@ -77,7 +93,21 @@ static double phased_latency(const ktime_counts *c, const ktime_consts *k, doubl
         /* Without the product's L2 constants only the grid's first
          * touches leave L1 (as the launch-wide estimate takes it). */
         double share = l2 ? d->new_share : d->new_share * from_dram;
-        double wait = d->requests / warps * (share * past + (1 - share) * l1);
+        double each = share * past + (1 - share) * l1;
+        double wait = d->requests / warps * each;
+        /* Under a barrier the block's warps go through the loop together:
+         * each iteration lasts as long as its slowest warp's wait, so the
+         * chain is the iterations, however few warps load in most of them
+         * (a tree reduction's later steps). A load of what another warp
+         * stored in an earlier iteration waits for L2: with four blocks
+         * an SM, scripts/timeprobe/barrierprobe.cu's chain of such loads
+         * takes 445 clocks an iteration against 214 without the stores
+         * (with one block, L1 still serves it: 182 against 182). */
+        if (d->lockstep > 0) {
+            double restored = fmin(1, fmax(0, d->restored_share));
+            double from_l2 = l2 ? k->l2_latency_s : k->dram_latency_s;
+            wait = fmax(wait, d->lockstep * (restored * from_l2 + (1 - restored) * each));
+        }
         if (wait > longest)
             longest = wait;
     }

@@ -38,6 +38,9 @@ enum {
 typedef struct ktime_load {
     int phase;
     double requests, new_share, first_share;
+    /* loadlat's lockstep iterations (0: the warps run apart) and the share
+     * of them that read what another warp stored (from L2). */
+    double lockstep, restored_share;
 } ktime_load;
 
 /* One launch's totals. */

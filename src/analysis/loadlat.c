@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/affbox.h"
 #include "analysis/footprint.h"
 #include "util/sbuf.h"
 
@@ -122,6 +123,38 @@ static bool probed_sectors(const mem_access *a, const int64_t grid[3], const int
     return true;
 }
 
+/* The iterations of a's loops down to its innermost barrier loop, 0 when
+ * there is none or one of them cannot be counted; *stored: the block
+ * stores to a's array inside that loop. */
+static double lockstep_of(const mem_access *a, const mem_access *const *sites, size_t n,
+                          const expr_env *env, bool *stored)
+{
+    *stored = false;
+    int b = -1;
+    for (int i = 0; i < a->n_loops; i++)
+        if (a->loops[i].barrier)
+            b = i;
+    if (b < 0)
+        return 0;
+    double iterations = 1;
+    for (int i = 0; i <= b; i++) {
+        int trips = affbox_loop_values(&a->loops[i], env, NULL, 1 << 20);
+        if (trips <= 0)
+            return 0;
+        iterations *= trips;
+    }
+    const src_loc *at = &a->loops[b].loc;
+    for (size_t i = 0; i < n && !*stored; i++) {
+        const mem_access *s = sites[i];
+        if (!s->is_store || s->space != SPACE_GLOBAL || !s->base || !a->base ||
+            strcmp(s->base, a->base) != 0 || s->n_loops <= b)
+            continue;
+        const src_loc *l = &s->loops[b].loc;
+        *stored = l->line == at->line && l->column == at->column;
+    }
+    return iterations;
+}
+
 static double clamp01(double x)
 {
     return x < 0 ? 0 : x > 1 ? 1 : x;
@@ -197,6 +230,9 @@ void loadlat_compute(const mem_access *const *sites, size_t n, const int64_t gri
             return;
         }
         l->requests = t.requests;
+        bool stored;
+        l->lockstep = lockstep_of(a, sites, n, env, &stored);
+        l->restored_share = stored && l->lockstep > 1 ? (l->lockstep - 1) / l->lockstep : 0;
         if (t.units <= 0)
             continue;
         double units = (double)t.units, in_blocks = blocks * (double)sectors[1];

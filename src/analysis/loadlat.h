@@ -33,6 +33,14 @@ typedef struct loadlat_load {
      * grid's first: from DRAM, at least (analysis/ktime adds the blocks
      * that share a sector in the wave that fetches it). */
     double first_share;
+    /* Under a loop whose body calls __syncthreads: the iterations the
+     * block's warps go through together, down to the innermost such loop
+     * (each waits, every iteration, for the block's slowest warp), else 0;
+     * and of those iterations the share after the first where the block
+     * stores to the same array in the loop: they read what another warp
+     * stored, which comes from L2 when several blocks share the SM
+     * (scripts/timeprobe/barrierprobe.cu). */
+    double lockstep, restored_share;
 } loadlat_load;
 
 typedef struct loadlat {

@@ -339,9 +339,16 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         out->units[s] += t.units;
         out->lines[s] += t.lines;
         /* A request's 32 lanes fill at most `width` whole sectors: its
-         * other sectors are written in part, at least. */
-        if (s == TRAFFIC_STORE && a->width > 0 && t.units > t.requests * (int64_t)a->width)
-            out->partial_store_units += t.units - t.requests * (int64_t)a->width;
+         * other sectors are written in part, at least. L2 takes a partial
+         * sector beside others of its line at about the whole-sector rate,
+         * and one alone in its line at half of it
+         * (scripts/timeprobe/partialprobe.cu); a request of L lines and U
+         * sectors has at least 2L - U sectors alone in their line. */
+        if (s == TRAFFIC_STORE && a->width > 0 && t.units > t.requests * (int64_t)a->width) {
+            int64_t partial = t.units - t.requests * (int64_t)a->width;
+            int64_t alone = 2 * t.lines - t.units;
+            out->partial_store_units += alone <= 0 ? 0 : alone < partial ? alone : partial;
+        }
         if (t.floor_is_lower) {
             out->certain_requests[s] += t.floor_requests;
             out->certain_units[s] += t.floor_units;

@@ -61,9 +61,11 @@ typedef struct traffic {
     /* Over every site evaluated. */
     int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
     int64_t lines[TRAFFIC_KINDS]; /* global loads and stores: 128-byte lines */
-    /* Store sectors written in part, at least: a request's 32 lanes of
-     * `width` bytes fill at most `width` whole sectors, and L2 merges part
-     * of a sector more slowly than it takes a whole one. */
+    /* Store sectors written in part and alone in their 128-byte line
+     * within the request, at least: a request's 32 lanes of `width` bytes
+     * fill at most `width` whole sectors, and L2 merges such a sector more
+     * slowly than it takes a whole one (a partial sector beside others of
+     * its line goes at about the whole rate). */
     int64_t partial_store_units;
     /* The same over the sites whose figures are exact or lower bounds:
      * what a time bound may use. */

@@ -642,6 +642,7 @@ static void copy_loops(walker *w, loop_ctx *dst, int *n_dst, char **why)
         dst[i].cond = s->cond ? expr_clone(s->cond) : NULL;
         dst[i].next = s->next ? expr_clone(s->next) : NULL;
         dst[i].leaves_early = s->leaves_early;
+        dst[i].barrier = s->barrier;
         dst[i].loc.file = s->loc.file ? xstrdup(s->loc.file) : NULL;
         dst[i].loc.line = s->loc.line;
         dst[i].loc.column = s->loc.column;
@@ -2426,6 +2427,26 @@ static bool leaves_early(const cnode *s, bool nested)
     return false;
 }
 
+/* Whether s calls a block-wide barrier (__syncthreads and its _count,
+ * _and, _or forms) outside any lambda. A helper that calls one is not
+ * seen: the loop is then taken as one whose warps run apart. */
+static bool calls_barrier(const cnode *s)
+{
+    if (s->kind == CXCursor_LambdaExpr)
+        return false;
+    if (s->kind == CXCursor_CallExpr) {
+        char *name = cn_ref_name(s->cur);
+        bool bar = name && strncmp(name, "__syncthreads", 13) == 0;
+        free(name);
+        if (bar)
+            return true;
+    }
+    for (int i = 0; i < s->n_kids; i++)
+        if (calls_barrier(s->kids[i]))
+            return true;
+    return false;
+}
+
 /* A finished loop's work, into the frame around it: the body's times the
  * trip count, and the hoisted work once when the loop runs at all. */
 static void loop_frame_close(walker *w, loop_frame *fr)
@@ -2575,6 +2596,7 @@ static void walk_loop(walker *w, cnode *s)
         expr_free(nx);
     }
     fr->ctx.leaves_early = body && leaves_early(body, false);
+    fr->ctx.barrier = body && calls_barrier(body);
     fr->trips = trip_count(w, fr);
     emit_branch(w, BRANCH_LOOP, cond, s, cond ? expr_clone(fr->ctx.cond) : NULL);
 

@@ -104,8 +104,12 @@ typedef struct gpu_product {
     double dram_read_bandwidth; /* bytes/s a streaming read reaches */
     double l1_latency_cycles;   /* a dependent load that hits L1, SM clocks */
     double l2_latency_ns;       /* a dependent load that misses L1 and hits L2 */
-    double l2_read_bandwidth;   /* bytes/s L2 serves to loads that bypass L1 */
-    double l2_write_bandwidth;  /* bytes/s of stores L2 absorbs */
+    /* The SM clock the two latencies above were measured at (Nsight
+     * Compute's lock), and the same latencies at the boost clock; 0: the
+     * latencies hold at every clock. */
+    double latency_clock_mhz, boost_dram_latency_ns, boost_l2_latency_ns;
+    double l2_read_bandwidth;  /* bytes/s L2 serves to loads that bypass L1 */
+    double l2_write_bandwidth; /* bytes/s of stores L2 absorbs */
     /* bytes/s, counted in whole 32-byte sectors, of stores that each write
      * part of a sector (a lane's 4 bytes in a sector of its own) */
     double l2_partial_write_bandwidth;

@@ -361,11 +361,15 @@ static json_t *load_phases_json(const loadlat *l)
             const loadlat_load *d = &l->loads[i];
             if (d->phase != p)
                 continue;
-            json_array_append_new(
-                loads, json_pack("{s:o, s:i, s:I, s:f, s:f}", "access",
-                                 json_text(d->access->text ? d->access->text : "?"), "line",
-                                 d->access->loc.line, "requests", (json_int_t)d->requests,
-                                 "new_share", d->new_share, "first_share", d->first_share));
+            json_t *o = json_pack("{s:o, s:i, s:I, s:f, s:f}", "access",
+                                  json_text(d->access->text ? d->access->text : "?"), "line",
+                                  d->access->loc.line, "requests", (json_int_t)d->requests,
+                                  "new_share", d->new_share, "first_share", d->first_share);
+            if (d->lockstep > 0) {
+                json_object_set_new(o, "lockstep", json_real(d->lockstep));
+                json_object_set_new(o, "restored_share", json_real(d->restored_share));
+            }
+            json_array_append_new(loads, o);
         }
         json_array_append_new(phases, loads);
     }

@@ -83,6 +83,8 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
             d->requests = json_number_value(json_object_get(ld, "requests"));
             d->new_share = json_number_value(json_object_get(ld, "new_share"));
             d->first_share = json_number_value(json_object_get(ld, "first_share"));
+            d->lockstep = json_number_value(json_object_get(ld, "lockstep"));
+            d->restored_share = json_number_value(json_object_get(ld, "restored_share"));
         }
         c->loads = *loads;
     }

@@ -421,6 +421,7 @@ static void test_transpose_guards_loops(void **state)
     assert_int_equal(a->n_loops, 1);
     assert_loop(&a->loops[0], "j", 0);
     assert_int_equal(a->loops[0].loc.line, line_of(TR, "for (int j = 0; j < TILE;", 1));
+    assert_false(a->loops[0].barrier); /* the barrier comes after the loop */
     expr_env env;
     expr_env_init(&env);
     expr_env_set(&env, "j", 8);
@@ -477,6 +478,8 @@ static void test_reduction(void **state)
     int line = line_of(RD, "sdata[tid] += sdata[tid + stride];", 0);
     const mem_access *a = access_at(u, v, line, "sdata[tid + stride]", false);
     assert_int_equal(ev(a->byte_offset, &env), (3 + 4) * 4);
+    /* The loop's body calls __syncthreads: its warps go in lockstep. */
+    assert_true(a->loops[0].barrier);
     /* += loads and stores the target. */
     assert_int_equal(count_accesses(u, v, line, "sdata[tid]"), 2);
     access_at(u, v, line, "sdata[tid]", true);

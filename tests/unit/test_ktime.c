@@ -214,6 +214,83 @@ static void test_issue(void **state)
     assert_int_equal(t.limiter, KTIME_LATENCY);
 }
 
+/* A tree reduction's loop under __syncthreads: 9 iterations the block's
+ * 16 warps go through together. Its load averages 1.25 requests a warp
+ * (most warps leave after the first steps), but every iteration waits
+ * for the slowest warp; 8 of the 9 read what another warp stored, from
+ * L2. Without a barrier the average stands. */
+static void test_lockstep(void **state)
+{
+    (void)state;
+    double warps = 131072.0 * 16;
+    ktime_load load = {.phase = 0,
+                       .requests = 1.25 * warps,
+                       .new_share = 0.8,
+                       .first_share = 1,
+                       .lockstep = 9,
+                       .restored_share = 8.0 / 9};
+    ktime_counts c = {.has_traffic = true,
+                      .requests = {1.25 * warps, 0, 0},
+                      .units = {5 * warps, 0, 0},
+                      .has_l2 = true,
+                      .blocks = 131072,
+                      .threads_per_block = 512,
+                      .blocks_per_sm = 4,
+                      .loads = &load,
+                      .n_loads = 1};
+    ktime_consts k = consts_with_l2();
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    assert_true(t.ok);
+    assert_float_equal(t.waves, 249, 0); /* 131072 / (132 x 4), rounded up */
+    double l1 = 40 / 1.5e9, each = 0.8 * 400e-9 + 0.2 * l1;
+    assert_float_equal(t.part[KTIME_LATENCY], 249 * 9 * (8.0 / 9 * 160e-9 + 1.0 / 9 * each), 1e-15);
+    load.lockstep = 0;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LATENCY], 249 * 1.25 * each, 1e-15);
+}
+
+/* The latencies measured at Nsight Compute's locked clock (1590 MHz) and
+ * at the boost clock (1980 MHz): each as it is at those clocks, between
+ * them fixed + cycles / clock, and no further than the boost clock. */
+static void test_latency_at_clock(void **state)
+{
+    (void)state;
+    gpu_product p;
+    memset(&p, 0, sizeof p);
+    strcpy(p.id, "h");
+    p.sm_count = 132;
+    p.launch_ns = 2000;
+    p.dram_latency_ns = 372;
+    p.dram_read_bandwidth = 2.6e12;
+    p.l1_latency_cycles = 40;
+    p.l2_latency_ns = 160;
+    p.l2_read_bandwidth = 7e12;
+    p.l2_write_bandwidth = 4e12;
+    p.boost_clock_mhz = 1980;
+    p.latency_clock_mhz = 1590;
+    p.boost_dram_latency_ns = 355;
+    p.boost_l2_latency_ns = 142;
+    ktime_consts k;
+    char why[160];
+    assert_true(ktime_consts_of(&p, 1590e6, &k, why, sizeof why));
+    assert_float_equal(k.l2_latency_s, 160e-9, 1e-18);
+    assert_float_equal(k.dram_latency_s, 372e-9, 1e-18);
+    assert_true(ktime_consts_of(&p, 1980e6, &k, why, sizeof why));
+    assert_float_equal(k.l2_latency_s, 142e-9, 1e-18);
+    assert_float_equal(k.dram_latency_s, 355e-9, 1e-18);
+    /* 18 ns between 1/1590 and 1/1980 of a microsecond: 145.2 cycles. */
+    double cycles = 18 / (1e3 / 1590 - 1e3 / 1980);
+    assert_true(ktime_consts_of(&p, 1755e6, &k, why, sizeof why));
+    assert_float_equal(k.l2_latency_s, (160 - cycles * 1e3 / 1590 + cycles * 1e3 / 1755) * 1e-9,
+                       1e-18);
+    assert_true(ktime_consts_of(&p, 2500e6, &k, why, sizeof why));
+    assert_float_equal(k.l2_latency_s, 142e-9, 1e-18);
+    p.latency_clock_mhz = 0;
+    assert_true(ktime_consts_of(&p, 1980e6, &k, why, sizeof why));
+    assert_float_equal(k.l2_latency_s, 160e-9, 1e-18);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -243,9 +320,14 @@ static void test_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parts_by_hand), cmocka_unit_test(test_latency_of_waves),
-        cmocka_unit_test(test_l2_and_lines),  cmocka_unit_test(test_phases),
-        cmocka_unit_test(test_issue),         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_parts_by_hand),
+        cmocka_unit_test(test_latency_of_waves),
+        cmocka_unit_test(test_l2_and_lines),
+        cmocka_unit_test(test_phases),
+        cmocka_unit_test(test_issue),
+        cmocka_unit_test(test_lockstep),
+        cmocka_unit_test(test_latency_at_clock),
+        cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -124,6 +124,58 @@ static void test_two_statements(void **state)
         free_site(&s[i]);
 }
 
+/* A tree reduction in place, for (stride = 1; stride < 64; stride *= 2)
+ * with __syncthreads in the body: the 6 iterations are the block's warps'
+ * lockstep, and the store to the same array makes 5 of them read what
+ * another warp stored. Without the barrier the warps run apart; a store
+ * to another array reads nothing back. */
+static void test_lockstep(void **state)
+{
+    (void)state;
+    const char *guard = "threadIdx.x % (2 * stride) == 0";
+    mem_access s[3];
+    const char *offs[3] = {"4 * (blockIdx.x * 64 + threadIdx.x)",
+                           "4 * (blockIdx.x * 64 + threadIdx.x + stride)",
+                           "4 * (blockIdx.x * 64 + threadIdx.x)"};
+    for (int i = 0; i < 3; i++) {
+        s[i] = in_loop("a", offs[i], i == 2, 1, 64);
+        expr_free(s[i].loops[0].init);
+        expr_free(s[i].loops[0].cond);
+        expr_free(s[i].loops[0].next);
+        s[i].loops[0].var = "stride";
+        s[i].loops[0].init = expr_const(1);
+        s[i].loops[0].cond = P("stride < 64");
+        s[i].loops[0].next = P("stride * 2");
+        s[i].loops[0].barrier = true;
+        s[i].guard = P(guard);
+    }
+    const mem_access *sites[3] = {&s[0], &s[1], &s[2]};
+    const int64_t grid[3] = {2, 1, 1}, block[3] = {64, 1, 1};
+    loadlat l;
+    loadlat_compute(sites, 3, grid, block, NULL, NULL, &l);
+    assert_true(l.ok);
+    assert_int_equal(l.n, 2);
+    for (int i = 0; i < 2; i++) {
+        assert_float_equal(l.loads[i].lockstep, 6, 0);
+        assert_float_equal(l.loads[i].restored_share, 5.0 / 6, 1e-12);
+    }
+    loadlat_free(&l);
+    s[2].base = "b";
+    loadlat_compute(sites, 3, grid, block, NULL, NULL, &l);
+    assert_float_equal(l.loads[0].lockstep, 6, 0);
+    assert_float_equal(l.loads[0].restored_share, 0, 0);
+    loadlat_free(&l);
+    for (int i = 0; i < 3; i++)
+        s[i].loops[0].barrier = false;
+    loadlat_compute(sites, 3, grid, block, NULL, NULL, &l);
+    assert_float_equal(l.loads[0].lockstep, 0, 0);
+    loadlat_free(&l);
+    for (int i = 0; i < 3; i++) {
+        expr_free(s[i].guard);
+        free_site(&s[i]);
+    }
+}
+
 static void test_not_followed(void **state)
 {
     (void)state;
@@ -165,9 +217,8 @@ static void test_unbound_offset(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_one_statement),
-        cmocka_unit_test(test_two_statements),
-        cmocka_unit_test(test_not_followed),
+        cmocka_unit_test(test_one_statement),  cmocka_unit_test(test_two_statements),
+        cmocka_unit_test(test_lockstep),       cmocka_unit_test(test_not_followed),
         cmocka_unit_test(test_unbound_offset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
