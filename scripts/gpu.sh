@@ -20,7 +20,8 @@
 # Stages (GPULINT_GPU_STAGES, default "suite verify"):
 #   suite    `meson test --suite gpu` (the occupancy engine against the runtime)
 #   verify   `gpulint verify` with the predictions made on the development
-#            machine (tests/data/verify/predictions-<arch>.json: this build has
+#            machine (tests/data/verify/predictions-<model>.json, the bundled
+#            GPU model `gpulint devices` names for this card: this build has
 #            no libclang), text and JSON to $OUT/verify-<device>.{txt,json},
 #            the measured model to $OUT/<device>-measured.ini
 #
@@ -85,7 +86,9 @@ if [ "$rc" -eq 0 ] && [[ $STAGES == *" verify "* ]]; then
   dev=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
     tr 'A-Z' 'a-z' | sed -E 's/nvidia //; s/[^a-z0-9]+/-/g; s/-+$//')
   arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
-  preds=tests/data/verify/predictions-$arch.json
+  model=$("$BUILD/src/gpulint" devices --format json 2>/dev/null |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)[0].get("model") or "")' 2>/dev/null || true)
+  preds=tests/data/verify/predictions-${model:-none}.json
   pargs=()
   [ -f "$preds" ] && pargs=(--predictions "$preds")
   vlog=$LOGS/verify-$dev-log.txt

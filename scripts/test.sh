@@ -231,7 +231,7 @@ for t in json.load(sys.stdin):
     "--ptxas-log tests/data/cli/logs/two-kernels-sm80.log tests/data/cli/logs/kernels.cu --arch sm_80,sm_90 --block 256"
     "tests/data/cli/cu/scale.cu --arch sm_80 --format json"
     "verify --from tests/data/verify/h100/verify.json --save-model build-test/valgrind-model.ini"
-    "verify --dry-run --check occupancy,bank --predictions tests/data/verify/predictions-sm_90.json"
+    "verify --dry-run --check occupancy,bank --predictions tests/data/verify/predictions-h100-sxm.json"
     "merge tests/data/merge/a.json tests/data/merge/b.json"
     "cache --stats"
     "--from tests/data/wrap/build --arch sm_90 --format json"

@@ -2,18 +2,19 @@
 # verify-predictions.sh: on a machine with libclang, write gpulint's
 # predictions for the reference kernels, for `gpulint verify --predictions`
 # on a GPU machine whose gpulint has no libclang (scripts/gpu.sh uses them).
+# One file per GPU model: the predicted times are that model's.
 #
-#   bash scripts/verify-predictions.sh [ARCH...]     # default: sm_90
+#   bash scripts/verify-predictions.sh [MODEL...]     # default: h100-sxm h200
 #
-# Output: tests/data/verify/predictions-<arch>.json. The test suite checks
-# that the file matches what this gpulint predicts (tests/verify_contract.py).
+# Output: tests/data/verify/predictions-<model>.json. The test suite checks
+# that the files match what this gpulint predicts (tests/verify_contract.py).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 GPULINT=${GPULINT:-build/src/gpulint}
-[ $# -gt 0 ] || set -- sm_90
+[ $# -gt 0 ] || set -- h100-sxm h200
 mkdir -p tests/data/verify
-for arch in "$@"; do
-  GPULINT_NO_DEVICE=1 "$GPULINT" kernels/*.cu --arch "$arch" --format json \
-    >"tests/data/verify/predictions-$arch.json"
-  echo "verify-predictions: tests/data/verify/predictions-$arch.json"
+for model in "$@"; do
+  GPULINT_NO_DEVICE=1 "$GPULINT" kernels/*.cu --gpu "$model" --format json \
+    >"tests/data/verify/predictions-$model.json"
+  echo "verify-predictions: tests/data/verify/predictions-$model.json"
 done

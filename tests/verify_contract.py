@@ -10,8 +10,8 @@ recorded on an H100 and an H200 (scripts/gpu.sh). This test, in CI:
      no GPU) and re-judges every recorded measurement against today's
      prediction with the row's own tolerance: a change to a model or an
      analysis that would no longer agree with the hardware fails here;
-  3. checks tests/data/verify/predictions-sm_90.json (what a GPU machine
-     without libclang uses) is what this gpulint predicts;
+  3. checks tests/data/verify/predictions-<model>.json (what a GPU machine
+     without libclang uses) are what this gpulint predicts;
   4. renders each record again (--from): the same JSON, text whose summary
      matches, a chart and a model file that `gpulint roofline --gpu FILE`
      reads with its measured ceilings.
@@ -22,6 +22,7 @@ libclang, which the dry run needs.
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,7 +32,9 @@ GPULINT, ROOT = sys.argv[1], sys.argv[2]
 DATA = os.path.join(ROOT, "tests", "data", "verify")
 DEVICES = ["h100", "h200"]
 VERDICTS = {"agrees", "differs", "not_comparable"}
-CHECKS = {"occupancy", "bank", "coalescing", "divergence", "roofline"}
+CHECKS = {"occupancy", "bank", "coalescing", "divergence", "roofline", "time"}
+CARDS = {"h100": "H100", "h200": "H200"}
+PREDICTION_MODELS = ["h100-sxm", "h200"]
 
 passed = failed = 0
 
@@ -44,6 +47,7 @@ def check(name, ok, detail=""):
     else:
         failed += 1
         print(f"FAIL {name}{(': ' + detail) if detail else ''}")
+    return ok
 
 
 def run(args, **kw):
@@ -78,7 +82,9 @@ def contract(name, d):
         if r.get("verdict") == "not_comparable" and not r.get("reason"):
             problems.append(f"results[{i}] ({r.get('kernel')}) is not comparable without a reason")
     check(f"{name}: the JSON contract", not problems, "; ".join(problems[:5]))
-    rows = d.get("results", [])
+    # A predicted time is an estimate: its rows may differ (time_rejudge
+    # counts them); every other row is a claim.
+    rows = [r for r in d.get("results", []) if r.get("check") != "time"]
     differ = [r["kernel"] for r in rows if r["verdict"] == "differs"]
     check(f"{name}: every row agrees or is not comparable with a reason ({len(rows)} rows)",
           not differ and len(rows) > 90, f"differ: {differ}")
@@ -96,6 +102,8 @@ def rejudge(name, recorded, today):
     problems = []
     compared = 0
     for r in recorded["results"]:
+        if r["check"] == "time":
+            continue  # judged by time_rejudge
         t = now.get(key(r))
         if t is None:
             problems.append(f"{key(r)} is no longer planned")
@@ -126,6 +134,40 @@ def rejudge(name, recorded, today):
           not problems and compared > 90, "; ".join(problems[:5]))
 
 
+def time_rejudge(name, recorded, today):
+    """Today's predicted times against the recorded times of the roofline
+    kernels (the time rows where the record has them, else the roofline
+    rows: the same CUDA-event medians): how many within 25%, which may not
+    fall below the count benchmarks/VERIFY.md records for this card."""
+    measured = {}
+    for r in recorded["results"]:
+        if r["check"] in ("roofline", "time") and r.get("measured"):
+            measured.setdefault((r["kernel"], r["launch"]), r["measured"])
+    errors = []
+    for t in today["results"]:
+        if t["check"] != "time":
+            continue
+        m = measured.get((t["kernel"], t["launch"]))
+        if t.get("predicted") and m:
+            errors.append((abs(t["predicted"] / m - 1), t["kernel"], t["predicted"] / m - 1))
+    errors.sort()
+    n = len(errors)
+    within = sum(e <= 0.25 for e, _, _ in errors)
+    if not check(f"{name}: a predicted time for every roofline kernel", n >= 20, f"{n} rows"):
+        return
+    median = errors[n // 2][0] if n % 2 else (errors[n // 2 - 1][0] + errors[n // 2][0]) / 2
+    mean = sum(e for e, _, _ in errors) / n
+    misses = ", ".join(f"{k} {100 * s:+.0f}%" for e, k, s in errors if e > 0.25)
+    print(f"time {name}: {within} of {n} within 25%, median error {100 * median:.0f}%, "
+          f"mean {100 * mean:.0f}%; outside: {misses or 'none'}")
+    with open(os.path.join(ROOT, "benchmarks", "VERIFY.md")) as f:
+        m = re.search(rf"\*\*(\d+) of (\d+) reference kernels within 25% on the {CARDS[name]}\*\*",
+                      f.read())
+    if check(f"{name}: benchmarks/VERIFY.md records the count within 25%", m is not None):
+        check(f"{name}: predicted time within 25% on {within} kernels, at least the "
+              f"{m.group(1)} benchmarks/VERIFY.md records", within >= int(m.group(1)))
+
+
 def main():
     if not (shutil.which("nvcc") or os.access("/usr/local/cuda/bin/nvcc", os.X_OK)):
         print("skipped: no nvcc (the dry run builds the reference kernels)")
@@ -153,18 +195,20 @@ def main():
         check(f"dry run for {model}: the contract's fields, every row unmeasured",
               not missing and all(x["measured"] is None for x in today["results"]), str(missing))
         rejudge(dev, records[dev], today)
+        time_rejudge(dev, records[dev], today)
 
     # The predictions a GPU machine without libclang reads: what
-    # scripts/verify-predictions.sh would write today.
+    # scripts/verify-predictions.sh would write today, one file per model.
     kernels = sorted(f"kernels/{f}" for f in os.listdir(os.path.join(ROOT, "kernels"))
                      if f.endswith(".cu"))
-    r = run(kernels + ["--arch", "sm_90", "--format", "json"])
-    with open(os.path.join(DATA, "predictions-sm_90.json")) as f:
-        committed = json.load(f)
-    check("predictions-sm_90.json is what this gpulint predicts",
-          r.returncode == 0 and json.loads(r.stdout) == committed,
-          "run scripts/verify-predictions.sh and commit the file" if r.returncode == 0
-          else r.stderr.strip()[-300:])
+    for model in PREDICTION_MODELS:
+        r = run(kernels + ["--gpu", model, "--format", "json"])
+        with open(os.path.join(DATA, f"predictions-{model}.json")) as f:
+            committed = json.load(f)
+        check(f"predictions-{model}.json is what this gpulint predicts",
+              r.returncode == 0 and json.loads(r.stdout) == committed,
+              "run scripts/verify-predictions.sh and commit the files" if r.returncode == 0
+              else r.stderr.strip()[-300:])
 
     with tempfile.TemporaryDirectory() as tmp:
         for dev in DEVICES:

@@ -482,6 +482,7 @@ function roofChart(svg, peak, bandwidth, pts) {
 const CHECK_TITLES = {
   occupancy: "Occupancy", bank: "Bank conflicts", coalescing: "Coalescing",
   divergence: "Divergence", roofline: "Roofline: the time against its bound",
+  time: "Time: predicted against measured (within 25%, an estimate)",
 };
 const fmtVal = (v) => (typeof v !== "number" || !isFinite(v) ? "–" : Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4))));
 const fmtPct = (v) => (typeof v === "number" && isFinite(v) ? (100 * v).toFixed(1) + "%" : "–");
@@ -489,6 +490,7 @@ const fmtPct = (v) => (typeof v === "number" && isFinite(v) ? (100 * v).toFixed(
 function renderVerify(v) {
   const s = v.summary || {}, d = v.device || {};
   $("verify-summary").textContent = `${s.rows ?? v.results.length} rows: ${s.agrees} agree, ${s.differs} differ, ${s.not_comparable} not comparable` +
+    (s.time ? `; predicted times within 25%: ${s.time.within} of ${s.time.rows} (median error ${(100 * s.time.median_error).toFixed(0)}%)` : "") +
     (v.dry_run ? " (a dry run: the predictions, nothing measured)" : "");
   $("verify-device").textContent = v.dry_run || !d.driver
     ? `${d.name || "no GPU"}: planned for ${d.arch || "?"}, nothing measured`

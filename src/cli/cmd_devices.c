@@ -159,6 +159,9 @@ int cmd_devices(int argc, char **argv)
             json_object_set_new(o, "ordinal", json_integer(d->ordinal));
             json_object_set_new(o, "name", json_string(d->product.name));
             json_object_set_new(o, "arch", json_string(d->arch.name));
+            const gpu_product *twin =
+                model_find_twin(&db, d->product.name, d->arch.name, d->product.sm_count);
+            json_object_set_new(o, "model", twin ? json_string(twin->id) : json_null());
             json_object_set_new(o, "sm_count", json_integer(d->product.sm_count));
             json_object_set_new(o, "driver", json_string(d->driver));
             json_object_set_new(o, "runtime", json_string(d->runtime));

@@ -291,22 +291,51 @@ static void roofline_table(FILE *f, const verify_result *r)
     notes(f, r, VCHECK_ROOFLINE);
 }
 
+static void time_table(FILE *f, const verify_result *r)
+{
+    if (!any_rows(r, VCHECK_TIME, false) && !any_rows(r, VCHECK_TIME, true))
+        return;
+    fprintf(f, "\ntime: gpulint's predicted time (docs/roofline.md, \"Predicted time\") against "
+               "the measured one; within 25%%, an estimate\n");
+    table t = {.n_cols = 7,
+               .head = {"kernel", "launch", "limited by", "predicted ms", "measured ms", "error",
+                        "verdict"},
+               .left = {true, true, true, false, false, false, true}};
+    for (int i = 0; i < r->n_rows; i++) {
+        const vrow *row = &r->rows[i];
+        if (row->check != VCHECK_TIME)
+            continue;
+        char b[24], c[24], d[24];
+        const char *limiter = json_string_value(json_object_get(row->detail, "limiter"));
+        bool both = row->predicted > 0 && row->measured > 0;
+        table_row(
+            &t, row->kernel, row->launch, limiter ? limiter : "-",
+            num(row->predicted, 4, b, sizeof b), num(row->measured, 4, c, sizeof c),
+            both ? (snprintf(d, sizeof d, "%+.0f%%", 100 * (row->predicted / row->measured - 1)), d)
+                 : "-",
+            verdict_text(row));
+    }
+    table_print(f, &t);
+    notes(f, r, VCHECK_TIME);
+}
+
 static void ladder_tables(FILE *f, const verify_result *r)
 {
     for (int li = 0; li < r->n_ladders; li++) {
         const vladder *ld = &r->ladders[li];
         fprintf(f, "\nladder %s%s%s%s\n", ld->name, ld->book[0] ? " (book: " : "", ld->book,
                 ld->book[0] ? ")" : "");
-        table t = {.n_cols = 11,
-                   .head = {"step", "ms", "GB/s", "GFLOP/s", "% of roof", "speedup", "divergence",
-                            "bank", "sectors", "occupancy", "book ms"},
+        table t = {.n_cols = 12,
+                   .head = {"step", "ms", "predicted ms", "GB/s", "GFLOP/s", "% of roof", "speedup",
+                            "divergence", "bank", "sectors", "occupancy", "book ms"},
                    .left = {true}};
         for (int s = 0; s < ld->n_steps; s++) {
             const vladder_step *st = &ld->steps[s];
-            char a[24], b[24], c[24], d[24], e[24], g1[24], h[24], k[24], o[24], bk[24];
+            char a[24], pm[24], b[24], c[24], d[24], e[24], g1[24], h[24], k[24], o[24], bk[24];
             double occ = dget(st->predicted, "occupancy");
             table_row(
                 &t, st->kernel, num(st->ms, 4, a, sizeof a),
+                st->predicted_ms > 0 ? num(st->predicted_ms, 4, pm, sizeof pm) : "-",
                 st->ms > 0 ? num(st->bytes / (st->ms * 1e-3) / 1e9, 0, b, sizeof b) : "-",
                 st->ms > 0 && st->flops > 0 ? num(st->flops / (st->ms * 1e-3) / 1e9, 0, c, sizeof c)
                                             : "-",
@@ -323,7 +352,8 @@ static void ladder_tables(FILE *f, const verify_result *r)
                 st->book_ms > 0 ? num(st->book_ms, 3, bk, sizeof bk) : "-");
         }
         table_print(f, &t);
-        fprintf(f, "  columns: divergence = the lowest SIMT efficiency gpulint predicts for a "
+        fprintf(f, "  columns: predicted ms = gpulint's predicted time (the time rows); "
+                   "divergence = the lowest SIMT efficiency gpulint predicts for a "
                    "divergent branch; bank = the worst conflict degree; sectors = the worst "
                    "sectors per request over the ideal; occupancy at the launch\n");
         for (int s = 0; s < ld->n_steps; s++)
@@ -346,6 +376,11 @@ void vrep_summary(FILE *f, const verify_result *r)
         fprintf(f, "verify (dry run): %d rows would be measured on %s\n", r->n_rows, r->arch);
         return;
     }
+    if (r->time.rows > 0)
+        fprintf(f,
+                "time: %d of %d predicted times within 25%% (median error %.0f%%, mean %.0f%%); "
+                "a time outside it is shown, and fails nothing\n",
+                r->time.within, r->time.rows, 100 * r->time.median_error, 100 * r->time.mean_error);
     fprintf(f,
             "verify: %d rows: %d agree, %d differ, %d not comparable (%.1f s on the GPU, %.1f s "
             "in all)\n",
@@ -362,6 +397,7 @@ void vrep_text(FILE *f, const verify_result *r, bool ladders_only)
         coalescing_table(f, r);
         divergence_table(f, r);
         roofline_table(f, r);
+        time_table(f, r);
     }
     ladder_tables(f, r);
     fputc('\n', f);
@@ -473,6 +509,8 @@ json_t *vrep_json(const verify_result *r)
             json_object_set_new(o, "kernel", json_string(st->kernel));
             json_object_set_new(o, "step", json_text(st->step));
             json_object_set_new(o, "ms", jreal(st->ms));
+            json_object_set_new(o, "predicted_ms",
+                                st->predicted_ms > 0 ? json_real(st->predicted_ms) : json_null());
             json_object_set_new(o, "spread", jreal(st->spread));
             json_object_set_new(o, "bytes_per_s",
                                 st->ms > 0 ? jreal(st->bytes / (st->ms * 1e-3)) : json_null());
@@ -502,6 +540,12 @@ json_t *vrep_json(const verify_result *r)
     json_object_set_new(sum, "agrees", json_integer(r->agrees));
     json_object_set_new(sum, "differs", json_integer(r->differs));
     json_object_set_new(sum, "not_comparable", json_integer(r->not_comparable));
+    if (r->time.rows > 0)
+        json_object_set_new(sum, "time",
+                            json_pack("{s:i, s:i, s:f, s:o, s:o}", "rows", r->time.rows, "within",
+                                      r->time.within, "tolerance", 0.25, "median_error",
+                                      jreal(r->time.median_error), "mean_error",
+                                      jreal(r->time.mean_error)));
     json_object_set_new(sum, "gpu_seconds", json_real(r->run_seconds));
     json_object_set_new(sum, "seconds", json_real(r->seconds));
     json_object_set_new(root, "summary", sum);
@@ -624,6 +668,7 @@ bool vrep_from_json(const json_t *j, verify_result *r, char *err, size_t errlen)
             sget(st, "step", s->step, sizeof s->step);
             sget(st, "result", s->result, sizeof s->result);
             s->ms = nget(st, "ms");
+            s->predicted_ms = nget(st, "predicted_ms");
             s->spread = nget(st, "spread");
             s->book_ms = isnan(nget(st, "book_ms")) ? 0 : nget(st, "book_ms");
             s->bytes = s->ms > 0 ? nget(st, "bytes_per_s") * s->ms * 1e-3 : 0;
@@ -644,9 +689,7 @@ bool vrep_from_json(const json_t *j, verify_result *r, char *err, size_t errlen)
         }
     }
     const json_t *sum = json_object_get(j, "summary");
-    r->agrees = (int)json_integer_value(json_object_get(sum, "agrees"));
-    r->differs = (int)json_integer_value(json_object_get(sum, "differs"));
-    r->not_comparable = (int)json_integer_value(json_object_get(sum, "not_comparable"));
+    verify_count(r);
     r->run_seconds = nget(sum, "gpu_seconds");
     r->seconds = nget(sum, "seconds");
     return true;

@@ -11,8 +11,8 @@
 #include "analysis/cexpr.h"
 #include "util/sbuf.h"
 
-static const char *const check_names[VCHECK_COUNT] = {"occupancy", "bank", "coalescing",
-                                                      "divergence", "roofline"};
+static const char *const check_names[VCHECK_COUNT] = {"occupancy",  "bank",     "coalescing",
+                                                      "divergence", "roofline", "time"};
 
 const char *vcheck_name(vcheck c)
 {
@@ -523,7 +523,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
             g->check = VCHECK_ROOFLINE;
         } else if (strcmp(section, "ceilings") == 0) {
             g->check = VCHECK_ROOFLINE;
-        } else if (!vcheck_from_name(section, &g->check)) {
+        } else if (!vcheck_from_name(section, &g->check) || g->check == VCHECK_TIME) {
             return bad(c,
                        "unknown section [%s] (occupancy bank coalescing divergence ceilings "
                        "roofline, ladder NAME)",

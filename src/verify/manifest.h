@@ -22,6 +22,7 @@ typedef enum vcheck {
     VCHECK_COALESCING,
     VCHECK_DIVERGENCE,
     VCHECK_ROOFLINE,
+    VCHECK_TIME, /* rows of the roofline kernels: the predicted time */
     VCHECK_COUNT
 } vcheck;
 

@@ -46,24 +46,29 @@ void vpred_free(vpred *p)
     memset(p, 0, sizeof *p);
 }
 
-/* The cached report sits next to the fatbin: same key. */
-static char *cached_path(const kbuild_unit *u)
+/* The cached report sits next to the fatbin: same key, and the product
+ * model it was made for (its predicted times are that product's). */
+static char *cached_path(const kbuild_unit *u, const char *gpu)
 {
     sbuf b;
     sbuf_init(&b);
-    sbuf_addf(&b, "%.*s.report.json", (int)(strlen(u->fatbin) - 7), u->fatbin);
+    sbuf_addf(&b, "%.*s%s%s.report.json", (int)(strlen(u->fatbin) - 7), u->fatbin, gpu ? "." : "",
+              gpu ? gpu : "");
     return sbuf_take(&b);
 }
 
-bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *arch, int jobs,
-               vpred *out, char *err, size_t errlen)
+bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *arch, const char *gpu,
+               int jobs, vpred *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->report = empty_report();
     out->source = true;
     snprintf(out->origin, sizeof out->origin, "this gpulint (%s)", GPULINT_VERSION);
-    /* The children use the bundled arch model, not the device (which this
-     * process already holds), and no colour. */
+    if (gpu)
+        snprintf(out->gpu, sizeof out->gpu, "%s", gpu);
+    /* The children use the bundled model (the device's twin where there is
+     * one, for its timing constants; else the arch), not the device, which
+     * this process already holds, and no colour. */
     size_t n_env = 0;
     extern char **environ;
     while (environ[n_env])
@@ -83,7 +88,7 @@ bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *ar
     for (int done = 0; done < n && ok; done++) {
         while (next < n && next - done < (jobs > 0 ? jobs : 1)) {
             const kbuild_unit *u = &units[next];
-            char *cache = cached_path(u);
+            char *cache = cached_path(u, gpu);
             char *text;
             size_t len;
             if (fileio_read(cache, 64u << 20, &text, &len) == FILEIO_OK) {
@@ -99,8 +104,15 @@ bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *ar
                 }
             }
             free(cache);
-            const char *argv[] = {self, "--ptxas-log", u->log_path, u->source, "--arch",
-                                  arch, "--format",    "json",      NULL};
+            const char *argv[] = {self,
+                                  "--ptxas-log",
+                                  u->log_path,
+                                  u->source,
+                                  gpu ? "--gpu" : "--arch",
+                                  gpu ? gpu : arch,
+                                  "--format",
+                                  "json",
+                                  NULL};
             if (!spawn_start(argv, env, &js[next], err, errlen)) {
                 ok = false;
                 break;
@@ -129,7 +141,7 @@ bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *ar
                     r.signaled ? "the analysis crashed: " : "", r.err[0] ? r.err : "no output");
         } else {
             merge(out->report, j);
-            char *cache = cached_path(&units[done]);
+            char *cache = cached_path(&units[done], gpu);
             FILE *f = fopen(cache, "w");
             if (f) {
                 json_dumpf(j, f, JSON_COMPACT);
@@ -179,6 +191,9 @@ bool vpred_load(const char *path, const char *arch, vpred *out, char *err, size_
         return false;
     }
     out->report = empty_report();
+    const char *gpu = json_string_value(json_object_get(json_array_get(targets, 0), "gpu"));
+    if (gpu)
+        snprintf(out->gpu, sizeof out->gpu, "%s", gpu);
     merge(out->report, j);
     json_decref(j);
     out->source = json_array_size(json_object_get(out->report, "roofline")) > 0 ||

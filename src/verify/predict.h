@@ -18,11 +18,14 @@ typedef struct vpred {
     bool source;        /* the source analyses ran (libclang here, or the file) */
     char origin[512];   /* "this build", or the --predictions path */
     char why_none[256]; /* when !source: why */
+    char gpu[64];       /* the product model the predictions were made for; "": an arch */
 } vpred;
 
-/* self: this gpulint's path. The reports are cached next to each fatbin. */
-bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *arch, int jobs,
-               vpred *out, char *err, size_t errlen);
+/* self: this gpulint's path; gpu: the product model to predict for (its
+ * times), or NULL for the arch alone. The reports are cached next to each
+ * fatbin. */
+bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *arch, const char *gpu,
+               int jobs, vpred *out, char *err, size_t errlen);
 /* A report file; its target arch must be `arch`. */
 bool vpred_load(const char *path, const char *arch, vpred *out, char *err, size_t errlen);
 /* Only what ptxas says (occupancy needs nothing more). */

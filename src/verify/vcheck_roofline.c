@@ -196,7 +196,7 @@ void vcheck_roofline_ladders(vrun *x)
         vladder *ld = NULL;
         for (int ri = 0; ri < r->n_rows; ri++) {
             const vrow *row = &r->rows[ri];
-            if (row->vc->group != gi)
+            if (row->vc->group != gi || row->check != VCHECK_ROOFLINE)
                 continue;
             if (!ld) {
                 ld = &r->ladders[r->n_ladders++];
@@ -212,6 +212,10 @@ void vcheck_roofline_ladders(vrun *x)
             s->book_ms = row->vc->book_ms;
             s->row = ri;
             s->ms = row->measured;
+            s->predicted_ms = NAN;
+            for (int ti = 0; ti < r->n_rows; ti++)
+                if (r->rows[ti].check == VCHECK_TIME && r->rows[ti].vc == row->vc)
+                    s->predicted_ms = r->rows[ti].predicted;
             s->spread = vrun_jnum(row->detail, "spread");
             s->bytes = (double)row->vc->compulsory;
             s->flops = vrun_jnum(row->detail, "flops");

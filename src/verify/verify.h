@@ -73,6 +73,7 @@ typedef struct vladder_step {
     double book_ms; /* the book's time, 0 = none */
     int row;        /* index of its roofline row */
     double ms, spread;
+    double predicted_ms; /* gpulint's predicted time; NAN or 0: none */
     double bytes, flops; /* compulsory bytes, predicted FLOPs */
     double pct_ceiling;  /* share of the measured roof, 0..1 */
     json_t *predicted;   /* divergence, bank_degree, sectors_ratio, occupancy, bound */
@@ -114,15 +115,24 @@ typedef struct verify_result {
     vladder ladders[4];
     int n_ladders;
     int agrees, differs, not_comparable;
+    int estimates_differ; /* of differs, the time rows (estimates: they fail nothing) */
+    struct {
+        int rows, within; /* time rows measured; within 25% */
+        double median_error, mean_error;
+    } time;
     double seconds;
     double run_seconds; /* on the GPU, after the build */
     vmanifest manifest;
 } verify_result;
 
-/* Returns an exit code (0: every row agrees or is not comparable; 1: a
- * prediction is off; 7 no GPU; 6 no nvcc; ...); errors are printed. */
+/* Returns an exit code (0: every row agrees or is not comparable, but for
+ * predicted times outside their tolerance; 1: a prediction is off; 7 no GPU; 6 no nvcc; ...);
+ * errors are printed. */
 int verify_run(const verify_opts *o, verify_result *r);
 void verify_result_free(verify_result *r);
+/* The summary counts (agrees, differs, the time rows' errors) from the
+ * rows, as a run or a report read back has them. */
+void verify_count(verify_result *r);
 
 /* The kernels directory: $GPULINT_KERNELS, else beside the models
  * (<models>/../kernels, which covers the source tree and an install). */

@@ -23,7 +23,9 @@ static bool wanted(const verify_opts *o, const vmanifest *m, const vcase *c)
     const vgroup *g = &m->groups[c->group];
     if (o->ladder)
         return strcmp(g->ladder, o->ladder) == 0;
-    if (o->checks && !(o->checks & (1u << g->check)))
+    /* The time rows come from the roofline kernels' runs. */
+    unsigned mask = o->checks & (1u << VCHECK_TIME) ? o->checks | 1u << VCHECK_ROOFLINE : o->checks;
+    if (mask && !(mask & (1u << g->check)))
         return false;
     if (o->only && fnmatch(o->only, c->kernel, 0) != 0)
         return false;
@@ -95,7 +97,8 @@ int vplan_select(vrun *x)
     }
     /* The ceilings when a roofline row reads them, or the roofline is asked
      * for as a whole. */
-    bool roofline_asked = !o->only && (!o->checks || (o->checks & (1u << VCHECK_ROOFLINE)));
+    bool roofline_asked =
+        !o->only && (!o->checks || (o->checks & (1u << VCHECK_ROOFLINE | 1u << VCHECK_TIME)));
     for (int i = 0; x->n_selected > 0 && i < m->n_cases; i++)
         if (m->cases[i].kind == VK_CEILING && (timed || roofline_asked || o->ladder)) {
             x->selected[i] = true;
@@ -329,13 +332,14 @@ int vplan_predict(vrun *x)
         vpred_none(&x->pred,
                    "this gpulint was built without libclang, so it cannot predict the bank, "
                    "coalescing, divergence and roofline rows from the source; make the "
-                   "predictions where libclang is ('gpulint kernels/*.cu --arch ARCH --format "
+                   "predictions where libclang is ('gpulint kernels/*.cu --gpu MODEL --format "
                    "json > predictions.json') and pass --predictions predictions.json");
     } else {
         kbuild_unit *units = xcalloc((size_t)x->n_units + 1, sizeof *units);
         for (int i = 0; i < x->n_units; i++)
             units[i] = x->units[i].build;
-        bool ok = vpred_run(x->o->self, units, x->n_units, x->arch.name, x->o->jobs, &x->pred, msg,
+        bool ok = vpred_run(x->o->self, units, x->n_units, x->arch.name,
+                            x->have_product ? r->product_id : NULL, x->o->jobs, &x->pred, msg,
                             sizeof msg);
         free(units);
         if (!ok)

@@ -123,6 +123,7 @@ void vcheck_ceilings_spec(vrun *x);
 void vcheck_ceilings_judge(vrun *x, int ci);
 void vcheck_roofline_judge(vrun *x, int ci);
 void vcheck_roofline_ladders(vrun *x);
+void vcheck_time_judge(vrun *x, int ci);
 
 /* vcounters.c: Nsight Compute's counters folded into the rows. */
 void vcounters_read(vrun *x);

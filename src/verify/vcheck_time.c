@@ -1,0 +1,101 @@
+/* vcheck_time: each roofline kernel's predicted time (analysis/ktime, as
+ * `gpulint FILE.cu --gpu MODEL` prints it) against the time measured for
+ * its roofline row. A prediction is an estimate: a row outside ±25% says
+ * so, and the summary counts them, but only bounds and exact counts fail
+ * verify (see verify.c). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verify/vrun.h"
+
+/* Issue 20's tolerance for a predicted time. */
+#define VTIME_TOLERANCE 0.25
+
+static void components_text(const json_t *parts, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)parts, k, v)
+    {
+        if (strcmp(k, "launch") == 0 || !json_is_number(v) || used >= n)
+            continue;
+        int w = snprintf(buf + used, n - used, "%s%s %.3g ms", used ? ", " : "", k,
+                         json_number_value(v) * 1e3);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* The launch's time as the report gives it, or why there is none. */
+static const json_t *predicted_time(vrun *x, const vcase *c, const char **why)
+{
+    *why = NULL;
+    if (!x->pred.source) {
+        *why = x->pred.why_none[0] ? x->pred.why_none : "no source predictions";
+        return NULL;
+    }
+    if (!x->have_product || strcmp(x->pred.gpu, x->r->product_id) != 0) {
+        *why = !x->have_product ? "no bundled model matches this GPU: its timing constants are "
+                                  "not known"
+               : x->pred.gpu[0] ? "the predictions were made for another GPU model"
+                                : "the predictions were made for an architecture, not a GPU model "
+                                  "(make them with --gpu)";
+        return NULL;
+    }
+    const json_t *l = vpred_launch(&x->pred, c->kernel);
+    const json_t *t = l ? json_object_get(l, "time") : NULL;
+    if (!t) {
+        *why = "no launch with a constant grid and block in the source";
+        return NULL;
+    }
+    if (!json_is_number(json_object_get(t, "predicted_s"))) {
+        const char *r = json_string_value(json_object_get(t, "reason"));
+        *why = r ? r : "gpulint gives no time for this launch";
+        return NULL;
+    }
+    return t;
+}
+
+void vcheck_time_judge(vrun *x, int ci)
+{
+    const vcase *c = &x->r->manifest.cases[ci];
+    vrow *row = vrun_new_row(x, c);
+    row->check = VCHECK_TIME;
+    snprintf(row->unit, sizeof row->unit, "ms");
+    snprintf(row->method, sizeof row->method, "CUDA events, median of %d runs",
+             x->o->repeat > 0 ? x->o->repeat : 5);
+    snprintf(row->tolerance, sizeof row->tolerance, "within 25%% (an estimate)");
+    probe_launch l;
+    if (vrun_launch_of(x, c, c->kernel, &l))
+        vrun_launch_text(&l, row->launch, sizeof row->launch);
+    const char *why;
+    const json_t *t = predicted_time(x, c, &why);
+    if (!t) {
+        snprintf(row->reason, sizeof row->reason, "no predicted time: %s", why);
+        vrun_finish_row(x, row, ci);
+        return;
+    }
+    double predicted = json_number_value(json_object_get(t, "predicted_s"));
+    const char *limiter = json_string_value(json_object_get(t, "limiter"));
+    const json_t *parts = json_object_get(t, "components_s");
+    row->predicted = predicted * 1e3;
+    json_object_set_new(row->detail, "limiter", json_string(limiter ? limiter : "?"));
+    json_object_set(row->detail, "components_s", (json_t *)parts);
+    if (!x->r->dry_run && !x->why[ci] && x->raw[ci] > 0) {
+        row->measured = x->raw[ci];
+        double error = row->predicted / row->measured - 1;
+        json_object_set_new(row->detail, "error", json_real(error));
+        bool within = fabs(error) <= VTIME_TOLERANCE;
+        row->verdict = within ? VV_AGREES : VV_DIFFERS;
+        if (!within) {
+            char comp[240];
+            components_text(parts, comp, sizeof comp);
+            snprintf(row->reason, sizeof row->reason,
+                     "predicted %.4g ms, %+.0f%% of the measured %.4g ms (limited by %s; %s)",
+                     row->predicted, 100 * error, row->measured, limiter ? limiter : "?", comp);
+        }
+    }
+    vrun_finish_row(x, row, ci);
+}
