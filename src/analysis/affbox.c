@@ -865,6 +865,59 @@ int affbox_loop_values(const loop_ctx *l, const expr_env *names, int64_t *values
     return 0;
 }
 
+/* The bound of a loop condition "var OP bound" (bound free of var), with
+ * *op as if var were on the left; NULL for any other condition. */
+static const expr *counter_bound(const loop_ctx *l, expr_op *op)
+{
+    const expr *c = l->cond;
+    if (c->kind != EX_BINARY || c->op < OP_LT || c->op > OP_GE)
+        return NULL;
+    bool left = c->a->kind == EX_SYM && c->a->name && strcmp(c->a->name, l->var) == 0;
+    bool right = c->b->kind == EX_SYM && c->b->name && strcmp(c->b->name, l->var) == 0;
+    if (left == right || expr_uses_name(left ? c->b : c->a, l->var))
+        return NULL;
+    /* n > i is i < n: the counter on the left. */
+    static const expr_op flipped[] = {
+        [OP_LT] = OP_GT, [OP_LE] = OP_GE, [OP_GT] = OP_LT, [OP_GE] = OP_LE};
+    *op = left ? c->op : flipped[c->op];
+    return left ? c->b : c->a;
+}
+
+int64_t affbox_loop_trips(const loop_ctx *l, const expr_env *names, int64_t max)
+{
+    if (!l->var || !l->init || !l->cond || !l->next || l->leaves_early)
+        return 0;
+    expr_env env;
+    if (names)
+        env = *names;
+    else
+        expr_env_init(&env);
+    expr_op op;
+    const expr *bound_e = counter_bound(l, &op);
+    int64_t v0, v1, v2, bound;
+    const char *why;
+    /* A step is additive when next(i) - i is the same at i = v0 and v1
+     * and next names no other counter (an outer one would differ). */
+    if (bound_e && expr_eval(bound_e, &env, &bound, &why) == EXPR_OK &&
+        expr_eval(l->init, &env, &v0, &why) == EXPR_OK && expr_env_set(&env, l->var, v0) &&
+        expr_eval(l->next, &env, &v1, &why) == EXPR_OK && expr_env_set(&env, l->var, v1) &&
+        expr_eval(l->next, &env, &v2, &why) == EXPR_OK && v1 - v0 == v2 - v1 && v1 != v0 &&
+        (l->next->kind == EX_BINARY && (l->next->op == OP_ADD || l->next->op == OP_SUB))) {
+        int64_t d = v1 - v0, trips = -1;
+        /* i < n upwards: ceil((n - v0) / d); i <= n: floor((n - v0) / d) + 1. */
+        if (d > 0 && (op == OP_LT || op == OP_LE)) {
+            int64_t span = bound - v0 + (op == OP_LE);
+            trips = span <= 0 ? 0 : (span + d - 1) / d;
+        } else if (d < 0 && (op == OP_GT || op == OP_GE)) {
+            int64_t span = v0 - bound + (op == OP_GE);
+            trips = span <= 0 ? 0 : (span - d - 1) / -d;
+        }
+        if (trips >= 0)
+            return trips <= max ? trips : 0;
+    }
+    return affbox_loop_values(l, names, NULL, max > INT32_MAX - 1 ? INT32_MAX - 1 : (int)max);
+}
+
 /* The site in the iteration where loop i's counter is value: the loop
  * left out, its counter a constant in everything inside it. */
 static void fix_counter(const mem_access *a, int i, int64_t value, mem_access *out)

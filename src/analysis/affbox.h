@@ -44,5 +44,9 @@ bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t blo
  * values into values (NULL: not kept); 0 when they depend on anything
  * else (a thread index, an outer counter) or exceed max. */
 int affbox_loop_values(const loop_ctx *l, const expr_env *names, int64_t *values, int max);
+/* The same count without the values: in closed form where the counter
+ * steps by a constant against a bound it does not change (i < n, i += s),
+ * else as affbox_loop_values; 0 when unknown or above max. */
+int64_t affbox_loop_trips(const loop_ctx *l, const expr_env *names, int64_t max);
 
 #endif

@@ -138,7 +138,7 @@ static double lockstep_of(const mem_access *a, const mem_access *const *sites, s
         return 0;
     double iterations = 1;
     for (int i = 0; i <= b; i++) {
-        int trips = affbox_loop_values(&a->loops[i], env, NULL, 1 << 20);
+        int64_t trips = affbox_loop_trips(&a->loops[i], env, INT64_C(1) << 40);
         if (trips <= 0)
             return 0;
         iterations *= trips;

@@ -523,7 +523,10 @@ static int on_entry(void *user, const char *section, const char *name, const cha
             g->check = VCHECK_ROOFLINE;
         } else if (strcmp(section, "ceilings") == 0) {
             g->check = VCHECK_ROOFLINE;
-        } else if (!vcheck_from_name(section, &g->check) || g->check == VCHECK_TIME) {
+        } else if (strcmp(section, "time") == 0) {
+            return bad(c, "[time] takes no cases: the time rows judge the [roofline] and ladder "
+                          "kernels");
+        } else if (!vcheck_from_name(section, &g->check)) {
             return bad(c,
                        "unknown section [%s] (occupancy bank coalescing divergence ceilings "
                        "roofline, ladder NAME)",

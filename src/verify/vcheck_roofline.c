@@ -22,14 +22,10 @@ static double vcheck_roofline_peak(vrun *x, const char *prec_key, bool measured)
 void vcheck_roofline_judge(vrun *x, int ci)
 {
     const vcase *c = &x->r->manifest.cases[ci];
-    vrow *row = vrun_new_row(x, c);
-    snprintf(row->unit, sizeof row->unit, "ms");
-    snprintf(row->method, sizeof row->method, "CUDA events, median of %d runs",
-             x->o->repeat > 0 ? x->o->repeat : 5);
-    snprintf(row->tolerance, sizeof row->tolerance, "not below the bound (2%% timer slack)");
     probe_launch l;
-    if (vrun_launch_of(x, c, c->kernel, &l))
-        vrun_launch_text(&l, row->launch, sizeof row->launch);
+    bool has_launch;
+    vrow *row = vrun_new_timed_row(x, c, &l, &has_launch);
+    snprintf(row->tolerance, sizeof row->tolerance, "not below the bound (2%% timer slack)");
     const json_t *p = vpred_roofline(&x->pred, c->kernel);
     vceiling *dram = vrun_ceiling(x->r, "dram");
     if (!p || !dram || !(dram->spec > 0)) {

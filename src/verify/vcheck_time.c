@@ -1,16 +1,13 @@
 /* vcheck_time: each roofline kernel's predicted time (analysis/ktime, as
  * `gpulint FILE.cu --gpu MODEL` prints it) against the time measured for
- * its roofline row. A prediction is an estimate: a row outside ±25% says
- * so, and the summary counts them, but only bounds and exact counts fail
- * verify (see verify.c). */
+ * its roofline row. A prediction is an estimate: a row outside
+ * VERIFY_TIME_TOLERANCE says so, and the summary counts them, but only
+ * bounds and exact counts fail verify (see verify.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "verify/vrun.h"
-
-/* Issue 20's tolerance for a predicted time. */
-#define VTIME_TOLERANCE 0.25
 
 static void components_text(const json_t *parts, char *buf, size_t n)
 {
@@ -29,7 +26,22 @@ static void components_text(const json_t *parts, char *buf, size_t n)
 }
 
 /* The launch's time as the report gives it, or why there is none. */
-static const json_t *predicted_time(vrun *x, const vcase *c, const char **why)
+/* Whether the source's launch is the one timed: a time predicted for
+ * another configuration is no prediction of this one. */
+static bool same_launch(const json_t *launch, const probe_launch *timed)
+{
+    const json_t *grid = json_object_get(launch, "grid"), *block = json_object_get(launch, "block");
+    for (int d = 0; d < 3; d++) {
+        const json_t *g = json_array_get(grid, (size_t)d), *b = json_array_get(block, (size_t)d);
+        if ((g ? json_integer_value(g) : 1) != timed->grid[d] ||
+            (b ? json_integer_value(b) : 1) != timed->block[d])
+            return false;
+    }
+    return true;
+}
+
+static const json_t *predicted_time(vrun *x, const vcase *c, const probe_launch *timed,
+                                    const char **why)
 {
     *why = NULL;
     if (!x->pred.source) {
@@ -50,6 +62,10 @@ static const json_t *predicted_time(vrun *x, const vcase *c, const char **why)
         *why = "no launch with a constant grid and block in the source";
         return NULL;
     }
+    if (!timed || !same_launch(l, timed)) {
+        *why = "the source's launch is not the one timed (verify.ini sets another grid or block)";
+        return NULL;
+    }
     if (!json_is_number(json_object_get(t, "predicted_s"))) {
         const char *r = json_string_value(json_object_get(t, "reason"));
         *why = r ? r : "gpulint gives no time for this launch";
@@ -61,17 +77,14 @@ static const json_t *predicted_time(vrun *x, const vcase *c, const char **why)
 void vcheck_time_judge(vrun *x, int ci)
 {
     const vcase *c = &x->r->manifest.cases[ci];
-    vrow *row = vrun_new_row(x, c);
-    row->check = VCHECK_TIME;
-    snprintf(row->unit, sizeof row->unit, "ms");
-    snprintf(row->method, sizeof row->method, "CUDA events, median of %d runs",
-             x->o->repeat > 0 ? x->o->repeat : 5);
-    snprintf(row->tolerance, sizeof row->tolerance, "within 25%% (an estimate)");
     probe_launch l;
-    if (vrun_launch_of(x, c, c->kernel, &l))
-        vrun_launch_text(&l, row->launch, sizeof row->launch);
+    bool has_launch;
+    vrow *row = vrun_new_timed_row(x, c, &l, &has_launch);
+    row->check = VCHECK_TIME;
+    snprintf(row->tolerance, sizeof row->tolerance, "within %.0f%% (an estimate)",
+             100 * VERIFY_TIME_TOLERANCE);
     const char *why;
-    const json_t *t = predicted_time(x, c, &why);
+    const json_t *t = predicted_time(x, c, has_launch ? &l : NULL, &why);
     if (!t) {
         snprintf(row->reason, sizeof row->reason, "no predicted time: %s", why);
         vrun_finish_row(x, row, ci);
@@ -87,7 +100,7 @@ void vcheck_time_judge(vrun *x, int ci)
         row->measured = x->raw[ci];
         double error = row->predicted / row->measured - 1;
         json_object_set_new(row->detail, "error", json_real(error));
-        bool within = fabs(error) <= VTIME_TOLERANCE;
+        bool within = fabs(error) <= VERIFY_TIME_TOLERANCE;
         row->verdict = within ? VV_AGREES : VV_DIFFERS;
         if (!within) {
             char comp[240];

@@ -56,7 +56,7 @@ void verify_count(verify_result *r)
     r->time.within = 0;
     double sum = 0;
     for (int i = 0; i < n; i++) {
-        r->time.within += errors[i] <= 0.25;
+        r->time.within += errors[i] <= VERIFY_TIME_TOLERANCE;
         sum += errors[i];
     }
     r->time.median_error =

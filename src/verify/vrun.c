@@ -105,6 +105,18 @@ bool vrun_launch_of(vrun *x, const vcase *c, const char *kernel, probe_launch *l
     return false;
 }
 
+vrow *vrun_new_timed_row(vrun *x, const vcase *c, probe_launch *l, bool *has_launch)
+{
+    vrow *row = vrun_new_row(x, c);
+    snprintf(row->unit, sizeof row->unit, "ms");
+    snprintf(row->method, sizeof row->method, "CUDA events, median of %d runs",
+             x->o->repeat > 0 ? x->o->repeat : 5);
+    *has_launch = vrun_launch_of(x, c, c->kernel, l);
+    if (*has_launch)
+        vrun_launch_text(l, row->launch, sizeof row->launch);
+    return row;
+}
+
 void vrun_launch_text(const probe_launch *l, char *buf, size_t n)
 {
     char g[48], b[48];

@@ -66,6 +66,9 @@ void vrun_launch_text(const probe_launch *l, char *buf, size_t n);
 bool vrun_once(void);
 int64_t vrun_size_of(const vmanifest *m, const char *name, int64_t fallback);
 vrow *vrun_new_row(vrun *x, const vcase *c);
+/* A row judged on the case's timed runs (roofline, time): in ms, the
+ * method and the launch filled in; l gets the launch (false: none known). */
+vrow *vrun_new_timed_row(vrun *x, const vcase *c, probe_launch *l, bool *has_launch);
 double vrun_jnum(const json_t *o, const char *key);
 /* Folds what was measured (or why not) into the row. */
 void vrun_finish_row(vrun *x, vrow *row, int ci);

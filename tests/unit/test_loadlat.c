@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "analysis/affbox.h"
 #include "analysis/cexpr.h"
 #include "analysis/loadlat.h"
 
@@ -176,6 +177,53 @@ static void test_lockstep(void **state)
     }
 }
 
+/* The closed-form trip count against the counter stepped one value at a
+ * time (affbox_loop_values), over upward and downward loops, both sides
+ * of the comparison, strict and not, and empty loops. */
+static void test_trips_closed_form(void **state)
+{
+    (void)state;
+    static const char *const conds[] = {"i < n", "i <= n", "n > i", "n >= i",
+                                        "i > n", "i >= n", "n < i", "n <= i"};
+    static const char *const nexts[] = {"i + 1", "i + 7", "i - 3", "i - 8"};
+    int compared = 0;
+    for (size_t c = 0; c < sizeof conds / sizeof *conds; c++)
+        for (size_t s = 0; s < sizeof nexts / sizeof *nexts; s++)
+            for (int64_t init = -5; init <= 40; init += 9)
+                for (int64_t n = -10; n <= 110; n += 13) {
+                    loop_ctx l = {.var = "i",
+                                  .init = expr_const(init),
+                                  .cond = P(conds[c]),
+                                  .next = P(nexts[s])};
+                    expr_env env;
+                    expr_env_init(&env);
+                    expr_env_set(&env, "n", n);
+                    int stepped = affbox_loop_values(&l, &env, NULL, 1000);
+                    int64_t closed = affbox_loop_trips(&l, &env, 1000);
+                    /* Stepping gives 0 for a loop that never ends (the
+                     * counter moving away from its bound): so must this. */
+                    assert_int_equal(closed, stepped);
+                    compared += stepped > 0;
+                    expr_free(l.init);
+                    expr_free(l.cond);
+                    expr_free(l.next);
+                }
+    assert_true(compared > 100);
+    /* A multiplied step is stepped: 1, 2, 4, ..., 32. */
+    loop_ctx l = {.var = "s", .init = expr_const(1), .cond = P("s < 64"), .next = P("s * 2")};
+    assert_int_equal(affbox_loop_trips(&l, NULL, 1000), 6);
+    /* Above max: unknown, as stepping says. */
+    expr_free(l.cond);
+    expr_free(l.next);
+    l.cond = P("s < 1000000000000");
+    l.next = P("s + 1");
+    assert_int_equal(affbox_loop_trips(&l, NULL, 1000), 0);
+    assert_int_equal(affbox_loop_trips(&l, NULL, INT64_C(1) << 40), 999999999999);
+    expr_free(l.init);
+    expr_free(l.cond);
+    expr_free(l.next);
+}
+
 static void test_not_followed(void **state)
 {
     (void)state;
@@ -217,9 +265,9 @@ static void test_unbound_offset(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_one_statement),  cmocka_unit_test(test_two_statements),
-        cmocka_unit_test(test_lockstep),       cmocka_unit_test(test_not_followed),
-        cmocka_unit_test(test_unbound_offset),
+        cmocka_unit_test(test_one_statement), cmocka_unit_test(test_two_statements),
+        cmocka_unit_test(test_lockstep),      cmocka_unit_test(test_trips_closed_form),
+        cmocka_unit_test(test_not_followed),  cmocka_unit_test(test_unbound_offset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -187,6 +187,7 @@ static void test_manifest_errors(void **state)
     expect_error("[bank]\nfile = b.cu\nprobe = k colour=red\n", 3, "unknown option 'colour'");
     expect_error("[bank]\nprobe = k\n", 2, "file must come before");
     expect_error("[nonsense]\nfile = b.cu\n", 2, "unknown section [nonsense]");
+    expect_error("[time]\nfile = t.cu\n", 2, "[time] takes no cases");
     expect_error("[coalescing]\nfile = c.cu\nprobe = k\n", 3, "requests=EXPR is required");
     expect_error("[occupancy]\nfile = o.cu\nprobe = k\n", 3, "block=N is required");
     expect_error("[roofline]\nfile = r.cu\nbuffers = a:f99[N]\n", 3, "unknown type");
