@@ -18,6 +18,7 @@
 #include "report/source_report.h"
 #include "analysis/roofline.h"
 #include "report/chart.h"
+#include "report/roof_plot.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 
@@ -154,7 +155,7 @@ static void print_text(const report *r, const report_args *a, const source_outpu
     free(done);
 }
 
-/* Each launch with known counts becomes a point on the target's roofline. */
+/* The hierarchical roofline of the launches (report/roof_plot). */
 static int plot_roofline(const report *r, const source_outputs *src, const char *path)
 {
     const gpu_product *p = NULL;
@@ -163,46 +164,17 @@ static int plot_roofline(const report *r, const source_outputs *src, const char 
             p = &r->targets[t].product;
     if (!p)
         return diag_error(EXIT_USAGE, "--plot needs a product model for the ceilings (--gpu)");
-    roof_ceilings c32, c16;
-    const char *why = NULL;
-    if (!roofline_ceilings(p, PREC_FP32, ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &c32, &why))
-        return diag_error(EXIT_MODEL, "%s: %s", p->id, why ? why : "no FP32 ceiling");
-    chart_roof compute[2] = {{"FP32", c32.flops.used, NULL}};
-    int n_compute = 1;
-    if (roofline_ceilings(p, PREC_FP16_TENSOR, ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &c16, &why) &&
-        c16.flops.used > 0)
-        compute[n_compute++] = (chart_roof){"FP16 Tensor Core", c16.flops.used, NULL};
-    chart_roof memory[1] = {{p->mem_type, c32.bandwidth.used, NULL}};
-    size_t n = json_array_size(src->roofline);
-    chart_point *pts = xcalloc(n ? n : 1, sizeof *pts);
-    char(*labels)[96] = xcalloc(n ? n : 1, sizeof *labels);
-    int np = 0;
-    size_t i;
-    json_t *k;
-    json_array_foreach(src->roofline, i, k)
-    {
-        json_t *ai = json_object_get(k, "ai"), *at = json_object_get(k, "attainable_flops");
-        if (!json_is_real(ai) || !json_is_real(at) || json_real_value(ai) <= 0)
-            continue;
-        snprintf(labels[np], sizeof labels[np], "%s (line %lld)",
-                 json_string_value(json_object_get(k, "kernel")),
-                 (long long)json_integer_value(json_object_get(k, "line")));
-        pts[np] = (chart_point){labels[np], json_real_value(ai), json_real_value(at),
-                                CHART_POINT_PREDICTED};
-        np++;
-    }
-    char title[160];
-    snprintf(title, sizeof title, "Roofline: %s", p->name);
-    chart_roofline chart = {title,   "points: predicted bound of each launch (static estimate)",
-                            compute, n_compute,
-                            memory,  1,
-                            pts,     np};
+    roof_plot plot;
     char err[CHART_ERR_MAX] = "";
+    if (!roof_plot_build(src->roofline, p, &plot, err, sizeof err))
+        return diag_error(EXIT_MODEL, "%s", err);
     int rc = EXIT_OK;
-    if (!chart_roofline_write(&chart, path, err, sizeof err))
+    if (plot.launches == 0)
+        diag_note("--plot: no launch has FLOPs and a time to place (sizes unknown? bind them with "
+                  "--define); the chart shows the ceilings only");
+    if (!chart_roofline_write(&plot.chart, path, err, sizeof err))
         rc = diag_error(EXIT_INPUT, "%s: %s", path, err);
-    free(pts);
-    free(labels);
+    roof_plot_free(&plot);
     return rc;
 }
 

@@ -93,10 +93,10 @@ static int write_plot(const char *path, const char *title, const char *subtitle,
             snprintf(ai_labels[i], sizeof ai_labels[i], "point %d", i + 1);
             l = ai_labels[i];
         }
-        cp[n++] =
-            (chart_point){l, pts[i].k.point.ai, pts[i].k.point.attainable, CHART_POINT_PREDICTED};
+        cp[n++] = (chart_point){
+            l, pts[i].k.point.ai, pts[i].k.point.attainable, CHART_POINT_PREDICTED, 0, false};
     }
-    chart_roofline c = {title, subtitle, compute, nc, &memory, 1, cp, n};
+    chart_roofline c = {title, subtitle, compute, nc, &memory, 1, cp, n, NULL, false};
     char err[CHART_ERR_MAX] = "";
     if (!chart_roofline_write(&c, path, err, sizeof err))
         return diag_error(EXIT_INPUT, "%s", err);

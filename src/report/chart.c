@@ -48,7 +48,6 @@ static const rgb memory_palette[] = {
 #define N_MEMORY_PALETTE (sizeof memory_palette / sizeof memory_palette[0])
 static const rgb ink = {0.13, 0.13, 0.13};
 static const rgb grey = {0.42, 0.42, 0.42};
-static const rgb memory_colour = {0.0, 0.447, 0.698};
 
 typedef struct box {
     double x0, y0, x1, y1;
@@ -716,10 +715,19 @@ static int roof_legend_entries(const roof_chart *rc, legend_entry *le)
 {
     const chart_roofline *c = rc->c;
     int nl = 0;
-    snprintf(le[nl].text, sizeof le[nl].text, "memory roof (%s)",
-             rc->mem->label ? rc->mem->label : "DRAM");
-    le[nl].kind = 0;
-    le[nl++].colour = memory_colour;
+    for (int i = 0; i < c->n_memory && nl < MAX_LEGEND - 8; i++) {
+        const chart_roof *m = &c->memory[i];
+        if (!(m->value > 0))
+            continue;
+        bool points = false;
+        for (int j = 0; j < c->n_points; j++)
+            points |= c->points[j].level == i + 1;
+        snprintf(le[nl].text, sizeof le[nl].text, "%s (%s)%s",
+                 m == rc->mem ? "memory roof" : "memory ceiling", m->label ? m->label : "DRAM",
+                 points ? " and its points" : "");
+        le[nl].kind = m == rc->mem ? 0 : 1;
+        le[nl++].colour = memory_palette[i % N_MEMORY_PALETTE];
+    }
     for (int i = 0; i < rc->nr && nl < MAX_LEGEND - 3; i++) {
         snprintf(le[nl].text, sizeof le[nl].text, "compute roof (%.150s)", rc->roofs[i].label);
         le[nl].kind = i == 0 ? 0 : 1;
@@ -734,7 +742,8 @@ static int roof_legend_entries(const roof_chart *rc, legend_entry *le)
         any_meas |= c->points[i].style == CHART_POINT_MEASURED;
     }
     if (any_pred) {
-        snprintf(le[nl].text, sizeof le[nl].text, "predicted (attainable bound)");
+        snprintf(le[nl].text, sizeof le[nl].text, "%s",
+                 c->point_legend ? c->point_legend : "predicted (attainable bound)");
         le[nl].kind = 2;
         le[nl++].colour = ink;
     }
@@ -781,10 +790,16 @@ static box place_legend(roof_chart *rc, const legend_entry *le, int nl)
         {gp->area.x0 + 12, gp->area.y1 - 12 - lh, gp->area.x0 + 12 + lw, gp->area.y1 - 12},
     };
     box legend = cand[0];
-    for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++)
-        if (legend_fits(rc, cand[i])) {
+    bool fits = false;
+    for (size_t i = 0; i < sizeof cand / sizeof cand[0] && !fits; i++)
+        if ((fits = legend_fits(rc, cand[i])))
             legend = cand[i];
-            break;
+    /* Crowded corners: any free spot, scanning from the top left. */
+    for (double y = gp->area.y0 + 12; !fits && y + lh <= gp->area.y1 - 12; y += 20)
+        for (double x = gp->area.x0 + 12; !fits && x + lw <= gp->area.x1 - 12; x += 20) {
+            box b = {x, y, x + lw, y + lh};
+            if ((fits = legend_fits(rc, b)))
+                legend = b;
         }
     place(&rc->pl, grow(legend, 4));
     return legend;
@@ -804,19 +819,32 @@ static void draw_points(roof_chart *rc)
             continue;
         double x = X(gp, p->ai), y = Y(gp, p->flops);
         place(&rc->pl, (box){x - 8, y - 8, x + 8, y + 8});
+        const chart_point *q = i > 0 && p->joins_previous ? &c->points[i - 1] : NULL;
+        if (q && q->ai > 0 && q->flops > 0 && isfinite(q->ai)) {
+            cairo_new_path(cr);
+            cairo_move_to(cr, X(gp, q->ai), Y(gp, q->flops));
+            cairo_line_to(cr, x, y);
+            cairo_set_source_rgba(cr, 0.42, 0.42, 0.42, 0.6);
+            cairo_set_line_width(cr, 1.2);
+            cairo_stroke(cr);
+            add_seg(&rc->lines, X(gp, q->ai), Y(gp, q->flops), x, y);
+        }
     }
     for (int i = 0; i < c->n_points; i++) {
         const chart_point *p = &c->points[i];
         if (!(p->ai > 0) || !(p->flops > 0) || !isfinite(p->ai))
             continue;
-        rgb col = ink;
+        rgb col = p->level > 0 ? memory_palette[(size_t)(p->level - 1) % N_MEMORY_PALETTE] : ink;
         double x = X(gp, p->ai), y = Y(gp, p->flops);
         marker(cr, x, y, p->style, col);
         char ai[32], fl[64];
-        snprintf(lab, sizeof lab, "%s (AI %s, %s)", p->label ? p->label : "",
-                 roofline_fmt_num(p->ai, ai, sizeof ai),
-                 roofline_fmt_si(p->flops, "FLOP/s", fl, sizeof fl));
-        font(cr, 12, true);
+        if (c->hierarchical)
+            snprintf(lab, sizeof lab, "%s", p->label ? p->label : "");
+        else
+            snprintf(lab, sizeof lab, "%s (AI %s, %s)", p->label ? p->label : "",
+                     roofline_fmt_num(p->ai, ai, sizeof ai),
+                     roofline_fmt_si(p->flops, "FLOP/s", fl, sizeof fl));
+        font(cr, c->hierarchical && p->level > 0 && !strchr(lab, ' ') ? 10 : 12, true);
         static const double spots[][4] = {
             {10, 6, 0, 0},   {10, -6, 0, 1}, {0, -12, 0.5, 1}, {0, 12, 0.5, 0},
             {-10, -6, 1, 1}, {-10, 6, 1, 0}, {12, 0, 0, 0.5},  {-12, 0, 1, 0.5},
@@ -830,8 +858,11 @@ static void draw_points(roof_chart *rc)
                 b = text_box(cr, lab, x + dx, y + dy, spots[s][2], spots[s][3]);
                 found = clear_of(&rc->pl, &rc->lines, grow(b, 2)) && inside(b, gp->area);
             }
-        if (!found)
+        if (!found) {
             b = text_box(cr, lab, x + 10, y + 6, 0, 0);
+            if (b.x1 > gp->area.x1) /* keep it off the right margin */
+                b = text_box(cr, lab, x - 10, y + 6, 1, 0);
+        }
         if (dist > 1 || !found) {
             /* Moved away from its marker: a leader line keeps them paired. */
             double lx = fmin(fmax(x, b.x0), b.x1), ly = fmin(fmax(y, b.y0), b.y1);
@@ -870,8 +901,9 @@ bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, 
         if (rc->roofs[i].value > rc->peak)
             rc->peak = rc->roofs[i].value;
     canvas cv;
-    const double W = 1000, H = 660;
-    rc->g = roof_axes(rc, W, H);
+    /* A hierarchical chart's points fill the plot: its legend goes beside. */
+    const double W = c->hierarchical ? 1300 : 1000, H = 660;
+    rc->g = roof_axes(rc, 1000, H);
     if (!canvas_open(&cv, path, W, H, err, n)) {
         free(rc);
         return false;
@@ -896,7 +928,14 @@ bool chart_roofline_write(const chart_roofline *c, const char *path, char *err, 
     label_ridge(rc);
     legend_entry le[MAX_LEGEND];
     int nl = roof_legend_entries(rc, le);
-    box legend = place_legend(rc, le, nl);
+    box legend;
+    if (c->hierarchical) {
+        box ls = legend_size(cr, le, nl);
+        legend = (box){rc->g.area.x1 + 16, rc->g.area.y0, rc->g.area.x1 + 16 + ls.x1,
+                       rc->g.area.y0 + ls.y1};
+    } else {
+        legend = place_legend(rc, le, nl);
+    }
     draw_points(rc);
     legend_draw(cr, le, nl, legend);
     free(rc);

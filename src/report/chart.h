@@ -44,6 +44,10 @@ typedef struct chart_point {
     double ai;    /* FLOP/byte */
     double flops; /* FLOP/s achieved or attainable */
     chart_point_style style;
+    /* 0: drawn in ink; k > 0: a point of memory level k - 1 (a
+     * hierarchical roofline), drawn in that memory roof's colour. */
+    int level;
+    bool joins_previous; /* the same launch as the point before: a line joins them */
 } chart_point;
 
 typedef struct chart_roofline {
@@ -57,6 +61,10 @@ typedef struct chart_roofline {
     int n_memory;
     const chart_point *points;
     int n_points;
+    const char *point_legend; /* what the filled points are; NULL: attainable bounds */
+    /* Several points a launch (one per memory level): labels as given,
+     * without "(AI x, y FLOP/s)", and the legend beside the plot. */
+    bool hierarchical;
 } chart_roofline;
 
 /* Draw a log-log roofline chart to path. On failure fills err. */

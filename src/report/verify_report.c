@@ -295,8 +295,10 @@ static void time_table(FILE *f, const verify_result *r)
 {
     if (!any_rows(r, VCHECK_TIME, false) && !any_rows(r, VCHECK_TIME, true))
         return;
-    fprintf(f, "\ntime: gpulint's predicted time (docs/roofline.md, \"Predicted time\") against "
-               "the measured one; within 25%%, an estimate\n");
+    fprintf(f,
+            "\ntime: gpulint's predicted time (docs/roofline.md, \"Predicted time\") against "
+            "the measured one; within %.0f%%, an estimate\n",
+            100 * VERIFY_TIME_TOLERANCE);
     table t = {.n_cols = 7,
                .head = {"kernel", "launch", "limited by", "predicted ms", "measured ms", "error",
                         "verdict"},
@@ -378,9 +380,10 @@ void vrep_summary(FILE *f, const verify_result *r)
     }
     if (r->time.rows > 0)
         fprintf(f,
-                "time: %d of %d predicted times within 25%% (median error %.0f%%, mean %.0f%%); "
+                "time: %d of %d predicted times within %.0f%% (median error %.0f%%, mean %.0f%%); "
                 "a time outside it is shown, and fails nothing\n",
-                r->time.within, r->time.rows, 100 * r->time.median_error, 100 * r->time.mean_error);
+                r->time.within, r->time.rows, 100 * VERIFY_TIME_TOLERANCE,
+                100 * r->time.median_error, 100 * r->time.mean_error);
     fprintf(f,
             "verify: %d rows: %d agree, %d differ, %d not comparable (%.1f s on the GPU, %.1f s "
             "in all)\n",
@@ -543,8 +546,8 @@ json_t *vrep_json(const verify_result *r)
     if (r->time.rows > 0)
         json_object_set_new(sum, "time",
                             json_pack("{s:i, s:i, s:f, s:o, s:o}", "rows", r->time.rows, "within",
-                                      r->time.within, "tolerance", 0.25, "median_error",
-                                      jreal(r->time.median_error), "mean_error",
+                                      r->time.within, "tolerance", VERIFY_TIME_TOLERANCE,
+                                      "median_error", jreal(r->time.median_error), "mean_error",
                                       jreal(r->time.mean_error)));
     json_object_set_new(sum, "gpu_seconds", json_real(r->run_seconds));
     json_object_set_new(sum, "seconds", json_real(r->seconds));
@@ -803,8 +806,8 @@ bool vrep_plot(const verify_result *r, const char *path, char *err, size_t errle
         double fl = dget(row->detail, "flops"), by = dget(row->detail, "compulsory_bytes");
         if (row->check != VCHECK_ROOFLINE || !(row->measured > 0) || !(fl > 0) || !(by > 0))
             continue;
-        pts[np++] =
-            (chart_point){row->kernel, fl / by, fl / (row->measured * 1e-3), CHART_POINT_MEASURED};
+        pts[np++] = (chart_point){row->kernel,          fl / by, fl / (row->measured * 1e-3),
+                                  CHART_POINT_MEASURED, 0,       false};
     }
     char title[192];
     snprintf(title, sizeof title, "%s: spec and measured roofs", r->device_name);

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "model/model_load.h"
 #include "report/chart.h"
+#include "report/roof_plot.h"
 
 static char dir[] = "/tmp/gpulint-chart-XXXXXX";
 
@@ -82,16 +83,17 @@ static void check_svg(const char *path, long min_size)
 static const chart_roof compute[] = {{"FP32", 67e12, NULL}, {"FP16 Tensor Core", 989.5e12, NULL}};
 static const chart_roof memory[] = {{"HBM3", 3.35e12, "B/s"}};
 static const chart_point points[] = {
-    {"vector add", 1.0 / 12, 3.35e12 / 12, CHART_POINT_PREDICTED},
-    {"tiled GEMM", 8, 26.8e12, CHART_POINT_PREDICTED},
-    {"tiled GEMM", 8, 20e12, CHART_POINT_MEASURED},
+    {"vector add", 1.0 / 12, 3.35e12 / 12, CHART_POINT_PREDICTED, 0, false},
+    {"tiled GEMM", 8, 26.8e12, CHART_POINT_PREDICTED, 0, false},
+    {"tiled GEMM", 8, 20e12, CHART_POINT_MEASURED, 0, false},
 };
 
 static void roofline_files(void **state)
 {
     (void)state;
     char path[256], err[CHART_ERR_MAX] = "";
-    chart_roofline c = {"Roofline: test", "ceilings as given", compute, 2, memory, 1, points, 3};
+    chart_roofline c = {
+        "Roofline: test", "ceilings as given", compute, 2, memory, 1, points, 3, NULL, false};
     if (!chart_available()) {
         snprintf(path, sizeof path, "%s/r.png", dir);
         assert_false(chart_roofline_write(&c, path, err, sizeof err));
@@ -116,7 +118,7 @@ static void refuses(void **state)
     assert_false(chart_format_from_path("a.pdf", &f));
     assert_false(chart_format_from_path("a.svg/", &f));
     assert_false(chart_format_from_path("noext", &f));
-    chart_roofline c = {"t", NULL, compute, 2, memory, 1, points, 1};
+    chart_roofline c = {"t", NULL, compute, 2, memory, 1, points, 1, NULL, false};
     snprintf(path, sizeof path, "%s/r.jpg", dir);
     assert_false(chart_roofline_write(&c, path, err, sizeof err));
     assert_true(strlen(err) > 0);
@@ -166,12 +168,66 @@ static void occupancy_files(void **state)
     model_db_free(&db);
 }
 
+/* The hierarchical roofline of a launch worked by hand: 1e9 FLOPs in
+ * 0.5 ms (2 TFLOP/s); DRAM 2.5e6 sectors read + 2e7 B written = 1e8 B
+ * (AI 10); L2 4e8 + 1e8 B (AI 2); L1 (3e7 + 1e6) sectors = 9.92e8 B
+ * (AI 1.008). The H100 SXM's L1 roof is 128 B a clock on 132 SMs at
+ * 1980 MHz. A launch whose FLOPs are an expression gets no point. */
+static void hierarchical(void **state)
+{
+    (void)state;
+    model_db db;
+    model_load_error lerr;
+    memset(&lerr, 0, sizeof lerr);
+    assert_true(model_db_load(GPULINT_SOURCE_MODELS, &db, &lerr));
+    const gpu_product *p = model_find_product(&db, "h100-sxm");
+    assert_non_null(p);
+    json_error_t je;
+    json_t *roof = json_loads(
+        "[{\"kernel\": \"k\", \"line\": 7, \"predicted_time_s\": 5e-4,"
+        "  \"flops\": {\"fp16\": 0, \"fp32\": 1000000000, \"fp64\": 0, \"tensor\": 0},"
+        "  \"dram_compulsory_bytes\": {\"read_sectors\": 2500000, \"write\": 20000000},"
+        "  \"l2_bytes\": {\"read\": 400000000, \"write\": 100000000},"
+        "  \"l1_traffic\": {\"global_load\": {\"sectors\": 30000000},"
+        "                   \"global_store\": {\"sectors\": 1000000}}},"
+        " {\"kernel\": \"sym\", \"line\": 9, \"predicted_time_s\": 1e-3,"
+        "  \"flops\": {\"fp16\": 0, \"fp32\": \"2 * n\", \"fp64\": 0, \"tensor\": 0}}]",
+        0, &je);
+    assert_non_null(roof);
+    roof_plot rp;
+    char why[160] = "";
+    assert_true(roof_plot_build(roof, p, &rp, why, sizeof why));
+    assert_int_equal(rp.launches, 1);
+    assert_int_equal(rp.chart.n_points, 3);
+    const double ai[3] = {10, 2, 1e9 / 9.92e8};
+    for (int i = 0; i < 3; i++) {
+        assert_float_equal(rp.chart.points[i].ai, ai[i], 1e-9 * ai[i]);
+        assert_float_equal(rp.chart.points[i].flops, 2e12, 1);
+        assert_int_equal(rp.chart.points[i].level, i + 1);
+        assert_int_equal(rp.chart.points[i].joins_previous, i > 0);
+    }
+    assert_string_equal(rp.chart.points[0].label, "k:7 DRAM, 2 TFLOP/s");
+    assert_string_equal(rp.chart.points[2].label, "L1");
+    assert_float_equal(rp.chart.memory[ROOF_PLOT_L1].value, 128.0 * 132 * 1980e6, 1);
+    assert_float_equal(rp.chart.memory[ROOF_PLOT_L2].value, p->l2_read_bandwidth, 1);
+    char path[256], err[CHART_ERR_MAX] = "";
+    snprintf(path, sizeof path, "%s/h.svg", dir);
+    if (chart_available()) {
+        assert_true(chart_roofline_write(&rp.chart, path, err, sizeof err));
+        check_svg(path, 5000);
+    }
+    roof_plot_free(&rp);
+    json_decref(roof);
+    model_db_free(&db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(roofline_files),
         cmocka_unit_test(refuses),
         cmocka_unit_test(occupancy_files),
+        cmocka_unit_test(hierarchical),
     };
     return cmocka_run_group_tests_name("chart", tests, make_dir, remove_dir);
 }
