@@ -107,8 +107,8 @@ def report(rel, target=("--arch", "sm_90")):
 
 
 def roofline(d):
-    keys = ("flops", "transcendentals", "dram_bytes", "global_accesses", "threads",
-            "upper_bound", "per_thread_counts")
+    keys = ("flops", "transcendentals", "requested_bytes", "dram_bytes", "global_accesses",
+            "threads", "upper_bound", "per_thread_counts")
     return {r["kernel"]: {k: r.get(k) for k in keys} for r in d["roofline"]}
 
 

@@ -58,10 +58,10 @@ def main():
             failed += 1
             continue
         r = got[0]
-        ok = (r["flops"]["fp32"] == flops and r["dram_bytes"] == dram
+        ok = (r["flops"]["fp32"] == flops and r["requested_bytes"] == dram
               and r["upper_bound"] == upper)
         print(f"{'ok  ' if ok else 'FAIL'} {example} {kernel}: {r['flops']['fp32']} FLOP, "
-              f"{r['dram_bytes']} B, upper bound {r['upper_bound']} (hand: {flops}, {dram}, "
+              f"{r['requested_bytes']} B, upper bound {r['upper_bound']} (hand: {flops}, {dram}, "
               f"{upper}: {how})")
         passed += ok
         failed += not ok
@@ -69,10 +69,10 @@ def main():
     # scale(): one 4 B load and one 4 B store per thread; grid (n + threads - 1)
     # / threads blocks of `threads`, both from argv.
     for r in run(gpulint, root, "argv_launch", []):
-        ok = (r["dram_bytes"] == "8 * ((n + threads - 1) / threads * threads)"
+        ok = (r["requested_bytes"] == "8 * ((n + threads - 1) / threads * threads)"
               and r.get("unknown") in ("n", "threads") and "min_time_s" not in r)
         print(f"{'ok  ' if ok else 'FAIL'} argv_launch {r['kernel']}: stays symbolic "
-              f"({r['dram_bytes']}), unknown '{r.get('unknown')}'")
+              f"({r['requested_bytes']}), unknown '{r.get('unknown')}'")
         passed += ok
         failed += not ok
     print(f"{passed} passed, {failed} failed")

@@ -26,3 +26,8 @@ ncu --kernel-name regex:'copy_bw|write_partial' --metrics $MM --csv ./probe > $R
 nvcc -O3 -arch=sm_90 -o barrierprobe barrierprobe.cu >> $R/build.log 2>&1 && ./barrierprobe > $R/barrier.txt 2>&1
 nvcc -O3 -arch=sm_90 -o partialprobe partialprobe.cu >> $R/build.log 2>&1 && ./partialprobe > $R/partial.txt 2>&1
 ncu --metrics lts__t_sectors_op_write.sum,lts__t_requests_srcunit_tex_op_write.sum,gpu__time_duration.sum --csv ./partialprobe > $R/partial_ncu.csv 2> $R/partial_ncu.err
+# What reaches DRAM during a launch: gathers (DRAM's 64-byte access) and
+# how much of a launch's writes L2 holds at its end (dramprobe.cu).
+mkdir -p $R/dram
+nvcc -O3 -arch=sm_90 -o dramprobe dramprobe.cu >> $R/build.log 2>&1 && ./dramprobe > $R/dram/run.txt 2>&1
+ncu --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,lts__t_sectors_op_write.sum --csv ./dramprobe > $R/dram/dram_ncu.csv 2> $R/dram/dram_ncu.err

@@ -837,15 +837,24 @@ static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t 
 
 /* ---- loops whose step multiplies or shifts ---- */
 
-int affbox_loop_values(const loop_ctx *l, const expr_env *names, int64_t *values, int max)
+/* A loop that can be followed by its counter alone (all four parts, no
+ * early exit), with env the names to evaluate it in. */
+static bool loop_env(const loop_ctx *l, const expr_env *names, expr_env *env)
 {
     if (!l->var || !l->init || !l->cond || !l->next || l->leaves_early)
-        return 0;
-    expr_env env;
+        return false;
     if (names)
-        env = *names;
+        *env = *names;
     else
-        expr_env_init(&env);
+        expr_env_init(env);
+    return true;
+}
+
+int affbox_loop_values(const loop_ctx *l, const expr_env *names, int64_t *values, int max)
+{
+    expr_env env;
+    if (!loop_env(l, names, &env))
+        return 0;
     int64_t v;
     const char *why;
     if (expr_eval(l->init, &env, &v, &why) != EXPR_OK)
@@ -885,13 +894,9 @@ static const expr *counter_bound(const loop_ctx *l, expr_op *op)
 
 int64_t affbox_loop_trips(const loop_ctx *l, const expr_env *names, int64_t max)
 {
-    if (!l->var || !l->init || !l->cond || !l->next || l->leaves_early)
-        return 0;
     expr_env env;
-    if (names)
-        env = *names;
-    else
-        expr_env_init(&env);
+    if (!loop_env(l, names, &env))
+        return 0;
     expr_op op;
     const expr *bound_e = counter_bound(l, &op);
     int64_t v0, v1, v2, bound;

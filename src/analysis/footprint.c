@@ -6,6 +6,7 @@
  * is read at the same place first by the same thread. */
 #include "analysis/footprint.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,29 @@ static int64_t cover32(const uint64_t *w, int64_t nbits, int64_t g)
     int64_t n = 0, skip = (32 + g - 1) / g;
     for (int64_t i = next_set(w, nbits, 0); i < nbits; i = next_set(w, nbits, i + skip))
         n++;
+    return n;
+}
+
+static int64_t floor_div(int64_t byte, int64_t size)
+{
+    return byte >= 0 ? byte / size : -((-byte + size - 1) / size);
+}
+
+/* The blocks of size bytes (of the array, byte 0 aligned) that hold a set
+ * bit's bytes, bit 0 at byte lo. Bits come in order: a block is counted
+ * when it is past the last one counted, and the bits that end inside that
+ * one are skipped. */
+static int64_t aligned_blocks(const uint64_t *w, int64_t nbits, int64_t g, int64_t lo, int64_t size)
+{
+    int64_t n = 0, last = INT64_MIN;
+    for (int64_t i = next_set(w, nbits, 0); i < nbits;) {
+        int64_t b0 = floor_div(lo + i * g, size), b1 = floor_div(lo + i * g + g - 1, size);
+        n += b1 - (b0 > last ? b0 : last + 1) + 1;
+        last = b1;
+        /* The first bit that ends past block b1. */
+        int64_t past = (b1 + 1) * size - lo - g + 1, j = past > 0 ? (past + g - 1) / g : 0;
+        i = next_set(w, nbits, j > i + 1 ? j : i + 1);
+    }
     return n;
 }
 
@@ -239,6 +263,8 @@ static void array_union(const arr_acc *acc, footprint_array *out)
             out->bytes = bytes > out->bytes ? bytes : out->bytes;
         }
         out->read_sectors = (out->read_bytes + 31) / 32;
+        out->read_blocks64 = (out->read_bytes + 63) / 64;
+        out->write_sectors = (out->write_bytes + 31) / 32;
         return;
     }
     size_t nw = (size_t)((nbits + 63) / 64) + 2;
@@ -250,6 +276,8 @@ static void array_union(const arr_acc *acc, footprint_array *out)
         free(w);
     }
     out->write_bytes = popcount_bits(wr, (int64_t)nw) * g;
+    out->write_sectors = aligned_blocks(wr, nbits, g, lo, 32);
+    out->read_blocks64 = aligned_blocks(rd, nbits, g, lo, 64);
     int64_t both = 0, overlap = 0;
     for (size_t i = 0; i < nw; i++) {
         both += __builtin_popcountll(rd[i] | wr[i]);
@@ -349,6 +377,8 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
                      "bytes it reads and writes, at places not read first, count as not read");
         out->read_bytes += fa->read_bytes;
         out->read_sectors += fa->read_sectors;
+        out->read_blocks64 += fa->read_blocks64;
+        out->write_sectors += fa->write_sectors;
         out->write_bytes += fa->write_bytes;
         out->bytes += fa->bytes;
         free(arrs[i].ims);

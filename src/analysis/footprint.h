@@ -32,6 +32,15 @@ typedef struct footprint_array {
     /* 32-byte sectors DRAM must read for read_bytes, at least: the fewest
      * 32-byte windows that cover them, whatever the alignment. */
     int64_t read_sectors;
+    /* 64-byte blocks holding a byte any site reads (written or not: an
+     * estimate takes a read-modify-write's read as the first touch), the
+     * array's byte 0 taken 64-byte aligned (cudaMalloc aligns to 256):
+     * what DRAM reads, as it fetches 64 bytes for a lone sector
+     * (scripts/timeprobe/dramprobe.cu). */
+    int64_t read_blocks64;
+    /* 32-byte sectors (byte 0 aligned) holding write_bytes: L2 writes a
+     * dirty sector back whole, however little of it was stored. */
+    int64_t write_sectors;
     int n_sites, n_left_out, n_partial;
     bool reads_uncertain; /* read_bytes a lower bound: see footprint.why */
 } footprint_array;
@@ -40,7 +49,7 @@ typedef struct footprint {
     size_t n_arrays;
     footprint_array *arrays;
     int64_t read_bytes, write_bytes, bytes; /* sums over the arrays */
-    int64_t read_sectors;
+    int64_t read_sectors, read_blocks64, write_sectors;
     int n_sites, n_left_out;
     int n_partial; /* followed through part of their loops (a subset) */
     /* NULL when every site was followed in full (the figures are exact);

@@ -489,6 +489,32 @@ static void l2_estimate(const kroof_input *in, kroof *k)
     k->l2_partial_write_sectors = (double)in->traffic->partial_store_units;
 }
 
+/* DRAM fetches 64 bytes for a lone 32-byte sector (a gather every 64 bytes
+ * or more reads 64 bytes a load: scripts/timeprobe/dramprobe.cu). Sectors
+ * L2 serves again (the L2 estimate's reads past the footprint) come from
+ * DRAM again once the data read outgrows the L2: each with the chance that
+ * it was evicted, 1 - L2 / footprint, as under random replacement with
+ * reuse spread over the footprint (no fitted constant; reuse close in time
+ * hits more often, so this errs high for tiled codes). Writes reach DRAM a
+ * dirty 32-byte sector at a time, and only once the L2 lets them go: at
+ * the end of a launch it still holds about l2_write_retained_bytes of them
+ * (the same probe's copies), written back after the launch. */
+static void dram_estimate(const kroof_input *in, const gpu_product *product, kroof *k)
+{
+    if (!in->has_footprint || !product)
+        return;
+    k->has_dram_estimate = true;
+    k->dram_estimate_low = in->footprint_sites_missed;
+    double footprint = (double)in->footprint_read, l2 = (double)product->l2_bytes;
+    if (k->has_l2 && footprint > l2 && l2 > 0) {
+        double again = 32 * (k->l2_read_sectors - (double)in->footprint_read_sectors);
+        k->dram_estimate_rereads = fmax(0, again) * (1 - l2 / footprint);
+    }
+    k->dram_estimate_read = 64.0 * (double)in->footprint_read_blocks64 + k->dram_estimate_rereads;
+    k->dram_estimate_write =
+        fmax(0, 32.0 * (double)in->footprint_write_sectors - product->l2_write_retained_bytes);
+}
+
 void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_product *product,
                    kroof_branches branches, kroof *k)
 {
@@ -556,6 +582,7 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         k->why_no_bound = xstrdup("the counts may miss code that could not be analysed");
         return;
     }
+    dram_estimate(in, product, k);
     if (known)
         bound(product, k);
 }

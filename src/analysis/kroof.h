@@ -77,6 +77,16 @@ typedef struct kroof {
      * min_time. */
     double l1_time;
     int64_t certain_requests[TRAFFIC_KINDS], certain_units[TRAFFIC_KINDS];
+    /* What reaches DRAM during the launch, an estimate (docs/roofline.md,
+     * "DRAM bytes"): the footprint's reads in DRAM's 64-byte blocks, the
+     * L2 estimate's re-reads that miss once the reads outgrow the L2, and
+     * the sectors it dirties past what the L2 still holds at the end of a
+     * launch (the product's l2_write_retained_bytes). With a product and a
+     * footprint only. */
+    bool has_dram_estimate;
+    double dram_estimate_read, dram_estimate_write;
+    double dram_estimate_rereads; /* of dram_estimate_read */
+    bool dram_estimate_low;       /* sites were missed: compulsory_why says which */
     /* memory_time: the compulsory DRAM bytes at the peak bandwidth; ai:
      * FLOPs per compulsory byte (NAN without them). */
     double compute_time, memory_time, min_time, ai, attainable;
@@ -146,6 +156,8 @@ typedef struct kroof_input {
      * footprint_why NULL: every site followed. */
     bool has_footprint;
     int64_t footprint_read, footprint_write, footprint_read_sectors;
+    int64_t footprint_read_blocks64, footprint_write_sectors; /* the footprint's */
+    bool footprint_sites_missed; /* a site left out or followed in part */
     const char *footprint_why;
     const char *why_no_footprint;
     /* The launch's L1 traffic (analysis/traffic), when its size is known;

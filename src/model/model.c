@@ -111,6 +111,8 @@ static const model_field product_fields[] = {
     {"timing", "l2_write_bandwidth", F_SI, offsetof(gpu_product, l2_write_bandwidth), true},
     {"timing", "l2_partial_write_bandwidth", F_SI,
      offsetof(gpu_product, l2_partial_write_bandwidth), true},
+    {"timing", "l2_write_retained_bytes", F_SI, offsetof(gpu_product, l2_write_retained_bytes),
+     true},
 };
 #undef MEASURED
 #undef P

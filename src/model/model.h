@@ -113,6 +113,9 @@ typedef struct gpu_product {
     /* bytes/s, counted in whole 32-byte sectors, of stores that each write
      * part of a sector (a lane's 4 bytes in a sector of its own) */
     double l2_partial_write_bandwidth;
+    /* Bytes of what a launch writes that L2 still holds when it ends (so
+     * they reach DRAM after it), with a read stream beside the writes. */
+    double l2_write_retained_bytes;
 } gpu_product;
 
 typedef struct model_error {

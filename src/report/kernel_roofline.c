@@ -255,6 +255,10 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
         in.footprint_read = fp.read_bytes;
         in.footprint_write = fp.write_bytes;
         in.footprint_read_sectors = fp.read_sectors;
+        in.footprint_read_blocks64 = fp.read_blocks64;
+        in.footprint_write_sectors = fp.write_sectors;
+        in.footprint_sites_missed =
+            fp.n_left_out > 0 || fp.n_partial > 0 || in.incomplete || c->unsited_global;
         /* Sites cover what the kernel touches only when the counts miss
          * nothing and every global byte counted has a site. */
         in.footprint_why = fp.why ? fp.why : in.incomplete ? in.incomplete : c->unsited_global;
@@ -285,6 +289,36 @@ static json_t *count_json(const expr *e, bool known, double v)
     json_t *j = json_text(s);
     free(s);
     return j;
+}
+
+static json_t *dram_estimate_json(const kroof *k)
+{
+    json_t *c = json_object();
+    if (!k->has_dram_estimate) {
+        json_object_set_new(c, "label", json_text("unknown"));
+        json_object_set_new(c, "why",
+                            json_text(!k->has_compulsory ? k->why_no_compulsory
+                                      : k->incomplete    ? "the counts may miss code that could "
+                                                           "not be analysed"
+                                                         : "no product model (use --gpu)"));
+        return c;
+    }
+    json_object_set_new(c, "bytes",
+                        json_integer((json_int_t)(k->dram_estimate_read + k->dram_estimate_write)));
+    json_object_set_new(c, "read", json_integer((json_int_t)k->dram_estimate_read));
+    json_object_set_new(c, "write", json_integer((json_int_t)k->dram_estimate_write));
+    json_object_set_new(c, "label", json_text(k->dram_estimate_low ? "lower_bound" : "estimate"));
+    if (k->dram_estimate_low && k->compulsory_why)
+        json_object_set_new(c, "why", json_text(k->compulsory_why));
+    json_object_set_new(c, "assumes",
+                        json_text("every byte read comes from DRAM once, in 64-byte blocks, and "
+                                  "a sector L2 serves again comes again with the chance that it "
+                                  "was evicted (1 - L2 size / bytes read); dirty 32-byte sectors "
+                                  "past what the L2 holds at the end of a launch reach DRAM "
+                                  "during it"));
+    if (k->dram_estimate_rereads > 0)
+        json_object_set_new(c, "rereads", json_integer((json_int_t)k->dram_estimate_rereads));
+    return c;
 }
 
 static json_t *compulsory_json(const kroof *k)
@@ -414,11 +448,11 @@ json_t *kroof_json(const kroof *k)
     json_object_set_new(o, "bytes_assumption",
                         json_text("requested global-memory traffic: what the threads load and "
                                   "store, before any cache serves a re-read"));
-    /* The old name of requested_bytes, kept for one release. */
-    json_object_set_new(o, "dram_bytes", count_json(k->bytes, k->known, k->bytes_value));
+    json_object_set_new(o, "dram_bytes", dram_estimate_json(k));
+    /* Until this release dram_bytes held the requested bytes. */
     json_object_set_new(o, "dram_bytes_note",
-                        json_text("deprecated: the requested bytes, now requested_bytes; see "
-                                  "dram_compulsory_bytes for DRAM"));
+                        json_text("dram_bytes is the DRAM estimate now (an object); the "
+                                  "requested bytes it held before are requested_bytes"));
     json_object_set_new(o, "dram_compulsory_bytes", compulsory_json(k));
     if (k->has_traffic)
         json_object_set_new(o, "l1_traffic", traffic_json(k));
@@ -565,6 +599,14 @@ void kroof_text(sbuf *out, const kroof *k)
         sbuf_addf(out, "\n      L2 (estimate): %s read, %s written",
                   roofline_fmt_si(32 * k->l2_read_sectors, "B", r, sizeof r),
                   roofline_fmt_si(32 * k->l2_write_sectors, "B", w, sizeof w));
+    }
+    if (k->has_dram_estimate && !k->incomplete &&
+        k->dram_estimate_read + k->dram_estimate_write > 0) {
+        char r[48], w[48];
+        sbuf_addf(out, "\n      DRAM (estimate): %s%s read, %s written during the launch",
+                  k->dram_estimate_low ? "at least " : "",
+                  roofline_fmt_si(k->dram_estimate_read, "B", r, sizeof r),
+                  roofline_fmt_si(k->dram_estimate_write, "B", w, sizeof w));
     }
     if (k->has_compulsory && k->compulsory_why && !k->incomplete)
         sbuf_addf(out, "\n      DRAM footprint is a lower bound: %s", k->compulsory_why);

@@ -62,7 +62,7 @@ void vcheck_ceilings_judge(vrun *x, int ci)
     const json_t *p = vpred_roofline(&x->pred, c->kernel);
     if (p) {
         double counted = v->bandwidth
-                             ? vrun_jnum(p, "dram_bytes")
+                             ? vrun_jnum(p, "requested_bytes")
                              : (strstr(v->name, "tensor")
                                     ? vrun_jnum(json_object_get(p, "flops"), "tensor")
                                     : vrun_jnum(json_object_get(p, "flops"),

@@ -36,7 +36,7 @@ void vcheck_roofline_judge(vrun *x, int ci)
         return;
     }
     const json_t *flops = json_object_get(p, "flops");
-    double bytes = vrun_jnum(p, "dram_bytes");
+    double bytes = vrun_jnum(p, "requested_bytes");
     bool symbolic = !(bytes >= 0);
     double compute_s = 0, total_flops = 0;
     const char *keys[] = {"fp32", "fp64", "fp16", "tensor"};
@@ -97,7 +97,10 @@ void vcheck_roofline_judge(vrun *x, int ci)
             json_object_set_new(row->detail, "compulsory_by_hand", json_integer(c->compulsory));
     }
     json_object_set_new(row->detail, "flops", json_real(total_flops));
-    json_object_set_new(row->detail, "dram_bytes", json_real(bytes));
+    json_object_set_new(row->detail, "requested_bytes", json_real(bytes));
+    double estimate = vrun_jnum(json_object_get(p, "dram_bytes"), "bytes");
+    if (estimate >= 0)
+        json_object_set_new(row->detail, "dram_estimate_bytes", json_real(estimate));
     if (c->compulsory > 0)
         json_object_set_new(row->detail, "compulsory_bytes", json_integer(c->compulsory));
     json_object_set_new(row->detail, "bound_s", json_real(bound));
@@ -108,7 +111,7 @@ void vcheck_roofline_judge(vrun *x, int ci)
     if (c->compulsory > 0 && bytes < 0.99 * (double)c->compulsory) {
         row->verdict = VV_DIFFERS;
         snprintf(row->reason, sizeof row->reason,
-                 "gpulint counts %.4g DRAM bytes, but the kernel must move %.4g", bytes,
+                 "gpulint counts %.4g requested bytes, but the kernel must move %.4g", bytes,
                  (double)c->compulsory);
     } else if (!x->r->dry_run && !x->why[ci] && x->raw[ci] > 0) {
         double t = x->raw[ci] * 1e-3;

@@ -102,7 +102,10 @@ static void mark(const mem_access *a, expr_env *env, int depth, unsigned char *b
 }
 
 /* what: 0 bytes read and never written, 1 written, -1 either, 2 the fewest
- * 32-byte windows covering what 0 counts. */
+ * 32-byte windows covering what 0 counts, 3 the 64-byte blocks of the
+ * array (ORIGIN is a multiple of 64: byte 0 starts one) holding a byte
+ * read, written or not, 4
+ * the 32-byte sectors of the array holding written bytes. */
 static int64_t brute(const mem_access *sites, int n, const int64_t g[3], const int64_t b[3],
                      int what)
 {
@@ -134,13 +137,20 @@ static int64_t brute(const mem_access *sites, int n, const int64_t g[3], const i
     }
     int64_t count = 0, next = -1;
     for (int i = 0; i < SPAN; i++) {
-        bool in = what == 0 || what == 2 ? bytes[0][i] && !bytes[1][i]
-                  : what == 1            ? bytes[1][i]
-                                         : bytes[0][i] || bytes[1][i];
+        bool in = what == 0 || what == 2   ? bytes[0][i] && !bytes[1][i]
+                  : what == 3              ? bytes[0][i]
+                  : what == 1 || what == 4 ? bytes[1][i]
+                                           : bytes[0][i] || bytes[1][i];
         if (what == 2 && in && i >= next) { /* 32-byte windows of the unwritten reads */
             count++;
             next = i + 32;
-        } else if (what != 2) {
+        } else if (what == 3 && in && i / 64 >= next) {
+            count++;
+            next = i / 64 + 1;
+        } else if (what == 4 && in && i / 32 >= next) {
+            count++;
+            next = i / 32 + 1;
+        } else if (what < 2) {
             count += in;
         }
     }
@@ -169,9 +179,11 @@ static void check_exact(mem_access *sites, int n, const int64_t g[3], const int6
     assert_int_equal(f.n_arrays, 1);
     assert_int_equal(f.read_bytes, brute(sites, n, g, b, 0));
     assert_int_equal(f.write_bytes, brute(sites, n, g, b, 1));
+    assert_int_equal(f.write_sectors, brute(sites, n, g, b, 4));
     assert_int_equal(f.bytes, brute(sites, n, g, b, -1));
     if (!f.why) /* with every store read first the reads include the writes */
         assert_int_equal(f.read_sectors, brute(sites, n, g, b, 2));
+    assert_int_equal(f.read_blocks64, brute(sites, n, g, b, 3));
     assert_true(f.bytes > 0);
     footprint_free(&f);
     for (int i = 0; i < n; i++)
@@ -290,6 +302,37 @@ static void test_grid_stride(void **state)
             false};
     mem_access s[1] = {site("a", "4 * i", 4, false, NULL, 1, &i)};
     check_exact(s, 1, g, b);
+}
+
+/* What DRAM reads for a gather: a load every 64 bytes or more takes a
+ * 64-byte block each, one every 32 bytes a block per two (dramprobe.cu
+ * measured 64 and 32 bytes a load on an H100); a contiguous range 12 bytes
+ * off the array start spans one block more than its length. */
+static void test_blocks64(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {4, 1, 1}, b[3] = {64, 1, 1};
+    static const struct {
+        const char *off;
+        int64_t sectors, blocks;
+    } cases[] = {
+        {"128 * (blockIdx.x * blockDim.x + threadIdx.x)", 256, 256},
+        {"64 * (blockIdx.x * blockDim.x + threadIdx.x)", 256, 256},
+        {"32 * (blockIdx.x * blockDim.x + threadIdx.x)", 256, 128},
+        {"4 * (blockIdx.x * blockDim.x + threadIdx.x) + 12", 32, 17},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        mem_access s = site("a", cases[i].off, 4, false, NULL, 0, NULL);
+        footprint_site fs = {&s, "a"};
+        footprint f;
+        footprint_compute(&fs, 1, g, b, NULL, &f);
+        assert_null(f.why);
+        assert_int_equal(f.read_sectors, cases[i].sectors);
+        assert_int_equal(f.read_blocks64, cases[i].blocks);
+        assert_int_equal(f.read_blocks64, brute(&s, 1, g, b, 3));
+        footprint_free(&f);
+        site_free(&s);
+    }
 }
 
 static void test_gaps_and_overlaps(void **state)
@@ -550,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_stencil_overlap),
         cmocka_unit_test(test_grid_stride),
         cmocka_unit_test(test_gaps_and_overlaps),
+        cmocka_unit_test(test_blocks64),
         cmocka_unit_test(test_left_out),
         cmocka_unit_test(test_unreached_and_defines),
         cmocka_unit_test(test_store_left_out),
