@@ -168,6 +168,39 @@ def time_rejudge(name, recorded, today):
               f"{m.group(1)} benchmarks/VERIFY.md records", within >= int(m.group(1)))
 
 
+def dram_rejudge(name, recorded, today):
+    """Today's DRAM estimates against the dram__bytes (read + write) that
+    Nsight Compute recorded for the roofline kernels, where the record has
+    counters: how many within 25%, which may not fall below the count
+    benchmarks/VERIFY.md records for this card."""
+    measured = {(r["kernel"], r["launch"]): r["counter_dram_bytes"]
+                for r in recorded["results"]
+                if r["check"] == "roofline" and r.get("counter_dram_bytes")}
+    if not measured:
+        print(f"dram {name}: the record has no DRAM counters")
+        return
+    errors = []
+    for t in today["results"]:
+        m = measured.get((t["kernel"], t["launch"]))
+        if t["check"] == "roofline" and m and t.get("dram_estimate_bytes") is not None:
+            errors.append((abs(t["dram_estimate_bytes"] / m - 1), t["kernel"],
+                           t["dram_estimate_bytes"] / m - 1))
+    errors.sort()
+    n = len(errors)
+    within = sum(e <= 0.25 for e, _, _ in errors)
+    if not check(f"{name}: a DRAM estimate for every roofline kernel with counters",
+                 n == len(measured), f"{n} of {len(measured)}"):
+        return
+    misses = ", ".join(f"{k} {100 * s:+.0f}%" for e, k, s in errors if e > 0.25)
+    print(f"dram {name}: {within} of {n} within 25% of dram__bytes; outside: {misses or 'none'}")
+    with open(os.path.join(ROOT, "benchmarks", "VERIFY.md")) as f:
+        m = re.search(rf"\*\*(\d+) of (\d+) reference kernels' DRAM bytes within 25% on the "
+                      rf"{CARDS[name]}\*\*", f.read())
+    if check(f"{name}: benchmarks/VERIFY.md records the DRAM count within 25%", m is not None):
+        check(f"{name}: DRAM bytes within 25% on {within} kernels, at least the "
+              f"{m.group(1)} benchmarks/VERIFY.md records", within >= int(m.group(1)))
+
+
 def main():
     if not (shutil.which("nvcc") or os.access("/usr/local/cuda/bin/nvcc", os.X_OK)):
         print("skipped: no nvcc (the dry run builds the reference kernels)")
@@ -196,6 +229,7 @@ def main():
               not missing and all(x["measured"] is None for x in today["results"]), str(missing))
         rejudge(dev, records[dev], today)
         time_rejudge(dev, records[dev], today)
+        dram_rejudge(dev, records[dev], today)
 
     # The predictions a GPU machine without libclang reads: what
     # scripts/verify-predictions.sh would write today, one file per model.

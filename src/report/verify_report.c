@@ -384,6 +384,12 @@ void vrep_summary(FILE *f, const verify_result *r)
                 "a time outside it is shown, and fails nothing\n",
                 r->time.within, r->time.rows, 100 * VERIFY_TIME_TOLERANCE,
                 100 * r->time.median_error, 100 * r->time.mean_error);
+    if (r->dram.rows > 0)
+        fprintf(f,
+                "dram: %d of %d DRAM estimates within %.0f%% of dram__bytes (median error %.0f%%, "
+                "mean %.0f%%); an estimate, it fails nothing\n",
+                r->dram.within, r->dram.rows, 100 * VERIFY_TIME_TOLERANCE,
+                100 * r->dram.median_error, 100 * r->dram.mean_error);
     fprintf(f,
             "verify: %d rows: %d agree, %d differ, %d not comparable (%.1f s on the GPU, %.1f s "
             "in all)\n",
@@ -412,6 +418,13 @@ void vrep_text(FILE *f, const verify_result *r, bool ladders_only)
 static json_t *jreal(double v)
 {
     return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *errors_json(const verify_errors *e)
+{
+    return json_pack("{s:i, s:i, s:f, s:o, s:o}", "rows", e->rows, "within", e->within, "tolerance",
+                     VERIFY_TIME_TOLERANCE, "median_error", jreal(e->median_error), "mean_error",
+                     jreal(e->mean_error));
 }
 
 static json_t *row_json(const vrow *row)
@@ -544,11 +557,9 @@ json_t *vrep_json(const verify_result *r)
     json_object_set_new(sum, "differs", json_integer(r->differs));
     json_object_set_new(sum, "not_comparable", json_integer(r->not_comparable));
     if (r->time.rows > 0)
-        json_object_set_new(sum, "time",
-                            json_pack("{s:i, s:i, s:f, s:o, s:o}", "rows", r->time.rows, "within",
-                                      r->time.within, "tolerance", VERIFY_TIME_TOLERANCE,
-                                      "median_error", jreal(r->time.median_error), "mean_error",
-                                      jreal(r->time.mean_error)));
+        json_object_set_new(sum, "time", errors_json(&r->time));
+    if (r->dram.rows > 0)
+        json_object_set_new(sum, "dram", errors_json(&r->dram));
     json_object_set_new(sum, "gpu_seconds", json_real(r->run_seconds));
     json_object_set_new(sum, "seconds", json_real(r->seconds));
     json_object_set_new(root, "summary", sum);

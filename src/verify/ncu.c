@@ -16,11 +16,13 @@
 #define M_REQUESTS "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
 #define M_THREADS "smsp__thread_inst_executed_per_inst_executed.ratio"
 #define M_OCCUPANCY "sm__warps_active.avg.pct_of_peak_sustained_active"
+#define M_DRAM_READ "dram__bytes_read.sum"
+#define M_DRAM_WRITE "dram__bytes_write.sum"
 
 const char *ncu_metrics(void)
 {
     return M_SHARED_WAVEFRONTS "," M_SHARED_LOADS "," M_SECTORS "," M_REQUESTS "," M_THREADS
-                               "," M_OCCUPANCY;
+                               "," M_OCCUPANCY "," M_DRAM_READ "," M_DRAM_WRITE;
 }
 
 /* One CSV field: "..." with "" for a quote, or bare; returns the next
@@ -115,6 +117,7 @@ bool ncu_parse(const char *text, ncu_result *out)
             snprintf(l->kernel, sizeof l->kernel, "%.*s", (int)k, cells[col_kernel]);
             l->shared_wavefronts = l->shared_loads = l->global_sectors = l->global_requests = -1;
             l->threads_per_inst = l->achieved_occupancy_pct = -1;
+            l->dram_read = l->dram_write = -1;
             snprintf(last_id, sizeof last_id, "%s", cells[col_id]);
         }
         ncu_launch *l = &out->launches[out->n - 1];
@@ -132,6 +135,10 @@ bool ncu_parse(const char *text, ncu_result *out)
             l->threads_per_inst = v;
         else if (strcmp(m, M_OCCUPANCY) == 0)
             l->achieved_occupancy_pct = v;
+        else if (strcmp(m, M_DRAM_READ) == 0)
+            l->dram_read = v;
+        else if (strcmp(m, M_DRAM_WRITE) == 0)
+            l->dram_write = v;
     }
     return out->n > 0;
 }

@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "config.h"
+#include "model/model_load.h"
 #include "util/fileio.h"
 #include "util/sbuf.h"
 #include "util/spawn.h"
@@ -46,14 +49,40 @@ void vpred_free(vpred *p)
     memset(p, 0, sizeof *p);
 }
 
-/* The cached report sits next to the fatbin: same key, and the product
- * model it was made for (its predicted times are that product's). */
-static char *cached_path(const kbuild_unit *u, const char *gpu)
+static void hash_stat(XXH3_state_t *h, const char *path)
 {
+    struct stat st;
+    XXH3_128bits_update(h, path, strlen(path) + 1);
+    if (stat(path, &st) == 0) {
+        int64_t v[3] = {(int64_t)st.st_size, (int64_t)st.st_mtim.tv_sec,
+                        (int64_t)st.st_mtim.tv_nsec};
+        XXH3_128bits_update(h, v, sizeof v);
+    }
+}
+
+/* The cached report sits next to the fatbin: same key (the source, nvcc),
+ * the product model it was made for (its predicted times are that
+ * product's), and what made it: this gpulint's binary and the model's file
+ * (a rebuild or an edited model is a new report). */
+static char *cached_path(const kbuild_unit *u, const char *self, const char *gpu)
+{
+    XXH3_state_t *h = XXH3_createState();
+    XXH3_128bits_reset(h);
+    hash_stat(h, self);
+    if (gpu) {
+        const char *dir = getenv("GPULINT_MODELS");
+        sbuf m;
+        sbuf_init(&m);
+        sbuf_addf(&m, "%s/gpu/%s.ini", dir && *dir ? dir : model_default_dir(), gpu);
+        hash_stat(h, sbuf_str(&m));
+        sbuf_free(&m);
+    }
+    XXH128_hash_t key = XXH3_128bits_digest(h);
+    XXH3_freeState(h);
     sbuf b;
     sbuf_init(&b);
-    sbuf_addf(&b, "%.*s%s%s.report.json", (int)(strlen(u->fatbin) - 7), u->fatbin, gpu ? "." : "",
-              gpu ? gpu : "");
+    sbuf_addf(&b, "%.*s%s%s-%016llx.report.json", (int)(strlen(u->fatbin) - 7), u->fatbin,
+              gpu ? "." : "", gpu ? gpu : "", (unsigned long long)key.low64);
     return sbuf_take(&b);
 }
 
@@ -88,7 +117,7 @@ bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *ar
     for (int done = 0; done < n && ok; done++) {
         while (next < n && next - done < (jobs > 0 ? jobs : 1)) {
             const kbuild_unit *u = &units[next];
-            char *cache = cached_path(u, gpu);
+            char *cache = cached_path(u, self, gpu);
             char *text;
             size_t len;
             if (fileio_read(cache, 64u << 20, &text, &len) == FILEIO_OK) {
@@ -141,7 +170,7 @@ bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *ar
                     r.signaled ? "the analysis crashed: " : "", r.err[0] ? r.err : "no output");
         } else {
             merge(out->report, j);
-            char *cache = cached_path(&units[done], gpu);
+            char *cache = cached_path(&units[done], self, gpu);
             FILE *f = fopen(cache, "w");
             if (f) {
                 json_dumpf(j, f, JSON_COMPACT);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/sbuf.h"
 #include "verify/ncu.h"
 #include "verify/vrun.h"
 
@@ -51,11 +52,20 @@ void vcounters_read(vrun *x)
     verify_result *r = x->r;
     const vmanifest *m = &r->manifest;
     bool any = false;
-    for (int i = 0; i < m->n_cases; i++)
-        any = any ||
-              (x->selected[i] && m->cases[i].kind != VK_TIME && m->cases[i].kind != VK_CEILING);
-    if (!any)
+    /* The probes by their prefixes, the timed kernels (DRAM bytes) by name. */
+    sbuf regex;
+    sbuf_init(&regex);
+    sbuf_add(&regex, "^(occ_|bank_|coal_|div_");
+    for (int i = 0; i < m->n_cases; i++) {
+        any = any || (x->selected[i] && m->cases[i].kind != VK_CEILING);
+        if (x->selected[i] && m->cases[i].kind == VK_TIME)
+            sbuf_addf(&regex, "|%s$", m->cases[i].kernel);
+    }
+    sbuf_add(&regex, ")");
+    if (!any) {
+        sbuf_free(&regex);
         return;
+    }
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", x->nvcc);
     char *slash = strrchr(dir, '/');
@@ -66,6 +76,7 @@ void vcounters_read(vrun *x)
         snprintf(r->counters, sizeof r->counters, "unavailable");
         snprintf(r->counters_note, sizeof r->counters_note,
                  "Nsight Compute (ncu) not found; the rows are timing-only");
+        sbuf_free(&regex);
         return;
     }
     const char *argv[32];
@@ -75,7 +86,7 @@ void vcounters_read(vrun *x)
     argv[n++] = "--counters";
     argv[n++] = "off";
     argv[n++] = "--check";
-    argv[n++] = "occupancy,bank,coalescing,divergence";
+    argv[n++] = "occupancy,bank,coalescing,divergence,roofline";
     argv[n++] = "--format";
     argv[n++] = "json";
     argv[n++] = "--kernels";
@@ -99,8 +110,9 @@ void vcounters_read(vrun *x)
         fprintf(stderr, "verify: reading the hardware counters with %s...", ncu);
     setenv("GPULINT_VERIFY_ONCE", "1", 1);
     ncu_result nr;
-    ncu_status st = ncu_run(ncu, "^(occ_|bank_|coal_|div_)", argv, &nr, r->counters_note,
-                            sizeof r->counters_note);
+    ncu_status st =
+        ncu_run(ncu, sbuf_str(&regex), argv, &nr, r->counters_note, sizeof r->counters_note);
+    sbuf_free(&regex);
     unsetenv("GPULINT_VERIFY_ONCE");
     if (x->o->progress)
         fprintf(stderr, "\r\033[K");
@@ -133,6 +145,11 @@ void vcounters_read(vrun *x)
             else if (row->check == VCHECK_OCCUPANCY && l->achieved_occupancy_pct >= 0)
                 json_object_set_new(row->detail, "counter_achieved_occupancy",
                                     json_real(l->achieved_occupancy_pct / 100.0));
+            else if (row->check == VCHECK_ROOFLINE && row->vc->kind == VK_TIME &&
+                     l->dram_read >= 0 && l->dram_write >= 0)
+                /* An estimate against it: counted in the summary, fails nothing. */
+                json_object_set_new(row->detail, "counter_dram_bytes",
+                                    json_real(l->dram_read + l->dram_write));
         }
     }
     ncu_result_free(&nr);

@@ -29,14 +29,31 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The verdicts, and the predicted times' errors: how many within the
- * tolerance, the median and the mean of |predicted / measured - 1|. */
+/* |predicted / measured - 1| of n pairs: how many within the tolerance,
+ * the median and the mean. errors is sorted. */
+static void summarise(double *errors, int n, verify_errors *out)
+{
+    qsort(errors, (size_t)n, sizeof *errors, by_value);
+    out->rows = n;
+    out->within = 0;
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        out->within += errors[i] <= VERIFY_TIME_TOLERANCE;
+        sum += errors[i];
+    }
+    out->median_error = n ? (n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2) : NAN;
+    out->mean_error = n ? sum / n : NAN;
+}
+
+/* The verdicts, and the errors of the estimates (predicted times, DRAM
+ * bytes where counters were read). */
 void verify_count(verify_result *r)
 {
     r->agrees = r->differs = r->not_comparable = 0;
     r->estimates_differ = 0;
-    double *errors = xcalloc((size_t)r->n_rows + 1, sizeof *errors);
-    int n = 0;
+    double *times = xcalloc((size_t)r->n_rows + 1, sizeof *times);
+    double *drams = xcalloc((size_t)r->n_rows + 1, sizeof *drams);
+    int nt = 0, nd = 0;
     for (int i = 0; i < r->n_rows; i++) {
         const vrow *row = &r->rows[i];
         if (row->verdict == VV_AGREES)
@@ -45,24 +62,20 @@ void verify_count(verify_result *r)
             r->differs++;
         else
             r->not_comparable++;
+        double est = vrun_jnum(row->detail, "dram_estimate_bytes");
+        double dram = vrun_jnum(row->detail, "counter_dram_bytes");
+        if (row->check == VCHECK_ROOFLINE && est >= 0 && dram > 0)
+            drams[nd++] = fabs(est / dram - 1);
         if (row->check != VCHECK_TIME)
             continue;
         r->estimates_differ += row->verdict == VV_DIFFERS;
         if (row->predicted > 0 && row->measured > 0 && row->verdict != VV_NOT_COMPARABLE)
-            errors[n++] = fabs(row->predicted / row->measured - 1);
+            times[nt++] = fabs(row->predicted / row->measured - 1);
     }
-    qsort(errors, (size_t)n, sizeof *errors, by_value);
-    r->time.rows = n;
-    r->time.within = 0;
-    double sum = 0;
-    for (int i = 0; i < n; i++) {
-        r->time.within += errors[i] <= VERIFY_TIME_TOLERANCE;
-        sum += errors[i];
-    }
-    r->time.median_error =
-        n ? (n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2) : NAN;
-    r->time.mean_error = n ? sum / n : NAN;
-    free(errors);
+    summarise(times, nt, &r->time);
+    summarise(drams, nd, &r->dram);
+    free(times);
+    free(drams);
 }
 
 /* Every selected case on the GPU, the ceilings first (the roofline rows

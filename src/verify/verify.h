@@ -89,6 +89,11 @@ typedef struct vladder {
     int n_notes;
 } vladder;
 
+typedef struct verify_errors {
+    int rows, within;
+    double median_error, mean_error;
+} verify_errors;
+
 typedef struct verify_result {
     bool dry_run;
     bool have_device;
@@ -116,10 +121,11 @@ typedef struct verify_result {
     int n_ladders;
     int agrees, differs, not_comparable;
     int estimates_differ; /* of differs, the time rows (estimates: they fail nothing) */
-    struct {
-        int rows, within; /* time rows measured; within VERIFY_TIME_TOLERANCE */
-        double median_error, mean_error;
-    } time;
+    /* Estimates against what was measured: the time rows' predicted times,
+     * and the roofline rows' DRAM estimates against Nsight Compute's
+     * dram__bytes (with counters). rows: those measured; within:
+     * VERIFY_TIME_TOLERANCE of it. */
+    verify_errors time, dram;
     double seconds;
     double run_seconds; /* on the GPU, after the build */
     vmanifest manifest;

@@ -279,11 +279,15 @@ static void test_ncu_parse_quotes(void **state)
         "\"\"q\"\")\",\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"%\",\"93.25\"\n"
         "\"1\",\"bank_x\",\"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum\",\"\",\"1,048,"
         "576\"\n"
-        "\"1\",\"bank_x\",\"smsp__inst_executed_op_shared_ld.sum\",\"\",\"32,768\"\n";
+        "\"1\",\"bank_x\",\"smsp__inst_executed_op_shared_ld.sum\",\"\",\"32,768\"\n"
+        "\"2\",\"rf_vector_add\",\"dram__bytes_read.sum\",\"byte\",\"536,870,912\"\n"
+        "\"2\",\"rf_vector_add\",\"dram__bytes_write.sum\",\"byte\",\"245,366,784\"\n";
     ncu_result r;
     assert_true(ncu_parse(csv, &r));
-    assert_int_equal(r.n, 2);
+    assert_int_equal(r.n, 3);
     assert_string_equal(r.launches[0].kernel, "k");
+    assert_true(r.launches[0].dram_read == -1);
+    assert_true(r.launches[2].dram_read == 536870912 && r.launches[2].dram_write == 245366784);
     assert_true(r.launches[0].threads_per_inst == 16.5);
     assert_true(r.launches[0].achieved_occupancy_pct == 93.25);
     assert_true(r.launches[1].shared_wavefronts / r.launches[1].shared_loads == 32);
