@@ -21,7 +21,7 @@ static double number(const json_t *o, const char *key)
  * global sectors L1 serves (what Nsight Compute's L1 point counts). */
 static void level_bytes(const json_t *e, double bytes[ROOF_PLOT_LEVELS])
 {
-    const json_t *est = json_object_get(e, "dram_estimate_bytes");
+    const json_t *est = json_object_get(e, "dram_bytes"); /* an object: the estimate */
     const json_t *comp = json_object_get(e, "dram_compulsory_bytes");
     bytes[ROOF_PLOT_DRAM] = number(est, "bytes");
     if (bytes[ROOF_PLOT_DRAM] < 0 && number(comp, "read_sectors") >= 0 &&

@@ -169,10 +169,12 @@ static void occupancy_files(void **state)
 }
 
 /* The hierarchical roofline of a launch worked by hand: 1e9 FLOPs in
- * 0.5 ms (2 TFLOP/s); DRAM 2.5e6 sectors read + 2e7 B written = 1e8 B
- * (AI 10); L2 4e8 + 1e8 B (AI 2); L1 (3e7 + 1e6) sectors = 9.92e8 B
+ * 0.5 ms (2 TFLOP/s); DRAM the estimate's 1.25e8 B (AI 8), not the
+ * compulsory 1e8; L2 4e8 + 1e8 B (AI 2); L1 (3e7 + 1e6) sectors = 9.92e8 B
  * (AI 1.008). The H100 SXM's L1 roof is 128 B a clock on 132 SMs at
- * 1980 MHz. A launch whose FLOPs are an expression gets no point. */
+ * 1980 MHz. A launch with the old numeric dram_bytes takes the compulsory
+ * sector (6400 FLOPs / 32 B = AI 200) and has no L1 or L2 point; a launch
+ * whose FLOPs are an expression gets no point. */
 static void hierarchical(void **state)
 {
     (void)state;
@@ -187,9 +189,13 @@ static void hierarchical(void **state)
         "[{\"kernel\": \"k\", \"line\": 7, \"predicted_time_s\": 5e-4,"
         "  \"flops\": {\"fp16\": 0, \"fp32\": 1000000000, \"fp64\": 0, \"tensor\": 0},"
         "  \"dram_compulsory_bytes\": {\"read_sectors\": 2500000, \"write\": 20000000},"
+        "  \"dram_bytes\": {\"bytes\": 125000000, \"label\": \"estimate\"},"
         "  \"l2_bytes\": {\"read\": 400000000, \"write\": 100000000},"
         "  \"l1_traffic\": {\"global_load\": {\"sectors\": 30000000},"
         "                   \"global_store\": {\"sectors\": 1000000}}},"
+        " {\"kernel\": \"old\", \"line\": 8, \"predicted_time_s\": 1e-3, \"dram_bytes\": 64,"
+        "  \"flops\": {\"fp16\": 0, \"fp32\": 6400, \"fp64\": 0, \"tensor\": 0},"
+        "  \"dram_compulsory_bytes\": {\"read_sectors\": 1, \"write\": 0}},"
         " {\"kernel\": \"sym\", \"line\": 9, \"predicted_time_s\": 1e-3,"
         "  \"flops\": {\"fp16\": 0, \"fp32\": \"2 * n\", \"fp64\": 0, \"tensor\": 0}}]",
         0, &je);
@@ -197,9 +203,12 @@ static void hierarchical(void **state)
     roof_plot rp;
     char why[160] = "";
     assert_true(roof_plot_build(roof, p, &rp, why, sizeof why));
-    assert_int_equal(rp.launches, 1);
-    assert_int_equal(rp.chart.n_points, 3);
-    const double ai[3] = {10, 2, 1e9 / 9.92e8};
+    assert_int_equal(rp.launches, 2);
+    assert_int_equal(rp.chart.n_points, 4);
+    assert_float_equal(rp.chart.points[3].ai, 200, 1e-9);
+    assert_int_equal(rp.chart.points[3].level, 1);
+    assert_false(rp.chart.points[3].joins_previous);
+    const double ai[3] = {8, 2, 1e9 / 9.92e8};
     for (int i = 0; i < 3; i++) {
         assert_float_equal(rp.chart.points[i].ai, ai[i], 1e-9 * ai[i]);
         assert_float_equal(rp.chart.points[i].flops, 2e12, 1);
