@@ -491,6 +491,7 @@ function renderVerify(v) {
   const s = v.summary || {}, d = v.device || {};
   $("verify-summary").textContent = `${s.rows ?? v.results.length} rows: ${s.agrees} agree, ${s.differs} differ, ${s.not_comparable} not comparable` +
     (s.time ? `; predicted times within 25%: ${s.time.within} of ${s.time.rows} (median error ${(100 * s.time.median_error).toFixed(0)}%)` : "") +
+    (s.dram ? `; DRAM estimates within 25% of dram__bytes: ${s.dram.within} of ${s.dram.rows} (median error ${(100 * s.dram.median_error).toFixed(0)}%)` : "") +
     (v.dry_run ? " (a dry run: the predictions, nothing measured)" : "");
   $("verify-device").textContent = v.dry_run || !d.driver
     ? `${d.name || "no GPU"}: planned for ${d.arch || "?"}, nothing measured`
