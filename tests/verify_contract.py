@@ -11,7 +11,8 @@ recorded on an H100 and an H200 (scripts/gpu.sh). This test, in CI:
      prediction with the row's own tolerance: a change to a model or an
      analysis that would no longer agree with the hardware fails here;
   3. checks tests/data/verify/predictions-<model>.json (what a GPU machine
-     without libclang uses) are what this gpulint predicts;
+     without libclang uses) give the rows this gpulint predicts, through
+     `verify --dry-run --predictions FILE`;
   4. renders each record again (--from): the same JSON, text whose summary
      matches, a chart and a model file that `gpulint roofline --gpu FILE`
      reads with its measured ceilings.
@@ -201,6 +202,34 @@ def dram_rejudge(name, recorded, today):
               f"{m.group(1)} benchmarks/VERIFY.md records", within >= int(m.group(1)))
 
 
+def other_launch():
+    """A time row only for the launch that is timed: with predictions made
+    before the source changed, verify times the launch verify.ini gives
+    (1024 x 128 here) and gpulint's time, which is for the source's own
+    launch, is no prediction of it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        kdir = os.path.join(tmp, "kernels")
+        shutil.copytree(os.path.join(ROOT, "kernels"), kdir)
+        ini = os.path.join(kdir, "verify.ini")
+        with open(ini) as f:
+            text = f.read()
+        line = "kernel = rf_vector_add args=a,b,c compulsory=12*VEC_N check=add(a,b,c)"
+        with open(ini, "w") as f:
+            f.write(text.replace(line, line + " grid=1024 threads=128"))
+        with open(os.path.join(kdir, "roofline.cu"), "a") as f:
+            f.write("// edited after the predictions were made\n")
+        r = run(["verify", "--dry-run", "--kernels", kdir, "--only", "rf_vector_add",
+                 "--check", "time", "--format", "json", "--predictions",
+                 os.path.join(DATA, "predictions-h100-sxm.json")])
+        rows = json.loads(r.stdout)["results"] if r.returncode == 0 else []
+        check("a launch other than the source's gets no predicted time, and says why",
+              len(rows) == 1 and rows[0]["launch"] == "<<<1024, 128>>>" and
+              rows[0]["predicted"] is None and
+              "the source's launch is not the one timed" in rows[0]["reason"] and
+              "has changed since the predictions were made" in r.stderr,
+              (r.stderr + json.dumps(rows))[-400:])
+
+
 def main():
     if not (shutil.which("nvcc") or os.access("/usr/local/cuda/bin/nvcc", os.X_OK)):
         print("skipped: no nvcc (the dry run builds the reference kernels)")
@@ -230,19 +259,25 @@ def main():
         rejudge(dev, records[dev], today)
         time_rejudge(dev, records[dev], today)
         dram_rejudge(dev, records[dev], today)
+        # The predictions a GPU machine without libclang reads
+        # (scripts/verify-predictions.sh writes them): the same rows as
+        # this gpulint's own, every field (the predicted times' components
+        # too), so a stale file fails here.
+        if model in PREDICTION_MODELS:
+            pfile = os.path.join(DATA, f"predictions-{model}.json")
+            r = run(["verify", "--dry-run", "--gpu", model, "--predictions", pfile,
+                     "--format", "json"])
+            ok = r.returncode == 0
+            if ok:
+                theirs = json.loads(r.stdout)
+                stale = [f"{a['check']} {a['kernel']}" for a, b in
+                         zip(today["results"], theirs["results"]) if a != b]
+                ok = not stale and len(theirs["results"]) == len(today["results"])
+            check(f"predictions-{model}.json gives the rows this gpulint predicts", ok,
+                  ("run scripts/verify-predictions.sh and commit the files; differ: " +
+                   ", ".join(stale[:5])) if r.returncode == 0 else r.stderr.strip()[-300:])
 
-    # The predictions a GPU machine without libclang reads: what
-    # scripts/verify-predictions.sh would write today, one file per model.
-    kernels = sorted(f"kernels/{f}" for f in os.listdir(os.path.join(ROOT, "kernels"))
-                     if f.endswith(".cu"))
-    for model in PREDICTION_MODELS:
-        r = run(kernels + ["--gpu", model, "--format", "json"])
-        with open(os.path.join(DATA, f"predictions-{model}.json")) as f:
-            committed = json.load(f)
-        check(f"predictions-{model}.json is what this gpulint predicts",
-              r.returncode == 0 and json.loads(r.stdout) == committed,
-              "run scripts/verify-predictions.sh and commit the files" if r.returncode == 0
-              else r.stderr.strip()[-300:])
+    other_launch()
 
     with tempfile.TemporaryDirectory() as tmp:
         for dev in DEVICES:

@@ -298,7 +298,7 @@ static void time_table(FILE *f, const verify_result *r)
     fprintf(f,
             "\ntime: gpulint's predicted time (docs/roofline.md, \"Predicted time\") against "
             "the measured one; within %.0f%%, an estimate\n",
-            100 * VERIFY_TIME_TOLERANCE);
+            100 * VERIFY_ESTIMATE_TOLERANCE);
     table t = {.n_cols = 7,
                .head = {"kernel", "launch", "limited by", "predicted ms", "measured ms", "error",
                         "verdict"},
@@ -382,13 +382,13 @@ void vrep_summary(FILE *f, const verify_result *r)
         fprintf(f,
                 "time: %d of %d predicted times within %.0f%% (median error %.0f%%, mean %.0f%%); "
                 "a time outside it is shown, and fails nothing\n",
-                r->time.within, r->time.rows, 100 * VERIFY_TIME_TOLERANCE,
+                r->time.within, r->time.rows, 100 * VERIFY_ESTIMATE_TOLERANCE,
                 100 * r->time.median_error, 100 * r->time.mean_error);
     if (r->dram.rows > 0)
         fprintf(f,
                 "dram: %d of %d DRAM estimates within %.0f%% of dram__bytes (median error %.0f%%, "
                 "mean %.0f%%); an estimate, it fails nothing\n",
-                r->dram.within, r->dram.rows, 100 * VERIFY_TIME_TOLERANCE,
+                r->dram.within, r->dram.rows, 100 * VERIFY_ESTIMATE_TOLERANCE,
                 100 * r->dram.median_error, 100 * r->dram.mean_error);
     fprintf(f,
             "verify: %d rows: %d agree, %d differ, %d not comparable (%.1f s on the GPU, %.1f s "
@@ -423,7 +423,7 @@ static json_t *jreal(double v)
 static json_t *errors_json(const verify_errors *e)
 {
     return json_pack("{s:i, s:i, s:f, s:o, s:o}", "rows", e->rows, "within", e->within, "tolerance",
-                     VERIFY_TIME_TOLERANCE, "median_error", jreal(e->median_error), "mean_error",
+                     VERIFY_ESTIMATE_TOLERANCE, "median_error", jreal(e->median_error), "mean_error",
                      jreal(e->mean_error));
 }
 

@@ -2,6 +2,7 @@
 #include "verify/predict.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,34 @@ static char *cached_path(const kbuild_unit *u, const char *self, const char *gpu
     return sbuf_take(&b);
 }
 
+/* A report made by another gpulint binary or model file is never read
+ * again: it goes when this one is written (the same name up to the key's
+ * 16 hex digits). */
+static void drop_older_reports(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *dash = strrchr(path, '-');
+    if (!slash || !dash || dash < slash)
+        return;
+    char *dir = xstrndup(path, (size_t)(slash - path));
+    size_t stem = (size_t)(dash - slash); /* "name.gpu-" without the slash */
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        const char *n = e->d_name, *key = n + stem;
+        if (strncmp(n, slash + 1, stem) != 0 || strlen(key) != 16 + strlen(".report.json") ||
+            strspn(key, "0123456789abcdef") != 16 || strcmp(key + 16, ".report.json") != 0)
+            continue;
+        sbuf old;
+        sbuf_init(&old);
+        sbuf_addf(&old, "%s/%s", dir, n);
+        unlink(sbuf_str(&old));
+        sbuf_free(&old);
+    }
+    if (d)
+        closedir(d);
+    free(dir);
+}
+
 bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *arch, const char *gpu,
                int jobs, vpred *out, char *err, size_t errlen)
 {
@@ -133,15 +162,14 @@ bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *ar
                 }
             }
             free(cache);
-            const char *argv[] = {self,
-                                  "--ptxas-log",
-                                  u->log_path,
-                                  u->source,
-                                  gpu ? "--gpu" : "--arch",
-                                  gpu ? gpu : arch,
-                                  "--format",
-                                  "json",
-                                  NULL};
+            /* The child compiles the source itself rather than reading
+             * kbuild's ptxas log: only its own nvcc run keeps the PTX whose
+             * instruction mix the predicted times' issue part needs, so the
+             * predictions are those of `gpulint FILE.cu` (and of the
+             * predictions files scripts/verify-predictions.sh writes). */
+            const char *argv[] = {
+                self,   u->source, gpu ? "--gpu" : "--arch", gpu ? gpu : arch, "--format",
+                "json", NULL};
             if (!spawn_start(argv, env, &js[next], err, errlen)) {
                 ok = false;
                 break;
@@ -171,6 +199,7 @@ bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *ar
         } else {
             merge(out->report, j);
             char *cache = cached_path(&units[done], self, gpu);
+            drop_older_reports(cache);
             FILE *f = fopen(cache, "w");
             if (f) {
                 json_dumpf(j, f, JSON_COMPACT);

@@ -1,10 +1,11 @@
 /* predict: gpulint's own predictions for the reference kernels, made the
- * way a user gets them: `gpulint --ptxas-log LOG FILE.cu --format json` on
- * the log of the very build that runs, one child process per kernel file
- * (in parallel, and isolated: a crash in libclang loses that file's source
- * predictions, not the run). Or read from a report made elsewhere
- * (--predictions: gpulint run over every kernel file with --format json, on a machine with
- * libclang). Lookups return the pieces a check compares. */
+ * way a user gets them: `gpulint FILE.cu --gpu MODEL --format json`, one
+ * child process per kernel file (in parallel, and isolated: a crash in
+ * libclang loses that file's source predictions, not the run), compiled with
+ * the same nvcc as the build that runs. Or read from a report made elsewhere
+ * (--predictions: gpulint run over every kernel file with --format json, on
+ * a machine with libclang); both give the same rows. Lookups return the
+ * pieces a check compares. */
 #ifndef GPULINT_PREDICT_H
 #define GPULINT_PREDICT_H
 

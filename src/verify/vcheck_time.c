@@ -1,7 +1,7 @@
 /* vcheck_time: each roofline kernel's predicted time (analysis/ktime, as
  * `gpulint FILE.cu --gpu MODEL` prints it) against the time measured for
  * its roofline row. A prediction is an estimate: a row outside
- * VERIFY_TIME_TOLERANCE says so, and the summary counts them, but only
+ * VERIFY_ESTIMATE_TOLERANCE says so, and the summary counts them, but only
  * bounds and exact counts fail verify (see verify.c). */
 #include <math.h>
 #include <stdio.h>
@@ -25,7 +25,6 @@ static void components_text(const json_t *parts, char *buf, size_t n)
     }
 }
 
-/* The launch's time as the report gives it, or why there is none. */
 /* Whether the source's launch is the one timed: a time predicted for
  * another configuration is no prediction of this one. */
 static bool same_launch(const json_t *launch, const probe_launch *timed)
@@ -40,6 +39,7 @@ static bool same_launch(const json_t *launch, const probe_launch *timed)
     return true;
 }
 
+/* The launch's time as the report gives it, or why there is none. */
 static const json_t *predicted_time(vrun *x, const vcase *c, const probe_launch *timed,
                                     const char **why)
 {
@@ -82,7 +82,7 @@ void vcheck_time_judge(vrun *x, int ci)
     vrow *row = vrun_new_timed_row(x, c, &l, &has_launch);
     row->check = VCHECK_TIME;
     snprintf(row->tolerance, sizeof row->tolerance, "within %.0f%% (an estimate)",
-             100 * VERIFY_TIME_TOLERANCE);
+             100 * VERIFY_ESTIMATE_TOLERANCE);
     const char *why;
     const json_t *t = predicted_time(x, c, has_launch ? &l : NULL, &why);
     if (!t) {
@@ -100,7 +100,7 @@ void vcheck_time_judge(vrun *x, int ci)
         row->measured = x->raw[ci];
         double error = row->predicted / row->measured - 1;
         json_object_set_new(row->detail, "error", json_real(error));
-        bool within = fabs(error) <= VERIFY_TIME_TOLERANCE;
+        bool within = fabs(error) <= VERIFY_ESTIMATE_TOLERANCE;
         row->verdict = within ? VV_AGREES : VV_DIFFERS;
         if (!within) {
             char comp[240];

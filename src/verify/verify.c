@@ -38,7 +38,7 @@ static void summarise(double *errors, int n, verify_errors *out)
     out->within = 0;
     double sum = 0;
     for (int i = 0; i < n; i++) {
-        out->within += errors[i] <= VERIFY_TIME_TOLERANCE;
+        out->within += errors[i] <= VERIFY_ESTIMATE_TOLERANCE;
         sum += errors[i];
     }
     out->median_error = n ? (n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2) : NAN;

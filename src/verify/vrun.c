@@ -190,9 +190,14 @@ void vrun_finish_row(vrun *x, vrow *row, int ci)
         snprintf(row->reason, sizeof row->reason, "%s", x->why[ci]);
     }
     if (x->r->dry_run) {
+        /* What the row could not predict stays in view: the dry run is
+         * where a missing prediction is found before a GPU is at hand. */
+        char why[sizeof row->reason];
+        snprintf(why, sizeof why, "%s", row->reason);
         row->verdict = VV_NOT_COMPARABLE;
         row->measured = NAN;
-        snprintf(row->reason, sizeof row->reason, "dry run: not measured");
+        snprintf(row->reason, sizeof row->reason, "dry run: not measured%s%.*s", why[0] ? "; " : "",
+                 (int)sizeof row->reason - 32, why);
     }
 }
 
