@@ -259,6 +259,19 @@ void cn_free_tokens(char **toks, int n)
     free(toks);
 }
 
+const char *cn_file_contents(cusrc_tu *t, CXFile f, size_t *size)
+{
+    for (int i = 0; i < t->n_file_text; i++)
+        if (clang_File_isEqual(t->file_text[i].file, f)) {
+            *size = t->file_text[i].size;
+            return t->file_text[i].buf;
+        }
+    const char *buf = clang_getFileContents(t->tu, f, size);
+    int slot = t->n_file_text < 16 ? t->n_file_text++ : t->next_file_text++ % 16;
+    t->file_text[slot] = (struct tu_file_text){f, buf, *size};
+    return buf;
+}
+
 /* The text the user wrote: a slice of the file when the extent lies in one
  * file, else the tokens joined (macro arguments, generated code). */
 char *cn_text(cusrc_tu *t, CXCursor c)
@@ -270,7 +283,7 @@ char *cn_text(cusrc_tu *t, CXCursor c)
     clang_getExpansionLocation(clang_getRangeEnd(r), &f2, &l, &col, &o2);
     if (f1 && f2 && clang_File_isEqual(f1, f2) && o2 > o1) {
         size_t size = 0;
-        const char *buf = clang_getFileContents(t->tu, f1, &size);
+        const char *buf = cn_file_contents(t, f1, &size);
         if (buf && o2 <= size) {
             /* Collapse runs of whitespace so multi-line expressions read on one line. */
             sbuf b;

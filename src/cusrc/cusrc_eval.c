@@ -105,7 +105,7 @@ static bool builtin_member(fn_ctx *f, cnode *n, expr_builtin *out)
     unsigned line, col, off = 0;
     clang_getSpellingLocation(clang_getCursorLocation(n->cur), &file, &line, &col, &off);
     size_t size = 0;
-    const char *buf = file ? clang_getFileContents(f->t->tu, file, &size) : NULL;
+    const char *buf = file ? cn_file_contents(f->t, file, &size) : NULL;
     size_t bl = strlen(bname);
     if (buf && off + bl < size && !strncmp(buf + off, bname, bl)) {
         size_t i = off + bl;

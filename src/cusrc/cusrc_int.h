@@ -148,6 +148,14 @@ struct cusrc_tu {
     const struct const_tab *consts; /* the main file's named constants (cusrc.c) */
     unsigned appended_line;         /* first line gpulint appended to the main file, 0: none */
     math_mode math;                 /* cusrc_options.math */
+    /* The files whose text cn_text slices: libclang's lookup of a file's
+     * buffer is slow in a large unit (it was 40% of OneFlow's analysis). */
+    struct tu_file_text {
+        CXFile file;
+        const char *buf;
+        size_t size;
+    } file_text[16];
+    int n_file_text, next_file_text;
 };
 
 /* ---- cusrc_ast.c ---- */
@@ -168,6 +176,8 @@ bool cn_in_main(cusrc_tu *t, CXCursor c);
 bool cn_in_user_header(cusrc_tu *t, CXCursor c);
 void cn_loc(cusrc_tu *t, CXCursor c, src_loc *out);
 char *cn_text(cusrc_tu *t, CXCursor c); /* source text of the cursor's extent */
+/* clang_getFileContents, remembered per file (libclang's lookup is slow). */
+const char *cn_file_contents(cusrc_tu *t, CXFile f, size_t *size);
 char *cn_text_trunc(cusrc_tu *t, CXCursor c, size_t max);
 int cn_tokens(cusrc_tu *t, CXCursor c, char ***out); /* token spellings; free with cn_free_tokens */
 void cn_free_tokens(char **toks, int n);
