@@ -5,10 +5,11 @@ usage: unit_cache.py GPULINT SRC_ROOT
 
 nvcc is reached through a wrapper that counts its runs. An unchanged
 re-run starts no nvcc and prints the same bytes; editing a header that one
-file includes recompiles that file only; other nvcc arguments, --no-cache
-and a corrupt entry recompile; a cache directory that cannot be made is one
-warning; two runs at once on one cache both succeed; GPULINT_CACHE_MAX
-trims; `gpulint cache --stats/--clear` report and empty it.
+file includes recompiles that file only; another --gpu or --define reuses
+the compile (kept apart) and gives the report a fresh compile gives; other
+nvcc arguments, --no-cache and a corrupt entry recompile; a cache directory
+that cannot be made is one warning; two runs at once on one cache both
+succeed; GPULINT_CACHE_MAX trims; `gpulint cache --stats/--clear` report and empty it.
 Ends with "N passed, N failed" (exit 77, "skipped: no nvcc", without nvcc).
 """
 
@@ -71,6 +72,21 @@ def main():
         check(n2 == 0 and (again.returncode, again.stdout, again.stderr) ==
               (first.returncode, first.stdout, first.stderr),
               f"unchanged re-run: no nvcc ({n2}), the same bytes", again.stderr)
+        # Other analysis options on the same code: analysed again (another
+        # report), compiled once (the compile is kept apart).
+        h200, n2b = run("--gpu", "h200")
+        check(h200.returncode == 0 and n2b == 0 and h200.stdout != first.stdout,
+              f"another --gpu: a new report without compiling ({n2b})", h200.stderr)
+        defs, n2c = run("--define", "n=4096")
+        check(defs.returncode == 0 and n2c == 0, f"a --define: no nvcc ({n2c})", defs.stderr)
+        fresh = subprocess.run([GPULINT, *files, "--nvcc", nvcc, "--gpu", "h200", "--format",
+                                "json", "--no-cache"], cwd=work, capture_output=True,
+                               timeout=600, env=dict(os.environ, NO_COLOR="1", LC_ALL="C",
+                                                     GPULINT_NO_DEVICE="1", TMPDIR=tmp,
+                                                     GPULINT_MODELS=os.path.join(SRC_ROOT,
+                                                                                 "models")))
+        check(fresh.stdout == h200.stdout,
+              "the report from a kept compile is the report of a fresh one", fresh.stderr)
         with open(os.path.join(work, "cfg.h"), "w") as f:
             f.write("#define SCALE 3\n")
         edited, n3 = run()
@@ -80,7 +96,8 @@ def main():
         check(other.returncode == 0 and n4 == 3, f"other nvcc arguments recompile ({n4})")
         nocache, n5 = run("--no-cache")
         check(nocache.returncode == 0 and n5 == 3, f"--no-cache compiles everything ({n5})")
-        entries = glob.glob(os.path.join(cache, "units", "*", "*.json"))
+        entries = glob.glob(os.path.join(cache, "units", "*", "*.json")) + \
+            glob.glob(os.path.join(cache, "compiles", "*", "*.json"))
         for e in entries:
             with open(e, "r+b") as f:
                 f.seek(10)
@@ -107,13 +124,16 @@ def main():
         check(n8 == 0, f"after them, a complete cache ({n8})")
         capped, _ = run("--", "-DCAPPED=1", env={"GPULINT_CACHE_MAX": "1"})
         left = glob.glob(os.path.join(cache, "units", "*", "*.json"))
+        left += glob.glob(os.path.join(cache, "compiles", "*", "*.json"))
         check(capped.returncode == 0 and len(left) == 0,
               f"GPULINT_CACHE_MAX=1 leaves no entry ({len(left)})")
         run()
         st = subprocess.run([GPULINT, "cache", "--stats"], env=e, capture_output=True, text=True)
         units = [l for l in st.stdout.splitlines() if l.split()[:1] == ["units"]]
-        check(st.returncode == 0 and units and int(units[0].split()[1]) == 3,
-              "cache --stats counts the 3 results", st.stdout)
+        compiles = [l for l in st.stdout.splitlines() if l.split()[:1] == ["compiles"]]
+        check(st.returncode == 0 and units and int(units[0].split()[1]) == 3 and compiles and
+              int(compiles[0].split()[1]) == 3,
+              "cache --stats counts the 3 results and their 3 compiles", st.stdout)
         cl = subprocess.run([GPULINT, "cache", "--clear"], env=e, capture_output=True, text=True)
         check(cl.returncode == 0 and not glob.glob(os.path.join(cache, "units", "*", "*.json")),
               "cache --clear empties it", cl.stdout + cl.stderr)

@@ -1,6 +1,7 @@
 /* cmd_cache: `gpulint cache --stats|--clear`, what gpulint keeps between
- * runs: results of unchanged files (units/), precompiled CUDA headers for
- * libclang (*.pch) and built reference kernels (verify/). */
+ * runs: results of unchanged files (units/), their compiles (compiles/),
+ * precompiled CUDA headers for libclang (*.pch) and built reference kernels
+ * (verify/). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +59,9 @@ int cmd_cache(int argc, char **argv)
     if (help) {
         opt_usage("gpulint cache --stats|--clear\n\nThe cache is $GPULINT_CACHE_DIR (empty: "
                   "none), else $XDG_CACHE_HOME/gpulint or ~/.cache/gpulint; results of "
-                  "files are kept up to $GPULINT_CACHE_MAX bytes (default 512M), least "
-                  "recently used first out.",
+                  "files, and apart from them their compiles, are kept up to "
+                  "$GPULINT_CACHE_MAX bytes each (default 512M), least recently used first "
+                  "out.",
                   specs);
         return EXIT_OK;
     }
@@ -92,8 +94,9 @@ int cmd_cache(int argc, char **argv)
         static const struct {
             const char *sub, *what;
         } parts[] = {{"units", "results of files (-j runs, -p projects)"},
+                     {"compiles", "nvcc's output per file (runs with other --gpu, --define)"},
                      {"verify", "built reference kernels (verify)"}};
-        printf("cache %s (results capped at %.0f MiB: GPULINT_CACHE_MAX)\n", root,
+        printf("cache %s (results and compiles capped at %.0f MiB each: GPULINT_CACHE_MAX)\n", root,
                (double)unitcache_cap() / 1048576.0);
         int64_t all = 0;
         size_t all_files = 0;

@@ -19,6 +19,7 @@
 #include "run/pool.h"
 #include "run/project.h"
 #include "run/unitcache.h"
+#include "util/cachedir.h"
 #include "run/unit.h"
 #include "util/fileio.h"
 #include "util/jsontext.h"
@@ -219,6 +220,30 @@ static void identity(const pipeline_opts *o, const report *r, const char *nvcc, 
     unitcache_key_end(&k, key);
 }
 
+/* What a file's compile depends on besides the file, its arguments and
+ * what it includes: nvcc, the archs, the working directory (relative -I),
+ * whether cuobjdump lists the SASS, and this gpulint (what it keeps of a
+ * compile). Not the models or the analysis options: another --gpu or
+ * --define on the same code reuses the compile. */
+static void compile_identity(const pipeline_opts *o, const char *nvcc, const char *const *archs,
+                             int n_archs, char key[33])
+{
+    unitcache_key k;
+    unitcache_key_init(&k);
+    unitcache_key_str(&k, "version", GPULINT_VERSION);
+    key_stat(&k, "gpulint", "/proc/self/exe");
+    key_stat(&k, "nvcc", nvcc);
+    char tool[PATH_MAX];
+    nvcc_sibling(nvcc, "cuobjdump", tool, sizeof tool);
+    key_stat(&k, "cuobjdump", tool);
+    unitcache_key_str(&k, "sass", o->sass ? "given" : "cuobjdump");
+    for (int i = 0; i < n_archs; i++)
+        unitcache_key_str(&k, "arch", archs[i]);
+    char cwd[PATH_MAX];
+    unitcache_key_str(&k, "cwd", getcwd(cwd, sizeof cwd) ? cwd : "");
+    unitcache_key_end(&k, key);
+}
+
 static int run_files(const pipeline_opts *o, report *r)
 {
     char nvcc[PATH_MAX], err[512];
@@ -250,7 +275,7 @@ static int run_files(const pipeline_opts *o, report *r)
         }
         env.sass = sass;
     }
-    char *cache = NULL, run_key[33];
+    char *cache = NULL, *compiles = NULL, run_key[33], compile_key[33];
     if (!o->no_cache && !getenv("GPULINT_TEST_LIBCLANG")) {
         char why[512];
         cache = unitcache_dir(why, sizeof why);
@@ -259,13 +284,21 @@ static int run_files(const pipeline_opts *o, report *r)
     }
     if (cache) {
         identity(o, r, nvcc, run_key);
+        compile_identity(o, nvcc, archs, n_archs, compile_key);
         env.cache_dir = cache;
         env.run_key = run_key;
+        env.compile_key = compile_key;
+        /* Compiles beside the results: other options on the same code. */
+        compiles = cachedir_path("compiles");
+        env.compile_dir = compiles;
     }
     int rc = run_pool(o, r, &env, (size_t)o->n_files);
     if (cache)
         unitcache_trim(cache, unitcache_cap());
+    if (compiles)
+        unitcache_trim(compiles, unitcache_cap());
     free(cache);
+    free(compiles);
     free(sass);
     return rc;
 }

@@ -17,6 +17,7 @@
 #include "input/srcscan.h"
 #include "report/code_report.h"
 #include "report/source_report.h"
+#include "run/compiled.h"
 #include "run/pool.h"
 #include "run/unitcache.h"
 #include "util/demangle.h"
@@ -256,65 +257,6 @@ static void analyse_launches(const pipeline_opts *o, report *r, const cusrc_unit
 /* ---- the compiled code ---- */
 
 /* Every .ptx nvcc kept (one per virtual arch). */
-static void read_ptx(const char *dir, code_listing *c)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (n < 5 || strcmp(e->d_name + n - 4, ".ptx") != 0)
-            continue;
-        char path[PATH_MAX], *text;
-        size_t len;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (fileio_read(path, 1u << 30, &text, &len) != FILEIO_OK)
-            continue;
-        c->ptx = xrealloc(c->ptx, (c->n_ptx + 1) * sizeof *c->ptx);
-        ptx_parse(text, len, &c->ptx[c->n_ptx++]);
-        free(text);
-    }
-    closedir(d);
-}
-
-/* --sass's listing, else cuobjdump beside nvcc on the fatbin nvcc made
- * (every full toolkit has it; NVIDIA's pip wheels do not). */
-static void read_sass(const unit_env *env, const nvstage *stage, code_listing *c)
-{
-    if (env->sass) {
-        sass_parse(env->sass, env->sass_len, &c->sass);
-        c->has_sass = true;
-        c->sass_origin = xstrdup(env->o->sass);
-        return;
-    }
-    char tool[PATH_MAX];
-    nvcc_sibling(env->nvcc, "cuobjdump", tool, sizeof tool);
-    if (access(tool, X_OK) != 0) {
-        c->why_no_sass = xstrdup("no cuobjdump beside nvcc");
-        return;
-    }
-    const char *argv[] = {tool, "-sass", stage->output, NULL};
-    spawn_result res;
-    char err[256];
-    if (!spawn_run(argv, NULL, &res, err, sizeof err)) {
-        c->why_no_sass = xstrdup(err);
-        return;
-    }
-    if (res.status != 0) {
-        sbuf b;
-        sbuf_init(&b);
-        sbuf_addf(&b, "cuobjdump failed (exit status %d): %.*s", res.status,
-                  (int)strcspn(res.err, "\n"), res.err);
-        c->why_no_sass = sbuf_take(&b);
-    } else {
-        sass_parse(res.out, res.out_len, &c->sass);
-        c->has_sass = true;
-        c->sass_origin = xstrdup("cuobjdump");
-    }
-    spawn_result_free(&res);
-}
-
 static void note_problem(json_t *notes, const char *file, const char *what, int line,
                          const char *problem)
 {
@@ -352,14 +294,6 @@ static void check_code(const pipeline_opts *o, report *r, const cusrc_unit *u, c
         rk->code = code_kernel_json(c, rk->ptx.name, simple, rk->ptx.arch, counted ? flops : NULL,
                                     src->notes);
     }
-}
-
-static void read_code(const unit_env *env, const nvstage *stage, char *const *extra, int n_extra,
-                      code_listing *code)
-{
-    if (nvcc_keeps_ptx(extra, n_extra))
-        read_ptx(stage->tmpdir, code);
-    read_sass(env, stage, code);
 }
 
 /* ---- the record ---- */
@@ -426,6 +360,20 @@ static void cache_key(const unit_env *env, const char *file, const char *text, s
     unitcache_key_end(&k, key);
 }
 
+/* The compile's own key: what nvcc is given, not the analysis options. */
+static void compile_key(const unit_env *env, const char *file, const char *text, size_t len,
+                        char *const *extra, int n_extra, char key[33])
+{
+    unitcache_key k;
+    unitcache_key_init(&k);
+    unitcache_key_str(&k, "compile", env->compile_key);
+    unitcache_key_str(&k, "file", file);
+    unitcache_key_add(&k, "text", text, len);
+    for (int i = 0; i < n_extra; i++)
+        unitcache_key_str(&k, "arg", extra[i]);
+    unitcache_key_end(&k, key);
+}
+
 /* What this worker printed so far: the pool sends its stderr to a file of
  * the run's own, which a hit must print again. */
 static char *own_output(size_t *len)
@@ -445,19 +393,14 @@ static char *own_output(size_t *len)
     return sbuf_take(&b);
 }
 
-static void cache_store(const unit_env *env, const char *key, const nvstage *stage,
+static void cache_store(const unit_env *env, const char *key, const compiled *comp,
                         const char *record)
 {
-    size_t dlen, olen;
-    char *deps = NULL, *output = own_output(&olen);
-    fileio_status st = fileio_read(stage->deps, 64u << 20, &deps, &dlen);
-    if (st == FILEIO_OK && output) {
-        char *mapped = nvstage_unmap(stage, deps);
-        unitcache_store(env->cache_dir, key, mapped, stage->dir, record, strlen(record), output,
-                        olen);
-        free(mapped);
-    }
-    free(deps);
+    size_t olen;
+    char *output = own_output(&olen);
+    if (comp->deps && output)
+        unitcache_store(env->cache_dir, key, comp->deps, comp->stage_dir, record, strlen(record),
+                        output, olen);
     free(output);
 }
 
@@ -477,6 +420,100 @@ static void free_own_report(report *r)
         free(r->files[i].file);
     free(r->files);
     findings_ignores_free(&r->ignores);
+}
+
+/* A whole result from the cache: printed again and sent on. */
+static bool unit_hit(const unit_env *env, const char *file, const char *key, int fd, int *rc)
+{
+    char *record, *out;
+    size_t rlen, olen;
+    if (!unitcache_lookup(env->cache_dir, key, &record, &rlen, &out, &olen))
+        return false;
+    fwrite(out, 1, olen, stderr);
+    free(out);
+    if (!write_all(fd, record, rlen))
+        *rc = diag_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file);
+    free(record);
+    return true;
+}
+
+/* The compile of a staged file: from the cache, or nvcc started (it runs
+ * while libclang reads the source). */
+typedef struct unit_compile {
+    nvstage stage;
+    bool staged, started, done; /* done: comp holds nvcc's output */
+    nvcc_job job;
+    compiled comp;
+    char key[33];
+} unit_compile;
+
+static int compile_start(const unit_env *env, const char *file, const char *text, size_t len,
+                         char *const *extra, int n_extra, bool from_db, unit_compile *uc)
+{
+    char err[512];
+    nvstage_status ss = nvstage_prepare(
+        &uc->stage, file, text, len, extra, n_extra,
+        from_db ? "nvcc argument (from compile_commands.json or after --)" : "nvcc argument", err,
+        sizeof err);
+    if (ss != NVSTAGE_OK)
+        return diag_error(ss == NVSTAGE_REFUSED ? EXIT_USAGE : EXIT_TOOL, "%s", err);
+    uc->staged = true;
+    if (env->compile_dir) {
+        compile_key(env, file, text, len, extra, n_extra, uc->key);
+        if ((uc->done = compiled_lookup(env->compile_dir, uc->key, &uc->comp)))
+            return EXIT_OK;
+    }
+    if (!nvcc_start(env->nvcc, &uc->stage, env->archs, env->n_archs, &uc->job, err, sizeof err))
+        return diag_error(EXIT_TOOL, "%s", err);
+    uc->started = true;
+    return EXIT_OK;
+}
+
+/* Waits for nvcc; its output (in the user's paths), the PTX it kept and the
+ * SASS into uc->comp, kept in the cache for the next run. */
+static int compile_finish(const unit_env *env, const char *file, char *const *extra, int n_extra,
+                          unit_compile *uc)
+{
+    pool_phase(UNIT_PHASE_NVCC);
+    int status;
+    char *log;
+    size_t len;
+    bool waited = nvcc_finish(&uc->job, &log, &len, &status);
+    uc->started = false;
+    /* nvcc's messages name the stage; the user knows their own paths. */
+    char *shown = nvstage_unmap(&uc->stage, log);
+    free(log);
+    if (!waited) {
+        free(shown);
+        return diag_error(EXIT_TOOL, "lost track of nvcc");
+    }
+    if (status != 0) {
+        fputs(shown, stderr);
+        free(shown);
+        return diag_error(EXIT_COMPILE, "%s: nvcc failed (exit status %d)", file, status);
+    }
+    char tool[PATH_MAX];
+    nvcc_sibling(env->nvcc, "cuobjdump", tool, sizeof tool);
+    compiled_from_stage(&uc->comp, &uc->stage, shown, nvcc_keeps_ptx(extra, n_extra),
+                        env->sass ? NULL : tool);
+    uc->done = true;
+    if (env->compile_dir)
+        compiled_store(env->compile_dir, uc->key, &uc->comp);
+    return EXIT_OK;
+}
+
+static void compile_free(unit_compile *uc)
+{
+    if (uc->started) {
+        char *l;
+        size_t n;
+        int status;
+        nvcc_finish(&uc->job, &l, &n, &status);
+        free(l);
+    }
+    if (uc->staged)
+        nvstage_free(&uc->stage);
+    compiled_free(&uc->comp);
 }
 
 int unit_run(const unit_env *env, const char *file, char *const *file_args, int n_file_args,
@@ -499,10 +536,9 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
     findings_init(&findings);
     srcscan_result scan = {0};
     cusrc_unit cu;
-    bool parsed = false, staged = false, started = false;
-    nvstage stage;
-    nvcc_job job;
-    char err[512], *text = NULL, *log = NULL;
+    bool parsed = false;
+    unit_compile uc = {0};
+    char *text = NULL, *log = NULL;
     size_t text_len = 0, len = 0;
     int rc = EXIT_OK;
     char key[33] = "", *record = NULL;
@@ -518,33 +554,12 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
         /* A retry (skip_source) is never cached: its result is a fall-back. */
         if (env->cache_dir && !env->log && !skip_source) {
             cache_key(env, file, text, text_len, extra, n_extra, key);
-            char *out;
-            size_t rlen, olen;
-            if (unitcache_lookup(env->cache_dir, key, &record, &rlen, &out, &olen)) {
-                fwrite(out, 1, olen, stderr);
-                free(out);
-                if (!write_all(fd, record, rlen))
-                    rc = diag_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file);
+            if (unit_hit(env, file, key, fd, &rc))
                 goto out;
-            }
         }
-        if (!env->log) {
-            nvstage_status ss = nvstage_prepare(
-                &stage, file, text, text_len, extra, n_extra,
-                n_file_args ? "nvcc argument (from compile_commands.json or after --)"
-                            : "nvcc argument",
-                err, sizeof err);
-            if (ss != NVSTAGE_OK) {
-                rc = diag_error(ss == NVSTAGE_REFUSED ? EXIT_USAGE : EXIT_TOOL, "%s", err);
-                goto out;
-            }
-            staged = true;
-            if (!nvcc_start(env->nvcc, &stage, env->archs, env->n_archs, &job, err, sizeof err)) {
-                rc = diag_error(EXIT_TOOL, "%s", err);
-                goto out;
-            }
-            started = true;
-        }
+        if (!env->log &&
+            (rc = compile_start(env, file, text, text_len, extra, n_extra, n_file_args > 0, &uc)))
+            goto out;
         srcscan_kernels(text, text_len, &scan);
         findings_scan_ignores(file, text, text_len, &r.ignores);
         /* libclang reads the source while nvcc compiles it, and what needs
@@ -561,25 +576,11 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
             source_analyse_source(&in, &src, &findings);
         }
     }
-    if (started) {
-        pool_phase(UNIT_PHASE_NVCC);
-        int status;
-        bool waited = nvcc_finish(&job, &log, &len, &status);
-        started = false;
-        /* nvcc's messages name the stage; the user knows their own paths. */
-        char *shown = nvstage_unmap(&stage, log);
-        free(log);
-        log = shown;
+    if (uc.started && (rc = compile_finish(env, file, extra, n_extra, &uc)))
+        goto out;
+    if (uc.done) {
+        log = xstrdup(uc.comp.log);
         len = strlen(log);
-        if (!waited) {
-            rc = diag_error(EXIT_TOOL, "lost track of nvcc");
-            goto out;
-        }
-        if (status != 0) {
-            fputs(log, stderr);
-            rc = diag_error(EXIT_COMPILE, "%s: nvcc failed (exit status %d)", file, status);
-            goto out;
-        }
         if (!o->quiet_nvcc)
             echo_diagnostics(log);
     } else if (env->log) {
@@ -591,13 +592,13 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
         take_log(&r, o, log, len, file, file ? &scan : NULL, true);
     /* The code first: the launches' instruction counts read it. */
     code_listing code = {0};
-    if (staged && log)
-        read_code(env, &stage, extra, n_extra, &code);
+    if (uc.done)
+        compiled_listing(&uc.comp, env->sass, env->sass_len, o->sass, &code);
     if (parsed) {
         pool_phase(UNIT_PHASE_ANALYSE);
         analyse_launches(o, &r, &cu, file, &code, &src, &findings);
     }
-    if (staged && log)
+    if (uc.done)
         check_code(env->o, &r, parsed ? &cu : NULL, file, &code, &src);
     code_listing_free(&code);
     /* One file of many without kernels is no error: host code is. */
@@ -606,18 +607,10 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
     record = record_text(&r, log ? log : "", &src, parsed, &findings);
     if (!record || !write_all(fd, record, strlen(record)))
         rc = diag_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file ? file : "log");
-    else if (key[0] && staged)
-        cache_store(env, key, &stage, record);
+    else if (key[0] && uc.done)
+        cache_store(env, key, &uc.comp, record);
 out:
-    if (started) {
-        char *l;
-        size_t n;
-        int status;
-        nvcc_finish(&job, &l, &n, &status);
-        free(l);
-    }
-    if (staged)
-        nvstage_free(&stage);
+    compile_free(&uc);
     if (parsed)
         cusrc_unit_free(&cu);
     free(text);

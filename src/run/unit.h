@@ -32,8 +32,10 @@ typedef struct unit_env {
     size_t log_len;
     const char *sass; /* --sass: the listing's text; NULL = run cuobjdump if there is one */
     size_t sass_len;
-    const char *cache_dir; /* run/unitcache's directory, NULL = no cache */
+    const char *cache_dir;   /* run/unitcache's directory, NULL = no cache */
+    const char *compile_dir; /* where compiles are kept (run/compiled), NULL = not */
     const char *run_key;   /* what every file's result depends on (hex) */
+    const char *compile_key; /* what every file's compile depends on (hex) */
 } unit_env;
 
 /* In the worker: analyses file (NULL: a log alone), writes the record to
