@@ -62,8 +62,17 @@ void vcounters_read(vrun *x)
             sbuf_addf(&regex, "|%s$", m->cases[i].kernel);
     }
     sbuf_add(&regex, ")");
-    if (!any) {
+    /* The checks this run makes that counters judge: time rows are not
+     * judged by a counter, and their kernels' DRAM bytes are the roofline
+     * rows'. */
+    sbuf checks;
+    sbuf_init(&checks);
+    for (int c = 0; c < VCHECK_COUNT; c++)
+        if (c != VCHECK_TIME && (!x->o->checks || x->o->checks & 1u << c))
+            sbuf_addf(&checks, "%s%s", checks.len ? "," : "", vcheck_name((vcheck)c));
+    if (!any || !checks.len) {
         sbuf_free(&regex);
+        sbuf_free(&checks);
         return;
     }
     char dir[4096];
@@ -77,6 +86,7 @@ void vcounters_read(vrun *x)
         snprintf(r->counters_note, sizeof r->counters_note,
                  "Nsight Compute (ncu) not found; the rows are timing-only");
         sbuf_free(&regex);
+        sbuf_free(&checks);
         return;
     }
     const char *argv[32];
@@ -86,7 +96,7 @@ void vcounters_read(vrun *x)
     argv[n++] = "--counters";
     argv[n++] = "off";
     argv[n++] = "--check";
-    argv[n++] = "occupancy,bank,coalescing,divergence,roofline";
+    argv[n++] = sbuf_str(&checks);
     argv[n++] = "--format";
     argv[n++] = "json";
     argv[n++] = "--kernels";
@@ -113,6 +123,7 @@ void vcounters_read(vrun *x)
     ncu_status st =
         ncu_run(ncu, sbuf_str(&regex), argv, &nr, r->counters_note, sizeof r->counters_note);
     sbuf_free(&regex);
+    sbuf_free(&checks);
     unsetenv("GPULINT_VERIFY_ONCE");
     if (x->o->progress)
         fprintf(stderr, "\r\033[K");
