@@ -180,20 +180,27 @@ static void key_stat(unitcache_key *k, const char *tag, const char *path)
     }
 }
 
+/* Starts a key with the tools: this gpulint (its binary, so a rebuild is a
+ * new cache), nvcc, and cuobjdump beside it (SASS comes from it or from
+ * --sass). */
+static void key_tools(unitcache_key *k, const char *nvcc)
+{
+    unitcache_key_init(k);
+    unitcache_key_str(k, "version", GPULINT_VERSION);
+    key_stat(k, "gpulint", "/proc/self/exe");
+    key_stat(k, "nvcc", nvcc);
+    char tool[PATH_MAX];
+    nvcc_sibling(nvcc, "cuobjdump", tool, sizeof tool);
+    key_stat(k, "cuobjdump", tool);
+}
+
 /* Everything a file's result depends on besides the file, its arguments
  * and what it includes: this gpulint (its binary, so a rebuild is a new
  * cache), nvcc, the models, targets and options, the working directory. */
 static void identity(const pipeline_opts *o, const report *r, const char *nvcc, char key[33])
 {
     unitcache_key k;
-    unitcache_key_init(&k);
-    unitcache_key_str(&k, "version", GPULINT_VERSION);
-    key_stat(&k, "gpulint", "/proc/self/exe");
-    key_stat(&k, "nvcc", nvcc);
-    /* SASS comes from cuobjdump beside nvcc, or from --sass. */
-    char tool[PATH_MAX];
-    nvcc_sibling(nvcc, "cuobjdump", tool, sizeof tool);
-    key_stat(&k, "cuobjdump", tool);
+    key_tools(&k, nvcc);
     if (o->sass)
         key_stat(&k, "sass", o->sass);
     unitcache_key_tree(&k, r->db.dir);
@@ -229,13 +236,7 @@ static void compile_identity(const pipeline_opts *o, const char *nvcc, const cha
                              int n_archs, char key[33])
 {
     unitcache_key k;
-    unitcache_key_init(&k);
-    unitcache_key_str(&k, "version", GPULINT_VERSION);
-    key_stat(&k, "gpulint", "/proc/self/exe");
-    key_stat(&k, "nvcc", nvcc);
-    char tool[PATH_MAX];
-    nvcc_sibling(nvcc, "cuobjdump", tool, sizeof tool);
-    key_stat(&k, "cuobjdump", tool);
+    key_tools(&k, nvcc);
     unitcache_key_str(&k, "sass", o->sass ? "given" : "cuobjdump");
     for (int i = 0; i < n_archs; i++)
         unitcache_key_str(&k, "arch", archs[i]);

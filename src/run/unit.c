@@ -347,26 +347,14 @@ static char *record_text(const report *r, const char *log, const source_outputs 
 
 /* ---- the cache ---- */
 
-static void cache_key(const unit_env *env, const char *file, const char *text, size_t len,
-                      char *const *extra, int n_extra, char key[33])
+/* A file's key: what every file's depends on (env's run or compile key),
+ * then the file's name, text and nvcc arguments. */
+static void file_key(const char *tag, const char *base, const char *file, const char *text,
+                     size_t len, char *const *extra, int n_extra, char key[33])
 {
     unitcache_key k;
     unitcache_key_init(&k);
-    unitcache_key_str(&k, "run", env->run_key);
-    unitcache_key_str(&k, "file", file);
-    unitcache_key_add(&k, "text", text, len);
-    for (int i = 0; i < n_extra; i++)
-        unitcache_key_str(&k, "arg", extra[i]);
-    unitcache_key_end(&k, key);
-}
-
-/* The compile's own key: what nvcc is given, not the analysis options. */
-static void compile_key(const unit_env *env, const char *file, const char *text, size_t len,
-                        char *const *extra, int n_extra, char key[33])
-{
-    unitcache_key k;
-    unitcache_key_init(&k);
-    unitcache_key_str(&k, "compile", env->compile_key);
+    unitcache_key_str(&k, tag, base);
     unitcache_key_str(&k, "file", file);
     unitcache_key_add(&k, "text", text, len);
     for (int i = 0; i < n_extra; i++)
@@ -459,7 +447,7 @@ static int compile_start(const unit_env *env, const char *file, const char *text
         return diag_error(ss == NVSTAGE_REFUSED ? EXIT_USAGE : EXIT_TOOL, "%s", err);
     uc->staged = true;
     if (env->compile_dir) {
-        compile_key(env, file, text, len, extra, n_extra, uc->key);
+        file_key("compile", env->compile_key, file, text, len, extra, n_extra, uc->key);
         if ((uc->done = compiled_lookup(env->compile_dir, uc->key, &uc->comp)))
             return EXIT_OK;
     }
@@ -553,7 +541,7 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
         note_file(&r, file, text, text_len);
         /* A retry (skip_source) is never cached: its result is a fall-back. */
         if (env->cache_dir && !env->log && !skip_source) {
-            cache_key(env, file, text, text_len, extra, n_extra, key);
+            file_key("run", env->run_key, file, text, text_len, extra, n_extra, key);
             if (unit_hit(env, file, key, fd, &rc))
                 goto out;
         }
