@@ -55,6 +55,8 @@ typedef struct ctx {
     bool restart;  /* a split was asked for: start again */
     bool no_split; /* probing: a split fails instead */
     bool partial;  /* only part of the iteration space is followed */
+    bool cover;    /* a condition on two indices at once may be dropped */
+    bool covered;  /* one was: the images hold more than the site's bytes */
     aff loopv[ACCESS_MAX_LOOPS];
     int n_ready; /* loops whose counter is set */
     const char *why;
@@ -600,6 +602,26 @@ static bool clip_one(box *b, const aff *x, int var)
     return true;
 }
 
+/* Each index's bound under x >= 0 with the others anywhere in the box:
+ * c * v + rest >= 0 needs c * v + max(rest) >= 0. */
+static bool relax(box *b, const aff *x)
+{
+    for (int var = 0; var < NV && !b->empty; var++) {
+        if (!x->c[var])
+            continue;
+        aff rest = *x, one = {0};
+        rest.c[var] = 0;
+        int64_t least, most;
+        if (!extremes(b, &rest, &least, &most))
+            continue;
+        one.c[var] = x->c[var];
+        one.k = most;
+        if (!clip_one(b, &one, var))
+            return false;
+    }
+    return true;
+}
+
 static int free_indices(const box *b, const aff *x, int *var)
 {
     int n = 0;
@@ -770,10 +792,12 @@ static bool attempt(ctx *s, const int64_t grid[3], const int64_t block[3], boxes
 }
 
 static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t block[3],
-                      affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why)
+                      bool cover, affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial,
+                      bool *covered, const char **why)
 {
     *n = 0;
     *partial = false;
+    *covered = false;
     *why = NULL;
     if (a->width <= 0) {
         *why = "its width is not known";
@@ -782,6 +806,7 @@ static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t 
     ctx s;
     memset(&s, 0, sizeof s);
     s.a = a;
+    s.cover = cover;
     boxes bs = {xcalloc(AFFBOX_MAX_BOXES, sizeof(box)), 0};
     bool ok = false;
     for (int tries = 0; tries <= MAX_SPLITS; tries++) {
@@ -802,6 +827,19 @@ static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t 
         }
         if (cut >= 0) {
             int made = bs.n + 2 <= AFFBOX_MAX_BOXES ? cut_top(b, cut, bs.b + bs.n) : -1;
+            if (made < 0 && s.cover) {
+                /* The box that the condition's bound on each index alone
+                 * leaves holds every point of it (j2 > j1 over a square
+                 * holds the triangle). */
+                if (!relax(b, &b->cons[cut])) {
+                    ok = fail(&s, "a condition's bound overflows 64 bits");
+                    break;
+                }
+                b->cons[cut] = b->cons[--b->n_cons];
+                s.covered = true;
+                i--;
+                continue;
+            }
             if (made < 0)
                 ok = fail(&s, bs.n == AFFBOX_MAX_BOXES
                                   ? "a condition with more alternatives than gpulint follows"
@@ -825,6 +863,7 @@ static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t 
     }
     free(bs.b);
     *partial = ok && s.partial;
+    *covered = ok && s.covered;
     if (*partial)
         *why = "a loop whose step is not a constant added to its counter is followed through "
                "its first iteration only";
@@ -959,10 +998,18 @@ static int listable_loop(const mem_access *a, int64_t *values, int max, int *n_v
     return -1;
 }
 
+bool affbox_cover(const mem_access *a, const int64_t grid[3], const int64_t block[3],
+                  affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why)
+{
+    bool covered;
+    return images_of(a, grid, block, true, out, n, partial, &covered, why);
+}
+
 bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t block[3],
                    affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why)
 {
-    if (!images_of(a, grid, block, out, n, partial, why))
+    bool covered;
+    if (!images_of(a, grid, block, false, out, n, partial, &covered, why))
         return false;
     if (!*partial)
         return true;

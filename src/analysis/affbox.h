@@ -39,6 +39,13 @@ typedef struct affbox_image {
 bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t block[3],
                    affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why);
 
+/* The same, where a condition bounds two indices at once (j2 > j1, a
+ * bounds check on blockIdx.x * B + threadIdx.x - halo) and cannot be cut
+ * into boxes: the box without that condition, a superset of the site's
+ * addresses, for an estimate (affbox_images fails there). */
+bool affbox_cover(const mem_access *a, const int64_t grid[3], const int64_t block[3],
+                  affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why);
+
 /* A loop whose counter alone (with names, which may be NULL, binding the
  * rest) decides its iterations: how many, at most max, with the counter's
  * values into values (NULL: not kept); 0 when they depend on anything

@@ -307,7 +307,7 @@ static void array_union(const arr_acc *acc, footprint_array *out)
  * multiple of 32). */
 static void compute(const footprint_site *sites, size_t n, const int64_t grid[3],
                     const int64_t block[3], const expr_env *env, const int64_t *bid,
-                    bool first_warp, footprint *out)
+                    bool first_warp, bool cover, footprint *out)
 {
     const int64_t warp[3] = {32, 1, 1};
     const int64_t *threads = first_warp ? warp : block;
@@ -323,8 +323,9 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
     }
     arr_acc *arrs = NULL;
     size_t n_arrs = 0;
-    sbuf why;
+    sbuf why, covered;
     sbuf_init(&why);
+    sbuf_init(&covered);
     for (size_t i = 0; i < n; i++) {
         const mem_access *a = sites[i].access;
         if (!a || a->space != SPACE_GLOBAL || !sites[i].array)
@@ -339,6 +340,14 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
         bool partial = false;
         const char *reason = NULL;
         bool ok = affbox_images(&b, grid, threads, ims, &n_ims, &partial, &reason);
+        if (!ok && cover && affbox_cover(&b, grid, threads, ims, &n_ims, &partial, &reason)) {
+            /* Counted by the box around it: no longer a bound either way. */
+            ok = true;
+            out->n_covered++;
+            site_why(&covered, a,
+                     "a condition bounds two indices at once: the box of its "
+                     "indices without it counted");
+        }
         access_bound_free(&b);
         /* A store whose place the thread reads first cannot hide a read,
          * followed or not; any other store must be followed in full. */
@@ -385,20 +394,28 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
     }
     free(arrs);
     out->why = why.len ? sbuf_take(&why) : NULL;
+    out->covered = covered.len ? sbuf_take(&covered) : NULL;
     sbuf_free(&why);
+    sbuf_free(&covered);
 }
 
 void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid[3],
                        const int64_t block[3], const expr_env *env, footprint *out)
 {
-    compute(sites, n, grid, block, env, NULL, false, out);
+    compute(sites, n, grid, block, env, NULL, false, false, out);
+}
+
+void footprint_cover(const footprint_site *sites, size_t n, const int64_t grid[3],
+                     const int64_t block[3], const expr_env *env, footprint *out)
+{
+    compute(sites, n, grid, block, env, NULL, false, true, out);
 }
 
 void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],
                         const int64_t block[3], const expr_env *env, const int64_t bid[3],
                         footprint *out)
 {
-    compute(sites, n, grid, block, env, bid, false, out);
+    compute(sites, n, grid, block, env, bid, false, false, out);
 }
 
 bool footprint_of_warp(const footprint_site *sites, size_t n, const int64_t grid[3],
@@ -409,7 +426,7 @@ bool footprint_of_warp(const footprint_site *sites, size_t n, const int64_t grid
         memset(out, 0, sizeof *out);
         return false;
     }
-    compute(sites, n, grid, block, env, bid, true, out);
+    compute(sites, n, grid, block, env, bid, true, false, out);
     return true;
 }
 
@@ -419,5 +436,6 @@ void footprint_free(footprint *f)
         free(f->arrays[i].name);
     free(f->arrays);
     free(f->why);
+    free(f->covered);
     memset(f, 0, sizeof *f);
 }

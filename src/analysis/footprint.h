@@ -56,12 +56,20 @@ typedef struct footprint {
      * else why the first one was not ("in[i * i] (line 14): ..."): lower
      * bounds. */
     char *why;
+    /* footprint_cover: sites counted by the box around them, and which. */
+    int n_covered;
+    char *covered;
 } footprint;
 
 /* Sites of one launch of grid x block threads; env binds the names the
  * launch and --define give values (may be NULL). */
 void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid[3],
                        const int64_t block[3], const expr_env *env, footprint *out);
+/* The same for an estimate: a site with a condition on two indices at
+ * once (a triangle, a halo's bounds check) is counted by the box around it
+ * (affbox_cover), more bytes than it touches; n_covered says how many. */
+void footprint_cover(const footprint_site *sites, size_t n, const int64_t grid[3],
+                     const int64_t block[3], const expr_env *env, footprint *out);
 /* The same for the one block bid of the launch: what that block's threads
  * touch together, each byte once however many of them touch it. */
 void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],

@@ -504,15 +504,17 @@ static void dram_estimate(const kroof_input *in, const gpu_product *product, kro
     if (!in->has_footprint || !product)
         return;
     k->has_dram_estimate = true;
-    k->dram_estimate_low = in->footprint_sites_missed;
-    double footprint = (double)in->footprint_read, l2 = (double)product->l2_bytes;
+    k->dram_estimate_low = in->estimate_missed;
+    k->dram_estimate_covered = in->estimate_covered ? xstrdup(in->estimate_covered) : NULL;
+    k->dram_estimate_why = in->estimate_why ? xstrdup(in->estimate_why) : NULL;
+    double footprint = (double)in->estimate_read, l2 = (double)product->l2_bytes;
     if (k->has_l2 && footprint > l2 && l2 > 0) {
-        double again = 32 * (k->l2_read_sectors - (double)in->footprint_read_sectors);
+        double again = 32 * (k->l2_read_sectors - (double)in->estimate_read_sectors);
         k->dram_estimate_rereads = fmax(0, again) * (1 - l2 / footprint);
     }
-    k->dram_estimate_read = 64.0 * (double)in->footprint_read_blocks64 + k->dram_estimate_rereads;
+    k->dram_estimate_read = 64.0 * (double)in->estimate_read_blocks64 + k->dram_estimate_rereads;
     k->dram_estimate_write =
-        fmax(0, 32.0 * (double)in->footprint_write_sectors - product->l2_write_retained_bytes);
+        fmax(0, 32.0 * (double)in->estimate_write_sectors - product->l2_write_retained_bytes);
 }
 
 void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_product *product,
@@ -596,6 +598,8 @@ void kroof_free(kroof *k)
     expr_free(k->accesses);
     free(k->unbound);
     free(k->why_no_bound);
+    free(k->dram_estimate_covered);
+    free(k->dram_estimate_why);
     free(k->incomplete);
     free(k->flops_estimate);
     free(k->issue_sites);

@@ -87,6 +87,8 @@ typedef struct kroof {
     double dram_estimate_read, dram_estimate_write;
     double dram_estimate_rereads; /* of dram_estimate_read */
     bool dram_estimate_low;       /* sites were missed: compulsory_why says which */
+    char *dram_estimate_covered;  /* sites counted by their boxes, which */
+    char *dram_estimate_why;      /* when low: the first site missing */
     /* memory_time: the compulsory DRAM bytes at the peak bandwidth; ai:
      * FLOPs per compulsory byte (NAN without them). */
     double compute_time, memory_time, min_time, ai, attainable;
@@ -158,6 +160,15 @@ typedef struct kroof_input {
     int64_t footprint_read, footprint_write, footprint_read_sectors;
     int64_t footprint_read_blocks64, footprint_write_sectors; /* the footprint's */
     bool footprint_sites_missed; /* a site left out or followed in part */
+    /* The DRAM estimate's own footprint: the one above, or where sites were
+     * left out one that counts them by their boxes (footprint_cover);
+     * estimate_covered then names them, and estimate_missed says whether a
+     * site is still missing. */
+    int64_t estimate_read, estimate_read_sectors, estimate_read_blocks64,
+        estimate_write_sectors;
+    const char *estimate_covered;
+    bool estimate_missed;
+    const char *estimate_why; /* when estimate_missed: the first site missing */
     const char *footprint_why;
     const char *why_no_footprint;
     /* The launch's L1 traffic (analysis/traffic), when its size is known;

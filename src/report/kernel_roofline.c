@@ -114,7 +114,8 @@ static const char *array_of(const cusrc_kernel *k, const cusrc_launch *l, const 
 }
 
 static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *l,
-                             const kroof_defines *defs, kroof_input *in, footprint *fp)
+                             const kroof_defines *defs, kroof_input *in, footprint *fp,
+                             footprint *cover)
 {
     const cusrc_kernel *k = &u->kernels[v->kernel];
     footprint_site *sites = xcalloc(v->n_accesses ? v->n_accesses : 1, sizeof *sites);
@@ -127,6 +128,10 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
     expr_env_init(&env);
     kroof_defines_bind(defs, &env);
     footprint_compute(sites, v->n_accesses, in->grid, in->block, &env, fp);
+    /* The DRAM estimate counts a site the footprint leaves out by the box
+     * around it, where there is one. */
+    if (fp->n_left_out > 0)
+        footprint_cover(sites, v->n_accesses, in->grid, in->block, &env, cover);
     /* An interior block stands for every block: the grid's edge blocks may
      * cover less (their guards cut lanes). */
     int64_t mid[3] = {in->grid[0] / 2, in->grid[1] / 2, in->grid[2] / 2};
@@ -242,7 +247,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
         launch && dims_of(&launch->grid, defs, in.grid) && dims_of(&launch->block, defs, in.block);
     const loop_ctx **loops = variant_loops(u, v, &in.n_loops);
     in.loops = loops;
-    footprint fp = {0};
+    footprint fp = {0}, cover = {0};
     traffic tr = {0};
     loadlat lat = {0};
     icount_site *issue = NULL;
@@ -250,7 +255,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     if (in.dims_known && !kern->note) {
         launch_traffic(u, v, defs, &in, memo, &tr, &lat, &issue, &n_issue);
         in.traffic = &tr;
-        launch_footprint(u, v, launch, defs, &in, &fp);
+        launch_footprint(u, v, launch, defs, &in, &fp, &cover);
         in.has_footprint = true;
         in.footprint_read = fp.read_bytes;
         in.footprint_write = fp.write_bytes;
@@ -259,6 +264,17 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
         in.footprint_write_sectors = fp.write_sectors;
         in.footprint_sites_missed =
             fp.n_left_out > 0 || fp.n_partial > 0 || in.incomplete || c->unsited_global;
+        const footprint *est = cover.n_covered > 0 ? &cover : &fp;
+        in.estimate_read = est->read_bytes;
+        in.estimate_read_sectors = est->read_sectors;
+        in.estimate_read_blocks64 = est->read_blocks64;
+        in.estimate_write_sectors = est->write_sectors;
+        in.estimate_covered = est->covered;
+        in.estimate_missed =
+            est->n_left_out > 0 || est->n_partial > 0 || in.incomplete || c->unsited_global;
+        in.estimate_why = est->why       ? est->why
+                          : in.incomplete ? in.incomplete
+                                          : c->unsited_global;
         /* Sites cover what the kernel touches only when the counts miss
          * nothing and every global byte counted has a site. */
         in.footprint_why = fp.why ? fp.why : in.incomplete ? in.incomplete : c->unsited_global;
@@ -272,6 +288,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     out->issue_sites = issue;
     out->n_issue_sites = n_issue;
     footprint_free(&fp);
+    footprint_free(&cover);
     traffic_free(&tr);
     sbuf_free(&missed);
     free(loops);
@@ -308,8 +325,10 @@ static json_t *dram_estimate_json(const kroof *k)
     json_object_set_new(c, "read", json_integer((json_int_t)k->dram_estimate_read));
     json_object_set_new(c, "write", json_integer((json_int_t)k->dram_estimate_write));
     json_object_set_new(c, "label", json_text(k->dram_estimate_low ? "lower_bound" : "estimate"));
-    if (k->dram_estimate_low && k->compulsory_why)
-        json_object_set_new(c, "why", json_text(k->compulsory_why));
+    if (k->dram_estimate_low && k->dram_estimate_why)
+        json_object_set_new(c, "why", json_text(k->dram_estimate_why));
+    if (k->dram_estimate_covered)
+        json_object_set_new(c, "covered", json_text(k->dram_estimate_covered));
     json_object_set_new(c, "assumes",
                         json_text("every byte read comes from DRAM once, in 64-byte blocks, and "
                                   "a sector L2 serves again comes again with the chance that it "

@@ -395,6 +395,55 @@ static void test_left_out(void **state)
     }
 }
 
+/* footprint_cover counts a site with a condition on two indices at once by
+ * the box each index's own bound leaves: a superset of the brute force,
+ * worked by hand here. */
+static void test_cover(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {2, 1, 1}, b[3] = {32, 1, 1};
+    lp tri = {"j", "threadIdx.x", "j < 32", "j + 1", false};
+    const struct {
+        const char *guard;
+        const lp *loop;
+        int64_t bytes, exact;
+    } cases[] = {
+        /* tid <= bid - 1 with bid < 2: tid 0 of block 1, one float. */
+        {"threadIdx.x < blockIdx.x", NULL, 4, 4},
+        /* j = tid + k, k <= 31 - tid <= 31: j in [0, 62], where the
+         * triangle reaches [0, 31]. */
+        {NULL, &tri, 4 * 63, 4 * 32},
+        /* tid <= 19 - bid <= 19: the first 20 floats, as in block 0. */
+        {"threadIdx.x + blockIdx.x < 20", NULL, 80, 80},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        mem_access s[2] = {
+            site("a", cases[c].loop ? "4 * j" : "4 * threadIdx.x", 4, false, cases[c].guard,
+                 cases[c].loop ? 1 : 0, cases[c].loop),
+            site("b", "4 * threadIdx.x", 4, true, NULL, 0, NULL),
+        };
+        footprint_site fs[2] = {{&s[0], "a"}, {&s[1], "b"}};
+        footprint f;
+        footprint_cover(fs, 2, g, b, NULL, &f);
+        assert_int_equal(f.n_left_out, 0);
+        assert_int_equal(f.n_covered, 1);
+        assert_non_null(f.covered);
+        assert_non_null(strstr(f.covered, "two indices at once"));
+        assert_int_equal(f.read_bytes, cases[c].bytes);
+        assert_int_equal(brute(s, 1, g, b, 0), cases[c].exact);
+        assert_true(f.read_bytes >= cases[c].exact);
+        assert_int_equal(f.write_bytes, 128);
+        footprint_free(&f);
+        /* The footprint itself leaves it out: a lower bound stays one. */
+        footprint_compute(fs, 2, g, b, NULL, &f);
+        assert_int_equal(f.n_left_out, 1);
+        assert_int_equal(f.read_bytes, 0);
+        footprint_free(&f);
+        site_free(&s[0]);
+        site_free(&s[1]);
+    }
+}
+
 static void test_unreached_and_defines(void **state)
 {
     (void)state;
@@ -595,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_gaps_and_overlaps),
         cmocka_unit_test(test_blocks64),
         cmocka_unit_test(test_left_out),
+        cmocka_unit_test(test_cover),
         cmocka_unit_test(test_unreached_and_defines),
         cmocka_unit_test(test_store_left_out),
         cmocka_unit_test(test_in_place),
