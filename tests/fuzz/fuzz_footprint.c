@@ -181,6 +181,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (f.read_sectors * 32 < f.read_bytes || f.read_sectors > f.read_bytes)
                 __builtin_trap();
         }
+        /* The estimate's cover holds every byte a thread touches, and is
+         * the footprint where it covered nothing. */
+        footprint c;
+        footprint_cover(fs, 2, grid, block, NULL, &c);
+        if (t.valid && c.n_left_out == 0 && c.n_partial == 0) {
+            int64_t rw = 0;
+            for (int i = 0; i < SPAN; i++)
+                rw += t.bytes[0][i] || t.bytes[1][i];
+            if (c.bytes < rw)
+                __builtin_trap();
+        }
+        if (c.n_covered == 0 &&
+            (c.bytes != f.bytes || c.read_bytes != f.read_bytes || c.write_bytes != f.write_bytes))
+            __builtin_trap();
+        footprint_free(&c);
         free(t.bytes[0]);
         free(t.bytes[1]);
         footprint_free(&f);
