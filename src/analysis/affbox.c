@@ -55,8 +55,7 @@ typedef struct ctx {
     bool restart;  /* a split was asked for: start again */
     bool no_split; /* probing: a split fails instead */
     bool partial;  /* only part of the iteration space is followed */
-    bool cover;    /* a condition on two indices at once may be dropped */
-    bool covered;  /* one was: the images hold more than the site's bytes */
+    bool cover;    /* a condition that cannot be cut may be relaxed (affbox_cover) */
     aff loopv[ACCESS_MAX_LOOPS];
     int n_ready; /* loops whose counter is set */
     const char *why;
@@ -793,11 +792,10 @@ static bool attempt(ctx *s, const int64_t grid[3], const int64_t block[3], boxes
 
 static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t block[3],
                       bool cover, affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial,
-                      bool *covered, const char **why)
+                      const char **why)
 {
     *n = 0;
     *partial = false;
-    *covered = false;
     *why = NULL;
     if (a->width <= 0) {
         *why = "its width is not known";
@@ -836,7 +834,6 @@ static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t 
                     break;
                 }
                 b->cons[cut] = b->cons[--b->n_cons];
-                s.covered = true;
                 i--;
                 continue;
             }
@@ -863,7 +860,6 @@ static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t 
     }
     free(bs.b);
     *partial = ok && s.partial;
-    *covered = ok && s.covered;
     if (*partial)
         *why = "a loop whose step is not a constant added to its counter is followed through "
                "its first iteration only";
@@ -1001,15 +997,13 @@ static int listable_loop(const mem_access *a, int64_t *values, int max, int *n_v
 bool affbox_cover(const mem_access *a, const int64_t grid[3], const int64_t block[3],
                   affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why)
 {
-    bool covered;
-    return images_of(a, grid, block, true, out, n, partial, &covered, why);
+    return images_of(a, grid, block, true, out, n, partial, why);
 }
 
 bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t block[3],
                    affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why)
 {
-    bool covered;
-    if (!images_of(a, grid, block, false, out, n, partial, &covered, why))
+    if (!images_of(a, grid, block, false, out, n, partial, why))
         return false;
     if (!*partial)
         return true;

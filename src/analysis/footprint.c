@@ -7,6 +7,7 @@
 #include "analysis/footprint.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -340,13 +341,14 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
         bool partial = false;
         const char *reason = NULL;
         bool ok = affbox_images(&b, grid, threads, ims, &n_ims, &partial, &reason);
-        if (!ok && cover && affbox_cover(&b, grid, threads, ims, &n_ims, &partial, &reason)) {
+        const char *uncut;
+        if (!ok && cover && affbox_cover(&b, grid, threads, ims, &n_ims, &partial, &uncut)) {
             /* Counted by the box around it: no longer a bound either way. */
             ok = true;
             out->n_covered++;
-            site_why(&covered, a,
-                     "a condition bounds two indices at once: the box of its "
-                     "indices without it counted");
+            char r[256];
+            snprintf(r, sizeof r, "%s; the box of its indices counted", reason);
+            site_why(&covered, a, r);
         }
         access_bound_free(&b);
         /* A store whose place the thread reads first cannot hide a read,

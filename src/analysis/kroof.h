@@ -158,14 +158,11 @@ typedef struct kroof_input {
      * footprint_why NULL: every site followed. */
     bool has_footprint;
     int64_t footprint_read, footprint_write, footprint_read_sectors;
-    int64_t footprint_read_blocks64, footprint_write_sectors; /* the footprint's */
-    bool footprint_sites_missed; /* a site left out or followed in part */
-    /* The DRAM estimate's own footprint: the one above, or where sites were
+    /* The DRAM estimate's footprint: the one above, or where sites were
      * left out one that counts them by their boxes (footprint_cover);
      * estimate_covered then names them, and estimate_missed says whether a
      * site is still missing. */
-    int64_t estimate_read, estimate_read_sectors, estimate_read_blocks64,
-        estimate_write_sectors;
+    int64_t estimate_read, estimate_read_sectors, estimate_read_blocks64, estimate_write_sectors;
     const char *estimate_covered;
     bool estimate_missed;
     const char *estimate_why; /* when estimate_missed: the first site missing */

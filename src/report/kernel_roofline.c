@@ -260,24 +260,18 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
         in.footprint_read = fp.read_bytes;
         in.footprint_write = fp.write_bytes;
         in.footprint_read_sectors = fp.read_sectors;
-        in.footprint_read_blocks64 = fp.read_blocks64;
-        in.footprint_write_sectors = fp.write_sectors;
-        in.footprint_sites_missed =
-            fp.n_left_out > 0 || fp.n_partial > 0 || in.incomplete || c->unsited_global;
+        /* Sites cover what the kernel touches only when the counts miss
+         * nothing and every global byte counted has a site. */
+        const char *unsited = in.incomplete ? in.incomplete : c->unsited_global;
+        in.footprint_why = fp.why ? fp.why : unsited;
         const footprint *est = cover.n_covered > 0 ? &cover : &fp;
         in.estimate_read = est->read_bytes;
         in.estimate_read_sectors = est->read_sectors;
         in.estimate_read_blocks64 = est->read_blocks64;
         in.estimate_write_sectors = est->write_sectors;
         in.estimate_covered = est->covered;
-        in.estimate_missed =
-            est->n_left_out > 0 || est->n_partial > 0 || in.incomplete || c->unsited_global;
-        in.estimate_why = est->why       ? est->why
-                          : in.incomplete ? in.incomplete
-                                          : c->unsited_global;
-        /* Sites cover what the kernel touches only when the counts miss
-         * nothing and every global byte counted has a site. */
-        in.footprint_why = fp.why ? fp.why : in.incomplete ? in.incomplete : c->unsited_global;
+        in.estimate_missed = est->n_left_out > 0 || est->n_partial > 0 || unsited;
+        in.estimate_why = est->why ? est->why : unsited;
     } else {
         in.why_no_footprint = kern->note ? "the kernel could not be parsed in full"
                               : !launch  ? "no launch"

@@ -256,7 +256,6 @@ static void analyse_launches(const pipeline_opts *o, report *r, const cusrc_unit
 
 /* ---- the compiled code ---- */
 
-/* Every .ptx nvcc kept (one per virtual arch). */
 static void note_problem(json_t *notes, const char *file, const char *what, int line,
                          const char *problem)
 {
@@ -347,8 +346,8 @@ static char *record_text(const report *r, const char *log, const source_outputs 
 
 /* ---- the cache ---- */
 
-/* A file's key: what every file's depends on (env's run or compile key),
- * then the file's name, text and nvcc arguments. */
+/* A file's key: what every file's result or compile depends on (env's
+ * run_key or compile_key), then the file's name, text and nvcc arguments. */
 static void file_key(const char *tag, const char *base, const char *file, const char *text,
                      size_t len, char *const *extra, int n_extra, char key[33])
 {
