@@ -473,20 +473,25 @@ static void bound(const gpu_product *product, kroof *k)
 /* L1 is write-through for global stores, so every store sector goes to
  * L2. A load sector reaches L2 when L1 does not hold it: taken here as once
  * per block for each sector the block covers (the block's warps run
- * together and L1 keeps what they share), never more often than L1 is
- * asked for it and never less often than DRAM must supply it. Reuse between
- * the blocks of an SM and lines L1 evicts before their reuse are not
- * modelled: an estimate. */
+ * together and L1 keeps what they share), and again where a later loop
+ * reads what an earlier one swept out of L1 (analysis/l1reuse), never more
+ * often than L1 is asked for it and never less often than DRAM must supply
+ * it. Reuse between the blocks of an SM and other lines L1 evicts before
+ * their reuse are not modelled: an estimate. */
 static void l2_estimate(const kroof_input *in, kroof *k)
 {
     double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
     double loads = (double)in->traffic->units[TRAFFIC_LOAD];
-    double per_block = blocks * (double)in->block_read_sectors;
+    double per_block = blocks * ((double)in->block_read_sectors + (double)in->block_reread_sectors);
     double floor = k->has_compulsory ? k->compulsory_read_sectors : 0;
     k->has_l2 = true;
     k->l2_read_sectors = fmax(fmin(per_block, loads), fmin(floor, loads));
     k->l2_write_sectors = (double)in->traffic->units[TRAFFIC_STORE];
     k->l2_partial_write_sectors = (double)in->traffic->partial_store_units;
+    if (in->block_reread_sectors > 0 && in->block_reread_why) {
+        k->l2_reread_sectors = blocks * (double)in->block_reread_sectors;
+        k->l2_reread_why = xstrdup(in->block_reread_why);
+    }
 }
 
 /* DRAM fetches 64 bytes for a lone 32-byte sector (a gather every 64 bytes
@@ -606,6 +611,7 @@ void kroof_free(kroof *k)
     free(k->compulsory_why);
     free(k->why_no_compulsory);
     free(k->traffic_why);
+    free(k->l2_reread_why);
     loadlat_free(&k->lat);
     memset(k, 0, sizeof *k);
 }

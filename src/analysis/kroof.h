@@ -57,11 +57,14 @@ typedef struct kroof {
     char *traffic_why;
     /* What reaches L2, an estimate (docs/roofline.md, "The L2 traffic of a
      * launch"): every store sector (L1 writes through), and the load sectors
-     * each block covers, once per block, between the compulsory DRAM
-     * sectors and the load sectors L1 is asked for. */
+     * each block covers, once per block (and again where a later loop
+     * reads what L1 has let go), between the compulsory DRAM sectors and
+     * the load sectors L1 is asked for. */
     bool has_l2;
     double l2_read_sectors, l2_write_sectors;
     double l2_partial_write_sectors; /* of those, written in part (traffic.h) */
+    double l2_reread_sectors;        /* of the reads, loops' re-reads L1 let go */
+    char *l2_reread_why;
     /* The phases of the global loads (analysis/loadlat), owned; lat.ok
      * false: not placed, and lat.why says why (empty: not computed). */
     loadlat lat;
@@ -175,6 +178,10 @@ typedef struct kroof_input {
      * that block alone), when has_block_footprint. */
     bool has_block_footprint;
     int64_t block_read_sectors;
+    /* Of what later loops of that block read again, the sectors L1 has let
+     * go since (analysis/l1reuse); block_reread_why says where. */
+    int64_t block_reread_sectors;
+    const char *block_reread_why;
     /* Every loop the kernel's sites saw, for trip counts by line (the first
      * listed for a line is used). */
     const loop_ctx *const *loops;

@@ -110,6 +110,8 @@ static int save_model(const char *path, const devquery_device *d)
             (long long)a->smem_reserved_per_block, a->smem_alloc_unit);
     for (int i = 0; i < a->n_carveouts; i++)
         fprintf(f, " %lld", (long long)(a->carveouts[i] / 1024));
+    if (a->unified_l1_per_sm)
+        fprintf(f, "\nunified_per_sm = %lld", (long long)a->unified_l1_per_sm);
     fprintf(f, "\n\n[barriers]\nslots_per_block = %d\nmax_per_block = %d\n",
             a->barrier_slots_per_block, a->max_barriers_per_block);
     if (fclose(f) != 0)

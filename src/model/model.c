@@ -43,6 +43,7 @@ static const model_field arch_fields[] = {
     A("shared_memory", "reserved_per_block", F_BYTES, smem_reserved_per_block),
     A("shared_memory", "alloc_unit", F_INT, smem_alloc_unit),
     A("shared_memory", "carveouts_kb", F_CARVEOUT, n_carveouts),
+    {"shared_memory", "unified_per_sm", F_BYTES, offsetof(gpu_arch, unified_l1_per_sm), true},
     A("barriers", "slots_per_block", F_INT, barrier_slots_per_block),
     A("barriers", "max_per_block", F_INT, max_barriers_per_block),
 };
@@ -273,6 +274,12 @@ bool model_validate_arch(const gpu_arch *a, model_error *err)
                                 (long long)a->smem_per_sm);
     if (a->n_carveouts && a->carveouts[a->n_carveouts - 1] != a->smem_per_sm)
         return model_field_fail(err, "the largest carveout must equal shared memory per SM (%lld)",
+                                (long long)a->smem_per_sm);
+    if (a->unified_l1_per_sm && (!a->n_carveouts || a->unified_l1_per_sm < a->smem_per_sm ||
+                                 a->unified_l1_per_sm > 0x7fffffff))
+        return model_field_fail(err,
+                                "unified_per_sm needs carveouts and must hold shared memory per "
+                                "SM (%lld)",
                                 (long long)a->smem_per_sm);
     return true;
 }

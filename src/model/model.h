@@ -50,6 +50,10 @@ typedef struct gpu_arch {
      * dedicated shared memory (Maxwell, Pascal): always smem_per_sm. */
     int n_carveouts;
     int64_t carveouts[MODEL_MAX_CARVEOUTS];
+    /* The L1/shared memory the carveouts are taken from; what a carveout
+     * leaves is L1's data cache. 0: not given (optional), or shared memory
+     * is its own (Maxwell, Pascal). */
+    int64_t unified_l1_per_sm;
 
     /* Hopper and later count block barriers: an SM has
      * barrier_slots_per_block * max_blocks_per_sm of them. 0 = no limit. */

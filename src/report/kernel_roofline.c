@@ -8,6 +8,7 @@
 
 #include "analysis/diverge.h"
 #include "analysis/footprint.h"
+#include "analysis/l1reuse.h"
 #include "analysis/roofline.h"
 #include "analysis/traffic.h"
 #include "analysis/cexpr.h"
@@ -113,9 +114,25 @@ static const char *array_of(const cusrc_kernel *k, const cusrc_launch *l, const 
     return base;
 }
 
+/* What L1 keeps for a block of the launch (analysis/l1reuse); 0: not
+ * known (the arch's L1 size, the block's shared memory). */
+static int64_t launch_l1_bytes(const gpu_arch *arch, const gpu_product *product,
+                               const cusrc_variant *v, const cusrc_launch *l, const kroof_input *in)
+{
+    if (v->static_smem < 0 || (l->smem.present && !l->smem.known))
+        return 0;
+    int64_t dynamic = l->smem.known ? l->smem.value : 0;
+    int64_t blocks = in->grid[0] * in->grid[1] * in->grid[2];
+    int64_t per_sm =
+        product && product->sm_count > 0 ? (blocks + product->sm_count - 1) / product->sm_count : 0;
+    return l1reuse_bytes_per_block(arch, in->block[0] * in->block[1] * in->block[2],
+                                   v->static_smem + dynamic, per_sm);
+}
+
 static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *l,
-                             const kroof_defines *defs, kroof_input *in, footprint *fp,
-                             footprint *cover)
+                             const kroof_defines *defs, const gpu_product *product,
+                             const gpu_arch *arch, kroof_input *in, footprint *fp, footprint *cover,
+                             l1reuse *reuse)
 {
     const cusrc_kernel *k = &u->kernels[v->kernel];
     footprint_site *sites = xcalloc(v->n_accesses ? v->n_accesses : 1, sizeof *sites);
@@ -142,6 +159,12 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
     in->has_block_footprint = one.n_left_out == 0 && one.n_partial == 0;
     in->block_read_sectors = one.read_sectors;
     footprint_free(&one);
+    if (in->has_block_footprint) {
+        l1reuse_compute(sites, v->n_accesses, in->grid, in->block, &env, mid,
+                        launch_l1_bytes(arch, product, v, l, in), reuse);
+        in->block_reread_sectors = reuse->reread_sectors;
+        in->block_reread_why = reuse->why[0] ? reuse->why : NULL;
+    }
     free(sites);
 }
 
@@ -202,8 +225,8 @@ static void launch_traffic(const cusrc_unit *u, const cusrc_variant *v, const kr
 }
 
 void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
-                     const kroof_defines *defs, const gpu_product *product, kroof_branches branches,
-                     traffic_memo *memo, kroof *out)
+                     const kroof_defines *defs, const gpu_product *product, const gpu_arch *arch,
+                     kroof_branches branches, traffic_memo *memo, kroof *out)
 {
     const cusrc_kernel *kern = &u->kernels[v->kernel];
     const cusrc_counts *c = &v->counts;
@@ -248,6 +271,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     const loop_ctx **loops = variant_loops(u, v, &in.n_loops);
     in.loops = loops;
     footprint fp = {0}, cover = {0};
+    l1reuse reuse = {0};
     traffic tr = {0};
     loadlat lat = {0};
     icount_site *issue = NULL;
@@ -255,7 +279,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     if (in.dims_known && !kern->note) {
         launch_traffic(u, v, defs, &in, memo, &tr, &lat, &issue, &n_issue);
         in.traffic = &tr;
-        launch_footprint(u, v, launch, defs, &in, &fp, &cover);
+        launch_footprint(u, v, launch, defs, product, arch, &in, &fp, &cover, &reuse);
         in.has_footprint = true;
         in.footprint_read = fp.read_bytes;
         in.footprint_write = fp.write_bytes;
@@ -391,9 +415,15 @@ static json_t *l2_json(const kroof *k)
     json_object_set_new(t, "label", json_text("estimate"));
     json_object_set_new(t, "assumes",
                         json_text("L1 writes stores through; each block's load sectors come "
-                                  "from L2 once per block (no reuse between blocks, no "
-                                  "eviction before reuse), at least the compulsory DRAM "
-                                  "sectors and at most the load sectors L1 serves"));
+                                  "from L2 once per block, and again where a later loop reads "
+                                  "what the loop before swept out of L1 (no reuse between "
+                                  "blocks, no other eviction before reuse), at least the "
+                                  "compulsory DRAM sectors and at most the load sectors L1 "
+                                  "serves"));
+    if (k->l2_reread_why) {
+        json_object_set_new(t, "reread_sectors", json_integer((json_int_t)k->l2_reread_sectors));
+        json_object_set_new(t, "reread_why", json_text(k->l2_reread_why));
+    }
     return t;
 }
 
@@ -612,6 +642,10 @@ void kroof_text(sbuf *out, const kroof *k)
         sbuf_addf(out, "\n      L2 (estimate): %s read, %s written",
                   roofline_fmt_si(32 * k->l2_read_sectors, "B", r, sizeof r),
                   roofline_fmt_si(32 * k->l2_write_sectors, "B", w, sizeof w));
+        if (k->l2_reread_why)
+            sbuf_addf(out, " (%s of the reads again: %s)",
+                      roofline_fmt_si(32 * k->l2_reread_sectors, "B", r, sizeof r),
+                      k->l2_reread_why);
     }
     if (k->has_dram_estimate && !k->incomplete &&
         k->dram_estimate_read + k->dram_estimate_write > 0) {

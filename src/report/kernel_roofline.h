@@ -10,11 +10,12 @@
 #include "model/model.h"
 #include "util/sbuf.h"
 
-/* launch may be NULL (per-thread counts only). product and memo (sites
- * already summed over the grid) may be NULL. */
+/* launch may be NULL (per-thread counts only). product, arch (product's:
+ * what L1 keeps between loops) and memo (sites already summed over the
+ * grid) may be NULL. */
 void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *launch,
-                     const kroof_defines *defs, const gpu_product *product, kroof_branches branches,
-                     traffic_memo *memo, kroof *out);
+                     const kroof_defines *defs, const gpu_product *product, const gpu_arch *arch,
+                     kroof_branches branches, traffic_memo *memo, kroof *out);
 json_t *kroof_json(const kroof *k);
 void kroof_text(sbuf *out, const kroof *k);
 

@@ -947,7 +947,13 @@ static void add_roofline(const source_inputs *in, const cusrc_variant *v, const 
         defs.n += j == defs.n;
     }
     kroof k;
-    kroof_of_source(in->unit, v, l, &defs, in->product, branches_uniform(in, v, l), in->memo, &k);
+    const gpu_arch *arch = NULL;
+    for (int t = 0; t < in->n_targets && !arch; t++)
+        if (in->product && in->targets[t].product &&
+            !strcmp(in->targets[t].product->id, in->product->id))
+            arch = in->targets[t].arch;
+    kroof_of_source(in->unit, v, l, &defs, in->product, arch, branches_uniform(in, v, l), in->memo,
+                    &k);
     json_array_append_new(out->roofline, kroof_json(&k));
     kroof_text(&out->roofline_text, &k);
     kroof_free(&k);
@@ -981,7 +987,8 @@ bool source_per_thread_flops(const source_inputs *in, const char *mangled, doubl
         if (!m || strcmp(m, mangled) != 0)
             continue;
         kroof k;
-        kroof_of_source(u, v, NULL, in->defines, NULL, branches_uniform(in, v, NULL), in->memo, &k);
+        kroof_of_source(u, v, NULL, in->defines, NULL, NULL, branches_uniform(in, v, NULL),
+                        in->memo, &k);
         /* A count that may miss code says nothing against the code. */
         for (int p = 0; p < 3; p++)
             flops[p] = k.known && !k.incomplete && !k.annotated ? k.flops_value[p] : NAN;
