@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t floor_div(int64_t a, int64_t b)
+static inline int64_t floor_div(int64_t a, int64_t b)
 {
     int64_t q = a / b;
     return a % b < 0 ? q - 1 : q;
@@ -28,7 +28,7 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
                  width);
         return false;
     }
-    int64_t sectors[LANES_WARP], starts[LANES_WARP];
+    int64_t starts[LANES_WARP];
     int n = 0;
     for (int l = 0; l < LANES_WARP; l++) {
         if (!(active >> l & 1))
@@ -40,25 +40,24 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
                      l, (long long)addr[l], width);
             return false;
         }
-        /* An aligned access of at most 16 bytes never straddles a sector. */
-        starts[n] = addr[l];
-        sectors[n++] = floor_div(addr[l], COALESCE_SECTOR);
+        starts[n++] = addr[l];
     }
-    lanes_sort(sectors, n);
-    /* Sorted sectors give their 128-byte lines in order too. */
-    for (int i = 0; i < n; i++) {
-        if (i == 0 || sectors[i] != sectors[i - 1])
-            out->sectors++;
-        if (i == 0 || floor_div(sectors[i], 4) != floor_div(sectors[i - 1], 4))
-            out->lines++;
-    }
-    /* Lanes that ask for the same address are served once (a broadcast):
-     * the bytes asked for are the distinct ones. Aligned accesses of one
+    /* Sorted starts give their sectors and 128-byte lines in order too (an
+     * aligned access of at most 16 bytes never straddles a sector). Lanes
+     * that ask for the same address are served once (a broadcast): the
+     * bytes asked for are the distinct ones, as aligned accesses of one
      * width either coincide or do not overlap. */
     lanes_sort(starts, n);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        int64_t sector = floor_div(starts[i], COALESCE_SECTOR);
+        int64_t prev = i ? floor_div(starts[i - 1], COALESCE_SECTOR) : 0;
+        if (i == 0 || sector != prev)
+            out->sectors++;
+        if (i == 0 || floor_div(sector, 4) != floor_div(prev, 4))
+            out->lines++;
         if (i == 0 || starts[i] != starts[i - 1])
             out->bytes += width;
+    }
     out->ideal = (int)((out->bytes + COALESCE_SECTOR - 1) / COALESCE_SECTOR);
     return true;
 }

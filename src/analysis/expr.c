@@ -362,6 +362,129 @@ expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, const ch
     return fail(EXPR_UNKNOWN, "bad expression node", why);
 }
 
+/* ---- evaluation, 32 lanes at once ---- */
+
+#define EACH_LANE(l, m)                                                                            \
+    for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
+/* The common operators without a failure to tell, or with overflow the
+ * only one, lane by lane in a tight loop; the rest through apply_binary. */
+static uint32_t binary_lanes(expr_op op, const int64_t *a, const int64_t *b, uint32_t mask,
+                             int64_t *out)
+{
+    uint32_t ok = 0;
+    switch (op) {
+    case OP_ADD:
+        EACH_LANE(l, mask)
+        ok |= (uint32_t)!__builtin_add_overflow(a[l], b[l], &out[l]) << l;
+        return ok;
+    case OP_SUB:
+        EACH_LANE(l, mask)
+        ok |= (uint32_t)!__builtin_sub_overflow(a[l], b[l], &out[l]) << l;
+        return ok;
+    case OP_MUL:
+        EACH_LANE(l, mask)
+        ok |= (uint32_t)!__builtin_mul_overflow(a[l], b[l], &out[l]) << l;
+        return ok;
+    case OP_LT:
+        EACH_LANE(l, mask)
+        out[l] = a[l] < b[l];
+        return mask;
+    case OP_LE:
+        EACH_LANE(l, mask)
+        out[l] = a[l] <= b[l];
+        return mask;
+    case OP_GT:
+        EACH_LANE(l, mask)
+        out[l] = a[l] > b[l];
+        return mask;
+    case OP_GE:
+        EACH_LANE(l, mask)
+        out[l] = a[l] >= b[l];
+        return mask;
+    case OP_EQ:
+        EACH_LANE(l, mask)
+        out[l] = a[l] == b[l];
+        return mask;
+    case OP_NE:
+        EACH_LANE(l, mask)
+        out[l] = a[l] != b[l];
+        return mask;
+    default:
+        EACH_LANE(l, mask)
+        ok |= (uint32_t)(apply_binary(op, a[l], b[l], &out[l], NULL) == EXPR_OK) << l;
+        return ok;
+    }
+}
+
+uint32_t expr_eval_lanes(const expr *e, const expr_env *envs, uint32_t mask, int64_t out[32])
+{
+    if (!e || !mask)
+        return 0;
+    int64_t a[32], b[32];
+    uint32_t ok = 0, ok_a, need;
+    switch (e->kind) {
+    case EX_CONST:
+        EACH_LANE(l, mask)
+        out[l] = e->value;
+        return mask;
+    case EX_SYM:
+        if (e->builtin == SYM_NAMED && envs && e->alias) {
+            /* Lanes' envs are built alike: the slot one lane found serves
+             * the next, checked by the name's pointer. */
+            int h = e->slot_hint;
+            EACH_LANE(l, mask)
+            {
+                const expr_env *en = &envs[l];
+                if (h < en->n_named && en->names[h] == e->alias) {
+                    out[l] = en->values[h];
+                    ok |= 1u << l;
+                } else if (env_lookup(en, e, &out[l])) {
+                    ok |= 1u << l;
+                    h = e->slot_hint;
+                }
+            }
+            return ok;
+        }
+        EACH_LANE(l, mask)
+        ok |= (uint32_t)env_lookup(envs ? &envs[l] : NULL, e, &out[l]) << l;
+        return ok;
+    case EX_UNKNOWN:
+        return 0;
+    case EX_UNARY:
+        ok_a = expr_eval_lanes(e->a, envs, mask, a);
+        EACH_LANE(l, ok_a)
+        ok |= (uint32_t)(apply_unary(e->op, a[l], &out[l], NULL) == EXPR_OK) << l;
+        return ok;
+    case EX_BINARY:
+        ok_a = expr_eval_lanes(e->a, envs, mask, a);
+        need = ok_a;
+        if (e->op == OP_LAND || e->op == OP_LOR) {
+            /* The lanes the left side decides are done: && false, || true. */
+            bool decides = e->op == OP_LOR;
+            EACH_LANE(l, ok_a)
+            if ((a[l] != 0) == decides) {
+                out[l] = decides;
+                ok |= 1u << l;
+                need &= ~(1u << l);
+            }
+        }
+        uint32_t ok_b = expr_eval_lanes(e->b, envs, need, b);
+        return ok | binary_lanes(e->op, a, b, ok_b, out);
+    case EX_COND:
+        ok_a = expr_eval_lanes(e->a, envs, mask, a);
+        uint32_t then = 0;
+        EACH_LANE(l, ok_a)
+        then |= (uint32_t)(a[l] != 0) << l;
+        ok = expr_eval_lanes(e->b, envs, then, out);
+        uint32_t ok_c = expr_eval_lanes(e->c, envs, ok_a & ~then, b);
+        EACH_LANE(l, ok_c)
+        out[l] = b[l];
+        return ok | ok_c;
+    }
+    return 0;
+}
+
 void expr_alias_names(expr *e, const expr_env *env)
 {
     if (!e || !env)

@@ -126,6 +126,13 @@ typedef enum expr_status {
  * the unknown node's reason. */
 expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, const char **why);
 
+/* expr_eval in each lane l of mask (bit l, l < 32) with envs[l], the tree
+ * walked once for all of them: out[l] where it succeeds, and the lanes that
+ * succeed as the result (those that fail give no value; expr_eval on the
+ * lane tells how). The same values expr_eval gives, && || ?: short-circuit
+ * lane by lane. */
+uint32_t expr_eval_lanes(const expr *e, const expr_env *envs, uint32_t mask, int64_t out[32]);
+
 /* Points every named symbol of e that env binds at env's own name string
  * (see expr.alias). Evaluation results do not change; lookups in envs that
  * borrow the same strings skip the string comparisons. */

@@ -185,13 +185,20 @@ bool lanes_expr_per_lane(const expr *e, const loop_ctx *loops, int n_loops)
 static bool guard_mask(walker *w, uint32_t mask, uint32_t *active_out)
 {
     lanes_result *res = w->res;
+    if (!w->guard) {
+        *active_out = mask;
+        return true;
+    }
+    int64_t gs[LANES_WARP];
+    uint32_t fine = expr_eval_lanes(w->guard, w->env, mask, gs);
     uint32_t active = 0;
     for (int l = 0; l < LANES_WARP; l++) {
         if (!(mask >> l & 1))
             continue;
-        int64_t g = 1;
+        int64_t g = gs[l];
         const char *why = NULL;
-        expr_status s = w->guard ? expr_eval(w->guard, &w->env[l], &g, &why) : EXPR_OK;
+        /* A lane that fails is evaluated again alone, for how. */
+        expr_status s = fine >> l & 1 ? EXPR_OK : expr_eval(w->guard, &w->env[l], &g, &why);
         if (s == EXPR_UNKNOWN || s == EXPR_UNBOUND) {
             /* A guard on an unknown value is almost always a bounds check,
              * true for every lane but those past the end of the data. */
@@ -228,9 +235,13 @@ static bool emit(walker *w, uint32_t mask)
     }
     lanes_visit *v = &w->visit;
     v->active = active;
+    uint32_t fine = expr_eval_lanes(w->value, w->env, active, v->value);
     for (int l = 0; l < LANES_WARP; l++) {
-        v->value[l] = 0;
-        if (!(active >> l & 1))
+        if (!(active >> l & 1)) {
+            v->value[l] = 0;
+            continue;
+        }
+        if (fine >> l & 1)
             continue;
         const char *why = NULL;
         expr_status s = expr_eval(w->value, &w->env[l], &v->value[l], &why);
@@ -290,6 +301,32 @@ static bool set_var(walker *w, const loop_ctx *L, int lane, int64_t v)
 {
     if (!expr_env_set(&w->env[lane], L->var, v))
         return fail(w, "too many symbols to evaluate %s", w->job->what);
+    return true;
+}
+
+/* Loop d's start or step (e) in every lane of mask, set as its counter. */
+static bool set_loop_part(walker *w, const loop_ctx *L, const expr *e, const char *part,
+                          uint32_t mask)
+{
+    int64_t xs[LANES_WARP];
+    uint32_t fine = expr_eval_lanes(e, w->env, mask, xs);
+    int slot = -1; /* where the last lane keeps the counter: likely the next's too */
+    for (int l = 0; l < LANES_WARP; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        /* A lane that fails is evaluated again alone, for how. */
+        if (!(fine >> l & 1) && !eval_loop_part(w, L, e, part, l, &xs[l]))
+            return false;
+        expr_env *en = &w->env[l];
+        if (slot >= 0 && slot < en->n_named && en->names[slot] == L->var) {
+            en->values[slot] = xs[l];
+            continue;
+        }
+        if (!set_var(w, L, l, xs[l]))
+            return false;
+        for (slot = en->n_named - 1; slot >= 0 && en->names[slot] != L->var; slot--)
+            ;
+    }
     return true;
 }
 
@@ -523,22 +560,20 @@ static bool walk(walker *w, int d, uint32_t mask)
                     L->loc.line);
     if (job->last_loop_trips && d == job->n_loops - 1)
         return count_trips(w, d, mask);
-    for (int l = 0; l < LANES_WARP; l++) {
-        int64_t x;
-        if ((mask >> l & 1) &&
-            (!eval_loop_part(w, L, w->inits[d], "start", l, &x) || !set_var(w, L, l, x)))
-            return false;
-    }
+    if (!set_loop_part(w, L, w->inits[d], "start", mask))
+        return false;
     uint32_t alive = mask, recorded_mask = 0;
     bool recorded = false;
     for (long it = 0;; it++) {
         uint32_t cur = 0;
         bool sampled = false, entered = false;
+        int64_t cs[LANES_WARP];
+        uint32_t fine = expr_eval_lanes(w->conds[d], w->env, alive, cs);
         for (int l = 0; l < LANES_WARP; l++) {
             if (!(alive >> l & 1))
                 continue;
-            bool ok;
-            int c = eval_cond(w, d, l, &ok);
+            bool ok = true;
+            int c = fine >> l & 1 ? cs[l] != 0 : eval_cond(w, d, l, &ok);
             if (!ok)
                 return false;
             entered |= c > 0;
@@ -572,12 +607,8 @@ static bool walk(walker *w, int d, uint32_t mask)
         }
         if (!walk_body(w, d, cur, &recorded, &recorded_mask))
             return false;
-        for (int l = 0; l < LANES_WARP; l++) {
-            int64_t x;
-            if ((cur >> l & 1) &&
-                (!eval_loop_part(w, L, w->nexts[d], "step", l, &x) || !set_var(w, L, l, x)))
-                return false;
-        }
+        if (!set_loop_part(w, L, w->nexts[d], "step", cur))
+            return false;
         alive = cur;
     }
     return true;

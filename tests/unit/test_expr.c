@@ -299,6 +299,88 @@ static void test_builtin_names(void **state)
     assert_string_equal(expr_builtin_name(SYM_NAMED), "?");
 }
 
+/* expr_eval_lanes against expr_eval lane by lane: random trees of every
+ * operator over threadIdx.x, a counter i (bound per lane) and a name n
+ * bound in some lanes only, with small and huge constants, so divisions by
+ * zero, overflows, unbound names and short circuits all occur; a lane
+ * succeeds in both with the same value, or fails in both. */
+static uint64_t rng = 88172645463325252ull;
+static int64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (int64_t)(rng >> 1);
+}
+
+static expr *random_tree(int depth)
+{
+    int pick = (int)(next_rand() % (depth > 0 ? 9 : 4));
+    static const int64_t consts[] = {0, 1, -1, 2, 3, 7, 32, 63, 64, INT64_MAX, INT64_MIN};
+    switch (pick) {
+    case 0:
+        return expr_const(consts[next_rand() % (int64_t)(sizeof consts / sizeof consts[0])]);
+    case 1:
+        return expr_builtin_sym(SYM_TID_X);
+    case 2:
+        return expr_named("i");
+    case 3:
+        return expr_named("n");
+    case 4:
+        return expr_unary((expr_op[]){OP_NEG, OP_NOT, OP_BNOT}[next_rand() % 3],
+                          random_tree(depth - 1));
+    case 5:
+        return expr_cond(random_tree(depth - 1), random_tree(depth - 1), random_tree(depth - 1));
+    default: {
+        static const expr_op ops[] = {OP_ADD, OP_SUB, OP_MUL,  OP_DIV, OP_MOD, OP_SHL, OP_SHR,
+                                      OP_AND, OP_OR,  OP_XOR,  OP_LT,  OP_LE,  OP_GT,  OP_GE,
+                                      OP_EQ,  OP_NE,  OP_LAND, OP_LOR, OP_MIN, OP_MAX};
+        expr_op op = ops[next_rand() % (int64_t)(sizeof ops / sizeof ops[0])];
+        return expr_binary(op, random_tree(depth - 1), random_tree(depth - 1));
+    }
+    }
+}
+
+static void test_lanes_agree(void **state)
+{
+    (void)state;
+    expr_env envs[32];
+    for (int l = 0; l < 32; l++) {
+        expr_env_init(&envs[l]);
+        expr_env_set_builtin(&envs[l], SYM_TID_X, l);
+        expr_env_set(&envs[l], "i", l * 5 - 40);
+        if (l % 3)
+            expr_env_set(&envs[l], "n", l % 4 ? l : 0);
+    }
+    int ok_lanes = 0, failed_lanes = 0;
+    for (int t = 0; t < 20000; t++) {
+        expr *e = random_tree(1 + t % 5);
+        /* Half the trees aliased to lane 1's names (lanes without n keep
+         * their slots elsewhere: the lookup must not trust the hint). */
+        if (t % 2)
+            expr_alias_names(e, &envs[1]);
+        uint32_t mask = t % 4 ? 0xffffffffu : (uint32_t)next_rand();
+        int64_t out[32];
+        uint32_t fine = expr_eval_lanes(e, envs, mask, out);
+        assert_int_equal(fine & ~mask, 0);
+        for (int l = 0; l < 32; l++) {
+            if (!(mask >> l & 1))
+                continue;
+            int64_t v;
+            expr_status s = expr_eval(e, &envs[l], &v, NULL);
+            assert_int_equal(s == EXPR_OK, fine >> l & 1);
+            if (s == EXPR_OK)
+                assert_int_equal(v, out[l]);
+            ok_lanes += s == EXPR_OK;
+            failed_lanes += s != EXPR_OK;
+        }
+        expr_free(e);
+    }
+    /* Both outcomes came up often enough to mean something. */
+    assert_true(ok_lanes > 100000);
+    assert_true(failed_lanes > 10000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,7 +388,7 @@ int main(void)
         cmocka_unit_test(test_short_circuit), cmocka_unit_test(test_env),
         cmocka_unit_test(test_uses),          cmocka_unit_test(test_clone),
         cmocka_unit_test(test_to_string),     cmocka_unit_test(test_simplify),
-        cmocka_unit_test(test_builtin_names),
+        cmocka_unit_test(test_builtin_names), cmocka_unit_test(test_lanes_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
