@@ -11,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline int64_t floor_div(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    return a % b < 0 ? q - 1 : q;
-}
-
 bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int width,
                            coalesce_request *out, char *why, size_t why_size)
 {
@@ -48,12 +42,14 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
      * bytes asked for are the distinct ones, as aligned accesses of one
      * width either coincide or do not overlap. */
     lanes_sort(starts, n);
+    _Static_assert(COALESCE_SECTOR == 32, "sectors and lines by shifts");
     for (int i = 0; i < n; i++) {
-        int64_t sector = floor_div(starts[i], COALESCE_SECTOR);
-        int64_t prev = i ? floor_div(starts[i - 1], COALESCE_SECTOR) : 0;
+        /* >> floors for negative offsets too (an arithmetic shift, as gcc
+         * and clang do). */
+        int64_t sector = starts[i] >> 5, prev = i ? starts[i - 1] >> 5 : 0;
         if (i == 0 || sector != prev)
             out->sectors++;
-        if (i == 0 || floor_div(sector, 4) != floor_div(prev, 4))
+        if (i == 0 || sector >> 2 != prev >> 2)
             out->lines++;
         if (i == 0 || starts[i] != starts[i - 1])
             out->bytes += width;

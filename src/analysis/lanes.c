@@ -44,6 +44,10 @@ typedef struct walker {
      * replayed for the others (see walk). */
     bool invariant[ACCESS_MAX_LOOPS];
     recording rec[ACCESS_MAX_LOOPS];
+    /* The innermost loop, where the value is affine in its counter and the
+     * guard does not read it: its requests are stepped by addition (see
+     * walk_affine). */
+    bool affine_last;
     /* An unknown the step of a counted loop reads: its trip count then
      * depends on it (at 0 the loop never ends), so the run stops once a
      * lane enters the loop, with what re-running would have found. */
@@ -544,6 +548,124 @@ static bool walk_body(walker *w, int d, uint32_t mask, bool *recorded, uint32_t 
     return ok;
 }
 
+static void note_capped(walker *w, const loop_ctx *L, long it)
+{
+    if (!w->res->loop_capped && !w->visit.probe)
+        appendf(w->res->note, sizeof w->res->note,
+                "%sloop '%s' (line %d) was followed for %ld iterations only",
+                w->res->note[0] ? "; " : "", L->var, L->loc.line, it);
+    w->res->loop_capped = true;
+}
+
+static int var_slot(const expr_env *en, const char *var)
+{
+    for (int i = 0; i < en->n_named; i++)
+        if (en->names[i] == var)
+            return i;
+    for (int i = 0; i < en->n_named; i++)
+        if (strcmp(en->names[i], var) == 0)
+            return i;
+    return -1;
+}
+
+/* One lane's entry to the affine loop: its trip count (LANES_MAX_ITER + 1
+ * where the cap cuts it), step, first value and change per iteration.
+ * False where any of them is not known this way; the env is left as found. */
+static bool affine_lane(walker *w, int d, int l, int64_t *trips, int64_t *step, int64_t *v0,
+                        int64_t *dv)
+{
+    expr_env *en = &w->env[l];
+    int h = var_slot(en, w->job->loops[d].var);
+    if (h < 0)
+        return false;
+    int64_t x0 = en->values[h], t, x1, v1, last, vlast, want;
+    bool capped = w->res->loop_capped;
+    w->res->loop_capped = false;
+    bool known = closed_form_trips(w, d, l, x0, &t);
+    bool cut = w->res->loop_capped;
+    w->res->loop_capped = capped;
+    *trips = cut ? LANES_MAX_ITER + 1 : t;
+    *dv = 0;
+    if (!known || expr_eval(w->nexts[d], en, &x1, NULL) != EXPR_OK ||
+        __builtin_sub_overflow(x1, x0, step))
+        return false;
+    if (t == 0)
+        return true;
+    if (expr_eval(w->value, en, v0, NULL) != EXPR_OK)
+        return false;
+    if (t == 1)
+        return true;
+    /* The second iteration gives the change; the last must fail nowhere
+     * and lie on the line (every node of an affine tree peaks at an end). */
+    en->values[h] = x1;
+    bool ok =
+        expr_eval(w->value, en, &v1, NULL) == EXPR_OK && !__builtin_sub_overflow(v1, *v0, dv) &&
+        !__builtin_mul_overflow(t - 1, *step, &last) && !__builtin_add_overflow(x0, last, &last);
+    if (ok) {
+        en->values[h] = last;
+        ok = expr_eval(w->value, en, &vlast, NULL) == EXPR_OK &&
+             !__builtin_mul_overflow(t - 1, *dv, &want) &&
+             !__builtin_add_overflow(*v0, want, &want) && want == vlast;
+    }
+    en->values[h] = x0;
+    return ok;
+}
+
+/* The innermost loop where affine_last holds, stepped by addition: the
+ * requests the step-by-step walk makes (the same lanes, values, caps and
+ * notes) without evaluating the trees per iteration. 1: walked, 0: failed
+ * (as the walk fails), -1: not known this way, nothing changed. */
+static int walk_affine(walker *w, int d, uint32_t mask)
+{
+    int64_t trips[LANES_WARP] = {0}, step[LANES_WARP], v0[LANES_WARP], dv[LANES_WARP];
+    for (int l = 0; l < LANES_WARP; l++)
+        if (mask >> l & 1 && !affine_lane(w, d, l, &trips[l], &step[l], &v0[l], &dv[l]))
+            return -1;
+    const loop_ctx *L = &w->job->loops[d];
+    lanes_visit *v = &w->visit;
+    uint32_t guarded = 0;
+    bool guard_known = false;
+    long it = 0;
+    for (;; it++) {
+        uint32_t cur = 0;
+        for (int l = 0; l < LANES_WARP; l++)
+            if (mask >> l & 1 && trips[l] > it)
+                cur |= 1u << l;
+        if (!cur)
+            break;
+        if (it >= LANES_MAX_ITER || w->warp_visits >= LANES_MAX_VISITS_PER_WARP) {
+            note_capped(w, L, it);
+            break;
+        }
+        /* The guard does not read the counter: its lanes are the first
+         * iteration's, less those that left the loop. */
+        if (!guard_known && !guard_mask(w, cur, &guarded))
+            return 0;
+        guard_known = true;
+        uint32_t active = cur & guarded;
+        v->active = 0;
+        if (!active)
+            continue;
+        if (w->warp_visits >= LANES_MAX_VISITS_PER_WARP) {
+            w->res->loop_capped = true;
+            continue;
+        }
+        for (int l = 0; l < LANES_WARP; l++)
+            v->value[l] = active >> l & 1 ? v0[l] + it * dv[l] : 0;
+        v->active = active;
+        if (!visit(w))
+            return 0;
+    }
+    /* Each counter where stepping leaves it. */
+    for (int l = 0; l < LANES_WARP; l++)
+        if (mask >> l & 1) {
+            expr_env *en = &w->env[l];
+            int h = var_slot(en, L->var);
+            en->values[h] += (trips[l] < it ? trips[l] : it) * step[l];
+        }
+    return 1;
+}
+
 static bool walk(walker *w, int d, uint32_t mask)
 {
     const lanes_job *job = w->job;
@@ -562,6 +684,11 @@ static bool walk(walker *w, int d, uint32_t mask)
         return count_trips(w, d, mask);
     if (!set_loop_part(w, L, w->inits[d], "start", mask))
         return false;
+    if (w->affine_last && d == job->n_loops - 1 && !w->step_unknown[d]) {
+        int walked = walk_affine(w, d, mask);
+        if (walked >= 0)
+            return walked;
+    }
     uint32_t alive = mask, recorded_mask = 0;
     bool recorded = false;
     for (long it = 0;; it++) {
@@ -598,11 +725,7 @@ static bool walk(walker *w, int d, uint32_t mask)
         if (it == 0 && entered && w->step_unknown[d])
             return fail_step_unknown(w, d);
         if (it >= LANES_MAX_ITER || w->warp_visits >= LANES_MAX_VISITS_PER_WARP) {
-            if (!w->res->loop_capped && !w->visit.probe)
-                appendf(w->res->note, sizeof w->res->note,
-                        "%sloop '%s' (line %d) was followed for %ld iterations only",
-                        w->res->note[0] ? "; " : "", L->var, L->loc.line, it);
-            w->res->loop_capped = true;
+            note_capped(w, L, it);
             break;
         }
         if (!walk_body(w, d, cur, &recorded, &recorded_mask))
@@ -717,6 +840,40 @@ static bool find_unknowns(const lanes_job *job, walker *w, expr_env *probe_env, 
 /* What is the same in every lane and iteration (the caller's constants, the
  * block shape) is folded into private copies once; the lane, the loop
  * counters and the unknowns being probed stay symbols. */
+/* Whether e is affine in var in every lane: var, a term without it, and
+ * sums, differences, negations, products with a term without it, shifts by
+ * such a term and a ?: whose condition does not read it, of those. Every
+ * node of such a tree is affine too, so its extremes over an interval of
+ * var are at the interval's ends. */
+static bool affine_in(const expr *e, const char *var)
+{
+    if (!e || !expr_uses_name(e, var))
+        return true;
+    switch (e->kind) {
+    case EX_SYM:
+        return true;
+    case EX_UNARY:
+        return e->op == OP_NEG && affine_in(e->a, var);
+    case EX_BINARY:
+        switch (e->op) {
+        case OP_ADD:
+        case OP_SUB:
+            return affine_in(e->a, var) && affine_in(e->b, var);
+        case OP_MUL:
+            return (!expr_uses_name(e->a, var) && affine_in(e->b, var)) ||
+                   (!expr_uses_name(e->b, var) && affine_in(e->a, var));
+        case OP_SHL:
+            return !expr_uses_name(e->b, var) && affine_in(e->a, var);
+        default:
+            return false;
+        }
+    case EX_COND:
+        return !expr_uses_name(e->a, var) && affine_in(e->b, var) && affine_in(e->c, var);
+    default:
+        return false;
+    }
+}
+
 static void fold_constants(const lanes_job *job, walker *w, expr_env *probe_env)
 {
     expr_env fixed;
@@ -756,6 +913,10 @@ static void fold_constants(const lanes_job *job, walker *w, expr_env *probe_env)
                    expr_uses_name(w->nexts[e], var);
         w->invariant[d] = !read;
     }
+    int last = job->n_loops - 1;
+    w->affine_last = last >= 0 && !job->last_loop_trips && !w->invariant[last] &&
+                     job->loops[last].var && affine_in(w->value, job->loops[last].var) &&
+                     !expr_uses_name(w->guard, job->loops[last].var);
 }
 
 static bool uses_unknown(const expr *e, const unknown_sym *u)

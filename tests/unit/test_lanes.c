@@ -124,27 +124,28 @@ static void run(const loop_case *c, bool stepped, seen *s, bool *capped, int64_t
     expr_free(loop.next);
 }
 
+static const loop_case cases[] = {
+    {"i = tid; i < 100; i += 7", 1, 0, OP_LT, false, 0, 100, OP_ADD, 7, 0, true},
+    {"i = tid; i <= 100; i += 32", 1, 0, OP_LE, false, 0, 100, OP_ADD, 32, 0, true},
+    {"i = 100; i > tid; i -= 3", 0, 100, OP_GT, false, 1, 0, OP_SUB, 3, 0, true},
+    {"i = 2 tid; i >= 0; i -= 5", 2, 0, OP_GE, false, 0, 0, OP_SUB, 5, 0, true},
+    {"i = 0; i != tid; i += 1", 0, 0, OP_NE, false, 1, 0, OP_ADD, 1, 0, true},
+    {"i = 40; i != tid; i -= 1 (lanes above 40 never stop)", 0, 40, OP_NE, false, 1, 0, OP_ADD, -1,
+     0, false},
+    {"i = tid; 50 > i; i += 4", 1, 0, OP_GT, true, 0, 50, OP_ADD, 4, 0, true},
+    {"i = tid; 3 <= i; i -= 2", 1, 0, OP_LE, true, 0, 3, OP_SUB, 2, 0, true},
+    {"i = 0; i < 1000 tid; i += 1 (capped)", 0, 0, OP_LT, false, 1000, 0, OP_ADD, 1, 0, true},
+    {"i = tid; i < 10; i += 0 (never moves)", 1, 0, OP_LT, false, 0, 10, OP_ADD, 0, 0, false},
+    {"i = 0; i != 7; i += 2 (jumps over)", 0, 0, OP_NE, false, 0, 7, OP_ADD, 2, 0, false},
+    {"i = 0; i < 64; i += tid", 0, 0, OP_LT, false, 0, 64, OP_ADD, 0, 1, false},
+    {"i = tid; i < 20; i -= -3", 1, 0, OP_LT, false, 0, 20, OP_SUB, -3, 0, true},
+    {"i = tid - 70; i < -5; i += 9", 1, -70, OP_LT, false, 0, -5, OP_ADD, 9, 0, true},
+    {"i = tid; i > 100; i += 1 (never enters)", 1, 0, OP_GT, false, 0, 100, OP_ADD, 1, 0, true},
+};
+
 static void test_trips_match_c(void **state)
 {
     (void)state;
-    static const loop_case cases[] = {
-        {"i = tid; i < 100; i += 7", 1, 0, OP_LT, false, 0, 100, OP_ADD, 7, 0, true},
-        {"i = tid; i <= 100; i += 32", 1, 0, OP_LE, false, 0, 100, OP_ADD, 32, 0, true},
-        {"i = 100; i > tid; i -= 3", 0, 100, OP_GT, false, 1, 0, OP_SUB, 3, 0, true},
-        {"i = 2 tid; i >= 0; i -= 5", 2, 0, OP_GE, false, 0, 0, OP_SUB, 5, 0, true},
-        {"i = 0; i != tid; i += 1", 0, 0, OP_NE, false, 1, 0, OP_ADD, 1, 0, true},
-        {"i = 40; i != tid; i -= 1 (lanes above 40 never stop)", 0, 40, OP_NE, false, 1, 0, OP_ADD,
-         -1, 0, false},
-        {"i = tid; 50 > i; i += 4", 1, 0, OP_GT, true, 0, 50, OP_ADD, 4, 0, true},
-        {"i = tid; 3 <= i; i -= 2", 1, 0, OP_LE, true, 0, 3, OP_SUB, 2, 0, true},
-        {"i = 0; i < 1000 tid; i += 1 (capped)", 0, 0, OP_LT, false, 1000, 0, OP_ADD, 1, 0, true},
-        {"i = tid; i < 10; i += 0 (never moves)", 1, 0, OP_LT, false, 0, 10, OP_ADD, 0, 0, false},
-        {"i = 0; i != 7; i += 2 (jumps over)", 0, 0, OP_NE, false, 0, 7, OP_ADD, 2, 0, false},
-        {"i = 0; i < 64; i += tid", 0, 0, OP_LT, false, 0, 64, OP_ADD, 0, 1, false},
-        {"i = tid; i < 20; i -= -3", 1, 0, OP_LT, false, 0, 20, OP_SUB, -3, 0, true},
-        {"i = tid - 70; i < -5; i += 9", 1, -70, OP_LT, false, 0, -5, OP_ADD, 9, 0, true},
-        {"i = tid; i > 100; i += 1 (never enters)", 1, 0, OP_GT, false, 0, 100, OP_ADD, 1, 0, true},
-    };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const loop_case *c = &cases[k];
         bool c_capped = false;
@@ -227,11 +228,106 @@ static void test_guard_and_unknown_step(void **state)
     expr_free(never);
 }
 
+/* The innermost loop stepped by addition (the value affine in its counter)
+ * against the same loop evaluated iteration by iteration (the value as
+ * max(value, -10^15), which is not affine and which expr_simplify keeps),
+ * for every loop shape above, under an
+ * outer loop and an if: the same requests in the same order, the same
+ * counts, caps and notes. */
+typedef struct trace {
+    uint64_t hash;
+    long n;
+} trace;
+
+static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, size_t why_size,
+                       void *ctx)
+{
+    (void)why;
+    (void)why_size;
+    trace *t = ctx;
+    uint64_t h = t->hash ^ ((uint64_t)v->warp << 40 ^ (uint64_t)v->iteration << 8 ^ v->active);
+    for (int l = 0; l < LANES_WARP; l++)
+        h = (h ^ (uint64_t)v->value[l]) * 1099511628211ull;
+    t->hash = h;
+    t->n++;
+    m[0] = v->value[0] & 0xff;
+    m[1] = __builtin_popcount(v->active);
+    return true;
+}
+
+static void walk_case(const loop_case *c, bool affine, trace *t, lanes_result *r, bool *ok)
+{
+    static char var[] = "i", outer[] = "j";
+    expr *bound = affine_tid(c->bound_mul, c->bound_add);
+    expr *i = expr_named(var);
+    expr *step =
+        expr_binary(OP_ADD, expr_const(c->step),
+                    expr_binary(OP_MUL, expr_builtin_sym(SYM_TID_X), expr_const(c->step_tid_mul)));
+    loop_ctx loops[2] = {
+        {.var = outer,
+         .init = expr_const(0),
+         .cond = expr_binary(OP_LT, expr_named(outer), expr_const(3)),
+         .next = expr_binary(OP_ADD, expr_named(outer), expr_const(1)),
+         .loc = {.line = 1}},
+        {.var = var,
+         .init = affine_tid(c->init_mul, c->init_add),
+         .cond = c->mirrored ? expr_binary(c->op, bound, i) : expr_binary(c->op, i, bound),
+         .next = expr_binary(c->step_op, expr_named(var), step),
+         .loc = {.line = 2}},
+    };
+    /* j * 65536 + i * 8 + tid * 4 */
+    expr *value =
+        expr_binary(OP_ADD, expr_binary(OP_MUL, expr_named(outer), expr_const(65536)),
+                    expr_binary(OP_ADD, expr_binary(OP_MUL, expr_named(var), expr_const(8)),
+                                expr_binary(OP_MUL, expr_builtin_sym(SYM_TID_X), expr_const(4))));
+    if (!affine)
+        value = expr_binary(OP_MAX, value, expr_const(-1000000000000000));
+    expr *guard = expr_binary(
+        OP_NE, expr_binary(OP_MOD, expr_builtin_sym(SYM_TID_X), expr_const(5)), expr_const(3));
+    lanes_job job = {.what = "index",
+                     .value = value,
+                     .guard = guard,
+                     .loops = loops,
+                     .n_loops = 2,
+                     .block = {BLOCK, 1, 1},
+                     .fn = on_request,
+                     .ctx = t};
+    memset(t, 0, sizeof *t);
+    *ok = lanes_run(&job, r);
+    expr_free(value);
+    expr_free(guard);
+    for (int k = 0; k < 2; k++) {
+        expr_free(loops[k].init);
+        expr_free(loops[k].cond);
+        expr_free(loops[k].next);
+    }
+}
+
+static void test_affine_walk(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        trace ta, ts;
+        lanes_result ra, rs;
+        bool oka, oks;
+        walk_case(&cases[k], true, &ta, &ra, &oka);
+        walk_case(&cases[k], false, &ts, &rs, &oks);
+        if (oka != oks || ta.hash != ts.hash || ta.n != ts.n || ra.visits != rs.visits ||
+            memcmp(ra.sum, rs.sum, sizeof ra.sum) || memcmp(ra.worst, rs.worst, sizeof ra.worst) ||
+            ra.loop_capped != rs.loop_capped || strcmp(ra.note, rs.note) || strcmp(ra.why, rs.why))
+            fail_msg("%s: affine %d requests (ok %d, note '%s', why '%s'), stepped %d (ok %d, "
+                     "note '%s', why '%s')",
+                     cases[k].what, (int)ta.n, oka, ra.note, ra.why, (int)ts.n, oks, rs.note,
+                     rs.why);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_guard_and_unknown_step),
         cmocka_unit_test(test_trips_match_c),
+        cmocka_unit_test(test_affine_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
