@@ -98,6 +98,18 @@ static int64_t next_set(const uint64_t *w, int64_t nbits, int64_t i)
     return nbits;
 }
 
+/* The first clear bit at or after bit i; nbits when none. */
+static int64_t next_clear(const uint64_t *w, int64_t nbits, int64_t i)
+{
+    while (i < nbits) {
+        uint64_t word = ~w[i / 64] >> (i % 64);
+        if (word)
+            return i + __builtin_ctzll(word) < nbits ? i + __builtin_ctzll(word) : nbits;
+        i = (i / 64 + 1) * 64;
+    }
+    return nbits;
+}
+
 /* The fewest 32-byte windows that cover the bytes of the set bits (bit i:
  * bytes [i * g, i * g + g)). DRAM moves whole 32-byte sectors, and however
  * an array is aligned its bytes need at least this many: two bytes 32 or
@@ -106,8 +118,12 @@ static int64_t next_set(const uint64_t *w, int64_t nbits, int64_t i)
 static int64_t cover32(const uint64_t *w, int64_t nbits, int64_t g)
 {
     int64_t n = 0, skip = (32 + g - 1) / g;
-    for (int64_t i = next_set(w, nbits, 0); i < nbits; i = next_set(w, nbits, i + skip))
-        n++;
+    /* A run of set bits takes its windows back to back. */
+    for (int64_t i = next_set(w, nbits, 0); i < nbits;) {
+        int64_t k = next_clear(w, nbits, i), c = (k - i + skip - 1) / skip;
+        n += c;
+        i = next_set(w, nbits, i + c * skip);
+    }
     return n;
 }
 
@@ -117,19 +133,20 @@ static int64_t floor_div(int64_t byte, int64_t size)
 }
 
 /* The blocks of size bytes (of the array, byte 0 aligned) that hold a set
- * bit's bytes, bit 0 at byte lo. Bits come in order: a block is counted
- * when it is past the last one counted, and the bits that end inside that
- * one are skipped. */
+ * bit's bytes, bit 0 at byte lo. Runs of bits come in order: a block is
+ * counted when it is past the last one counted. */
 static int64_t aligned_blocks(const uint64_t *w, int64_t nbits, int64_t g, int64_t lo, int64_t size)
 {
     int64_t n = 0, last = INT64_MIN;
+    /* A run of set bits is one range of bytes. */
     for (int64_t i = next_set(w, nbits, 0); i < nbits;) {
-        int64_t b0 = floor_div(lo + i * g, size), b1 = floor_div(lo + i * g + g - 1, size);
-        n += b1 - (b0 > last ? b0 : last + 1) + 1;
-        last = b1;
-        /* The first bit that ends past block b1. */
-        int64_t past = (b1 + 1) * size - lo - g + 1, j = past > 0 ? (past + g - 1) / g : 0;
-        i = next_set(w, nbits, j > i + 1 ? j : i + 1);
+        int64_t k = next_clear(w, nbits, i);
+        int64_t b0 = floor_div(lo + i * g, size), b1 = floor_div(lo + k * g - 1, size);
+        if (b1 > last) {
+            n += b1 - (b0 > last ? b0 : last + 1) + 1;
+            last = b1;
+        }
+        i = next_set(w, nbits, k);
     }
     return n;
 }

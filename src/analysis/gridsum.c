@@ -222,20 +222,30 @@ static bool dim_sum(const expr *f, int d, const int64_t grid[3], const int64_t b
 {
     if (!f)
         return !__builtin_mul_overflow(grid[d], block[d], out);
-    expr_env env;
-    expr_env_init(&env);
+    /* 32 threads of the dimension at a time, one walk of the tree each. */
+    expr_env *env = xcalloc(32, sizeof *env);
+    for (int l = 0; l < 32; l++)
+        expr_env_init(&env[l]);
     int64_t sum = 0;
-    for (int64_t b = 0; b < grid[d]; b++) {
-        expr_env_set_builtin(&env, bid_of[d], b);
-        for (int64_t t = 0; t < block[d]; t++) {
-            expr_env_set_builtin(&env, tid_of[d], t);
-            int64_t v;
-            if (expr_eval(f, &env, &v, NULL) != EXPR_OK || __builtin_add_overflow(sum, v, &sum))
-                return false;
+    bool ok = true;
+    for (int64_t b = 0; ok && b < grid[d]; b++) {
+        for (int l = 0; l < 32; l++)
+            expr_env_set_builtin(&env[l], bid_of[d], b);
+        for (int64_t t0 = 0; ok && t0 < block[d]; t0 += 32) {
+            int n = block[d] - t0 < 32 ? (int)(block[d] - t0) : 32;
+            uint32_t mask = n == 32 ? 0xffffffffu : (1u << n) - 1;
+            for (int l = 0; l < n; l++)
+                expr_env_set_builtin(&env[l], tid_of[d], t0 + l);
+            int64_t v[32];
+            ok = expr_eval_lanes(f, env, mask, v) == mask;
+            for (int l = 0; ok && l < n; l++)
+                ok = !__builtin_add_overflow(sum, v[l], &sum);
         }
     }
-    *out = sum;
-    return true;
+    free(env);
+    if (ok)
+        *out = sum;
+    return ok;
 }
 
 bool gridsum_separable(const expr *e, const int64_t grid[3], const int64_t block[3], int64_t *out)

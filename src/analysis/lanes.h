@@ -2,7 +2,10 @@
  * block, following the loops around it in SIMT lockstep, and hands each
  * warp-wide request (one warp, one loop iteration) to a callback. The bank,
  * coalescing and divergence models are all "look at the 32 lanes of one
- * request"; this is the part they share. Pure: no I/O, no globals. */
+ * request"; this is the part they share. Each tree is walked once for the
+ * 32 lanes (expr_eval_lanes), and an innermost loop whose value is affine
+ * in its counter is stepped by addition: the same requests, found without
+ * evaluating the trees each iteration. Pure: no I/O, no globals. */
 #ifndef GPULINT_LANES_H
 #define GPULINT_LANES_H
 

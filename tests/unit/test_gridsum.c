@@ -80,6 +80,16 @@ static void test_bounds_check(void **state)
     agrees(B(OP_MUL, IND(in), C(5)), g, b);
 }
 
+/* Blocks of 80 x 3 threads: x is summed 32 threads at a time, the last
+ * 16 a part of a group; the cut at 150 leaves the second block partial. */
+static void test_wide_blocks(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {2, 2, 1}, b[3] = {80, 3, 1};
+    expr *in = B(OP_LAND, B(OP_LT, GLOBAL(0, 80), C(150)), B(OP_LT, GLOBAL(1, 3), C(5)));
+    agrees(B(OP_MUL, IND(in), B(OP_ADD, GLOBAL(0, 80), C(7))), g, b);
+}
+
 /* Step 1's arms: inside the bounds, 4 where y == 0 and 12 elsewhere. */
 static void test_halo_arms(void **state)
 {
@@ -132,9 +142,8 @@ static void test_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bounds_check),
-        cmocka_unit_test(test_halo_arms),
-        cmocka_unit_test(test_cond_values),
+        cmocka_unit_test(test_bounds_check), cmocka_unit_test(test_wide_blocks),
+        cmocka_unit_test(test_halo_arms),    cmocka_unit_test(test_cond_values),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
