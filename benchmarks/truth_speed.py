@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """gpulint's time against its own nvcc job on every file of the truth set.
 
-usage: python3 benchmarks/truth_speed.py GPULINT [RUNS] > benchmarks/TRUTH-SPEED.md
+usage: python3 benchmarks/truth_speed.py GPULINT [RUNS [PROGRAM]] > benchmarks/TRUTH-SPEED.md
 
 For each program of tests/data/truth/programs.json and each set of --define
 values its kernels use: the wall time of `gpulint FILE --gpu h100-sxm
 --format json` with a fresh cache (nvcc included, as a user runs it), of
 the nvcc job gpulint runs (`nvcc -fatbin -arch=sm_90` with the program's
 flags), and the peak resident memory of gpulint's own processes (nvcc's
-excluded), read from /proc while it runs. Median of RUNS runs (default 3). Prints a Markdown table and the median and worst
-ratio.
+excluded), read from /proc while it runs, and the wall time of the nvcc job
+gpulint itself started (through a wrapper given as --nvcc), whose flags
+differ from the plain job's. Median of RUNS runs (default 3). Prints a
+Markdown table and the median and worst ratios.
 """
 import json
 import os
@@ -24,6 +26,19 @@ GPULINT = os.path.abspath(sys.argv[1])
 RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRUTH = os.path.join(ROOT, "tests", "data", "truth")
+
+
+# gpulint runs nvcc through this wrapper (--nvcc), which records how long
+# the job gpulint started took: the ratio to it is gpulint's cost beyond
+# the compile it needs (its flags: -Xptxas -v, -lineinfo, --keep).
+WRAPPER = """#!{py}
+import os, subprocess, sys, time
+t0 = time.monotonic()
+rc = subprocess.call([{nvcc!r}] + sys.argv[1:])
+with open(os.environ["GPULINT_BENCH_NVCC_TIMES"], "a") as f:
+    f.write(f"{{time.monotonic() - t0}}\\n")
+sys.exit(rc)
+"""
 
 
 def kernel_defines(p, k):
@@ -71,8 +86,20 @@ def gpulint_rss(argv, cwd, env):
     return hwm / 1024
 
 
+def make_wrapper():
+    d = tempfile.mkdtemp()
+    path = os.path.join(d, "nvcc")
+    with open(path, "w") as f:
+        f.write(WRAPPER.format(py=sys.executable, nvcc=shutil.which("nvcc") or "nvcc"))
+    os.chmod(path, 0o755)
+    return path
+
+
 def main():
     progs = json.load(open(os.path.join(TRUTH, "programs.json")))
+    if len(sys.argv) > 3:  # a program's name: that one only
+        progs = [p for p in progs if p["name"] == sys.argv[3]]
+    wrapper = make_wrapper()
     rows = []
     for p in progs:
         sets = []
@@ -83,16 +110,21 @@ def main():
         cwd = os.path.join(TRUTH, p["dir"])
         flags = [a for a in p["gpulint"] if a != "--"]
         for d in sets:
-            g, n = [], []
+            g, n, job = [], [], []
             rss = 0.0
             for _ in range(RUNS):
                 cache = tempfile.mkdtemp()
+                times = os.path.join(cache, "nvcc-times")
                 env = dict(os.environ, GPULINT_NO_DEVICE="1", GPULINT_CACHE_DIR=cache,
-                           GPULINT_MODELS=os.path.join(ROOT, "models"))
+                           GPULINT_MODELS=os.path.join(ROOT, "models"),
+                           GPULINT_BENCH_NVCC_TIMES=times)
                 argv = [GPULINT, p["file"], "--gpu", "h100-sxm", "--format", "json",
-                        *[a for x in d for a in ("--define", x)], *p["gpulint"]]
+                        "--nvcc", wrapper, *[a for x in d for a in ("--define", x)],
+                        *p["gpulint"]]
                 t, rc = timed(argv, cwd, env)
                 g.append(t if rc == 0 else float("nan"))
+                with open(times) as f:
+                    job.append(max(float(x) for x in f.read().split()))
                 shutil.rmtree(cache)
                 out = tempfile.mktemp(suffix=".fatbin")
                 t, _ = timed(["nvcc", "-fatbin", "-arch=sm_90", *flags, p["file"], "-o", out],
@@ -107,15 +139,21 @@ def main():
                                *[a for x in d for a in ("--define", x)], *p["gpulint"]], cwd, env)
             shutil.rmtree(cache)
             rows.append((p["name"] + (f" ({', '.join(d)})" if len(sets) > 1 else ""),
-                         statistics.median(g), statistics.median(n), rss))
-    print("| program | gpulint (s) | nvcc -fatbin (s) | ratio | gpulint peak RSS (MB) |")
-    print("|---|---:|---:|---:|---:|")
-    for name, g, n, rss in rows:
-        print(f"| {name} | {g:.2f} | {n:.2f} | {g / n:.2f} | {rss:.0f} |")
-    ratios = [g / n for _, g, n, _ in rows]
+                         statistics.median(g), statistics.median(n), statistics.median(job),
+                         rss))
+    print("| program | gpulint (s) | nvcc -fatbin (s) | ratio | its nvcc job (s) | ratio to it "
+          "| gpulint peak RSS (MB) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, g, n, j, rss in rows:
+        print(f"| {name} | {g:.2f} | {n:.2f} | {g / n:.2f} | {j:.2f} | {g / j:.2f} | {rss:.0f} |")
+    ratios = [g / n for _, g, n, _, _ in rows]
+    to_job = [g / j for _, g, _, j, _ in rows]
     worst = max(rows, key=lambda r: r[1] / r[2])
+    worst_job = max(rows, key=lambda r: r[1] / r[3])
     print(f"\nMedian ratio {statistics.median(ratios):.2f}, worst {max(ratios):.2f} "
-          f"({worst[0]}); peak RSS of gpulint at most {max(r[3] for r in rows):.0f} MB.")
+          f"({worst[0]}); to gpulint's own nvcc job: median {statistics.median(to_job):.2f}, "
+          f"worst {max(to_job):.2f} ({worst_job[0]}); peak RSS of gpulint at most "
+          f"{max(r[4] for r in rows):.0f} MB.")
 
 
 main()

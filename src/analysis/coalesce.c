@@ -61,15 +61,45 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
 typedef struct coalesce_ctx {
     int width;
     coalesce_result *out;
+    /* The last request: one whose lanes all moved by the same multiple of
+     * 128 bytes touches as many sectors and lines (a loop striding whole
+     * rows), and is not evaluated again. */
+    bool have_last;
+    uint32_t last_active;
+    int64_t last_addr[LANES_WARP];
+    coalesce_request last;
 } coalesce_ctx;
+
+static bool moved_by_lines(const coalesce_ctx *ctx, const lanes_visit *v)
+{
+    if (!ctx->have_last || v->active != ctx->last_active || !v->active)
+        return false;
+    int first = __builtin_ctz(v->active);
+    int64_t d;
+    if (__builtin_sub_overflow(v->value[first], ctx->last_addr[first], &d) || d % 128 != 0)
+        return false;
+    for (int l = first + 1; l < LANES_WARP; l++) {
+        int64_t dl;
+        if (v->active >> l & 1 &&
+            (__builtin_sub_overflow(v->value[l], ctx->last_addr[l], &dl) || dl != d))
+            return false;
+    }
+    return true;
+}
 
 static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, size_t why_size,
                        void *p)
 {
     coalesce_ctx *ctx = p;
     coalesce_request req;
-    if (!coalesce_request_eval(v->value, v->active, ctx->width, &req, why, why_size))
+    if (moved_by_lines(ctx, v))
+        req = ctx->last;
+    else if (!coalesce_request_eval(v->value, v->active, ctx->width, &req, why, why_size))
         return false;
+    ctx->have_last = true;
+    ctx->last_active = v->active;
+    memcpy(ctx->last_addr, v->value, sizeof ctx->last_addr);
+    ctx->last = req;
     m[0] = req.sectors;
     m[1] = req.bytes;
     m[2] = req.ideal;

@@ -217,13 +217,66 @@ static void test_calculator_answers(void **state)
     assert_int_equal(r.requests, 8);
 }
 
+/* A loop moving every lane by the same stride each iteration: with a
+ * stride of whole 128-byte lines a request repeats the last one's counts
+ * (which coalesce takes without evaluating it again); with others it does
+ * not. The totals against coalesce_request_eval request by request. */
+static void test_loop_strides(void **state)
+{
+    (void)state;
+    static const int64_t strides[] = {128, 256, 4096, 160, 64, 96, 4128};
+    /* Lane patterns: dense, every other word from byte 4, pairs, 12 apart. */
+    static const int64_t mul[] = {4, 8, 0, 12}, add[] = {0, 4, 0, 0};
+    const int64_t block[3] = {64, 1, 1};
+    for (size_t si = 0; si < sizeof strides / sizeof strides[0]; si++)
+        for (int pi = 0; pi < 4; pi++) {
+            expr *lane = pi == 2 ? B(OP_MUL, B(OP_DIV, TX(), C(2)), C(4))
+                                 : B(OP_ADD, B(OP_MUL, TX(), C(mul[pi])), C(add[pi]));
+            mem_access a = {0};
+            a.space = SPACE_GLOBAL;
+            a.width = 4;
+            a.byte_offset = B(OP_ADD, B(OP_MUL, expr_named("k"), C(strides[si])), lane);
+            a.n_loops = 1;
+            a.loops[0] = (loop_ctx){.var = "k",
+                                    .init = C(0),
+                                    .cond = B(OP_LT, expr_named("k"), C(20)),
+                                    .next = B(OP_ADD, expr_named("k"), C(1)),
+                                    .loc = {.line = 1}};
+            coalesce_result r;
+            assert_true(coalesce_analyze(&a, block, NULL, &r));
+            int64_t sectors = 0, lines = 0, bytes = 0;
+            for (int w = 0; w < 2; w++)
+                for (int64_t k = 0; k < 20; k++) {
+                    int64_t addr[LANES_WARP];
+                    for (int l = 0; l < LANES_WARP; l++) {
+                        int64_t t = w * 32 + l;
+                        addr[l] = k * strides[si] + (pi == 2 ? t / 2 * 4 : t * mul[pi] + add[pi]);
+                    }
+                    coalesce_request q;
+                    char why[128];
+                    assert_true(coalesce_request_eval(addr, 0xffffffffu, 4, &q, why, sizeof why));
+                    sectors += q.sectors;
+                    lines += q.lines;
+                    bytes += q.bytes;
+                }
+            assert_int_equal(r.requests, 40);
+            assert_int_equal(r.total_sectors, sectors);
+            assert_int_equal(r.total_lines, lines);
+            assert_true(near(r.efficiency, (double)bytes / ((double)sectors * 32)));
+            expr_free(a.byte_offset);
+            expr_free(a.loops[0].init);
+            expr_free(a.loops[0].cond);
+            expr_free(a.loops[0].next);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contiguous),         cmocka_unit_test(test_strided),
         cmocka_unit_test(test_struct_field),       cmocka_unit_test(test_column_walk),
         cmocka_unit_test(test_request_direct),     cmocka_unit_test(test_unknown_offset),
-        cmocka_unit_test(test_calculator_answers),
+        cmocka_unit_test(test_calculator_answers), cmocka_unit_test(test_loop_strides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
