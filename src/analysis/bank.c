@@ -158,6 +158,12 @@ bool bank_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int widt
 typedef struct bank_ctx {
     int width;
     bank_result *out;
+    /* The last request: one whose lanes all moved by the same multiple of
+     * 128 bytes (32 banks of 4 bytes) meets the same banks the same way. */
+    bool have_last;
+    uint32_t last_active;
+    int64_t last_addr[LANES_WARP];
+    bank_request last;
 } bank_ctx;
 
 static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, size_t why_size,
@@ -165,8 +171,15 @@ static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why
 {
     bank_ctx *ctx = p;
     bank_request req;
-    if (!bank_request_eval(v->value, v->active, ctx->width, &req, why, why_size))
+    if (ctx->have_last && v->active == ctx->last_active &&
+        lanes_moved_by(ctx->last_addr, v->value, v->active, 128))
+        req = ctx->last;
+    else if (!bank_request_eval(v->value, v->active, ctx->width, &req, why, why_size))
         return false;
+    ctx->have_last = true;
+    ctx->last_active = v->active;
+    memcpy(ctx->last_addr, v->value, sizeof ctx->last_addr);
+    ctx->last = req;
     m[0] = req.wavefronts;
     bank_result *r = ctx->out;
     if (!v->probe && (r->requests == 0 || req.wavefronts > r->worst)) {

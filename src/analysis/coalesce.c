@@ -72,19 +72,8 @@ typedef struct coalesce_ctx {
 
 static bool moved_by_lines(const coalesce_ctx *ctx, const lanes_visit *v)
 {
-    if (!ctx->have_last || v->active != ctx->last_active || !v->active)
-        return false;
-    int first = __builtin_ctz(v->active);
-    int64_t d;
-    if (__builtin_sub_overflow(v->value[first], ctx->last_addr[first], &d) || d % 128 != 0)
-        return false;
-    for (int l = first + 1; l < LANES_WARP; l++) {
-        int64_t dl;
-        if (v->active >> l & 1 &&
-            (__builtin_sub_overflow(v->value[l], ctx->last_addr[l], &dl) || dl != d))
-            return false;
-    }
-    return true;
+    return ctx->have_last && v->active == ctx->last_active &&
+           lanes_moved_by(ctx->last_addr, v->value, v->active, 128);
 }
 
 static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, size_t why_size,

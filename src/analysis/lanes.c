@@ -1074,3 +1074,20 @@ void lanes_sort(int64_t *v, int n)
         v[j] = x;
     }
 }
+
+bool lanes_moved_by(const int64_t prev[LANES_WARP], const int64_t cur[LANES_WARP], uint32_t active,
+                    int64_t unit)
+{
+    if (!active)
+        return false;
+    int first = __builtin_ctz(active);
+    int64_t d;
+    if (__builtin_sub_overflow(cur[first], prev[first], &d) || d % unit != 0)
+        return false;
+    for (int l = first + 1; l < LANES_WARP; l++) {
+        int64_t dl;
+        if (active >> l & 1 && (__builtin_sub_overflow(cur[l], prev[l], &dl) || dl != d))
+            return false;
+    }
+    return true;
+}

@@ -98,6 +98,12 @@ void lanes_thread_index(const int64_t block[3], int64_t linear, int64_t tid[3]);
  * sort: a request has at most 128 of them, usually already in lane order,
  * where this is linear and avoids qsort's buffer and indirect calls. */
 void lanes_sort(int64_t *v, int n);
+/* Whether every lane of active moved by the same multiple of unit bytes
+ * from prev to cur: a request so moved by 128 bytes touches as many
+ * sectors, lines and banks as before (the bank and coalescing callbacks
+ * then reuse the last request's counts). */
+bool lanes_moved_by(const int64_t prev[LANES_WARP], const int64_t cur[LANES_WARP], uint32_t active,
+                    int64_t unit);
 
 /* True when e can differ between the lanes of a warp: it reads threadIdx,
  * or a loop counter whose start, step or bound reads it (directly or
