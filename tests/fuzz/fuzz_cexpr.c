@@ -1,8 +1,10 @@
 /* fuzz_cexpr: libFuzzer harness for the command-line expression parser.
  * Whatever the user types after --access or --decl must parse or be
  * refused cleanly; a parsed expression must print as text that parses back
- * to the same value, and evaluation must never trap (overflow and division
- * by zero are statuses, not crashes). */
+ * to the same value, evaluation must never trap (overflow and division
+ * by zero are statuses, not crashes), and evaluating 32 lanes at once must
+ * agree with evaluating each alone. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,6 +53,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (expr_eval(again, &env, &w, NULL) != st || (st == EXPR_OK && v != w))
             __builtin_trap();
+        /* The 32 lanes at once give each lane's value, or fail where it
+         * fails alone. */
+        expr_env *lanes = malloc(32 * sizeof *lanes);
+        if (lanes) {
+            for (int l = 0; l < 32; l++)
+                bind(&lanes[l], (int64_t)size + l);
+            int64_t out[32];
+            uint32_t fine = expr_eval_lanes(e, lanes, 0xffffffffu, out);
+            for (int l = 0; l < 32; l++) {
+                int64_t one;
+                bool ok = expr_eval(e, &lanes[l], &one, NULL) == EXPR_OK;
+                if (ok != (bool)(fine >> l & 1) || (ok && one != out[l]))
+                    __builtin_trap();
+            }
+            free(lanes);
+        }
         expr *simple = expr_simplify(e);
         if (st == EXPR_OK && (expr_eval(simple, &env, &w, NULL) != EXPR_OK || v != w))
             __builtin_trap(); /* folding keeps the value */
