@@ -368,9 +368,10 @@ expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, const ch
     for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
 /* The common operators without a failure to tell, or with overflow the
- * only one, lane by lane in a tight loop; the rest through apply_binary. */
+ * only one, lane by lane in a tight loop; the rest through apply_binary.
+ * Lanes that fail as EXPR_UNKNOWN go into *unk. */
 static uint32_t binary_lanes(expr_op op, const int64_t *a, const int64_t *b, uint32_t mask,
-                             int64_t *out)
+                             int64_t *out, uint32_t *unk)
 {
     uint32_t ok = 0;
     switch (op) {
@@ -412,15 +413,26 @@ static uint32_t binary_lanes(expr_op op, const int64_t *a, const int64_t *b, uin
         return mask;
     default:
         EACH_LANE(l, mask)
-        ok |= (uint32_t)(apply_binary(op, a[l], b[l], &out[l], NULL) == EXPR_OK) << l;
+        {
+            expr_status s = apply_binary(op, a[l], b[l], &out[l], NULL);
+            ok |= (uint32_t)(s == EXPR_OK) << l;
+            *unk |= (uint32_t)(s == EXPR_UNKNOWN) << l;
+        }
         return ok;
     }
 }
 
-uint32_t expr_eval_lanes(const expr *e, const expr_env *envs, uint32_t mask, int64_t out[32])
+/* The lanes that succeed; *unk gets those that fail as expr_eval would
+ * with EXPR_UNBOUND or EXPR_UNKNOWN (the rest fail on arithmetic). */
+static uint32_t eval_lanes(const expr *e, const expr_env *envs, uint32_t mask, int64_t *out,
+                           uint32_t *unk)
 {
-    if (!e || !mask)
+    if (!mask)
         return 0;
+    if (!e) {
+        *unk |= mask;
+        return 0;
+    }
     int64_t a[32], b[32];
     uint32_t ok = 0, ok_a, need;
     switch (e->kind) {
@@ -444,20 +456,26 @@ uint32_t expr_eval_lanes(const expr *e, const expr_env *envs, uint32_t mask, int
                     h = e->slot_hint;
                 }
             }
-            return ok;
+        } else {
+            EACH_LANE(l, mask)
+            ok |= (uint32_t)env_lookup(envs ? &envs[l] : NULL, e, &out[l]) << l;
         }
-        EACH_LANE(l, mask)
-        ok |= (uint32_t)env_lookup(envs ? &envs[l] : NULL, e, &out[l]) << l;
+        *unk |= mask & ~ok;
         return ok;
     case EX_UNKNOWN:
+        *unk |= mask;
         return 0;
     case EX_UNARY:
-        ok_a = expr_eval_lanes(e->a, envs, mask, a);
+        ok_a = eval_lanes(e->a, envs, mask, a, unk);
         EACH_LANE(l, ok_a)
-        ok |= (uint32_t)(apply_unary(e->op, a[l], &out[l], NULL) == EXPR_OK) << l;
+        {
+            expr_status s = apply_unary(e->op, a[l], &out[l], NULL);
+            ok |= (uint32_t)(s == EXPR_OK) << l;
+            *unk |= (uint32_t)(s == EXPR_UNKNOWN) << l;
+        }
         return ok;
     case EX_BINARY:
-        ok_a = expr_eval_lanes(e->a, envs, mask, a);
+        ok_a = eval_lanes(e->a, envs, mask, a, unk);
         need = ok_a;
         if (e->op == OP_LAND || e->op == OP_LOR) {
             /* The lanes the left side decides are done: && false, || true. */
@@ -469,20 +487,36 @@ uint32_t expr_eval_lanes(const expr *e, const expr_env *envs, uint32_t mask, int
                 need &= ~(1u << l);
             }
         }
-        uint32_t ok_b = expr_eval_lanes(e->b, envs, need, b);
-        return ok | binary_lanes(e->op, a, b, ok_b, out);
+        uint32_t ok_b = eval_lanes(e->b, envs, need, b, unk);
+        return ok | binary_lanes(e->op, a, b, ok_b, out, unk);
     case EX_COND:
-        ok_a = expr_eval_lanes(e->a, envs, mask, a);
+        ok_a = eval_lanes(e->a, envs, mask, a, unk);
         uint32_t then = 0;
         EACH_LANE(l, ok_a)
         then |= (uint32_t)(a[l] != 0) << l;
-        ok = expr_eval_lanes(e->b, envs, then, out);
-        uint32_t ok_c = expr_eval_lanes(e->c, envs, ok_a & ~then, b);
+        ok = eval_lanes(e->b, envs, then, out, unk);
+        uint32_t ok_c = eval_lanes(e->c, envs, ok_a & ~then, b, unk);
         EACH_LANE(l, ok_c)
         out[l] = b[l];
         return ok | ok_c;
     }
+    *unk |= mask;
     return 0;
+}
+
+uint32_t expr_eval_lanes(const expr *e, const expr_env *envs, uint32_t mask, int64_t out[32])
+{
+    uint32_t unk = 0;
+    return e ? eval_lanes(e, envs, mask, out, &unk) : 0;
+}
+
+uint32_t expr_eval_lanes_unknown(const expr *e, const expr_env *envs, uint32_t mask,
+                                 int64_t out[32], uint32_t *unknown)
+{
+    *unknown = 0;
+    uint32_t ok = eval_lanes(e, envs, mask, out, unknown);
+    *unknown &= mask & ~ok;
+    return ok;
 }
 
 void expr_alias_names(expr *e, const expr_env *env)

@@ -132,6 +132,11 @@ expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, const ch
  * lane tells how). The same values expr_eval gives, && || ?: short-circuit
  * lane by lane. */
 uint32_t expr_eval_lanes(const expr *e, const expr_env *envs, uint32_t mask, int64_t out[32]);
+/* The same, with the failing lanes whose expr_eval status would be
+ * EXPR_UNBOUND or EXPR_UNKNOWN in *unknown (the others fail on arithmetic:
+ * overflow, division by zero, a bad shift). */
+uint32_t expr_eval_lanes_unknown(const expr *e, const expr_env *envs, uint32_t mask,
+                                 int64_t out[32], uint32_t *unknown);
 
 /* Points every named symbol of e that env binds at env's own name string
  * (see expr.alias). Evaluation results do not change; lookups in envs that

@@ -194,15 +194,19 @@ static bool guard_mask(walker *w, uint32_t mask, uint32_t *active_out)
         return true;
     }
     int64_t gs[LANES_WARP];
-    uint32_t fine = expr_eval_lanes(w->guard, w->env, mask, gs);
+    uint32_t unknown, fine = expr_eval_lanes_unknown(w->guard, w->env, mask, gs, &unknown);
     uint32_t active = 0;
     for (int l = 0; l < LANES_WARP; l++) {
         if (!(mask >> l & 1))
             continue;
         int64_t g = gs[l];
         const char *why = NULL;
-        /* A lane that fails is evaluated again alone, for how. */
-        expr_status s = fine >> l & 1 ? EXPR_OK : expr_eval(w->guard, &w->env[l], &g, &why);
+        /* A lane that fails is evaluated again alone, for how: for an
+         * unknown's name only while the note still needs one. */
+        bool noted = res->guard_assumed || w->visit.probe;
+        expr_status s = fine >> l & 1               ? EXPR_OK
+                        : unknown >> l & 1 && noted ? EXPR_UNBOUND
+                                                    : expr_eval(w->guard, &w->env[l], &g, &why);
         if (s == EXPR_UNKNOWN || s == EXPR_UNBOUND) {
             /* A guard on an unknown value is almost always a bounds check,
              * true for every lane but those past the end of the data. */
@@ -695,12 +699,13 @@ static bool walk(walker *w, int d, uint32_t mask)
         uint32_t cur = 0;
         bool sampled = false, entered = false;
         int64_t cs[LANES_WARP];
-        uint32_t fine = expr_eval_lanes(w->conds[d], w->env, alive, cs);
+        uint32_t unknown, fine = expr_eval_lanes_unknown(w->conds[d], w->env, alive, cs, &unknown);
         for (int l = 0; l < LANES_WARP; l++) {
             if (!(alive >> l & 1))
                 continue;
             bool ok = true;
-            int c = fine >> l & 1 ? cs[l] != 0 : eval_cond(w, d, l, &ok);
+            /* A lane resting on an unknown is -1, as eval_cond gives it. */
+            int c = fine >> l & 1 ? cs[l] != 0 : unknown >> l & 1 ? -1 : eval_cond(w, d, l, &ok);
             if (!ok)
                 return false;
             entered |= c > 0;

@@ -60,11 +60,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (int l = 0; l < 32; l++)
                 bind(&lanes[l], (int64_t)size + l);
             int64_t out[32];
-            uint32_t fine = expr_eval_lanes(e, lanes, 0xffffffffu, out);
+            uint32_t unknown, fine = expr_eval_lanes_unknown(e, lanes, 0xffffffffu, out, &unknown);
             for (int l = 0; l < 32; l++) {
                 int64_t one;
-                bool ok = expr_eval(e, &lanes[l], &one, NULL) == EXPR_OK;
-                if (ok != (bool)(fine >> l & 1) || (ok && one != out[l]))
+                expr_status st1 = expr_eval(e, &lanes[l], &one, NULL);
+                bool ok = st1 == EXPR_OK;
+                bool unk = st1 == EXPR_UNBOUND || st1 == EXPR_UNKNOWN;
+                if (ok != (bool)(fine >> l & 1) || unk != (bool)(unknown >> l & 1) ||
+                    (ok && one != out[l]))
                     __builtin_trap();
             }
             free(lanes);

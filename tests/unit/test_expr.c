@@ -303,7 +303,8 @@ static void test_builtin_names(void **state)
  * operator over threadIdx.x, a counter i (bound per lane) and a name n
  * bound in some lanes only, with small and huge constants, so divisions by
  * zero, overflows, unbound names and short circuits all occur; a lane
- * succeeds in both with the same value, or fails in both. */
+ * succeeds in both with the same value, or fails in both, as unknown in
+ * both or on arithmetic in both. */
 static uint64_t rng = 88172645463325252ull;
 static int64_t next_rand(void)
 {
@@ -360,15 +361,18 @@ static void test_lanes_agree(void **state)
         if (t % 2)
             expr_alias_names(e, &envs[1]);
         uint32_t mask = t % 4 ? 0xffffffffu : (uint32_t)next_rand();
-        int64_t out[32];
-        uint32_t fine = expr_eval_lanes(e, envs, mask, out);
+        int64_t out[32], again[32];
+        uint32_t unknown, fine = expr_eval_lanes_unknown(e, envs, mask, out, &unknown);
+        assert_int_equal(expr_eval_lanes(e, envs, mask, again), fine);
         assert_int_equal(fine & ~mask, 0);
+        assert_int_equal(unknown & (fine | ~mask), 0);
         for (int l = 0; l < 32; l++) {
             if (!(mask >> l & 1))
                 continue;
             int64_t v;
             expr_status s = expr_eval(e, &envs[l], &v, NULL);
             assert_int_equal(s == EXPR_OK, fine >> l & 1);
+            assert_int_equal(s == EXPR_UNBOUND || s == EXPR_UNKNOWN, unknown >> l & 1);
             if (s == EXPR_OK)
                 assert_int_equal(v, out[l]);
             ok_lanes += s == EXPR_OK;
