@@ -148,6 +148,11 @@ static int env_find(const expr_env *env, const char *name)
     return -1;
 }
 
+int expr_env_find(const expr_env *env, const char *name)
+{
+    return env_find(env, name);
+}
+
 bool expr_env_set(expr_env *env, const char *name, int64_t v)
 {
     int i = env_find(env, name);

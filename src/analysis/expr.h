@@ -110,6 +110,9 @@ void expr_env_bind_launch(expr_env *env, const expr_env *from, const int64_t gri
                           const int64_t block[3]);
 /* Sets or replaces; returns false when the table is full. name is borrowed. */
 bool expr_env_set(expr_env *env, const char *name, int64_t v);
+/* The slot of name in env's table (the same pointer first, then the same
+ * text); -1 when it is not bound. */
+int expr_env_find(const expr_env *env, const char *name);
 void expr_env_unset(expr_env *env, const char *name);
 
 typedef enum expr_status {

@@ -561,17 +561,6 @@ static void note_capped(walker *w, const loop_ctx *L, long it)
     w->res->loop_capped = true;
 }
 
-static int var_slot(const expr_env *en, const char *var)
-{
-    for (int i = 0; i < en->n_named; i++)
-        if (en->names[i] == var)
-            return i;
-    for (int i = 0; i < en->n_named; i++)
-        if (strcmp(en->names[i], var) == 0)
-            return i;
-    return -1;
-}
-
 /* One lane's entry to the affine loop: its trip count (LANES_MAX_ITER + 1
  * where the cap cuts it), step, first value and change per iteration.
  * False where any of them is not known this way; the env is left as found. */
@@ -579,7 +568,7 @@ static bool affine_lane(walker *w, int d, int l, int64_t *trips, int64_t *step, 
                         int64_t *dv)
 {
     expr_env *en = &w->env[l];
-    int h = var_slot(en, w->job->loops[d].var);
+    int h = expr_env_find(en, w->job->loops[d].var);
     if (h < 0)
         return false;
     int64_t x0 = en->values[h], t, x1, v1, last, vlast, want;
@@ -664,7 +653,7 @@ static int walk_affine(walker *w, int d, uint32_t mask)
     for (int l = 0; l < LANES_WARP; l++)
         if (mask >> l & 1) {
             expr_env *en = &w->env[l];
-            int h = var_slot(en, L->var);
+            int h = expr_env_find(en, L->var);
             en->values[h] += (trips[l] < it ? trips[l] : it) * step[l];
         }
     return 1;
