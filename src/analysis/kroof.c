@@ -488,8 +488,12 @@ static void l2_estimate(const kroof_input *in, kroof *k)
     k->l2_read_sectors = fmax(fmin(per_block, loads), fmin(floor, loads));
     k->l2_write_sectors = (double)in->traffic->units[TRAFFIC_STORE];
     k->l2_partial_write_sectors = (double)in->traffic->partial_store_units;
-    if (in->block_reread_sectors > 0 && in->block_reread_why) {
-        k->l2_reread_sectors = blocks * (double)in->block_reread_sectors;
+    /* The re-reads as they count: what the reads hold past once per block
+     * (the cap at the sectors L1 is asked for may cut them). */
+    double again = fmin(blocks * (double)in->block_reread_sectors,
+                        k->l2_read_sectors - blocks * (double)in->block_read_sectors);
+    if (again > 0 && in->block_reread_why) {
+        k->l2_reread_sectors = again;
         k->l2_reread_why = xstrdup(in->block_reread_why);
     }
 }

@@ -149,7 +149,6 @@ void l1reuse_compute(const footprint_site *sites, size_t n, const int64_t grid[3
                      int64_t l1_bytes_per_block, l1reuse *out)
 {
     memset(out, 0, sizeof *out);
-    out->l1_bytes_per_block = l1_bytes_per_block;
     if (l1_bytes_per_block <= 0)
         return;
     phases ph = {.loads = xcalloc(n ? n : 1, sizeof *ph.loads)};

@@ -24,8 +24,7 @@ typedef struct l1reuse {
     /* Sectors one block's later loops read from L2 again: those they share
      * with the loop before, where that loop reads more than L1 keeps. */
     int64_t reread_sectors;
-    int64_t l1_bytes_per_block; /* what L1 keeps for a block, 0: not known */
-    char why[L1REUSE_WHY_MAX];  /* the first loop that is read again, in words */
+    char why[L1REUSE_WHY_MAX]; /* the first loop that is read again, in words */
 } l1reuse;
 
 /* What L1 can keep for each of the blocks an SM holds at once: the unified

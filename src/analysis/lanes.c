@@ -332,8 +332,7 @@ static bool set_loop_part(walker *w, const loop_ctx *L, const expr *e, const cha
         }
         if (!set_var(w, L, l, xs[l]))
             return false;
-        for (slot = en->n_named - 1; slot >= 0 && en->names[slot] != L->var; slot--)
-            ;
+        slot = expr_env_find(en, L->var);
     }
     return true;
 }
@@ -831,9 +830,6 @@ static bool find_unknowns(const lanes_job *job, walker *w, expr_env *probe_env, 
     return true;
 }
 
-/* What is the same in every lane and iteration (the caller's constants, the
- * block shape) is folded into private copies once; the lane, the loop
- * counters and the unknowns being probed stay symbols. */
 /* Whether e is affine in var in every lane: var, a term without it, and
  * sums, differences, negations, products with a term without it, shifts by
  * such a term and a ?: whose condition does not read it, of those. Every
@@ -868,6 +864,9 @@ static bool affine_in(const expr *e, const char *var)
     }
 }
 
+/* What is the same in every lane and iteration (the caller's constants, the
+ * block shape) is folded into private copies once; the lane, the loop
+ * counters and the unknowns being probed stay symbols. */
 static void fold_constants(const lanes_job *job, walker *w, expr_env *probe_env)
 {
     expr_env fixed;

@@ -278,8 +278,8 @@ bool model_validate_arch(const gpu_arch *a, model_error *err)
     if (a->unified_l1_per_sm && (!a->n_carveouts || a->unified_l1_per_sm < a->smem_per_sm ||
                                  a->unified_l1_per_sm > 0x7fffffff))
         return model_field_fail(err,
-                                "unified_per_sm needs carveouts and must hold shared memory per "
-                                "SM (%lld)",
+                                "unified_per_sm needs carveouts_kb and must lie between shared "
+                                "memory per SM (%lld) and 2 GiB",
                                 (long long)a->smem_per_sm);
     return true;
 }

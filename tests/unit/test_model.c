@@ -24,6 +24,8 @@ static const char good[] = "[arch]\nname = sm_99\nfamily = Test\ncompute_capabil
                            "carveouts_kb = 0 8 16 32 64 100 132 164 196 228\n"
                            "[barriers]\nslots_per_block = 2\nmax_per_block = 16\n";
 
+static bool parse_with(const char *from, const char *to, model_error *err);
+
 static void test_good_arch(void **state)
 {
     (void)state;
@@ -38,6 +40,12 @@ static void test_good_arch(void **state)
     assert_int_equal(a.n_carveouts, 10);
     assert_int_equal(a.carveouts[9], 228 * 1024);
     assert_int_equal(a.max_block_dim[2], 64);
+    assert_int_equal(a.unified_l1_per_sm, 0); /* optional, left out */
+    model_error e2;
+    assert_true(parse_with("carveouts_kb = 0 8 16 32 64 100 132 164 196 228\n",
+                           "carveouts_kb = 0 8 16 32 64 100 132 164 196 228\n"
+                           "unified_per_sm = 256K\n",
+                           &e2));
 }
 
 /* Replace the first occurrence of `from` in the good file. */
@@ -86,6 +94,12 @@ static void test_inconsistent_values_are_refused(void **state)
     assert_false(parse_with("compute_capability = 9.9", "compute_capability = nine", &err));
     assert_false(parse_with("per_sm = 64K", "per_sm = 99999999999999999999", &err));
     assert_false(parse_with("per_sm = 64K", "per_sm = -4", &err));
+    /* The optional unified L1/shared size holds the largest carveout. */
+    assert_false(parse_with("carveouts_kb = 0 8 16 32 64 100 132 164 196 228\n",
+                            "carveouts_kb = 0 8 16 32 64 100 132 164 196 228\n"
+                            "unified_per_sm = 200K\n",
+                            &err));
+    assert_non_null(strstr(err.message, "unified_per_sm"));
 }
 
 static void test_binary_and_empty_input(void **state)
@@ -157,6 +171,11 @@ static void test_bundled_models_load(void **state)
     assert_int_equal(model_find_product(&db, "a100-sxm4-80gb")->l2_read_bytes_per_clock, 5120);
     assert_int_equal(model_find_product(&db, "v100-sxm2-16gb")->l2_read_bytes_per_clock, 2048);
     assert_int_equal(model_find_product(&db, "h100-sxm")->l2_read_bytes_per_clock, 0);
+    /* Table 32's unified L1/shared memory: 256 KB on Hopper, 192 KB on
+     * GA100, none given where shared memory is its own (Pascal). */
+    assert_int_equal(model_find_cc(&db, 9, 0)->unified_l1_per_sm, 256 * 1024);
+    assert_int_equal(model_find_cc(&db, 8, 0)->unified_l1_per_sm, 192 * 1024);
+    assert_int_equal(model_find_cc(&db, 6, 1)->unified_l1_per_sm, 0);
     assert_ptr_equal(model_find_arch(&db, "9.0"), model_find_cc(&db, 9, 0));
     model_db_free(&db);
     assert_false(model_db_load("/nonexistent", &db, &err));
