@@ -3,7 +3,11 @@
 
 usage: OUT=DIR python3 scripts/ncu-truth.py [NAME-REGEX]
 
-TRUTH_NO_PLAIN=1 skips the plain runs (their logs only record the sizes a
+TRUTH_METRICS=time profiles the time, DRAM bytes and clocks only (one
+pass a kernel: what a second card's recording needs, since the other
+figures do not depend on the card). TRUTH_JOBS=N builds N programs at a
+time (default 1). TRUTH_NO_TAR=1 leaves $OUT/truth as files (a run cut
+short still brings back what it measured). TRUTH_NO_PLAIN=1 skips the plain runs (their logs only record the sizes a
 program chose, which the H100 logs already hold; some run CPU references
 for minutes). TRUTH_SASS_ONLY=1 builds and disassembles only: each
 binary's SASS with its source lines (`nvdisasm -gi` of every cubin
@@ -33,6 +37,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRUTH = os.path.join(ROOT, "tests", "data", "truth")
@@ -70,6 +75,18 @@ METRICS = [
     "smsp__inst_executed.sum",
 ]
 
+# A second card's recording: the time, what DRAM moved, and the clocks
+# Nsight Compute locked (to tell cards of one name apart, with env.txt).
+TIME_METRICS = [
+    "gpu__time_duration.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+    "sm__cycles_elapsed.avg.per_second",
+    "dram__cycles_elapsed.avg.per_second",
+    "launch__grid_size",
+    "launch__block_size",
+]
+
 
 def run(argv, cwd, log, timeout=600):
     with open(log, "a") as f:
@@ -98,37 +115,58 @@ def disassemble_with_lines(exe, path):
     shutil.rmtree(d)
 
 
+def build(p, work):
+    """The program's build steps in a folder of its own; its exe or None."""
+    tag = p["name"].replace("/", "_")
+    log = os.path.join(RES, tag + ".log")
+    src = os.path.join(TRUTH, p["dir"])
+    tmp = os.path.join(work, tag)
+    os.makedirs(tmp, exist_ok=True)
+    exe = os.path.join(tmp, "prog")
+    ok = all(run([a.replace("{exe}", exe).replace("{tmp}", tmp) for a in step], src, log) == 0
+             for step in p["build"])
+    return exe if ok else None
+
+
+def card(f):
+    """What tells two cards of one name apart: serial, UUID, power limit, clocks."""
+    q = ("name,serial,uuid,driver_version,pci.bus_id,power.limit,power.max_limit,"
+         "clocks.max.sm,clocks.max.mem,memory.total,temperature.gpu,ecc.mode.current")
+    for argv in (["nvidia-smi", f"--query-gpu={q}", "--format=csv"], ["nvcc", "--version"],
+                 ["ncu", "--version"]):
+        f.write(subprocess.run(argv, capture_output=True, text=True).stdout)
+
+
 def main():
     only = sys.argv[1] if len(sys.argv) > 1 else ""
+    metrics = TIME_METRICS if os.environ.get("TRUTH_METRICS") == "time" else METRICS
     shutil.rmtree(RES, ignore_errors=True)
     os.makedirs(RES)
     with open(os.path.join(RES, "env.txt"), "w") as f:
-        for argv in (["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem",
-                      "--format=csv,noheader"], ["nvcc", "--version"], ["ncu", "--version"]):
-            f.write(subprocess.run(argv, capture_output=True, text=True).stdout)
-    progs = json.load(open(os.path.join(TRUTH, "programs.json")))
+        card(f)
+    progs = [p for p in json.load(open(os.path.join(TRUTH, "programs.json")))
+             if re.search(only, p["name"])]
     work = tempfile.mkdtemp(prefix="truth-")
+    jobs = int(os.environ.get("TRUTH_JOBS", "1"))
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        built = dict(zip([p["name"] for p in progs if p.get("build")],
+                         pool.map(lambda p: build(p, work), [p for p in progs if p.get("build")])))
     exes = {}
     for p in progs:
-        if not re.search(only, p["name"]):
-            continue
         tag = p["name"].replace("/", "_")
         log = os.path.join(RES, tag + ".log")
-        src = os.path.join(TRUTH, p["dir"])
         if p.get("build"):
-            tmp = os.path.join(work, tag)
-            os.makedirs(tmp, exist_ok=True)
-            exe = os.path.join(tmp, "prog")
-            ok = all(run([a.replace("{exe}", exe).replace("{tmp}", tmp) for a in step], src, log) == 0
-                     for step in p["build"])
-            if not ok:
+            exe = built.get(p["name"])
+            if not exe:
                 continue
             exes[p["name"]] = exe
+            tmp = os.path.dirname(exe)
             if os.environ.get("TRUTH_SASS_ONLY"):
                 disassemble_with_lines(exe, os.path.join(RES, tag + ".lines.sass"))
                 continue
-            with open(os.path.join(RES, tag + ".sass"), "w") as f:
-                subprocess.run(["cuobjdump", "-sass", exe], stdout=f, stderr=subprocess.STDOUT)
+            if metrics is METRICS:
+                with open(os.path.join(RES, tag + ".sass"), "w") as f:
+                    subprocess.run(["cuobjdump", "-sass", exe], stdout=f, stderr=subprocess.STDOUT)
             runs = [e["run"] for e in p["kernels"] if isinstance(e, dict) and "run" in e]
             for args in [] if os.environ.get("TRUTH_NO_PLAIN") else runs or [p["run"]]:
                 run([exe, *args], tmp, log, timeout=300)
@@ -143,14 +181,16 @@ def main():
             csv = os.path.join(RES, f"{tag}.{k}.csv")
             with open(csv, "w") as f:
                 try:
-                        subprocess.run(["ncu", "--csv", "--clock-control", "base", "--metrics",
-                                    ",".join(METRICS), "-k", f"regex:^{k}$", "-c", "1", "--kill",
+                    subprocess.run(["ncu", "--csv", "--clock-control", "base", "--metrics",
+                                    ",".join(metrics), "-k", f"regex:^{k}$", "-c", "1", "--kill",
                                     "yes", exe, *args],
                                    cwd=os.path.dirname(exe), stdout=f, stderr=subprocess.DEVNULL,
                                    timeout=120)
                 except subprocess.TimeoutExpired:
                     f.write("timed out\n")
             print(f"{p['name']} {k}: {os.path.getsize(csv)} B", flush=True)
+    if os.environ.get("TRUTH_NO_TAR"):
+        return
     subprocess.run(["tar", "-czf", os.path.join(OUT, "truth.tgz"), "-C", OUT, "truth"])
     shutil.rmtree(RES)
 
