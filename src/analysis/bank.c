@@ -192,7 +192,7 @@ static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why
         r->worst_req = req;
     }
     if (!v->probe)
-        r->requests++;
+        r->requests += v->repeat;
     return true;
 }
 

@@ -105,7 +105,7 @@ static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why
         r->worst_active = v->active;
         memcpy(r->worst_addr, v->value, sizeof r->worst_addr);
     }
-    r->requests++;
+    r->requests += v->repeat;
     return true;
 }
 

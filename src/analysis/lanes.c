@@ -261,7 +261,9 @@ static bool emit(walker *w, uint32_t mask)
     return true;
 }
 
-static bool visit(walker *w)
+/* The request in w->visit, standing for `repeat` requests from iteration
+ * `iteration` on (see lanes_visit.repeat). */
+static bool visit_n(walker *w, long iteration, long repeat)
 {
     lanes_visit *v = &w->visit;
     int64_t m[LANES_METRICS] = {0};
@@ -278,17 +280,23 @@ static bool visit(walker *w)
         memcpy(r->v[r->n].value, v->value, sizeof v->value);
         r->n++;
     }
-    v->iteration = w->warp_visits++;
+    v->iteration = iteration;
+    v->repeat = repeat;
     if (!w->job->fn(v, m, why, sizeof why, w->job->ctx))
         return fail(w, "%s", why[0] ? why : "the request could not be analysed");
     lanes_result *res = w->res;
     for (int i = 0; i < LANES_METRICS; i++) {
         if (res->visits == 0 || m[i] > res->worst[i])
             res->worst[i] = m[i];
-        res->sum[i] += m[i];
+        res->sum[i] += m[i] * repeat;
     }
-    res->visits++;
+    res->visits += repeat;
     return true;
+}
+
+static bool visit(walker *w)
+{
+    return visit_n(w, w->warp_visits++, 1);
 }
 
 static bool eval_loop_part(walker *w, const loop_ctx *L, const expr *e, const char *part, int lane,
@@ -603,6 +611,64 @@ static bool affine_lane(walker *w, int d, int l, int64_t *trips, int64_t *step, 
     return ok;
 }
 
+/* The iterations of an affine innermost loop that every lane of mask
+ * runs, where the job's counts repeat every 128 bytes and the active lanes
+ * move alike: one period of requests, each standing for the iterations
+ * 128 bytes apart (visit_n's repeat), in the order the step-by-step walk
+ * makes them, with the same caps (none may fall inside). 1: walked up to
+ * *it, with *guarded known; 0: failed; -1: not this way, nothing changed. */
+static int walk_period(walker *w, uint32_t mask, const int64_t *trips, const int64_t *v0,
+                       const int64_t *dv, uint32_t *guarded, long *it)
+{
+    const lanes_job *job = w->job;
+    if (!job->counts_mod_128 || !mask)
+        return -1;
+    for (int d = 0; d < job->n_loops; d++)
+        if (w->rec[d].on)
+            return -1; /* a recording replays one visit per request */
+    int64_t common = INT64_MAX;
+    for (int l = 0; l < LANES_WARP; l++)
+        if (mask >> l & 1 && trips[l] < common)
+            common = trips[l];
+    if (common < 2 || common > LANES_MAX_ITER ||
+        common > LANES_MAX_VISITS_PER_WARP - w->warp_visits)
+        return -1;
+    if (!guard_mask(w, mask, guarded))
+        return 0;
+    uint32_t active = mask & *guarded;
+    if (!active) {
+        *it = (long)common; /* iterations without a request */
+        return 1;
+    }
+    int first = __builtin_ctz(active);
+    for (int l = first + 1; l < LANES_WARP; l++)
+        if (active >> l & 1 && dv[l] != dv[first])
+            return -1;
+    /* Lanes moved by D make the same counts again once D * k is a
+     * multiple of 128: every 128 / gcd(D mod 128, 128) iterations. */
+    int64_t r = ((dv[first] % 128) + 128) % 128, g = 128;
+    for (int64_t a = r; a;) {
+        int64_t t = g % a;
+        g = a;
+        a = t;
+    }
+    int64_t period = 128 / g;
+    if (period >= common)
+        return -1;
+    lanes_visit *v = &w->visit;
+    long base = w->warp_visits;
+    for (int64_t k = 0; k < period; k++) {
+        for (int l = 0; l < LANES_WARP; l++)
+            v->value[l] = active >> l & 1 ? v0[l] + k * dv[l] : 0;
+        v->active = active;
+        if (!visit_n(w, base + (long)k, (long)((common - 1 - k) / period + 1)))
+            return 0;
+    }
+    w->warp_visits = base + (long)common;
+    *it = (long)common;
+    return 1;
+}
+
 /* The innermost loop where affine_last holds, stepped by addition: the
  * requests the step-by-step walk makes (the same lanes, values, caps and
  * notes) without evaluating the trees per iteration. 1: walked, 0: failed
@@ -618,6 +684,10 @@ static int walk_affine(walker *w, int d, uint32_t mask)
     uint32_t guarded = 0;
     bool guard_known = false;
     long it = 0;
+    int batched = walk_period(w, mask, trips, v0, dv, &guarded, &it);
+    if (batched == 0)
+        return 0;
+    guard_known = batched > 0;
     for (;; it++) {
         uint32_t cur = 0;
         for (int l = 0; l < LANES_WARP; l++)
@@ -658,6 +728,80 @@ static int walk_affine(walker *w, int d, uint32_t mask)
     return 1;
 }
 
+/* A loop nothing inside reads the counter of, with each lane's trip count
+ * in closed form, for a job whose fn counts repeats (counts_mod_128): the
+ * iterations after the first of a run with the same lanes replay the same
+ * requests, so each is visited once standing for the run (visit_n's
+ * repeat), in the step-by-step walk's order, with its caps (none may fall
+ * inside a run). 1: walked; 0: failed; -1: not this way, nothing changed. */
+static int walk_invariant(walker *w, int d, uint32_t mask)
+{
+    const lanes_job *job = w->job;
+    if (!job->counts_mod_128 || !w->invariant[d] || w->step_unknown[d])
+        return -1;
+    for (int e = 0; e < job->n_loops; e++)
+        if (w->rec[e].on)
+            return -1; /* a recording replays one visit per request */
+    const loop_ctx *L = &job->loops[d];
+    int64_t trips[LANES_WARP] = {0}, step[LANES_WARP] = {0};
+    int slot[LANES_WARP];
+    bool capped = w->res->loop_capped, known = true;
+    for (int l = 0; l < LANES_WARP && known; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        expr_env *en = &w->env[l];
+        slot[l] = expr_env_find(en, L->var);
+        int64_t x0 = slot[l] >= 0 ? en->values[slot[l]] : 0, x1;
+        w->res->loop_capped = false;
+        known = slot[l] >= 0 && closed_form_trips(w, d, l, x0, &trips[l]) && !w->res->loop_capped &&
+                (trips[l] == 0 || (expr_eval(w->nexts[d], en, &x1, NULL) == EXPR_OK &&
+                                   !__builtin_sub_overflow(x1, x0, &step[l])));
+    }
+    w->res->loop_capped = capped;
+    if (!known)
+        return -1;
+    recording *r = &w->rec[d];
+    bool recorded = false;
+    uint32_t recorded_mask = 0;
+    for (long it = 0;;) {
+        uint32_t cur = 0;
+        int64_t run_end = INT64_MAX;
+        for (int l = 0; l < LANES_WARP; l++)
+            if (mask >> l & 1 && trips[l] > it) {
+                cur |= 1u << l;
+                if (trips[l] < run_end)
+                    run_end = trips[l];
+            }
+        if (!cur)
+            break;
+        if (it >= LANES_MAX_ITER || w->warp_visits >= LANES_MAX_VISITS_PER_WARP) {
+            note_capped(w, L, it);
+            break;
+        }
+        if (!walk_body(w, d, cur, &recorded, &recorded_mask))
+            return 0;
+        long k = (long)(run_end - it - 1), n = (long)r->n;
+        if (!(recorded && recorded_mask == cur) || run_end > LANES_MAX_ITER ||
+            (n > 0 && k > (LANES_MAX_VISITS_PER_WARP - w->warp_visits) / n))
+            k = 0; /* the next iteration is walked as the step-by-step walk does */
+        if (k > 0 && n > 0) {
+            long base = w->warp_visits;
+            for (long i = 0; i < n; i++) {
+                w->visit.active = r->v[i].active;
+                memcpy(w->visit.value, r->v[i].value, sizeof w->visit.value);
+                if (!visit_n(w, base + i, k))
+                    return 0;
+            }
+            w->warp_visits = base + k * n;
+        }
+        for (int l = 0; l < LANES_WARP; l++)
+            if (cur >> l & 1)
+                w->env[l].values[slot[l]] += (k + 1) * step[l];
+        it += k + 1;
+    }
+    return 1;
+}
+
 static bool walk(walker *w, int d, uint32_t mask)
 {
     const lanes_job *job = w->job;
@@ -681,6 +825,9 @@ static bool walk(walker *w, int d, uint32_t mask)
         if (walked >= 0)
             return walked;
     }
+    int walked = walk_invariant(w, d, mask);
+    if (walked >= 0)
+        return walked;
     uint32_t alive = mask, recorded_mask = 0;
     bool recorded = false;
     for (long it = 0;; it++) {
@@ -1045,6 +1192,7 @@ bool lanes_run_access(const mem_access *a, const int64_t block[3], const expr_en
         .env = env,
         .fn = fn,
         .ctx = ctx,
+        .counts_mod_128 = true, /* its callers: the bank and coalescing counts */
     };
     if (!lanes_run(&job, res)) {
         snprintf(why, why_size, "%s", res->why);

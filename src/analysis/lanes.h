@@ -35,6 +35,10 @@ typedef struct lanes_visit {
     int64_t value[LANES_WARP];
     int64_t tid[LANES_WARP][3]; /* threadIdx of each lane */
     bool probe; /* a re-run with an unknown bound to a test value: check only, record nothing */
+    /* The requests this one stands for (1 unless the job sets
+     * counts_mod_128): this one and the next repeat - 1 its lanes make
+     * with every lane moved alike by multiples of 128 bytes. */
+    long repeat;
 } lanes_visit;
 
 /* Fills m[0..LANES_METRICS) with the request's numbers (wavefronts,
@@ -56,6 +60,12 @@ typedef struct lanes_job {
      * full rather than stopped at LANES_MAX_ITER (nothing is walked, so the
      * cap's cost does not arise). */
     bool uncapped_trips;
+    /* fn's numbers for a request do not change when every lane moves by
+     * the same multiple of 128 bytes, and fn counts a visit v->repeat
+     * times (the bank and coalescing counts): an affine innermost loop
+     * whose lanes move alike then visits one period of its requests,
+     * each standing for the iterations 128 bytes apart. */
+    bool counts_mod_128;
     int64_t block[3];
     const expr_env *env; /* constants; may be NULL */
     lanes_fn fn;
@@ -86,7 +96,8 @@ typedef struct lanes_result {
 bool lanes_run(const lanes_job *job, lanes_result *res);
 
 /* Walks a memory access's byte offset (with its guard and loops) over the
- * block, calling fn per warp request. False with a reason in why when the
+ * block, calling fn per warp request; fn's counts must repeat every 128
+ * bytes and count a visit v->repeat times (counts_mod_128). False with a reason in why when the
  * access cannot be walked, fails, or no lane reaches it. */
 bool lanes_run_access(const mem_access *a, const int64_t block[3], const expr_env *env, lanes_fn fn,
                       void *ctx, lanes_result *res, char *why, size_t why_size);

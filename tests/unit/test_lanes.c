@@ -141,6 +141,8 @@ static const loop_case cases[] = {
     {"i = tid; i < 20; i -= -3", 1, 0, OP_LT, false, 0, 20, OP_SUB, -3, 0, true},
     {"i = tid - 70; i < -5; i += 9", 1, -70, OP_LT, false, 0, -5, OP_ADD, 9, 0, true},
     {"i = tid; i > 100; i += 1 (never enters)", 1, 0, OP_GT, false, 0, 100, OP_ADD, 1, 0, true},
+    {"i = 0; i < 3000; i += 1 (8 x 3000 requests pass the visit cap)", 0, 0, OP_LT, false, 0, 3000,
+     OP_ADD, 1, 0, true},
 };
 
 static void test_trips_match_c(void **state)
@@ -255,7 +257,51 @@ static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why
     return true;
 }
 
-static void walk_case(const loop_case *c, bool affine, trace *t, lanes_result *r, bool *ok)
+/* What a count that repeats every 128 bytes sees of a request: its
+ * lanes' offsets from the first active lane and the first's address mod
+ * 128, summed over the requests in no particular order (a visit counts
+ * v->repeat times), and the iteration of the first request with the
+ * largest count. */
+typedef struct mod_trace {
+    uint64_t sum;
+    long n, calls;
+    int64_t best;
+    long best_iteration;
+} mod_trace;
+
+static bool on_request_mod(const lanes_visit *v, int64_t m[LANES_METRICS], char *why,
+                           size_t why_size, void *ctx)
+{
+    (void)why;
+    (void)why_size;
+    mod_trace *t = ctx;
+    int first = __builtin_ctz(v->active);
+    uint64_t h = (uint64_t)v->warp << 40 ^ v->active ^ (uint64_t)(v->value[first] & 127) << 32;
+    for (int l = 0; l < LANES_WARP; l++)
+        if (v->active >> l & 1)
+            h = (h ^ (uint64_t)(v->value[l] - v->value[first])) * 1099511628211ull;
+    t->sum += h * (uint64_t)v->repeat;
+    t->calls++;
+    t->n += v->repeat;
+    m[0] = (v->value[first] & 127) + __builtin_popcount(v->active);
+    m[1] = __builtin_popcount(v->active);
+    if (t->n == v->repeat || m[0] > t->best) {
+        t->best = m[0];
+        t->best_iteration = v->iteration;
+    }
+    return true;
+}
+
+/* Which counters the value reads (test_invariant_walk): both, j only (the
+ * inner loop is invariant), i only (the outer loop is); and whether a
+ * mod_trace run sets counts_mod_128. */
+enum { READS_BOTH, READS_J, READS_I };
+static int value_reads = READS_BOTH;
+static bool counts_on = true;
+static int outer_trips = 3; /* 8: past the visit cap where the inner loop runs long */
+
+static void walk_case(const loop_case *c, bool affine, mod_trace *mod, trace *t, lanes_result *r,
+                      bool *ok)
 {
     static char var[] = "i", outer[] = "j";
     expr *bound = affine_tid(c->bound_mul, c->bound_add);
@@ -266,7 +312,7 @@ static void walk_case(const loop_case *c, bool affine, trace *t, lanes_result *r
     loop_ctx loops[2] = {
         {.var = outer,
          .init = expr_const(0),
-         .cond = expr_binary(OP_LT, expr_named(outer), expr_const(3)),
+         .cond = expr_binary(OP_LT, expr_named(outer), expr_const(outer_trips)),
          .next = expr_binary(OP_ADD, expr_named(outer), expr_const(1)),
          .loc = {.line = 1}},
         {.var = var,
@@ -275,11 +321,13 @@ static void walk_case(const loop_case *c, bool affine, trace *t, lanes_result *r
          .next = expr_binary(c->step_op, expr_named(var), step),
          .loc = {.line = 2}},
     };
-    /* j * 65536 + i * 8 + tid * 4 */
-    expr *value =
-        expr_binary(OP_ADD, expr_binary(OP_MUL, expr_named(outer), expr_const(65536)),
-                    expr_binary(OP_ADD, expr_binary(OP_MUL, expr_named(var), expr_const(8)),
-                                expr_binary(OP_MUL, expr_builtin_sym(SYM_TID_X), expr_const(4))));
+    /* j * 65536 + i * 8 + tid * 4, less a counter where value_reads says */
+    expr *value = expr_binary(OP_MUL, expr_builtin_sym(SYM_TID_X), expr_const(4));
+    if (value_reads != READS_J)
+        value = expr_binary(OP_ADD, expr_binary(OP_MUL, expr_named(var), expr_const(8)), value);
+    if (value_reads != READS_I)
+        value =
+            expr_binary(OP_ADD, expr_binary(OP_MUL, expr_named(outer), expr_const(65536)), value);
     if (!affine)
         value = expr_binary(OP_MAX, value, expr_const(-1000000000000000));
     expr *guard = expr_binary(
@@ -292,6 +340,12 @@ static void walk_case(const loop_case *c, bool affine, trace *t, lanes_result *r
                      .block = {BLOCK, 1, 1},
                      .fn = on_request,
                      .ctx = t};
+    if (mod) {
+        job.counts_mod_128 = counts_on;
+        job.fn = on_request_mod;
+        job.ctx = mod;
+        memset(mod, 0, sizeof *mod);
+    }
     memset(t, 0, sizeof *t);
     *ok = lanes_run(&job, r);
     expr_free(value);
@@ -310,8 +364,8 @@ static void test_affine_walk(void **state)
         trace ta, ts;
         lanes_result ra, rs;
         bool oka, oks;
-        walk_case(&cases[k], true, &ta, &ra, &oka);
-        walk_case(&cases[k], false, &ts, &rs, &oks);
+        walk_case(&cases[k], true, NULL, &ta, &ra, &oka);
+        walk_case(&cases[k], false, NULL, &ts, &rs, &oks);
         if (oka != oks || ta.hash != ts.hash || ta.n != ts.n || ra.visits != rs.visits ||
             memcmp(ra.sum, rs.sum, sizeof ra.sum) || memcmp(ra.worst, rs.worst, sizeof ra.worst) ||
             ra.loop_capped != rs.loop_capped || strcmp(ra.note, rs.note) || strcmp(ra.why, rs.why))
@@ -322,12 +376,85 @@ static void test_affine_walk(void **state)
     }
 }
 
+/* A count that repeats every 128 bytes (counts_mod_128): the affine walk
+ * visits one period of a loop's requests, each for the iterations 128
+ * bytes apart; against every request stepped one by one, on every loop
+ * shape (under 3 and 8 outer iterations: 8 pass the visit cap): the same
+ * requests, counts, worst and its iteration, caps, notes. */
+static void test_period_walk(void **state)
+{
+    (void)state;
+    int batched = 0;
+    for (size_t run = 0; run < 2 * sizeof cases / sizeof cases[0]; run++) {
+        size_t k = run % (sizeof cases / sizeof cases[0]);
+        outer_trips = run < sizeof cases / sizeof cases[0] ? 3 : 8;
+        trace ta, ts;
+        mod_trace ma, ms;
+        lanes_result ra, rs;
+        bool oka, oks;
+        walk_case(&cases[k], true, &ma, &ta, &ra, &oka);
+        walk_case(&cases[k], false, &ms, &ts, &rs, &oks);
+        outer_trips = 3;
+        if (oka != oks || ma.sum != ms.sum || ma.n != ms.n || ma.best != ms.best ||
+            ma.best_iteration != ms.best_iteration || ra.visits != rs.visits ||
+            memcmp(ra.sum, rs.sum, sizeof ra.sum) || memcmp(ra.worst, rs.worst, sizeof ra.worst) ||
+            ra.loop_capped != rs.loop_capped || strcmp(ra.note, rs.note) || strcmp(ra.why, rs.why))
+            fail_msg("%s: by period %ld requests (ok %d, note '%s', why '%s'), stepped %ld (ok %d, "
+                     "note '%s', why '%s')",
+                     cases[k].what, ma.n, oka, ra.note, ra.why, ms.n, oks, rs.note, rs.why);
+        batched += ma.calls < ms.calls;
+    }
+    /* The shapes where every lane steps alike walk by period. */
+    assert_true(batched >= 3);
+}
+
+/* A loop whose counter nothing inside reads, for a count that takes
+ * repeats: each run of iterations with the same lanes visits its requests
+ * once, standing for the run; against the walk without repeats (every
+ * request visited), for the inner loop and for the outer one, on every
+ * loop shape. */
+static void test_invariant_walk(void **state)
+{
+    (void)state;
+    int batched = 0;
+    for (int run = 0; run < 4; run++)
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            int reads = run % 2 ? READS_I : READS_J;
+            outer_trips = run < 2 ? 3 : 8;
+            trace ta, ts;
+            mod_trace ma, ms;
+            lanes_result ra, rs;
+            bool oka, oks;
+            value_reads = reads;
+            counts_on = true;
+            walk_case(&cases[k], true, &ma, &ta, &ra, &oka);
+            counts_on = false;
+            walk_case(&cases[k], true, &ms, &ts, &rs, &oks);
+            value_reads = READS_BOTH;
+            counts_on = true;
+            outer_trips = 3;
+            if (oka != oks || ma.sum != ms.sum || ma.n != ms.n || ma.best != ms.best ||
+                ma.best_iteration != ms.best_iteration || ra.visits != rs.visits ||
+                memcmp(ra.sum, rs.sum, sizeof ra.sum) ||
+                memcmp(ra.worst, rs.worst, sizeof ra.worst) || ra.loop_capped != rs.loop_capped ||
+                strcmp(ra.note, rs.note) || strcmp(ra.why, rs.why))
+                fail_msg("%s (reads %d): with repeats %ld requests (ok %d, note '%s', why '%s'), "
+                         "without %ld (ok %d, note '%s', why '%s')",
+                         cases[k].what, reads, ma.n, oka, ra.note, ra.why, ms.n, oks, rs.note,
+                         rs.why);
+            batched += ma.calls < ms.calls;
+        }
+    assert_true(batched >= 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_guard_and_unknown_step),
         cmocka_unit_test(test_trips_match_c),
         cmocka_unit_test(test_affine_walk),
+        cmocka_unit_test(test_period_walk),
+        cmocka_unit_test(test_invariant_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
