@@ -5,7 +5,9 @@
  * request"; this is the part they share. Each tree is walked once for the
  * 32 lanes (expr_eval_lanes), and an innermost loop whose value is affine
  * in its counter is stepped by addition: the same requests, found without
- * evaluating the trees each iteration. Pure: no I/O, no globals. */
+ * evaluating the trees each iteration. For counts that repeat every 128
+ * bytes (bank, coalescing), requests that repeat are visited once with
+ * their number (lanes_visit.repeat). Pure: no I/O, no globals. */
 #ifndef GPULINT_LANES_H
 #define GPULINT_LANES_H
 
