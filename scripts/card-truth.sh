@@ -4,7 +4,7 @@
 #
 #   OUT=DIR sh scripts/card-truth.sh [PROGRAM-REGEX]
 #
-# Two cards of one name can differ (two H200s streamed 4.59 and 3.22 TB/s
+# Two cards of one name can differ (timeprobe's read_bw ran at 4.59 and 3.22 TB/s
 # under the same locked clocks), so a recording of kernel times is only
 # comparable with constants probed on the card it was made on. Writes
 # $OUT/card.txt (nvidia-smi -q: serial, UUID, power, clocks), $OUT/timeprobe
