@@ -527,6 +527,23 @@ static bool count_trips(walker *w, int d, uint32_t mask)
     return visit(w);
 }
 
+/* The request a recording holds, as the next visit. */
+static void replayed(walker *w, const recorded_visit *rv)
+{
+    w->visit.active = rv->active;
+    memcpy(w->visit.value, rv->value, sizeof w->visit.value);
+}
+
+/* Whether a loop is recording its body's requests: a recording replays one
+ * visit per request, so no visit may then stand for several. */
+static bool any_recording(const walker *w)
+{
+    for (int d = 0; d < w->job->n_loops; d++)
+        if (w->rec[d].on)
+            return true;
+    return false;
+}
+
 /* One iteration of loop d for the lanes in mask. Where nothing inside the
  * loop reads its counter, an iteration with the same lanes as the recorded
  * one makes the same requests: they are replayed, not re-evaluated (the
@@ -543,8 +560,7 @@ static bool walk_body(walker *w, int d, uint32_t mask, bool *recorded, uint32_t 
                 w->res->loop_capped = true;
                 return true;
             }
-            w->visit.active = r->v[i].active;
-            memcpy(w->visit.value, r->v[i].value, sizeof w->visit.value);
+            replayed(w, &r->v[i]);
             if (!visit(w))
                 return false;
         }
@@ -621,11 +637,8 @@ static int walk_period(walker *w, uint32_t mask, const int64_t *trips, const int
                        const int64_t *dv, uint32_t *guarded, long *it)
 {
     const lanes_job *job = w->job;
-    if (!job->counts_mod_128 || !mask)
+    if (!job->counts_mod_128 || !mask || any_recording(w))
         return -1;
-    for (int d = 0; d < job->n_loops; d++)
-        if (w->rec[d].on)
-            return -1; /* a recording replays one visit per request */
     int64_t common = INT64_MAX;
     for (int l = 0; l < LANES_WARP; l++)
         if (mask >> l & 1 && trips[l] < common)
@@ -737,11 +750,8 @@ static int walk_affine(walker *w, int d, uint32_t mask)
 static int walk_invariant(walker *w, int d, uint32_t mask)
 {
     const lanes_job *job = w->job;
-    if (!job->counts_mod_128 || !w->invariant[d] || w->step_unknown[d])
+    if (!job->counts_mod_128 || !w->invariant[d] || w->step_unknown[d] || any_recording(w))
         return -1;
-    for (int e = 0; e < job->n_loops; e++)
-        if (w->rec[e].on)
-            return -1; /* a recording replays one visit per request */
     const loop_ctx *L = &job->loops[d];
     int64_t trips[LANES_WARP] = {0}, step[LANES_WARP] = {0};
     int slot[LANES_WARP];
@@ -787,8 +797,7 @@ static int walk_invariant(walker *w, int d, uint32_t mask)
         if (k > 0 && n > 0) {
             long base = w->warp_visits;
             for (long i = 0; i < n; i++) {
-                w->visit.active = r->v[i].active;
-                memcpy(w->visit.value, r->v[i].value, sizeof w->visit.value);
+                replayed(w, &r->v[i]);
                 if (!visit_n(w, base + i, k))
                     return 0;
             }
