@@ -85,8 +85,9 @@ int cmd_verify(int argc, char **argv)
          "build and predict, print what would run; needs no GPU"},
         {"arch", 'a', OPT_STRING, &o.arch, NULL, "ARCH",
          "the architecture a dry run without a GPU plans for (default sm_90)"},
-        {"gpu", 'g', OPT_STRING, &o.gpu, NULL, "ID",
-         "the product a dry run without a GPU plans for (default h100-sxm)"},
+        {"gpu", 'g', OPT_STRING, &o.gpu, NULL, "ID|FILE",
+         "the product a dry run without a GPU plans for (default h100-sxm), or a product model "
+         "file (a card's own measured [timing])"},
         {"predictions", 0, OPT_STRING, &o.predictions, NULL, "FILE",
          "use this report ('gpulint kernels/*.cu --arch ARCH --format json') for the source "
          "predictions (for a GPU machine without libclang)"},

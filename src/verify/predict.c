@@ -65,12 +65,15 @@ static void hash_stat(XXH3_state_t *h, const char *path)
  * the product model it was made for (its predicted times are that
  * product's), and what made it: this gpulint's binary and the model's file
  * (a rebuild or an edited model is a new report). */
-static char *cached_path(const kbuild_unit *u, const char *self, const char *gpu)
+static char *cached_path(const kbuild_unit *u, const char *self, const char *gpu,
+                         const char *gpu_file)
 {
     XXH3_state_t *h = XXH3_createState();
     XXH3_128bits_reset(h);
     hash_stat(h, self);
-    if (gpu) {
+    if (gpu_file) {
+        hash_stat(h, gpu_file);
+    } else if (gpu) {
         const char *dir = getenv("GPULINT_MODELS");
         sbuf m;
         sbuf_init(&m);
@@ -116,7 +119,7 @@ static void drop_older_reports(const char *path)
 }
 
 bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *arch, const char *gpu,
-               int jobs, vpred *out, char *err, size_t errlen)
+               const char *gpu_file, int jobs, vpred *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->report = empty_report();
@@ -146,7 +149,7 @@ bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *ar
     for (int done = 0; done < n && ok; done++) {
         while (next < n && next - done < (jobs > 0 ? jobs : 1)) {
             const kbuild_unit *u = &units[next];
-            char *cache = cached_path(u, self, gpu);
+            char *cache = cached_path(u, self, gpu, gpu_file);
             char *text;
             size_t len;
             if (fileio_read(cache, 64u << 20, &text, &len) == FILEIO_OK) {
@@ -167,9 +170,13 @@ bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *ar
              * instruction mix the predicted times' issue part needs, so the
              * predictions are those of `gpulint FILE.cu` (and of the
              * predictions files scripts/verify-predictions.sh writes). */
-            const char *argv[] = {
-                self,   u->source, gpu ? "--gpu" : "--arch", gpu ? gpu : arch, "--format",
-                "json", NULL};
+            const char *argv[] = {self,
+                                  u->source,
+                                  gpu ? "--gpu" : "--arch",
+                                  gpu_file ? gpu_file : gpu ? gpu : arch,
+                                  "--format",
+                                  "json",
+                                  NULL};
             if (!spawn_start(argv, env, &js[next], err, errlen)) {
                 ok = false;
                 break;
@@ -198,7 +205,7 @@ bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *ar
                     r.signaled ? "the analysis crashed: " : "", r.err[0] ? r.err : "no output");
         } else {
             merge(out->report, j);
-            char *cache = cached_path(&units[done], self, gpu);
+            char *cache = cached_path(&units[done], self, gpu, gpu_file);
             drop_older_reports(cache);
             FILE *f = fopen(cache, "w");
             if (f) {

@@ -26,7 +26,7 @@ typedef struct vpred {
  * times), or NULL for the arch alone. The reports are cached next to each
  * fatbin. */
 bool vpred_run(const char *self, const kbuild_unit *units, int n, const char *arch, const char *gpu,
-               int jobs, vpred *out, char *err, size_t errlen);
+               const char *gpu_file, int jobs, vpred *out, char *err, size_t errlen);
 /* A report file; its target arch must be `arch`. */
 bool vpred_load(const char *path, const char *arch, vpred *out, char *err, size_t errlen);
 /* Only what ptxas says (occupancy needs nothing more). */

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "input/devquery.h"
 #include "input/nvcc.h"
+#include "target/target.h"
 #include "util/exitcode.h"
 #include "util/fileio.h"
 #include "util/sbuf.h"
@@ -161,9 +162,20 @@ int vplan_target(vrun *x)
                          "no GPU to verify on: %s (gpulint verify --dry-run shows what would run)",
                          use_device ? msg : "GPULINT_NO_DEVICE is set");
     } else {
-        /* A dry run without a GPU: the given product or arch, or the
+        /* A dry run without a GPU: the given product (a bundled one, or a
+         * product file: a card's own measured constants), or arch, or the
          * default product. */
-        const gpu_product *p = model_find_product(&x->db, x->o->gpu ? x->o->gpu : "h100-sxm");
+        gpu_product from_file;
+        const gpu_product *p = NULL;
+        if (x->o->gpu && target_is_product_file(x->o->gpu)) {
+            int rc = target_product_file(&x->db, x->o->gpu, &from_file);
+            if (rc != EXIT_OK)
+                return rc; /* target_product_file said why */
+            p = &from_file;
+            x->product_file = x->o->gpu;
+        } else {
+            p = model_find_product(&x->db, x->o->gpu ? x->o->gpu : "h100-sxm");
+        }
         if (x->o->gpu && !p)
             return vrun_fail(x, EXIT_MODEL, "unknown GPU '%s' ('gpulint models' lists them)",
                              x->o->gpu);
@@ -339,8 +351,8 @@ int vplan_predict(vrun *x)
         for (int i = 0; i < x->n_units; i++)
             units[i] = x->units[i].build;
         bool ok = vpred_run(x->o->self, units, x->n_units, x->arch.name,
-                            x->have_product ? r->product_id : NULL, x->o->jobs, &x->pred, msg,
-                            sizeof msg);
+                            x->have_product ? r->product_id : NULL, x->product_file, x->o->jobs,
+                            &x->pred, msg, sizeof msg);
         free(units);
         if (!ok)
             return vrun_fail(x, EXIT_TOOL, "%s", msg);

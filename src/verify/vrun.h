@@ -32,6 +32,7 @@ typedef struct vrun {
     gpu_arch arch;       /* the device's limits (or the bundled model for a dry run) */
     gpu_product product; /* the twin at the device's clocks */
     bool have_product;
+    const char *product_file; /* a dry run's --gpu FILE: the children are given it */
     unit_info *units;
     int n_units;
     vpred pred;
