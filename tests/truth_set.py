@@ -374,7 +374,7 @@ def time_summary(heavy_left_out):
     within = sum(x <= 0.25 for x in a)
     med = a[len(a) // 2] if len(a) % 2 else (a[len(a) // 2 - 1] + a[len(a) // 2]) / 2
     line = (f"{len(a)} kernels, {within} within 25% ({100 * within / len(a):.0f}%), "
-            f"median error {100 * med:.0f}%, mean {100 * sum(a) / len(a):.0f}%, "
+            f"median error {100 * med:.0f}%, mean {100 * sum(a) / len(a):.1f}%, "
             f"worst {100 * a[-1]:.0f}% ({errs[-1][1]} {errs[-1][2]})")
     print(f"predicted time: {line}")
     if not heavy_left_out:
@@ -383,7 +383,7 @@ def time_summary(heavy_left_out):
     if TIMES:
         with open(TIMES, "w") as f:
             f.write(f"**{within} of {len(a)} kernels within 25%**; median error "
-                    f"{100 * med:.0f}%, mean {100 * sum(a) / len(a):.0f}%.\n\n"
+                    f"{100 * med:.0f}%, mean {100 * sum(a) / len(a):.1f}%.\n\n"
                     "| program | kernel | predicted | limiter | measured | error |\n"
                     "|---|---|---|---|---|---|\n")
             for prog, k, pt, took, lim in times:

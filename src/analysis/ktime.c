@@ -48,6 +48,7 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
     for (int i = 0; i < 4; i++)
         out->flops_per_clock_per_sm[i] = p->flops_per_clock_per_sm[prec[i]];
     out->launch_s = p->launch_ns * 1e-9;
+    out->block_dispatch_s = p->block_dispatch_ns * 1e-9;
     out->dram_latency_s =
         latency_at(p->dram_latency_ns, p->boost_dram_latency_ns, p, clock_hz / 1e6) * 1e-9;
     out->dram_bandwidth = p->dram_read_bandwidth;
@@ -87,7 +88,8 @@ static double phased_latency(const ktime_counts *c, const ktime_consts *k, doubl
             total += longest;
             longest = 0;
         }
-        double from_dram = fmin(1, fmax(d->first_share, 1 / waves));
+        double from_dram =
+            (1 - fmin(1, fmax(0, d->seen_share))) * fmin(1, fmax(d->first_share, 1 / waves));
         double past = l2 ? from_dram * k->dram_latency_s + (1 - from_dram) * k->l2_latency_s
                          : k->dram_latency_s;
         /* Without the product's L2 constants only the grid's first
@@ -125,8 +127,16 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
     double busiest = ceil(blocks / k->sms) / blocks;
     double warps_per_block = ceil(c->threads_per_block / 32.0);
     t->waves = ceil(blocks / ((double)k->sms * c->blocks_per_sm));
-    t->part[KTIME_LAUNCH] = k->launch_s;
-    t->part[KTIME_DRAM] = c->dram_bytes / k->dram_bandwidth;
+    /* An SM is handed its blocks one after another: those of the first
+     * wave start that much later (the empty-kernel probe's extra time with
+     * 16 blocks an SM); later blocks take the place of finished ones while
+     * the others work. */
+    double first_wave = fmin(ceil(blocks / k->sms), (double)c->blocks_per_sm);
+    t->part[KTIME_LAUNCH] = k->launch_s + k->block_dispatch_s * fmax(0, first_wave - 1);
+    /* A stream's first bytes arrive one DRAM latency after its first
+     * request; the bandwidth counts from then on. */
+    if (c->dram_bytes > 0)
+        t->part[KTIME_DRAM] = k->dram_latency_s + c->dram_bytes / k->dram_bandwidth;
     for (int i = 0; i < 4; i++)
         if (c->flops[i] > 0 && k->flops_per_clock_per_sm[i] > 0)
             t->part[KTIME_FP16 + i] =

@@ -41,6 +41,9 @@ typedef struct ktime_load {
     /* loadlat's lockstep iterations (0: the warps run apart) and the share
      * of them that read what another warp stored (from L2). */
     double lockstep, restored_share;
+    /* the share of its block's bytes an earlier statement touched: from L2
+     * at worst, never from DRAM */
+    double seen_share;
 } ktime_load;
 
 /* One launch's totals. */
@@ -73,7 +76,8 @@ typedef struct ktime_consts {
     double clock_hz;
     double flops_per_clock_per_sm[4]; /* fp16, fp32, fp64, tensor; 0: none */
     double launch_s, dram_latency_s, dram_bandwidth, l1_latency_cycles;
-    bool has_l2; /* the product's [timing] has the three L2 constants */
+    double block_dispatch_s; /* each further block an SM is handed; 0: not measured */
+    bool has_l2;             /* the product's [timing] has the three L2 constants */
     double l2_latency_s, l2_read_bandwidth, l2_write_bandwidth;
     double l2_partial_write_bandwidth; /* 0: not measured, partial writes as whole */
     double issue_per_clock_per_sm;     /* warp instructions an SM issues a clock, at most */

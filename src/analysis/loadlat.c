@@ -160,6 +160,53 @@ static double clamp01(double x)
     return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
+/* Whether s runs before a, all of it: an earlier statement in no loop
+ * that a is in too (a loop around both would run s's later iterations
+ * after a). */
+static bool wholly_before(const mem_access *s, const mem_access *a)
+{
+    if (s->stmt >= a->stmt || s->space != SPACE_GLOBAL || !s->base || !a->base ||
+        strcmp(s->base, a->base) != 0)
+        return false;
+    if (s->n_loops == 0 || a->n_loops == 0)
+        return true;
+    const src_loc *x = &s->loops[0].loc, *y = &a->loops[0].loc;
+    return !(x->line == y->line && x->column == y->column);
+}
+
+/* loadlat_load.seen_share: of the bytes a's block reads through a, the
+ * share the same block touched in statements wholly before it, from the
+ * footprints of one interior block (|A n B| = |A| + |B| - |A u B|); 0 when
+ * a footprint cannot be followed. At most MAX_BEFORE earlier sites, the
+ * nearest. */
+enum { MAX_BEFORE = 16 };
+
+static double seen_share(const mem_access *a, const mem_access *const *sites, size_t n,
+                         const int64_t grid[3], const int64_t block[3], const expr_env *env)
+{
+    footprint_site s[MAX_BEFORE + 1];
+    size_t k = 0;
+    for (size_t i = n; i-- > 0 && k < MAX_BEFORE;)
+        if (wholly_before(sites[i], a))
+            s[k++] = (footprint_site){.access = sites[i], .array = a->base};
+    if (k == 0)
+        return 0;
+    int64_t mid[3] = {grid[0] / 2, grid[1] / 2, grid[2] / 2};
+    footprint before = {0}, both = {0}, alone = {0};
+    footprint_of_block(s, k, grid, block, env, mid, &before);
+    s[k] = (footprint_site){.access = a, .array = a->base};
+    footprint_of_block(s, k + 1, grid, block, env, mid, &both);
+    footprint_of_block(&s[k], 1, grid, block, env, mid, &alone);
+    double share = 0;
+    if (before.n_left_out == 0 && before.n_partial == 0 && both.n_left_out == 0 &&
+        both.n_partial == 0 && alone.n_left_out == 0 && alone.n_partial == 0 && alone.bytes > 0)
+        share = clamp01((double)(before.bytes + alone.bytes - both.bytes) / (double)alone.bytes);
+    footprint_free(&before);
+    footprint_free(&both);
+    footprint_free(&alone);
+    return share;
+}
+
 /* Phase numbers: a load opens a new phase in its body when it is the
  * body's first, or when a store of an earlier statement came since the
  * body's last phase began. */
@@ -233,6 +280,7 @@ void loadlat_compute(const mem_access *const *sites, size_t n, const int64_t gri
         bool stored;
         l->lockstep = lockstep_of(a, sites, n, env, &stored);
         l->restored_share = stored && l->lockstep > 1 ? (l->lockstep - 1) / l->lockstep : 0;
+        l->seen_share = seen_share(a, sites, n, grid, block, env);
         if (t.units <= 0)
             continue;
         double units = (double)t.units, in_blocks = blocks * (double)sectors[1];

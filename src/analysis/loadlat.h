@@ -41,6 +41,10 @@ typedef struct loadlat_load {
      * stored, which comes from L2 when several blocks share the SM
      * (scripts/timeprobe/barrierprobe.cu). */
     double lockstep, restored_share;
+    /* Of the block's bytes it reads, the share an earlier statement of the
+     * block (outside the loops around this load) already loaded or stored:
+     * those sectors are in L1 or L2, never DRAM's to fetch again. */
+    double seen_share;
 } loadlat_load;
 
 typedef struct loadlat {

@@ -101,6 +101,7 @@ static const model_field product_fields[] = {
     MEASURED(PREC_FP8_TENSOR, "fp8_tensor"),
     MEASURED(PREC_INT8_TENSOR, "int8_tensor"),
     {"timing", "launch_ns", F_SI, offsetof(gpu_product, launch_ns), true},
+    {"timing", "block_dispatch_ns", F_SI, offsetof(gpu_product, block_dispatch_ns), true},
     {"timing", "dram_latency_ns", F_SI, offsetof(gpu_product, dram_latency_ns), true},
     {"timing", "dram_read_bandwidth", F_SI, offsetof(gpu_product, dram_read_bandwidth), true},
     {"timing", "l1_latency_cycles", F_SI, offsetof(gpu_product, l1_latency_cycles), true},

@@ -104,6 +104,7 @@ typedef struct gpu_product {
     /* [timing]: what the time model takes from the hardware (measured by
      * scripts/timeprobe; 0 = not measured for this product). */
     double launch_ns;           /* an empty kernel's duration */
+    double block_dispatch_ns;   /* each further block an SM takes in an empty kernel's grid */
     double dram_latency_ns;     /* a dependent load that misses L2 */
     double dram_read_bandwidth; /* bytes/s a streaming read reaches */
     double l1_latency_cycles;   /* a dependent load that hits L1, SM clocks */

@@ -442,6 +442,8 @@ static json_t *load_phases_json(const loadlat *l)
                                   json_text(d->access->text ? d->access->text : "?"), "line",
                                   d->access->loc.line, "requests", (json_int_t)d->requests,
                                   "new_share", d->new_share, "first_share", d->first_share);
+            if (d->seen_share > 0)
+                json_object_set_new(o, "seen_share", json_real(d->seen_share));
             if (d->lockstep > 0) {
                 json_object_set_new(o, "lockstep", json_real(d->lockstep));
                 json_object_set_new(o, "restored_share", json_real(d->restored_share));

@@ -85,6 +85,7 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
             d->first_share = json_number_value(json_object_get(ld, "first_share"));
             d->lockstep = json_number_value(json_object_get(ld, "lockstep"));
             d->restored_share = json_number_value(json_object_get(ld, "restored_share"));
+            d->seen_share = json_number_value(json_object_get(ld, "seen_share"));
         }
         c->loads = *loads;
     }

@@ -55,15 +55,48 @@ static void test_parts_by_hand(void **state)
     assert_true(t.ok);
     assert_float_equal(t.waves, 1, 0);
     assert_float_equal(t.part[KTIME_FP32], 1e9 * 2 / 264 / (256 * 1.5e9), 1e-15);
-    assert_float_equal(t.part[KTIME_DRAM], 5e-4, 1e-15);
+    /* 1 GB at 2 TB/s, after the first fetch's 400 ns. */
+    assert_float_equal(t.part[KTIME_DRAM], 400e-9 + 5e-4, 1e-15);
     /* 21120 load requests and 84480 / 4 wavefronts: 21120 clocks in all. */
     assert_float_equal(t.part[KTIME_L1], 21120.0 * 2 / 264 / 1.5e9, 1e-15);
     /* 10 loads a warp, half of the sectors from DRAM (400 ns), half from
      * L1 (40 clocks). */
     assert_float_equal(t.part[KTIME_LATENCY], 10 * (0.5 * 400e-9 + 0.5 * 40 / 1.5e9), 1e-15);
     assert_int_equal(t.limiter, KTIME_DRAM);
-    assert_float_equal(t.predicted, 2e-6 + 5e-4, 1e-15);
+    assert_float_equal(t.predicted, 2e-6 + 400e-9 + 5e-4, 1e-15);
     assert_string_equal(ktime_part_name(t.limiter), "dram");
+}
+
+/* The launch hands each SM its first wave's blocks one after another:
+ * with 70 ns a block, the launch grows by 70 ns for every block an SM gets
+ * in the first wave past its first, however many waves follow. */
+static void test_first_wave_dispatch(void **state)
+{
+    (void)state;
+    ktime_counts c = {.blocks = 1, .threads_per_block = 256, .blocks_per_sm = 8};
+    ktime_consts k = consts();
+    k.block_dispatch_s = 70e-9;
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LAUNCH], 2e-6, 1e-18);
+    /* 132 blocks: one an SM. */
+    c.blocks = 132;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LAUNCH], 2e-6, 1e-18);
+    /* 400 blocks: up to 4 an SM (133 to 396 take a second and a third). */
+    c.blocks = 400;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LAUNCH], 2e-6 + 3 * 70e-9, 1e-18);
+    /* 100000 blocks: the first wave is 8 an SM (its occupancy). */
+    c.blocks = 100000;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LAUNCH], 2e-6 + 7 * 70e-9, 1e-18);
+    /* Without the measured rate, the empty kernel's launch alone. */
+    k.block_dispatch_s = 0;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LAUNCH], 2e-6, 1e-18);
+    /* No DRAM bytes, no DRAM part (nor its first fetch). */
+    assert_float_equal(t.part[KTIME_DRAM], 0, 0);
 }
 
 static void test_latency_of_waves(void **state)
@@ -175,6 +208,14 @@ static void test_phases(void **state)
     k.has_l2 = false;
     ktime_predict(&c, &k, &t);
     assert_float_equal(t.part[KTIME_LATENCY], 2 * (100 * 400e-9 + 50 * (0.25 * 400e-9 + 0.75 * l1)),
+                       1e-15);
+    /* Where an earlier statement of the block touched 3/4 of the first
+     * phase's sectors, those come from L2, the rest from DRAM as before. */
+    k.has_l2 = true;
+    loads[0].seen_share = 0.75;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LATENCY],
+                       2 * (100 * (0.25 * 400e-9 + 0.75 * 160e-9) + 50 * (0.5 * past + 0.5 * l1)),
                        1e-15);
 }
 
@@ -310,6 +351,10 @@ static void test_refusals(void **state)
     assert_true(ktime_consts_of(&p, 1.5e9, &k, why, sizeof why));
     assert_float_equal(k.flops_per_clock_per_sm[1], 128, 0);
     assert_float_equal(k.launch_s, 2e-6, 1e-18);
+    assert_float_equal(k.block_dispatch_s, 0, 0); /* optional: not measured */
+    p.block_dispatch_ns = 68;
+    assert_true(ktime_consts_of(&p, 1.5e9, &k, why, sizeof why));
+    assert_float_equal(k.block_dispatch_s, 68e-9, 1e-18);
     ktime_counts c = {.blocks = 10, .threads_per_block = 2048, .blocks_per_sm = 0};
     ktime t;
     ktime_predict(&c, &k, &t);
@@ -320,13 +365,10 @@ static void test_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parts_by_hand),
-        cmocka_unit_test(test_latency_of_waves),
-        cmocka_unit_test(test_l2_and_lines),
-        cmocka_unit_test(test_phases),
-        cmocka_unit_test(test_issue),
-        cmocka_unit_test(test_lockstep),
-        cmocka_unit_test(test_latency_at_clock),
+        cmocka_unit_test(test_parts_by_hand),    cmocka_unit_test(test_first_wave_dispatch),
+        cmocka_unit_test(test_latency_of_waves), cmocka_unit_test(test_l2_and_lines),
+        cmocka_unit_test(test_phases),           cmocka_unit_test(test_issue),
+        cmocka_unit_test(test_lockstep),         cmocka_unit_test(test_latency_at_clock),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -224,6 +224,45 @@ static void test_trips_closed_form(void **state)
     expr_free(l.next);
 }
 
+/* x[j] = ...; then y = x[j + 32] outside any loop, 64 threads a block: the
+ * block stored [64 b, 64 b + 64) and reads [64 b + 32, 64 b + 96), half of
+ * it seen (from L1 or L2, not DRAM). A store to another array, or one in
+ * the same loop as the load (whose later iterations come after it), is no
+ * earlier touch. */
+static void test_seen_before(void **state)
+{
+    (void)state;
+    mem_access s[2] = {
+        in_loop("x", "4 * (blockIdx.x * 64 + threadIdx.x)", true, 1, 64),
+        in_loop("x", "4 * (blockIdx.x * 64 + threadIdx.x + 32)", false, 2, 64),
+    };
+    s[0].n_loops = 0;
+    s[1].n_loops = 0;
+    const mem_access *sites[2] = {&s[0], &s[1]};
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {64, 1, 1};
+    loadlat l;
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_true(l.ok);
+    assert_int_equal(l.n, 1);
+    assert_float_equal(l.loads[0].seen_share, 0.5, 1e-12);
+    loadlat_free(&l);
+    /* Another array: nothing seen. */
+    s[0].base = "z";
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_float_equal(l.loads[0].seen_share, 0, 0);
+    loadlat_free(&l);
+    /* Both in the loop at line 10: the store's iterations also run after
+     * the load's, so none of it counts. */
+    s[0].base = "x";
+    s[0].n_loops = 1;
+    s[1].n_loops = 1;
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_float_equal(l.loads[0].seen_share, 0, 0);
+    loadlat_free(&l);
+    for (int i = 0; i < 2; i++)
+        free_site(&s[i]);
+}
+
 static void test_not_followed(void **state)
 {
     (void)state;
@@ -268,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_one_statement), cmocka_unit_test(test_two_statements),
         cmocka_unit_test(test_lockstep),      cmocka_unit_test(test_trips_closed_form),
         cmocka_unit_test(test_not_followed),  cmocka_unit_test(test_unbound_offset),
+        cmocka_unit_test(test_seen_before),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
