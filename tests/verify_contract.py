@@ -9,7 +9,9 @@ recorded on an H100 and an H200 (scripts/gpu.sh). This test, in CI:
   2. runs `gpulint verify --dry-run --format json` (this build's predictions,
      no GPU) and re-judges every recorded measurement against today's
      prediction with the row's own tolerance: a change to a model or an
-     analysis that would no longer agree with the hardware fails here;
+     analysis that would no longer agree with the hardware fails here
+     (predicted times with the record's card.ini where it has one: the
+     constants timeprobe measured on the same card);
   3. checks tests/data/verify/predictions-<model>.json (what a GPU machine
      without libclang uses) give the rows this gpulint predicts, through
      `verify --dry-run --predictions FILE`;
@@ -257,7 +259,18 @@ def main():
         check(f"dry run for {model}: the contract's fields, every row unmeasured",
               not missing and all(x["measured"] is None for x in today["results"]), str(missing))
         rejudge(dev, records[dev], today)
-        time_rejudge(dev, records[dev], today)
+        # A record made beside a timeprobe run on the same card
+        # (scripts/card-verify.sh) is timed with that card's constants:
+        # two cards of one name can differ (benchmarks/VERIFY.md).
+        card = os.path.join(DATA, dev, "card.ini")
+        timed = today
+        if os.path.exists(card):
+            r = run(["verify", "--dry-run", "--gpu", card, "--format", "json"])
+            if not check(f"verify --dry-run --gpu {dev}/card.ini", r.returncode == 0,
+                         r.stderr.strip()[-300:]):
+                continue
+            timed = json.loads(r.stdout)
+        time_rejudge(dev, records[dev], timed)
         dram_rejudge(dev, records[dev], today)
         # The predictions a GPU machine without libclang reads
         # (scripts/verify-predictions.sh writes them): the same rows as
