@@ -25,16 +25,22 @@ __global__ void chase(const unsigned *next, int steps, unsigned *out)
 
 // Every thread reads 16-byte vectors, grid-stride, `passes` times over n4;
 // each pass starts a third of the way further, so that a block never meets
-// in L1 what it read before and repeated passes are served by L2.
+// in L1 what it read before and repeated passes are served by L2. The
+// wrap is a compare and a subtract: a 64-bit remainder per load (as this
+// probe had until 2026-11-28) is a software division whose instructions,
+// not DRAM, bounded the probe on most cards (tests/data/timeprobe/README.md).
 __global__ void read_bw(const float4 *a, long n4, int passes, float *out)
 {
     float s = 0;
     long stride = (long)gridDim.x * blockDim.x;
-    for (int p = 0; p < passes; p++)
+    for (int p = 0; p < passes; p++) {
+        long shift = p * (n4 / 3 + 7) % n4;
         for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n4; i += stride) {
-            float4 v = a[(i + p * (n4 / 3 + 7)) % n4];
+            long j = i + shift;
+            float4 v = a[j >= n4 ? j - n4 : j];
             s += v.x + v.y + v.z + v.w;
         }
+    }
     if (s == 12345.f)
         *out = s;
 }
