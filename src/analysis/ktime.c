@@ -96,7 +96,7 @@ static double phased_latency(const ktime_counts *c, const ktime_consts *k, doubl
          * touches leave L1 (as the launch-wide estimate takes it). */
         double share = l2 ? d->new_share : d->new_share * from_dram;
         double each = share * past + (1 - share) * l1;
-        double wait = d->requests / warps * each;
+        double wait = d->requests / warps * each / fmax(1, d->together);
         /* Under a barrier the block's warps go through the loop together:
          * each iteration lasts as long as its slowest warp's wait, so the
          * chain is the iterations, however few warps load in most of them

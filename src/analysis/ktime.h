@@ -44,6 +44,7 @@ typedef struct ktime_load {
     /* the share of its block's bytes an earlier statement touched: from L2
      * at worst, never from DRAM */
     double seen_share;
+    double together; /* iterations whose loads are in flight together (0, 1: one at a time) */
 } ktime_load;
 
 /* One launch's totals. */

@@ -22,6 +22,9 @@
 #include "analysis/expr.h"
 #include "analysis/traffic.h"
 
+/* The most iterations of a constant loop taken as unrolled in full. */
+#define LOADLAT_UNROLLED 16
+
 typedef struct loadlat_load {
     const mem_access *access;
     int phase;        /* loads of one phase are in flight together */
@@ -45,6 +48,11 @@ typedef struct loadlat_load {
      * block (outside the loops around this load) already loaded or stored:
      * those sectors are in L1 or L2, never DRAM's to fetch again. */
     double seen_share;
+    /* Iterations of its innermost loop whose loads are in flight together:
+     * a loop nvcc unrolls in full (a trip count known when it compiles, at
+     * most LOADLAT_UNROLLED) with no global store or barrier in its body;
+     * 1 otherwise. */
+    double together;
 } loadlat_load;
 
 typedef struct loadlat {

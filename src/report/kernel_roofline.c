@@ -442,6 +442,8 @@ static json_t *load_phases_json(const loadlat *l)
                                   json_text(d->access->text ? d->access->text : "?"), "line",
                                   d->access->loc.line, "requests", (json_int_t)d->requests,
                                   "new_share", d->new_share, "first_share", d->first_share);
+            if (d->together > 1)
+                json_object_set_new(o, "together", json_real(d->together));
             if (d->seen_share > 0)
                 json_object_set_new(o, "seen_share", json_real(d->seen_share));
             if (d->lockstep > 0) {

@@ -86,6 +86,7 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
             d->lockstep = json_number_value(json_object_get(ld, "lockstep"));
             d->restored_share = json_number_value(json_object_get(ld, "restored_share"));
             d->seen_share = json_number_value(json_object_get(ld, "seen_share"));
+            d->together = json_number_value(json_object_get(ld, "together"));
         }
         c->loads = *loads;
     }

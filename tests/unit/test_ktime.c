@@ -217,6 +217,12 @@ static void test_phases(void **state)
     assert_float_equal(t.part[KTIME_LATENCY],
                        2 * (100 * (0.25 * 400e-9 + 0.75 * 160e-9) + 50 * (0.5 * past + 0.5 * l1)),
                        1e-15);
+    /* Its 100 requests a warp issued 4 at a time (an unrolled loop's). */
+    loads[0].together = 4;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LATENCY],
+                       2 * (25 * (0.25 * 400e-9 + 0.75 * 160e-9) + 50 * (0.5 * past + 0.5 * l1)),
+                       1e-15);
 }
 
 /* The issue term: reduce0's count (131,203,072 warp instructions, 65,536

@@ -263,6 +263,55 @@ static void test_seen_before(void **state)
         free_site(&s[i]);
 }
 
+/* sum += x[k * 64 + tid] for k < 8, stored after the loop: nvcc unrolls
+ * the loop in full and issues its 8 loads together. Not with a store in
+ * the body, a trip count the launch sets, more than LOADLAT_UNROLLED
+ * iterations, or a barrier in the loop. */
+static void test_unrolled_together(void **state)
+{
+    (void)state;
+    mem_access s[2] = {
+        in_loop("x", "4 * (i * 64 + threadIdx.x)", false, 1, 64),
+        in_loop("y", "4 * threadIdx.x", true, 2, 64),
+    };
+    expr_free(s[0].loops[0].cond);
+    s[0].loops[0].cond = P("i < 8");
+    s[1].n_loops = 0;
+    const mem_access *sites[2] = {&s[0], &s[1]};
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {64, 1, 1};
+    loadlat l;
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_true(l.ok);
+    assert_float_equal(l.loads[0].together, 8, 0);
+    loadlat_free(&l);
+    /* The store inside the loop's body holds the next iteration back. */
+    s[1].n_loops = 1;
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_float_equal(l.loads[0].together, 1, 0);
+    loadlat_free(&l);
+    s[1].n_loops = 0;
+    /* A barrier in the loop. */
+    s[0].loops[0].barrier = true;
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_float_equal(l.loads[0].together, 1, 0);
+    loadlat_free(&l);
+    s[0].loops[0].barrier = false;
+    /* A bound the launch gives: not known when nvcc compiles. */
+    expr_free(s[0].loops[0].cond);
+    s[0].loops[0].cond = P("i < blockDim.x / 8");
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_float_equal(l.loads[0].together, 1, 0);
+    loadlat_free(&l);
+    /* More iterations than nvcc is taken to unroll. */
+    expr_free(s[0].loops[0].cond);
+    s[0].loops[0].cond = P("i < 17");
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_float_equal(l.loads[0].together, 1, 0);
+    loadlat_free(&l);
+    for (int i = 0; i < 2; i++)
+        free_site(&s[i]);
+}
+
 static void test_not_followed(void **state)
 {
     (void)state;
@@ -307,7 +356,7 @@ int main(void)
         cmocka_unit_test(test_one_statement), cmocka_unit_test(test_two_statements),
         cmocka_unit_test(test_lockstep),      cmocka_unit_test(test_trips_closed_form),
         cmocka_unit_test(test_not_followed),  cmocka_unit_test(test_unbound_offset),
-        cmocka_unit_test(test_seen_before),
+        cmocka_unit_test(test_seen_before),   cmocka_unit_test(test_unrolled_together),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
