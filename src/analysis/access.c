@@ -8,6 +8,13 @@ static expr *bound(const expr *e, const expr_env *env)
     return e ? expr_bind(e, env) : NULL;
 }
 
+bool loop_same(const loop_ctx *a, const loop_ctx *b)
+{
+    return a->loc.line == b->loc.line && a->loc.column == b->loc.column &&
+           a->spelled_at == b->spelled_at &&
+           strcmp(a->loc.file ? a->loc.file : "", b->loc.file ? b->loc.file : "") == 0;
+}
+
 void access_bind(const mem_access *a, const expr_env *env, mem_access *out)
 {
     *out = *a;

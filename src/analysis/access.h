@@ -30,6 +30,10 @@ typedef struct loop_ctx {
      * the block when its slowest warp ends it. */
     bool barrier;
     src_loc loc;
+    /* Where the loop statement is spelled: its offset in the file that
+     * spells it. Loops a macro writes share the macro's expansion place
+     * (loc) and differ here. */
+    unsigned spelled_at;
 } loop_ctx;
 
 #define ACCESS_MAX_LOOPS 8
@@ -97,6 +101,8 @@ typedef struct branch_site {
 /* A copy of a's expressions with env's names folded in (the strings and
  * locations are shared with a); free it with access_bound_free. */
 void access_bind(const mem_access *a, const expr_env *env, mem_access *out);
+/* Whether two loop contexts are the same loop of the source. */
+bool loop_same(const loop_ctx *a, const loop_ctx *b);
 /* Leaves loop i of a bound copy out (its counter already bound). */
 void access_drop_loop(mem_access *a, int i);
 void access_bound_free(mem_access *a);

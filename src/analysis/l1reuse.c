@@ -39,12 +39,6 @@ int64_t l1reuse_bytes_per_block(const gpu_arch *arch, int64_t threads_per_block,
     return (arch->unified_l1_per_sm - carveout) / blocks;
 }
 
-static bool same_loop(const loop_ctx *a, const loop_ctx *b)
-{
-    return a->loc.line == b->loc.line && a->loc.column == b->loc.column &&
-           strcmp(a->loc.file ? a->loc.file : "", b->loc.file ? b->loc.file : "") == 0;
-}
-
 static bool is_load(const footprint_site *s)
 {
     const mem_access *a = s->access;
@@ -71,7 +65,7 @@ static int shared_depth(const footprint_site *loads, size_t n)
     for (size_t i = 1; i < n; i++) {
         const mem_access *a = loads[i].access;
         int d = 0;
-        while (d < depth && d < a->n_loops && same_loop(&a->loops[d], &loads[0].access->loops[d]))
+        while (d < depth && d < a->n_loops && loop_same(&a->loops[d], &loads[0].access->loops[d]))
             d++;
         depth = d;
     }
@@ -168,7 +162,7 @@ void l1reuse_compute(const footprint_site *sites, size_t n, const int64_t grid[3
         const mem_access *a = ph.loads[i].access, *p = i ? ph.loads[i - 1].access : NULL;
         bool in_loop = a->n_loops > ph.depth, prev_in_loop = p && p->n_loops > ph.depth;
         if (!p || in_loop != prev_in_loop ||
-            (in_loop && !same_loop(&a->loops[ph.depth], &p->loops[ph.depth])))
+            (in_loop && !loop_same(&a->loops[ph.depth], &p->loops[ph.depth])))
             ph.start[ph.n++] = i;
     }
     ph.start[ph.n] = ph.n_loads;

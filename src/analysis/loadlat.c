@@ -19,9 +19,7 @@ static bool same_body(const mem_access *a, const mem_access *b)
         return false;
     if (a->n_loops == 0)
         return true;
-    const src_loc *x = &a->loops[a->n_loops - 1].loc, *y = &b->loops[b->n_loops - 1].loc;
-    return x->line == y->line && x->column == y->column &&
-           (x->file == y->file || (x->file && y->file && strcmp(x->file, y->file) == 0));
+    return loop_same(&a->loops[a->n_loops - 1], &b->loops[b->n_loops - 1]);
 }
 
 /* The sectors of one site alone: over the grid, over one interior block
@@ -143,14 +141,12 @@ static double lockstep_of(const mem_access *a, const mem_access *const *sites, s
             return 0;
         iterations *= trips;
     }
-    const src_loc *at = &a->loops[b].loc;
     for (size_t i = 0; i < n && !*stored; i++) {
         const mem_access *s = sites[i];
         if (!s->is_store || s->space != SPACE_GLOBAL || !s->base || !a->base ||
             strcmp(s->base, a->base) != 0 || s->n_loops <= b)
             continue;
-        const src_loc *l = &s->loops[b].loc;
-        *stored = l->line == at->line && l->column == at->column;
+        *stored = loop_same(&s->loops[b], &a->loops[b]);
     }
     return iterations;
 }
@@ -170,8 +166,7 @@ static bool wholly_before(const mem_access *s, const mem_access *a)
         return false;
     if (s->n_loops == 0 || a->n_loops == 0)
         return true;
-    const src_loc *x = &s->loops[0].loc, *y = &a->loops[0].loc;
-    return !(x->line == y->line && x->column == y->column);
+    return !loop_same(&s->loops[0], &a->loops[0]);
 }
 
 /* loadlat_load.together: a's innermost loop, when nvcc unrolls it in full

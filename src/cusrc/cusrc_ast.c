@@ -184,6 +184,14 @@ bool cn_in_user_header(cusrc_tu *t, CXCursor c)
     return !clang_Location_isInSystemHeader(clang_getCursorLocation(c));
 }
 
+unsigned cn_spelled_at(CXCursor c)
+{
+    CXFile f = NULL;
+    unsigned line = 0, col = 0, off = 0;
+    clang_getSpellingLocation(clang_getCursorLocation(c), &f, &line, &col, &off);
+    return f ? off : 0;
+}
+
 void cn_loc(cusrc_tu *t, CXCursor c, src_loc *out)
 {
     CXFile f = NULL;

@@ -646,6 +646,7 @@ static void copy_loops(walker *w, loop_ctx *dst, int *n_dst, char **why)
         dst[i].loc.file = s->loc.file ? xstrdup(s->loc.file) : NULL;
         dst[i].loc.line = s->loc.line;
         dst[i].loc.column = s->loc.column;
+        dst[i].spelled_at = s->spelled_at;
     }
     *n_dst = n;
 }
@@ -2562,6 +2563,7 @@ static void walk_loop(walker *w, cnode *s)
     fr->stmt = s;
     fr->var = v;
     cn_loc(w->t, s->cur, &fr->ctx.loc);
+    fr->ctx.spelled_at = cn_spelled_at(s->cur);
     if (v) {
         v->loop = s;
         fr->ctx.var = xstrdup(v->name);

@@ -175,6 +175,8 @@ bool cn_in_main(cusrc_tu *t, CXCursor c);
  * kernels defined there are compiled into the file that includes them. */
 bool cn_in_user_header(cusrc_tu *t, CXCursor c);
 void cn_loc(cusrc_tu *t, CXCursor c, src_loc *out);
+/* The offset of c's spelling in the file that spells it (0: none). */
+unsigned cn_spelled_at(CXCursor c);
 char *cn_text(cusrc_tu *t, CXCursor c); /* source text of the cursor's extent */
 /* clang_getFileContents, remembered per file (libclang's lookup is slow). */
 const char *cn_file_contents(cusrc_tu *t, CXFile f, size_t *size);

@@ -312,6 +312,36 @@ static void test_unrolled_together(void **state)
         free_site(&s[i]);
 }
 
+/* Two loops a macro writes at one expansion place share their line and
+ * column; where they are spelled tells them apart: a store in the second
+ * is not in the first one's body. */
+static void test_macro_loops_apart(void **state)
+{
+    (void)state;
+    mem_access s[2] = {
+        in_loop("x", "4 * (i * 64 + threadIdx.x)", false, 1, 64),
+        in_loop("y", "4 * (i * 64 + threadIdx.x)", true, 2, 64),
+    };
+    for (int i = 0; i < 2; i++) {
+        expr_free(s[i].loops[0].cond);
+        s[i].loops[0].cond = P("i < 8");
+    }
+    const mem_access *sites[2] = {&s[0], &s[1]};
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {64, 1, 1};
+    loadlat l;
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_float_equal(l.loads[0].together, 1, 0); /* one loop: the store holds it back */
+    loadlat_free(&l);
+    s[0].loops[0].spelled_at = 100;
+    s[1].loops[0].spelled_at = 180;
+    assert_false(loop_same(&s[0].loops[0], &s[1].loops[0]));
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_float_equal(l.loads[0].together, 8, 0);
+    loadlat_free(&l);
+    for (int i = 0; i < 2; i++)
+        free_site(&s[i]);
+}
+
 static void test_not_followed(void **state)
 {
     (void)state;
@@ -353,10 +383,11 @@ static void test_unbound_offset(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_one_statement), cmocka_unit_test(test_two_statements),
-        cmocka_unit_test(test_lockstep),      cmocka_unit_test(test_trips_closed_form),
-        cmocka_unit_test(test_not_followed),  cmocka_unit_test(test_unbound_offset),
-        cmocka_unit_test(test_seen_before),   cmocka_unit_test(test_unrolled_together),
+        cmocka_unit_test(test_one_statement),     cmocka_unit_test(test_two_statements),
+        cmocka_unit_test(test_lockstep),          cmocka_unit_test(test_trips_closed_form),
+        cmocka_unit_test(test_not_followed),      cmocka_unit_test(test_unbound_offset),
+        cmocka_unit_test(test_seen_before),       cmocka_unit_test(test_unrolled_together),
+        cmocka_unit_test(test_macro_loops_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
