@@ -4,9 +4,10 @@
 #
 #   OUT=DIR sh scripts/card-truth.sh [PROGRAM-REGEX]
 #
-# Two cards of one name can differ (timeprobe's read_bw ran at 4.59 and 3.22 TB/s
-# under the same locked clocks), so a recording of kernel times is only
-# comparable with constants probed on the card it was made on. Writes what
+# The constants a probe gives can differ between two cards of one name (the
+# old read_bw gave 4.59 and 3.22 TB/s under the same locked clocks: its own
+# instructions ran at different speeds; tests/data/timeprobe/README.md), so
+# a recording of kernel times is judged with constants probed on its card. Writes what
 # scripts/timeprobe/card-probe.sh writes (the card, its timeprobe, the
 # launch, in-flight and dispatch probes) and $OUT/truth (TRUTH_METRICS=time
 # recordings of scripts/ncu-truth.py).

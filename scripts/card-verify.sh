@@ -1,7 +1,7 @@
 #!/bin/sh
 # card-verify.sh: on the GPU machine, one card's own time-model constants and
-# `gpulint verify` on that same card, in one device call (H200s differ: see
-# card-truth.sh). Needs .deps/ (scripts/fetch-gpu-deps.sh), as gpu.sh does.
+# `gpulint verify` on that same card, in one device call (see card-truth.sh
+# for why). Needs .deps/ (scripts/fetch-gpu-deps.sh), as gpu.sh does.
 #
 #   OUT=DIR sh scripts/card-verify.sh
 #

@@ -261,7 +261,8 @@ def main():
         rejudge(dev, records[dev], today)
         # A record made beside a timeprobe run on the same card
         # (scripts/card-verify.sh) is timed with that card's constants:
-        # two cards of one name can differ (benchmarks/VERIFY.md).
+        # what a probe gives can differ between two cards of one name
+        # (tests/data/timeprobe/README.md).
         card = os.path.join(DATA, dev, "card.ini")
         timed = today
         if os.path.exists(card):

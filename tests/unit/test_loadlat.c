@@ -263,6 +263,26 @@ static void test_seen_before(void **state)
         free_site(&s[i]);
 }
 
+/* The innermost loop of s[0] made `for (i = 0; cond; i++)`. */
+static void set_cond(mem_access *a, const char *cond)
+{
+    expr_free(a->loops[0].cond);
+    a->loops[0].cond = P(cond);
+}
+
+/* loadlat_load.together of s[0], with s[1] beside it, 4 blocks of 64. */
+static double first_together(const mem_access s[2])
+{
+    const mem_access *sites[2] = {&s[0], &s[1]};
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {64, 1, 1};
+    loadlat l;
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_true(l.ok);
+    double together = l.loads[0].together;
+    loadlat_free(&l);
+    return together;
+}
+
 /* sum += x[k * 64 + tid] for k < 8, stored after the loop: nvcc unrolls
  * the loop in full and issues its 8 loads together. Not with a store in
  * the body, a trip count the launch sets, more than LOADLAT_UNROLLED
@@ -274,40 +294,23 @@ static void test_unrolled_together(void **state)
         in_loop("x", "4 * (i * 64 + threadIdx.x)", false, 1, 64),
         in_loop("y", "4 * threadIdx.x", true, 2, 64),
     };
-    expr_free(s[0].loops[0].cond);
-    s[0].loops[0].cond = P("i < 8");
+    set_cond(&s[0], "i < 8");
     s[1].n_loops = 0;
-    const mem_access *sites[2] = {&s[0], &s[1]};
-    const int64_t grid[3] = {4, 1, 1}, block[3] = {64, 1, 1};
-    loadlat l;
-    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
-    assert_true(l.ok);
-    assert_float_equal(l.loads[0].together, 8, 0);
-    loadlat_free(&l);
+    assert_float_equal(first_together(s), 8, 0);
     /* The store inside the loop's body holds the next iteration back. */
     s[1].n_loops = 1;
-    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
-    assert_float_equal(l.loads[0].together, 1, 0);
-    loadlat_free(&l);
+    assert_float_equal(first_together(s), 1, 0);
     s[1].n_loops = 0;
     /* A barrier in the loop. */
     s[0].loops[0].barrier = true;
-    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
-    assert_float_equal(l.loads[0].together, 1, 0);
-    loadlat_free(&l);
+    assert_float_equal(first_together(s), 1, 0);
     s[0].loops[0].barrier = false;
     /* A bound the launch gives: not known when nvcc compiles. */
-    expr_free(s[0].loops[0].cond);
-    s[0].loops[0].cond = P("i < blockDim.x / 8");
-    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
-    assert_float_equal(l.loads[0].together, 1, 0);
-    loadlat_free(&l);
+    set_cond(&s[0], "i < blockDim.x / 8");
+    assert_float_equal(first_together(s), 1, 0);
     /* More iterations than nvcc is taken to unroll. */
-    expr_free(s[0].loops[0].cond);
-    s[0].loops[0].cond = P("i < 17");
-    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
-    assert_float_equal(l.loads[0].together, 1, 0);
-    loadlat_free(&l);
+    set_cond(&s[0], "i < 17");
+    assert_float_equal(first_together(s), 1, 0);
     for (int i = 0; i < 2; i++)
         free_site(&s[i]);
 }
@@ -322,22 +325,13 @@ static void test_macro_loops_apart(void **state)
         in_loop("x", "4 * (i * 64 + threadIdx.x)", false, 1, 64),
         in_loop("y", "4 * (i * 64 + threadIdx.x)", true, 2, 64),
     };
-    for (int i = 0; i < 2; i++) {
-        expr_free(s[i].loops[0].cond);
-        s[i].loops[0].cond = P("i < 8");
-    }
-    const mem_access *sites[2] = {&s[0], &s[1]};
-    const int64_t grid[3] = {4, 1, 1}, block[3] = {64, 1, 1};
-    loadlat l;
-    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
-    assert_float_equal(l.loads[0].together, 1, 0); /* one loop: the store holds it back */
-    loadlat_free(&l);
+    set_cond(&s[0], "i < 8");
+    set_cond(&s[1], "i < 8");
+    assert_float_equal(first_together(s), 1, 0); /* one loop: the store holds it back */
     s[0].loops[0].spelled_at = 100;
     s[1].loops[0].spelled_at = 180;
     assert_false(loop_same(&s[0].loops[0], &s[1].loops[0]));
-    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
-    assert_float_equal(l.loads[0].together, 8, 0);
-    loadlat_free(&l);
+    assert_float_equal(first_together(s), 8, 0);
     for (int i = 0; i < 2; i++)
         free_site(&s[i]);
 }
