@@ -131,6 +131,7 @@ bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_en
     }
     out->analyzed = true;
     out->requests = lr.visits;
+    out->busiest_requests = lr.busiest_requests;
     out->worst_sectors = (int)lr.worst[0];
     out->total_sectors = lr.sum[0];
     out->total_lines = lr.sum[3];

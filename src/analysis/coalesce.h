@@ -41,6 +41,7 @@ typedef struct coalesce_result {
     double efficiency;       /* all bytes requested / (all sectors * 32) */
     double worst_efficiency; /* of the worst request */
     long requests;
+    long busiest_requests; /* of the block's busiest warp */
     int64_t total_sectors; /* summed over the requests: what L1 serves */
     int64_t total_lines;   /* the same in 128-byte lines */
     int warps;

@@ -264,6 +264,55 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
     free(g);
 }
 
+/* The innermost loop around instruction k: the back edge whose range
+ * [target, edge] holds k and is the shortest; n when none does. */
+static size_t innermost_loop(imix_level level, const imix_insn *insns, size_t n, size_t k)
+{
+    size_t best = n, best_len = 0;
+    for (size_t j = k; j < n; j++)
+        if (back_edge(level, &insns[j], j) && (size_t)insns[j].target <= k &&
+            (best == n || j - (size_t)insns[j].target < best_len)) {
+            best = j;
+            best_len = j - (size_t)insns[j].target;
+        }
+    return best;
+}
+
+double icount_unrolled(imix_level level, const imix_insn *insns, size_t n, int file, int line,
+                       size_t sites)
+{
+    /* Copies per loop, by the loop's back edge: at most a few loops hold
+     * one line's loads. */
+    enum { MAX_LOOPS = 8 };
+    size_t edge[MAX_LOOPS], copies[MAX_LOOPS], n_loops = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (!at_line(&insns[k], file, line, false) ||
+            !kind_matches(ICOUNT_LOAD_GLOBAL, &insns[k], level, k))
+            continue;
+        size_t e = innermost_loop(level, insns, n, k), i = 0;
+        if (e == n)
+            continue;
+        while (i < n_loops && edge[i] != e)
+            i++;
+        if (i == MAX_LOOPS)
+            return 1;
+        if (i == n_loops) {
+            edge[n_loops] = e;
+            copies[n_loops++] = 0;
+        }
+        copies[i]++;
+    }
+    if (n_loops == 0)
+        return 1;
+    size_t most = copies[0], fewest = copies[0];
+    for (size_t i = 1; i < n_loops; i++) {
+        most = copies[i] > most ? copies[i] : most;
+        fewest = copies[i] < fewest ? copies[i] : fewest;
+    }
+    double per_pass = (double)most / (double)(n_loops > 1 ? fewest : (sites ? sites : 1));
+    return per_pass > 1 ? per_pass : 1;
+}
+
 /* A block with one way in from a block with one way out runs as often as
  * it, and the other way round (a guarded EXIT is a second way out: the
  * warps whose lanes all leave do not run on). Where a warp's lanes split, both arms of a

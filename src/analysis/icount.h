@@ -57,6 +57,16 @@ typedef struct icount {
     size_t anchors_used; /* anchors that met an instruction */
 } icount;
 
+/* How many iterations of its loop one pass through the code runs for the
+ * global loads of source line (file, line): the copies of them in the
+ * innermost code loop that holds the most, over the copies in the one
+ * that holds the fewest (nvcc's unrolled loop against its remainder
+ * loop), or over `sites` (the source's loads on that line) where one code
+ * loop holds them. 1 where no code loop holds them (a loop unrolled in
+ * full, or none). */
+double icount_unrolled(imix_level level, const imix_insn *insns, size_t n, int file, int line,
+                       size_t sites);
+
 /* warps: the launch's warps. False (with why) when the code has no line
  * information or no instruction. */
 bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,

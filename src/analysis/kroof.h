@@ -53,7 +53,8 @@ typedef struct kroof {
      * not (estimates) or was left out (then the sums miss it). */
     bool has_traffic;
     int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS], lines[TRAFFIC_KINDS];
-    bool traffic_estimated; /* some site is an estimate; else at least the sums */
+    int64_t busiest_requests[TRAFFIC_KINDS]; /* traffic.busiest_requests */
+    bool traffic_estimated;                  /* some site is an estimate; else at least the sums */
     char *traffic_why;
     /* What reaches L2, an estimate (docs/roofline.md, "The L2 traffic of a
      * launch"): every store sector (L1 writes through), and the load sectors

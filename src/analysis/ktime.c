@@ -76,7 +76,7 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
  * spread evenly over the waves) and at least the grid's first touches come
  * from DRAM. */
 static double phased_latency(const ktime_counts *c, const ktime_consts *k, double warps,
-                             double waves, bool l2, double *first)
+                             double resident, double waves, bool l2, bool busiest, double *first)
 {
     double l1 = k->l1_latency_cycles / k->clock_hz, total = 0, longest = 0;
     *first = -1;
@@ -96,7 +96,12 @@ static double phased_latency(const ktime_counts *c, const ktime_consts *k, doubl
          * touches leave L1 (as the launch-wide estimate takes it). */
         double share = l2 ? d->new_share : d->new_share * from_dram;
         double each = share * past + (1 - share) * l1;
-        double wait = d->requests / warps * each / fmax(1, d->together);
+        double per_warp = busiest ? fmax(d->busiest, d->requests / warps) : d->requests / warps;
+        /* The SM's L1 returns a line a clock, the resident warps' requests
+         * in turn: a warp's request is done once the same request of the
+         * others is (their lines queued ahead of its last one). */
+        double queue = d->requests > 0 ? d->lines / d->requests * resident / k->clock_hz : 0;
+        double wait = per_warp * (each / fmax(1, d->together) + queue);
         /* Under a barrier the block's warps go through the loop together:
          * each iteration lasts as long as its slowest warp's wait, so the
          * chain is the iterations, however few warps load in most of them
@@ -174,8 +179,14 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
      * follow one another. */
     double warps = blocks * warps_per_block;
     if (c->n_loads > 0 && warps > 0) {
-        double first;
-        t->part[KTIME_LATENCY] = t->waves * phased_latency(c, k, warps, t->waves, l2, &first);
+        double first, first_busiest;
+        /* The waves of a mean warp's chain, and never less than the
+         * busiest warp's chain alone (a triangular loop's first warp, a
+         * loop only thread 0 runs): that warp runs from start to end. */
+        double resident = fmin(ceil(blocks / k->sms), (double)c->blocks_per_sm) * warps_per_block;
+        t->part[KTIME_LATENCY] =
+            fmax(t->waves * phased_latency(c, k, warps, resident, t->waves, l2, false, &first),
+                 phased_latency(c, k, warps, resident, t->waves, l2, true, &first_busiest));
         /* Warps that issue longer than they wait are issue-bound, and
          * still wait, at the start of each wave, for their first loads:
          * nothing is ready to issue before them (Hong and Kim's
@@ -192,7 +203,7 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
             l2 && sectors > 0 ? fmin(1.0, fmax(dram, c->l2_read_sectors / sectors)) : dram;
         double each = dram * k->dram_latency_s + (past_l1 - dram) * k->l2_latency_s +
                       (1 - past_l1) * k->l1_latency_cycles / k->clock_hz;
-        t->part[KTIME_LATENCY] = t->waves * per_warp * each;
+        t->part[KTIME_LATENCY] = fmax(t->waves * per_warp, c->busiest_loads) * each;
     }
 }
 

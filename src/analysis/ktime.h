@@ -45,6 +45,12 @@ typedef struct ktime_load {
      * at worst, never from DRAM */
     double seen_share;
     double together; /* iterations whose loads are in flight together (0, 1: one at a time) */
+    /* The most requests one warp makes (0: not known): a launch lasts at
+     * least as long as that warp waits, whatever the mean. */
+    double busiest;
+    /* 128-byte lines over the grid (0: not known): L1 returns one a clock,
+     * so a request waits behind the same request of the SM's other warps. */
+    double lines;
 } ktime_load;
 
 /* One launch's totals. */
@@ -54,8 +60,9 @@ typedef struct ktime_counts {
     double dram_read_sectors; /* 32-byte sectors DRAM must read */
     bool has_traffic;
     double requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
-    double lines[TRAFFIC_KINDS];              /* global: 128-byte lines; 0 = not known */
-    bool has_l2;                              /* kroof's L2 estimate: */
+    double busiest_loads;        /* the busiest warp's global load requests; 0: not known */
+    double lines[TRAFFIC_KINDS]; /* global: 128-byte lines; 0 = not known */
+    bool has_l2;                 /* kroof's L2 estimate: */
     double l2_read_sectors, l2_write_sectors; /* sectors L2 serves and absorbs */
     double l2_partial_write_sectors;          /* of those written, written in part */
     int64_t blocks;

@@ -38,6 +38,9 @@ typedef struct walker {
     expr_env *env; /* one per lane */
     lanes_visit visit;
     long warp_visits;
+    /* The current warp's requests and metric sums (lanes_result.busiest). */
+    long warp_requests;
+    int64_t warp_sum[LANES_METRICS];
     bool failed;
     /* Loops whose counter nothing inside them reads: every iteration walks
      * the same inner requests, so the first iteration's are recorded and
@@ -289,8 +292,10 @@ static bool visit_n(walker *w, long iteration, long repeat)
         if (res->visits == 0 || m[i] > res->worst[i])
             res->worst[i] = m[i];
         res->sum[i] += m[i] * repeat;
+        w->warp_sum[i] += m[i] * repeat;
     }
     res->visits += repeat;
+    w->warp_requests += repeat;
     return true;
 }
 
@@ -904,6 +909,8 @@ static bool run_once(walker *w, const unknown_sym *unk, const int64_t *unk_val, 
         uint32_t exists = 0;
         w->visit.warp = wp;
         w->warp_visits = 0;
+        w->warp_requests = 0;
+        memset(w->warp_sum, 0, sizeof w->warp_sum);
         for (int l = 0; l < LANES_WARP; l++) {
             int64_t linear = (int64_t)wp * LANES_WARP + l;
             int64_t *t = w->visit.tid[l];
@@ -920,6 +927,11 @@ static bool run_once(walker *w, const unknown_sym *unk, const int64_t *unk_val, 
         }
         if (!walk(w, 0, exists))
             return false;
+        if (w->warp_requests > res->busiest_requests)
+            res->busiest_requests = w->warp_requests;
+        for (int i = 0; i < LANES_METRICS; i++)
+            if (w->warp_sum[i] > res->busiest_sum[i])
+                res->busiest_sum[i] = w->warp_sum[i];
     }
     return true;
 }
@@ -927,8 +939,10 @@ static bool run_once(walker *w, const unknown_sym *unk, const int64_t *unk_val, 
 static void reset_counts(lanes_result *r)
 {
     r->visits = 0;
+    r->busiest_requests = 0;
     memset(r->worst, 0, sizeof r->worst);
     memset(r->sum, 0, sizeof r->sum);
+    memset(r->busiest_sum, 0, sizeof r->busiest_sum);
 }
 
 /* The job's block and loops are usable; else res->why says why not. */

@@ -84,6 +84,11 @@ typedef struct lanes_result {
     int64_t steps;
     int64_t worst[LANES_METRICS]; /* maximum of each metric over the visits */
     int64_t sum[LANES_METRICS];
+    /* The block's busiest warp: the most requests one warp made, and the
+     * most of each metric one warp's requests sum to (a warp's time, where
+     * its requests follow one another). */
+    long busiest_requests;
+    int64_t busiest_sum[LANES_METRICS];
     /* Unknown symbols taken as 0 because they provably shift every lane of a
      * warp alike: re-running with other values gave the same numbers. */
     int n_assumed;

@@ -173,17 +173,22 @@ static bool wholly_before(const mem_access *s, const mem_access *a)
  * (its trips known without the launch's names, at most LOADLAT_UNROLLED)
  * and nothing in its body holds a later iteration's loads back (a global
  * store, a barrier): the iterations' loads are issued together. */
-static double together_of(const mem_access *a, const mem_access *const *sites, size_t n)
+static bool free_body_of(const mem_access *a, const mem_access *const *sites, size_t n)
 {
     if (a->n_loops == 0 || a->loops[a->n_loops - 1].barrier)
-        return 1;
-    int64_t trips = affbox_loop_trips(&a->loops[a->n_loops - 1], NULL, LOADLAT_UNROLLED + 1);
-    if (trips < 2 || trips > LOADLAT_UNROLLED)
-        return 1;
+        return false;
     for (size_t i = 0; i < n; i++)
         if (sites[i]->is_store && sites[i]->space == SPACE_GLOBAL && same_body(sites[i], a))
-            return 1;
-    return (double)trips;
+            return false;
+    return true;
+}
+
+static double together_of(const mem_access *a, bool free_body)
+{
+    if (!free_body)
+        return 1;
+    int64_t trips = affbox_loop_trips(&a->loops[a->n_loops - 1], NULL, LOADLAT_UNROLLED + 1);
+    return trips < 2 || trips > LOADLAT_UNROLLED ? 1 : (double)trips;
 }
 
 /* loadlat_load.seen_share: of the bytes a's block reads through a, the
@@ -293,7 +298,10 @@ void loadlat_compute(const mem_access *const *sites, size_t n, const int64_t gri
         l->lockstep = lockstep_of(a, sites, n, env, &stored);
         l->restored_share = stored && l->lockstep > 1 ? (l->lockstep - 1) / l->lockstep : 0;
         l->seen_share = seen_share(a, sites, n, grid, block, env);
-        l->together = together_of(a, sites, n);
+        l->free_body = free_body_of(a, sites, n);
+        l->together = together_of(a, l->free_body);
+        l->busiest_requests = t.busiest_warp_requests;
+        l->lines = t.lines;
         if (t.units <= 0)
             continue;
         double units = (double)t.units, in_blocks = blocks * (double)sectors[1];

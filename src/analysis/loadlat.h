@@ -53,6 +53,14 @@ typedef struct loadlat_load {
      * most LOADLAT_UNROLLED) with no global store or barrier in its body;
      * 1 otherwise. */
     double together;
+    /* Nothing in its innermost loop's body holds a later iteration's loads
+     * back (no global store, no barrier): where nvcc unrolls the loop in
+     * part (the code shows how far), the copies' loads go out together. */
+    bool free_body;
+    /* The most requests one warp makes (traffic's busiest_warp_requests):
+     * a launch lasts at least as long as that warp waits. */
+    int64_t busiest_requests;
+    int64_t lines; /* 128-byte lines over the grid (traffic's) */
 } loadlat_load;
 
 typedef struct loadlat {

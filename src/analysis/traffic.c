@@ -19,6 +19,7 @@ typedef struct grid_ctx {
     bool estimated;    /* some block rested on a guard or a sampled bound */
     bool capped;       /* some block's loop was cut short */
     bool extrapolated; /* some block's cut-short walk was scaled to its full count */
+    int64_t busiest;   /* the busiest warp's requests in any block evaluated */
     /* The interior block, asked for first and again by gridcls_sum's
      * classes and its probes' reference: walked once. */
     bool have_interior;
@@ -31,6 +32,7 @@ typedef struct grid_ctx {
 typedef struct block_counts {
     bool analyzed, unreached, estimated, capped, extrapolated;
     int64_t requests, units, lines;
+    int64_t busiest; /* the requests of the block's busiest warp */
     int64_t floor_requests, floor_units;
     char reason[LANES_WHY_MAX];
 } block_counts;
@@ -56,7 +58,7 @@ static bool longest_lane(const lanes_visit *v, int64_t m[LANES_METRICS], char *w
  * or the guard reads the innermost counter (its lanes would then not be
  * the loop's). */
 static bool full_requests(const mem_access *a, const int64_t block[3], const expr_env *env,
-                          int64_t *out)
+                          int64_t *out, int64_t *busiest)
 {
     if (a->n_loops == 0 || a->why_not)
         return false;
@@ -76,6 +78,7 @@ static bool full_requests(const mem_access *a, const int64_t block[3], const exp
     if (!lanes_run(&job, &lr) || lr.loop_capped || lr.bound_sampled || lr.guard_assumed)
         return false;
     *out = lr.sum[0];
+    *busiest = lr.busiest_sum[0];
     return true;
 }
 
@@ -85,14 +88,15 @@ static bool full_requests(const mem_access *a, const int64_t block[3], const exp
 static void extrapolate(const mem_access *a, const int64_t block[3], const expr_env *env,
                         block_counts *c)
 {
-    int64_t full;
-    if (!c->capped || c->requests <= 0 || !full_requests(a, block, env, &full) ||
+    int64_t full, busiest;
+    if (!c->capped || c->requests <= 0 || !full_requests(a, block, env, &full, &busiest) ||
         full <= c->requests)
         return;
     double f = (double)full / (double)c->requests;
     c->units = (int64_t)llround((double)c->units * f);
     c->lines = (int64_t)llround((double)c->lines * f);
     c->requests = full;
+    c->busiest = busiest;
     c->capped = false;
     c->extrapolated = true;
 }
@@ -117,6 +121,7 @@ static void count_block(const mem_access *a, const int64_t block[3], const expr_
         c->estimated = cr.guard_assumed || cr.bound_sampled;
         c->capped = cr.capped;
         c->requests = cr.requests;
+        c->busiest = cr.busiest_requests;
         c->units = cr.total_sectors;
         c->lines = cr.total_lines;
         snprintf(c->reason, sizeof c->reason, "%s", cr.reason);
@@ -148,6 +153,8 @@ static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *w
     g->estimated = g->estimated || c.estimated;
     g->capped = g->capped || c.capped;
     g->extrapolated = g->extrapolated || c.extrapolated;
+    if (c.analyzed && c.busiest > g->busiest)
+        g->busiest = c.busiest;
     m[0] = c.analyzed ? c.requests : 0;
     m[1] = c.analyzed ? c.units : 0;
     m[2] = c.analyzed ? c.lines : 0;
@@ -209,6 +216,7 @@ bool traffic_site(const mem_access *a, const int64_t block[3], const expr_env *e
      * were scaled beyond it. */
     out->floor_is_lower = out->uniform && !g.estimated;
     out->extrapolated = g.extrapolated;
+    out->busiest_warp_requests = g.busiest;
     return true;
 }
 
@@ -338,6 +346,7 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         out->requests[s] += t.requests;
         out->units[s] += t.units;
         out->lines[s] += t.lines;
+        out->busiest_requests[s] += t.busiest_warp_requests;
         /* A request's 32 lanes fill at most `width` whole sectors: its
          * other sectors are written in part, at least. L2 takes a partial
          * sector beside others of its line at about the whole-sector rate,

@@ -28,6 +28,10 @@ typedef struct traffic_site_total {
      * floor_is_lower (exact and lower sites have floor_* = the figures). */
     bool extrapolated, floor_is_lower;
     int64_t floor_requests, floor_units;
+    /* Global sites: the most requests one warp makes, over the blocks
+     * evaluated (the interior block, and the edge blocks where they
+     * differ); 0 for shared sites. */
+    int64_t busiest_warp_requests;
     int blocks_evaluated; /* 0: one interior block stands for every block */
     bool uniform;         /* false: sampled interior blocks differed (note) */
     char note[192];
@@ -61,6 +65,10 @@ typedef struct traffic {
     /* Over every site evaluated. */
     int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
     int64_t lines[TRAFFIC_KINDS]; /* global loads and stores: 128-byte lines */
+    /* Global: the sites' busiest_warp_requests summed, the busiest warp's
+     * requests where one warp is the busiest at every site (a loop nest's
+     * longest thread), more where the busiest warps differ. */
+    int64_t busiest_requests[TRAFFIC_KINDS];
     /* Store sectors written in part and alone in their 128-byte line
      * within the request, at least: a request's 32 lanes of `width` bytes
      * fill at most `width` whole sectors, and L2 merges such a sector more

@@ -391,6 +391,9 @@ static json_t *traffic_json(const kroof *k)
                       i == TRAFFIC_SHARED ? "wavefronts" : "sectors", (json_int_t)k->units[i]);
         if (i != TRAFFIC_SHARED)
             json_object_set_new(o, "lines", json_integer((json_int_t)k->lines[i]));
+        if (i == TRAFFIC_LOAD)
+            json_object_set_new(o, "busiest_warp_requests",
+                                json_integer((json_int_t)k->busiest_requests[i]));
         json_object_set_new(t, kinds[i], o);
     }
     json_object_set_new(t, "label",
@@ -442,8 +445,18 @@ static json_t *load_phases_json(const loadlat *l)
                                   json_text(d->access->text ? d->access->text : "?"), "line",
                                   d->access->loc.line, "requests", (json_int_t)d->requests,
                                   "new_share", d->new_share, "first_share", d->first_share);
+            json_object_set_new(o, "busiest_warp_requests",
+                                json_integer((json_int_t)d->busiest_requests));
+            json_object_set_new(o, "lines", json_integer((json_int_t)d->lines));
             if (d->together > 1)
                 json_object_set_new(o, "together", json_real(d->together));
+            /* Where the code shows how far nvcc unrolled the loop
+             * (report/launch_issue adds "unrolled"). */
+            if (d->free_body) {
+                json_object_set_new(o, "free_body", json_true());
+                if (d->access->loc.file) /* else the unit's: the issue sites say */
+                    json_object_set_new(o, "file", json_text(d->access->loc.file));
+            }
             if (d->seen_share > 0)
                 json_object_set_new(o, "seen_share", json_real(d->seen_share));
             if (d->lockstep > 0) {

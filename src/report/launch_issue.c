@@ -84,6 +84,47 @@ static bool find_code(const code_listing *c, const char *mangled, const char *ar
     return false;
 }
 
+/* The code's index of a source file; 0 = not in the code. */
+static int code_file(const code_fn *fn, const char *path)
+{
+    for (int f = 1; f <= fn->n_files; f++)
+        if (same_file(path, fn->path(fn->owner, f)))
+            return f;
+    return 0;
+}
+
+/* A load phase entry whose loop body holds nothing back ("free_body") gets
+ * "unrolled": how many iterations' copies of it nvcc put in one pass of
+ * its loop, which the time model takes as in flight together. */
+static void add_unrolled(json_t *roof, const json_t *sites, const code_fn *fn)
+{
+    size_t p, i, j;
+    json_t *ph, *ld;
+    const json_t *s;
+    json_array_foreach(json_object_get(roof, "load_phases"), p, ph) json_array_foreach(ph, i, ld)
+    {
+        if (!json_is_true(json_object_get(ld, "free_body")))
+            continue;
+        int line = (int)json_integer_value(json_object_get(ld, "line"));
+        const char *path = json_string_value(json_object_get(ld, "file"));
+        size_t on_line = 0;
+        json_array_foreach(sites, j, s)
+        {
+            const char *kind = json_string_value(json_array_get(s, 2));
+            if (!kind || strcmp(kind, "ldg") || json_integer_value(json_array_get(s, 1)) != line)
+                continue;
+            const char *file = json_string_value(json_array_get(s, 0));
+            if (!path)
+                path = file; /* the unit's own file */
+            on_line += file && path && !strcmp(file, path);
+        }
+        int f = path ? code_file(fn, path) : 0;
+        double u = f ? icount_unrolled(fn->level, fn->insns, fn->n, f, line, on_line) : 1;
+        if (u > 1)
+            json_object_set_new(ld, "unrolled", json_real(u));
+    }
+}
+
 static void set_reason(json_t *roof, const char *why)
 {
     json_object_set_new(roof, "issue", json_pack("{s:s}", "reason", why));
@@ -105,6 +146,7 @@ void launch_issue_add(json_t *roof, const code_listing *code, const char *mangle
         set_reason(roof, "the kernel is not in the compiled code read");
         return;
     }
+    add_unrolled(roof, sites, &fn);
     size_t n = json_array_size(sites), used = 0, i;
     icount_anchor *a = xcalloc(n ? n : 1, sizeof *a);
     const json_t *s;
@@ -115,10 +157,8 @@ void launch_issue_add(json_t *roof, const code_listing *code, const char *mangle
         int k = 0;
         while (k < ICOUNT_KINDS && kind && strcmp(kind_names[k], kind))
             k++;
-        int f = 1;
-        while (f <= fn.n_files && !same_file(file, fn.path(fn.owner, f)))
-            f++;
-        if (k == ICOUNT_KINDS || f > fn.n_files)
+        int f = code_file(&fn, file);
+        if (k == ICOUNT_KINDS || !f)
             continue;
         a[used++] = (icount_anchor){f, (int)json_integer_value(json_array_get(s, 1)),
                                     (icount_kind)k, json_number_value(json_array_get(s, 3))};

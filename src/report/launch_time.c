@@ -68,6 +68,9 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
                 return "the L1 traffic is not known";
             if (i != TRAFFIC_SHARED && !whole(json_object_get(k, "lines"), &c->lines[i]))
                 c->lines[i] = 0;
+            if (i == TRAFFIC_LOAD &&
+                !whole(json_object_get(k, "busiest_warp_requests"), &c->busiest_loads))
+                c->busiest_loads = 0;
         }
     }
     const json_t *phases = json_object_get(roof, "load_phases");
@@ -87,6 +90,12 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
             d->restored_share = json_number_value(json_object_get(ld, "restored_share"));
             d->seen_share = json_number_value(json_object_get(ld, "seen_share"));
             d->together = json_number_value(json_object_get(ld, "together"));
+            d->busiest = json_number_value(json_object_get(ld, "busiest_warp_requests"));
+            d->lines = json_number_value(json_object_get(ld, "lines"));
+            /* The copies of the load nvcc made in the loop (launch_issue). */
+            double unrolled = json_number_value(json_object_get(ld, "unrolled"));
+            if (json_is_true(json_object_get(ld, "free_body")) && unrolled > d->together)
+                d->together = unrolled;
         }
         c->loads = *loads;
     }

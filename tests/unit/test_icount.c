@@ -123,6 +123,20 @@ static void test_unrolled(void **state)
     assert_true(ok && r.warp_insts == 10 * (1 + 700 + 2));
 }
 
+static const char split_loop[] =
+    ".text._Z1rv:\n"
+    "\t//## File \"r.cu\", line 4\n"
+    ".L_x_0:\n"
+    "        /*0000*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
+    "        /*0010*/                   LDG.E R4, desc[UR4][R2.64+0x4] ;\n"
+    "        /*0020*/                   LDG.E R5, desc[UR4][R2.64+0x8] ;\n"
+    "        /*0030*/                   LDG.E R6, desc[UR4][R2.64+0xc] ;\n"
+    "        /*0040*/              @P0 BRA `(.L_x_0) ;\n"
+    ".L_x_1:\n"
+    "        /*0050*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
+    "        /*0060*/              @P1 BRA `(.L_x_1) ;\n"
+    "        /*0070*/                   EXIT ;\n";
+
 /* nvcc's split of a loop: a copy unrolled by four, then a remainder loop
  * for the iterations left. The site's 400 requests a warp and the loop's
  * 400 iterations go to the unrolled copy (100 passes); the remainder's
@@ -130,25 +144,48 @@ static void test_unrolled(void **state)
 static void test_remainder(void **state)
 {
     (void)state;
-    static const char text[] =
-        ".text._Z1rv:\n"
-        "\t//## File \"r.cu\", line 4\n"
-        ".L_x_0:\n"
-        "        /*0000*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
-        "        /*0010*/                   LDG.E R4, desc[UR4][R2.64+0x4] ;\n"
-        "        /*0020*/                   LDG.E R5, desc[UR4][R2.64+0x8] ;\n"
-        "        /*0030*/                   LDG.E R6, desc[UR4][R2.64+0xc] ;\n"
-        "        /*0040*/              @P0 BRA `(.L_x_0) ;\n"
-        ".L_x_1:\n"
-        "        /*0050*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
-        "        /*0060*/              @P1 BRA `(.L_x_1) ;\n"
-        "        /*0070*/                   EXIT ;\n";
     bool ok;
     const icount_anchor a[] = {{1, 4, ICOUNT_LOAD_GLOBAL, 400}, {1, 4, ICOUNT_LOOP, 400}};
-    icount r = run(text, a, 2, 1, &ok);
+    icount r = run(split_loop, a, 2, 1, &ok);
     assert_true(ok);
     assert_true(r.warp_insts == 100 * 5 + 2 + 1);
     assert_true(r.guessed == 2 + 1);
+}
+
+static double copies(const char *text, int line, size_t sites)
+{
+    sass_listing l;
+    sass_parse(text, strlen(text), &l);
+    assert_int_equal(l.problem_line, 0);
+    double u =
+        icount_unrolled(IMIX_SASS, l.functions[0].insns, l.functions[0].n_insns, 1, line, sites);
+    sass_listing_free(&l);
+    return u;
+}
+
+/* How many iterations one pass of the code's loop runs for a line's
+ * loads: the unrolled copy against the remainder loop (polybench
+ * gramschmidt_kernel1's shape on sm_90: four LDGs a pass, then one), the
+ * copies over the source's sites where one loop holds them, and 1 where no
+ * loop holds them or the line has none. */
+static void test_unroll_copies(void **state)
+{
+    (void)state;
+    assert_true(copies(split_loop, 4, 1) == 4);
+    /* Where two sources sites are one load, the remainder still says 4. */
+    assert_true(copies(split_loop, 4, 2) == 4);
+    /* One loop of four copies: two sites unrolled twice, one site four times. */
+    assert_true(copies(unrolled, 5, 2) == 2);
+    assert_true(copies(unrolled, 5, 1) == 4);
+    /* No load on the line; loads outside every loop. */
+    assert_true(copies(unrolled, 7, 1) == 1);
+    static const char straight[] =
+        ".text._Z1sv:\n"
+        "\t//## File \"s.cu\", line 2\n"
+        "        /*0000*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
+        "        /*0010*/                   LDG.E R4, desc[UR4][R2.64+0x4] ;\n"
+        "        /*0020*/                   EXIT ;\n";
+    assert_true(copies(straight, 2, 1) == 1);
 }
 
 /* Two sites ptxas merged into one 64-bit load: one instruction, one
@@ -227,8 +264,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduce0),   cmocka_unit_test(test_unrolled),
-        cmocka_unit_test(test_remainder), cmocka_unit_test(test_merged),
-        cmocka_unit_test(test_flow),      cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_remainder), cmocka_unit_test(test_unroll_copies),
+        cmocka_unit_test(test_merged),    cmocka_unit_test(test_flow),
+        cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

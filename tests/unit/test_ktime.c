@@ -225,6 +225,93 @@ static void test_phases(void **state)
                        1e-15);
 }
 
+/* A launch of blocks of 256 threads, 8 an SM, whose one load (every
+ * sector DRAM's) is `load`. */
+static ktime_counts one_load(const ktime_load *load, int64_t blocks, double sectors)
+{
+    ktime_counts c = {.dram_bytes = 1e4,
+                      .dram_read_sectors = sectors,
+                      .has_traffic = true,
+                      .requests = {load->requests, 0, 0},
+                      .units = {sectors, 0, 0},
+                      .blocks = blocks,
+                      .threads_per_block = 256,
+                      .blocks_per_sm = 8,
+                      .loads = load,
+                      .n_loads = 1};
+    return c;
+}
+
+/* A launch lasts at least as long as its busiest warp waits: one block of
+ * 8 warps (one wave) whose load only warp 0 makes, 2048 times (polybench
+ * gramschmidt_kernel1's `if (tid == 0)` loop): the mean warp's 256
+ * requests would say an eighth of it. Four copies of the load in one pass
+ * of the loop (nvcc's unrolling) wait together. Where the loads are not
+ * placed, the busiest warp's requests over all load sites stand in. With
+ * more waves than the busiest warp's share, the waves of mean warps rule. */
+static void test_busiest_warp(void **state)
+{
+    (void)state;
+    ktime_load load = {
+        .phase = 0, .requests = 2048, .new_share = 1, .first_share = 1, .busiest = 2048};
+    ktime_counts c = one_load(&load, 1, 2048);
+    ktime_consts k = consts();
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LATENCY], 2048 * 400e-9, 1e-15);
+    load.together = 4;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LATENCY], 512 * 400e-9, 1e-15);
+    load.busiest = 0; /* not known: the mean warp */
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LATENCY], 64 * 400e-9, 1e-15);
+    c.loads = NULL;
+    c.n_loads = 0;
+    c.busiest_loads = 2048;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LATENCY], 2048 * 400e-9, 1e-15);
+    /* 2112 blocks, 2 waves of 8 warps each making 10 requests, warp 0 of
+     * one block 15: two waves of 10 outlast one warp of 15. */
+    ktime_load even = {
+        .phase = 0, .requests = 2112 * 8 * 10 + 5, .new_share = 1, .first_share = 1, .busiest = 15};
+    c = one_load(&even, 2112, even.requests);
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.waves, 2, 0);
+    assert_float_equal(t.part[KTIME_LATENCY], 2 * even.requests / (2112 * 8) * 400e-9, 1e-15);
+}
+
+/* L1 returns a line a clock, the SM's resident warps' requests in turn: a
+ * request of 32 lines (a column read, one lane a line) by each of 8 warps
+ * (one block of 256 an SM) is done 8 x 32 clocks after the first line
+ * goes, besides its latency; four such requests in flight together share
+ * one latency and still queue all their lines (cuda-samples'
+ * mergeHistogram64Kernel: 18 requests a warp, four a pass). */
+static void test_l1_queue(void **state)
+{
+    (void)state;
+    double warps = 132 * 8, lines = 32;
+    ktime_load load = {.phase = 0,
+                       .requests = 18 * warps,
+                       .new_share = 1,
+                       .first_share = 1,
+                       .lines = 18 * warps * lines};
+    ktime_counts c = one_load(&load, 132, 18 * warps * lines);
+    ktime_consts k = consts();
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    double queue = 8 * lines / 1.5e9;
+    assert_float_equal(t.part[KTIME_LATENCY], 18 * (400e-9 + queue), 1e-15);
+    load.together = 4;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LATENCY], 18 * (400e-9 / 4 + queue), 1e-15);
+    /* Two blocks an SM: sixteen warps' lines ahead. */
+    c.blocks = 264;
+    load.requests *= 2;
+    load.lines *= 2;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LATENCY], 18 * (400e-9 / 4 + 2 * queue), 1e-15);
+}
+
 /* The issue term: reduce0's count (131,203,072 warp instructions, 65,536
  * blocks of 256 threads, 8 resident per SM) at four a clock for the
  * busiest SM, which runs 497 of the blocks. Issue-bound, its warps also
@@ -373,7 +460,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parts_by_hand),    cmocka_unit_test(test_first_wave_dispatch),
         cmocka_unit_test(test_latency_of_waves), cmocka_unit_test(test_l2_and_lines),
-        cmocka_unit_test(test_phases),           cmocka_unit_test(test_issue),
+        cmocka_unit_test(test_phases),           cmocka_unit_test(test_busiest_warp),
+        cmocka_unit_test(test_l1_queue),         cmocka_unit_test(test_issue),
         cmocka_unit_test(test_lockstep),         cmocka_unit_test(test_latency_at_clock),
         cmocka_unit_test(test_refusals),
     };

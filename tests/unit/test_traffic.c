@@ -74,9 +74,9 @@ static int cmp64(const void *x, const void *y)
 
 /* Every warp of every block, every iteration: requests and sectors. */
 static void brute(const mem_access *a, const int64_t grid[3], const int64_t block[3],
-                  int64_t *requests, int64_t *sectors, int64_t *lines)
+                  int64_t *requests, int64_t *sectors, int64_t *lines, int64_t *busiest)
 {
-    *requests = *sectors = *lines = 0;
+    *requests = *sectors = *lines = *busiest = 0;
     expr_env env;
     expr_env_init(&env);
     for (int d = 0; d < 3; d++) {
@@ -103,7 +103,8 @@ static void brute(const mem_access *a, const int64_t grid[3], const int64_t bloc
                 expr_env_set_builtin(&env, SYM_BID_X, bx);
                 expr_env_set_builtin(&env, SYM_BID_Y, by);
                 expr_env_set_builtin(&env, SYM_BID_Z, bz);
-                for (int64_t w0 = 0; w0 < threads; w0 += 32)
+                for (int64_t w0 = 0; w0 < threads; w0 += 32) {
+                    int64_t mine = 0;
                     for (int it = 0; it < trips; it++) {
                         int64_t sec[32];
                         int n = 0;
@@ -130,17 +131,21 @@ static void brute(const mem_access *a, const int64_t grid[3], const int64_t bloc
                             in_lines += sec[i] / 4 != sec[i - 1] / 4;
                         }
                         (*requests)++;
+                        mine++;
                         *sectors += distinct;
                         *lines += in_lines;
                     }
+                    if (mine > *busiest)
+                        *busiest = mine;
+                }
             }
 }
 
 static void check_global(mem_access a, int64_t gx, int64_t gy, int64_t bx, int64_t by)
 {
     const int64_t grid[3] = {gx, gy, 1}, block[3] = {bx, by, 1};
-    int64_t req, sec, lines;
-    brute(&a, grid, block, &req, &sec, &lines);
+    int64_t req, sec, lines, busiest;
+    brute(&a, grid, block, &req, &sec, &lines, &busiest);
     expr_env env;
     expr_env_init(&env);
     const mem_access *sites[1] = {&a};
@@ -150,6 +155,7 @@ static void check_global(mem_access a, int64_t gx, int64_t gy, int64_t bx, int64
     assert_int_equal(t.requests[k], req);
     assert_int_equal(t.units[k], sec);
     assert_int_equal(t.lines[k], lines);
+    assert_int_equal(t.busiest_requests[k], busiest);
     assert_int_equal(t.certain_units[k], sec);
     /* Through a memo: callers binding blockDim and blockIdx differently
      * (traffic_site binds both itself) get one walk and the same totals. */
@@ -332,6 +338,34 @@ static void test_cut_short_walk_is_scaled(void **state)
     site_free(&a);
 }
 
+/* A triangular loop (each lane runs 64 - threadIdx.x iterations; a warp
+ * as long as its longest lane): warp 0 makes 64 requests, warp 1 32, the
+ * mean 48; the busiest warp's 64 is what a one-wave launch waits for. The
+ * same past the walk's reach, from the trip counts: warp 1's lanes run
+ * 20000 + 32 .. 20000 + 63 iterations, 20063 requests. */
+static void test_busiest_warp(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {2, 1, 1}, block[3] = {64, 1, 1};
+    expr_env env;
+    expr_env_init(&env);
+    char why[256];
+    mem_access a = site(SPACE_GLOBAL, "4 * (k * 64 + threadIdx.x)", 4, false, NULL, "k", 0);
+    expr_free(a.loops[0].cond);
+    a.loops[0].cond = P("k < 64 - threadIdx.x");
+    traffic_site_total t;
+    assert_true(traffic_site(&a, block, &env, grid, &t, why, sizeof why));
+    assert_int_equal(t.requests, 2 * (64 + 32));
+    assert_int_equal(t.busiest_warp_requests, 64);
+    expr_free(a.loops[0].cond);
+    a.loops[0].cond = P("k < 20000 + threadIdx.x");
+    assert_true(traffic_site(&a, block, &env, grid, &t, why, sizeof why));
+    assert_true(t.extrapolated);
+    assert_int_equal(t.requests, 2 * (20031 + 20063));
+    assert_int_equal(t.busiest_warp_requests, 20063);
+    site_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_partial_store_sectors),
         cmocka_unit_test(test_left_out_site_is_named),
         cmocka_unit_test(test_cut_short_walk_is_scaled),
+        cmocka_unit_test(test_busiest_warp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
