@@ -79,7 +79,9 @@ def predicted(gpulint, src, root):
         d = out.setdefault(k, {"sites": 0, "wf": 0, "req": 0, "width": set(), "why": None,
                                "total": 0, "total_req": 0, "total_ok": True, "total_why": None})
         d["sites"] += 1
-        d["width"].add(a["width"])
+        # A site ptxas issues as one wide load (gpulint's merged_iterations)
+        # is judged at that width.
+        d["width"].add(a["width"] * (a.get("grid_totals") or {}).get("merged_iterations", 1))
         if not a.get("analyzed"):
             d["why"] = a.get("reason", "not analysed")
             continue

@@ -45,6 +45,10 @@ typedef struct icount_site {
     int line;
     icount_kind kind;
     double execs;
+    /* > 1: ptxas issues the site as one wide load for this many of the
+     * source's (analysis/vecmerge): execs counts the wide loads, which the
+     * SASS holds; the PTX still holds the source's scalar loads. */
+    int merged;
 } icount_site;
 
 typedef struct icount {

@@ -10,6 +10,7 @@
 #include "analysis/coalesce.h"
 #include "analysis/gridcls.h"
 #include "analysis/lanes.h"
+#include "analysis/vecmerge.h"
 #include "util/sbuf.h"
 
 typedef struct grid_ctx {
@@ -168,8 +169,8 @@ static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *w
     return true;
 }
 
-bool traffic_site(const mem_access *a, const int64_t block[3], const expr_env *env,
-                  const int64_t grid[3], traffic_site_total *out, char *why, size_t why_size)
+static bool site_totals(const mem_access *a, const int64_t block[3], const expr_env *env,
+                        const int64_t grid[3], traffic_site_total *out, char *why, size_t why_size)
 {
     memset(out, 0, sizeof *out);
     out->uniform = true;
@@ -218,6 +219,22 @@ bool traffic_site(const mem_access *a, const int64_t block[3], const expr_env *e
     out->extrapolated = g.extrapolated;
     out->busiest_warp_requests = g.busiest;
     return true;
+}
+
+/* Shared loads ptxas merges into one wide load are counted as it issues
+ * them (analysis/vecmerge). */
+bool traffic_site(const mem_access *a, const int64_t block[3], const expr_env *env,
+                  const int64_t grid[3], traffic_site_total *out, char *why, size_t why_size)
+{
+    int level, group = vecmerge_group(a, &level);
+    if (group < 2)
+        return site_totals(a, block, env, grid, out, why, why_size);
+    mem_access wide;
+    vecmerge_site(a, group, level, &wide);
+    bool ok = site_totals(&wide, block, env, grid, out, why, why_size);
+    vecmerge_free(&wide, level);
+    out->merged = group;
+    return ok;
 }
 
 typedef struct memo_entry {

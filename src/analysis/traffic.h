@@ -33,7 +33,11 @@ typedef struct traffic_site_total {
      * differ); 0 for shared sites. */
     int64_t busiest_warp_requests;
     int blocks_evaluated; /* 0: one interior block stands for every block */
-    bool uniform;         /* false: sampled interior blocks differed (note) */
+    /* > 1: a shared load ptxas issues as one wide load for this many of
+     * its loop's iterations (analysis/vecmerge); the figures are the wide
+     * load's. */
+    int merged;
+    bool uniform; /* false: sampled interior blocks differed (note) */
     char note[192];
 } traffic_site_total;
 

@@ -192,8 +192,8 @@ static void issue_sites(const cusrc_unit *u, const cusrc_variant *v, const mem_a
                             ? (a->is_store ? ICOUNT_STORE_SHARED : ICOUNT_LOAD_SHARED)
                         : a->is_store ? ICOUNT_STORE_GLOBAL
                                       : ICOUNT_LOAD_GLOBAL;
-        (*out)[(*n_out)++] =
-            (icount_site){a->loc.file ? a->loc.file : u->file, a->loc.line, k, (double)t.requests};
+        (*out)[(*n_out)++] = (icount_site){a->loc.file ? a->loc.file : u->file, a->loc.line, k,
+                                           (double)t.requests, t.merged};
     }
     for (size_t i = 0; i < v->n_branches; i++) {
         const branch_site *b = &u->branches[v->first_branch + i];
@@ -203,7 +203,7 @@ static void issue_sites(const cusrc_unit *u, const cusrc_variant *v, const mem_a
             !diverge_grid_runs(b, in->block, &local, in->grid, &runs, &exact, why, sizeof why))
             continue;
         (*out)[(*n_out)++] = (icount_site){b->loc.file ? b->loc.file : u->file, b->loc.line,
-                                           ICOUNT_LOOP, (double)runs};
+                                           ICOUNT_LOOP, (double)runs, 1};
     }
 }
 

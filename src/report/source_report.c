@@ -494,6 +494,8 @@ static void add_grid_totals(json_t *o, traffic_memo *memo, const mem_access *a,
     json_object_set_new(g, "exact", json_boolean(t.exact));
     if (t.blocks_evaluated)
         json_object_set_new(g, "blocks_evaluated", json_integer(t.blocks_evaluated));
+    if (t.merged > 1) /* ptxas's wide load (analysis/vecmerge) */
+        json_object_set_new(g, "merged_iterations", json_integer(t.merged));
     if (t.note[0])
         json_object_set_new(g, "note", json_text(t.note));
     json_object_set_new(o, "grid_totals", g);
