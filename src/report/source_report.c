@@ -12,6 +12,7 @@
 #include "analysis/gridcls.h"
 #include "analysis/occ.h"
 #include "analysis/traffic.h"
+#include "analysis/vecmerge.h"
 #include "report/launch_issue.h"
 #include "report/launch_time.h"
 #include "report/occ_report.h"
@@ -751,6 +752,76 @@ static void note_skipped(const cusrc_variant *v, const skipped_sites *s, source_
     sbuf_free(&b);
 }
 
+/* The reason add_access_json recorded for the last site of arr. */
+static const char *last_reason(const json_t *arr)
+{
+    return json_string_value(
+        json_object_get(json_array_get(arr, json_array_size(arr) - 1), "reason"));
+}
+
+/* One shared site's bank conflicts, as ptxas issues it: a thread's loads of
+ * neighbouring words it merges into one LDS.64 or LDS.128
+ * (analysis/vecmerge) are judged as that wide load, whose padding advice
+ * keeps the alignment the merge needs. False when it cannot be analysed. */
+static bool shared_site(const source_inputs *in, const mem_access *a, const run_config *cfg,
+                        const expr_env *env, const char *inst, json_t *arr, finding_list *findings)
+{
+    const int64_t *block = cfg->block;
+    const char *file = a->loc.file ? a->loc.file : in->file;
+    int level, group = vecmerge_group(a, &level);
+    mem_access wide;
+    const mem_access *issued = a;
+    if (group > 1) {
+        vecmerge_site(a, group, level, &wide);
+        issued = &wide;
+    }
+    bank_result br;
+    bank_analyze(issued, block, env, &br);
+    if (group > 1)
+        vecmerge_free(&wide, level);
+    add_access_json(arr, a, in->file, br.analyzed, br.reason);
+    json_t *o = json_array_get(arr, json_array_size(arr) - 1);
+    if (!br.analyzed)
+        return false;
+    json_object_set_new(o, "wavefronts", json_integer(br.worst));
+    json_object_set_new(o, "ideal_wavefronts", json_integer(br.ideal));
+    json_object_set_new(o, "degree", json_real(br.degree));
+    json_object_set_new(o, "average_wavefronts", json_real(br.average));
+    /* Warp-wide requests per block: weights for kernel-level averages
+     * (what Nsight Compute's counters measure). */
+    json_object_set_new(o, "requests_per_block", json_integer(br.requests));
+    json_object_set_new(o, "wavefronts_per_block", json_integer(br.total));
+    if (group > 1)
+        json_object_set_new(o, "merged_iterations", json_integer(group));
+    /* Exact only when every guard and loop bound was evaluated. */
+    json_object_set_new(o, "exact",
+                        json_boolean(!br.guard_assumed && !br.bound_sampled && !br.capped));
+    json_object_set_new(
+        o, "block",
+        json_pack("[I,I,I]", (json_int_t)block[0], (json_int_t)block[1], (json_int_t)block[2]));
+    if (br.note[0])
+        json_object_set_new(o, "note", json_text(br.note));
+    if (cfg->have_grid)
+        add_grid_totals(o, in->memo, a, block, env, cfg->grid);
+    if (br.worst > br.ideal) {
+        char hint[128], as_issued[96] = "";
+        bank_hint(in->unit, issued, hint, sizeof hint);
+        if (group > 1)
+            snprintf(as_issued, sizeof as_issued,
+                     " as ptxas issues it (%d iterations a %d-byte load)", group, issued->width);
+        findings_add(findings, "gpulint-bank-conflict", SEV_WARNING, file, a->loc.line,
+                     a->loc.column,
+                     json_pack("{s:i, s:i, s:f, s:f}", "wavefronts", br.worst, "ideal_wavefronts",
+                               br.ideal, "degree", br.degree, "average_wavefronts", br.average),
+                     "%g-way bank conflict %s '%s'%s%s (%d wavefronts per request, ideal %d; "
+                     "average %.2f) with %lldx%lldx%lld blocks%s",
+                     br.degree, a->is_store ? "writing" : "reading", a->text ? a->text : a->base,
+                     inst, as_issued, br.worst, br.ideal, br.average, (long long)block[0],
+                     (long long)block[1], (long long)block[2], hint);
+    }
+    return true;
+}
+
 static void analyse_config(const source_inputs *in, size_t vi, const run_config *cfg, bool several,
                            const run_config *first_config, source_outputs *out,
                            finding_list *findings)
@@ -786,46 +857,8 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
             continue;
         }
         if (a->space == SPACE_SHARED) {
-            bank_result br;
-            bank_analyze(a, block, &env, &br);
-            add_access_json(arr, a, in->file, br.analyzed, br.reason);
-            json_t *o = json_array_get(arr, json_array_size(arr) - 1);
-            if (!br.analyzed) {
-                skipped_add(&skipped, a, br.reason);
-                continue;
-            }
-            json_object_set_new(o, "wavefronts", json_integer(br.worst));
-            json_object_set_new(o, "ideal_wavefronts", json_integer(br.ideal));
-            json_object_set_new(o, "degree", json_real(br.degree));
-            json_object_set_new(o, "average_wavefronts", json_real(br.average));
-            /* Warp-wide requests per block: weights for kernel-level averages
-             * (what Nsight Compute's counters measure). */
-            json_object_set_new(o, "requests_per_block", json_integer(br.requests));
-            json_object_set_new(o, "wavefronts_per_block", json_integer(br.total));
-            /* Exact only when every guard and loop bound was evaluated. */
-            json_object_set_new(o, "exact",
-                                json_boolean(!br.guard_assumed && !br.bound_sampled && !br.capped));
-            json_object_set_new(o, "block",
-                                json_pack("[I,I,I]", (json_int_t)block[0], (json_int_t)block[1],
-                                          (json_int_t)block[2]));
-            if (br.note[0])
-                json_object_set_new(o, "note", json_text(br.note));
-            if (have_grid)
-                add_grid_totals(o, in->memo, a, block, &env, grid);
-            if (br.worst > br.ideal) {
-                char hint[128];
-                bank_hint(u, a, hint, sizeof hint);
-                findings_add(findings, "gpulint-bank-conflict", SEV_WARNING, file, a->loc.line,
-                             a->loc.column,
-                             json_pack("{s:i, s:i, s:f, s:f}", "wavefronts", br.worst,
-                                       "ideal_wavefronts", br.ideal, "degree", br.degree,
-                                       "average_wavefronts", br.average),
-                             "%g-way bank conflict %s '%s'%s (%d wavefronts per request, ideal %d; "
-                             "average %.2f) with %lldx%lldx%lld blocks%s",
-                             br.degree, a->is_store ? "writing" : "reading",
-                             a->text ? a->text : a->base, inst, br.worst, br.ideal, br.average,
-                             (long long)block[0], (long long)block[1], (long long)block[2], hint);
-            }
+            if (!shared_site(in, a, cfg, &env, inst, arr, findings))
+                skipped_add(&skipped, a, last_reason(arr));
         } else {
             coalesce_result cr;
             coalesce_analyze(a, block, &env, &cr);
