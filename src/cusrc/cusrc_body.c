@@ -871,8 +871,37 @@ static bool fragment_shape(CXType t, int64_t mnk[3])
     return ok;
 }
 
+/* The byte offset, from a 16 x 16 tile's first element, of the row lane
+ * (threadIdx's rank in the block, mod 32) hands ldmatrix: ptxas loads a
+ * 16 x 16 fragment of 16-bit elements from shared memory with one
+ * LDSM.16.M88.4 (MT88 for B; kernels/gemm.cu's gemm_wmma,
+ * tests/data/timeprobe/h200/gemm), four 8 x 8 matrices whose eight
+ * 16-byte rows the four quarter-warps give: rows 0-7 and 8-15 of the first
+ * eight columns, then of the next eight (the PTX ISA, "ldmatrix"). Each
+ * matrix is one wavefront when its rows fall in distinct banks: the bank
+ * model's quarter-warp groups of a 16-byte access. */
+static expr *ldmatrix_row_offset(expr *ldm)
+{
+    expr *yz =
+        expr_binary(OP_ADD, expr_builtin_sym(SYM_TID_Y),
+                    expr_binary(OP_MUL, expr_builtin_sym(SYM_TID_Z), expr_builtin_sym(SYM_BDIM_Y)));
+    expr *rank = expr_binary(OP_ADD, expr_builtin_sym(SYM_TID_X),
+                             expr_binary(OP_MUL, yz, expr_builtin_sym(SYM_BDIM_X)));
+    expr *lane = expr_binary(OP_MOD, rank, expr_const(32));
+    expr *row = expr_binary(
+        OP_ADD, expr_binary(OP_MOD, expr_clone(lane), expr_const(8)),
+        expr_binary(OP_MUL, expr_const(8),
+                    expr_binary(OP_MOD, expr_binary(OP_DIV, expr_clone(lane), expr_const(8)),
+                                expr_const(2))));
+    expr *col = expr_binary(OP_MUL, expr_const(8), expr_binary(OP_DIV, lane, expr_const(16)));
+    return expr_binary(OP_MUL, expr_const(2),
+                       expr_binary(OP_ADD, expr_binary(OP_MUL, row, ldm), col));
+}
+
 /* wmma::load_matrix_sync / store_matrix_sync: the bytes of the fragment's
- * tile, per thread, when the pointer is global memory. */
+ * tile, per thread, when the pointer is global memory; a 16 x 16 x 16
+ * fragment of 16-bit operands loaded from shared memory is the ldmatrix
+ * ptxas makes of it, one 16-byte shared load a lane. */
 static void count_wmma_io(walker *w, cnode *call, bool store)
 {
     cnode *frag = cn_expr_kid(call, store ? 2 : 1);
@@ -890,6 +919,7 @@ static void count_wmma_io(walker *w, cnode *call, bool store)
         rows = mnk[2], cols = mnk[1];
     else if (ok && strstr(s, "accumulator"))
         rows = mnk[0], cols = mnk[1];
+    bool operand = ok && !strstr(s, "accumulator");
     int64_t es = 0;
     const char *elem = s;
     /* The element type is the fifth argument: after the fourth comma. */
@@ -914,6 +944,13 @@ static void count_wmma_io(walker *w, cnode *call, bool store)
         return;
     lref r = {SP_NONE, -1, NULL, NULL, NULL};
     wk_resolve_pointer(w, ptr, &r, 0);
+    cnode *ld = cn_expr_kid(call, 3);
+    if (r.space == SP_SHARED && !store && operand && es == 2 && rows == 16 && cols == 16 && ld &&
+        r.off) {
+        r.off = expr_binary(OP_ADD, r.off, ldmatrix_row_offset(x_expr(w->f, ld)));
+        emit_access_at(w, ptr, &r, 16, false);
+        return;
+    }
     if (r.space == SP_GLOBAL) {
         add_count(w, store ? CNT_GST : CNT_GLD, rows * cols * es / 32);
         add_count(w, CNT_GACC, 1); /* one wmma load/store per thread */
