@@ -169,10 +169,9 @@ static bool wholly_before(const mem_access *s, const mem_access *a)
     return !loop_same(&s->loops[0], &a->loops[0]);
 }
 
-/* loadlat_load.together: a's innermost loop, when nvcc unrolls it in full
- * (its trips known without the launch's names, at most LOADLAT_UNROLLED)
- * and nothing in its body holds a later iteration's loads back (a global
- * store, a barrier): the iterations' loads are issued together. */
+/* loadlat_load.free_body: nothing in a's innermost loop body holds a later
+ * iteration's loads back (a global store, which may alias them; a
+ * barrier). */
 static bool free_body_of(const mem_access *a, const mem_access *const *sites, size_t n)
 {
     if (a->n_loops == 0 || a->loops[a->n_loops - 1].barrier)
@@ -183,6 +182,9 @@ static bool free_body_of(const mem_access *a, const mem_access *const *sites, si
     return true;
 }
 
+/* loadlat_load.together: a free body's loop that nvcc unrolls in full (its
+ * trips known without the launch's names, at most LOADLAT_UNROLLED): the
+ * iterations' loads are issued together. */
 static double together_of(const mem_access *a, bool free_body)
 {
     if (!free_body)

@@ -92,9 +92,12 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
             d->together = json_number_value(json_object_get(ld, "together"));
             d->busiest = json_number_value(json_object_get(ld, "busiest_warp_requests"));
             d->lines = json_number_value(json_object_get(ld, "lines"));
-            /* The copies of the load nvcc made in the loop (launch_issue). */
+            /* The copies of the load nvcc made in the loop (launch_issue),
+             * where it did not unroll the loop in full: copies of a loop
+             * unrolled in full lie in the loop around it, whose body may
+             * hold them back. */
             double unrolled = json_number_value(json_object_get(ld, "unrolled"));
-            if (json_is_true(json_object_get(ld, "free_body")) && unrolled > d->together)
+            if (json_is_true(json_object_get(ld, "free_body")) && d->together <= 1 && unrolled > 1)
                 d->together = unrolled;
         }
         c->loads = *loads;
