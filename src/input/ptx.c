@@ -253,9 +253,11 @@ static void read_loc(reader *r, const char *s, const char *end)
 /* `.file 1 "/path/x.cu"[, mtime, size]` */
 static void read_file_directive(reader *r, const char *s, const char *end, int line)
 {
-    const char *p = skip_space(s + 5, end);
-    char *after;
-    long index = strtol(p, &after, 10);
+    const char *p = skip_space(s + 5, end), *after = p;
+    /* The text need not end in a NUL: the index is read within the line. */
+    long index = 0;
+    while (after < end && *after >= '0' && *after <= '9' && index <= 1000000)
+        index = index * 10 + (*after++ - '0');
     const char *q1 = memchr(after, '"', (size_t)(end - after));
     const char *q2 = q1 ? memchr(q1 + 1, '"', (size_t)(end - q1 - 1)) : NULL;
     if (after == p || !q2 || index < 0 || index > 1000000) {

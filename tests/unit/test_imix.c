@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -179,6 +180,25 @@ static void test_ptx_damaged(void **state)
     }
 }
 
+/* A .file directive whose index ends the text is read within the text,
+ * which need not end in a NUL (libFuzzer found a read past it): a buffer
+ * of exactly its bytes, which ASan guards. */
+static void test_ptx_file_at_end(void **state)
+{
+    (void)state;
+    static const char text[] = ".version 8.8\n.file 12";
+    size_t n = sizeof text - 1;
+    char *buf = malloc(n);
+    assert_non_null(buf);
+    memcpy(buf, text, n);
+    ptx_module m;
+    ptx_parse(buf, n, &m);
+    assert_int_equal(m.problem_line, 2);
+    assert_int_equal(m.n_files, 0);
+    ptx_module_free(&m);
+    free(buf);
+}
+
 static const char sass_text[] =
     "\nFatbin elf code:\n================\narch = sm_90\ncode version = [1,8]\n"
     "\tcode for sm_90\n\t.target\tsm_90\n\n"
@@ -329,9 +349,10 @@ static void test_check(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_classify),     cmocka_unit_test(test_ptx),
-        cmocka_unit_test(test_ptx_damaged),  cmocka_unit_test(test_sass),
-        cmocka_unit_test(test_sass_damaged), cmocka_unit_test(test_check),
+        cmocka_unit_test(test_classify),    cmocka_unit_test(test_ptx),
+        cmocka_unit_test(test_ptx_damaged), cmocka_unit_test(test_ptx_file_at_end),
+        cmocka_unit_test(test_sass),        cmocka_unit_test(test_sass_damaged),
+        cmocka_unit_test(test_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
