@@ -81,6 +81,7 @@ static const model_field product_fields[] = {
     P("product", "l2_bytes", F_BYTES, l2_bytes),
     {"product", "l2_read_bytes_per_clock", F_INT, offsetof(gpu_product, l2_read_bytes_per_clock),
      true},
+    {"product", "l2_partitions", F_INT, offsetof(gpu_product, l2_partitions), true},
     P("memory", "type", F_STRING, mem_type),
     P("memory", "clock_mhz", F_MHZ, mem_clock_mhz),
     P("memory", "bus_width_bits", F_INT, mem_bus_width_bits),

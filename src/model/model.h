@@ -97,6 +97,10 @@ typedef struct gpu_product {
     /* Bytes the L2 returns per SM clock, whole chip, where NVIDIA states it
      * (0 = not published): its read bandwidth = this x the SM clock. */
     int l2_read_bytes_per_clock;
+    /* L2 partitions that each keep a copy of what their own SMs read (the
+     * A100 and H100 whitepapers: two; 0 = one): what every SM reads fits
+     * in l2_bytes / l2_partitions. */
+    int l2_partitions;
     double flops_per_clock_per_sm[PREC_COUNT]; /* dense, FMA = 2 */
     double datasheet_flops[PREC_COUNT];        /* dense FLOP/s, 0 = not given */
     double measured_bandwidth;                 /* filled by verify; 0 = none */

@@ -423,8 +423,8 @@ static json_t *jreal(double v)
 static json_t *errors_json(const verify_errors *e)
 {
     return json_pack("{s:i, s:i, s:f, s:o, s:o}", "rows", e->rows, "within", e->within, "tolerance",
-                     VERIFY_ESTIMATE_TOLERANCE, "median_error", jreal(e->median_error), "mean_error",
-                     jreal(e->mean_error));
+                     VERIFY_ESTIMATE_TOLERANCE, "median_error", jreal(e->median_error),
+                     "mean_error", jreal(e->mean_error));
 }
 
 static json_t *row_json(const vrow *row)
@@ -752,8 +752,11 @@ bool vrep_save_model(const verify_result *r, const char *models_dir, const char 
     snprintf(id, sizeof id, "%.60s-measured", twin->id);
     fprintf(f, "[product]\nid = %s\nname = %s (measured)\narch = %s\nsm_count = %d\n", id,
             r->device_name, r->arch, r->sms);
-    fprintf(f, "base_clock_mhz = %.0f\nboost_clock_mhz = %.0f\nl2_bytes = %lld\n\n",
+    fprintf(f, "base_clock_mhz = %.0f\nboost_clock_mhz = %.0f\nl2_bytes = %lld\n",
             twin->base_clock_mhz, r->sm_clock_mhz, (long long)twin->l2_bytes);
+    if (twin->l2_partitions > 1)
+        fprintf(f, "l2_partitions = %d\n", twin->l2_partitions);
+    fprintf(f, "\n");
     fprintf(f, "[memory]\ntype = %s\nclock_mhz = %.0f\nbus_width_bits = %d\ndata_rate = %d\n",
             twin->mem_type, r->mem_clock_mhz, r->mem_bus_bits, twin->mem_data_rate);
     fprintf(f, "datasheet_bandwidth = %.6g\n\n", twin->datasheet_bandwidth);
