@@ -40,14 +40,16 @@ CASES = [
     ("tr_swizzled", 4 * T * T, 4 * T * T, True, "the same, tile swizzled"),
     ("gemm_naive", 8 * G * G, 4 * G * G, True, "A and B read, C written: GEMM_N^2 floats each"),
     ("gemm_smem", 8 * G * G, 4 * G * G, True, "the same through shared tiles"),
+    ("gemm_regtile", 8 * G * G, 4 * G * G, True,
+     "the same; B's tile index (tid + 256 i) / 64 cuts a flattened thread index, 16 ty + tx"),
+    ("gemm_vec", 8 * G * G, 4 * G * G, True,
+     "the same as float4s; (tid % 32) * 4 and tid / 32 cut it too"),
     ("red_neighbored", 4 * R, 4 * (R // 2) + 4 * (R // 512), True,
      "in place: every int read; stride *= 2 (1 .. 256, each followed) writes the even "
      "ints, and each 512-thread block one int of out"),
     # Lower bounds: the labelled figure may be short of the hand count.
     ("red_complete8", 4 * R, 4 * R, False,
      "in place, written where other threads read: those bytes count as not read"),
-    ("gemm_regtile", 8 * G * G, 4 * G * G, False,
-     "B's tile index mixes two indices in one division"),
     ("gemm_wmma", 4 * G * G, 4 * G * G, False,
      "half-precision A and B; C is written by wmma::store_matrix_sync, not a site"),
 ]

@@ -194,9 +194,20 @@ static bool divmod(ctx *s, const aff *x, int64_t m, bool want_div, aff *out)
         out->k = x->k / m;
         return true;
     }
+    if (n_part > 1) {
+        /* Digits of one number, as a flattened thread index is (16 * ty + tx
+         * cut at 64): where the other indices of the part stay below the
+         * largest coefficient, cutting that index alone leaves a part that
+         * fits under m. */
+        for (int v = 0; v < NV; v++)
+            if (part.c[v] > part.c[var])
+                var = v;
+        aff rest = part;
+        rest.c[var] = 0;
+        if (!aff_min(s, &rest, &lo) || lo < 0 || !aff_max(s, &rest, &hi) || hi >= part.c[var])
+            return fail(s, "a division or remainder that mixes two indices");
+    }
     int64_t c = x->c[var];
-    if (n_part > 1)
-        return fail(s, "a division or remainder that mixes two indices");
     if (c < 0 || m % c != 0 || x->k % m != 0)
         return fail(s, "a division or remainder that does not cut an index into digits");
     int64_t digit = m / c;

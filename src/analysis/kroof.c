@@ -499,12 +499,14 @@ static void l2_estimate(const kroof_input *in, kroof *k)
 }
 
 /* DRAM fetches 64 bytes for a lone 32-byte sector (a gather every 64 bytes
- * or more reads 64 bytes a load: scripts/timeprobe/dramprobe.cu). Sectors
- * L2 serves again (the L2 estimate's reads past the footprint) come from
- * DRAM again once the data read outgrows the L2: each with the chance that
- * it was evicted, 1 - L2 / footprint, as under random replacement with
- * reuse spread over the footprint (no fitted constant; reuse close in time
- * hits more often, so this errs high for tiled codes). Writes reach DRAM a
+ * or more reads 64 bytes a load: scripts/timeprobe/dramprobe.cu). Panels
+ * that blocks share come again as analysis/l2share counts them (which
+ * blocks read them at about the same time). Other sectors L2 serves again
+ * (the L2 estimate's reads past the footprint) come from DRAM again once
+ * the data read outgrows the L2: each with the chance that it was evicted,
+ * 1 - L2 / footprint, as under random replacement with reuse spread over
+ * the footprint (no fitted constant; reuse close in time hits more often,
+ * so this errs high where reuse is close). Writes reach DRAM a
  * dirty 32-byte sector at a time, and only once the L2 lets them go: at
  * the end of a launch it still holds about l2_write_retained_bytes of them
  * (the same probe's copies), written back after the launch. */
@@ -520,6 +522,20 @@ static void dram_estimate(const kroof_input *in, const gpu_product *product, kro
     if (k->has_l2 && footprint > l2 && l2 > 0) {
         double again = 32 * (k->l2_read_sectors - (double)in->estimate_read_sectors);
         k->dram_estimate_rereads = fmax(0, again) * (1 - l2 / footprint);
+    }
+    if (in->n_share > 0 && k->has_l2) {
+        double rest = 32 * (k->l2_read_sectors - (double)in->estimate_read_sectors -
+                            (double)in->share_l2_rereads);
+        k->share_rereads_without =
+            footprint > l2 && l2 > 0 ? fmax(0, rest) * (1 - l2 / footprint) : 0;
+        k->share_read_without =
+            64.0 * (double)in->estimate_read_blocks64 + k->share_rereads_without;
+        k->n_share = in->n_share;
+        k->share = xmalloc(in->n_share * sizeof *k->share);
+        memcpy(k->share, in->share, in->n_share * sizeof *k->share);
+        k->share_names = xcalloc(in->n_share, sizeof *k->share_names);
+        for (size_t i = 0; i < in->n_share; i++)
+            k->share_names[i] = xstrdup(in->share_names[i]);
     }
     k->dram_estimate_read = 64.0 * (double)in->estimate_read_blocks64 + k->dram_estimate_rereads;
     k->dram_estimate_write =
@@ -617,6 +633,10 @@ void kroof_free(kroof *k)
     free(k->why_no_compulsory);
     free(k->traffic_why);
     free(k->l2_reread_why);
+    for (size_t i = 0; i < k->n_share; i++)
+        free(k->share_names[i]);
+    free(k->share_names);
+    free(k->share);
     loadlat_free(&k->lat);
     memset(k, 0, sizeof *k);
 }

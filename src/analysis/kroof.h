@@ -13,6 +13,7 @@
 
 #include "analysis/access.h"
 #include "analysis/expr.h"
+#include "analysis/l2share.h"
 #include "analysis/icount.h"
 #include "analysis/loadlat.h"
 #include "analysis/traffic.h"
@@ -90,9 +91,17 @@ typedef struct kroof {
     bool has_dram_estimate;
     double dram_estimate_read, dram_estimate_write;
     double dram_estimate_rereads; /* of dram_estimate_read */
-    bool dram_estimate_low;       /* sites were missed: compulsory_why says which */
-    char *dram_estimate_covered;  /* sites counted by their boxes, which */
-    char *dram_estimate_why;      /* when low: the first site missing */
+    /* The panels blocks share (analysis/l2share), left for the launch's
+     * occupancy to count: their arrays, and the estimate's read with the
+     * rest of the re-reads alone (dram_estimate_read counts theirs by the
+     * 1 - L2 / footprint rule until then). */
+    size_t n_share;
+    l2share_array *share;
+    char **share_names;
+    double share_read_without, share_rereads_without;
+    bool dram_estimate_low;      /* sites were missed: compulsory_why says which */
+    char *dram_estimate_covered; /* sites counted by their boxes, which */
+    char *dram_estimate_why;     /* when low: the first site missing */
     /* memory_time: the compulsory DRAM bytes at the peak bandwidth; ai:
      * FLOPs per compulsory byte (NAN without them). */
     double compute_time, memory_time, min_time, ai, attainable;
@@ -183,6 +192,13 @@ typedef struct kroof_input {
      * go since (analysis/l1reuse); block_reread_why says where. */
     int64_t block_reread_sectors;
     const char *block_reread_why;
+    /* Arrays whose blocks read the same panels (analysis/l2share): one
+     * interior block's and the grid's bytes of each, and the sectors their
+     * blocks read from L2 past their footprint. */
+    size_t n_share;
+    const l2share_array *share;
+    const char *const *share_names;
+    int64_t share_l2_rereads;
     /* Every loop the kernel's sites saw, for trip counts by line (the first
      * listed for a line is used). */
     const loop_ctx *const *loops;

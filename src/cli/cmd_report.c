@@ -135,7 +135,7 @@ static void print_text(const report *r, const report_args *a, const source_outpu
     if (src->roofline_text.len) {
         sbuf_add(&out, "\nroofline (bytes the threads request; the bytes DRAM must move, every "
                        "input read once from a cold L2; the time no run can beat)\n");
-        sbuf_add(&out, sbuf_str(&src->roofline_text));
+        kroof_text_resolve(&out, sbuf_str(&src->roofline_text), src->roofline);
     }
     source_branch_text(&out, src);
     code_text(&out, r);

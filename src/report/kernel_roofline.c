@@ -9,6 +9,7 @@
 #include "analysis/diverge.h"
 #include "analysis/footprint.h"
 #include "analysis/l1reuse.h"
+#include "analysis/l2share.h"
 #include "analysis/roofline.h"
 #include "analysis/traffic.h"
 #include "analysis/cexpr.h"
@@ -129,10 +130,81 @@ static int64_t launch_l1_bytes(const gpu_arch *arch, const gpu_product *product,
                                    v->static_smem + dynamic, per_sm);
 }
 
+static bool uses_bid(const mem_access *a, int d)
+{
+    expr_builtin b = (expr_builtin)(SYM_BID_X + d);
+    if (expr_uses_builtin(a->byte_offset, b) || (a->guard && expr_uses_builtin(a->guard, b)))
+        return true;
+    for (int j = 0; j < a->n_loops; j++) {
+        const loop_ctx *lc = &a->loops[j];
+        if ((lc->init && expr_uses_builtin(lc->init, b)) ||
+            (lc->cond && expr_uses_builtin(lc->cond, b)) ||
+            (lc->next && expr_uses_builtin(lc->next, b)))
+            return true;
+    }
+    return false;
+}
+
+/* Bit d: blocks that differ in blockIdx.d alone read the same bytes of the
+ * array, as no site of it uses blockIdx.d. An array the launch also writes
+ * is left to the footprint (0). */
+static unsigned shared_dims(const footprint_site *sites, size_t n, const char *array)
+{
+    unsigned shared = 7;
+    for (size_t i = 0; i < n; i++) {
+        if (!sites[i].access || sites[i].access->space != SPACE_GLOBAL || !sites[i].array ||
+            strcmp(sites[i].array, array) != 0)
+            continue;
+        if (sites[i].access->is_store)
+            return 0;
+        for (int d = 0; d < 3; d++)
+            if (uses_bid(sites[i].access, d))
+                shared &= ~(1u << d);
+    }
+    return shared;
+}
+
+/* The arrays whose blocks share panels (analysis/l2share), from the grid's
+ * and one interior block's footprints; the launch phase counts their
+ * re-reads once the occupancy is known (report/launch_share). */
+typedef struct share_inputs {
+    size_t n;
+    l2share_array *arrays;
+    const char **names;
+} share_inputs;
+
+static void launch_share(const footprint_site *sites, size_t n, const footprint *grid_fp,
+                         const footprint *block_fp, kroof_input *in, share_inputs *out)
+{
+    double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
+    out->arrays = xcalloc(block_fp->n_arrays + 1, sizeof *out->arrays);
+    out->names = xcalloc(block_fp->n_arrays + 1, sizeof *out->names);
+    for (size_t i = 0; i < block_fp->n_arrays; i++) {
+        const footprint_array *b = &block_fp->arrays[i], *whole = NULL;
+        for (size_t j = 0; j < grid_fp->n_arrays && !whole; j++)
+            if (!strcmp(grid_fp->arrays[j].name, b->name))
+                whole = &grid_fp->arrays[j];
+        unsigned shared = whole && !whole->reads_uncertain ? shared_dims(sites, n, b->name) : 0;
+        for (int d = 0; d < 3; d++) /* a dimension of one block shares nothing */
+            if (in->grid[d] < 2)
+                shared &= ~(1u << d);
+        if (!shared || b->read_blocks64 <= 0)
+            continue;
+        out->arrays[out->n] =
+            (l2share_array){64 * b->read_blocks64, 64 * whole->read_blocks64, shared};
+        out->names[out->n++] = whole->name;
+        double again = blocks * (double)b->read_sectors - (double)whole->read_sectors;
+        in->share_l2_rereads += again > 0 ? (int64_t)again : 0;
+    }
+    in->n_share = out->n;
+    in->share = out->arrays;
+    in->share_names = out->names;
+}
+
 static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *l,
                              const kroof_defines *defs, const gpu_product *product,
                              const gpu_arch *arch, kroof_input *in, footprint *fp, footprint *cover,
-                             l1reuse *reuse)
+                             l1reuse *reuse, share_inputs *share)
 {
     const cusrc_kernel *k = &u->kernels[v->kernel];
     footprint_site *sites = xcalloc(v->n_accesses ? v->n_accesses : 1, sizeof *sites);
@@ -158,6 +230,8 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
      * too few: then there is no L2 estimate. */
     in->has_block_footprint = one.n_left_out == 0 && one.n_partial == 0;
     in->block_read_sectors = one.read_sectors;
+    if (in->has_block_footprint && fp->n_left_out == 0 && fp->n_partial == 0)
+        launch_share(sites, v->n_accesses, fp, &one, in, share);
     footprint_free(&one);
     if (in->has_block_footprint) {
         l1reuse_compute(sites, v->n_accesses, in->grid, in->block, &env, mid,
@@ -272,6 +346,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     in.loops = loops;
     footprint fp = {0}, cover = {0};
     l1reuse reuse = {0};
+    share_inputs share = {0};
     traffic tr = {0};
     loadlat lat = {0};
     icount_site *issue = NULL;
@@ -279,7 +354,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     if (in.dims_known && !kern->note) {
         launch_traffic(u, v, defs, &in, memo, &tr, &lat, &issue, &n_issue);
         in.traffic = &tr;
-        launch_footprint(u, v, launch, defs, product, arch, &in, &fp, &cover, &reuse);
+        launch_footprint(u, v, launch, defs, product, arch, &in, &fp, &cover, &reuse, &share);
         in.has_footprint = true;
         in.footprint_read = fp.read_bytes;
         in.footprint_write = fp.write_bytes;
@@ -307,6 +382,8 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     out->n_issue_sites = n_issue;
     footprint_free(&fp);
     footprint_free(&cover);
+    free(share.arrays);
+    free(share.names);
     traffic_free(&tr);
     sbuf_free(&missed);
     free(loops);
@@ -314,6 +391,11 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     expr_free(af);
     expr_free(ab);
 }
+
+/* Marks in the roofline text where a launch's DRAM estimate goes once the
+ * launch phase has counted its shared panels (kroof_text_resolve). */
+#define SHARE_MARK '\x1e'
+#define SHARE_SEP '\x1f'
 
 static json_t *count_json(const expr *e, bool known, double v)
 {
@@ -324,6 +406,27 @@ static json_t *count_json(const expr *e, bool known, double v)
     json_t *j = json_text(s);
     free(s);
     return j;
+}
+
+/* The panels blocks share, for report/launch_share to count with the
+ * launch's occupancy: until it does, dram_bytes counts their re-reads by
+ * the 1 - L2 / footprint rule. */
+static json_t *share_json(const kroof *k)
+{
+    json_t *arrays = json_array();
+    for (size_t i = 0; i < k->n_share; i++) {
+        char along[4] = "";
+        for (int d = 0, n = 0; d < 3; d++)
+            if (k->share[i].shared & (1u << d))
+                along[n++] = "xyz"[d];
+        json_array_append_new(arrays, json_pack("{s:s, s:I, s:I, s:s}", "array", k->share_names[i],
+                                                "block_bytes", (json_int_t)k->share[i].block_bytes,
+                                                "grid_bytes", (json_int_t)k->share[i].grid_bytes,
+                                                "shared_along", along));
+    }
+    return json_pack("{s:o, s:I, s:I}", "arrays", arrays, "read_without",
+                     (json_int_t)k->share_read_without, "rereads_without",
+                     (json_int_t)k->share_rereads_without);
 }
 
 static json_t *dram_estimate_json(const kroof *k)
@@ -347,14 +450,24 @@ static json_t *dram_estimate_json(const kroof *k)
         json_object_set_new(c, "why", json_text(k->dram_estimate_why));
     if (k->dram_estimate_covered)
         json_object_set_new(c, "covered", json_text(k->dram_estimate_covered));
-    json_object_set_new(c, "assumes",
-                        json_text("every byte read comes from DRAM once, in 64-byte blocks, and "
-                                  "a sector L2 serves again comes again with the chance that it "
-                                  "was evicted (1 - L2 size / bytes read); dirty 32-byte sectors "
-                                  "past what the L2 holds at the end of a launch reach DRAM "
-                                  "during it"));
+    json_object_set_new(
+        c, "assumes",
+        json_text(k->n_share > 0
+                      ? "every byte read comes from DRAM once, in 64-byte blocks; a panel blocks "
+                        "share (l2_sharing) comes again for each wave of blocks in lockstep that "
+                        "reads it, or for each drifting block whose reader before it is further "
+                        "back than the L2 holds; a sector L2 serves again otherwise comes again "
+                        "with the chance that it was evicted (1 - L2 size / bytes read); dirty "
+                        "32-byte sectors past what the L2 holds at the end of a launch reach DRAM "
+                        "during it"
+                      : "every byte read comes from DRAM once, in 64-byte blocks, and a sector L2 "
+                        "serves again comes again with the chance that it was evicted (1 - L2 "
+                        "size / bytes read); dirty 32-byte sectors past what the L2 holds at the "
+                        "end of a launch reach DRAM during it"));
     if (k->dram_estimate_rereads > 0)
         json_object_set_new(c, "rereads", json_integer((json_int_t)k->dram_estimate_rereads));
+    if (k->n_share > 0)
+        json_object_set_new(c, "l2_sharing", share_json(k));
     return c;
 }
 
@@ -666,11 +779,19 @@ void kroof_text(sbuf *out, const kroof *k)
     }
     if (k->has_dram_estimate && !k->incomplete &&
         k->dram_estimate_read + k->dram_estimate_write > 0) {
-        char r[48], w[48];
-        sbuf_addf(out, "\n      DRAM (estimate): %s%s read, %s written during the launch",
-                  k->dram_estimate_low ? "at least " : "",
-                  roofline_fmt_si(k->dram_estimate_read, "B", r, sizeof r),
-                  roofline_fmt_si(k->dram_estimate_write, "B", w, sizeof w));
+        /* Where blocks share panels the launch phase counts their re-reads
+         * (report/launch_share): the numbers come from the entry then. */
+        if (k->n_share > 0) {
+            sbuf_addf(out, "\n      DRAM (estimate): %c%s%c%d%c%s%c", SHARE_MARK,
+                      k->file ? k->file : "?", SHARE_SEP, k->line, SHARE_SEP, k->kernel,
+                      SHARE_MARK);
+        } else {
+            char r[48], w[48];
+            sbuf_addf(out, "\n      DRAM (estimate): %s%s read, %s written during the launch",
+                      k->dram_estimate_low ? "at least " : "",
+                      roofline_fmt_si(k->dram_estimate_read, "B", r, sizeof r),
+                      roofline_fmt_si(k->dram_estimate_write, "B", w, sizeof w));
+        }
     }
     if (k->has_compulsory && k->compulsory_why && !k->incomplete)
         sbuf_addf(out, "\n      DRAM footprint is a lower bound: %s", k->compulsory_why);
@@ -715,4 +836,66 @@ void kroof_text(sbuf *out, const kroof *k)
         sbuf_addf(out, "\n      no time bound: %s", k->why_no_bound);
     }
     sbuf_addc(out, '\n');
+}
+
+/* The DRAM estimate of a marked launch, from its roofline entry. */
+static void dram_line(sbuf *out, const json_t *e)
+{
+    const json_t *d = json_object_get(e, "dram_bytes");
+    const json_t *sh = json_object_get(d, "l2_sharing");
+    char r[48], w[48];
+    sbuf_addf(
+        out, "%s%s read, %s written during the launch",
+        json_is_string(json_object_get(d, "label")) &&
+                !strcmp(json_string_value(json_object_get(d, "label")), "lower_bound")
+            ? "at least "
+            : "",
+        roofline_fmt_si((double)json_integer_value(json_object_get(d, "read")), "B", r, sizeof r),
+        roofline_fmt_si((double)json_integer_value(json_object_get(d, "write")), "B", w, sizeof w));
+    /* Said where it moves the figure: the re-reads of shared panels. */
+    const char *regime = json_string_value(json_object_get(sh, "regime"));
+    json_int_t again = json_integer_value(json_object_get(sh, "again"));
+    if (regime && again > 0) {
+        char a[48];
+        sbuf_addf(out, "; %s of it re-reads of panels blocks share (%lld blocks at a time, %s)",
+                  roofline_fmt_si((double)again, "B", a, sizeof a),
+                  (long long)json_integer_value(json_object_get(sh, "resident_blocks")),
+                  !strcmp(regime, "lockstep") ? "in lockstep" : "drifting apart");
+    }
+}
+
+void kroof_text_resolve(sbuf *out, const char *text, const json_t *roofline)
+{
+    for (const char *p = text; *p;) {
+        const char *m = strchr(p, SHARE_MARK);
+        const char *end = m ? strchr(m + 1, SHARE_MARK) : NULL;
+        if (!end) {
+            sbuf_add(out, p);
+            return;
+        }
+        sbuf_addn(out, p, (size_t)(m - p));
+        char key[1024];
+        size_t n = (size_t)(end - m - 1) < sizeof key - 1 ? (size_t)(end - m - 1) : sizeof key - 1;
+        memcpy(key, m + 1, n);
+        key[n] = 0;
+        char *s1 = strchr(key, SHARE_SEP), *s2 = s1 ? strchr(s1 + 1, SHARE_SEP) : NULL;
+        const json_t *e = NULL, *x;
+        size_t i;
+        if (s2) {
+            *s1 = *s2 = 0;
+            json_array_foreach(roofline, i, x)
+            {
+                const char *f = json_string_value(json_object_get(x, "file"));
+                const char *k = json_string_value(json_object_get(x, "kernel"));
+                if (f && k && !strcmp(f, key) && !strcmp(k, s2 + 1) &&
+                    json_integer_value(json_object_get(x, "line")) == atoi(s1 + 1))
+                    e = x;
+            }
+        }
+        if (e)
+            dram_line(out, e);
+        else
+            sbuf_add(out, "?");
+        p = end + 1;
+    }
 }

@@ -17,6 +17,9 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
                      const kroof_defines *defs, const gpu_product *product, const gpu_arch *arch,
                      kroof_branches branches, traffic_memo *memo, kroof *out);
 json_t *kroof_json(const kroof *k);
+/* The roofline text with each launch's DRAM estimate filled in from its
+ * entry in roofline (the launch phase may have changed it). */
+void kroof_text_resolve(sbuf *out, const char *text, const json_t *roofline);
 void kroof_text(sbuf *out, const kroof *k);
 
 #endif

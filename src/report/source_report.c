@@ -14,6 +14,7 @@
 #include "analysis/traffic.h"
 #include "analysis/vecmerge.h"
 #include "report/launch_issue.h"
+#include "report/launch_share.h"
 #include "report/launch_time.h"
 #include "report/occ_report.h"
 #include "report/warp_iters.h"
@@ -242,6 +243,9 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
             double warps = (double)(grid[0] * grid[1] * grid[2]) * (double)((threads + 31) / 32);
             launch_issue_add(roof, in->code, variant_mangled(in->unit, v), a->name, warps);
         }
+        if (first && roof)
+            launch_share_apply(roof, t->product, grid, r.blocks_per_sm, r.warps_per_sm,
+                               r.max_warps_per_sm);
         launch_time_add(o, roof, first, t->product, in->base_clock, grid, block, r.blocks_per_sm);
         int64_t blocks = grid[0] * grid[1] * grid[2];
         int64_t wave = (int64_t)t->product->sm_count * r.blocks_per_sm;

@@ -366,6 +366,8 @@ static void test_left_out(void **state)
         {"4 * (threadIdx.x * threadIdx.x)", NULL, NULL, "not a sum of multiples"},
         {"4 * ((threadIdx.x + 1) / 2)", NULL, NULL, "does not cut an index"},
         {"4 * ((threadIdx.x - 5) % 8)", NULL, NULL, "may be negative"},
+        /* the digits overlap: threadIdx.x reaches past 2 */
+        {"4 * ((threadIdx.x + 2 * blockIdx.x) / 4)", NULL, NULL, "mixes two indices"},
         {"4 * k", NULL, &brk, "break or return"},
         {"4 * threadIdx.x", "threadIdx.x < blockIdx.x", NULL, "two indices at once"},
         {"4 * j", NULL, &tri, "two indices at once"},
@@ -572,6 +574,29 @@ static void test_digits_and_alternatives(void **state)
     check_exact(s, 10, g, b);
 }
 
+/* A 2D block's flattened index, tid = 16 * threadIdx.y + threadIdx.x, cut
+ * at a digit it does not have (a 64 x 16 tile loaded by 64 threads in two
+ * steps, as the reference GEMMs load B: idx / 32 and idx % 32, and a
+ * float4's index over two threads): the largest index is split, the rest
+ * fit under it. */
+static void test_flattened_index(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {2, 2, 1}, b[3] = {16, 4, 1};
+    lp two = {"i", "0", "i < 2", "i + 1", false};
+    mem_access s[3] = {
+        site(
+            "a",
+            "4 * (((16 * threadIdx.y + threadIdx.x + 64 * i) / 32) * 100 + "
+            "(16 * threadIdx.y + threadIdx.x + 64 * i) % 32 + blockIdx.x * 32 + blockIdx.y * 2000)",
+            4, false, NULL, 1, &two),
+        site("a", "16 * ((16 * threadIdx.y + threadIdx.x) / 2 * 9 + blockIdx.x) + 10000", 16, false,
+             NULL, 0, NULL),
+        site("a", "4 * ((16 * threadIdx.y + threadIdx.x) % 8) + 20000", 4, true, NULL, 0, NULL),
+    };
+    check_exact(s, 3, g, b);
+}
+
 /* cuda-samples' reduce6: i = blockIdx.x * 2 * blockDim.x + threadIdx.x
  * steps by twice the grid, reading i and i + blockDim.x: the loop bound
  * cuts the step index, and the second read's guard cuts it again. */
@@ -649,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_store_left_out),
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_digits_and_alternatives),
+        cmocka_unit_test(test_flattened_index),
         cmocka_unit_test(test_two_per_thread),
         cmocka_unit_test(test_first_iteration),
     };

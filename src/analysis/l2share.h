@@ -1,0 +1,56 @@
+/* l2share: which of a launch's re-reads of global memory L2 serves, from
+ * which blocks read the same data at about the same time. A GEMM's blocks
+ * of one row read one panel of A and the blocks of one column one panel of
+ * B; each block streams its panels through once, so a panel read by a
+ * block that runs beside its first reader comes from L2, and one read after
+ * the L2 has streamed a matrix past it comes from DRAM again. Two regimes,
+ * both seen in the block traces of scripts/timeprobe/gemmorder.cu (H200):
+ * - lockstep: the blocks an SM holds start and end together, so the GPU
+ *   runs the grid in waves of `resident` blocks in launch order, every
+ *   block of a wave at the same point of its loop: a panel comes from DRAM
+ *   once for each wave that reads it (gemm_regtile, gemm_vec, gemm_wmma:
+ *   DRAM bytes within 3% of Nsight Compute's at three sizes and three
+ *   occupancies);
+ * - drifting: the blocks an SM holds fall out of step (the first it was
+ *   given ends first, its warps issuing ahead), and the SM's blocks start
+ *   one after another: blocks launched g apart run g / resident of a
+ *   block's time apart, and a panel comes again from DRAM where what the g
+ *   blocks launched between its two readers read outgrows the L2
+ *   (gemm_naive, gemm_smem: every block row reads B again).
+ * Pure: no I/O, no globals. */
+#ifndef GPULINT_ANALYSIS_L2SHARE_H
+#define GPULINT_ANALYSIS_L2SHARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One array a launch reads. block_bytes: what one block reads of it;
+ * grid_bytes: what the whole grid reads (its footprint), both in the unit
+ * DRAM moves (64-byte blocks x 64). shared: bit d set where blocks that
+ * differ in blockIdx.d alone read the same bytes of it (its addresses,
+ * guards and loops do not use blockIdx.d). */
+typedef struct l2share_array {
+    int64_t block_bytes, grid_bytes;
+    unsigned shared;
+} l2share_array;
+
+typedef struct l2share_launch {
+    int64_t grid[3];
+    int64_t resident; /* blocks the GPU holds at once: blocks an SM x SMs */
+    bool lockstep;
+    int64_t l2_bytes; /* what L2 keeps of data every SM reads */
+} l2share_launch;
+
+/* For each array: the bytes DRAM reads of it (fetches[i] times block_bytes;
+ * an array no block shares with another gets grid_bytes, fetches 0).
+ * Returns the bytes one wave (resident blocks) reads. */
+int64_t l2share_reads(const l2share_launch *l, const l2share_array *arrays, size_t n,
+                      int64_t *dram_bytes, int64_t *fetches);
+
+/* How many of the launch-ordered blocks [start, start + len) read distinct
+ * panels of an array shared along `shared`: the distinct values of the
+ * other dimensions' block indices among them. */
+int64_t l2share_panels(const int64_t grid[3], unsigned shared, int64_t start, int64_t len);
+
+#endif

@@ -1,0 +1,166 @@
+/* test_l2share: which re-reads of panels blocks share come from DRAM.
+ * The panel count of a run of launch-ordered blocks against enumeration
+ * over every shape of sharing; the two regimes against a block-by-block
+ * replay of what they assume (waves read together; drifting readers a
+ * launch gap apart). The hardware's side (Nsight Compute's DRAM bytes for
+ * the reference GEMMs at three sizes and occupancies) is
+ * tests/l2share_truth.py's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/l2share.h"
+
+/* The panel a launch-ordered block reads: its unshared coordinates. */
+static int64_t panel_of(const int64_t g[3], unsigned shared, int64_t id)
+{
+    int64_t c[3] = {id % g[0], id / g[0] % g[1], id / (g[0] * g[1])};
+    int64_t key = 0;
+    for (int d = 2; d >= 0; d--)
+        key = key * g[d] + ((shared & (1u << d)) ? 0 : c[d]);
+    return key;
+}
+
+static int64_t brute_panels(const int64_t g[3], unsigned shared, int64_t start, int64_t len)
+{
+    int64_t total = g[0] * g[1] * g[2];
+    char *seen = calloc((size_t)total, 1);
+    int64_t n = 0;
+    for (int64_t id = start; id < start + len; id++) {
+        int64_t k = panel_of(g, shared, id);
+        n += !seen[k];
+        seen[k] = 1;
+    }
+    free(seen);
+    return n;
+}
+
+static void test_panels(void **state)
+{
+    (void)state;
+    const int64_t grids[][3] = {{7, 5, 3}, {16, 1, 1}, {1, 9, 4}, {6, 6, 1}, {4, 1, 5}};
+    for (size_t gi = 0; gi < sizeof grids / sizeof grids[0]; gi++) {
+        const int64_t *g = grids[gi];
+        int64_t total = g[0] * g[1] * g[2];
+        for (unsigned shared = 0; shared < 8; shared++)
+            for (int64_t start = 0; start < total; start += 3)
+                for (int64_t len = 1; start + len <= total; len += 2)
+                    assert_int_equal(l2share_panels(g, shared, start, len),
+                                     brute_panels(g, shared, start, len));
+    }
+}
+
+/* Lockstep, replayed: each wave's blocks fetch the panels no block of the
+ * wave before fetched, or all of theirs when that wave read more than the
+ * L2 keeps. */
+static int64_t replay_lockstep(const int64_t g[3], const l2share_array *a, size_t n, size_t which,
+                               int64_t resident, int64_t l2)
+{
+    int64_t total = g[0] * g[1] * g[2], fetches = 0;
+    char *prev = calloc((size_t)total, 1), *cur = calloc((size_t)total, 1);
+    int64_t wave_bytes = 0;
+    for (size_t i = 0; i < n; i++)
+        wave_bytes +=
+            a[i].block_bytes * brute_panels(g, a[i].shared, 0, resident < total ? resident : total);
+    for (int64_t start = 0; start < total; start += resident) {
+        memset(cur, 0, (size_t)total);
+        for (int64_t id = start; id < start + resident && id < total; id++) {
+            int64_t k = panel_of(g, a[which].shared, id);
+            if (!cur[k] && (wave_bytes > l2 || !prev[k]))
+                fetches++;
+            cur[k] = 1;
+        }
+        for (int64_t k = 0; k < total; k++)
+            prev[k] |= cur[k];
+    }
+    free(prev);
+    free(cur);
+    return fetches;
+}
+
+/* A GEMM's grid: A's panel shared along x (a block row), B's along y. */
+static void test_lockstep_gemm(void **state)
+{
+    (void)state;
+    const struct {
+        int64_t g, resident, panel, l2;
+    } cases[] = {
+        {64, 528, 1 << 20, 31457280}, /* gemm_regtile at 4096 on an H200: 8 waves */
+        {32, 132, 1 << 21, 31457280}, /* gemm_vec */
+        {32, 264, 1 << 20, 31457280}, /* gemm_wmma: a wave reads 43 MB */
+        {32, 528, 1 << 19, 31457280}, /* gemm_regtile at 2048: a wave fits */
+        {10, 7, 100, 1000},           /* waves that end inside rows */
+        {10, 25, 100, 100000},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        l2share_launch l = {{cases[c].g, cases[c].g, 1}, cases[c].resident, true, cases[c].l2};
+        l2share_array a[2] = {{cases[c].panel, cases[c].panel * cases[c].g, 1},
+                              {cases[c].panel, cases[c].panel * cases[c].g, 2}};
+        int64_t bytes[2], fetches[2];
+        l2share_reads(&l, a, 2, bytes, fetches);
+        for (size_t i = 0; i < 2; i++) {
+            assert_int_equal(fetches[i], replay_lockstep(l.grid, a, 2, i, l.resident, l.l2_bytes));
+            assert_int_equal(bytes[i], fetches[i] * a[i].block_bytes);
+        }
+    }
+    /* regtile at 4096: A's 64 rows plus the 6 a wave boundary cuts, B
+     * once a wave (Nsight Compute: 610.4 MB read, H200) */
+    l2share_launch l = {{64, 64, 1}, 528, true, 31457280};
+    l2share_array a[2] = {{1 << 20, 64 << 20, 1}, {1 << 20, 64 << 20, 2}};
+    int64_t bytes[2], fetches[2];
+    l2share_reads(&l, a, 2, bytes, fetches);
+    assert_int_equal(fetches[0], 70);
+    assert_int_equal(fetches[1], 8 * 64);
+}
+
+/* Drifting: a panel's readers a block row apart (B) find it again only if
+ * the row of blocks between them read no more than the L2 keeps; readers
+ * next to each other (A) always do. */
+static void test_drifting(void **state)
+{
+    (void)state;
+    l2share_array a[2] = {{256 << 10, 64 << 20, 1}, {256 << 10, 64 << 20, 2}};
+    int64_t bytes[2], fetches[2];
+    /* gemm_naive at 4096: a row of 256 blocks reads 64 MB of B */
+    l2share_launch l = {{256, 256, 1}, 1056, false, 31457280};
+    l2share_reads(&l, a, 2, bytes, fetches);
+    assert_int_equal(fetches[0], 256);
+    assert_int_equal(fetches[1], 256 * 256);
+    /* at 2048 (rows of 128 blocks, 32 MB of B) with a 64 MB L2 */
+    l2share_launch small = {{128, 128, 1}, 1056, false, 64 << 20};
+    l2share_array b[2] = {{128 << 10, 16 << 20, 1}, {128 << 10, 16 << 20, 2}};
+    l2share_reads(&small, b, 2, bytes, fetches);
+    assert_int_equal(fetches[0], 128);
+    assert_int_equal(fetches[1], 128);
+    assert_int_equal(bytes[1], 16 << 20);
+}
+
+/* Arrays no block shares, and grids of one block, keep their footprint. */
+static void test_unshared(void **state)
+{
+    (void)state;
+    l2share_launch l = {{100, 1, 1}, 10, true, 1000};
+    l2share_array a[2] = {{64, 6400, 0}, {64, 64, 2}}; /* y: a grid of one row */
+    int64_t bytes[2], fetches[2];
+    l2share_reads(&l, a, 2, bytes, fetches);
+    assert_int_equal(fetches[0], 0);
+    assert_int_equal(bytes[0], 6400);
+    assert_int_equal(fetches[1], 0);
+    assert_int_equal(bytes[1], 64);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_panels),
+        cmocka_unit_test(test_lockstep_gemm),
+        cmocka_unit_test(test_drifting),
+        cmocka_unit_test(test_unshared),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
