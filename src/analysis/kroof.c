@@ -518,16 +518,16 @@ static void dram_estimate(const kroof_input *in, const gpu_product *product, kro
     k->dram_estimate_low = in->estimate_missed;
     k->dram_estimate_covered = in->estimate_covered ? xstrdup(in->estimate_covered) : NULL;
     k->dram_estimate_why = in->estimate_why ? xstrdup(in->estimate_why) : NULL;
-    double footprint = (double)in->estimate_read, l2 = (double)product->l2_bytes;
-    if (k->has_l2 && footprint > l2 && l2 > 0) {
+    double bytes_read = (double)in->estimate_read, l2 = (double)product->l2_bytes;
+    if (k->has_l2 && bytes_read > l2 && l2 > 0) {
         double again = 32 * (k->l2_read_sectors - (double)in->estimate_read_sectors);
-        k->dram_estimate_rereads = fmax(0, again) * (1 - l2 / footprint);
+        k->dram_estimate_rereads = fmax(0, again) * (1 - l2 / bytes_read);
     }
     if (in->n_share > 0 && k->has_l2) {
         double rest = 32 * (k->l2_read_sectors - (double)in->estimate_read_sectors -
                             (double)in->share_l2_rereads);
         k->share_rereads_without =
-            footprint > l2 && l2 > 0 ? fmax(0, rest) * (1 - l2 / footprint) : 0;
+            bytes_read > l2 && l2 > 0 ? fmax(0, rest) * (1 - l2 / bytes_read) : 0;
         k->share_read_without =
             64.0 * (double)in->estimate_read_blocks64 + k->share_rereads_without;
         k->n_share = in->n_share;

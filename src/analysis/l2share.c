@@ -2,6 +2,8 @@
  * See l2share.h for the two regimes and where they were measured. */
 #include "analysis/l2share.h"
 
+#include <string.h>
+
 static int64_t min64(int64_t a, int64_t b)
 {
     return a < b ? a : b;
@@ -124,4 +126,35 @@ int64_t l2share_reads(const l2share_launch *l, const l2share_array *arrays, size
         dram_bytes[i] = bytes > 9e18 ? INT64_MAX : max64(a->grid_bytes, (int64_t)bytes);
     }
     return wave > 9e18 ? INT64_MAX : (int64_t)wave;
+}
+
+static bool uses_bid(const mem_access *a, int d)
+{
+    expr_builtin b = (expr_builtin)(SYM_BID_X + d);
+    if (expr_uses_builtin(a->byte_offset, b) || (a->guard && expr_uses_builtin(a->guard, b)))
+        return true;
+    for (int j = 0; j < a->n_loops; j++) {
+        const loop_ctx *lc = &a->loops[j];
+        if ((lc->init && expr_uses_builtin(lc->init, b)) ||
+            (lc->cond && expr_uses_builtin(lc->cond, b)) ||
+            (lc->next && expr_uses_builtin(lc->next, b)))
+            return true;
+    }
+    return false;
+}
+
+unsigned l2share_dims(const footprint_site *sites, size_t n, const char *array)
+{
+    unsigned shared = 7;
+    for (size_t i = 0; i < n; i++) {
+        const mem_access *a = sites[i].access;
+        if (!a || a->space != SPACE_GLOBAL || !sites[i].array || strcmp(sites[i].array, array))
+            continue;
+        if (a->is_store)
+            return 0;
+        for (int d = 0; d < 3; d++)
+            if (uses_bid(a, d))
+                shared &= ~(1u << d);
+    }
+    return shared;
 }

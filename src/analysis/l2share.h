@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/footprint.h"
+
 /* One array a launch reads. block_bytes: what one block reads of it;
  * grid_bytes: what the whole grid reads (its footprint), both in the unit
  * DRAM moves (64-byte blocks x 64). shared: bit d set where blocks that
@@ -47,6 +49,12 @@ typedef struct l2share_launch {
  * Returns the bytes one wave (resident blocks) reads. */
 int64_t l2share_reads(const l2share_launch *l, const l2share_array *arrays, size_t n,
                       int64_t *dram_bytes, int64_t *fetches);
+
+/* Bit d set where blocks that differ in blockIdx.d alone read the same
+ * bytes of the array: no site of it uses blockIdx.d in its address, guard
+ * or loops. An array the launch also writes gets 0 (a block may read what
+ * another wrote). */
+unsigned l2share_dims(const footprint_site *sites, size_t n, const char *array);
 
 /* How many of the launch-ordered blocks [start, start + len) read distinct
  * panels of an array shared along `shared`: the distinct values of the

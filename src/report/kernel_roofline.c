@@ -130,40 +130,6 @@ static int64_t launch_l1_bytes(const gpu_arch *arch, const gpu_product *product,
                                    v->static_smem + dynamic, per_sm);
 }
 
-static bool uses_bid(const mem_access *a, int d)
-{
-    expr_builtin b = (expr_builtin)(SYM_BID_X + d);
-    if (expr_uses_builtin(a->byte_offset, b) || (a->guard && expr_uses_builtin(a->guard, b)))
-        return true;
-    for (int j = 0; j < a->n_loops; j++) {
-        const loop_ctx *lc = &a->loops[j];
-        if ((lc->init && expr_uses_builtin(lc->init, b)) ||
-            (lc->cond && expr_uses_builtin(lc->cond, b)) ||
-            (lc->next && expr_uses_builtin(lc->next, b)))
-            return true;
-    }
-    return false;
-}
-
-/* Bit d: blocks that differ in blockIdx.d alone read the same bytes of the
- * array, as no site of it uses blockIdx.d. An array the launch also writes
- * is left to the footprint (0). */
-static unsigned shared_dims(const footprint_site *sites, size_t n, const char *array)
-{
-    unsigned shared = 7;
-    for (size_t i = 0; i < n; i++) {
-        if (!sites[i].access || sites[i].access->space != SPACE_GLOBAL || !sites[i].array ||
-            strcmp(sites[i].array, array) != 0)
-            continue;
-        if (sites[i].access->is_store)
-            return 0;
-        for (int d = 0; d < 3; d++)
-            if (uses_bid(sites[i].access, d))
-                shared &= ~(1u << d);
-    }
-    return shared;
-}
-
 /* The arrays whose blocks share panels (analysis/l2share), from the grid's
  * and one interior block's footprints; the launch phase counts their
  * re-reads once the occupancy is known (report/launch_share). */
@@ -184,7 +150,7 @@ static void launch_share(const footprint_site *sites, size_t n, const footprint 
         for (size_t j = 0; j < grid_fp->n_arrays && !whole; j++)
             if (!strcmp(grid_fp->arrays[j].name, b->name))
                 whole = &grid_fp->arrays[j];
-        unsigned shared = whole && !whole->reads_uncertain ? shared_dims(sites, n, b->name) : 0;
+        unsigned shared = whole && !whole->reads_uncertain ? l2share_dims(sites, n, b->name) : 0;
         for (int d = 0; d < 3; d++) /* a dimension of one block shares nothing */
             if (in->grid[d] < 2)
                 shared &= ~(1u << d);
@@ -396,6 +362,22 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
  * launch phase has counted its shared panels (kroof_text_resolve). */
 #define SHARE_MARK '\x1e'
 #define SHARE_SEP '\x1f'
+
+/* A name in a mark, the mark's own bytes (a file may be named anything)
+ * made '?'; kroof_text_resolve compares names made so too. */
+static void add_marked(sbuf *out, const char *name)
+{
+    for (const char *p = name; *p; p++)
+        sbuf_addc(out, *p == SHARE_MARK || *p == SHARE_SEP ? '?' : *p);
+}
+
+static bool same_marked(const char *name, const char *marked)
+{
+    for (; *name && *marked; name++, marked++)
+        if ((*name == SHARE_MARK || *name == SHARE_SEP ? '?' : *name) != *marked)
+            return false;
+    return !*name && !*marked;
+}
 
 static json_t *count_json(const expr *e, bool known, double v)
 {
@@ -721,8 +703,19 @@ static void traffic_text(sbuf *out, const kroof *k)
                   k->traffic_why);
 }
 
+/* Text from the source (a file name, a kernel, code) turned '?' where it
+ * holds a mark's bytes, from byte `from` on: only kroof_text's own marks
+ * stay marks. */
+static void unmark(sbuf *out, size_t from)
+{
+    for (size_t i = from; i < out->len; i++)
+        if (out->data[i] == SHARE_MARK || out->data[i] == SHARE_SEP)
+            out->data[i] = '?';
+}
+
 void kroof_text(sbuf *out, const kroof *k)
 {
+    size_t clean_from = out->len;
     sbuf_addf(out, "  %s:%d  %s%s: ", k->file ? k->file : "?", k->line, k->kernel,
               k->annotated ? " (annotated)" : "");
     bool any = false;
@@ -782,9 +775,13 @@ void kroof_text(sbuf *out, const kroof *k)
         /* Where blocks share panels the launch phase counts their re-reads
          * (report/launch_share): the numbers come from the entry then. */
         if (k->n_share > 0) {
-            sbuf_addf(out, "\n      DRAM (estimate): %c%s%c%d%c%s%c", SHARE_MARK,
-                      k->file ? k->file : "?", SHARE_SEP, k->line, SHARE_SEP, k->kernel,
-                      SHARE_MARK);
+            unmark(out, clean_from);
+            sbuf_addf(out, "\n      DRAM (estimate): %c", SHARE_MARK);
+            add_marked(out, k->file ? k->file : "?");
+            sbuf_addf(out, "%c%d%c", SHARE_SEP, k->line, SHARE_SEP);
+            add_marked(out, k->kernel);
+            sbuf_addc(out, SHARE_MARK);
+            clean_from = out->len;
         } else {
             char r[48], w[48];
             sbuf_addf(out, "\n      DRAM (estimate): %s%s read, %s written during the launch",
@@ -836,6 +833,7 @@ void kroof_text(sbuf *out, const kroof *k)
         sbuf_addf(out, "\n      no time bound: %s", k->why_no_bound);
     }
     sbuf_addc(out, '\n');
+    unmark(out, clean_from);
 }
 
 /* The DRAM estimate of a marked launch, from its roofline entry. */
@@ -874,10 +872,7 @@ void kroof_text_resolve(sbuf *out, const char *text, const json_t *roofline)
             return;
         }
         sbuf_addn(out, p, (size_t)(m - p));
-        char key[1024];
-        size_t n = (size_t)(end - m - 1) < sizeof key - 1 ? (size_t)(end - m - 1) : sizeof key - 1;
-        memcpy(key, m + 1, n);
-        key[n] = 0;
+        char *key = xstrndup(m + 1, (size_t)(end - m - 1));
         char *s1 = strchr(key, SHARE_SEP), *s2 = s1 ? strchr(s1 + 1, SHARE_SEP) : NULL;
         const json_t *e = NULL, *x;
         size_t i;
@@ -887,7 +882,7 @@ void kroof_text_resolve(sbuf *out, const char *text, const json_t *roofline)
             {
                 const char *f = json_string_value(json_object_get(x, "file"));
                 const char *k = json_string_value(json_object_get(x, "kernel"));
-                if (f && k && !strcmp(f, key) && !strcmp(k, s2 + 1) &&
+                if (f && k && same_marked(f, key) && same_marked(k, s2 + 1) &&
                     json_integer_value(json_object_get(x, "line")) == atoi(s1 + 1))
                     e = x;
             }
@@ -896,6 +891,7 @@ void kroof_text_resolve(sbuf *out, const char *text, const json_t *roofline)
             dram_line(out, e);
         else
             sbuf_add(out, "?");
+        free(key);
         p = end + 1;
     }
 }
