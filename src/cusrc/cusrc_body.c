@@ -880,14 +880,20 @@ static bool fragment_shape(CXType t, int64_t mnk[3])
  * eight columns, then of the next eight (the PTX ISA, "ldmatrix"). Each
  * matrix is one wavefront when its rows fall in distinct banks: the bank
  * model's quarter-warp groups of a 16-byte access. */
-static expr *ldmatrix_row_offset(expr *ldm)
+/* threadIdx's rank in the block, mod 32: the lane of a warp. */
+static expr *lane_of_thread(void)
 {
     expr *yz =
         expr_binary(OP_ADD, expr_builtin_sym(SYM_TID_Y),
                     expr_binary(OP_MUL, expr_builtin_sym(SYM_TID_Z), expr_builtin_sym(SYM_BDIM_Y)));
     expr *rank = expr_binary(OP_ADD, expr_builtin_sym(SYM_TID_X),
                              expr_binary(OP_MUL, yz, expr_builtin_sym(SYM_BDIM_X)));
-    expr *lane = expr_binary(OP_MOD, rank, expr_const(32));
+    return expr_binary(OP_MOD, rank, expr_const(32));
+}
+
+static expr *ldmatrix_row_offset(expr *ldm)
+{
+    expr *lane = lane_of_thread();
     expr *row = expr_binary(
         OP_ADD, expr_binary(OP_MOD, expr_clone(lane), expr_const(8)),
         expr_binary(OP_MUL, expr_const(8),
@@ -898,10 +904,31 @@ static expr *ldmatrix_row_offset(expr *ldm)
                        expr_binary(OP_ADD, expr_binary(OP_MUL, row, ldm), col));
 }
 
+/* The byte offset, from a 16 x 16 float tile's first element, of the two
+ * floats a lane stores with one STG.E.64 at (half, col_half): ptxas stores
+ * a 16 x 16 float accumulator row-major as four such stores a lane, rows
+ * lane / 4 and lane / 4 + 8, columns 2 (lane % 4) and that + 8 (the
+ * mma.sync m16n8k16 accumulator layout; gemm_wmma's SASS in
+ * tests/data/timeprobe/h200/gemm: +0x20000, eight rows of 4096 floats,
+ * and +0x20, eight columns). */
+static expr *accumulator_offset(expr *ldm, int half, int col_half)
+{
+    expr *lane = lane_of_thread();
+    expr *row = expr_binary(OP_ADD, expr_binary(OP_DIV, expr_clone(lane), expr_const(4)),
+                            expr_const(8 * half));
+    expr *col = expr_binary(
+        OP_ADD, expr_binary(OP_MUL, expr_const(2), expr_binary(OP_MOD, lane, expr_const(4))),
+        expr_const(8 * col_half));
+    return expr_binary(OP_MUL, expr_const(4),
+                       expr_binary(OP_ADD, expr_binary(OP_MUL, row, ldm), col));
+}
+
 /* wmma::load_matrix_sync / store_matrix_sync: the bytes of the fragment's
  * tile, per thread, when the pointer is global memory; a 16 x 16 x 16
  * fragment of 16-bit operands loaded from shared memory is the ldmatrix
- * ptxas makes of it, one 16-byte shared load a lane. */
+ * ptxas makes of it, one 16-byte shared load a lane, and a 16 x 16 float
+ * accumulator stored row-major to global memory the four 8-byte stores a
+ * lane it makes of that. */
 static void count_wmma_io(walker *w, cnode *call, bool store)
 {
     cnode *frag = cn_expr_kid(call, store ? 2 : 1);
@@ -949,6 +976,25 @@ static void count_wmma_io(walker *w, cnode *call, bool store)
         r.off) {
         r.off = expr_binary(OP_ADD, r.off, ldmatrix_row_offset(x_expr(w->f, ld)));
         emit_access_at(w, ptr, &r, 16, false);
+        return;
+    }
+    cnode *layout = store ? cn_expr_kid(call, 4) : NULL;
+    char *lt = layout ? cn_text_trunc(w->t, layout->cur, 80) : NULL;
+    bool row_major = lt && strstr(lt, "mem_row_major");
+    free(lt);
+    if (r.space == SP_GLOBAL && store && !operand && es == 4 && rows == 16 && cols == 16 && ld &&
+        r.off && row_major) {
+        expr *ldm = x_expr(w->f, ld);
+        for (int h = 0; h < 2; h++)
+            for (int c = 0; c < 2; c++) {
+                lref q = {r.space, r.array, r.base ? xstrdup(r.base) : NULL,
+                          expr_binary(OP_ADD, expr_clone(r.off),
+                                      accumulator_offset(expr_clone(ldm), h, c)),
+                          r.why ? xstrdup(r.why) : NULL};
+                emit_access_at(w, ptr, &q, 8, true);
+            }
+        expr_free(ldm);
+        wk_lref_free(&r);
         return;
     }
     if (r.space == SP_GLOBAL) {
