@@ -143,6 +143,7 @@ static void launch_share(const footprint_site *sites, size_t n, const footprint 
                          const footprint *block_fp, kroof_input *in, share_inputs *out)
 {
     double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
+    bool any_shared = false;
     out->arrays = xcalloc(block_fp->n_arrays + 1, sizeof *out->arrays);
     out->names = xcalloc(block_fp->n_arrays + 1, sizeof *out->names);
     for (size_t i = 0; i < block_fp->n_arrays; i++) {
@@ -154,14 +155,21 @@ static void launch_share(const footprint_site *sites, size_t n, const footprint 
         for (int d = 0; d < 3; d++) /* a dimension of one block shares nothing */
             if (in->grid[d] < 2)
                 shared &= ~(1u << d);
-        if (!shared || b->read_blocks64 <= 0)
+        /* Arrays no block shares stay in the list with shared 0: what a
+         * wave reads of them also passes through the L2. */
+        if (!whole || b->read_blocks64 <= 0)
             continue;
         out->arrays[out->n] =
             (l2share_array){64 * b->read_blocks64, 64 * whole->read_blocks64, shared};
         out->names[out->n++] = whole->name;
+        if (!shared)
+            continue;
+        any_shared = true;
         double again = blocks * (double)b->read_sectors - (double)whole->read_sectors;
         in->share_l2_rereads += again > 0 ? (int64_t)again : 0;
     }
+    if (!any_shared)
+        out->n = 0;
     in->n_share = out->n;
     in->share = out->arrays;
     in->share_names = out->names;

@@ -140,6 +140,25 @@ static void test_drifting(void **state)
     assert_int_equal(bytes[1], 16 << 20);
 }
 
+/* What a wave reads of arrays no block shares counts against the L2 too:
+ * a table every block reads comes again each wave once the wave's own
+ * streams outgrow it, and only then. */
+static void test_private_streams(void **state)
+{
+    (void)state;
+    l2share_launch l = {{100, 1, 1}, 10, true, 1000};
+    l2share_array a[2] = {{64, 64, 1}, {200, 20000, 0}};
+    int64_t bytes[2], fetches[2];
+    assert_int_equal(l2share_reads(&l, a, 2, bytes, fetches), 64 + 10 * 200);
+    assert_int_equal(fetches[0], 10);
+    assert_int_equal(bytes[0], 640);
+    assert_int_equal(bytes[1], 20000);
+    a[1] = (l2share_array){50, 5000, 0};
+    l2share_reads(&l, a, 2, bytes, fetches);
+    assert_int_equal(fetches[0], 1);
+    assert_int_equal(bytes[0], 64);
+}
+
 /* Arrays no block shares, and grids of one block, keep their footprint. */
 static void test_unshared(void **state)
 {
@@ -157,9 +176,8 @@ static void test_unshared(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_panels),
-        cmocka_unit_test(test_lockstep_gemm),
-        cmocka_unit_test(test_drifting),
+        cmocka_unit_test(test_panels),   cmocka_unit_test(test_lockstep_gemm),
+        cmocka_unit_test(test_drifting), cmocka_unit_test(test_private_streams),
         cmocka_unit_test(test_unshared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
