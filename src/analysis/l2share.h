@@ -8,9 +8,9 @@
  * - lockstep: the blocks an SM holds start and end together, so the GPU
  *   runs the grid in waves of `resident` blocks in launch order, every
  *   block of a wave at the same point of its loop: a panel comes from DRAM
- *   once for each wave that reads it (gemm_regtile, gemm_vec, gemm_wmma:
- *   DRAM bytes within 3% of Nsight Compute's at three sizes and three
- *   occupancies);
+ *   once for each wave that reads it (gemm_regtile, gemm_vec, gemm_wmma
+ *   at N = 4096, regtile and wmma at 8192, gemm_naive at 4 blocks an SM:
+ *   within 1% of Nsight Compute's DRAM bytes; tests/l2share_truth.py);
  * - drifting: the blocks an SM holds fall out of step (the first it was
  *   given ends first, its warps issuing ahead), and the SM's blocks start
  *   one after another: blocks launched g apart run g / resident of a
