@@ -6,7 +6,8 @@ usage: unit_cache.py GPULINT SRC_ROOT
 nvcc is reached through a wrapper that counts its runs. An unchanged
 re-run starts no nvcc and prints the same bytes; editing a header that one
 file includes recompiles that file only; another --gpu or --define reuses
-the compile (kept apart) and gives the report a fresh compile gives; other
+the compile (kept apart) and gives the report a fresh compile gives; an
+edited --gpu file is a new report; other
 nvcc arguments, --no-cache and a corrupt entry recompile; a cache directory
 that cannot be made is one warning; two runs at once on one cache both
 succeed; GPULINT_CACHE_MAX trims; `gpulint cache --stats/--clear` report and empty it.
@@ -87,6 +88,20 @@ def main():
                                                                                  "models")))
         check(fresh.stdout == h200.stdout,
               "the report from a kept compile is the report of a fresh one", fresh.stderr)
+        # A --gpu file (verify --save-model writes them) is part of the key:
+        # another constant in it is another report, at the same path.
+        card = os.path.join(work, "card.ini")
+        with open(os.path.join(SRC_ROOT, "models", "gpu", "h200.ini")) as f:
+            text = f.read()
+        with open(card, "w") as f:
+            f.write(text)
+        carded, _ = run("--gpu", card)
+        with open(card, "w") as f:
+            f.write(text.replace("\nlaunch_ns = 1792", "\nlaunch_ns = 9792", 1))
+        edited_card, n2d = run("--gpu", card)
+        check(carded.returncode == 0 and edited_card.returncode == 0 and n2d == 0 and
+              edited_card.stdout != carded.stdout,
+              f"an edited --gpu file: a new report without compiling ({n2d})", edited_card.stderr)
         with open(os.path.join(work, "cfg.h"), "w") as f:
             f.write("#define SCALE 3\n")
         edited, n3 = run()

@@ -212,6 +212,10 @@ static void identity(const pipeline_opts *o, const report *r, const char *nvcc, 
         unitcache_key_str(&k, "gpu", t->has_product ? t->product.id : "");
     }
     unitcache_key_str(&k, "machine", o->target.machine);
+    /* A --gpu file lies outside the models' tree: an edited constant must
+     * not get the old report. */
+    if (o->target.gpu && target_is_product_file(o->target.gpu))
+        key_stat(&k, "gpu_file", o->target.gpu);
     int64_t opts[] = {o->has_block,   o->block[0],       o->block[1],
                       o->block[2],    o->dynamic_smem,   o->carveout_percent,
                       o->no_source,   o->quiet_nvcc,     o->allow_no_kernels,
