@@ -272,5 +272,25 @@ int main()
         printf("write_partial: 24 MiB, 4 bytes a line and whole lines, 1 and 41 passes\n");
         CHECK(cudaFree(a));
     }
+    {
+        // Launches 28, 29: 262,144 empty blocks of 256 threads at the 8 an
+        // SM that fit, then at one an SM (unused dynamic shared memory over
+        // half the SM's): the least time between two blocks an SM starts
+        // (block_interval_ns) and an empty block's whole life
+        // (block_serial_ns), each the launch over the blocks an SM gets.
+        int per_sm_smem, fit[2];
+        CHECK(cudaDeviceGetAttribute(&per_sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
+        size_t one = (size_t)per_sm_smem / 2 + 1024;
+        CHECK(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)one));
+        CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit[0], empty_kernel, 256, 0));
+        CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit[1], empty_kernel, 256, one));
+        empty_kernel<<<262144, 256>>>();
+        empty_kernel<<<262144, 256, one>>>();
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        printf("empty_kernel 262144 x 256 threads: %d and %d blocks an SM (%zu B dynamic)\n", fit[0],
+               fit[1], one);
+    }
     return 0;
 }
