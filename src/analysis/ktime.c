@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const part_names[KTIME_PARTS] = {"launch", "dram", "l2",     "l1",    "fp16",
-                                                    "fp32",   "fp64", "tensor", "issue", "latency"};
+static const char *const part_names[KTIME_PARTS] = {
+    "launch", "dram", "l2", "l1", "fp16", "fp32", "fp64", "tensor", "issue", "dispatch", "latency"};
 
 const char *ktime_part_name(int part)
 {
@@ -49,10 +49,16 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
         out->flops_per_clock_per_sm[i] = p->flops_per_clock_per_sm[prec[i]];
     out->launch_s = p->launch_ns * 1e-9;
     out->block_dispatch_s = p->block_dispatch_ns * 1e-9;
+    if (p->block_interval_ns > 0 && p->block_serial_ns > p->block_interval_ns) {
+        out->block_interval_s = p->block_interval_ns * 1e-9;
+        out->block_serial_s = p->block_serial_ns * 1e-9;
+    }
     out->dram_latency_s =
         latency_at(p->dram_latency_ns, p->boost_dram_latency_ns, p, clock_hz / 1e6) * 1e-9;
     out->dram_bandwidth = p->dram_read_bandwidth;
     out->l1_latency_cycles = p->l1_latency_cycles;
+    out->barrier_cycles = p->barrier_cycles;
+    out->barrier_warp_cycles = p->barrier_warp_cycles;
     out->has_l2 = p->l2_latency_ns > 0 && p->l2_read_bandwidth > 0 && p->l2_write_bandwidth > 0;
     out->l2_latency_s =
         latency_at(p->l2_latency_ns, p->boost_l2_latency_ns, p, clock_hz / 1e6) * 1e-9;
@@ -103,17 +109,24 @@ static double phased_latency(const ktime_counts *c, const ktime_consts *k, doubl
         double queue = d->requests > 0 ? d->lines / d->requests * resident / k->clock_hz : 0;
         double wait = per_warp * (each / fmax(1, d->together) + queue);
         /* Under a barrier the block's warps go through the loop together:
-         * each iteration lasts as long as its slowest warp's wait, so the
-         * chain is the iterations, however few warps load in most of them
-         * (a tree reduction's later steps). A load of what another warp
-         * stored in an earlier iteration waits for L2: with four blocks
-         * an SM, scripts/timeprobe/barrierprobe.cu's chain of such loads
-         * takes 445 clocks an iteration against 214 without the stores
-         * (with one block, L1 still serves it: 182 against 182). */
+         * each iteration lasts as long as its slowest warp's wait and the
+         * barrier, so the chain is the iterations, however few warps load
+         * in most of them (a tree reduction's later steps). A load of what
+         * another warp of the block stored in an earlier iteration hits
+         * L1: scripts/timeprobe/treeprobe.cu's in-place trees at four
+         * blocks an SM hit L1 4,460,544 times and missed only on the
+         * 33,792 sectors of their first read (tests/data/timeprobe/h200/
+         * tree). The barrier's step is its latency with
+         * one block an SM, or the resident warps' turns at issuing it
+         * (the same loop with four blocks of 16 warps: 126 clocks). */
         if (d->lockstep > 0) {
             double restored = fmin(1, fmax(0, d->restored_share));
-            double from_l2 = l2 ? k->l2_latency_s : k->dram_latency_s;
-            wait = fmax(wait, d->lockstep * (restored * from_l2 + (1 - restored) * each));
+            double barrier =
+                fmax(k->barrier_cycles, resident * k->barrier_warp_cycles) / k->clock_hz;
+            /* the lines the SM's warps ask for in an iteration, a clock each */
+            double lines = d->lines / (d->lockstep * warps) * resident / k->clock_hz;
+            wait =
+                fmax(wait, d->lockstep * (restored * l1 + (1 - restored) * each + barrier + lines));
         }
         if (wait > longest)
             longest = wait;
@@ -121,6 +134,26 @@ static double phased_latency(const ktime_counts *c, const ktime_consts *k, doubl
     if (*first < 0)
         *first = longest;
     return total + longest;
+}
+
+/* Handing out blocks: an SM starts a new block at most each interval
+ * (one dispatcher, a queue), and a block then lives the rest of an empty
+ * block's life plus its wait on its loads (a delay) before its slot takes
+ * the next. With `resident` slots that is a closed network; exact Mean
+ * Value Analysis (Reiser and Lavenberg, JACM 1980) gives its throughput.
+ * scripts/timeprobe/waveprobe.cu on an H200 (tests/data/timeprobe/h200/
+ * wave): with the interval and each kernel's one-block-an-SM time, it
+ * gives the 262,144-block kernels' times at 2, 4 and 8 blocks an SM within
+ * -9% to +18% of those measured. */
+static double dispatch_time(double blocks_per_sm, int resident, double interval, double delay)
+{
+    double queued = 0, throughput = 0;
+    for (int n = 1; n <= resident; n++) {
+        double response = interval * (1 + queued);
+        throughput = n / (response + delay);
+        queued = throughput * response;
+    }
+    return blocks_per_sm / throughput;
 }
 
 /* The time of each unit the launch keeps busy and of the latency it
@@ -177,15 +210,16 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
      * the share that reaches L2 beyond that from L2 (where it is
      * modelled), the rest from L1. The warps of a wave overlap; waves
      * follow one another. */
-    double warps = blocks * warps_per_block;
+    double warps = blocks * warps_per_block, chain = 0;
     if (c->n_loads > 0 && warps > 0) {
         double first, first_busiest;
         /* The waves of a mean warp's chain, and never less than the
          * busiest warp's chain alone (a triangular loop's first warp, a
          * loop only thread 0 runs): that warp runs from start to end. */
         double resident = fmin(ceil(blocks / k->sms), (double)c->blocks_per_sm) * warps_per_block;
+        chain = phased_latency(c, k, warps, resident, t->waves, l2, false, &first);
         t->part[KTIME_LATENCY] =
-            fmax(t->waves * phased_latency(c, k, warps, resident, t->waves, l2, false, &first),
+            fmax(t->waves * chain,
                  phased_latency(c, k, warps, resident, t->waves, l2, true, &first_busiest));
         /* Warps that issue longer than they wait are issue-bound, and
          * still wait, at the start of each wave, for their first loads:
@@ -203,8 +237,10 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
             l2 && sectors > 0 ? fmin(1.0, fmax(dram, c->l2_read_sectors / sectors)) : dram;
         double each = dram * k->dram_latency_s + (past_l1 - dram) * k->l2_latency_s +
                       (1 - past_l1) * k->l1_latency_cycles / k->clock_hz;
+        chain = per_warp * each;
         t->part[KTIME_LATENCY] = fmax(t->waves * per_warp, c->busiest_loads) * each;
     }
+    t->wave_wait = chain;
 }
 
 void ktime_predict(const ktime_counts *c, const ktime_consts *k, ktime *t)
@@ -215,6 +251,13 @@ void ktime_predict(const ktime_counts *c, const ktime_consts *k, ktime *t)
         return;
     }
     parts(c, k, t);
+    /* After the first wave (which the launch term counts) blocks take the
+     * place of finished ones: short blocks as fast as the SM takes them. */
+    double per_sm = ceil((double)c->blocks / k->sms);
+    if (k->block_interval_s > 0 && per_sm > c->blocks_per_sm)
+        t->part[KTIME_DISPATCH] =
+            dispatch_time(per_sm, c->blocks_per_sm, k->block_interval_s,
+                          k->block_serial_s - k->block_interval_s + t->wave_wait);
     t->limiter = KTIME_DRAM;
     for (int i = KTIME_DRAM; i < KTIME_PARTS; i++)
         if (t->part[i] > t->part[t->limiter])

@@ -5,8 +5,9 @@
  * time": the launch's fixed cost plus the slowest of the units it keeps
  * busy (DRAM, L1, each precision's pipes, the schedulers' issue; per SM,
  * the busiest SM's share of the blocks; L2 where the product's L2 was
- * measured) and of the latency
- * its warps cannot hide (the phases of a warp's loads, waves of warps).
+ * measured), of handing short blocks out (a closed queue) and of the
+ * latency its warps cannot hide (the phases of a warp's loads, waves of
+ * warps).
  * Pure: no I/O, no globals. */
 #ifndef GPULINT_ANALYSIS_KTIME_H
 #define GPULINT_ANALYSIS_KTIME_H
@@ -27,6 +28,7 @@ enum {
     KTIME_FP64,
     KTIME_TENSOR,
     KTIME_ISSUE,
+    KTIME_DISPATCH,
     KTIME_LATENCY,
     KTIME_PARTS
 };
@@ -85,7 +87,13 @@ typedef struct ktime_consts {
     double flops_per_clock_per_sm[4]; /* fp16, fp32, fp64, tensor; 0: none */
     double launch_s, dram_latency_s, dram_bandwidth, l1_latency_cycles;
     double block_dispatch_s; /* each further block an SM is handed; 0: not measured */
-    bool has_l2;             /* the product's [timing] has the three L2 constants */
+    /* The least time between two blocks an SM starts, and an empty block's
+     * life at one an SM; 0: not measured, and no dispatch term. */
+    double block_interval_s, block_serial_s;
+    /* a loop step that only waits at __syncthreads: alone, and each
+     * resident warp's share when many are (SM clocks; 0: not measured) */
+    double barrier_cycles, barrier_warp_cycles;
+    bool has_l2; /* the product's [timing] has the three L2 constants */
     double l2_latency_s, l2_read_bandwidth, l2_write_bandwidth;
     double l2_partial_write_bandwidth; /* 0: not measured, partial writes as whole */
     double issue_per_clock_per_sm;     /* warp instructions an SM issues a clock, at most */
@@ -98,6 +106,7 @@ typedef struct ktime {
     double predicted;         /* launch + the largest other part */
     int limiter;              /* the largest part after the launch */
     double waves;             /* blocks over what the SMs hold at once */
+    double wave_wait;         /* a mean warp's wait on its loads in one wave, s */
 } ktime;
 
 /* The constants of product at the SM clock given (Hz); false, with why,

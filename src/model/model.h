@@ -107,12 +107,19 @@ typedef struct gpu_product {
     double measured_flops[PREC_COUNT];
     /* [timing]: what the time model takes from the hardware (measured by
      * scripts/timeprobe; 0 = not measured for this product). */
-    double launch_ns;           /* an empty kernel's duration */
-    double block_dispatch_ns;   /* each further block an SM takes in an empty kernel's grid */
+    double launch_ns;         /* an empty kernel's duration */
+    double block_dispatch_ns; /* each further block an SM takes in an empty kernel's grid */
+    /* A grid of many empty blocks: the least time between two blocks an SM
+     * starts (a full grid, enough blocks an SM to keep it busy), and an
+     * empty block's whole life at one block an SM. */
+    double block_interval_ns, block_serial_ns;
     double dram_latency_ns;     /* a dependent load that misses L2 */
     double dram_read_bandwidth; /* bytes/s a streaming read reaches */
     double l1_latency_cycles;   /* a dependent load that hits L1, SM clocks */
-    double l2_latency_ns;       /* a dependent load that misses L1 and hits L2 */
+    /* A loop step that only waits at __syncthreads (SM clocks): one block
+     * an SM, and over the resident warps with many blocks. */
+    double barrier_cycles, barrier_warp_cycles;
+    double l2_latency_ns; /* a dependent load that misses L1 and hits L2 */
     /* The SM clock the two latencies above were measured at (Nsight
      * Compute's lock), and the same latencies at the boost clock; 0: the
      * latencies hold at every clock. */

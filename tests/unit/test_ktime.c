@@ -351,8 +351,10 @@ static void test_issue(void **state)
 /* A tree reduction's loop under __syncthreads: 9 iterations the block's
  * 16 warps go through together. Its load averages 1.25 requests a warp
  * (most warps leave after the first steps), but every iteration waits
- * for the slowest warp; 8 of the 9 read what another warp stored, from
- * L2. Without a barrier the average stands. */
+ * for the slowest warp, the barrier (77 clocks, or 1.97 a resident warp:
+ * 4 blocks of 16 here) and the lines the SM's warps ask for, a clock each;
+ * 8 of the 9 read what another warp stored, from L1. Without a barrier
+ * the average stands. */
 static void test_lockstep(void **state)
 {
     (void)state;
@@ -362,7 +364,8 @@ static void test_lockstep(void **state)
                        .new_share = 0.8,
                        .first_share = 1,
                        .lockstep = 9,
-                       .restored_share = 8.0 / 9};
+                       .restored_share = 8.0 / 9,
+                       .lines = 4 * 1.25 * warps};
     ktime_counts c = {.has_traffic = true,
                       .requests = {1.25 * warps, 0, 0},
                       .units = {5 * warps, 0, 0},
@@ -373,15 +376,61 @@ static void test_lockstep(void **state)
                       .loads = &load,
                       .n_loads = 1};
     ktime_consts k = consts_with_l2();
+    k.barrier_cycles = 77;
+    k.barrier_warp_cycles = 1.97;
     ktime t;
     ktime_predict(&c, &k, &t);
     assert_true(t.ok);
     assert_float_equal(t.waves, 249, 0); /* 131072 / (132 x 4), rounded up */
     double l1 = 40 / 1.5e9, each = 0.8 * 400e-9 + 0.2 * l1;
-    assert_float_equal(t.part[KTIME_LATENCY], 249 * 9 * (8.0 / 9 * 160e-9 + 1.0 / 9 * each), 1e-15);
-    load.lockstep = 0;
+    double barrier = 64 * 1.97 / 1.5e9;       /* 64 resident warps: above 77 clocks */
+    double lines = 4 * 1.25 / 9 * 64 / 1.5e9; /* a warp's lines an iteration, 64 warps */
+    double step = 8.0 / 9 * l1 + 1.0 / 9 * each + barrier + lines;
+    assert_float_equal(t.part[KTIME_LATENCY], 249 * 9 * step, 1e-15);
+    c.blocks_per_sm = 1; /* 16 warps: the barrier alone */
     ktime_predict(&c, &k, &t);
-    assert_float_equal(t.part[KTIME_LATENCY], 249 * 1.25 * each, 1e-15);
+    step = 8.0 / 9 * l1 + 1.0 / 9 * each + 77 / 1.5e9 + 4 * 1.25 / 9 * 16 / 1.5e9;
+    assert_float_equal(t.part[KTIME_LATENCY], 993 * 9 * step, 1e-15);
+    load.lockstep = 0;
+    c.blocks_per_sm = 4;
+    ktime_predict(&c, &k, &t);
+    /* each request also queues behind the same request's 4 lines of the
+     * SM's other 63 warps (L1's queue) */
+    assert_float_equal(t.part[KTIME_LATENCY], 249 * 1.25 * (each + 4 * 64 / 1.5e9), 1e-15);
+}
+
+/* Handing out short blocks: the dispatcher a queue of 80 ns a block, the
+ * rest of an empty block's 152 ns a delay. One block an SM: each takes the
+ * whole 152 ns; two: Mean Value Analysis by hand; eight: close to the
+ * dispatcher's own rate, never faster. Nothing without the constants or
+ * within the first wave. */
+static void test_dispatch(void **state)
+{
+    (void)state;
+    ktime_counts c = {.blocks = 262144, .threads_per_block = 256, .blocks_per_sm = 1};
+    ktime_consts k = consts();
+    k.block_interval_s = 80e-9;
+    k.block_serial_s = 152e-9;
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    double per_sm = 1986; /* 262144 / 132, rounded up */
+    assert_float_equal(t.part[KTIME_DISPATCH], per_sm * 152e-9, 1e-15);
+    assert_int_equal(t.limiter, KTIME_DISPATCH);
+    c.blocks_per_sm = 2;
+    ktime_predict(&c, &k, &t);
+    double queued = 80.0 / 152, response = 80e-9 * (1 + queued);
+    assert_float_equal(t.part[KTIME_DISPATCH], per_sm * (response + 72e-9) / 2, 1e-15);
+    c.blocks_per_sm = 8;
+    ktime_predict(&c, &k, &t);
+    assert_true(t.part[KTIME_DISPATCH] >= per_sm * 80e-9);
+    assert_true(t.part[KTIME_DISPATCH] < per_sm * 80e-9 * 1.05);
+    c.blocks = 132 * 8; /* one wave: the launch term's */
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_DISPATCH], 0, 0);
+    c.blocks = 262144;
+    k.block_interval_s = 0;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_DISPATCH], 0, 0);
 }
 
 /* The latencies measured at Nsight Compute's locked clock (1590 MHz) and
@@ -448,6 +497,16 @@ static void test_refusals(void **state)
     p.block_dispatch_ns = 68;
     assert_true(ktime_consts_of(&p, 1.5e9, &k, why, sizeof why));
     assert_float_equal(k.block_dispatch_s, 68e-9, 1e-18);
+    p.block_interval_ns = 80;
+    p.block_serial_ns = 152;
+    p.barrier_cycles = 77;
+    assert_true(ktime_consts_of(&p, 1.5e9, &k, why, sizeof why));
+    assert_float_equal(k.block_interval_s, 80e-9, 1e-18);
+    assert_float_equal(k.block_serial_s, 152e-9, 1e-18);
+    assert_float_equal(k.barrier_cycles, 77, 0);
+    p.block_serial_ns = 60; /* shorter than the interval: not a measurement to use */
+    assert_true(ktime_consts_of(&p, 1.5e9, &k, why, sizeof why));
+    assert_float_equal(k.block_interval_s, 0, 0);
     ktime_counts c = {.blocks = 10, .threads_per_block = 2048, .blocks_per_sm = 0};
     ktime t;
     ktime_predict(&c, &k, &t);
@@ -463,7 +522,7 @@ int main(void)
         cmocka_unit_test(test_phases),           cmocka_unit_test(test_busiest_warp),
         cmocka_unit_test(test_l1_queue),         cmocka_unit_test(test_issue),
         cmocka_unit_test(test_lockstep),         cmocka_unit_test(test_latency_at_clock),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_refusals),         cmocka_unit_test(test_dispatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
