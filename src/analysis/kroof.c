@@ -498,6 +498,15 @@ static void l2_estimate(const kroof_input *in, kroof *k)
     }
 }
 
+/* Of the sectors L2 serves beyond a first read, the share a working set
+ * larger than L2 brings from DRAM again: 1 - L2 / what the launch reads. */
+static double capacity_rereads(double sectors_beyond, double bytes_read, double l2)
+{
+    if (!(bytes_read > l2 && l2 > 0))
+        return 0;
+    return 32 * fmax(0, sectors_beyond) * (1 - l2 / bytes_read);
+}
+
 /* DRAM fetches 64 bytes for a lone 32-byte sector (a gather every 64 bytes
  * or more reads 64 bytes a load: scripts/timeprobe/dramprobe.cu). Panels
  * that blocks share come again as analysis/l2share counts them (which
@@ -519,15 +528,13 @@ static void dram_estimate(const kroof_input *in, const gpu_product *product, kro
     k->dram_estimate_covered = in->estimate_covered ? xstrdup(in->estimate_covered) : NULL;
     k->dram_estimate_why = in->estimate_why ? xstrdup(in->estimate_why) : NULL;
     double bytes_read = (double)in->estimate_read, l2 = (double)product->l2_bytes;
-    if (k->has_l2 && bytes_read > l2 && l2 > 0) {
-        double again = 32 * (k->l2_read_sectors - (double)in->estimate_read_sectors);
-        k->dram_estimate_rereads = fmax(0, again) * (1 - l2 / bytes_read);
-    }
+    if (k->has_l2)
+        k->dram_estimate_rereads = capacity_rereads(
+            k->l2_read_sectors - (double)in->estimate_read_sectors, bytes_read, l2);
     if (in->n_share > 0 && k->has_l2) {
-        double rest = 32 * (k->l2_read_sectors - (double)in->estimate_read_sectors -
-                            (double)in->share_l2_rereads);
-        k->share_rereads_without =
-            bytes_read > l2 && l2 > 0 ? fmax(0, rest) * (1 - l2 / bytes_read) : 0;
+        k->share_rereads_without = capacity_rereads(
+            k->l2_read_sectors - (double)in->estimate_read_sectors - (double)in->share_l2_rereads,
+            bytes_read, l2);
         k->share_read_without =
             64.0 * (double)in->estimate_read_blocks64 + k->share_rereads_without;
         k->n_share = in->n_share;
