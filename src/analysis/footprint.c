@@ -351,6 +351,15 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
         arr_acc *acc = array_for(&arrs, &n_arrs, sites[i].array);
         acc->n_sites++;
         out->n_sites++;
+        /* A site the front end could not place (a pointer the kernel moves)
+         * has an offset that is not its address: left out, as traffic does. */
+        if (a->why_not) {
+            acc->n_stores_uncertain += a->is_store;
+            site_why(&why, a, a->why_not);
+            acc->n_left_out++;
+            out->n_left_out++;
+            continue;
+        }
         mem_access b;
         access_bind(a, &local, &b);
         affbox_image ims[AFFBOX_MAX_BOXES];

@@ -827,6 +827,15 @@ void kroof_text(sbuf *out, const kroof *k)
         char b[48];
         sbuf_addf(out, "\n      at least %s from the FLOPs alone (DRAM footprint not known: %s)",
                   roofline_fmt_time(k->min_time, b, sizeof b), k->why_no_compulsory);
+    } else if (k->has_bound && k->compulsory_why && !k->memory_bound) {
+        /* More bytes than counted could make it memory-bound. */
+        char b[48];
+        if (isfinite(k->ai))
+            sbuf_addf(out, "\n      AI at most %.3g FLOP per DRAM byte", k->ai);
+        else
+            sbuf_addf(out, "\n      no DRAM byte counted");
+        sbuf_addf(out, " (the footprint is a lower bound): the limiter is not known; at least %s",
+                  roofline_fmt_time(k->min_time, b, sizeof b));
     } else if (k->has_bound) {
         char a[48], b[48];
         sbuf_addf(out, "\n      AI %.3g FLOP per DRAM byte, %s-bound: at most %s, at least %s%s",
