@@ -89,6 +89,19 @@ void compiled_from_stage(compiled *c, const nvstage *st, char *log, bool keep_pt
         read_ptx(c, st->tmpdir);
     if (cuobjdump)
         read_sass(c, st, cuobjdump);
+    /* The code names a header by its staged path (the stage's link to the
+     * source's directory): name it as the user does, or no line of a
+     * kernel written in a header meets the source's counts. */
+    for (size_t i = 0; i < c->n_ptx; i++) {
+        char *named = nvstage_unmap(st, c->ptx[i]);
+        free(c->ptx[i]);
+        c->ptx[i] = named;
+    }
+    if (c->sass) {
+        char *named = nvstage_unmap(st, c->sass);
+        free(c->sass);
+        c->sass = named;
+    }
 }
 
 bool compiled_lookup(const char *cache_dir, const char *key, compiled *c)
