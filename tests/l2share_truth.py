@@ -7,12 +7,13 @@ room for 6 and 4 blocks an SM instead of 8 (scripts/timeprobe/gemmorder.cu),
 each predicted by gpulint with the H200 card of gpulint verify's record and
 compared with dram__bytes_read.sum (cold L2) recorded in
 tests/data/timeprobe/h200/l2share and h200/blockorder. The errors are printed; the
-count within 25% may not fall below WITHIN (16 of 18: gemm_vec at 8192, one
+count within 25% may not fall below WITHIN (17 of 18: gemm_vec at 8192, one
 block an SM, re-reads B 46 times where its 32 waves would read it 32: its
-blocks drift within the 12% of a run the L2 tolerates at that size; and
-siboehm/SGEMM_CUDA's coalesced kernel, +44%, for which no sharing is
-found). Its shared-memory kernel, whose moved pointers gpulint does not
-follow, must be labelled a lower bound and be one.
+blocks drift within the 12% of a run the L2 tolerates at that size).
+siboehm/SGEMM_CUDA's coalesced kernel, whose operands sit behind a bounds
+check the grid fits, is +5%; its shared-memory kernel, whose moved
+pointers gpulint does not follow, must be labelled a lower bound and be
+one.
 
 usage: l2share_truth.py GPULINT SOURCE_ROOT"""
 import csv
@@ -49,7 +50,7 @@ def predicted(source, args):
              e["dram_bytes"].get("l2_sharing", {}).get("regime")) for e in entries]
 
 
-WITHIN = 16
+WITHIN = 17
 failed = 0
 checked = 0
 
@@ -78,8 +79,7 @@ pred = predicted("scripts/timeprobe/gemmorder.cu",
 judge("gemmorder 6 blocks an SM", pred[0], meas[0])
 judge("gemmorder 4 blocks an SM", pred[1], meas[1])
 # Two public kernels (siboehm/SGEMM_CUDA, MIT; tests/data/l2share/sgemm-cuda):
-# the coalesced one is judged like the rest (no panel sharing is found for
-# it: the 1 - L2 / footprint rule, +44%); the shared-memory one moves its
+# the coalesced one is judged like the rest; the shared-memory one moves its
 # pointer parameters, so its DRAM bytes must say they are a lower bound,
 # and be one.
 public = os.path.join(ROOT, "tests/data/l2share/sgemm-cuda")

@@ -2,7 +2,10 @@
  * See l2share.h for the two regimes and where they were measured. */
 #include "analysis/l2share.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/sbuf.h"
 
 static int64_t min64(int64_t a, int64_t b)
 {
@@ -128,10 +131,11 @@ int64_t l2share_reads(const l2share_launch *l, const l2share_array *arrays, size
     return wave > 9e18 ? INT64_MAX : (int64_t)wave;
 }
 
-static bool uses_bid(const mem_access *a, int d)
+static bool uses_bid(const mem_access *a, int d, bool guards_cut)
 {
     expr_builtin b = (expr_builtin)(SYM_BID_X + d);
-    if (expr_uses_builtin(a->byte_offset, b) || (a->guard && expr_uses_builtin(a->guard, b)))
+    if (expr_uses_builtin(a->byte_offset, b) ||
+        (guards_cut && a->guard && expr_uses_builtin(a->guard, b)))
         return true;
     for (int j = 0; j < a->n_loops; j++) {
         const loop_ctx *lc = &a->loops[j];
@@ -143,7 +147,36 @@ static bool uses_bid(const mem_access *a, int d)
     return false;
 }
 
-unsigned l2share_dims(const footprint_site *sites, size_t n, const char *array)
+bool l2share_guards_cut(const footprint_site *sites, size_t n, const int64_t grid[3],
+                        const int64_t block[3], const expr_env *env, const footprint *with_guards)
+{
+    footprint_site *bare = xcalloc(n ? n : 1, sizeof *bare);
+    mem_access *unguarded = xcalloc(n ? n : 1, sizeof *unguarded);
+    for (size_t i = 0; i < n; i++) {
+        bare[i] = sites[i];
+        if (sites[i].access) {
+            unguarded[i] = *sites[i].access; /* shallow: read, never freed */
+            unguarded[i].guard = NULL;
+            bare[i].access = &unguarded[i];
+        }
+    }
+    footprint f = {0};
+    footprint_compute(bare, n, grid, block, env, &f);
+    bool cut = f.n_left_out || f.n_partial || f.n_arrays != with_guards->n_arrays;
+    for (size_t i = 0; !cut && i < f.n_arrays; i++) {
+        const footprint_array *a = &f.arrays[i], *b = NULL;
+        for (size_t j = 0; j < with_guards->n_arrays && !b; j++)
+            if (!strcmp(with_guards->arrays[j].name, a->name))
+                b = &with_guards->arrays[j];
+        cut = !b || a->bytes != b->bytes || a->read_bytes != b->read_bytes;
+    }
+    footprint_free(&f);
+    free(unguarded);
+    free(bare);
+    return cut;
+}
+
+unsigned l2share_dims(const footprint_site *sites, size_t n, const char *array, bool guards_cut)
 {
     unsigned shared = 7;
     for (size_t i = 0; i < n; i++) {
@@ -153,7 +186,7 @@ unsigned l2share_dims(const footprint_site *sites, size_t n, const char *array)
         if (a->is_store)
             return 0;
         for (int d = 0; d < 3; d++)
-            if (uses_bid(a, d))
+            if (uses_bid(a, d, guards_cut))
                 shared &= ~(1u << d);
     }
     return shared;

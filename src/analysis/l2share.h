@@ -54,7 +54,15 @@ int64_t l2share_reads(const l2share_launch *l, const l2share_array *arrays, size
  * bytes of the array: no site of it uses blockIdx.d in its address, guard
  * or loops. An array the launch also writes gets 0 (a block may read what
  * another wrote). */
-unsigned l2share_dims(const footprint_site *sites, size_t n, const char *array);
+/* Whether the sites' guards leave out any byte of what the grid reads or
+ * writes (with_guards: the launch's footprint): the footprint again with
+ * every guard dropped, compared array by array. */
+bool l2share_guards_cut(const footprint_site *sites, size_t n, const int64_t grid[3],
+                        const int64_t block[3], const expr_env *env, const footprint *with_guards);
+/* guards_cut: false where the caller knows the sites' guards keep every
+ * lane of every block (a bounds check the grid fits): then a guard that
+ * names blockIdx.d does not make the blocks read differently. */
+unsigned l2share_dims(const footprint_site *sites, size_t n, const char *array, bool guards_cut);
 
 /* How many of the launch-ordered blocks [start, start + len) read distinct
  * panels of an array shared along `shared`: the distinct values of the

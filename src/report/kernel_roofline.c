@@ -140,7 +140,8 @@ typedef struct share_inputs {
 } share_inputs;
 
 static void launch_share(const footprint_site *sites, size_t n, const footprint *grid_fp,
-                         const footprint *block_fp, kroof_input *in, share_inputs *out)
+                         const footprint *block_fp, bool guards_cut, kroof_input *in,
+                         share_inputs *out)
 {
     double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
     bool any_shared = false;
@@ -151,7 +152,8 @@ static void launch_share(const footprint_site *sites, size_t n, const footprint 
         for (size_t j = 0; j < grid_fp->n_arrays && !whole; j++)
             if (!strcmp(grid_fp->arrays[j].name, b->name))
                 whole = &grid_fp->arrays[j];
-        unsigned shared = whole && !whole->reads_uncertain ? l2share_dims(sites, n, b->name) : 0;
+        unsigned shared =
+            whole && !whole->reads_uncertain ? l2share_dims(sites, n, b->name, guards_cut) : 0;
         for (int d = 0; d < 3; d++) /* a dimension of one block shares nothing */
             if (in->grid[d] < 2)
                 shared &= ~(1u << d);
@@ -205,7 +207,9 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
     in->has_block_footprint = one.n_left_out == 0 && one.n_partial == 0;
     in->block_read_sectors = one.read_sectors;
     if (in->has_block_footprint && fp->n_left_out == 0 && fp->n_partial == 0)
-        launch_share(sites, v->n_accesses, fp, &one, in, share);
+        launch_share(sites, v->n_accesses, fp, &one,
+                     l2share_guards_cut(sites, v->n_accesses, in->grid, in->block, &env, fp), in,
+                     share);
     footprint_free(&one);
     if (in->has_block_footprint) {
         l1reuse_compute(sites, v->n_accesses, in->grid, in->block, &env, mid,

@@ -12,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include <cmocka.h>
 
+#include "analysis/cexpr.h"
 #include "analysis/l2share.h"
 
 /* The panel a launch-ordered block reads: its unshared coordinates. */
@@ -173,12 +176,78 @@ static void test_unshared(void **state)
     assert_int_equal(bytes[1], 64);
 }
 
+/* A GEMM's two operands behind a bounds check, as hand-written GEMMs
+ * guard them (`if (row < N && col < N)`): where the grid fits N the guard
+ * keeps every lane, so blocks that differ in blockIdx.y read the same rows
+ * of a, those that differ in x the same columns of b; where it does not,
+ * the guard could make them read differently and nothing is shared. */
+static expr *P(const char *s)
+{
+    cexpr_error err;
+    expr *e = cexpr_parse(s, true, &err);
+    assert_non_null(e);
+    return e;
+}
+
+static mem_access operand(const char *off, const char *guard)
+{
+    mem_access a;
+    memset(&a, 0, sizeof a);
+    a.space = SPACE_GLOBAL;
+    a.base = (char *)"m";
+    a.text = (char *)off;
+    a.width = 4;
+    a.byte_offset = P(off);
+    a.guard = P(guard);
+    a.n_loops = 1;
+    a.loops[0].var = (char *)"k";
+    a.loops[0].init = P("0");
+    a.loops[0].cond = P("k < 64");
+    a.loops[0].next = P("k + 1");
+    a.loc.line = 1;
+    return a;
+}
+
+static void guarded_gemm(int n, bool expect_cut, unsigned a_shared, unsigned b_shared)
+{
+    char guard[128];
+    snprintf(guard, sizeof guard,
+             "blockIdx.x * 16 + threadIdx.y < %d && blockIdx.y * 16 + threadIdx.x < %d", n, n);
+    mem_access s[2] = {operand("4 * ((blockIdx.x * 16 + threadIdx.y) * 64 + k)", guard),
+                       operand("4 * (k * 64 + blockIdx.y * 16 + threadIdx.x)", guard)};
+    footprint_site fs[2] = {{&s[0], "a"}, {&s[1], "b"}};
+    const int64_t g[3] = {4, 4, 1}, b[3] = {16, 16, 1};
+    footprint f = {0};
+    footprint_compute(fs, 2, g, b, NULL, &f);
+    bool cut = l2share_guards_cut(fs, 2, g, b, NULL, &f);
+    assert_int_equal(cut, expect_cut);
+    assert_int_equal(l2share_dims(fs, 2, "a", cut) & 3, a_shared);
+    assert_int_equal(l2share_dims(fs, 2, "b", cut) & 3, b_shared);
+    /* a guard taken as cutting always forbids the sharing it names */
+    assert_int_equal(l2share_dims(fs, 2, "a", true) & 3, 0);
+    footprint_free(&f);
+    for (int i = 0; i < 2; i++) {
+        expr_free(s[i].byte_offset);
+        expr_free(s[i].guard);
+        expr_free(s[i].loops[0].init);
+        expr_free(s[i].loops[0].cond);
+        expr_free(s[i].loops[0].next);
+    }
+}
+
+static void test_guarded_operands(void **state)
+{
+    (void)state;
+    guarded_gemm(64, false, 2, 1); /* 4 x 16 = 64: every lane kept */
+    guarded_gemm(56, true, 0, 0);  /* the last blocks' lanes past 56 cut */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_panels),   cmocka_unit_test(test_lockstep_gemm),
         cmocka_unit_test(test_drifting), cmocka_unit_test(test_private_streams),
-        cmocka_unit_test(test_unshared),
+        cmocka_unit_test(test_unshared), cmocka_unit_test(test_guarded_operands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
