@@ -13,7 +13,7 @@ blocks drift within the 12% of a run the L2 tolerates at that size).
 siboehm/SGEMM_CUDA's coalesced kernel, whose operands sit behind a bounds
 check the grid fits, is +5%; its shared-memory kernel, whose moved
 pointers gpulint does not follow, must be labelled a lower bound and be
-one.
+one, and name no limiter.
 
 usage: l2share_truth.py GPULINT SOURCE_ROOT"""
 import csv
@@ -89,8 +89,11 @@ judge("sgemm-cuda kernel 2", pred[0], meas[0])
 env = dict(os.environ, GPULINT_NO_DEVICE="1", NO_COLOR="1")
 r = subprocess.run([GPULINT, os.path.join(public, "driver.cu"), "--gpu", CARD, "--format", "json"],
                    capture_output=True, text=True, env=env, cwd=ROOT)
-moved = sorted(json.loads(r.stdout)["roofline"], key=lambda e: e["line"])[1]["dram_bytes"]
-bound_ok = moved.get("label") == "lower_bound" and moved.get("read", 1e30) <= meas[1]
+entry = sorted(json.loads(r.stdout)["roofline"], key=lambda e: e["line"])[1]
+moved = entry["dram_bytes"]
+# and, compute ahead of bytes that are a lower bound, no limiter is named
+bound_ok = (moved.get("label") == "lower_bound" and moved.get("read", 1e30) <= meas[1] and
+            entry.get("bound", "absent") is None and entry.get("limiter", "absent") is None)
 failed += not bound_ok
 print("%s sgemm-cuda kernel 3          a lower bound: %s B (%s), measured %.4g B" %
       ("ok  " if bound_ok else "FAIL", moved.get("read"), moved.get("label"), meas[1]))

@@ -351,32 +351,27 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
         arr_acc *acc = array_for(&arrs, &n_arrs, sites[i].array);
         acc->n_sites++;
         out->n_sites++;
-        /* A site the front end could not place (a pointer the kernel moves)
-         * has an offset that is not its address: left out, as traffic does. */
-        if (a->why_not) {
-            acc->n_stores_uncertain += a->is_store;
-            site_why(&why, a, a->why_not);
-            acc->n_left_out++;
-            out->n_left_out++;
-            continue;
-        }
-        mem_access b;
-        access_bind(a, &local, &b);
         affbox_image ims[AFFBOX_MAX_BOXES];
         int n_ims = 0;
-        bool partial = false;
-        const char *reason = NULL;
-        bool ok = affbox_images(&b, grid, threads, ims, &n_ims, &partial, &reason);
-        const char *uncut;
-        if (!ok && cover && affbox_cover(&b, grid, threads, ims, &n_ims, &partial, &uncut)) {
-            /* Counted by the box around it: no longer a bound either way. */
-            ok = true;
-            out->n_covered++;
-            char r[256];
-            snprintf(r, sizeof r, "%s; the box of its indices counted", reason);
-            site_why(&covered, a, r);
+        bool partial = false, ok = false;
+        /* A site the front end could not place (a pointer the kernel moves)
+         * has an offset that is not its address: left out, as traffic does. */
+        const char *reason = a->why_not;
+        if (!reason) {
+            mem_access b;
+            access_bind(a, &local, &b);
+            ok = affbox_images(&b, grid, threads, ims, &n_ims, &partial, &reason);
+            const char *uncut;
+            if (!ok && cover && affbox_cover(&b, grid, threads, ims, &n_ims, &partial, &uncut)) {
+                /* Counted by the box around it: no longer a bound either way. */
+                ok = true;
+                out->n_covered++;
+                char r[256];
+                snprintf(r, sizeof r, "%s; the box of its indices counted", reason);
+                site_why(&covered, a, r);
+            }
+            access_bound_free(&b);
         }
-        access_bound_free(&b);
         /* A store whose place the thread reads first cannot hide a read,
          * followed or not; any other store must be followed in full. */
         bool twin = a->is_store && read_first(sites, n, i);

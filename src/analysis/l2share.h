@@ -50,18 +50,18 @@ typedef struct l2share_launch {
 int64_t l2share_reads(const l2share_launch *l, const l2share_array *arrays, size_t n,
                       int64_t *dram_bytes, int64_t *fetches);
 
-/* Bit d set where blocks that differ in blockIdx.d alone read the same
- * bytes of the array: no site of it uses blockIdx.d in its address, guard
- * or loops. An array the launch also writes gets 0 (a block may read what
- * another wrote). */
 /* Whether the sites' guards leave out any byte of what the grid reads or
  * writes (with_guards: the launch's footprint): the footprint again with
  * every guard dropped, compared array by array. */
 bool l2share_guards_cut(const footprint_site *sites, size_t n, const int64_t grid[3],
                         const int64_t block[3], const expr_env *env, const footprint *with_guards);
-/* guards_cut: false where the caller knows the sites' guards keep every
- * lane of every block (a bounds check the grid fits): then a guard that
- * names blockIdx.d does not make the blocks read differently. */
+
+/* Bit d set where blocks that differ in blockIdx.d alone read the same
+ * bytes of the array: no site of it uses blockIdx.d in its address or
+ * loops, nor in its guard where guards_cut (false: the guards keep every
+ * lane of every block, a bounds check the grid fits, so a guard naming
+ * blockIdx.d does not make the blocks read differently). An array the
+ * launch also writes gets 0 (a block may read what another wrote). */
 unsigned l2share_dims(const footprint_site *sites, size_t n, const char *array, bool guards_cut);
 
 /* How many of the launch-ordered blocks [start, start + len) read distinct

@@ -645,11 +645,16 @@ json_t *kroof_json(const kroof *k)
     }
     if (k->has_bound) {
         json_object_set_new(o, "ai", isfinite(k->ai) ? json_real(k->ai) : json_null());
-        json_object_set_new(o, "bound", json_text(k->memory_bound ? "memory" : "compute"));
+        /* As the text: compute ahead of bytes that are a lower bound is
+         * not known to be the limit. */
+        bool unknown = k->compulsory_why && !k->memory_bound && !k->l1_bound;
+        json_object_set_new(
+            o, "bound", unknown ? json_null() : json_text(k->memory_bound ? "memory" : "compute"));
         json_object_set_new(o, "limiter",
-                            json_text(k->l1_bound       ? "l1"
-                                      : k->memory_bound ? "dram"
-                                                        : "compute"));
+                            unknown           ? json_null()
+                            : k->l1_bound     ? json_text("l1")
+                            : k->memory_bound ? json_text("dram")
+                                              : json_text("compute"));
         json_object_set_new(o, "attainable_flops", json_real(k->attainable));
         /* From upper-bound counts a minimum time would not be a bound. */
         json_object_set_new(o, "min_time_s", json_real(k->min_time));
