@@ -5,7 +5,7 @@ Compute's counters for the same launches on an H200
 (tests/data/timeprobe/h200/gemm, scripts/timeprobe/gemmprobe.sh). ptxas
 issues gemm_regtile's and gemm_smem's neighbouring 4-byte shared loads as
 LDS.128 (the recorded SASS), so the shared load instructions are the wide
-loads (analysis/vecmerge), exactly; gemm_wmma's fragments load with
+loads (analysis/warp/vecmerge), exactly; gemm_wmma's fragments load with
 LDSM.16.M88.4/MT88.4, one 16-byte row a lane (the front end's wmma
 loads), which the counter of shared load instructions leaves out. The
 load wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld) within

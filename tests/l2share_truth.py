@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Which of a GEMM's re-reads L2 serves (analysis/l2share) against Nsight
+"""Which of a GEMM's re-reads L2 serves (analysis/memory/l2share) against Nsight
 Compute on an H200 (two cards, named by UUID in each env.txt): the five
 reference GEMMs of kernels/gemm.cu compiled at
 N = 2048, 4096 and 8192 (scripts/timeprobe/gemmwave.cu), and gemm_naive with

@@ -3,7 +3,7 @@
 compiles them into, against Nsight Compute's measurement of each on an
 H100 (tests/data/mathprobe, recorded by scripts/mathprobe/run.sh).
 
-1. The table in src/analysis/mathcost.c is what scripts/mathprobe/table.py
+1. The table in src/analysis/timing/mathcost.c is what scripts/mathprobe/table.py
    derives from the recorded counters (no row edited by hand).
 2. gpulint's per-thread FP32 and FP64 FLOPs of every kernel of
    scripts/mathprobe/mathprobe.cu, in each of the four flag sets the probe

@@ -293,7 +293,7 @@ def judge(p, defines, d, misses):
         if floor_ is not None:
             verdict("at least time", f"{floor_:.3g} s", f"{took:.3g} s", floor_ <= took)
         # The warp instructions the time model's issue term counts
-        # (analysis/icount) against smsp__inst_executed: reported, summed
+        # (analysis/timing/icount) against smsp__inst_executed: reported, summed
         # up below, not judged figure by figure.
         issue = roof.get("issue") if roof else None
         if issue and "warp_instructions" in issue and "smsp__inst_executed.sum" in m:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The cost table of src/analysis/mathcost.c from the recorded measurements.
+"""The cost table of src/analysis/timing/mathcost.c from the recorded measurements.
 
 usage: table.py [DIR]     (DIR: tests/data/mathprobe, as run.sh wrote it)
 

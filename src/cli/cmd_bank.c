@@ -2,17 +2,17 @@
  * exercises and quick checks: either lane i accessing element i * stride of
  * an array, or a declaration plus a subscript expression over threadIdx,
  * evaluated for every warp of a block by the same model the source
- * analysis uses (analysis/bank). --explain shows the lanes of the worst
+ * analysis uses (analysis/warp/bank). --explain shows the lanes of the worst
  * warp, their banks and words, and why the count comes out as it does. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/bank_calc.h"
+#include "analysis/calc/bank_calc.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
-#include "analysis/cexpr.h"
+#include "analysis/symbolic/cexpr.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 

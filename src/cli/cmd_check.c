@@ -1,6 +1,6 @@
 /* cmd_check: `gpulint check`, the pre-commit/CI gate: the same pipeline as
  * `gpulint FILE.cu`, then thresholds and baseline regressions
- * (analysis/check_rules) as one gcc-style line per violation, and an exit
+ * (analysis/check/check_rules) as one gcc-style line per violation, and an exit
  * status a hook can act on. */
 #include <jansson.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/check_rules.h"
+#include "analysis/check/check_rules.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/run_options.h"

@@ -1,7 +1,7 @@
 /* cmd_coalesce: `gpulint coalesce`, the global-memory coalescing calculator
  * beside `gpulint bank`: lane i reading element i * stride (+ offset) of an
  * array, or an element index over threadIdx/blockIdx, evaluated for every
- * warp of a block by the model the source analysis uses (analysis/coalesce).
+ * warp of a block by the model the source analysis uses (analysis/warp/coalesce).
  * --explain lists each lane's byte address and 32-byte sector in the worst
  * warp and the sectors it touches. */
 #include <jansson.h>
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/coal_calc.h"
+#include "analysis/calc/coal_calc.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
-#include "analysis/cexpr.h"
+#include "analysis/symbolic/cexpr.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/roofline.h"
+#include "analysis/timing/roofline.h"
 #include "cli/cli.h"
 #include "cli/models_list.h"
 #include "cli/opt.h"

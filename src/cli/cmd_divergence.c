@@ -1,7 +1,7 @@
 /* cmd_divergence: `gpulint divergence`, the divergence calculator of the
  * textbooks: a branch condition (--cond) or a per-thread trip count
  * (--trips) over threadIdx/blockIdx, counted over every warp of a launch
- * by analysis/divcount; --explain shows each warp of the first block, and
+ * by analysis/warp/divcount; --explain shows each warp of the first block, and
  * for loops the lanes by trip count and the regrouping that removes the
  * divergence. */
 #include <jansson.h>
@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/div_calc.h"
+#include "analysis/calc/div_calc.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "report/warp_iters.h"
-#include "analysis/cexpr.h"
+#include "analysis/symbolic/cexpr.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 

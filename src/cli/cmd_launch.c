@@ -1,6 +1,6 @@
 /* cmd_launch: `gpulint launch`, launch planning for a problem of W x H x D
  * independent elements (exercise 13.6 and its kind): the block shapes given,
- * or common ones plus the best found, compared by analysis/launchplan on
+ * or common ones plus the best found, compared by analysis/calc/launchplan on
  * the target; one is recommended with the criterion that decided it. */
 #include <jansson.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/launch_calc.h"
+#include "analysis/calc/launch_calc.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/target_opts.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/occ.h"
+#include "analysis/occupancy/occ.h"
 #include "cli/cli.h"
 #include "cli/occupancy_latency.h"
 #include "cli/opt.h"

@@ -16,7 +16,7 @@
 #include "report/code_report.h"
 #include "report/kernel_report.h"
 #include "report/source_report.h"
-#include "analysis/roofline.h"
+#include "analysis/timing/roofline.h"
 #include "report/chart.h"
 #include "report/roof_plot.h"
 #include "util/sbuf.h"

@@ -1,5 +1,5 @@
 /* cmd_roofline: `gpulint roofline`, the roofline calculator: options read
- * here, the calculator in analysis/roof_calc (ceilings from --peak/--bw or a
+ * here, the calculator in analysis/calc/roof_calc (ceilings from --peak/--bw or a
  * product model, points from --ai, a kernel's --flops/--bytes or a tiled
  * GEMM; --mma, --mix), then text, JSON or a chart. */
 #include <jansson.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/roof_calc.h"
+#include "analysis/calc/roof_calc.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/roofline_mix.h"

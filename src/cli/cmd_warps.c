@@ -1,5 +1,5 @@
 /* cmd_warps: `gpulint warps`, how the threads of a launch fall into warps
- * (analysis/warpmap): warps per block and in the grid, the lanes each warp
+ * (analysis/calc/warpmap): warps per block and in the grid, the lanes each warp
  * uses, which threads each holds, and the warp slots a partial warp wastes.
  * Textbook questions ("two blocks of 40 threads: how many warps?") without
  * a kernel or a dummy condition. */
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/warpmap.h"
+#include "analysis/calc/warpmap.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "util/sbuf.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/littlelaw.h"
+#include "analysis/calc/littlelaw.h"
 #include "cli/cli.h"
 #include "util/sbuf.h"
 

@@ -1,5 +1,5 @@
 /* occupancy_latency: `gpulint occupancy --latency C --throughput N`, the
- * warps needed to hide a latency (analysis/littlelaw) against the warps an
+ * warps needed to hide a latency (analysis/calc/littlelaw) against the warps an
  * SM of each target holds. */
 #ifndef GPULINT_OCCUPANCY_LATENCY_H
 #define GPULINT_OCCUPANCY_LATENCY_H

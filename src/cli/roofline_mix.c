@@ -1,4 +1,4 @@
-/* roofline_mix: `gpulint roofline --mix --format json` (analysis/mix_calc
+/* roofline_mix: `gpulint roofline --mix --format json` (analysis/calc/mix_calc
  * has the calculator and its words). */
 #include "cli/roofline_mix.h"
 

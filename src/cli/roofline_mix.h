@@ -2,7 +2,7 @@
 #ifndef GPULINT_ROOFLINE_MIX_H
 #define GPULINT_ROOFLINE_MIX_H
 
-#include "analysis/mix_calc.h"
+#include "analysis/calc/mix_calc.h"
 
 void roofline_mix_json(const mix_calc *m);
 

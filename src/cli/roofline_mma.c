@@ -1,5 +1,5 @@
 /* roofline_mma: `gpulint roofline --gemm M,N,K --mma SHAPE --format json`
- * (analysis/mma_calc has the calculator and its words). */
+ * (analysis/calc/mma_calc has the calculator and its words). */
 #include "cli/roofline_mma.h"
 
 #include <jansson.h>

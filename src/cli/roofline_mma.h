@@ -2,7 +2,7 @@
 #ifndef GPULINT_ROOFLINE_MMA_H
 #define GPULINT_ROOFLINE_MMA_H
 
-#include "analysis/mma_calc.h"
+#include "analysis/calc/mma_calc.h"
 
 void roofline_mma_json(const mma_calc *m);
 

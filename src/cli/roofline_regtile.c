@@ -1,5 +1,5 @@
 /* roofline_regtile: the register tile's figures in `gpulint roofline
- * --format json` (analysis/regtile_text has its words). */
+ * --format json` (analysis/calc/regtile_text has its words). */
 #include "cli/roofline_regtile.h"
 
 static json_t *num_or_null(double v)

@@ -98,9 +98,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/access.h"
-#include "analysis/expr.h"
-#include "analysis/mathcost.h"
+#include "analysis/symbolic/access.h"
+#include "analysis/symbolic/expr.h"
+#include "analysis/timing/mathcost.h"
 #include "util/sbuf.h"
 
 /* ---- input ---- */
@@ -186,7 +186,7 @@ typedef struct cusrc_kernel {
  * 2 either way), half2/bfloat162 operations count both lanes; both arms of
  * every branch are counted (an upper bound); loops multiply by their trip
  * count. A division and a math-library call count the FLOPs of the
- * instructions nvcc compiles them into (analysis/mathcost: an IEEE float
+ * instructions nvcc compiles them into (analysis/timing/mathcost: an IEEE float
  * division is 10, expf 10, sqrtf 6), in the precision those instructions
  * run in. Transcendentals (expf, __expf, sqrtf, rsqrtf, sinf, powf, ...) are
  * counted apart from the flops. Global bytes are the widths of the global

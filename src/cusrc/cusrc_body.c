@@ -1066,7 +1066,7 @@ static void note_flops(walker *w, cnode *at, const char *fmt, ...)
 }
 
 /* A division or a math call counted as the instructions nvcc compiles it
- * into (analysis/mathcost). False when gpulint has no measurement. */
+ * into (analysis/timing/mathcost). False when gpulint has no measurement. */
 static bool count_compiled(walker *w, cnode *at, const char *op, bool fp64)
 {
     math_cost c;

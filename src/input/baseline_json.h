@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/baseline.h"
+#include "analysis/check/baseline.h"
 
 /* Pure: the report's `kernels`. The contract fields (name, arch, registers,
  * stack, spill_stores, spill_loads) are required; occupancy fields are

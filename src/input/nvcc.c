@@ -125,7 +125,7 @@ bool nvcc_start(const char *nvcc, const nvstage *stage, const char *const *archs
         argv[n_args++] = "--keep-dir";
         argv[n_args++] = stage->tmpdir;
         /* The kept PTX's .loc lines tie its instructions to the source
-         * (analysis/icount); -lineinfo changes no instruction. -G has
+         * (analysis/timing/icount); -lineinfo changes no instruction. -G has
          * its own line tables. */
         static const char *const lines[] = {"-lineinfo", "--generate-line-info", "-G",
                                             "--device-debug"};

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/imix.h"
+#include "analysis/timing/imix.h"
 
 typedef struct ptx_function {
     char *name; /* mangled */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/occ.h"
+#include "analysis/occupancy/occ.h"
 
 typedef struct ptxas_kernel {
     char *name;    /* mangled, exactly as printed (extern "C" names stay plain) */

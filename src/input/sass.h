@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "analysis/imix.h"
+#include "analysis/timing/imix.h"
 
 typedef struct sass_function {
     char *name;    /* mangled */

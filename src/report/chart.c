@@ -14,8 +14,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analysis/occ_curves.h"
-#include "analysis/roofline.h"
+#include "analysis/occupancy/occ_curves.h"
+#include "analysis/timing/roofline.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 

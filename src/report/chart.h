@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/occ.h"
+#include "analysis/occupancy/occ.h"
 #include "model/model.h"
 
 #define CHART_ERR_MAX 256

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/imix.h"
+#include "analysis/timing/imix.h"
 #include "util/jsontext.h"
 
 void code_listing_free(code_listing *c)

@@ -1,6 +1,6 @@
 /* code_report: a kernel's compiled code as the report shows it. The PTX
  * of gpulint's own nvcc run and the SASS (cuobjdump, or a listing given
- * with --sass) are counted by analysis/imix into a static instruction mix,
+ * with --sass) are counted by analysis/timing/imix into a static instruction mix,
  * which is checked against the source's per-thread FLOPs: where the code
  * cannot hold what the source counts, a note says so. */
 #ifndef GPULINT_CODE_REPORT_H

@@ -6,7 +6,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "analysis/kernel_eval.h"
+#include "analysis/occupancy/kernel_eval.h"
 #include "input/ptxas.h"
 #include "report/findings.h"
 #include "util/sbuf.h"

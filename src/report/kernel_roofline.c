@@ -1,4 +1,4 @@
-/* kernel_roofline: the front end's counts to analysis/kroof; text and JSON. */
+/* kernel_roofline: the front end's counts to analysis/timing/kroof; text and JSON. */
 #include "report/kernel_roofline.h"
 
 #include <math.h>
@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/diverge.h"
-#include "analysis/footprint.h"
-#include "analysis/l1reuse.h"
-#include "analysis/l2share.h"
-#include "analysis/roofline.h"
-#include "analysis/traffic.h"
-#include "analysis/cexpr.h"
+#include "analysis/warp/diverge.h"
+#include "analysis/memory/footprint.h"
+#include "analysis/memory/l1reuse.h"
+#include "analysis/memory/l2share.h"
+#include "analysis/timing/roofline.h"
+#include "analysis/memory/traffic.h"
+#include "analysis/symbolic/cexpr.h"
 #include "report/launch_issue.h"
 #include "util/jsontext.h"
 #include "util/sbuf.h"
@@ -115,7 +115,7 @@ static const char *array_of(const cusrc_kernel *k, const cusrc_launch *l, const 
     return base;
 }
 
-/* What L1 keeps for a block of the launch (analysis/l1reuse); 0: not
+/* What L1 keeps for a block of the launch (analysis/memory/l1reuse); 0: not
  * known (the arch's L1 size, the block's shared memory). */
 static int64_t launch_l1_bytes(const gpu_arch *arch, const gpu_product *product,
                                const cusrc_variant *v, const cusrc_launch *l, const kroof_input *in)
@@ -130,7 +130,7 @@ static int64_t launch_l1_bytes(const gpu_arch *arch, const gpu_product *product,
                                    v->static_smem + dynamic, per_sm);
 }
 
-/* The arrays whose blocks share panels (analysis/l2share), from the grid's
+/* The arrays whose blocks share panels (analysis/memory/l2share), from the grid's
  * and one interior block's footprints; the launch phase counts their
  * re-reads once the occupancy is known (report/launch_share). */
 typedef struct share_inputs {
@@ -220,7 +220,7 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
     free(sites);
 }
 
-/* What the compiled code's instruction count is tied to (analysis/icount):
+/* What the compiled code's instruction count is tied to (analysis/timing/icount):
  * every access site's warp requests and every loop's iterations summed
  * over the grid's warps. A site or loop that cannot be counted is left
  * out: the code's flow or a guess places its block instead. */
@@ -537,7 +537,7 @@ static json_t *l2_json(const kroof *k)
     return t;
 }
 
-/* The global loads by phase (analysis/loadlat): what the time model's
+/* The global loads by phase (analysis/timing/loadlat): what the time model's
  * latency term waits on. */
 static json_t *load_phases_json(const loadlat *l)
 {

@@ -1,11 +1,11 @@
 /* kernel_roofline: a launch's counts as the source front end found them,
- * handed to analysis/kroof, and the result as text and JSON. */
+ * handed to analysis/timing/kroof, and the result as text and JSON. */
 #ifndef GPULINT_KERNEL_ROOFLINE_H
 #define GPULINT_KERNEL_ROOFLINE_H
 
 #include <jansson.h>
 
-#include "analysis/kroof.h"
+#include "analysis/timing/kroof.h"
 #include "cusrc/cusrc.h"
 #include "model/model.h"
 #include "util/sbuf.h"

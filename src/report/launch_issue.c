@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "analysis/icount.h"
+#include "analysis/timing/icount.h"
 #include "util/jsontext.h"
 #include "util/sbuf.h"
 

@@ -1,4 +1,4 @@
-/* launch_issue: a launch's warp instructions (analysis/icount) from the
+/* launch_issue: a launch's warp instructions (analysis/timing/icount) from the
  * compiled code of its kernel and what the source analysis counted for it.
  * The counts are computed with the roofline, before nvcc has finished;
  * the code comes after: the roofline entry carries them (a private key
@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "analysis/kroof.h"
+#include "analysis/timing/kroof.h"
 #include "report/code_report.h"
 
 #define LAUNCH_ISSUE_SITES "_issue_sites"

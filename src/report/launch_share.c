@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "analysis/l2share.h"
+#include "analysis/memory/l2share.h"
 #include "util/sbuf.h"
 
 static unsigned dims_of(const char *along)

@@ -1,5 +1,5 @@
 /* launch_share: the DRAM estimate's re-reads of the panels a launch's
- * blocks share (analysis/l2share), counted once the launch's occupancy is
+ * blocks share (analysis/memory/l2share), counted once the launch's occupancy is
  * known: the source phase leaves them in the roofline entry's dram_bytes
  * (l2_sharing), and the launch phase rewrites dram_bytes in place. */
 #ifndef GPULINT_REPORT_LAUNCH_SHARE_H

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/ktime.h"
-#include "analysis/roofline.h"
+#include "analysis/timing/ktime.h"
+#include "analysis/timing/roofline.h"
 #include "util/jsontext.h"
 #include "util/sbuf.h"
 

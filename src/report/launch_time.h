@@ -1,4 +1,4 @@
-/* launch_time: the time model (analysis/ktime) for one launch: its counts
+/* launch_time: the time model (analysis/timing/ktime) for one launch: its counts
  * from the launch's roofline entry, its shape and occupancy from the launch
  * check, its result as JSON ("time" on the launch, predicted_time_s and
  * time_components on the roofline entry) and as a table cell. */

@@ -1,13 +1,13 @@
 /* occ_report: occupancy results as the JSON contract object, a compact text
- * block. The words (--explain, advice) are analysis/occ_explain.h's. */
+ * block. The words (--explain, advice) are analysis/calc/occ_explain.h's. */
 #ifndef GPULINT_OCC_REPORT_H
 #define GPULINT_OCC_REPORT_H
 
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "analysis/occ.h"
-#include "analysis/occ_explain.h"
+#include "analysis/occupancy/occ.h"
+#include "analysis/calc/occ_explain.h"
 #include "util/sbuf.h"
 
 /* The contract object of `gpulint occupancy --format json`. */

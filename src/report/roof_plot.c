@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/roofline.h"
+#include "analysis/timing/roofline.h"
 #include "util/sbuf.h"
 
 static const char *const level_names[ROOF_PLOT_LEVELS] = {"DRAM", "L2", "L1"};

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/bank.h"
-#include "analysis/coalesce.h"
-#include "analysis/diverge.h"
-#include "analysis/gridcls.h"
-#include "analysis/occ.h"
-#include "analysis/traffic.h"
-#include "analysis/vecmerge.h"
+#include "analysis/warp/bank.h"
+#include "analysis/warp/coalesce.h"
+#include "analysis/warp/diverge.h"
+#include "analysis/symbolic/gridcls.h"
+#include "analysis/occupancy/occ.h"
+#include "analysis/memory/traffic.h"
+#include "analysis/warp/vecmerge.h"
 #include "report/launch_issue.h"
 #include "report/launch_share.h"
 #include "report/launch_time.h"
@@ -499,7 +499,7 @@ static void add_grid_totals(json_t *o, traffic_memo *memo, const mem_access *a,
     json_object_set_new(g, "exact", json_boolean(t.exact));
     if (t.blocks_evaluated)
         json_object_set_new(g, "blocks_evaluated", json_integer(t.blocks_evaluated));
-    if (t.merged > 1) /* ptxas's wide load (analysis/vecmerge) */
+    if (t.merged > 1) /* ptxas's wide load (analysis/warp/vecmerge) */
         json_object_set_new(g, "merged_iterations", json_integer(t.merged));
     if (t.note[0])
         json_object_set_new(g, "note", json_text(t.note));
@@ -765,7 +765,7 @@ static const char *last_reason(const json_t *arr)
 
 /* One shared site's bank conflicts, as ptxas issues it: a thread's loads of
  * neighbouring words it merges into one LDS.64 or LDS.128
- * (analysis/vecmerge) are judged as that wide load, whose padding advice
+ * (analysis/warp/vecmerge) are judged as that wide load, whose padding advice
  * keeps the alignment the merge needs. False when it cannot be analysed. */
 static bool shared_site(const source_inputs *in, const mem_access *a, const run_config *cfg,
                         const expr_env *env, const char *inst, json_t *arr, finding_list *findings)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/roofline.h"
+#include "analysis/timing/roofline.h"
 #include "config.h"
 #include "model/model_load.h"
 #include "report/chart.h"

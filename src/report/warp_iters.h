@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "analysis/divcount.h"
+#include "analysis/warp/divcount.h"
 #include "util/sbuf.h"
 
 /* Sets iterations_uniform_per_warp / iterations_divergent_per_warp (null

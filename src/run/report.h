@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analysis/kernel_eval.h"
+#include "analysis/occupancy/kernel_eval.h"
 #include "input/ptxas.h"
 #include "model/model_load.h"
 #include "report/findings.h"

@@ -34,7 +34,7 @@ typedef struct unit_env {
     size_t sass_len;
     const char *cache_dir;   /* run/unitcache's directory, NULL = no cache */
     const char *compile_dir; /* where compiles are kept (run/compiled), NULL = not */
-    const char *run_key;   /* what every file's result depends on (hex) */
+    const char *run_key;     /* what every file's result depends on (hex) */
     const char *compile_key; /* what every file's compile depends on (hex) */
 } unit_env;
 

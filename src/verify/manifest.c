@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cexpr.h"
+#include "analysis/symbolic/cexpr.h"
 #include "util/sbuf.h"
 
 static const char *const check_names[VCHECK_COUNT] = {"occupancy",  "bank",     "coalescing",

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/roofline.h"
+#include "analysis/timing/roofline.h"
 #include "verify/vrun.h"
 
 static const struct {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/occ.h"
+#include "analysis/occupancy/occ.h"
 #include "util/sbuf.h"
 #include "verify/vrun.h"
 

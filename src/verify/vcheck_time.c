@@ -1,4 +1,4 @@
-/* vcheck_time: each roofline kernel's predicted time (analysis/ktime, as
+/* vcheck_time: each roofline kernel's predicted time (analysis/timing/ktime, as
  * `gpulint FILE.cu --gpu MODEL` prints it) against the time measured for
  * its roofline row. A prediction is an estimate: a row outside
  * VERIFY_ESTIMATE_TOLERANCE says so, and the summary counts them, but only

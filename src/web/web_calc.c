@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/bank_calc.h"
-#include "analysis/coal_calc.h"
-#include "analysis/div_calc.h"
-#include "analysis/roofline.h"
-#include "analysis/warpmap.h"
+#include "analysis/calc/bank_calc.h"
+#include "analysis/calc/coal_calc.h"
+#include "analysis/calc/div_calc.h"
+#include "analysis/timing/roofline.h"
+#include "analysis/calc/warpmap.h"
 #include "web/web_json.h"
 #include "web/web_req.h"
 

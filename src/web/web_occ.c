@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/littlelaw.h"
-#include "analysis/occ.h"
-#include "analysis/occ_curves.h"
-#include "analysis/occ_explain.h"
+#include "analysis/calc/littlelaw.h"
+#include "analysis/occupancy/occ.h"
+#include "analysis/occupancy/occ_curves.h"
+#include "analysis/calc/occ_explain.h"
 #include "web/web_json.h"
 #include "web/web_req.h"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/launch_calc.h"
-#include "analysis/roof_calc.h"
+#include "analysis/calc/launch_calc.h"
+#include "analysis/calc/roof_calc.h"
 #include "web/web_json.h"
 #include "web/web_req.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cexpr.h"
+#include "analysis/symbolic/cexpr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

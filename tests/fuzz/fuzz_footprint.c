@@ -1,5 +1,5 @@
-/* fuzz_footprint: differential harness for analysis/affbox and
- * analysis/footprint. The input is a small launch (6 header bytes: grid,
+/* fuzz_footprint: differential harness for analysis/symbolic/affbox and
+ * analysis/memory/footprint. The input is a small launch (6 header bytes: grid,
  * block, width, whether there is a loop) and text lines: a load's offset
  * and guard, a store's offset and guard, and a loop (start, condition,
  * step in the counter k) around both. A brute force runs every thread
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/footprint.h"
-#include "analysis/cexpr.h"
+#include "analysis/memory/footprint.h"
+#include "analysis/symbolic/cexpr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

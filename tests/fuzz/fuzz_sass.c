@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "analysis/imix.h"
+#include "analysis/timing/imix.h"
 #include "input/sass.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

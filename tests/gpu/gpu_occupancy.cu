@@ -13,7 +13,7 @@
 #include <cstring>
 
 extern "C" {
-#include "analysis/occ.h"
+#include "analysis/occupancy/occ.h"
 #include "input/devquery.h"
 #include "model/model_load.h"
 }

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/bank.h"
+#include "analysis/warp/bank.h"
 
 static expr *C(int64_t v)
 {

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/cexpr.h"
+#include "analysis/symbolic/cexpr.h"
 
 static int64_t value_of(const char *s, const expr_env *env)
 {

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/check_rules.h"
+#include "analysis/check/check_rules.h"
 #include "input/baseline_json.h"
 
 /* A clean kernel: 32 registers, no stack or spills, 100% at its best size. */

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "analysis/coalesce.h"
-#include "analysis/cexpr.h"
+#include "analysis/warp/coalesce.h"
+#include "analysis/symbolic/cexpr.h"
 
 static expr *C(int64_t v)
 {

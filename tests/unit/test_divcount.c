@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "analysis/divcount.h"
-#include "analysis/cexpr.h"
+#include "analysis/warp/divcount.h"
+#include "analysis/symbolic/cexpr.h"
 
 static divcount r;
 

@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "analysis/divcount.h"
-#include "analysis/diverge.h"
+#include "analysis/warp/divcount.h"
+#include "analysis/warp/diverge.h"
 
 static expr *C(int64_t v)
 {
@@ -291,7 +291,7 @@ static diverge_counts count_if(expr *cond, const int64_t block[3], const expr_en
 
 /* The textbook counts (issue 10): warps entering and diverging, each warp's
  * efficiency, and loops' uniform and divergent iterations; checked by hand
- * and against the calculator's independent evaluation (analysis/divcount). */
+ * and against the calculator's independent evaluation (analysis/warp/divcount). */
 static void test_counts(void **state)
 {
     (void)state;

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/expr.h"
+#include "analysis/symbolic/expr.h"
 
 static expr *C(int64_t v)
 {

@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "analysis/footprint.h"
-#include "analysis/cexpr.h"
+#include "analysis/memory/footprint.h"
+#include "analysis/symbolic/cexpr.h"
 
 static expr *P(const char *s)
 {

@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "analysis/bank.h"
-#include "analysis/gridcls.h"
+#include "analysis/warp/bank.h"
+#include "analysis/symbolic/gridcls.h"
 
 static expr *C(int64_t v)
 {

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/gridsum.h"
+#include "analysis/symbolic/gridsum.h"
 
 static expr *C(int64_t v)
 {

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/icount.h"
+#include "analysis/timing/icount.h"
 #include "input/sass.h"
 #include "util/fileio.h"
 

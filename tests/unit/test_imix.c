@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/imix.h"
+#include "analysis/timing/imix.h"
 #include "input/ptx.h"
 #include "input/sass.h"
 

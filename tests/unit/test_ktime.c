@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/ktime.h"
+#include "analysis/timing/ktime.h"
 
 static ktime_consts consts(void)
 {
@@ -169,7 +169,7 @@ static void test_l2_and_lines(void **state)
     assert_float_equal(t.part[KTIME_LATENCY], 8 * (0.125 * 400e-9 + 0.875 * 40 / 1.5e9), 1e-15);
 }
 
-/* Loads placed in phases (analysis/loadlat): a phase lasts as long as its
+/* Loads placed in phases (analysis/timing/loadlat): a phase lasts as long as its
  * slowest load; phases add. Two waves of 1056 blocks of 256 threads.
  * Phase 0: a load every warp makes 100 times, each a fetch of a sector the
  * grid touches first (DRAM), beside one it makes 100 times from L1; phase

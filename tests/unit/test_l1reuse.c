@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "analysis/cexpr.h"
-#include "analysis/l1reuse.h"
+#include "analysis/symbolic/cexpr.h"
+#include "analysis/memory/l1reuse.h"
 
 static expr *P(const char *s)
 {

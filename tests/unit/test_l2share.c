@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "analysis/cexpr.h"
-#include "analysis/l2share.h"
+#include "analysis/symbolic/cexpr.h"
+#include "analysis/memory/l2share.h"
 
 /* The panel a launch-ordered block reads: its unshared coordinates. */
 static int64_t panel_of(const int64_t g[3], unsigned shared, int64_t id)

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/lanes.h"
+#include "analysis/symbolic/lanes.h"
 
 #define BLOCK 64
 

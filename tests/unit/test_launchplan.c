@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/launchplan.h"
+#include "analysis/calc/launchplan.h"
 #include "model/model_load.h"
 
 static model_db db;

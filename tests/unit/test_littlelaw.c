@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/littlelaw.h"
+#include "analysis/calc/littlelaw.h"
 
 static void test_worked(void **state)
 {

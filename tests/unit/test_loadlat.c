@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "analysis/affbox.h"
-#include "analysis/cexpr.h"
-#include "analysis/loadlat.h"
+#include "analysis/symbolic/affbox.h"
+#include "analysis/symbolic/cexpr.h"
+#include "analysis/timing/loadlat.h"
 
 static expr *P(const char *s)
 {

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/mixprec.h"
+#include "analysis/calc/mixprec.h"
 
 static void test_speedup(void **state)
 {

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/mmaplan.h"
+#include "analysis/calc/mmaplan.h"
 
 static void test_exercise_13_7(void **state)
 {

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <cuda_occupancy.h>
 
-#include "analysis/occ.h"
+#include "analysis/occupancy/occ.h"
 #include "config.h"
 #include "model/model_load.h"
 

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/regtile.h"
+#include "analysis/calc/regtile.h"
 
 static void test_worked(void **state)
 {

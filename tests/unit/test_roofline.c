@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/roofline.h"
+#include "analysis/timing/roofline.h"
 #include "config.h"
 #include "model/model_load.h"
 #include "util/sbuf.h"

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "analysis/lanes.h"
-#include "analysis/traffic.h"
-#include "analysis/cexpr.h"
+#include "analysis/symbolic/lanes.h"
+#include "analysis/memory/traffic.h"
+#include "analysis/symbolic/cexpr.h"
 
 static expr *P(const char *s)
 {

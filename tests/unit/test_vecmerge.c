@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "analysis/cexpr.h"
-#include "analysis/traffic.h"
-#include "analysis/vecmerge.h"
+#include "analysis/symbolic/cexpr.h"
+#include "analysis/memory/traffic.h"
+#include "analysis/warp/vecmerge.h"
 
 static expr *P(const char *s)
 {

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/warpmap.h"
+#include "analysis/calc/warpmap.h"
 
 static warpmap m;
 

@@ -1,0 +1,48 @@
+/* access: copies of a site with names bound (see access.h). */
+#include "analysis/symbolic/access.h"
+
+#include <string.h>
+
+static expr *bound(const expr *e, const expr_env *env)
+{
+    return e ? expr_bind(e, env) : NULL;
+}
+
+bool loop_same(const loop_ctx *a, const loop_ctx *b)
+{
+    return a->loc.line == b->loc.line && a->loc.column == b->loc.column &&
+           a->spelled_at == b->spelled_at &&
+           strcmp(a->loc.file ? a->loc.file : "", b->loc.file ? b->loc.file : "") == 0;
+}
+
+void access_bind(const mem_access *a, const expr_env *env, mem_access *out)
+{
+    *out = *a;
+    out->byte_offset = bound(a->byte_offset, env);
+    out->guard = bound(a->guard, env);
+    for (int i = 0; i < a->n_loops; i++) {
+        out->loops[i].init = bound(a->loops[i].init, env);
+        out->loops[i].cond = bound(a->loops[i].cond, env);
+        out->loops[i].next = bound(a->loops[i].next, env);
+    }
+}
+
+void access_drop_loop(mem_access *a, int i)
+{
+    expr_free(a->loops[i].init);
+    expr_free(a->loops[i].cond);
+    expr_free(a->loops[i].next);
+    memmove(&a->loops[i], &a->loops[i + 1], (size_t)(a->n_loops - i - 1) * sizeof a->loops[0]);
+    a->n_loops--;
+}
+
+void access_bound_free(mem_access *a)
+{
+    expr_free(a->byte_offset);
+    expr_free(a->guard);
+    for (int i = 0; i < a->n_loops; i++) {
+        expr_free(a->loops[i].init);
+        expr_free(a->loops[i].cond);
+        expr_free(a->loops[i].next);
+    }
+}

@@ -1,0 +1,110 @@
+/* access: what the source front end (cusrc/cusrc.c, libclang) hands to the
+ * pure analyses: memory access sites, branches and the loops around them,
+ * with index expressions as expr trees; and copies of a site with names
+ * bound, which the analyses that evaluate it make. */
+#ifndef GPULINT_ACCESS_H
+#define GPULINT_ACCESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/symbolic/expr.h"
+
+typedef struct src_loc {
+    char *file; /* as the front end saw it */
+    int line, column;
+} src_loc;
+
+/* A loop around an access: `for (var = init; cond; var = next)`. cond and
+ * next are expressions in var (and other symbols). Any of them may be NULL
+ * (unknown); analyses then say the loop could not be followed. */
+typedef struct loop_ctx {
+    char *var;
+    expr *init;
+    expr *cond;
+    expr *next;
+    /* A break, return or goto in the body can end the loop before cond
+     * does: its iterations are at most what init, cond and next say. */
+    bool leaves_early;
+    /* The body calls __syncthreads: each iteration ends for every warp of
+     * the block when its slowest warp ends it. */
+    bool barrier;
+    src_loc loc;
+    /* Where the loop statement is spelled: its offset in the file that
+     * spells it. Loops a macro writes share the macro's expansion place
+     * (loc) and differ here. */
+    unsigned spelled_at;
+} loop_ctx;
+
+#define ACCESS_MAX_LOOPS 8
+#define ACCESS_MAX_DIMS 4
+
+typedef struct smem_array {
+    char *name;
+    int elem_size; /* bytes of one element */
+    int n_dims;    /* 0 for extern __shared__ T x[] (dynamic) */
+    int64_t dims[ACCESS_MAX_DIMS];
+    bool dynamic; /* extern __shared__ */
+    src_loc loc;
+} smem_array;
+
+typedef enum access_space { SPACE_SHARED, SPACE_GLOBAL } access_space;
+
+typedef struct mem_access {
+    access_space space;
+    char *kernel; /* spelling of the enclosing __global__ function */
+    char *base;   /* array (shared) or pointer/parameter (global) name */
+    int array;    /* index into cusrc_unit.arrays for shared, -1 otherwise */
+    bool is_store;
+    int width; /* bytes one thread moves (4 for float, 16 for float4) */
+    /* Byte offset from the start of the array / pointer, per lane: the front
+     * end flattens multi-dimensional subscripts with the declared extents. */
+    expr *byte_offset;
+    /* Conjunction of the enclosing if-conditions (NULL = always); a lane for
+     * which it is false does not take part in the access. */
+    expr *guard;
+    int n_loops; /* enclosing loops, outermost first */
+    loop_ctx loops[ACCESS_MAX_LOOPS];
+    char *text;    /* source text of the access, e.g. "tile[threadIdx.x][j]" */
+    char *why_not; /* non-NULL when the site cannot be analysed: the reason */
+    /* Inside a __device__ function walked at its call site: the calls from
+     * the kernel to it ("tile::load (line 44)"); NULL in the kernel's body. */
+    char *via;
+    /* In a switch case: the guard does not state when the site runs. */
+    bool in_switch;
+    /* The statement it is in, numbered in program order (helpers' statements
+     * where they are called); sites of one statement share the number. */
+    long stmt;
+    src_loc loc;
+} mem_access;
+
+typedef enum branch_kind { BRANCH_IF, BRANCH_LOOP, BRANCH_TERNARY, BRANCH_SWITCH } branch_kind;
+
+typedef struct branch_site {
+    char *kernel;
+    branch_kind kind;
+    expr *cond; /* for loops: the continuation condition */
+    /* The ifs around the branch (as mem_access.guard): a lane that fails
+     * them never reaches it. NULL = every lane. */
+    expr *guard;
+    int n_loops;
+    loop_ctx loops[ACCESS_MAX_LOOPS];
+    char *text;
+    char *why_not;
+    char *via; /* as mem_access.via */
+    /* An if neither arm of which counts FLOPs or global bytes, nor leaves
+     * early: it cannot make the roofline's per-thread counts upper bounds. */
+    bool no_work;
+    src_loc loc;
+} branch_site;
+
+/* A copy of a's expressions with env's names folded in (the strings and
+ * locations are shared with a); free it with access_bound_free. */
+void access_bind(const mem_access *a, const expr_env *env, mem_access *out);
+/* Whether two loop contexts are the same loop of the source. */
+bool loop_same(const loop_ctx *a, const loop_ctx *b);
+/* Leaves loop i of a bound copy out (its counter already bound). */
+void access_drop_loop(mem_access *a, int i);
+void access_bound_free(mem_access *a);
+
+#endif

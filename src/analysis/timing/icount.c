@@ -1,0 +1,433 @@
+/* icount: a launch's warp instructions (see icount.h). */
+#include "analysis/timing/icount.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/sbuf.h" /* xcalloc */
+
+/* "BRA", "BRA.U", "bra.uni": op is mnemonic m with modifiers or none. */
+static bool op_is(const char *op, const char *m)
+{
+    size_t k = strlen(m);
+    return strncmp(op, m, k) == 0 && (op[k] == '\0' || op[k] == '.' || op[k] == ' ');
+}
+
+static bool is_jump(imix_level level, const char *op)
+{
+    if (level == IMIX_PTX)
+        return op_is(op, "bra") || op_is(op, "brx");
+    return op_is(op, "BRA") || op_is(op, "BRX") || op_is(op, "JMP") || op_is(op, "JMX");
+}
+
+static bool is_exit(imix_level level, const char *op)
+{
+    if (level == IMIX_PTX)
+        return op_is(op, "ret") || op_is(op, "exit");
+    return op_is(op, "EXIT") || op_is(op, "RET");
+}
+
+typedef struct block {
+    size_t first, end; /* instructions [first, end) */
+    int succ[2], n_succ;
+    int n_pred, pred; /* pred: the one predecessor when n_pred == 1 */
+    bool leaves;      /* a guarded exit: a way out besides its successors */
+    bool reached, placed, guessed;
+    double count;
+} block;
+
+typedef struct code {
+    imix_level level;
+    const imix_insn *insns;
+    size_t n;
+    block *b;
+    int n_blocks;
+    int *block_of; /* per instruction */
+} code;
+
+static void split_blocks(code *c)
+{
+    bool *leader = xcalloc(c->n + 1, sizeof *leader);
+    leader[0] = true;
+    for (size_t i = 0; i < c->n; i++) {
+        const imix_insn *in = &c->insns[i];
+        if (is_jump(c->level, in->op) || is_exit(c->level, in->op))
+            leader[i + 1] = true;
+        if (is_jump(c->level, in->op) && in->target >= 0 && (size_t)in->target < c->n)
+            leader[in->target] = true;
+    }
+    c->b = xcalloc(c->n, sizeof *c->b);
+    c->block_of = xcalloc(c->n, sizeof *c->block_of);
+    for (size_t i = 0; i < c->n; i++) {
+        if (leader[i]) {
+            if (c->n_blocks)
+                c->b[c->n_blocks - 1].end = i;
+            c->b[c->n_blocks++].first = i;
+        }
+        c->block_of[i] = c->n_blocks - 1;
+    }
+    c->b[c->n_blocks - 1].end = c->n;
+    free(leader);
+}
+
+static void add_succ(block *b, int s)
+{
+    if (s >= 0 && b->n_succ < 2 && (b->n_succ == 0 || b->succ[0] != s))
+        b->succ[b->n_succ++] = s;
+}
+
+/* A jump without a known target (BRX through a table) is taken to fall
+ * through: the blocks after it are reached either way. */
+static void link_blocks(code *c)
+{
+    for (int k = 0; k < c->n_blocks; k++) {
+        block *b = &c->b[k];
+        const imix_insn *last = &c->insns[b->end - 1];
+        int next = k + 1 < c->n_blocks ? k + 1 : -1;
+        if (is_jump(c->level, last->op)) {
+            bool known = last->target >= 0 && (size_t)last->target < c->n;
+            add_succ(b, known ? c->block_of[last->target] : next);
+            if (last->guarded || !known)
+                add_succ(b, next);
+        } else if (!is_exit(c->level, last->op) || last->guarded) {
+            add_succ(b, next);
+            b->leaves = is_exit(c->level, last->op);
+        }
+    }
+    int *stack = xcalloc((size_t)c->n_blocks, sizeof *stack), top = 0;
+    c->b[0].reached = true;
+    stack[top++] = 0;
+    while (top) {
+        block *b = &c->b[stack[--top]];
+        for (int s = 0; s < b->n_succ; s++)
+            if (!c->b[b->succ[s]].reached) {
+                c->b[b->succ[s]].reached = true;
+                stack[top++] = b->succ[s];
+            }
+    }
+    free(stack);
+    for (int k = 0; k < c->n_blocks; k++)
+        for (int s = 0; c->b[k].reached && s < c->b[k].n_succ; s++) {
+            block *t = &c->b[c->b[k].succ[s]];
+            t->pred = k;
+            t->n_pred++;
+        }
+}
+
+/* A jump to itself or to an instruction before it closes a loop: the
+ * instructions from its target to it. */
+static bool back_edge(imix_level level, const imix_insn *in, size_t at)
+{
+    return is_jump(level, in->op) && in->target >= 0 && (size_t)in->target <= at;
+}
+
+static bool kind_matches(icount_kind k, const imix_insn *in, imix_level level, size_t at)
+{
+    if (k == ICOUNT_LOOP)
+        return back_edge(level, in, at);
+    imix_class cls = imix_classify(level, in->op).cls;
+    switch (k) {
+    case ICOUNT_LOAD_GLOBAL:
+        return cls == IMIX_LD_GLOBAL || cls == IMIX_LD_GENERIC;
+    case ICOUNT_STORE_GLOBAL:
+        return cls == IMIX_ST_GLOBAL || cls == IMIX_ST_GENERIC;
+    case ICOUNT_LOAD_SHARED:
+        return cls == IMIX_LD_SHARED;
+    case ICOUNT_STORE_SHARED:
+        return cls == IMIX_ST_SHARED;
+    default:
+        return false;
+    }
+}
+
+static bool at_line(const imix_insn *in, int file, int line, bool outer)
+{
+    return outer ? in->outer_file == file && in->outer_line == line
+                 : in->file == file && in->line == line;
+}
+
+/* The anchors of one line and kind, summed: the sites and their
+ * executions. */
+typedef struct group {
+    int file, line;
+    icount_kind kind;
+    double execs;
+    size_t sites;
+    bool outer; /* met through the instructions' outer lines */
+} group;
+
+static bool meets(const code *c, const group *g, size_t k)
+{
+    return at_line(&c->insns[k], g->file, g->line, g->outer) &&
+           kind_matches(g->kind, &c->insns[k], c->level, k);
+}
+
+static size_t group_anchors(const icount_anchor *a, size_t n_anchors, group *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < n_anchors; i++) {
+        size_t g = 0;
+        while (g < n &&
+               !(out[g].file == a[i].file && out[g].line == a[i].line && out[g].kind == a[i].kind))
+            g++;
+        if (g == n)
+            out[n++] = (group){a[i].file, a[i].line, a[i].kind, 0, 0, false};
+        out[g].execs += a[i].execs;
+        out[g].sites++;
+    }
+    return n;
+}
+
+static void place(block *b, double count)
+{
+    if (!b->placed || count > b->count)
+        b->count = count;
+    b->placed = true;
+}
+
+/* How many times over nvcc unrolled the loop of instructions [lo, hi]:
+ * the most copies of one access site in it (at least 1). */
+static double unrolled(const code *c, const group *g, size_t n_groups, size_t lo, size_t hi)
+{
+    double u = 1;
+    for (size_t i = 0; i < n_groups; i++) {
+        if (g[i].kind == ICOUNT_LOOP || !g[i].sites)
+            continue;
+        size_t in = 0;
+        for (size_t k = lo; k <= hi; k++)
+            in += meets(c, &g[i], k);
+        if ((double)in / (double)g[i].sites > u)
+            u = (double)in / (double)g[i].sites;
+    }
+    return u;
+}
+
+/* An access's requests go to the block holding most of its instructions:
+ * a site unrolled four times is four instructions of a quarter each, two
+ * sites ptxas merged into one wide load one instruction of one site's
+ * count, and the copies of a remainder loop after an unrolled one are
+ * left to the flow (they run the few iterations the unrolled loop did
+ * not). A loop's iterations go to its backward branch, divided by the
+ * copies of its body nvcc made; where nvcc split the loop in an unrolled
+ * one and a remainder, to the unrolled one's. An instruction inlined from
+ * a helper (a load in an intrinsic's header) is met through its outer
+ * line when none is on the line itself. */
+static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, icount *out)
+{
+    group *g = xcalloc(n_anchors ? n_anchors : 1, sizeof *g);
+    size_t n_groups = group_anchors(a, n_anchors, g);
+    int *in_block = xcalloc((size_t)c->n_blocks, sizeof *in_block);
+    for (size_t i = 0; i < n_groups; i++) {
+        size_t met = 0;
+        for (int outer = 0; outer < 2 && !met; outer++) {
+            g[i].outer = outer;
+            for (size_t k = 0; k < c->n; k++)
+                met += meets(c, &g[i], k);
+        }
+        if (!met) {
+            g[i].sites = 0; /* met nothing: no part in unrolled() */
+            continue;
+        }
+        out->anchors_used += g[i].sites;
+    }
+    for (size_t i = 0; i < n_groups; i++) {
+        if (!g[i].sites || g[i].kind == ICOUNT_LOOP)
+            continue;
+        memset(in_block, 0, (size_t)c->n_blocks * sizeof *in_block);
+        int most = -1;
+        for (size_t k = 0; k < c->n; k++)
+            if (meets(c, &g[i], k)) {
+                int b = c->block_of[k];
+                if (++in_block[b] > (most < 0 ? 0 : in_block[most]))
+                    most = b;
+            }
+        size_t m = (size_t)in_block[most];
+        place(&c->b[most], g[i].execs / (double)(m > g[i].sites ? m : g[i].sites));
+    }
+    for (size_t i = 0; i < n_groups; i++) {
+        if (!g[i].sites || g[i].kind != ICOUNT_LOOP)
+            continue;
+        double best_u = 0;
+        size_t best = 0;
+        for (size_t k = 0; k < c->n; k++)
+            if (meets(c, &g[i], k)) {
+                double u = unrolled(c, g, n_groups, (size_t)c->insns[k].target, k);
+                if (u > best_u) {
+                    best_u = u;
+                    best = k;
+                }
+            }
+        place(&c->b[c->block_of[best]], g[i].execs / (double)g[i].sites / best_u);
+    }
+    free(in_block);
+    free(g);
+}
+
+/* The innermost loop around instruction k: the back edge whose range
+ * [target, edge] holds k and is the shortest; n when none does. */
+static size_t innermost_loop(imix_level level, const imix_insn *insns, size_t n, size_t k)
+{
+    size_t best = n, best_len = 0;
+    for (size_t j = k; j < n; j++)
+        if (back_edge(level, &insns[j], j) && (size_t)insns[j].target <= k &&
+            (best == n || j - (size_t)insns[j].target < best_len)) {
+            best = j;
+            best_len = j - (size_t)insns[j].target;
+        }
+    return best;
+}
+
+double icount_unrolled(imix_level level, const imix_insn *insns, size_t n, int file, int line,
+                       size_t sites)
+{
+    /* Copies per loop, by the loop's back edge: at most a few loops hold
+     * one line's loads. */
+    enum { MAX_LOOPS = 8 };
+    size_t edge[MAX_LOOPS], copies[MAX_LOOPS], n_loops = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (!at_line(&insns[k], file, line, false) ||
+            !kind_matches(ICOUNT_LOAD_GLOBAL, &insns[k], level, k))
+            continue;
+        size_t e = innermost_loop(level, insns, n, k), i = 0;
+        if (e == n)
+            continue;
+        while (i < n_loops && edge[i] != e)
+            i++;
+        if (i == MAX_LOOPS)
+            return 1;
+        if (i == n_loops) {
+            edge[n_loops] = e;
+            copies[n_loops++] = 0;
+        }
+        copies[i]++;
+    }
+    if (n_loops == 0)
+        return 1;
+    size_t most = copies[0], fewest = copies[0];
+    for (size_t i = 1; i < n_loops; i++) {
+        most = copies[i] > most ? copies[i] : most;
+        fewest = copies[i] < fewest ? copies[i] : fewest;
+    }
+    double per_pass = (double)most / (double)(n_loops > 1 ? fewest : (sites ? sites : 1));
+    return per_pass > 1 ? per_pass : 1;
+}
+
+/* A block with one way in from a block with one way out runs as often as
+ * it, and the other way round (a guarded EXIT is a second way out: the
+ * warps whose lanes all leave do not run on). Where a warp's lanes split, both arms of a
+ * branch run, so no count is divided between arms or summed at a join. */
+static void propagate(code *c)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int k = 0; k < c->n_blocks; k++) {
+            block *b = &c->b[k];
+            if (!b->reached || b->placed)
+                continue;
+            const block *p = &c->b[b->pred];
+            if (b->n_pred == 1 && p->placed && p->n_succ == 1 && !p->leaves) {
+                b->count = c->b[b->pred].count;
+                b->placed = changed = true;
+            } else if (b->n_succ == 1 && !b->leaves && c->b[b->succ[0]].placed &&
+                       c->b[b->succ[0]].n_pred == 1) {
+                b->count = c->b[b->succ[0]].count;
+                b->placed = changed = true;
+            }
+        }
+    }
+}
+
+/* What no rule placed: the most placed block of the innermost loop around
+ * it that has one (a loop is a backward jump's range of instructions),
+ * else once per warp. */
+static void guess(code *c, double warps)
+{
+    /* The loops, found once: each backward jump's range. */
+    size_t *lo = xcalloc(c->n, sizeof *lo), *hi = xcalloc(c->n, sizeof *hi), n_loops = 0;
+    for (size_t j = 0; j < c->n; j++)
+        if (back_edge(c->level, &c->insns[j], j)) {
+            lo[n_loops] = (size_t)c->insns[j].target;
+            hi[n_loops++] = j;
+        }
+    for (int k = 0; k < c->n_blocks; k++) {
+        block *b = &c->b[k];
+        if (!b->reached || b->placed)
+            continue;
+        b->guessed = true;
+        b->count = warps;
+        size_t tried = 0; /* loops around b, smallest first: each larger than the last */
+        for (;;) {
+            size_t best = n_loops;
+            for (size_t l = 0; l < n_loops; l++) {
+                size_t size = hi[l] - lo[l] + 1;
+                if (lo[l] <= b->first && hi[l] >= b->first && size > tried &&
+                    (best == n_loops || size < hi[best] - lo[best] + 1))
+                    best = l;
+            }
+            if (best == n_loops)
+                break;
+            tried = hi[best] - lo[best] + 1;
+            double most = -1;
+            for (int m = c->block_of[lo[best]]; m <= c->block_of[hi[best]]; m++)
+                if (c->b[m].placed && c->b[m].count > most)
+                    most = c->b[m].count;
+            if (most >= 0) {
+                b->count = most;
+                break;
+            }
+        }
+    }
+    free(lo);
+    free(hi);
+}
+
+bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
+                    size_t n_anchors, double warps, icount *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0 || warps <= 0) {
+        snprintf(out->why, sizeof out->why, "the kernel's code has no instructions");
+        return false;
+    }
+    code c = {.level = level, .insns = insns, .n = n};
+    split_blocks(&c);
+    link_blocks(&c);
+    place_anchors(&c, a, n_anchors, out);
+    bool loops = false;
+    for (size_t i = 0; i < n && !loops; i++)
+        loops = back_edge(level, &insns[i], i);
+    bool ok = true;
+    if (loops && out->anchors_used == 0) {
+        bool lines = false;
+        for (size_t i = 0; i < n && !lines; i++)
+            lines = insns[i].line > 0;
+        snprintf(out->why, sizeof out->why, "%s",
+                 lines ? "no loop or access of the source met the code's lines"
+                       : "the code has no line information (compile with -lineinfo, or give "
+                         "a SASS listing with lines)");
+        ok = false;
+    } else {
+        /* Every warp runs the entry once (a loop back to the first
+         * instruction runs it more). */
+        if (!c.b[0].placed || c.b[0].count < warps)
+            c.b[0].count = warps;
+        c.b[0].placed = true;
+        propagate(&c);
+        guess(&c, warps);
+        for (int k = 0; k < c.n_blocks; k++) {
+            const block *b = &c.b[k];
+            if (!b->reached)
+                continue;
+            double insts = b->count * (double)(b->end - b->first);
+            out->warp_insts += insts;
+            out->guessed += b->guessed ? insts : 0;
+            out->blocks++;
+            out->placed += !b->guessed;
+        }
+        out->ok = true;
+    }
+    free(c.b);
+    free(c.block_of);
+    return ok;
+}

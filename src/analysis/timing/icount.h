@@ -1,0 +1,79 @@
+/* icount: the warp instructions a launch issues, from its compiled code
+ * (SASS, or PTX, with the source line of each instruction) and the counts
+ * the source analysis already has. Nsight Compute's smsp__inst_executed is
+ * what it predicts.
+ *
+ * A basic block of the code runs as often as any of its instructions, so a
+ * block is placed by an anchor: a memory instruction on the line of a
+ * source access whose warp requests over the grid are known (analysis/
+ * traffic), or a loop's backward branch on the line of a source loop whose
+ * iterations per warp are known (the divergence counts). The entry block
+ * runs once per warp. A block with one way in from a block with one way
+ * out runs as often as that block; what no rule places runs as often as
+ * the most placed block of the innermost loop around it, or once per warp
+ * outside loops, and is counted apart (`guessed`). Pure: no I/O. */
+#ifndef GPULINT_ANALYSIS_ICOUNT_H
+#define GPULINT_ANALYSIS_ICOUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/timing/imix.h"
+
+typedef enum icount_kind {
+    ICOUNT_LOAD_GLOBAL,
+    ICOUNT_STORE_GLOBAL,
+    ICOUNT_LOAD_SHARED,
+    ICOUNT_STORE_SHARED,
+    ICOUNT_LOOP, /* a loop's iterations: its backward branch */
+    ICOUNT_KINDS
+} icount_kind;
+
+/* A source count tied to a line of the code: file is the code's own file
+ * index (the caller matches paths), execs the warp executions over the
+ * launch (requests of an access, iterations summed over warps of a loop). */
+typedef struct icount_anchor {
+    int file, line;
+    icount_kind kind;
+    double execs;
+} icount_anchor;
+
+/* The same on the source's side, before its file is matched with the
+ * code's: the path as the front end saw it. */
+typedef struct icount_site {
+    const char *file;
+    int line;
+    icount_kind kind;
+    double execs;
+    /* > 1: ptxas issues the site as one wide load for this many of the
+     * source's (analysis/warp/vecmerge): execs counts the wide loads, which the
+     * SASS holds; the PTX still holds the source's scalar loads. */
+    int merged;
+} icount_site;
+
+typedef struct icount {
+    bool ok;
+    char why[160];       /* when !ok */
+    double warp_insts;   /* over the launch */
+    double guessed;      /* of them, in blocks no anchor or flow placed */
+    size_t blocks;       /* basic blocks reached from the entry */
+    size_t placed;       /* of them, placed by an anchor, the entry or the flow */
+    size_t anchors_used; /* anchors that met an instruction */
+} icount;
+
+/* How many iterations of its loop one pass through the code runs for the
+ * global loads of source line (file, line): the copies of them in the
+ * innermost code loop that holds the most, over the copies in the one
+ * that holds the fewest (nvcc's unrolled loop against its remainder
+ * loop), or over `sites` (the source's loads on that line) where one code
+ * loop holds them. 1 where no code loop holds them (a loop unrolled in
+ * full, or none). */
+double icount_unrolled(imix_level level, const imix_insn *insns, size_t n, int file, int line,
+                       size_t sites);
+
+/* warps: the launch's warps. False (with why) when the code has no line
+ * information or no instruction. */
+bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
+                    size_t n_anchors, double warps, icount *out);
+
+#endif

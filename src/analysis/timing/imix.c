@@ -1,0 +1,408 @@
+/* imix: classify PTX and SASS opcodes and count a kernel's static mix.
+ *
+ * The FLOP weights are Nsight Compute's: its flop counts are
+ * sass_thread_inst_executed_op_{fadd,fmul} + 2 x op_ffma per precision
+ * (the "SOL FP32/FP64" and roofline sections), so a SASS FFMA is 2 and a
+ * FADD or FMUL 1, per lane. PTX is one step before ptxas, which may still
+ * fuse, split or fold; a figure from PTX says so. */
+#include "analysis/timing/imix.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const class_names[IMIX_N_CLASSES] = {
+    [IMIX_FP32_ADD] = "fp32_add",
+    [IMIX_FP32_MUL] = "fp32_mul",
+    [IMIX_FP32_FMA] = "fp32_fma",
+    [IMIX_FP64_ADD] = "fp64_add",
+    [IMIX_FP64_MUL] = "fp64_mul",
+    [IMIX_FP64_FMA] = "fp64_fma",
+    [IMIX_FP16_ADD] = "fp16_add",
+    [IMIX_FP16_MUL] = "fp16_mul",
+    [IMIX_FP16_FMA] = "fp16_fma",
+    [IMIX_TENSOR] = "tensor",
+    [IMIX_SPECIAL] = "special",
+    [IMIX_LD_SHARED] = "shared_load",
+    [IMIX_ST_SHARED] = "shared_store",
+    [IMIX_LD_GLOBAL] = "global_load",
+    [IMIX_ST_GLOBAL] = "global_store",
+    [IMIX_LD_GENERIC] = "generic_load",
+    [IMIX_ST_GENERIC] = "generic_store",
+    [IMIX_LD_LOCAL] = "local_load",
+    [IMIX_ST_LOCAL] = "local_store",
+    [IMIX_LD_CONST] = "constant_load",
+    [IMIX_ATOM_SHARED] = "shared_atomic",
+    [IMIX_ATOM_GLOBAL] = "global_atomic",
+    [IMIX_CP_ASYNC] = "async_copy",
+    [IMIX_SHUFFLE] = "shuffle",
+    [IMIX_VOTE] = "vote",
+    [IMIX_BARRIER] = "barrier",
+    [IMIX_BRANCH] = "branch",
+    [IMIX_CALL] = "call",
+    [IMIX_OTHER] = "other",
+};
+
+const char *imix_class_name(imix_class c)
+{
+    return c < IMIX_N_CLASSES ? class_names[c] : "?";
+}
+
+int imix_width_bits(int w)
+{
+    return w >= 0 && w < IMIX_N_WIDTHS ? 8 << w : 0;
+}
+
+const char *imix_precision_name(int p)
+{
+    static const char *const names[] = {"fp16", "fp32", "fp64"};
+    return p >= 0 && p < IMIX_N_PRECISIONS ? names[p] : "?";
+}
+
+/* ---- opcodes ---- */
+
+/* The dot-separated parts of an opcode: parts[0] is the mnemonic. */
+#define MAX_PARTS 12
+typedef struct parts {
+    char buf[64];
+    const char *p[MAX_PARTS];
+    int n;
+} parts;
+
+static void split(const char *op, parts *s)
+{
+    snprintf(s->buf, sizeof s->buf, "%s", op);
+    s->n = 0;
+    char *c = s->buf;
+    while (s->n < MAX_PARTS) {
+        s->p[s->n++] = c;
+        char *dot = strchr(c, '.');
+        if (!dot)
+            break;
+        *dot = '\0';
+        c = dot + 1;
+    }
+}
+
+static bool has(const parts *s, const char *part)
+{
+    for (int i = 1; i < s->n; i++)
+        if (strcmp(s->p[i], part) == 0)
+            return true;
+    return false;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool is(const parts *s, const char *mnemonic)
+{
+    return strcmp(s->p[0], mnemonic) == 0;
+}
+
+static imix_op op_of(imix_class c, int width, int lanes)
+{
+    return (imix_op){.cls = c, .width_bits = width, .lanes = lanes};
+}
+
+/* PTX type suffix -> bits (0 = not a type). */
+static int ptx_type_bits(const char *t)
+{
+    static const struct {
+        const char *name;
+        int bits;
+    } types[] = {{"b8", 8},   {"u8", 8},   {"s8", 8},     {"b16", 16},    {"u16", 16},
+                 {"s16", 16}, {"f16", 16}, {"bf16", 16},  {"b32", 32},    {"u32", 32},
+                 {"s32", 32}, {"f32", 32}, {"f16x2", 32}, {"bf16x2", 32}, {"b64", 64},
+                 {"u64", 64}, {"s64", 64}, {"f64", 64},   {"b128", 128}};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(t, types[i].name) == 0)
+            return types[i].bits;
+    return 0;
+}
+
+static int ptx_access_bits(const parts *s)
+{
+    int vec = 1, bits = 0;
+    for (int i = 1; i < s->n; i++) {
+        if (strcmp(s->p[i], "v2") == 0)
+            vec = 2;
+        else if (strcmp(s->p[i], "v4") == 0)
+            vec = 4;
+        else if (strcmp(s->p[i], "v8") == 0)
+            vec = 8;
+        else if (ptx_type_bits(s->p[i]))
+            bits = ptx_type_bits(s->p[i]);
+    }
+    return vec * bits;
+}
+
+/* The precision of a PTX arithmetic opcode: -1 = not floating point; lanes
+ * 2 for the packed types. */
+static int ptx_precision(const parts *s, int *lanes)
+{
+    *lanes = 1;
+    if (has(s, "f32"))
+        return IMIX_P_FP32;
+    if (has(s, "f64"))
+        return IMIX_P_FP64;
+    if (has(s, "f16x2") || has(s, "bf16x2")) {
+        *lanes = 2;
+        return IMIX_P_FP16;
+    }
+    if (has(s, "f16") || has(s, "bf16"))
+        return IMIX_P_FP16;
+    return -1;
+}
+
+static const imix_class arith[IMIX_N_PRECISIONS][3] = {
+    [IMIX_P_FP16] = {IMIX_FP16_ADD, IMIX_FP16_MUL, IMIX_FP16_FMA},
+    [IMIX_P_FP32] = {IMIX_FP32_ADD, IMIX_FP32_MUL, IMIX_FP32_FMA},
+    [IMIX_P_FP64] = {IMIX_FP64_ADD, IMIX_FP64_MUL, IMIX_FP64_FMA},
+};
+
+static imix_op classify_ptx(const parts *s)
+{
+    const char *m = s->p[0];
+    int lanes;
+    if (is(s, "ld") || is(s, "ldu") || is(s, "st")) {
+        bool load = m[0] == 'l';
+        int bits = ptx_access_bits(s);
+        for (int i = 1; i < s->n; i++) {
+            if (starts(s->p[i], "shared"))
+                return op_of(load ? IMIX_LD_SHARED : IMIX_ST_SHARED, bits, 0);
+            if (strcmp(s->p[i], "global") == 0)
+                return op_of(load ? IMIX_LD_GLOBAL : IMIX_ST_GLOBAL, bits, 0);
+            if (strcmp(s->p[i], "local") == 0)
+                return op_of(load ? IMIX_LD_LOCAL : IMIX_ST_LOCAL, bits, 0);
+            if (strcmp(s->p[i], "const") == 0 || strcmp(s->p[i], "param") == 0)
+                return op_of(IMIX_LD_CONST, bits, 0);
+        }
+        return op_of(load ? IMIX_LD_GENERIC : IMIX_ST_GENERIC, bits, 0);
+    }
+    if (is(s, "atom") || is(s, "red")) {
+        for (int i = 1; i < s->n; i++)
+            if (starts(s->p[i], "shared"))
+                return op_of(IMIX_ATOM_SHARED, 0, 0);
+        return op_of(IMIX_ATOM_GLOBAL, 0, 0);
+    }
+    if (is(s, "cp") && has(s, "async"))
+        return op_of(IMIX_CP_ASYNC, 0, 0);
+    if (is(s, "mma") || is(s, "wgmma") || (is(s, "wmma") && has(s, "mma")))
+        return op_of(IMIX_TENSOR, 0, 0);
+    if (is(s, "shfl"))
+        return op_of(IMIX_SHUFFLE, 0, 0);
+    if (is(s, "vote") || is(s, "match") || is(s, "redux"))
+        return op_of(IMIX_VOTE, 0, 0);
+    if (is(s, "bar") || is(s, "barrier"))
+        return op_of(IMIX_BARRIER, 0, 0);
+    if (is(s, "bra") || is(s, "brx") || is(s, "ret") || is(s, "exit"))
+        return op_of(IMIX_BRANCH, 0, 0);
+    if (is(s, "call"))
+        return op_of(IMIX_CALL, 0, 0);
+    int p = ptx_precision(s, &lanes);
+    if (p >= 0) {
+        if (is(s, "add") || is(s, "sub"))
+            return op_of(arith[p][0], 0, lanes);
+        if (is(s, "mul"))
+            return op_of(arith[p][1], 0, lanes);
+        if (is(s, "fma") || is(s, "mad"))
+            return op_of(arith[p][2], 0, lanes);
+        if (is(s, "div") || is(s, "rcp") || is(s, "sqrt") || is(s, "rsqrt") || is(s, "ex2") ||
+            is(s, "lg2") || is(s, "sin") || is(s, "cos") || is(s, "tanh"))
+            return op_of(IMIX_SPECIAL, 0, lanes);
+    }
+    return op_of(IMIX_OTHER, 0, 0);
+}
+
+static int sass_access_bits(const parts *s)
+{
+    if (has(s, "U8") || has(s, "S8"))
+        return 8;
+    if (has(s, "U16") || has(s, "S16"))
+        return 16;
+    if (has(s, "64"))
+        return 64;
+    if (has(s, "128"))
+        return 128;
+    return 32;
+}
+
+static imix_op classify_sass(const parts *s)
+{
+    static const struct {
+        const char *mnemonic;
+        imix_class cls;
+        int lanes;
+    } arith_ops[] = {
+        {"FADD", IMIX_FP32_ADD, 1},  {"FMUL", IMIX_FP32_MUL, 1},  {"FFMA", IMIX_FP32_FMA, 1},
+        {"FADD2", IMIX_FP32_ADD, 2}, {"FMUL2", IMIX_FP32_MUL, 2}, {"FFMA2", IMIX_FP32_FMA, 2},
+        {"DADD", IMIX_FP64_ADD, 1},  {"DMUL", IMIX_FP64_MUL, 1},  {"DFMA", IMIX_FP64_FMA, 1},
+        {"HADD2", IMIX_FP16_ADD, 2}, {"HMUL2", IMIX_FP16_MUL, 2}, {"HFMA2", IMIX_FP16_FMA, 2},
+    };
+    for (size_t i = 0; i < sizeof arith_ops / sizeof arith_ops[0]; i++)
+        if (is(s, arith_ops[i].mnemonic))
+            return op_of(arith_ops[i].cls, 0, arith_ops[i].lanes);
+    static const struct {
+        const char *mnemonic;
+        imix_class cls;
+    } memory_ops[] = {
+        {"LDS", IMIX_LD_SHARED},  {"STS", IMIX_ST_SHARED}, {"LDG", IMIX_LD_GLOBAL},
+        {"STG", IMIX_ST_GLOBAL},  {"LD", IMIX_LD_GENERIC}, {"ST", IMIX_ST_GENERIC},
+        {"LDL", IMIX_LD_LOCAL},   {"STL", IMIX_ST_LOCAL},  {"LDSM", IMIX_LD_SHARED},
+        {"STSM", IMIX_ST_SHARED},
+    };
+    for (size_t i = 0; i < sizeof memory_ops / sizeof memory_ops[0]; i++) {
+        if (!is(s, memory_ops[i].mnemonic))
+            continue;
+        int bits = sass_access_bits(s);
+        /* LDSM.16.M88.4: four 8x8 matrices, 4 registers (128 bits) a thread */
+        if (is(s, "LDSM") || is(s, "STSM")) {
+            const char *last = s->p[s->n - 1];
+            bits = strcmp(last, "4") == 0 ? 128 : strcmp(last, "2") == 0 ? 64 : 32;
+        }
+        return op_of(memory_ops[i].cls, bits, 0);
+    }
+    const char *m = s->p[0];
+    if (is(s, "LDC") || is(s, "ULDC"))
+        return op_of(IMIX_LD_CONST, 0, 0);
+    if (is(s, "ATOMS"))
+        return op_of(IMIX_ATOM_SHARED, 0, 0);
+    if (is(s, "ATOMG") || is(s, "ATOM") || is(s, "RED") || is(s, "REDG") || is(s, "REDUX"))
+        return is(s, "REDUX") ? op_of(IMIX_VOTE, 0, 0) : op_of(IMIX_ATOM_GLOBAL, 0, 0);
+    if (is(s, "LDGSTS") || is(s, "UBLKCP") || starts(m, "UTMA"))
+        return op_of(IMIX_CP_ASYNC, 0, 0);
+    if (strstr(m, "MMA")) /* HMMA, IMMA, DMMA, BMMA, HGMMA, QGMMA ... */
+        return op_of(IMIX_TENSOR, 0, 0);
+    if (is(s, "MUFU"))
+        return op_of(IMIX_SPECIAL, 0, 1);
+    if (is(s, "SHFL"))
+        return op_of(IMIX_SHUFFLE, 0, 0);
+    if (is(s, "VOTE") || is(s, "VOTEU") || is(s, "MATCH"))
+        return op_of(IMIX_VOTE, 0, 0);
+    if (is(s, "BAR"))
+        return op_of(IMIX_BARRIER, 0, 0);
+    if (is(s, "BRA") || is(s, "BRX") || is(s, "JMP") || is(s, "JMX") || is(s, "EXIT") ||
+        is(s, "RET"))
+        return op_of(IMIX_BRANCH, 0, 0);
+    if (is(s, "CALL"))
+        return op_of(IMIX_CALL, 0, 0);
+    return op_of(IMIX_OTHER, 0, 0);
+}
+
+imix_op imix_classify(imix_level level, const char *op)
+{
+    parts s;
+    split(op, &s);
+    return level == IMIX_PTX ? classify_ptx(&s) : classify_sass(&s);
+}
+
+/* ---- the mix ---- */
+
+static int width_index(int bits)
+{
+    switch (bits) {
+    case 8:
+        return IMIX_W8;
+    case 16:
+        return IMIX_W16;
+    case 64:
+        return IMIX_W64;
+    case 128:
+        return IMIX_W128;
+    default:
+        return IMIX_W32;
+    }
+}
+
+static int precision_of(imix_class c)
+{
+    if (c >= IMIX_FP32_ADD && c <= IMIX_FP32_FMA)
+        return IMIX_P_FP32;
+    if (c >= IMIX_FP64_ADD && c <= IMIX_FP64_FMA)
+        return IMIX_P_FP64;
+    if (c >= IMIX_FP16_ADD && c <= IMIX_FP16_FMA)
+        return IMIX_P_FP16;
+    return -1;
+}
+
+/* Widths matter where a thread's access meets banks or sectors. */
+static bool is_memory(imix_class c)
+{
+    return c >= IMIX_LD_SHARED && c <= IMIX_ST_LOCAL;
+}
+
+void imix_count(imix_level level, const imix_insn *insns, size_t n, imix *out)
+{
+    memset(out, 0, sizeof *out);
+    out->level = level;
+    out->n_insns = n;
+    for (size_t i = 0; i < n; i++) {
+        imix_op op = insns[i].move ? op_of(IMIX_OTHER, 0, 0) : imix_classify(level, insns[i].op);
+        out->moves += insns[i].move;
+        out->count[op.cls]++;
+        if (is_memory(op.cls) && op.width_bits)
+            out->width[op.cls][width_index(op.width_bits)]++;
+        int p = precision_of(op.cls);
+        if (p >= 0) {
+            bool fma =
+                op.cls == IMIX_FP16_FMA || op.cls == IMIX_FP32_FMA || op.cls == IMIX_FP64_FMA;
+            out->flops[p] += (fma ? 2.0 : 1.0) * op.lanes;
+            if (insns[i].guarded)
+                out->guarded_flops[p] += (fma ? 2.0 : 1.0) * op.lanes;
+        }
+        if (op.cls == IMIX_BRANCH) {
+            /* a branch to itself is SASS's end-of-function spin, not a loop */
+            if (insns[i].target >= 0 && (size_t)insns[i].target < i)
+                out->backward_branches++;
+            if (insns[i].guarded)
+                out->guarded_branches++;
+        }
+    }
+}
+
+/* ---- against the source ---- */
+
+static bool same(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
+imix_verdict imix_check(const imix *m, int precision, double source_flops, bool calls)
+{
+    if (precision < 0 || precision >= IMIX_N_PRECISIONS || calls || isnan(source_flops))
+        return IMIX_NOT_COMPARABLE;
+    double code = m->flops[precision];
+    if (source_flops > 0 && code == 0)
+        return IMIX_NO_CODE;
+    if (source_flops == 0 && code > 0)
+        return m->guarded_flops[precision] == code || m->backward_branches || m->guarded_branches
+                   ? IMIX_NOT_COMPARABLE
+                   : IMIX_NO_SOURCE;
+    if (m->backward_branches)
+        return IMIX_NOT_COMPARABLE;
+    /* Loop-free code runs each instruction at most once per thread. */
+    if (source_flops > code && !same(source_flops, code))
+        return IMIX_SOURCE_ABOVE;
+    if (same(source_flops, code))
+        return IMIX_AGREE;
+    if (m->guarded_branches || m->guarded_flops[precision] > 0)
+        return IMIX_WITHIN;
+    return IMIX_SOURCE_BELOW;
+}
+
+const char *imix_verdict_name(imix_verdict v)
+{
+    static const char *const names[] = {
+        [IMIX_AGREE] = "agree",
+        [IMIX_WITHIN] = "within",
+        [IMIX_SOURCE_ABOVE] = "source_above_code",
+        [IMIX_SOURCE_BELOW] = "source_below_code",
+        [IMIX_NO_CODE] = "no_code",
+        [IMIX_NO_SOURCE] = "no_source",
+        [IMIX_NOT_COMPARABLE] = "not_comparable",
+    };
+    return v <= IMIX_NOT_COMPARABLE ? names[v] : "?";
+}

@@ -1,0 +1,147 @@
+/* coalesce: the global-memory sector model. Since Maxwell the L1/L2 move
+ * global data in 32-byte sectors, and a warp's request costs one sector per
+ * distinct 32-byte-aligned block any active lane touches; the bytes the
+ * lanes did not ask for are wasted bandwidth. Offsets are taken from a base
+ * that is 256-byte aligned, which is what cudaMalloc guarantees (CUDA C++
+ * Programming Guide, "Device Memory Accesses"); a base pointer offset by a
+ * non-multiple of 32 bytes would touch more sectors than reported. */
+#include "analysis/warp/coalesce.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int width,
+                           coalesce_request *out, char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) {
+        snprintf(why, why_size,
+                 "an access of %d bytes per lane is not a global-memory access width "
+                 "(1, 2, 4, 8 or 16)",
+                 width);
+        return false;
+    }
+    int64_t starts[LANES_WARP];
+    int n = 0;
+    for (int l = 0; l < LANES_WARP; l++) {
+        if (!(active >> l & 1))
+            continue;
+        if (addr[l] % width != 0) {
+            snprintf(why, why_size,
+                     "lane %d's address %lld is not a multiple of the access width %d "
+                     "(a misaligned global-memory access faults)",
+                     l, (long long)addr[l], width);
+            return false;
+        }
+        starts[n++] = addr[l];
+    }
+    /* Sorted starts give their sectors and 128-byte lines in order too (an
+     * aligned access of at most 16 bytes never straddles a sector). Lanes
+     * that ask for the same address are served once (a broadcast): the
+     * bytes asked for are the distinct ones, as aligned accesses of one
+     * width either coincide or do not overlap. */
+    lanes_sort(starts, n);
+    _Static_assert(COALESCE_SECTOR == 32, "sectors and lines by shifts");
+    for (int i = 0; i < n; i++) {
+        /* >> floors for negative offsets too (an arithmetic shift, as gcc
+         * and clang do). */
+        int64_t sector = starts[i] >> 5, prev = i ? starts[i - 1] >> 5 : 0;
+        if (i == 0 || sector != prev)
+            out->sectors++;
+        if (i == 0 || sector >> 2 != prev >> 2)
+            out->lines++;
+        if (i == 0 || starts[i] != starts[i - 1])
+            out->bytes += width;
+    }
+    out->ideal = (int)((out->bytes + COALESCE_SECTOR - 1) / COALESCE_SECTOR);
+    return true;
+}
+
+typedef struct coalesce_ctx {
+    int width;
+    coalesce_result *out;
+    /* The last request: one whose lanes all moved by the same multiple of
+     * 128 bytes touches as many sectors and lines (a loop striding whole
+     * rows), and is not evaluated again. */
+    bool have_last;
+    uint32_t last_active;
+    int64_t last_addr[LANES_WARP];
+    coalesce_request last;
+} coalesce_ctx;
+
+static bool moved_by_lines(const coalesce_ctx *ctx, const lanes_visit *v)
+{
+    return ctx->have_last && v->active == ctx->last_active &&
+           lanes_moved_by(ctx->last_addr, v->value, v->active, 128);
+}
+
+static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, size_t why_size,
+                       void *p)
+{
+    coalesce_ctx *ctx = p;
+    coalesce_request req;
+    if (moved_by_lines(ctx, v))
+        req = ctx->last;
+    else if (!coalesce_request_eval(v->value, v->active, ctx->width, &req, why, why_size))
+        return false;
+    ctx->have_last = true;
+    ctx->last_active = v->active;
+    memcpy(ctx->last_addr, v->value, sizeof ctx->last_addr);
+    ctx->last = req;
+    m[0] = req.sectors;
+    m[1] = req.bytes;
+    m[2] = req.ideal;
+    m[3] = req.lines;
+    coalesce_result *r = ctx->out;
+    if (v->probe)
+        return true;
+    if (r->requests == 0 || req.sectors > r->worst_sectors) {
+        r->worst_sectors = req.sectors;
+        r->worst_ideal = req.ideal;
+        r->worst_efficiency = (double)req.bytes / ((double)req.sectors * COALESCE_SECTOR);
+        r->worst_warp = v->warp;
+        r->worst_iteration = v->iteration;
+        r->worst_active = v->active;
+        memcpy(r->worst_addr, v->value, sizeof r->worst_addr);
+    }
+    r->requests += v->repeat;
+    return true;
+}
+
+static const char alignment_note[] =
+    "offsets are taken from a 256-byte-aligned base pointer (as cudaMalloc returns)";
+
+bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_env *env,
+                      coalesce_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->width = a->width;
+    out->ideal_sectors = (a->width * LANES_WARP + COALESCE_SECTOR - 1) / COALESCE_SECTOR;
+    coalesce_ctx ctx = {.width = a->width, .out = out};
+    lanes_result lr;
+    bool ok =
+        lanes_run_access(a, block, env, on_request, &ctx, &lr, out->reason, sizeof out->reason);
+    out->warps = lr.warps;
+    if (!ok) {
+        out->unreached = lr.ok && lr.visits == 0;
+        out->requests = 0;
+        out->worst_sectors = 0;
+        return false;
+    }
+    out->analyzed = true;
+    out->requests = lr.visits;
+    out->busiest_requests = lr.busiest_requests;
+    out->worst_sectors = (int)lr.worst[0];
+    out->total_sectors = lr.sum[0];
+    out->total_lines = lr.sum[3];
+    out->average_sectors = (double)lr.sum[0] / (double)lr.visits;
+    out->efficiency = (double)lr.sum[1] / ((double)lr.sum[0] * COALESCE_SECTOR);
+    out->assumed = true;
+    out->capped = lr.loop_capped;
+    out->guard_assumed = lr.guard_assumed;
+    out->bound_sampled = lr.bound_sampled;
+    snprintf(out->note, sizeof out->note, "%s%s%.680s", alignment_note, lr.note[0] ? "; " : "",
+             lr.note);
+    return true;
+}
