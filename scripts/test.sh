@@ -9,6 +9,9 @@
 #                    (cmocka; includes the full cuda_occupancy.h sweep), cli
 #                    (tests/cli/*.test golden cases), gpu (skipped without a
 #                    GPU: the test prints "skipped: no GPU" and exits 77).
+#   1b. build-release-gcc/, build-release-clang/   --buildtype=release (-O3)
+#                    with gcc and with clang-22, warnings as errors, and the
+#                    quick suite of each.
 #   2. build-asan/   gcc with -fsanitize=address,undefined: the unit and cli
 #                    suites, GPULINT_SWEEP=quick (a strided occupancy sweep;
 #                    the truth set without its programs marked heavy).
@@ -20,14 +23,14 @@
 # The last line is the total: "total: N passed, N failed, N skipped".
 #
 # Environment: GPULINT_FUZZ_SECONDS, GPULINT_TEST_STAGES (a subset of
-# "build asan fuzz valgrind", default all), GPULINT_SKIP_SETUP=1 (do not run
+# "build release asan fuzz valgrind", default all), GPULINT_SKIP_SETUP=1 (do not run
 # scripts/setup.sh).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 FUZZ_SECONDS=${GPULINT_FUZZ_SECONDS:-30}
-STAGES=" ${GPULINT_TEST_STAGES:-build asan fuzz valgrind} "
+STAGES=" ${GPULINT_TEST_STAGES:-build release asan fuzz valgrind} "
 SUMMARY=$(mktemp)
 trap 'rm -f "$SUMMARY"' EXIT
 
@@ -116,7 +119,9 @@ START=$(date +%s)
 if [[ $STAGES == *" build "* ]]; then
   banner "1. build-test: gcc, all suites"
   rc=0
-  if setup_build build-test && meson compile -C build-test; then
+  # Warnings are errors in every build this script makes (meson.build leaves
+  # werror off for users' builds).
+  if setup_build build-test -Dwerror=true && meson compile -C build-test; then
     rm -f build-test/meson-logs/all.*
     meson test -C build-test --print-errorlogs --logbase all || rc=$?
     show_skips build-test/meson-logs/all.json
@@ -124,6 +129,24 @@ if [[ $STAGES == *" build "* ]]; then
     rc=1
   fi
   count_meson "build-test (all suites)" build-test/meson-logs/all.json "$rc"
+fi
+
+# ---------------------------------------------------------------- 1b. release
+# What a packager builds: -O3 warns where -O2 does not (format truncation
+# that only inlining reveals), with gcc and with clang.
+if [[ $STAGES == *" release "* ]]; then
+  for cc in gcc clang-22; do
+    dir=build-release-${cc%%-*}
+    banner "1b. $dir: $cc, --buildtype=release, warnings as errors, quick suite"
+    rc=0
+    if CC=$cc setup_build "$dir" --buildtype=release -Dwerror=true && meson compile -C "$dir"; then
+      rm -f "$dir"/meson-logs/release.*
+      meson test -C "$dir" --suite quick --print-errorlogs --logbase release || rc=$?
+    else
+      rc=1
+    fi
+    count_meson "$dir (quick)" "$dir/meson-logs/release.json" "$rc"
+  done
 fi
 
 # ---------------------------------------------------------------- 2. asan
@@ -154,7 +177,8 @@ if [[ $STAGES == *" fuzz "* ]]; then
   banner "3. build-fuzz: libFuzzer targets, ${FUZZ_SECONDS} s each"
   fp=0
   ff=0
-  opts=(-Dfuzz=true -Dtests=disabled -Dlibclang=disabled -Dcharts=disabled -Dcudart=disabled)
+  opts=(-Dfuzz=true -Dtests=disabled -Dlibclang=disabled -Dcharts=disabled -Dcudart=disabled
+    -Dwerror=true)
   if has_option gpu_tests; then opts+=(-Dgpu_tests=disabled); fi
   if CC=clang-22 setup_build build-fuzz "${opts[@]}"; then
     mapfile -t targets < <(meson introspect --targets build-fuzz | python3 -c '

@@ -25,7 +25,8 @@ static void set_dims(expr_env *env, const int64_t block[3], const int64_t grid[3
     expr_env_set_builtin(env, SYM_WARP_SIZE, WARP);
 }
 
-/* The value in one thread: linear id t of block (bx, by, bz). */
+/* The value in one thread: linear id t of block (bx, by, bz). False when it
+ * cannot be evaluated, with a sentence in why where why_size is not 0. */
 static bool eval_at(const expr *e, expr_env *env, const int64_t block[3], const int64_t bid[3],
                     int64_t t, int64_t *v, char *why, size_t why_size)
 {
@@ -39,6 +40,8 @@ static bool eval_at(const expr *e, expr_env *env, const int64_t block[3], const 
     expr_status st = expr_eval(e, env, v, &reason);
     if (st == EXPR_OK)
         return true;
+    if (!why_size)
+        return false; /* the caller wants no sentence */
     const char *name = expr_first_unbound(e, env);
     if (st == EXPR_UNBOUND && name)
         snprintf(why, why_size, "'%s' has no value (only thread and block indices are known)",
@@ -110,8 +113,7 @@ static int full_block(const expr *e, expr_env *env)
         expr_env_set_builtin(env, SYM_BDIM_X, b1[0]);
         bool ok = true, full = false;
         for (int64_t t = 0; t < b1[0] && ok; t++) {
-            char ignored[8];
-            ok = eval_at(e, env, b1, zero, t, &trial[t], ignored, sizeof ignored);
+            ok = eval_at(e, env, b1, zero, t, &trial[t], NULL, 0);
             if (ok && trial[t] < 0)
                 trial[t] = 0;
         }
