@@ -47,7 +47,7 @@ def check(ok, what):
 
 res = table.costs(DATA)
 derived = set(table.c_rows(res))
-src = open(os.path.join(ROOT, "src", "analysis", "mathcost.c")).read()
+src = open(os.path.join(ROOT, "src", "analysis", "timing", "mathcost.c")).read()
 in_c = [l.rstrip() for l in src.splitlines() if re.match(r'\s*\{"\w+", (32|64), \{\{', l)]
 check(len(in_c) > 40, "mathcost.c has its table (%d rows)" % len(in_c))
 for row in in_c:
