@@ -67,6 +67,14 @@ void cn_free(cnode *n)
     free(n);
 }
 
+bool cn_inside(const cnode *n, const cnode *anc)
+{
+    for (; n; n = n->parent)
+        if (n == anc)
+            return true;
+    return false;
+}
+
 bool cn_is_expr(const cnode *n)
 {
     return n && clang_isExpression(n->kind);

@@ -14,175 +14,6 @@
 
 #include "cusrc/cusrc_walk.h"
 
-/* Deeper call chains than this are not followed (and said so). */
-#define CALL_MAX_DEPTH 16
-#define CALL_MAX_PARAMS 32
-
-static bool is_reference(CXType t)
-{
-    enum CXTypeKind k = clang_getCanonicalType(t).kind;
-    return k == CXType_LValueReference || k == CXType_RValueReference;
-}
-
-static bool is_function_kind(enum CXCursorKind k)
-{
-    return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod ||
-           k == CXCursor_ConversionFunction || k == CXCursor_Constructor ||
-           k == CXCursor_FunctionTemplate;
-}
-
-/* "tile::load", "Packed::payload": the name with its namespaces and classes. */
-static char *qualified_name(CXCursor c)
-{
-    char *name = cn_spelling(c);
-    for (CXCursor p = clang_getCursorSemanticParent(c); !clang_Cursor_isNull(p);
-         p = clang_getCursorSemanticParent(p)) {
-        enum CXCursorKind k = p.kind;
-        if (k != CXCursor_Namespace && k != CXCursor_StructDecl && k != CXCursor_ClassDecl &&
-            k != CXCursor_ClassTemplate && k != CXCursor_UnionDecl)
-            break;
-        char *pn = cn_spelling(p);
-        if (!pn[0]) {
-            free(pn);
-            break; /* anonymous namespace or lambda class */
-        }
-        char *q = xmalloc(strlen(pn) + strlen(name) + 3);
-        sprintf(q, "%s::%s", pn, name);
-        free(pn);
-        free(name);
-        name = q;
-    }
-    return name;
-}
-
-/* The outermost namespace of c, "" when none. */
-static char *top_namespace(CXCursor c)
-{
-    char *top = xstrdup("");
-    for (CXCursor p = clang_getCursorSemanticParent(c); !clang_Cursor_isNull(p);
-         p = clang_getCursorSemanticParent(p)) {
-        if (p.kind == CXCursor_TranslationUnit)
-            break;
-        if (p.kind == CXCursor_Namespace) {
-            free(top);
-            top = cn_spelling(p);
-        }
-    }
-    return top;
-}
-
-typedef enum callee_kind {
-    CALLEE_NONE,    /* not a function call gpulint walks (intrinsic, builtin, kernel) */
-    CALLEE_WALK,    /* a project function with a body: walk it */
-    CALLEE_OPAQUE,  /* a project function without a body here */
-    CALLEE_LIBRARY, /* a template library's device code (CUB, Thrust, CUTLASS, CuTe) */
-} callee_kind;
-
-/* A constructor or destructor the compiler declared (cuda-samples'
- * `SharedMemory<T>()` has none written): no body anywhere, as it does
- * nothing beyond what the members' own do. clang places such a
- * declaration at its class's name. */
-static bool implicit_member(CXCursor fn)
-{
-    if (fn.kind != CXCursor_Constructor && fn.kind != CXCursor_Destructor)
-        return false;
-    CXCursor cls = clang_getCursorSemanticParent(fn);
-    return !clang_Cursor_isNull(cls) &&
-           clang_equalLocations(clang_getCursorLocation(fn), clang_getCursorLocation(cls));
-}
-
-static callee_kind classify(cusrc_tu *t, cnode *call, CXCursor *def_out)
-{
-    CXCursor fn = clang_getCursorReferenced(call->cur);
-    if (clang_Cursor_isNull(fn) || !is_function_kind(fn.kind))
-        return CALLEE_NONE;
-    if (cn_has_attr(fn, CXCursor_CUDAGlobalAttr))
-        return CALLEE_NONE; /* a launch from the device: not this kernel's work */
-    CXCursor def = clang_getCursorDefinition(fn);
-    bool project = cn_in_main(t, fn) || cn_in_user_header(t, fn);
-    if (clang_Cursor_isNull(def)) {
-        /* The compiler's own builtins (INFINITY is __builtin_inff()) have no
-         * body anywhere and no location, which reads as the main file. */
-        char *name = cn_spelling(fn);
-        bool builtin = !strncmp(name, "__builtin_", 10);
-        free(name);
-        if (!project || builtin || implicit_member(fn))
-            return CALLEE_NONE;
-        *def_out = fn;
-        return CALLEE_OPAQUE;
-    }
-    if (!cn_in_main(t, def) && !cn_in_user_header(t, def)) {
-        char *ns = top_namespace(def);
-        bool lib = !strcmp(ns, "cub") || !strcmp(ns, "thrust") || !strcmp(ns, "cutlass") ||
-                   !strcmp(ns, "cute");
-        free(ns);
-        *def_out = def;
-        return lib ? CALLEE_LIBRARY : CALLEE_NONE;
-    }
-    *def_out = def;
-    return CALLEE_WALK;
-}
-
-bool call_arg_by_reference(walker *w, cnode *call, cnode *arg)
-{
-    /* Only a call that is walked reads its reference arguments in its body;
-     * a constructor taking `const T &` copies (a load here), and a
-     * library's by-reference read is still a read here. */
-    CXCursor def = clang_getNullCursor();
-    if (classify(w->t, call, &def) != CALLEE_WALK || def.kind == CXCursor_Constructor)
-        return false;
-    cnode *args[CALL_MAX_PARAMS];
-    int np = x_call_args(call, def, args, CALL_MAX_PARAMS);
-    for (int i = 0; i < np; i++)
-        if (args[i] && cn_strip(args[i]) == cn_strip(arg))
-            return is_reference(clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)i)));
-    return false;
-}
-
-bool call_bound_ptr(walker *w, CXCursor parm, lref *out)
-{
-    if (!w->calls)
-        return false;
-    call_frame *fr = w->calls;
-    for (int i = 0; i < fr->n_ptrs; i++) {
-        if (!clang_equalCursors(fr->ptrs[i].parm, parm))
-            continue;
-        const lref *at = &fr->ptrs[i].at;
-        out->space = at->space;
-        out->array = at->array;
-        free(out->base);
-        out->base = at->base ? xstrdup(at->base) : NULL;
-        expr_free(out->off);
-        out->off = at->off ? expr_clone(at->off) : NULL;
-        if (at->why && !out->why)
-            out->why = xstrdup(at->why);
-        return true;
-    }
-    return false;
-}
-
-char *call_chain(walker *w)
-{
-    if (!w->calls)
-        return NULL;
-    call_frame *order[CALL_MAX_DEPTH + 1];
-    int n = 0;
-    for (call_frame *fr = w->calls; fr && n <= CALL_MAX_DEPTH; fr = fr->up)
-        order[n++] = fr;
-    sbuf b;
-    sbuf_init(&b);
-    for (int i = n - 1; i >= 0; i--) {
-        const call_frame *fr = order[i];
-        bool same = fr->call_file && w->t->path && strcmp(fr->call_file, w->t->path) == 0;
-        sbuf_addf(&b, "%s%s (called at %s%s%d)", i == n - 1 ? "" : " -> ", fr->name,
-                  same            ? "line "
-                  : fr->call_file ? fr->call_file
-                                  : "",
-                  same ? "" : ":", fr->call_line);
-    }
-    return sbuf_take(&b);
-}
-
 static bool name_taken(const fn_ctx *f, const char *name)
 {
     for (size_t i = 0; i < f->n_vars; i++)
@@ -227,7 +58,7 @@ static void skip_call(walker *w, cnode *call, const char *what, CXCursor def)
 {
     src_loc l = {0};
     cn_loc(w->t, call->cur, &l);
-    char *name = qualified_name(def);
+    char *name = call_qualified_name(def);
     wk_incomplete(w, "line %d: %s '%s'", l.line, what, name);
     free(name);
     free(l.file);
@@ -245,7 +76,7 @@ static void bind_pointers(walker *w, cnode **args, int np, CXCursor def, call_fr
         lref r = {SP_NONE, -1, NULL, NULL, NULL};
         if (pt.kind == CXType_Pointer)
             wk_resolve_pointer(w, args[i], &r, 0);
-        else if (is_reference(pt))
+        else if (call_is_reference(pt))
             wk_resolve_lvalue(w, args[i], &r, 0);
         else
             continue;
@@ -286,13 +117,13 @@ static void walk_ctor_inits(walker *w, cnode *root)
         return;
     for (int i = 0; i < root->n_kids; i++)
         if (cn_is_expr(root->kids[i]))
-            wk_walk_expr(w, root->kids[i]);
+            w->walk_expr(w, root->kids[i]);
 }
 
 bool call_walk(walker *w, cnode *call)
 {
     CXCursor def = clang_getNullCursor();
-    callee_kind kind = classify(w->t, call, &def);
+    callee_kind kind = call_classify(w->t, call, &def);
     if (kind == CALLEE_NONE)
         return false;
     if (kind == CALLEE_LIBRARY) {
@@ -322,7 +153,8 @@ bool call_walk(walker *w, cnode *call)
     w->call_budget -= size;
 
     /* The arguments are evaluated in the caller, before the call. */
-    wk_walk_kids(w, call);
+    for (int i = 0; i < call->n_kids; i++)
+        w->walk_expr(w, call->kids[i]);
 
     cnode *args[CALL_MAX_PARAMS];
     int np = x_call_args(call, def, args, CALL_MAX_PARAMS);
@@ -330,7 +162,7 @@ bool call_walk(walker *w, cnode *call)
     int nv = np >= 0 ? x_bind_args(w->f, call, def, vals, CALL_MAX_PARAMS) : -1;
     call_frame fr = {0};
     fr.def = def;
-    fr.name = qualified_name(def);
+    fr.name = call_qualified_name(def);
     src_loc l = {0};
     cn_loc(w->t, call->cur, &l);
     fr.call_line = l.line;
@@ -366,7 +198,7 @@ bool call_walk(walker *w, cnode *call)
     w->calls = &fr;
     w->n_calls++;
     walk_ctor_inits(w, root);
-    wk_walk_body(w, root);
+    w->walk_body(w, root);
     w->n_calls--;
     w->calls = fr.up;
     w->f = caller;

@@ -1,9 +1,9 @@
 /* cusrc_int: internals shared by the libclang half of the source front end
  * (cusrc.c drives, cusrc_ast.c holds the cursor tree and variable tables,
- * cusrc_eval.c turns expressions into expr trees, cusrc_body.c walks kernel
- * bodies). libclang gives no parent links and visits through callbacks, so
- * each function we look at is first copied into a small tree of cnodes that
- * can be walked both ways. */
+ * cusrc_eval.c turns expressions into expr trees, cusrc_stmt.c and the
+ * walkers of cusrc_walk.h walk kernel bodies). libclang gives no parent links and visits through
+ * callbacks, so each function we look at is first copied into a small tree of cnodes that can be
+ * walked both ways. */
 #ifndef GPULINT_CUSRC_INT_H
 #define GPULINT_CUSRC_INT_H
 
@@ -163,6 +163,7 @@ cnode *cn_build(CXCursor c);
 void cn_free(cnode *n);
 cnode *cn_strip(cnode *n);       /* parens, implicit casts, wrappers with one expression kid */
 cnode *cn_strip_casts(cnode *n); /* also explicit casts */
+bool cn_inside(const cnode *n, const cnode *anc); /* n is anc or lies below it */
 bool cn_is_expr(const cnode *n);
 int cn_n_expr_kids(const cnode *n);
 cnode *cn_expr_kid(const cnode *n, int i); /* i-th kid that is an expression */
@@ -205,9 +206,6 @@ bool x_is_per_lane(fn_ctx *f, const expr *e);
 /* Binds the parameters of def to the arguments of call (translated in f);
  * returns how many, -1 when there are more than max. Free with x_unbind. */
 int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max);
-/* A cooperative_groups type: 'b' thread_block, 'g' grid_group, 't'
- * thread_block_tile<N> (*tile = N), 0 anything else. */
-char x_cg_kind(CXType t, int64_t *tile);
 /* The argument node of each parameter of def at call (NULL for a default
  * argument); returns the number of parameters, -1 when more than max. */
 int x_call_args(cnode *call, CXCursor def, cnode **out, int max);
@@ -217,7 +215,20 @@ expr *x_assign_value(fn_ctx *f, var_info *v, cnode *assign);
 bool x_const(fn_ctx *f, cnode *n, int64_t *out); /* libclang's own constant evaluation */
 expr *x_conj(expr *a, expr *b);                  /* a && b, either may be NULL */
 
-/* ---- cusrc_body.c ---- */
+/* ---- cusrc_reach.c ---- */
+/* The definition of v (its VarDecl node or an assignment) that reaches use;
+ * NULL when no single one can be shown to. */
+cnode *x_reaching_def(var_info *v, cnode *use);
+
+/* ---- cusrc_cg.c ---- */
+/* A cooperative_groups type: 'b' thread_block, 'g' grid_group, 't'
+ * thread_block_tile<N> (*tile = N), 0 anything else. */
+char x_cg_kind(CXType t, int64_t *tile);
+/* A cooperative group's method called on a group (thread_rank, size,
+ * num_threads, meta_group_rank...) as an expr; NULL when it is not one gpulint knows. */
+expr *x_cg_value(cnode *n, const char *method);
+
+/* ---- cusrc_stmt.c ---- */
 void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn);
 
 /* ---- cusrc_tu.c (growth of the unit's arrays) ---- */

@@ -1,5 +1,5 @@
 /* cusrc_tu: the unit being built, grown one array, access, branch or note
- * at a time, by the driver (cusrc.c) and the body walk (cusrc_body.c). */
+ * at a time, by the driver (cusrc.c) and the body walkers (cusrc_walk.h). */
 #include <stdarg.h>
 #include <string.h>
 

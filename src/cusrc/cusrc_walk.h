@@ -1,8 +1,17 @@
-/* cusrc_walk: the kernel-body walker shared by cusrc_body.c (statements,
- * expressions, sites, counts) and cusrc_call.c (calls to __device__
- * functions walked at their call sites). A helper's body is walked with its
- * own fn_ctx but the caller's loops, guards and counts, so everything it
- * does lands where the call stands. */
+/* cusrc_walk: the kernel-body walker, in files by what they walk, each
+ * calling only the ones listed before it:
+ *   cusrc_frame.c  the calls being walked (which callee, bound parameters)
+ *   cusrc_lref.c   declarations: where names, pointers and lvalues point
+ *   cusrc_site.c   guards, per-loop counts, access and branch sites
+ *   cusrc_ops.c    what an operation costs (FLOPs, math calls, wmma)
+ *   cusrc_call.c   calls to __device__ functions, walked at the call site
+ *   cusrc_expr.c   expressions: loads, stores, operations, calls
+ *   cusrc_stmt.c   statements and loops; body_analyse is the entry
+ * A call's arguments and the helper's body are expressions and statements:
+ * cusrc_call.c walks them through the walker's walk_expr and walk_body,
+ * which body_analyse sets, so no two files call each other. A helper's body
+ * is walked with its own fn_ctx but the caller's loops, guards and counts,
+ * so everything it does lands where the call stands. */
 #ifndef GPULINT_CUSRC_WALK_H
 #define GPULINT_CUSRC_WALK_H
 
@@ -49,6 +58,9 @@ typedef struct call_frame {
 } call_frame;
 
 typedef struct walker {
+    /* The walkers above cusrc_call.c (cusrc_expr.c, cusrc_stmt.c). */
+    void (*walk_expr)(struct walker *w, cnode *n);
+    void (*walk_body)(struct walker *w, cnode *body); /* a function body; early exits end it */
     cusrc_tu *t;
     cusrc_unit *u;
     fn_ctx *f;         /* the function being walked: the kernel or a helper */
@@ -99,21 +111,20 @@ typedef struct walker {
     char *last_store_text, *pending_text;
 } walker;
 
-/* ---- cusrc_body.c ---- */
-void wk_lref_free(lref *r);
-void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth);
-void wk_resolve_lvalue(walker *w, cnode *n, lref *r, int depth);
-void wk_walk_kids(walker *w, cnode *n);
-void wk_walk_expr(walker *w, cnode *n);
-void wk_walk_body(walker *w, cnode *body); /* a function body; early exits end it */
-/* The counts of this variant miss code; the first reason is kept. */
-void wk_incomplete(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Deeper call chains than this are not followed (and said so). */
+#define CALL_MAX_DEPTH 16
+#define CALL_MAX_PARAMS 32
 
-/* ---- cusrc_call.c ---- */
-/* Walks a call to a __device__ function of the project at its call site
- * (arguments first, then the body with the parameters bound). False when
- * the call is not one to walk (an intrinsic, a library function). */
-bool call_walk(walker *w, cnode *call);
+/* ---- cusrc_frame.c ---- */
+typedef enum callee_kind {
+    CALLEE_NONE,    /* not a function call gpulint walks (intrinsic, builtin, kernel) */
+    CALLEE_WALK,    /* a project function with a body: walk it */
+    CALLEE_OPAQUE,  /* a project function without a body here */
+    CALLEE_LIBRARY, /* a template library's device code (CUB, Thrust, CUTLASS, CuTe) */
+} callee_kind;
+callee_kind call_classify(cusrc_tu *t, cnode *call, CXCursor *def_out);
+bool call_is_reference(CXType t);
+char *call_qualified_name(CXCursor c); /* "tile::load", "Packed::payload" */
 /* The memory a pointer or reference parameter of the helper being walked
  * was bound to; false when parm is not bound. */
 bool call_bound_ptr(walker *w, CXCursor parm, lref *out);
@@ -121,5 +132,54 @@ bool call_bound_ptr(walker *w, CXCursor parm, lref *out);
 bool call_arg_by_reference(walker *w, cnode *call, cnode *arg);
 /* "tile::load (line 44) → tile::fma4 (line 12)", NULL in the kernel's own body. */
 char *call_chain(walker *w);
+
+/* ---- cusrc_lref.c ---- */
+void wk_lref_free(lref *r);
+void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth);
+void wk_resolve_lvalue(walker *w, cnode *n, lref *r, int depth);
+long wk_register_array(walker *w, CXCursor decl, cnode *declnode);
+bool wk_is_array_type(CXType t);
+bool wk_is_builtin_var_name(const char *s);
+
+/* ---- cusrc_site.c ---- */
+/* A frame's counts set aside while an arm's are gathered. */
+typedef struct arm_saved {
+    int64_t direct[CNT_N];
+    expr *nested[CNT_N];
+} arm_saved;
+void wk_push_guard(walker *w, expr *g);
+void wk_pop_guard(walker *w);
+loop_frame *wk_count_frame(walker *w);
+void wk_add_count(walker *w, int cat, int64_t n);
+expr *wk_frame_total(loop_frame *fr, int cat);
+void wk_arm_begin(walker *w, arm_saved *saved);
+void wk_arm_end(walker *w, arm_saved *saved, const expr *cond);
+void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_store);
+void wk_emit_access(walker *w, cnode *n, bool is_store);
+void wk_emit_access_ptr(walker *w, cnode *ptr, int64_t width, bool is_store);
+void wk_emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, expr *ce);
+/* The counts of this variant miss code; the first reason is kept. */
+void wk_incomplete(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- cusrc_ops.c ---- */
+bool wk_in_list(const char *s, const char *const *l);
+bool wk_pure_call(cnode *n); /* a math function without side effects */
+bool wk_folds(walker *w, cnode *n, int depth);
+void wk_count_ops(walker *w, cnode *n);
+
+/* ---- cusrc_call.c ---- */
+/* Walks a call to a __device__ function of the project at its call site
+ * (arguments first, then the body with the parameters bound). False when
+ * the call is not one to walk (an intrinsic, a library function). */
+bool call_walk(walker *w, cnode *call);
+
+/* ---- cusrc_expr.c ---- */
+void wk_walk_expr(walker *w, cnode *n);
+void wk_walk_kids(walker *w, cnode *n);
+int wk_load_loops(walker *w, cnode *n);
+void wk_avail_clear(walker *w);
+
+/* ---- cusrc_stmt.c ---- */
+void wk_walk_body(walker *w, cnode *body); /* a function body; early exits end it */
 
 #endif

@@ -1,0 +1,696 @@
+/* cusrc_expr: walks one expression of a kernel body: each load and store it
+ * makes (with what nvcc drops: a repeated common subexpression, an element
+ * still in a register, a dead store, work hoisted out of a loop), each
+ * operation it counts, the conditional arms it guards, the calls it walks
+ * (cusrc_call). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_walk.h"
+
+/* ---- expressions ---- */
+
+/* How the value of an lvalue node is used: 0 not an access (address taken,
+ * decays, base of a member), 1 load, 2 store, 3 load and store. */
+static int access_use(walker *w, cnode *n)
+{
+    cnode *child = n, *p = n->parent;
+    while (p && p->kind == CXCursor_ParenExpr) {
+        child = p;
+        p = p->parent;
+    }
+    if (!p)
+        return 1;
+    switch (p->kind) {
+    case CXCursor_MemberRefExpr: {
+        if (p->n_kids && p->kids[0] == child) {
+            /* x.method(), (float)bf[i] through operator float: the call
+             * reads the object (a method gpulint walks reads its fields
+             * itself, but libclang shows no `this` to bind). */
+            CXCursor m = clang_getCursorReferenced(p->cur);
+            if (m.kind == CXCursor_CXXMethod || m.kind == CXCursor_ConversionFunction)
+                return 1;
+            CXType bt = clang_getCanonicalType(clang_getCursorType(n->cur));
+            if (bt.kind != CXType_Pointer)
+                return 0; /* a[i].y: the member is the access */
+        }
+        return 1;
+    }
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(p->cur);
+        if (k == CXUnaryOperator_AddrOf)
+            return 0;
+        if (k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec ||
+            k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PreDec)
+            return 3;
+        return 1;
+    }
+    case CXCursor_BinaryOperator:
+        if (p->n_kids == 2 && p->kids[0] == child &&
+            clang_getCursorBinaryOperatorKind(p->cur) == CXBinaryOperator_Assign)
+            return 2;
+        return 1;
+    case CXCursor_CompoundAssignOperator:
+        return p->n_kids == 2 && p->kids[0] == child ? 3 : 1;
+    case CXCursor_CallExpr: {
+        if (call_arg_by_reference(w, p, child))
+            return 0; /* the helper's body reads or writes it */
+        char *name = cn_spelling(p->cur);
+        int r = 1;
+        CXType nt = clang_getCanonicalType(clang_getCursorType(n->cur));
+        if (nt.kind == CXType_Record && strncmp(name, "operator", 8) != 0) {
+            /* An object passed to a function or constructor is passed by
+             * reference unless it is being copied (same type). */
+            CXType pt = clang_getCanonicalType(clang_getCursorType(p->cur));
+            if (!clang_equalTypes(clang_getUnqualifiedType(nt), clang_getUnqualifiedType(pt))) {
+                free(name);
+                return 0;
+            }
+        }
+        if (p->n_kids >= 1 && p->kids[0] == child) {
+            if (strcmp(name, "operator=") == 0)
+                r = 2;
+            else if (strncmp(name, "operator", 8) == 0 && strchr(name + 8, '=') &&
+                     strcmp(name, "operator==") != 0 && strcmp(name, "operator!=") != 0 &&
+                     strcmp(name, "operator<=") != 0 && strcmp(name, "operator>=") != 0)
+                r = 3;
+        }
+        free(name);
+        return r;
+    }
+    default:
+        return 1;
+    }
+}
+
+static bool is_memory_lvalue(walker *w, cnode *n)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+    if (wk_is_array_type(t) || t.kind == CXType_FunctionProto)
+        return false;
+    switch (n->kind) {
+    case CXCursor_ArraySubscriptExpr:
+        return true;
+    case CXCursor_UnaryOperator:
+        return clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_Deref;
+    case CXCursor_MemberRefExpr: {
+        if (n->n_kids < 1)
+            return false; /* implicit this-> */
+        /* x.f naming a method (the callee of x.f()) reads no memory. */
+        CXCursor member = clang_getCursorReferenced(n->cur);
+        if (member.kind == CXCursor_CXXMethod || member.kind == CXCursor_ConversionFunction ||
+            member.kind == CXCursor_FunctionTemplate)
+            return false;
+        cnode *b = cn_strip(n->kids[0]);
+        if (b->kind == CXCursor_DeclRefExpr) {
+            char *s = cn_spelling(b->cur);
+            bool builtin = wk_is_builtin_var_name(s);
+            free(s);
+            if (builtin)
+                return false;
+        }
+        return true;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(n->cur);
+        if (d.kind == CXCursor_ParmDecl && w->calls &&
+            clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_LValueReference) {
+            lref r = {SP_NONE, -1, NULL, NULL, NULL};
+            bool bound = call_bound_ptr(w, d, &r) && r.space != SP_NONE;
+            wk_lref_free(&r);
+            return bound;
+        }
+        if (d.kind != CXCursor_VarDecl)
+            return false;
+        var_info *v = fn_var(w->f, d);
+        if (v)
+            return v->is_shared;
+        return cn_has_attr(d, CXCursor_CUDASharedAttr);
+    }
+    default:
+        return false;
+    }
+}
+
+/* ---- common subexpressions ---- */
+
+/* An expression with no side effect: operators other than assignments and
+ * increments, names, literals, subscripts, members, casts, math calls. */
+static bool pure_tree(const cnode *n, int depth)
+{
+    if (!n || depth > 32)
+        return false;
+    switch (n->kind) {
+    case CXCursor_BinaryOperator:
+        if (clang_getCursorBinaryOperatorKind(n->cur) >= CXBinaryOperator_Assign)
+            return false;
+        break;
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
+        if (k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec ||
+            k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PreDec)
+            return false;
+        break;
+    }
+    case CXCursor_CallExpr:
+        if (!wk_pure_call((cnode *)n))
+            return false;
+        break;
+    case CXCursor_DeclRefExpr:
+    case CXCursor_MemberRefExpr:
+    case CXCursor_IntegerLiteral:
+    case CXCursor_FloatingLiteral:
+    case CXCursor_ParenExpr:
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXFunctionalCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_UnexposedExpr:
+        break;
+    default:
+        return false;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (!pure_tree(n->kids[i], depth + 1))
+            return false;
+    return true;
+}
+
+static bool same_literal(CXCursor a, CXCursor b)
+{
+    CXEvalResult ra = clang_Cursor_Evaluate(a), rb = clang_Cursor_Evaluate(b);
+    bool same = false;
+    if (ra && rb && clang_EvalResult_getKind(ra) == clang_EvalResult_getKind(rb)) {
+        if (clang_EvalResult_getKind(ra) == CXEval_Float)
+            same = clang_EvalResult_getAsDouble(ra) == clang_EvalResult_getAsDouble(rb);
+        else if (clang_EvalResult_getKind(ra) == CXEval_Int)
+            same = clang_EvalResult_getAsLongLong(ra) == clang_EvalResult_getAsLongLong(rb);
+    }
+    if (ra)
+        clang_EvalResult_dispose(ra);
+    if (rb)
+        clang_EvalResult_dispose(rb);
+    return same;
+}
+
+/* The same computation: the same operators on the same names and values. */
+static bool same_tree(const cnode *a, const cnode *b, int depth)
+{
+    if (a->kind != b->kind || a->n_kids != b->n_kids || depth > 32)
+        return false;
+    if (!clang_equalTypes(clang_getCanonicalType(clang_getCursorType(a->cur)),
+                          clang_getCanonicalType(clang_getCursorType(b->cur))))
+        return false;
+    switch (a->kind) {
+    case CXCursor_BinaryOperator:
+        if (clang_getCursorBinaryOperatorKind(a->cur) != clang_getCursorBinaryOperatorKind(b->cur))
+            return false;
+        break;
+    case CXCursor_UnaryOperator:
+        if (clang_getCursorUnaryOperatorKind(a->cur) != clang_getCursorUnaryOperatorKind(b->cur))
+            return false;
+        break;
+    case CXCursor_DeclRefExpr:
+    case CXCursor_MemberRefExpr:
+    case CXCursor_CallExpr:
+        if (!clang_equalCursors(clang_getCursorReferenced(a->cur),
+                                clang_getCursorReferenced(b->cur)))
+            return false;
+        break;
+    case CXCursor_IntegerLiteral:
+    case CXCursor_FloatingLiteral:
+        return same_literal(a->cur, b->cur);
+    default:
+        break;
+    }
+    for (int i = 0; i < a->n_kids; i++)
+        if (!same_tree(a->kids[i], b->kids[i], depth + 1))
+            return false;
+    return true;
+}
+
+/* A floating-point operation or math call with no side effect: what the
+ * compiler may compute once (a repeat in the statement) or before a loop
+ * (it does not change there). */
+static bool pure_float_op(cnode *n)
+{
+    bool op = n->kind == CXCursor_BinaryOperator &&
+              clang_getCursorBinaryOperatorKind(n->cur) < CXBinaryOperator_Assign;
+    bool call = n->kind == CXCursor_CallExpr && wk_pure_call(n);
+    return (op || call) && cn_float_kind(clang_getCursorType(n->cur)) && pure_tree(n, 0);
+}
+
+/* A pure floating-point operation of the statement: true when an equal
+ * one was met before it (the compiler computes it once), else it is
+ * recorded. */
+static bool cse_repeat(walker *w, cnode *n)
+{
+    for (int i = 0; i < w->n_cse; i++)
+        if (same_tree(w->cse[i], n, 0))
+            return true;
+    if (w->n_cse == w->cap_cse) {
+        w->cap_cse = w->cap_cse ? 2 * w->cap_cse : 16;
+        w->cse = xrealloc(w->cse, (size_t)w->cap_cse * sizeof *w->cse);
+    }
+    w->cse[w->n_cse++] = n;
+    return false;
+}
+
+/* Writes end what the statement computed so far: a value after them may
+ * differ. */
+static bool has_effect(cnode *n)
+{
+    switch (n->kind) {
+    case CXCursor_BinaryOperator:
+        return clang_getCursorBinaryOperatorKind(n->cur) >= CXBinaryOperator_Assign;
+    case CXCursor_CompoundAssignOperator:
+        return true;
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
+        return k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec ||
+               k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PreDec;
+    }
+    case CXCursor_CallExpr:
+        return !wk_pure_call(n);
+    default:
+        return false;
+    }
+}
+
+/* ---- loop-invariant work ---- */
+
+/* Whether e's value is the same in every iteration of loop: it reads no
+ * memory, and no name it reads is declared or assigned inside the loop. */
+static bool invariant_in(walker *w, const cnode *e, cnode *loop, int depth)
+{
+    if (depth > 32)
+        return false;
+    switch (e->kind) {
+    case CXCursor_ArraySubscriptExpr:
+        return false;
+    case CXCursor_UnaryOperator:
+        if (clang_getCursorUnaryOperatorKind(e->cur) == CXUnaryOperator_Deref)
+            return false;
+        break;
+    case CXCursor_MemberRefExpr: {
+        /* s.x of a local or parameter struct, threadIdx.x; not p->x. */
+        const cnode *b = e->n_kids ? cn_strip((cnode *)e->kids[0]) : NULL;
+        if (!b || b->kind != CXCursor_DeclRefExpr ||
+            clang_getCanonicalType(clang_getCursorType(b->cur)).kind == CXType_Pointer)
+            return false;
+        break;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(e->cur);
+        if (d.kind == CXCursor_EnumConstantDecl || d.kind == CXCursor_NonTypeTemplateParameter ||
+            d.kind == CXCursor_FunctionDecl)
+            return true; /* a constant, or the math function a pure call names */
+        if (d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl)
+            return false;
+        var_info *v = fn_var(w->f, d);
+        if (!v) /* a namespace-scope const or a builtin (threadIdx); a
+                   __device__ variable is memory */
+            return clang_isConstQualifiedType(clang_getCursorType(d));
+        if (v->addr_taken || v->is_shared || (v->decl_node && cn_inside(v->decl_node, loop)))
+            return false;
+        for (int i = 0; i < v->n_assigns; i++)
+            if (cn_inside(v->assigns[i], loop))
+                return false;
+        return true;
+    }
+    default:
+        break;
+    }
+    for (int i = 0; i < e->n_kids; i++)
+        if (!invariant_in(w, e->kids[i], loop, depth + 1))
+            return false;
+    return true;
+}
+
+/* The outermost loop a pure floating-point expression can be computed
+ * before (within the kernel's own body, with no condition between): it
+ * changes in none of the loops from there in. NULL: it changes in the
+ * innermost loop. */
+static loop_frame *hoist_target(walker *w, cnode *n)
+{
+    fn_ctx *f = w->f;
+    if (w->hoist || w->n_calls || !f->n_loops)
+        return NULL;
+    int level = f->n_loops, guards = w->n_guards;
+    while (level > 0) {
+        loop_frame *fr = f->loops[level - 1];
+        if (guards != fr->guards_at_entry)
+            break; /* a condition inside this loop decides whether n runs */
+        if (!cn_inside(n, fr->stmt) || !invariant_in(w, n, fr->stmt, 0))
+            break;
+        level--;
+    }
+    return level == f->n_loops ? NULL : f->loops[level];
+}
+
+/* Whether nothing in s writes memory but stores to the element `text`
+ * names (and locals): no other store, no call that is not a math function. */
+static bool writes_only(walker *w, cnode *s, const char *text, int depth)
+{
+    if (depth > 64)
+        return false;
+    cnode *target = NULL;
+    switch (s->kind) {
+    case CXCursor_BinaryOperator:
+        if (clang_getCursorBinaryOperatorKind(s->cur) >= CXBinaryOperator_Assign && s->n_kids == 2)
+            target = s->kids[0];
+        break;
+    case CXCursor_CompoundAssignOperator:
+        if (s->n_kids == 2)
+            target = s->kids[0];
+        break;
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(s->cur);
+        if ((k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec ||
+             k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PreDec) &&
+            s->n_kids == 1)
+            target = s->kids[0];
+        break;
+    }
+    case CXCursor_CallExpr:
+        if (!wk_pure_call(s))
+            return false;
+        break;
+    default:
+        break;
+    }
+    if (target) {
+        cnode *t = cn_strip(target);
+        if (is_memory_lvalue(w, t)) {
+            char *tt = cn_text_trunc(w->t, t->cur, 200);
+            bool same = strcmp(tt, text) == 0;
+            free(tt);
+            if (!same)
+                return false;
+        }
+    }
+    for (int i = 0; i < s->n_kids; i++)
+        if (!writes_only(w, s->kids[i], text, depth + 1))
+            return false;
+    return true;
+}
+
+/* How many of the enclosing loops a global load `a[i]` runs in. nvcc loads
+ * an element once before the loops in which its address does not change and
+ * nothing is written but that element (`acc[i] += ...` in a loop: the value
+ * stays in a register, the stores remain); under a condition inside a loop
+ * it stays put. */
+int wk_load_loops(walker *w, cnode *n)
+{
+    fn_ctx *f = w->f;
+    cnode *s = cn_strip(n);
+    if (w->n_calls || !f->n_loops || s->kind != CXCursor_ArraySubscriptExpr || s->n_kids != 2)
+        return f->n_loops;
+    char *text = cn_text_trunc(w->t, s->cur, 200);
+    int level = f->n_loops;
+    while (level > 0) {
+        loop_frame *fr = f->loops[level - 1];
+        if (w->n_guards != fr->guards_at_entry || !cn_inside(n, fr->stmt) ||
+            !invariant_in(w, s->kids[0], fr->stmt, 0) ||
+            !invariant_in(w, s->kids[1], fr->stmt, 0) || !writes_only(w, fr->stmt, text, 0))
+            break;
+        level--;
+    }
+    free(text);
+    return level;
+}
+
+static void last_store_clear(walker *w)
+{
+    free(w->last_store_text);
+    w->last_store_text = NULL;
+    w->last_store = -1;
+}
+
+void wk_avail_clear(walker *w)
+{
+    for (int i = 0; i < w->n_avail; i++)
+        free(w->avail[i]);
+    w->n_avail = 0;
+    last_store_clear(w);
+}
+
+static bool in_texts(char *const *texts, int n, const char *text)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(texts[i], text) == 0)
+            return true;
+    return false;
+}
+
+static void avail_add(walker *w, char *text)
+{
+    if (w->n_avail == w->cap_avail) {
+        w->cap_avail = w->cap_avail ? 2 * w->cap_avail : 8;
+        w->avail = xrealloc(w->avail, (size_t)w->cap_avail * sizeof *w->avail);
+    }
+    w->avail[w->n_avail++] = text;
+}
+
+static bool avail_has(const walker *w, const char *text)
+{
+    return in_texts(w->avail, w->n_avail, text);
+}
+
+/* A non-volatile element of global memory, addressed by a subscript. */
+static bool plain_global_element(walker *w, cnode *n)
+{
+    cnode *s = cn_strip(n);
+    if (s->kind != CXCursor_ArraySubscriptExpr ||
+        clang_isVolatileQualifiedType(clang_getCursorType(s->cur)))
+        return false;
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    wk_resolve_lvalue(w, s, &r, 0);
+    bool global = r.space == SP_GLOBAL;
+    wk_lref_free(&r);
+    return global;
+}
+
+static void store_ran(walker *w);
+
+/* After a write: an element stored stays in its register; everything
+ * else may have changed. */
+static void avail_after_write(walker *w, cnode *n)
+{
+    long keep = w->last_store;
+    char *keep_text = w->last_store_text;
+    w->last_store_text = NULL;
+    wk_avail_clear(w);
+    /* An assignment reads no memory but what its walk emitted (which ended
+     * the last store where it read any): the store may still be
+     * overwritten. A call may read anything. */
+    if (n->kind == CXCursor_CallExpr) {
+        free(keep_text);
+    } else {
+        w->last_store = keep;
+        w->last_store_text = keep_text;
+    }
+    if (w->pending_text && n->kind != CXCursor_CallExpr)
+        store_ran(w);
+    if (w->n_calls || w->cse_off || n->n_kids != 2 ||
+        (n->kind != CXCursor_CompoundAssignOperator &&
+         !(n->kind == CXCursor_BinaryOperator &&
+           clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign)))
+        return;
+    cnode *t = cn_strip(n->kids[0]);
+    if (plain_global_element(w, t))
+        avail_add(w, cn_text_trunc(w->t, t->cur, 200));
+}
+
+static void emit_load(walker *w, cnode *n)
+{
+    char *text = NULL;
+    if (!w->n_calls && plain_global_element(w, n)) {
+        text = cn_text_trunc(w->t, cn_strip(n)->cur, 200);
+        if (avail_has(w, text)) {
+            free(text);
+            return; /* the value is in a register */
+        }
+    }
+    int level = wk_load_loops(w, n);
+    /* Global memory only: shared elements are left to the bank analysis
+     * as written. */
+    if (!text)
+        level = w->f->n_loops;
+    if (level < w->f->n_loops) {
+        loop_frame *fr = w->f->loops[level];
+        if (in_texts(fr->entry_avail, fr->n_entry_avail, text)) {
+            free(text); /* in a register since before the loops */
+            return;
+        }
+        w->load_hoist = fr;
+        w->load_loops = level;
+    }
+    last_store_clear(w); /* the load may read what it stored */
+    wk_emit_access(w, n, false);
+    w->load_hoist = NULL;
+    /* A load in a conditional arm may not have run. */
+    if (text && !w->cse_off)
+        avail_add(w, text);
+    else
+        free(text);
+}
+
+static void emit_store(walker *w, cnode *n)
+{
+    free(w->pending_text);
+    w->pending_text = NULL;
+    w->pending_store = -1;
+    wk_emit_access(w, n, true);
+    if (!w->n_calls && !w->cse_off && plain_global_element(w, n)) {
+        w->pending_store = (long)w->u->n_accesses - 1;
+        w->pending_text = cn_text_trunc(w->t, cn_strip(n)->cur, 200);
+    }
+}
+
+/* After an assignment's store ran: a store before it to the same element,
+ * with no memory read since, is dead: its site and counts go. */
+static void store_ran(walker *w)
+{
+    cusrc_unit *u = w->u;
+    long i = w->last_store;
+    if (w->last_store_text && !strcmp(w->last_store_text, w->pending_text) && i >= 0 &&
+        i < w->pending_store) {
+        mem_access *dead = &u->accesses[i];
+        loop_frame *fr = wk_count_frame(w);
+        fr->direct[CNT_GST] -= dead->width;
+        fr->direct[CNT_GACC] -= 1;
+        access_free(dead);
+        memmove(dead, dead + 1, (u->n_accesses - (size_t)i - 1) * sizeof *dead);
+        u->n_accesses--;
+        w->pending_store--;
+    }
+    last_store_clear(w);
+    w->last_store = w->pending_store;
+    w->last_store_text = w->pending_text;
+    w->pending_store = -1;
+    w->pending_text = NULL;
+}
+
+/* Loads and stores through a pointer argument: atomicAdd(&s[i], v) and
+ * atomicAdd(p + i, v) load and store, __ldg/__ldcs(p + i) load,
+ * __stcs(p + i, v) stores (the cache-operator intrinsics of the CUDA C++
+ * Programming Guide, "Load Functions Using Cache Hints"). */
+static void mem_intrinsic(walker *w, cnode *call)
+{
+    static const char *const loads[] = {"__ldg",  "__ldcg", "__ldca", "__ldcs",
+                                        "__ldlu", "__ldcv", NULL};
+    static const char *const stores[] = {"__stcg", "__stcs", "__stwb", "__stwt", NULL};
+    char *name = cn_ref_name(call->cur);
+    bool atomic = strncmp(name, "atomic", 6) == 0;
+    bool load = wk_in_list(name, loads), store = wk_in_list(name, stores);
+    free(name);
+    cnode *ptr = (atomic || load || store) ? cn_expr_kid(call, 1) : NULL;
+    if (!ptr)
+        return;
+    cnode *target = cn_strip(ptr);
+    if (target && target->kind == CXCursor_UnaryOperator &&
+        clang_getCursorUnaryOperatorKind(target->cur) == CXUnaryOperator_AddrOf &&
+        target->n_kids == 1 && is_memory_lvalue(w, cn_strip(target->kids[0]))) {
+        target = cn_strip(target->kids[0]);
+        if (!store)
+            wk_emit_access(w, target, false);
+        if (atomic || store)
+            wk_emit_access(w, target, true);
+        return;
+    }
+    if (!store)
+        wk_emit_access_ptr(w, ptr, 0, false);
+    if (atomic || store)
+        wk_emit_access_ptr(w, ptr, 0, true);
+}
+
+void wk_walk_kids(walker *w, cnode *n)
+{
+    for (int i = 0; i < n->n_kids; i++)
+        wk_walk_expr(w, n->kids[i]);
+}
+
+void wk_walk_expr(walker *w, cnode *n)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case CXCursor_LambdaExpr:
+        return;
+    case CXCursor_ConditionalOperator:
+        if (n->n_kids == 3) {
+            wk_walk_expr(w, n->kids[0]);
+            expr *c = x_expr(w->f, n->kids[0]);
+            wk_emit_branch(w, BRANCH_TERNARY, n->kids[0], n, expr_clone(c));
+            w->cse_off++;
+            arm_saved saved;
+            wk_push_guard(w, c);
+            wk_arm_begin(w, &saved);
+            wk_walk_expr(w, n->kids[1]);
+            wk_arm_end(w, &saved, w->guards[w->n_guards - 1]);
+            wk_pop_guard(w);
+            wk_push_guard(w, expr_unary(OP_NOT, x_expr(w->f, n->kids[0])));
+            wk_arm_begin(w, &saved);
+            wk_walk_expr(w, n->kids[2]);
+            wk_arm_end(w, &saved, w->guards[w->n_guards - 1]);
+            wk_pop_guard(w);
+            w->cse_off--;
+            return;
+        }
+        break;
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+        if ((k == CXBinaryOperator_LAnd || k == CXBinaryOperator_LOr) && n->n_kids == 2) {
+            wk_walk_expr(w, n->kids[0]);
+            expr *c = x_expr(w->f, n->kids[0]);
+            wk_push_guard(w, k == CXBinaryOperator_LAnd ? c : expr_unary(OP_NOT, c));
+            w->cse_off++;
+            wk_walk_expr(w, n->kids[1]);
+            w->cse_off--;
+            wk_pop_guard(w);
+            return;
+        }
+        break;
+    }
+    case CXCursor_CallExpr:
+        if (!wk_pure_call(n))
+            w->n_cse = 0;
+        if (call_walk(w, n)) {
+            w->n_cse = 0;
+            return;
+        }
+        mem_intrinsic(w, n);
+        break;
+    default:
+        break;
+    }
+    if (cn_is_expr(n) && cn_float_kind(clang_getCursorType(n->cur)) &&
+        n->kind != CXCursor_FloatingLiteral && wk_folds(w, n, 0))
+        return; /* a constant: no work, no memory */
+    if (cn_is_expr(n) && is_memory_lvalue(w, n)) {
+        int use = access_use(w, n);
+        if (use & 1)
+            emit_load(w, n);
+        if (use & 2)
+            emit_store(w, n);
+    }
+    bool effect = has_effect(n);
+    if (effect)
+        w->n_cse = 0;
+    bool pure = !w->cse_off && pure_float_op(n); /* not in a conditional arm */
+    bool repeat = pure && cse_repeat(w, n);
+    loop_frame *hoist = pure && !repeat ? hoist_target(w, n) : NULL;
+    w->no_flops += repeat;
+    if (hoist)
+        w->hoist = hoist;
+    wk_count_ops(w, n);
+    wk_walk_kids(w, n);
+    if (hoist)
+        w->hoist = NULL;
+    w->no_flops -= repeat;
+    if (effect) {
+        w->n_cse = 0;
+        avail_after_write(w, n);
+    }
+}

@@ -1,0 +1,558 @@
+/* cusrc_launch: the launches and opt-ins of the main file's functions,
+ * found by walking each host function's calls: `<<<...>>>` and the
+ * launch APIs, the kernel a callee names (through function pointers set
+ * once), the configuration and arguments, the conditions under which the
+ * launch runs, and host wrappers followed down to the launch (templated
+ * dispatchers expanded at their call with the caller's values). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_explicit.h"
+#include "cusrc/cusrc_int.h"
+#include "cusrc/cusrc_scan.h"
+
+/* The kernel a callee expression names: strip casts and &, follow a
+ * function pointer set once, then the declaration. */
+static bool callee_function(fn_ctx *f, cnode *n, CXCursor *fn, int depth)
+{
+    n = cn_strip_casts(n);
+    while (n && n->kind == CXCursor_UnaryOperator &&
+           clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf && n->n_kids == 1)
+        n = cn_strip_casts(n->kids[0]);
+    if (!n || n->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor r = clang_getCursorReferenced(n->cur);
+    if (r.kind == CXCursor_VarDecl && f && depth < 4) {
+        /* A function pointer set once: `kfn p = kernel; p<<<...>>>()`. */
+        var_info *v = fn_var(f, r);
+        if (v && !v->is_param && v->n_assigns == 0 && !v->addr_taken && v->init)
+            return callee_function(f, v->init, fn, depth + 1);
+        return false;
+    }
+    if (r.kind != CXCursor_FunctionDecl)
+        return false;
+    *fn = r;
+    return true;
+}
+
+static char *fn_usr(CXCursor fn)
+{
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
+    return cx_str(clang_getCursorUSR(clang_Cursor_isNull(tmpl) ? fn : tmpl));
+}
+
+static bool exits_always(const cnode *s)
+{
+    return s->kind == CXCursor_BreakStmt || s->kind == CXCursor_ReturnStmt ||
+           s->kind == CXCursor_ContinueStmt || s->kind == CXCursor_GotoStmt;
+}
+
+/* The case labels that lead to the statement at index `at` of a switch
+ * body (its own, and those of earlier statements that fall through to
+ * it), as `cond == label || ...`; NULL when `default:` leads there or a
+ * label is not an integer. */
+static expr *case_condition(fn_ctx *f, const cnode *body, int at, cnode *cond)
+{
+    expr *any = NULL;
+    for (int k = at; k >= 0; k--) {
+        const cnode *c = body->kids[k];
+        if (k < at && exits_always(c))
+            break;
+        expr *labels = NULL;
+        while (c->kind == CXCursor_CaseStmt || c->kind == CXCursor_DefaultStmt) {
+            if (c->kind == CXCursor_DefaultStmt || c->n_kids < 2) {
+                expr_free(labels);
+                expr_free(any);
+                return NULL;
+            }
+            expr *eq = expr_binary(OP_EQ, x_expr(f, cond), x_expr(f, c->kids[0]));
+            labels = labels ? expr_binary(OP_LOR, labels, eq) : eq;
+            c = c->kids[c->n_kids - 1];
+        }
+        if (k < at && exits_always(c)) {
+            expr_free(labels);
+            break;
+        }
+        if (labels)
+            any = any ? expr_binary(OP_LOR, any, labels) : labels;
+    }
+    return any;
+}
+
+/* What must hold for the call to run, from the if, ?: and switch around it
+ * in its function (`switch (threads) { case 256: k<256><<<...>>>(); ...}`):
+ * launches that --define values show never run are dropped
+ * (cusrc_drop_unreached). NULL when nothing is known. */
+static expr *launch_reach(fn_ctx *f, cnode *call)
+{
+    expr *reach = NULL;
+    for (cnode *from = call, *p = call->parent; p && from != f->root; from = p, p = p->parent) {
+        expr *c = NULL;
+        if ((p->kind == CXCursor_IfStmt || p->kind == CXCursor_ConditionalOperator) &&
+            (p->n_kids == 2 || p->n_kids == 3) && cn_is_expr(p->kids[0])) {
+            /* condition, then, else (an if with an init statement or a
+             * condition variable has more or other kids: not used). */
+            if (from == p->kids[1])
+                c = x_expr(f, p->kids[0]);
+            else if (p->n_kids == 3 && from == p->kids[2])
+                c = expr_unary(OP_NOT, x_expr(f, p->kids[0]));
+        } else if (p->kind == CXCursor_CompoundStmt && p->parent &&
+                   p->parent->kind == CXCursor_SwitchStmt) {
+            cnode *sw = p->parent, *cond = NULL;
+            for (int i = 0; i < sw->n_kids && !cond; i++)
+                if (cn_is_expr(sw->kids[i]))
+                    cond = sw->kids[i];
+            for (int i = 0; cond && i < p->n_kids; i++)
+                if (p->kids[i] == from)
+                    c = case_condition(f, p, i, cond);
+        }
+        if (c)
+            reach = reach ? expr_binary(OP_LAND, c, reach) : c;
+    }
+    return reach;
+}
+
+static cusrc_launch *new_launch(scan_state *ss, cusrc_launch_kind kind, cnode *call, fn_ctx *f)
+{
+    cusrc_tu *t = ss->t;
+    cusrc_unit *u = t->u;
+    GROW(u->launches, u->n_launches, t->cap_launches);
+    t->launch_usr = xrealloc(t->launch_usr, t->cap_launches * sizeof *t->launch_usr);
+    t->launch_usr[u->n_launches] = NULL;
+    cusrc_launch *l = &u->launches[u->n_launches++];
+    memset(l, 0, sizeof *l);
+    l->kind = kind;
+    l->kernel = -1;
+    l->variant = -1;
+    l->function = xstrdup(f->name);
+    l->text = cn_text_trunc(t, call->cur, 200);
+    cn_loc(t, call->cur, &l->loc);
+    l->reach = launch_reach(f, call);
+    /* The conditions of the calls that led here, outermost first. */
+    for (int i = ss->depth - 1; i >= 0; i--)
+        if (ss->reach[i])
+            l->reach = l->reach ? expr_binary(OP_LAND, expr_clone(ss->reach[i]), l->reach)
+                                : expr_clone(ss->reach[i]);
+    return l;
+}
+
+#define MAX_POINTEES 64
+
+/* The kernels a function pointer may hold where it is launched: every value
+ * a local pointer is given (`kernel = &transposeNaive;` in each case of a
+ * switch, as cuda-samples' transpose does), or every element of a local
+ * table (`kernels[i]<<<...>>>` with `kfn kernels[] = {a, b}`). Returns how
+ * many, 0 when any value is not a function named in the source. */
+static int pointees(fn_ctx *f, cnode *callee, CXCursor *out, char **ptr_name)
+{
+    cnode *n = cn_strip_casts(callee);
+    cnode *vals[MAX_POINTEES];
+    int nv = 0;
+    var_info *v = NULL;
+    if (n && n->kind == CXCursor_DeclRefExpr) {
+        v = fn_var(f, clang_getCursorReferenced(n->cur));
+        if (!v || v->is_param || v->addr_taken || v->n_assigns + (v->init ? 1 : 0) < 2)
+            return 0;
+        if (v->init)
+            vals[nv++] = v->init;
+        for (int i = 0; i < v->n_assigns && nv < MAX_POINTEES; i++) {
+            cnode *a = v->assigns[i];
+            if (a->kind != CXCursor_BinaryOperator || a->n_kids != 2 ||
+                clang_getCursorBinaryOperatorKind(a->cur) != CXBinaryOperator_Assign)
+                return 0;
+            vals[nv++] = a->kids[1];
+        }
+        if (nv < v->n_assigns + (v->init ? 1 : 0))
+            return 0;
+    } else if (n && n->kind == CXCursor_ArraySubscriptExpr && n->n_kids == 2) {
+        cnode *b = cn_strip_casts(n->kids[0]);
+        v = b && b->kind == CXCursor_DeclRefExpr ? fn_var(f, clang_getCursorReferenced(b->cur))
+                                                 : NULL;
+        if (!v || v->n_assigns || v->addr_taken || !v->init ||
+            v->init->kind != CXCursor_InitListExpr)
+            return 0;
+        for (int i = 0; i < v->init->n_kids && nv < MAX_POINTEES; i++)
+            vals[nv++] = v->init->kids[i];
+    } else {
+        return 0;
+    }
+    int n_out = 0;
+    for (int i = 0; i < nv; i++) {
+        cnode *val = cn_strip_casts(vals[i]);
+        int64_t zero;
+        if (val &&
+            (val->kind == CXCursor_CXXNullPtrLiteralExpr || val->kind == CXCursor_GNUNullExpr ||
+             (val->kind == CXCursor_IntegerLiteral && x_const(f, val, &zero) && !zero)))
+            continue; /* `= nullptr` until a case sets it: never launched */
+        if (!callee_function(f, vals[i], &out[n_out++], 0))
+            return 0;
+    }
+    if (n_out)
+        *ptr_name = xstrdup(v->name);
+    return n_out;
+}
+
+/* What a launch knows of the kernel fn it runs. */
+static void launch_kernel_fn(cusrc_tu *t, cusrc_launch *l, CXCursor fn)
+{
+    char *name = cn_spelling(fn);
+    free(l->kernel_name);
+    l->kernel_name = name;
+    char *usr = fn_usr(fn);
+    l->kernel = kern_by_usr(t, usr);
+    t->launch_usr[l - t->u->launches] = usr;
+    char *m = kern_mangling(fn);
+    l->mangled = m[0] ? m : (free(m), NULL);
+    kern_fill_targs(t, fn, l->kernel, &l->targs, &l->n_targs);
+    kern_note_instantiation(t, fn);
+}
+
+static void launch_callee(cusrc_tu *t, fn_ctx *f, cusrc_launch *l, cnode *callee)
+{
+    CXCursor fn;
+    cnode *s = cn_strip_casts(callee);
+    char *text = s ? cn_text(t, s->cur) : xstrdup("?");
+    char *lt = strchr(text, '<');
+    if (lt) {
+        char *gt = strrchr(text, '>');
+        if (gt && gt > lt)
+            l->targs_text = xstrndup(lt + 1, (size_t)(gt - lt - 1));
+        *lt = '\0';
+    }
+    size_t tl = strlen(text);
+    while (tl && text[tl - 1] == ' ')
+        text[--tl] = '\0';
+    l->kernel_name = text;
+    if (!callee_function(f, callee, &fn, 0)) {
+        if (!l->why_not)
+            l->why_not = xstrdup("the launched kernel is not a function named in the source "
+                                 "(a pointer or a dependent template)");
+        return;
+    }
+    launch_kernel_fn(t, l, fn);
+}
+
+static void value_absent(cusrc_value *v, int64_t dflt)
+{
+    memset(v, 0, sizeof *v);
+    v->known = true;
+    v->value = dflt;
+    v->e = expr_const(dflt);
+}
+
+/* Grid, block, dynamic shared memory and stream from the call's arguments
+ * at the given positions (1 = the first argument); a missing smem is 0. */
+static void launch_args(cusrc_tu *t, fn_ctx *f, cusrc_launch *l, cnode *call, int grid, int block,
+                        int smem, int stream)
+{
+    int na = cn_n_expr_kids(call) - 1;
+    if (na >= grid)
+        x_value_dim3(f, cn_expr_kid(call, grid), "grid size", &l->grid);
+    if (na >= block)
+        x_value_dim3(f, cn_expr_kid(call, block), "block size", &l->block);
+    if (na >= smem)
+        x_value(f, cn_expr_kid(call, smem), "dynamic shared memory size", &l->smem);
+    else
+        value_absent(&l->smem, 0);
+    if (na >= stream)
+        l->stream = cn_text(t, cn_expr_kid(call, stream)->cur);
+}
+
+/* The kernel's own arguments: the call's expression kids from `first` on
+ * (the launch configuration and callee come before them). */
+static void kernel_args(fn_ctx *f, cusrc_launch *l, cnode *call, int first)
+{
+    int n = cn_n_expr_kids(call) - first;
+    if (n <= 0)
+        return;
+    l->args = xcalloc((size_t)n, sizeof *l->args);
+    l->n_args = n;
+    for (int i = 0; i < n; i++)
+        x_value(f, cn_expr_kid(call, first + i), "kernel argument", &l->args[i]);
+}
+
+static void scan_optin(cusrc_tu *t, fn_ctx *f, cnode *call)
+{
+    if (cn_n_expr_kids(call) < 4)
+        return;
+    cnode *attr = cn_strip(cn_expr_kid(call, 2));
+    char *an = attr ? cn_ref_name(attr->cur) : xstrdup("");
+    int64_t av = -1;
+    bool is_max = strcmp(an, "cudaFuncAttributeMaxDynamicSharedMemorySize") == 0 ||
+                  (x_const(f, attr, &av) && av == 8);
+    free(an);
+    CXCursor fn;
+    if (!is_max || !callee_function(f, cn_expr_kid(call, 1), &fn, 0))
+        return;
+    kern_note_instantiation(t, fn);
+    GROW(t->optins, t->n_optins, t->cap_optins);
+    optin_rec *o = &t->optins[t->n_optins++];
+    o->usr = fn_usr(fn);
+    char *m = kern_mangling(fn);
+    o->mangled = m[0] ? m : (free(m), NULL);
+    x_value(f, cn_expr_kid(call, 3), "the opt-in size", &o->bytes);
+}
+
+/* cudaLaunchKernelEx(&cfg, k, ...): the configuration from cfg's member
+ * assignments or its designated initialiser. */
+static cnode *config_field(fn_ctx *f, cnode *cfgarg, const char *field)
+{
+    cnode *p = cn_strip_casts(cfgarg);
+    if (p && p->kind == CXCursor_UnaryOperator && p->n_kids == 1)
+        p = cn_strip(p->kids[0]);
+    if (!p || p->kind != CXCursor_DeclRefExpr)
+        return NULL;
+    var_info *v = fn_var(f, clang_getCursorReferenced(p->cur));
+    if (!v)
+        return NULL;
+    cnode *found = NULL;
+    for (int i = 0; i < v->n_member_assigns; i++) {
+        cnode *a = v->member_assigns[i];
+        cnode *lhs = cn_strip(a->kids[0]);
+        char *fname = cn_spelling(lhs->cur);
+        if (!strcmp(fname, field))
+            found =
+                a->kind == CXCursor_CallExpr ? cn_expr_kid(a, cn_n_expr_kids(a) - 1) : a->kids[1];
+        free(fname);
+    }
+    if (found || !v->init || v->init->kind != CXCursor_InitListExpr)
+        return found;
+    for (int i = 0; i < v->init->n_kids; i++) {
+        cnode *d = v->init->kids[i];
+        if (d->n_kids >= 2 && d->kids[0]->kind == CXCursor_MemberRef) {
+            char *fname = cn_spelling(d->kids[0]->cur);
+            if (!strcmp(fname, field))
+                found = d->kids[d->n_kids - 1];
+            free(fname);
+        }
+    }
+    return found;
+}
+
+void scan_function(scan_state *s, CXCursor fn, bind_frame *binds);
+static void expand_call(scan_state *s, fn_ctx *f, cnode *call);
+static void expand_ref(scan_state *s, CXCursor fn);
+
+static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
+{
+    cusrc_tu *t = ss->t;
+    /* k<<<...>>>(...): libclang shows the callee, then the configuration call. */
+    for (int i = 1; i < n->n_kids && i < 3; i++) {
+        cnode *k = n->kids[i];
+        if (k->kind != CXCursor_CallExpr)
+            continue;
+        char *kn = cn_spelling(k->cur);
+        bool cfg = !strcmp(kn, "__cudaPushCallConfiguration") || !strcmp(kn, "cudaConfigureCall");
+        free(kn);
+        if (!cfg)
+            continue;
+        int config = 0; /* the configuration call's position among the expressions */
+        for (int j = 0; j < i; j++)
+            config += cn_is_expr(n->kids[j]);
+        /* Through a pointer that may hold several kernels: one launch of
+         * each, with this launch's configuration. */
+        CXCursor held[MAX_POINTEES];
+        char *ptr = NULL;
+        int nh = pointees(f, n->kids[0], held, &ptr);
+        for (int h = 0; h < (nh ? nh : 1); h++) {
+            cusrc_launch *l = new_launch(ss, CUSRC_LAUNCH_CHEVRON, n, f);
+            size_t li = (size_t)(l - t->u->launches);
+            if (nh) {
+                l->kernel_name = cn_spelling(held[h]);
+                l->pointer = xstrdup(ptr);
+                launch_kernel_fn(t, l, held[h]);
+            } else {
+                launch_callee(t, f, l, n->kids[0]);
+            }
+            launch_args(t, f, &t->u->launches[li], k, 1, 2, 3, 4);
+            kernel_args(f, &t->u->launches[li], n, config + 1);
+        }
+        free(ptr);
+        return;
+    }
+    CXCursor fn = clang_getCursorReferenced(n->cur);
+    char *name = cn_spelling(fn);
+    int na = cn_n_expr_kids(n) - 1;
+    if (!strcmp(name, "cudaFuncSetAttribute")) {
+        scan_optin(t, f, n);
+    } else if ((!strncmp(name, "cudaLaunchKernel", 16) &&
+                strncmp(name, "cudaLaunchKernelEx", 18)) ||
+               !strncmp(name, "cudaLaunchCooperativeKernel", 27)) {
+        bool coop = !strncmp(name, "cudaLaunchCooperativeKernel", 27);
+        cusrc_launch *l = new_launch(ss, coop ? CUSRC_LAUNCH_COOPERATIVE : CUSRC_LAUNCH_API, n, f);
+        size_t li = (size_t)(l - t->u->launches);
+        if (na >= 1)
+            launch_callee(t, f, l, cn_expr_kid(n, 1));
+        /* (func, gridDim, blockDim, args, sharedMem, stream) */
+        launch_args(t, f, &t->u->launches[li], n, 2, 3, 5, 6);
+    } else if (!strncmp(name, "cudaLaunchKernelEx", 18) && na >= 2) {
+        cusrc_launch *l = new_launch(ss, CUSRC_LAUNCH_API_EX, n, f);
+        size_t li = (size_t)(l - t->u->launches);
+        launch_callee(t, f, l, cn_expr_kid(n, 2));
+        l = &t->u->launches[li];
+        kernel_args(f, l, n, 3);
+        cnode *cfg = cn_expr_kid(n, 1);
+        cnode *g = config_field(f, cfg, "gridDim");
+        cnode *b = config_field(f, cfg, "blockDim");
+        cnode *s = config_field(f, cfg, "dynamicSmemBytes");
+        if (g)
+            x_value_dim3(f, g, "grid size", &l->grid);
+        if (b)
+            x_value_dim3(f, b, "block size", &l->block);
+        if (s)
+            x_value(f, s, "dynamic shared memory size", &l->smem);
+        else
+            value_absent(&l->smem, 0);
+        if (!g || !b)
+            l->why_not = xstrdup("the launch configuration is not visible (set its gridDim and "
+                                 "blockDim in this function)");
+    } else {
+        expand_call(ss, f, n);
+    }
+    free(name);
+}
+
+static void scan_tree(scan_state *s, fn_ctx *f, cnode *n, int depth)
+{
+    if (depth > CN_MAX_DEPTH)
+        return;
+    if (n->kind == CXCursor_CallExpr)
+        scan_call(s, f, n);
+    else if (n->kind == CXCursor_DeclRefExpr) {
+        CXCursor r = clang_getCursorReferenced(n->cur);
+        if (r.kind == CXCursor_FunctionDecl)
+            kern_note_instantiation(s->t, r);
+        if (f->name && !strcmp(f->name, CUSRC_EXPLICIT_FN))
+            expand_ref(s, r);
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        scan_tree(s, f, n->kids[i], depth + 1);
+}
+
+/* Identity of a function: the mangled name of an instantiation, else the USR. */
+static char *fn_key(CXCursor fn)
+{
+    if (!clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)))
+        return cx_str(clang_Cursor_getMangling(fn));
+    return cx_str(clang_getCursorUSR(fn));
+}
+
+bool scan_is_called(const scan_state *s, const char *key)
+{
+    for (size_t i = 0; i < s->n_called; i++)
+        if (!strcmp(s->called[i], key))
+            return true;
+    return false;
+}
+
+static void add_called(scan_state *s, char *key)
+{
+    if (!key[0] || scan_is_called(s, key)) {
+        free(key);
+        return;
+    }
+    GROW(s->called, s->n_called, s->cap_called);
+    s->called[s->n_called++] = key;
+}
+
+/* A function of the main file worth following into from a call: host code
+ * that may launch kernels. */
+static bool expandable(scan_state *s, CXCursor fn, CXCursor *def)
+{
+    enum CXCursorKind k = clang_getCursorKind(fn);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod)
+        return false;
+    *def = clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(*def) || (!cn_in_main(s->t, *def) && !cn_in_user_header(s->t, *def)))
+        return false;
+    if (cn_has_attr(*def, CXCursor_CUDAGlobalAttr))
+        return false;
+    if (cn_has_attr(*def, CXCursor_CUDADeviceAttr) && !cn_has_attr(*def, CXCursor_CUDAHostAttr))
+        return false;
+    /* A lambda's body is scanned as part of the function that holds it. */
+    if (k == CXCursor_CXXMethod) {
+        CXCursor cls = clang_getCursorSemanticParent(*def);
+        char *cn = cn_spelling(cls);
+        bool lambda = !strncmp(cn, "(lambda", 7) || !cn[0];
+        free(cn);
+        if (lambda)
+            return false;
+    }
+    return true;
+}
+
+enum CXChildVisitResult scan_called_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    scan_state *s = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr || (k == CXCursor_DeclRefExpr && s->in_explicit_refs)) {
+        CXCursor fn = clang_getCursorReferenced(c), def;
+        if (!clang_Cursor_isNull(fn) && expandable(s, fn, &def)) {
+            add_called(s, fn_key(fn));
+            CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
+            if (!clang_Cursor_isNull(tmpl))
+                add_called(s, cx_str(clang_getCursorUSR(tmpl)));
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Launch wrappers (`void run(int n) { k<<<(n + 255) / 256, 256>>>(...); }`)
+ * are followed from their call sites with the arguments bound, so that the
+ * launch sees main's constants; each call site gives its own launch. */
+static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
+{
+    CXCursor fn = clang_getCursorReferenced(call->cur), def;
+    if (clang_Cursor_isNull(fn) || s->depth >= SCAN_MAX_DEPTH || s->budget <= 0 ||
+        !expandable(s, fn, &def))
+        return;
+    char *key = fn_key(fn);
+    for (int i = 0; i < s->depth; i++)
+        if (!strcmp(s->stack[i], key)) {
+            free(key);
+            return;
+        }
+    param_binding pb[16];
+    int n = x_bind_args(f, call, def, pb, 16);
+    if (n >= 0) {
+        bind_frame fr = {pb, n, NULL};
+        s->reach[s->depth] = launch_reach(f, call);
+        s->stack[s->depth++] = key;
+        scan_function(s, def, &fr);
+        s->depth--;
+        expr_free(s->reach[s->depth]);
+        s->reach[s->depth] = NULL;
+        x_unbind(pb, n);
+    }
+    free(key);
+}
+
+/* An explicitly instantiated host function, named by gpulint's appended
+ * function: its instantiated body is scanned as if it were called, with
+ * nothing bound (its callers are elsewhere). */
+static void expand_ref(scan_state *s, CXCursor fn)
+{
+    CXCursor def;
+    if (clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)) || s->depth >= SCAN_MAX_DEPTH ||
+        s->budget <= 0 || !expandable(s, fn, &def))
+        return;
+    char *key = fn_key(fn);
+    s->stack[s->depth++] = key;
+    scan_function(s, def, NULL);
+    s->depth--;
+    free(key);
+}
+
+void scan_function(scan_state *s, CXCursor fn, bind_frame *binds)
+{
+    if (s->budget-- <= 0)
+        return;
+    cnode *root = cn_build(fn);
+    fn_ctx f;
+    fn_init(&f, s->t, root, false);
+    f.bindings = binds;
+    scan_tree(s, &f, root, 0);
+    fn_free(&f);
+    cn_free(root);
+}

@@ -1,0 +1,490 @@
+/* cusrc_lref: where a name, a pointer or an lvalue of a kernel body points:
+ * the __shared__ arrays it declares, its variables and parameters, and the
+ * memory a pointer expression names (space, array, byte offset), or why it
+ * cannot be followed. Below the walkers: it walks nothing itself. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_walk.h"
+
+void wk_lref_free(lref *r)
+{
+    free(r->base);
+    expr_free(r->off);
+    free(r->why);
+    memset(r, 0, sizeof *r);
+}
+
+static void lref_why(lref *r, const char *fmt, const char *arg)
+{
+    if (r->why)
+        return;
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, fmt, arg);
+    r->why = sbuf_take(&b);
+}
+
+/* ---- arrays ---- */
+
+static long find_array(walker *w, CXCursor decl)
+{
+    unsigned h = clang_hashCursor(decl);
+    for (size_t i = 0; i < w->n_arrs; i++)
+        if (w->arrs[i].hash == h && clang_equalCursors(w->arrs[i].decl, decl))
+            return (long)w->arrs[i].idx;
+    return -1;
+}
+
+bool wk_is_array_type(CXType t)
+{
+    return t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+           t.kind == CXType_DependentSizedArray || t.kind == CXType_VariableArray;
+}
+
+long wk_register_array(walker *w, CXCursor decl, cnode *declnode)
+{
+    long have = find_array(w, decl);
+    if (have >= 0)
+        return have;
+    size_t idx = tu_add_array(w->t);
+    smem_array *a = &w->u->arrays[idx];
+    cusrc_array_info *ai = &w->u->array_info[idx];
+    ai->variant = w->variant;
+    a->name = cn_spelling(decl);
+    cn_loc(w->t, decl, &a->loc);
+    CXType t = clang_getCursorType(decl);
+    /* Size expressions as written, outermost first (libclang lists them
+     * innermost first); only needed when a level is dependent. */
+    cnode *sizes[ACCESS_MAX_DIMS + 4];
+    int n_sizes = 0;
+    if (declnode)
+        for (int i = declnode->n_kids - 1; i >= 0 && n_sizes < ACCESS_MAX_DIMS + 4; i--)
+            if (cn_is_expr(declnode->kids[i]))
+                sizes[n_sizes++] = declnode->kids[i];
+    int levels = 0;
+    bool dependent = false;
+    for (CXType e = t; wk_is_array_type(e); e = clang_getArrayElementType(e)) {
+        if (e.kind == CXType_DependentSizedArray)
+            dependent = true;
+        levels++;
+    }
+    int n = 0;
+    CXType e = t;
+    sbuf why;
+    sbuf_init(&why);
+    while (wk_is_array_type(e)) {
+        if (e.kind == CXType_IncompleteArray) {
+            a->dynamic = true;
+        } else if (n < ACCESS_MAX_DIMS) {
+            expr *d = NULL;
+            if (e.kind == CXType_ConstantArray && !dependent)
+                d = expr_const(clang_getArraySize(e));
+            else if (levels == n_sizes)
+                d = x_expr(w->f, sizes[n]);
+            else
+                d = expr_unknown("extent not understood");
+            expr *s = expr_simplify(d);
+            expr_free(d);
+            ai->dims[n] = s;
+            a->dims[n] = s->kind == EX_CONST ? s->value : -1;
+            if (s->kind != EX_CONST && !why.len) {
+                char *txt = expr_to_string(s);
+                sbuf_addf(&why, "extent %s is not a constant here", txt);
+                free(txt);
+            }
+            n++;
+        } else if (!why.len) {
+            sbuf_addf(&why, "more than %d dimensions", ACCESS_MAX_DIMS);
+        }
+        e = clang_getArrayElementType(e);
+    }
+    a->n_dims = a->dynamic ? 0 : n;
+    if (a->dynamic) {
+        for (int i = 0; i < n; i++) {
+            expr_free(ai->dims[i]);
+            ai->dims[i] = NULL;
+            a->dims[i] = 0;
+        }
+    }
+    int64_t es = cn_type_size(e);
+    a->elem_size = es > 0 && es < (1 << 30) ? (int)es : 0;
+    ai->type = cn_type_spelling(e);
+    if (es <= 0 && !why.len)
+        sbuf_addf(&why, "the size of '%s' is not known here", ai->type);
+    ai->why = why.len ? sbuf_take(&why) : NULL;
+    sbuf_free(&why);
+    if (w->n_arrs == w->cap_arrs) {
+        w->cap_arrs = w->cap_arrs ? w->cap_arrs * 2 : 8;
+        w->arrs = xrealloc(w->arrs, w->cap_arrs * sizeof *w->arrs);
+    }
+    w->arrs[w->n_arrs++] = (arr_ref){decl, clang_hashCursor(decl), idx};
+    return (long)idx;
+}
+
+/* ---- where memory expressions point ---- */
+
+bool wk_is_builtin_var_name(const char *s)
+{
+    return strcmp(s, "threadIdx") == 0 || strcmp(s, "blockIdx") == 0 ||
+           strcmp(s, "blockDim") == 0 || strcmp(s, "gridDim") == 0 || strcmp(s, "warpSize") == 0;
+}
+
+/* A variable in memory we report on: __shared__ (any type) or a __device__
+ * array (global memory). */
+static void resolve_var(walker *w, CXCursor decl, cnode *declnode, lref *r)
+{
+    char *name = cn_spelling(decl);
+    if (cn_has_attr(decl, CXCursor_CUDASharedAttr)) {
+        r->space = SP_SHARED;
+        r->array = wk_register_array(w, decl, declnode);
+        r->base = name;
+        r->off = expr_const(0);
+        return;
+    }
+    CXType t = clang_getCursorType(decl);
+    if (!wk_is_builtin_var_name(name) && cn_has_attr(decl, CXCursor_CUDADeviceAttr) &&
+        wk_is_array_type(t) && !cn_has_attr(decl, CXCursor_CUDAConstantAttr)) {
+        r->space = SP_GLOBAL;
+        r->array = -1;
+        r->base = name;
+        r->off = expr_const(0);
+        return;
+    }
+    free(name);
+}
+
+static cnode *decl_node_of(walker *w, CXCursor decl)
+{
+    var_info *v = fn_var(w->f, decl);
+    return v ? v->decl_node : NULL;
+}
+
+/* Bytes one step of a subscript moves, from the declared extents when the
+ * type is dependent (template code). */
+static expr *subscript_stride(walker *w, cnode *sub)
+{
+    int64_t s = cn_type_size(clang_getCursorType(sub->cur));
+    if (s > 0)
+        return expr_const(s);
+    int level = 0;
+    cnode *b = sub;
+    while (b && b->kind == CXCursor_ArraySubscriptExpr && b->n_kids == 2) {
+        b = cn_strip(b->kids[0]);
+        level++;
+    }
+    if (!b || b->kind != CXCursor_DeclRefExpr)
+        return NULL;
+    long ai = find_array(w, clang_getCursorReferenced(b->cur));
+    if (ai < 0)
+        return NULL;
+    smem_array *a = &w->u->arrays[ai];
+    cusrc_array_info *inf = &w->u->array_info[ai];
+    if (a->elem_size <= 0)
+        return NULL;
+    expr *e = expr_const(a->elem_size);
+    for (int i = level; i < a->n_dims; i++)
+        e = expr_binary(OP_MUL, e, inf->dims[i] ? expr_clone(inf->dims[i]) : expr_const(0));
+    return e;
+}
+
+static enum CXChildVisitResult first_body_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (c.kind == CXCursor_CompoundStmt) {
+        *(CXCursor *)data = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+typedef struct ret_scan {
+    int returns, others;
+    CXCursor ret;
+} ret_scan;
+
+static enum CXChildVisitResult ret_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    ret_scan *s = data;
+    if (c.kind == CXCursor_ReturnStmt) {
+        s->returns++;
+        s->ret = c;
+    } else if (c.kind != CXCursor_DeclStmt) {
+        s->others++;
+    }
+    return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult first_ref_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    CXCursor *out = data;
+    if (c.kind == CXCursor_DeclRefExpr) {
+        *out = clang_getCursorReferenced(c);
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The __shared__ variable a project function returns when its body is
+ * declarations and one `return (T *)var;`: the accessor cuda-samples and
+ * much older code use to give a templated kernel its extern shared array
+ * (`T *sdata = SharedMemory<T>();`). A null cursor otherwise. */
+static CXCursor returned_shared_var(walker *w, cnode *call)
+{
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    CXCursor def = clang_Cursor_isNull(fn) ? fn : clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(def) || (!cn_in_main(w->t, def) && !cn_in_user_header(w->t, def)))
+        return clang_getNullCursor();
+    CXCursor body = clang_getNullCursor();
+    clang_visitChildren(def, first_body_visit, &body);
+    ret_scan s = {0, 0, clang_getNullCursor()};
+    if (!clang_Cursor_isNull(body))
+        clang_visitChildren(body, ret_visit, &s);
+    if (s.returns != 1 || s.others)
+        return clang_getNullCursor();
+    CXCursor var = clang_getNullCursor();
+    clang_visitChildren(s.ret, first_ref_visit, &var);
+    if (clang_Cursor_isNull(var) || var.kind != CXCursor_VarDecl ||
+        !cn_has_attr(var, CXCursor_CUDASharedAttr))
+        return clang_getNullCursor();
+    return var;
+}
+
+/* p.data where p is a struct the kernel takes by value (or this->data in a
+ * method called on one): a global pointer, named by the field's path. */
+static bool member_of_param(walker *w, cnode *n, lref *r)
+{
+    cnode *b = n->n_kids ? cn_strip(n->kids[0]) : NULL;
+    const char *owner = NULL;
+    var_info *v = NULL;
+    if ((!b || b->kind == CXCursor_CXXThisExpr) && w->calls && w->calls->this_path) {
+        owner = w->calls->this_path;
+    } else if (b && b->kind == CXCursor_DeclRefExpr) {
+        v = fn_var(w->f, clang_getCursorReferenced(b->cur));
+        if (v && v->is_param &&
+            clang_getCanonicalType(clang_getCursorType(v->decl)).kind != CXType_Pointer)
+            owner = v->name;
+    }
+    if (!owner)
+        return false;
+    char *field = cn_spelling(n->cur);
+    sbuf s;
+    sbuf_init(&s);
+    sbuf_addf(&s, "%s.%s", owner, field);
+    free(field);
+    r->space = SP_GLOBAL;
+    r->array = -1;
+    r->base = sbuf_take(&s);
+    r->off = expr_const(0);
+    return true;
+}
+
+void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
+{
+    if (depth > 16) {
+        lref_why(r, "%s", "pointer chain too long");
+        return;
+    }
+    n = cn_strip_casts(n);
+    if (!n)
+        return;
+    switch (n->kind) {
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(n->cur);
+        var_info *v = fn_var(w->f, d);
+        CXType t = clang_getCanonicalType(clang_getCursorType(d));
+        if (v && v->is_param && w->calls && call_bound_ptr(w, d, r)) {
+            if (v->n_assigns && r->space != SP_NONE) {
+                expr_free(r->off);
+                r->off = expr_unknown("pointer parameter is modified in the helper");
+                lref_why(r, "pointer parameter '%s' is modified in the helper", v->name);
+            }
+            return;
+        }
+        if (v && v->is_param && w->calls) {
+            if (t.kind == CXType_Pointer)
+                lref_why(r,
+                         "pointer parameter '%s' of a helper is not bound to memory gpulint "
+                         "can place",
+                         v->name);
+            return;
+        }
+        if (v && v->is_param) {
+            if (t.kind != CXType_Pointer)
+                return;
+            r->space = SP_GLOBAL;
+            r->array = -1;
+            r->base = xstrdup(v->name);
+            r->off = expr_const(0);
+            if (v->n_assigns)
+                lref_why(r, "pointer parameter '%s' is modified in the kernel", v->name);
+            return;
+        }
+        if (v && !v->is_shared && !wk_is_array_type(t)) {
+            /* A local pointer: follow it when it is set once. */
+            if (v->n_assigns == 0 && !v->addr_taken && v->init) {
+                if (v->visiting)
+                    return;
+                v->visiting++;
+                wk_resolve_pointer(w, v->init, r, depth + 1);
+                v->visiting--;
+                return;
+            }
+            if (v->n_assigns == 1 && !v->init && !v->addr_taken &&
+                v->assigns[0]->kind == CXCursor_BinaryOperator &&
+                clang_getCursorBinaryOperatorKind(v->assigns[0]->cur) == CXBinaryOperator_Assign) {
+                v->visiting++;
+                wk_resolve_pointer(w, v->assigns[0]->kids[1], r, depth + 1);
+                v->visiting--;
+                return;
+            }
+            /* Which memory it is may still be clear from its first value. */
+            if (v->init && !v->visiting) {
+                v->visiting++;
+                wk_resolve_pointer(w, v->init, r, depth + 1);
+                v->visiting--;
+            }
+            if (r->space != SP_NONE) {
+                expr_free(r->off);
+                r->off = expr_unknown("pointer is reassigned");
+            }
+            lref_why(r, "pointer '%s' is reassigned", v->name);
+            return;
+        }
+        resolve_var(w, d, v ? v->decl_node : decl_node_of(w, d), r);
+        return;
+    }
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+        if ((k != CXBinaryOperator_Add && k != CXBinaryOperator_Sub) || n->n_kids != 2)
+            return;
+        cnode *p = n->kids[0], *i = n->kids[1];
+        CXType pt = clang_getCanonicalType(clang_getCursorType(cn_strip(p)->cur));
+        if (pt.kind != CXType_Pointer && !wk_is_array_type(pt)) {
+            cnode *tmp = p;
+            p = i;
+            i = tmp;
+            pt = clang_getCanonicalType(clang_getCursorType(cn_strip(p)->cur));
+        }
+        wk_resolve_pointer(w, p, r, depth + 1);
+        if (r->space == SP_NONE)
+            return;
+        CXType pointee =
+            pt.kind == CXType_Pointer ? clang_getPointeeType(pt) : clang_getArrayElementType(pt);
+        int64_t es = cn_type_size(pointee);
+        expr *idx = x_expr(w->f, i);
+        expr *step = es > 0 ? expr_binary(OP_MUL, idx, expr_const(es))
+                            : (expr_free(idx), expr_unknown("element size not known"));
+        r->off = expr_binary(k == CXBinaryOperator_Add ? OP_ADD : OP_SUB, r->off, step);
+        return;
+    }
+    case CXCursor_UnaryOperator:
+        if (clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf && n->n_kids == 1)
+            wk_resolve_lvalue(w, n->kids[0], r, depth + 1);
+        return;
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_MemberRefExpr: {
+        CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+        if (wk_is_array_type(t)) {
+            wk_resolve_lvalue(w, n, r, depth + 1); /* decays to a pointer to its start */
+            return;
+        }
+        if (n->kind == CXCursor_MemberRefExpr && t.kind == CXType_Pointer &&
+            member_of_param(w, n, r))
+            return;
+        lref_why(r, "%s", "pointer loaded from memory");
+        return;
+    }
+    case CXCursor_ConditionalOperator:
+        lref_why(r, "%s", "pointer chosen at run time");
+        return;
+    case CXCursor_CallExpr: {
+        CXCursor shared = returned_shared_var(w, n);
+        if (!clang_Cursor_isNull(shared)) {
+            resolve_var(w, shared, NULL, r);
+            return;
+        }
+        char *name = cn_ref_name(n->cur);
+        lref_why(r, "pointer returned by '%s'", name);
+        free(name);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+void wk_resolve_lvalue(walker *w, cnode *n, lref *r, int depth)
+{
+    if (depth > 16)
+        return;
+    n = cn_strip(n);
+    if (!n)
+        return;
+    switch (n->kind) {
+    case CXCursor_ArraySubscriptExpr: {
+        if (n->n_kids != 2)
+            return;
+        cnode *base = n->kids[0], *idx = n->kids[1];
+        CXType bt = clang_getCanonicalType(clang_getCursorType(cn_strip(base)->cur));
+        if (bt.kind != CXType_Pointer && !wk_is_array_type(bt)) {
+            cnode *tmp = base; /* i[a] */
+            base = idx;
+            idx = tmp;
+        }
+        wk_resolve_pointer(w, base, r, depth + 1);
+        if (r->space == SP_NONE)
+            return;
+        expr *stride = subscript_stride(w, n);
+        expr *i = x_expr(w->f, idx);
+        if (!stride) {
+            expr_free(i);
+            r->off = expr_binary(OP_ADD, r->off, expr_unknown("element size not known"));
+            lref_why(r, "%s", "the element size depends on a template parameter");
+            return;
+        }
+        r->off = expr_binary(OP_ADD, r->off, expr_binary(OP_MUL, i, stride));
+        return;
+    }
+    case CXCursor_UnaryOperator:
+        if (clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_Deref && n->n_kids == 1)
+            wk_resolve_pointer(w, n->kids[0], r, depth + 1);
+        return;
+    case CXCursor_MemberRefExpr: {
+        if (n->n_kids < 1)
+            return;
+        cnode *base = n->kids[0];
+        CXType bt = clang_getCanonicalType(clang_getCursorType(cn_strip(base)->cur));
+        if (bt.kind == CXType_Pointer)
+            wk_resolve_pointer(w, base, r, depth + 1);
+        else
+            wk_resolve_lvalue(w, base, r, depth + 1);
+        if (r->space == SP_NONE)
+            return;
+        CXCursor field = clang_getCursorReferenced(n->cur);
+        long long bits = clang_Cursor_getOffsetOfField(field);
+        if (bits < 0 || bits % 8) {
+            r->off = expr_binary(OP_ADD, r->off, expr_unknown("field offset not known"));
+            lref_why(r, "%s", "the field offset is not known here");
+            return;
+        }
+        r->off = expr_binary(OP_ADD, r->off, expr_const(bits / 8));
+        return;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(n->cur);
+        if (d.kind == CXCursor_ParmDecl && w->calls) {
+            call_bound_ptr(w, d, r); /* a reference parameter */
+            return;
+        }
+        if (d.kind != CXCursor_VarDecl)
+            return;
+        resolve_var(w, d, decl_node_of(w, d), r);
+        return;
+    }
+    default:
+        return;
+    }
+}

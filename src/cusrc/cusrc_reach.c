@@ -1,0 +1,130 @@
+/* cusrc_reach: which definition of a local variable (its initialiser or an
+ * assignment) reaches a use of it, read from the cursor tree's shape and
+ * source offsets, as libclang offers no data flow: the last one before the
+ * use that runs every time the use does, where exactly one can be shown. */
+#include <stdlib.h>
+
+#include "cusrc/cusrc_int.h"
+
+static unsigned extent_offset(CXCursor c, bool end)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile file;
+    unsigned l, col, off = 0;
+    clang_getExpansionLocation(end ? clang_getRangeEnd(r) : clang_getRangeStart(r), &file, &l, &col,
+                               &off);
+    return off;
+}
+
+static bool is_loop_stmt(const cnode *n)
+{
+    return n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt ||
+           n->kind == CXCursor_DoStmt || n->kind == CXCursor_CXXForRangeStmt;
+}
+
+/* Does some loop below `scope` hold both a and b (so that one can run after
+ * the other through the loop's back edge)? */
+static bool share_loop(const cnode *a, const cnode *b, const cnode *scope)
+{
+    for (const cnode *p = a->parent; p && p != scope; p = p->parent)
+        if (is_loop_stmt(p) && cn_inside(b, p))
+            return true;
+    return false;
+}
+
+/* Does d run, with nothing conditional in between, every time control
+ * reaches use: is there a block that holds use and reaches d through
+ * blocks and plain expressions only? */
+static bool dominates(const cnode *d, const cnode *use, const cnode *scope)
+{
+    for (const cnode *p = d->parent; p; p = p->parent) {
+        if (p->kind == CXCursor_CompoundStmt && cn_inside(use, p))
+            return true;
+        if (p == scope)
+            return false;
+        switch (p->kind) {
+        case CXCursor_CompoundStmt:
+        case CXCursor_DeclStmt:
+        case CXCursor_ParenExpr:
+        case CXCursor_UnexposedExpr:
+            break;
+        case CXCursor_BinaryOperator: {
+            enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(p->cur);
+            if (k == CXBinaryOperator_LAnd || k == CXBinaryOperator_LOr)
+                return false;
+            break;
+        }
+        default:
+            if (clang_isStatement(p->kind) || p->kind == CXCursor_ConditionalOperator)
+                return false;
+            break;
+        }
+    }
+    return false;
+}
+
+/* Are a and b in different arms of one if (or ?:) that no loop below
+ * scope repeats: then neither runs after the other. */
+static bool exclusive_arms(const cnode *a, const cnode *b, const cnode *scope)
+{
+    const cnode *lca = a->parent;
+    while (lca && !cn_inside(b, lca))
+        lca = lca->parent;
+    if (!lca || (lca->kind != CXCursor_IfStmt && lca->kind != CXCursor_ConditionalOperator))
+        return false;
+    /* The condition is an arm of neither. */
+    if (lca->n_kids < 2 || cn_inside(a, lca->kids[0]) || cn_inside(b, lca->kids[0]))
+        return false;
+    for (const cnode *p = lca->parent; p && p != scope; p = p->parent)
+        if (is_loop_stmt(p))
+            return false;
+    return true;
+}
+
+/* The definition of v that reaches use, where exactly one does and runs
+ * every time before it (`x = ...; __syncthreads(); x = ...;` as in the
+ * transpose samples, `n <<= 1` in an if before a loop that reads n as in
+ * cuda-samples' reduce6): the variable's initialiser (its VarDecl node) or
+ * one of its assignments. NULL when no single definition can be shown to
+ * reach use: a definition in a loop that also holds use, or one that only
+ * sometimes runs before it. */
+cnode *x_reaching_def(var_info *v, cnode *use)
+{
+    if (!use || !v->decl_node || !v->decl_node->parent || v->addr_taken)
+        return NULL;
+    const cnode *scope = v->decl_node->parent->parent;
+    if (!scope || !cn_inside(use, scope))
+        return NULL;
+    unsigned at = extent_offset(use->cur, false);
+    cnode *best = NULL;
+    unsigned best_end = 0;
+    if (v->init && extent_offset(v->decl_node->cur, true) <= at) {
+        best = v->decl_node;
+        best_end = extent_offset(v->decl_node->cur, true);
+    }
+    /* The last dominating definition before use. */
+    for (int i = 0; i < v->n_assigns; i++) {
+        cnode *a = v->assigns[i];
+        unsigned end = extent_offset(a->cur, true);
+        if (end <= at && (!best || end > best_end) && dominates(a, use, scope)) {
+            best = a;
+            best_end = end;
+        }
+    }
+    if (!best)
+        return NULL;
+    unsigned best_start = extent_offset(best->cur, false);
+    for (int i = 0; i < v->n_assigns; i++) {
+        cnode *a = v->assigns[i];
+        if (a == best)
+            continue;
+        unsigned end = extent_offset(a->cur, true);
+        if (end > at) {
+            if (share_loop(a, use, scope))
+                return NULL; /* runs again before use, through the back edge */
+        } else if (end > best_start && !exclusive_arms(a, use, scope)) {
+            return NULL; /* may run between best and use */
+        }
+    }
+    return best;
+}

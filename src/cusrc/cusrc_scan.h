@@ -1,0 +1,67 @@
+/* cusrc_scan: what the driver (cusrc.c), the kernels' declarations
+ * (cusrc_kernels.c) and the launch search (cusrc_launch.c) share while one
+ * translation unit is scanned. The order of calls: cusrc.c calls both,
+ * cusrc_launch.c calls cusrc_kernels.c, never back. */
+#ifndef GPULINT_CUSRC_SCAN_H
+#define GPULINT_CUSRC_SCAN_H
+
+#include "cusrc/cusrc_int.h"
+
+/* Names of the main file's #defines and namespace-scope constants, for the
+ * arguments of __launch_bounds__ (which libclang does not expose). */
+typedef struct const_tab {
+    char **names;
+    char **bodies; /* macro bodies; NULL for evaluated constants */
+    int64_t *values;
+    size_t n, cap;
+} const_tab;
+
+typedef struct fn_list {
+    CXCursor *c;
+    size_t n, cap;
+} fn_list;
+
+/* Host calls followed from a launch's caller down to the launch: libraries
+ * dispatch through several layers of templates (OneFlow's softmax: seven,
+ * from its entry point through pack-size and column-count dispatchers to
+ * the function that launches). */
+#define SCAN_MAX_DEPTH 10
+
+typedef struct scan_state {
+    cusrc_tu *t;
+    fn_list fns;     /* function definitions in the main file */
+    fn_list kernels; /* kernel definitions (templates: the template) */
+    const_tab consts;
+    char **called; /* keys of main-file functions some main-file code calls */
+    size_t n_called, cap_called;
+    char *stack[SCAN_MAX_DEPTH]; /* functions being expanded, against recursion */
+    /* What must hold at each expanded call for it to run (launch_reach of
+     * the call in its caller, NULL = nothing known): a launch reached
+     * through them runs only where all of them hold. */
+    expr *reach[SCAN_MAX_DEPTH];
+    int depth;
+    int budget;            /* expansions left: a file of many wrappers stays fast */
+    bool in_explicit_refs; /* visiting gpulint's appended function (cusrc_explicit.c) */
+} scan_state;
+
+/* ---- cusrc_kernels.c ---- */
+/* Macros and constants of the main file (buf), for __launch_bounds__. */
+void kern_tab_free(const_tab *t);
+void kern_read_macros(const char *buf, size_t size, const_tab *tab);
+/* clang_visitChildren over the unit: kernels, scanned functions (a scan_state). */
+enum CXChildVisitResult kern_top_visit(CXCursor c, CXCursor parent, CXClientData data);
+char *kern_mangling(CXCursor fn);
+void kern_add(cusrc_tu *t, CXCursor c, const const_tab *consts);
+long kern_by_usr(cusrc_tu *t, const char *usr);
+void kern_fill_targs(cusrc_tu *t, CXCursor fn, long kernel, cusrc_targ **out, int *n_out);
+/* A launch of fn: the instantiation it names becomes a variant to analyse. */
+void kern_note_instantiation(cusrc_tu *t, CXCursor fn);
+void kern_build_variants(cusrc_tu *t);
+/* ---- cusrc_launch.c ---- */
+/* Records the launches and opt-ins in fn's body, with binds for a wrapper
+ * expanded at its call (NULL for a function scanned as written). */
+bool scan_is_called(const scan_state *s, const char *key);
+enum CXChildVisitResult scan_called_visit(CXCursor c, CXCursor parent, CXClientData data);
+void scan_function(scan_state *s, CXCursor fn, bind_frame *binds);
+
+#endif

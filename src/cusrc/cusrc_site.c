@@ -1,0 +1,309 @@
+/* cusrc_site: what a walk records as it goes: the guards around the
+ * statement being walked, the per-loop operation counts (and the arms of a
+ * branch only some threads take), and the sites themselves: each shared or
+ * global access and each branch, with the loops and the guard around it.
+ * Also the note that a variant's counts miss code (wk_incomplete). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cusrc/cusrc_walk.h"
+
+/* ---- guards ---- */
+
+void wk_push_guard(walker *w, expr *g)
+{
+    if (w->n_guards == w->cap_guards) {
+        w->cap_guards = w->cap_guards ? w->cap_guards * 2 : 8;
+        w->guards = xrealloc(w->guards, (size_t)w->cap_guards * sizeof *w->guards);
+    }
+    w->guards[w->n_guards++] = g;
+}
+
+void wk_pop_guard(walker *w)
+{
+    expr_free(w->guards[--w->n_guards]);
+}
+
+static expr *current_guard(walker *w)
+{
+    expr *g = NULL;
+    for (int i = 0; i < w->n_guards; i++)
+        g = x_conj(g, expr_clone(w->guards[i]));
+    if (!g)
+        return NULL;
+    expr *s = expr_simplify(g);
+    expr_free(g);
+    if (s->kind == EX_CONST && s->value != 0) {
+        expr_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* ---- counts ---- */
+
+loop_frame *wk_count_frame(walker *w)
+{
+    return w->f->n_loops ? w->f->loops[w->f->n_loops - 1] : &w->root;
+}
+
+void wk_add_count(walker *w, int cat, int64_t n)
+{
+    if (w->no_flops && cat <= CNT_TENSOR)
+        return; /* a common subexpression: computed once */
+    if (w->hoist && cat <= CNT_TENSOR)
+        w->hoist->once[cat] += n;
+    else if (w->load_hoist && (cat == CNT_GLD || cat == CNT_GACC))
+        w->load_hoist->once[cat] += n;
+    else
+        wk_count_frame(w)->direct[cat] += n;
+    w->work_events += n != 0;
+}
+
+expr *wk_frame_total(loop_frame *fr, int cat)
+{
+    expr *e = expr_const(fr->direct[cat]);
+    if (fr->nested[cat]) {
+        e = expr_binary(OP_ADD, e, fr->nested[cat]);
+        fr->nested[cat] = NULL;
+    }
+    return e;
+}
+
+/* ---- arms: counts that only some threads make ---- */
+
+void wk_arm_begin(walker *w, arm_saved *saved)
+{
+    loop_frame *fr = wk_count_frame(w);
+    for (int cat = 0; cat < CNT_N; cat++) {
+        saved->direct[cat] = fr->direct[cat];
+        saved->nested[cat] = fr->nested[cat];
+        fr->direct[cat] = 0;
+        fr->nested[cat] = NULL;
+    }
+}
+
+static bool has_unknown(const expr *e)
+{
+    return e &&
+           (e->kind == EX_UNKNOWN || has_unknown(e->a) || has_unknown(e->b) || has_unknown(e->c));
+}
+
+/* The weight of an arm taken where cond holds: a new "taken_A<n>" symbol,
+ * or NULL (count it for every thread) when cond is not expressible. */
+static expr *arm_weight(walker *w, const expr *cond)
+{
+    if (!cond || has_unknown(cond))
+        return NULL;
+    cusrc_counts *c = &w->u->variants[w->variant].counts;
+    char name[32];
+    snprintf(name, sizeof name, "taken_A%d", c->n_arms);
+    c->arm_names = xrealloc(c->arm_names, (size_t)(c->n_arms + 1) * sizeof *c->arm_names);
+    c->arm_conds = xrealloc(c->arm_conds, (size_t)(c->n_arms + 1) * sizeof *c->arm_conds);
+    c->arm_names[c->n_arms] = xstrdup(name);
+    c->arm_conds[c->n_arms] = expr_clone(cond);
+    c->n_arms++;
+    return expr_named(name);
+}
+
+/* The arm's counts, weighted by cond, join the frame's set-aside ones. */
+void wk_arm_end(walker *w, arm_saved *saved, const expr *cond)
+{
+    loop_frame *fr = wk_count_frame(w);
+    expr *weight = NULL;
+    bool weighed = false;
+    for (int cat = 0; cat < CNT_N; cat++) {
+        expr *t = wk_frame_total(fr, cat), *arm = expr_simplify(t);
+        expr_free(t);
+        fr->direct[cat] = saved->direct[cat];
+        fr->nested[cat] = saved->nested[cat];
+        if (arm->kind == EX_CONST && arm->value == 0) {
+            expr_free(arm);
+            continue;
+        }
+        if (!weighed) {
+            weight = arm_weight(w, cond);
+            weighed = true;
+            w->u->variants[w->variant].counts.n_unweighted_arms += weight == NULL;
+        }
+        if (weight)
+            arm = expr_binary(OP_MUL, expr_clone(weight), arm);
+        fr->nested[cat] = fr->nested[cat] ? expr_binary(OP_ADD, fr->nested[cat], arm) : arm;
+    }
+    expr_free(weight);
+}
+
+/* ---- sites ---- */
+
+static void copy_loops(walker *w, loop_ctx *dst, int *n_dst, char **why)
+{
+    int n = w->load_hoist ? w->load_loops : w->f->n_loops;
+    if (n > ACCESS_MAX_LOOPS) {
+        n = ACCESS_MAX_LOOPS;
+        if (why && !*why)
+            *why = xstrdup("nested in more than 8 loops");
+    }
+    for (int i = 0; i < n; i++) {
+        const loop_ctx *s = &w->f->loops[i]->ctx;
+        dst[i].var = s->var ? xstrdup(s->var) : NULL;
+        dst[i].init = s->init ? expr_clone(s->init) : NULL;
+        dst[i].cond = s->cond ? expr_clone(s->cond) : NULL;
+        dst[i].next = s->next ? expr_clone(s->next) : NULL;
+        dst[i].leaves_early = s->leaves_early;
+        dst[i].barrier = s->barrier;
+        dst[i].loc.file = s->loc.file ? xstrdup(s->loc.file) : NULL;
+        dst[i].loc.line = s->loc.line;
+        dst[i].loc.column = s->loc.column;
+        dst[i].spelled_at = s->spelled_at;
+    }
+    *n_dst = n;
+}
+
+static const expr *first_unknown_node(const expr *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_UNKNOWN)
+        return e;
+    const expr *r = first_unknown_node(e->a);
+    if (!r)
+        r = first_unknown_node(e->b);
+    if (!r)
+        r = first_unknown_node(e->c);
+    return r;
+}
+
+/* A memory access whose memory gpulint cannot place (a pointer loaded from
+ * memory, chosen at run time, returned by a call): not a site, but the
+ * counts miss it, and say so. */
+static void unplaced_access(walker *w, cnode *n, const lref *r)
+{
+    src_loc l = {0};
+    cn_loc(w->t, n->cur, &l);
+    char *text = cn_text_trunc(w->t, n->cur, 60);
+    wk_incomplete(w, "line %d: '%s' goes through a %s", l.line, text,
+                  r->why ? r->why : "pointer gpulint cannot follow");
+    free(text);
+    free(l.file);
+}
+
+/* Records the access at r (taken), `width` bytes per thread; n gives its
+ * text and line. */
+void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_store)
+{
+    if (r->space == SP_NONE) {
+        if (r->why)
+            unplaced_access(w, n, r);
+        wk_lref_free(r);
+        return;
+    }
+    size_t i = tu_add_access(w->t);
+    mem_access *a = &w->u->accesses[i];
+    a->space = r->space == SP_SHARED ? SPACE_SHARED : SPACE_GLOBAL;
+    a->kernel = xstrdup(w->kname);
+    a->base = r->base;
+    r->base = NULL;
+    a->array = r->space == SP_SHARED ? (int)r->array : -1;
+    a->is_store = is_store;
+    a->width = width > 0 && width < (1 << 20) ? (int)width : 0;
+    a->byte_offset = r->off ? expr_simplify(r->off) : expr_unknown("offset not known");
+    a->guard = current_guard(w);
+    a->in_switch = w->in_switch > 0;
+    a->stmt = w->stmt_seq;
+    char *why = r->why;
+    r->why = NULL;
+    copy_loops(w, a->loops, &a->n_loops, &why);
+    if (!why && a->width == 0)
+        why = xstrdup("the size of the accessed type is not known here");
+    const expr *u = first_unknown_node(a->byte_offset);
+    if (!why && u) {
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "index not understood: %s", u->name ? u->name : "unknown");
+        why = sbuf_take(&b);
+    }
+    a->why_not = why;
+    a->text = cn_text_trunc(w->t, n->cur, 200);
+    a->via = call_chain(w);
+    cn_loc(w->t, n->cur, &a->loc);
+    if (a->space == SPACE_GLOBAL) {
+        wk_add_count(w, is_store ? CNT_GST : CNT_GLD, a->width);
+        wk_add_count(w, CNT_GACC, 1);
+    }
+    wk_lref_free(r);
+}
+
+void wk_emit_access(walker *w, cnode *n, bool is_store)
+{
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    wk_resolve_lvalue(w, n, &r, 0);
+    int64_t width = cn_type_size(clang_getCursorType(n->cur));
+    if (width <= 0 && r.space == SP_SHARED && r.array >= 0) {
+        /* Template code: the element of a fully subscripted array whose
+         * element type is known, even though the expression is dependent. */
+        int depth = 0;
+        cnode *b = cn_strip(n);
+        while (b && b->kind == CXCursor_ArraySubscriptExpr && b->n_kids == 2) {
+            b = cn_strip(b->kids[0]);
+            depth++;
+        }
+        const smem_array *arr = &w->u->arrays[r.array];
+        if (b && b->kind == CXCursor_DeclRefExpr && depth == arr->n_dims)
+            width = arr->elem_size;
+    }
+    wk_emit_access_at(w, n, &r, width, is_store);
+}
+
+/* An access through a pointer value (`__ldcs(p + i)`, `atomicAdd(p + i, v)`):
+ * `width` bytes at where ptr points. */
+void wk_emit_access_ptr(walker *w, cnode *ptr, int64_t width, bool is_store)
+{
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    wk_resolve_pointer(w, ptr, &r, 0);
+    if (width <= 0) {
+        CXType pt = clang_getCanonicalType(clang_getCursorType(cn_strip_casts(ptr)->cur));
+        if (pt.kind == CXType_Pointer)
+            width = cn_type_size(clang_getPointeeType(pt));
+    }
+    wk_emit_access_at(w, ptr, &r, width, is_store);
+}
+
+/* Takes ownership of ce. */
+void wk_emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, expr *ce)
+{
+    size_t i = tu_add_branch(w->t);
+    branch_site *b = &w->u->branches[i];
+    b->kernel = xstrdup(w->kname);
+    b->kind = kind;
+    b->cond = ce ? expr_simplify(ce) : expr_unknown("no condition");
+    expr_free(ce);
+    b->guard = current_guard(w);
+    char *why = NULL;
+    copy_loops(w, b->loops, &b->n_loops, &why);
+    const expr *u = first_unknown_node(b->cond);
+    if (!why && u) {
+        sbuf s;
+        sbuf_init(&s);
+        sbuf_addf(&s, "condition not understood: %s", u->name ? u->name : "unknown");
+        why = sbuf_take(&s);
+    }
+    b->why_not = why;
+    b->text = cond ? cn_text_trunc(w->t, cond->cur, 200) : xstrdup("");
+    b->via = call_chain(w);
+    cn_loc(w->t, (cond ? cond : at)->cur, &b->loc);
+}
+
+void wk_incomplete(walker *w, const char *fmt, ...)
+{
+    cusrc_counts *c = &w->u->variants[w->variant].counts;
+    if (c->n_incomplete++)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_vaddf(&b, fmt, ap);
+    va_end(ap);
+    c->incomplete = sbuf_take(&b);
+}
