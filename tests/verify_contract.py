@@ -5,7 +5,7 @@ usage: verify_contract.py GPULINT SRC_ROOT
 
 tests/data/verify/<device>/verify.json are `gpulint verify --json` outputs
 recorded on an H100 and an H200 (scripts/gpu.sh). This test, in CI:
-  1. checks each against the JSON contract documented in the README;
+  1. checks each against the JSON contract documented in docs/json.md;
   2. runs `gpulint verify --dry-run --format json` (this build's predictions,
      no GPU) and re-judges every recorded measurement against today's
      prediction with the row's own tolerance: a change to a model or an
@@ -61,7 +61,7 @@ def run(args, **kw):
 
 
 def contract(name, d):
-    """The README's contract for `gpulint verify --format json`."""
+    """docs/json.md's contract for `gpulint verify --format json`."""
     problems = []
     for key in ("device", "counters", "ceilings", "results"):
         if key not in d:
