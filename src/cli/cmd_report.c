@@ -11,6 +11,7 @@
 #include "cli/target_opts.h"
 #include "run/pipeline.h"
 #include "config.h"
+#include "input/compdb.h"
 #include "input/srcscan.h"
 #include "report/html_report.h"
 #include "report/code_report.h"
@@ -32,6 +33,7 @@ typedef struct report_args {
     const char *checks;
     opt_list defines;
     kroof_defines defs;
+    const char *run_args;
     const char *plot;
     const char *clock;
     bool help;
@@ -262,6 +264,9 @@ int cmd_report(int argc, char **argv)
         {"define", 0, OPT_LIST, &a.defines, NULL, "NAME=VALUE",
          "bind a name in FLOP/byte expressions and launch configurations (repeatable), e.g. "
          "--define N=4096"},
+        {"run-args", 0, OPT_STRING, &a.run_args, NULL, "'ARG...'",
+         "the program's own arguments (argv[1], ...): sizes main reads from its command line "
+         "(atoi(argv[1]), argc) are then known"},
         {"plot", 0, OPT_STRING, &a.plot, NULL, "FILE",
          "roofline chart of the launches (.svg/.png)"},
         {"clock", 0, OPT_STRING, &a.clock, NULL, "boost|base",
@@ -340,6 +345,10 @@ int cmd_report(int argc, char **argv)
         return diag_error(EXIT_USAGE, "--clock '%s': expected boost or base", a.clock);
     }
     a.p.base_clock = a.clock && strcmp(a.clock, "base") == 0;
+    if (a.run_args && !compdb_split(a.run_args, &a.p.run_args, &a.p.n_run_args)) {
+        opt_free(&res);
+        return diag_error(EXIT_USAGE, "invalid --run-args '%s': a quote is not closed", a.run_args);
+    }
     report r;
     rc = pipeline_run(&a.p, &r);
     /* With several files, those that failed do not hide the others. */
@@ -362,6 +371,7 @@ int cmd_report(int argc, char **argv)
             print_text(&r, &a, &r.src, &r.findings);
     }
     report_free(&r);
+    compdb_argv_free(a.p.run_args);
     opt_free(&res);
     return rc;
 }

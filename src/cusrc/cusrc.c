@@ -742,6 +742,8 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     t.tu = tu;
     t.path = opts->file;
     t.math = opts->math;
+    t.run_args = opts->run_args;
+    t.n_run_args = opts->n_run_args;
     t.u = out;
     t.main_file = clang_getFile(tu, opts->file);
     out->file = xstrdup(opts->file);

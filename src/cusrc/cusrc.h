@@ -112,6 +112,11 @@ typedef struct cusrc_options {
     const char *cuda_home; /* NULL = the configured default (/usr/local/cuda) */
     const char *arch;      /* "sm_90", "sm_90a", "compute_80"; NULL = sm_90 */
     math_mode math;        /* what nvcc's flags make of divisions and math calls */
+    /* The program's own arguments (argv[1], ...) where the user gave them
+     * (--run-args): main's reads of them (atoi(argv[1]), argc) become those
+     * values. run_args NULL: not given, and they stay run-time values. */
+    const char *const *run_args;
+    int n_run_args;
 } cusrc_options;
 
 /* ---- output ---- */

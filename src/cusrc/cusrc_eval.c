@@ -8,6 +8,7 @@
  * formula and not as a name. On the host side the same machinery evaluates
  * launch configurations and explains the values that are not constant. */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -326,7 +327,10 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
         for (int i = 0; !argv && i < v->n_member_assigns; i++)
             argv = refs_argv(f, v->member_assigns[i], 0);
         if (argv) {
-            sbuf_addf(&f->origin, "comes from argv (variable '%s')", shown);
+            sbuf_addf(&f->origin,
+                      "comes from the command line (variable '%s'; --run-args gives the program's "
+                      "arguments)",
+                      shown);
             return;
         }
         if (v->addr_taken) {
@@ -543,6 +547,25 @@ static expr *value_at(fn_ctx *f, var_info *v, cnode *use)
     return expr_binary(op, before, x_rec(f, d->kids[1]));
 }
 
+/* A host local's value e: where part of it is unknown, the local stays a
+ * name (with why in f->origin), unless the unknown part lies in an arm its
+ * constant condition leaves out (`argc > 4 ? atoi(argv[4]) : 256`). */
+static expr *host_value(fn_ctx *f, var_info *v, expr *e, size_t mark)
+{
+    if (f->device || !tree_has_unknown(e))
+        return e;
+    expr *s = expr_simplify(e);
+    expr_free(e);
+    if (!tree_has_unknown(s)) {
+        origin_reset(f, mark);
+        return s;
+    }
+    expr_free(s);
+    origin_reset(f, mark);
+    note_origin(f, v, v->name);
+    return expr_named(v->name);
+}
+
 static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
 {
     if (active_loop(f, v))
@@ -556,28 +579,15 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
     if (v->n_assigns > 0) {
         size_t mark = f->origin.len;
         expr *e = value_at(f, v, use);
-        if (e) {
-            if (!f->device && tree_has_unknown(e)) {
-                expr_free(e);
-                origin_reset(f, mark);
-                note_origin(f, v, v->name);
-                return expr_named(v->name);
-            }
-            return e;
-        }
+        if (e)
+            return host_value(f, v, e, mark);
     }
     if (!v->addr_taken && v->n_assigns == 0 && v->init) {
         size_t mark = f->origin.len;
         v->visiting++;
         expr *e = x_rec(f, v->init);
         v->visiting--;
-        if (!f->device && tree_has_unknown(e)) {
-            expr_free(e);
-            origin_reset(f, mark);
-            note_origin(f, v, v->name);
-            return expr_named(v->name);
-        }
-        return e;
+        return host_value(f, v, e, mark);
     }
     if (!v->addr_taken && v->n_assigns == 1 && !v->init &&
         v->assigns[0]->kind == CXCursor_BinaryOperator &&
@@ -586,13 +596,7 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         v->visiting++;
         expr *e = x_rec(f, v->assigns[0]->kids[1]);
         v->visiting--;
-        if (!f->device && tree_has_unknown(e)) {
-            expr_free(e);
-            origin_reset(f, mark);
-            note_origin(f, v, v->name);
-            return expr_named(v->name);
-        }
-        return e;
+        return host_value(f, v, e, mark);
     }
     if (!f->device) {
         note_origin(f, v, v->name);
@@ -747,6 +751,63 @@ static bool is_rounding_call(const char *name, bool *up)
 /* A floating-point expression of constants, computed as the compiled code
  * computes it: each operation rounded to its own type (float or double).
  * Host code sizes grids this way: `(size_t)(ceil((float)M) / (float)256)`. */
+/* main's argv[K] with K a constant, under the conversions a call makes of
+ * it (std::string(argv[1]) for stoi): K, or 0 when n is not one. */
+static int argv_index(fn_ctx *f, cnode *n, int depth)
+{
+    n = cn_strip_casts(n);
+    if (!n || depth > 4)
+        return 0;
+    if (n->kind != CXCursor_ArraySubscriptExpr || cn_n_expr_kids(n) != 2) {
+        /* a conversion: one expression inside */
+        return cn_n_expr_kids(n) == 1 && n->kind != CXCursor_DeclRefExpr
+                   ? argv_index(f, cn_expr_kid(n, 0), depth + 1)
+                   : 0;
+    }
+    cnode *base = cn_strip_casts(cn_expr_kid(n, 0));
+    if (!base || base->kind != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor r = clang_getCursorReferenced(base->cur);
+    char *name = cn_spelling(r), *owner = cn_spelling(clang_getCursorSemanticParent(r));
+    bool is_argv = r.kind == CXCursor_ParmDecl && !strcmp(name, "argv") && !strcmp(owner, "main");
+    free(name);
+    free(owner);
+    int64_t k;
+    if (!is_argv || !x_const(f, cn_expr_kid(n, 1), &k) || k < 1 || k > 1000)
+        return 0;
+    return (int)k;
+}
+
+/* The value a C library call gives main's argv[K] where the user passed
+ * the program's arguments (--run-args): atoi and its kin, strtol with a
+ * constant base, std::stoi; as an integer. False when the call is none of
+ * them or reads no argv[K]; *unknown then explains a K past the arguments. */
+static bool argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **unknown)
+{
+    static const char *const ints[] = {"atoi",    "atol",     "atoll", "strtol", "strtoll",
+                                       "strtoul", "strtoull", "stoi",  "stol",   "stoll",
+                                       "stoul",   "stoull",   NULL};
+    int nargs = cn_n_expr_kids(call) - 1, k;
+    if (!f->t->run_args || nargs < 1 || !name_in(name, ints) ||
+        !(k = argv_index(f, cn_expr_kid(call, 1), 0)))
+        return false;
+    if (k > f->t->n_run_args) {
+        *unknown =
+            unknownf("argv[%d], past the %d arguments --run-args gives", k, f->t->n_run_args);
+        return false;
+    }
+    int64_t base = 10;
+    if (!strncmp(name, "strto", 5) && (nargs < 3 || !x_const(f, cn_expr_kid(call, 3), &base)))
+        return false;
+    if (!strncmp(name, "sto", 3) && nargs >= 3 && !x_const(f, cn_expr_kid(call, 3), &base))
+        return false;
+    if (base < 0 || base == 1 || base > 36)
+        return false;
+    errno = 0;
+    *out = strtoll(f->t->run_args[k - 1], NULL, (int)base);
+    return errno == 0;
+}
+
 static bool float_value(fn_ctx *f, cnode *n, int depth, double *out)
 {
     n = cn_strip(n);
@@ -807,6 +868,15 @@ static bool float_value(fn_ctx *f, cnode *n, int depth, double *out)
     }
     case CXCursor_CallExpr: {
         char *name = cn_spelling(clang_getCursorReferenced(n->cur));
+        static const char *const floats[] = {"atof", "strtod", "strtof", "stof", "stod", NULL};
+        int k = f->t->run_args && name_in(name, floats) && cn_n_expr_kids(n) >= 2
+                    ? argv_index(f, cn_expr_kid(n, 1), 0)
+                    : 0;
+        if (k > 0 && k <= f->t->n_run_args) {
+            free(name);
+            v = strtod(f->t->run_args[k - 1], NULL);
+            break;
+        }
         bool up, round = is_rounding_call(name, &up);
         bool root = !strcmp(name, "sqrt") || !strcmp(name, "sqrtf");
         bool lg2 = !strcmp(name, "log2") || !strcmp(name, "log2f") || !strcmp(name, "__log2f") ||
@@ -902,7 +972,12 @@ static expr *x_call(fn_ctx *f, cnode *n)
     expr *e = NULL;
     double v;
     bool up;
-    if (nargs == 2 && (name_in(name, mins) || name_in(name, maxs) || name_in(name, muls))) {
+    int64_t arg;
+    if (argv_int(f, n, name, &arg, &e)) {
+        e = expr_const(arg);
+    } else if (e) {
+        /* argv[K] past the arguments given: e says so */
+    } else if (nargs == 2 && (name_in(name, mins) || name_in(name, maxs) || name_in(name, muls))) {
         expr *a = x_rec(f, cn_expr_kid(n, 1));
         expr *b = x_rec(f, cn_expr_kid(n, 2));
         expr_op op = name_in(name, mins) ? OP_MIN : name_in(name, maxs) ? OP_MAX : OP_MUL;
@@ -951,6 +1026,15 @@ static expr *x_declref(fn_ctx *f, cnode *n)
         e = bound_param(f, r);
         if (e)
             break;
+        if (f->t->run_args && !strcmp(name, "argc")) {
+            char *owner = cn_spelling(clang_getCursorSemanticParent(r));
+            bool in_main = !strcmp(owner, "main");
+            free(owner);
+            if (in_main) {
+                e = expr_const(f->t->n_run_args + 1);
+                break;
+            }
+        }
         var_info *v = fn_var(f, r);
         if (v && v->n_assigns && f->device) {
             e = local_var(f, v, n);

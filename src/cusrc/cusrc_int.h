@@ -148,6 +148,8 @@ struct cusrc_tu {
     const struct const_tab *consts; /* the main file's named constants (cusrc.c) */
     unsigned appended_line;         /* first line gpulint appended to the main file, 0: none */
     math_mode math;                 /* cusrc_options.math */
+    const char *const *run_args;    /* cusrc_options.run_args */
+    int n_run_args;
     /* The files whose text cn_text slices: libclang's lookup of a file's
      * buffer is slow in a large unit (it was 40% of OneFlow's analysis). */
     struct tu_file_text {

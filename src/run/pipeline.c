@@ -226,6 +226,9 @@ static void identity(const pipeline_opts *o, const report *r, const char *nvcc, 
         unitcache_key_str(&k, "define", o->defines->names[i]);
         unitcache_key_add(&k, "value", &o->defines->values[i], sizeof o->defines->values[i]);
     }
+    unitcache_key_str(&k, "args", o->run_args ? "given" : "none");
+    for (int i = 0; o->run_args && i < o->n_run_args; i++)
+        unitcache_key_str(&k, "arg", o->run_args[i]);
     char cwd[PATH_MAX];
     unitcache_key_str(&k, "cwd", getcwd(cwd, sizeof cwd) ? cwd : "");
     unitcache_key_end(&k, key);

@@ -34,8 +34,12 @@ typedef struct pipeline_opts {
     const char *compdb;           /* -p DIR: compile_commands.json */
     const char *from_dir;         /* --from DIR: the records of a build under `gpulint wrap` */
     const kroof_defines *defines; /* --define NAME=VALUE for the source analyses */
-    bool base_clock;              /* --clock base: predicted times at the base clock */
-    int jobs;                     /* -j: files at once (default: one per core) */
+    /* --run-args: the program's own arguments, argv[1]... (run_args NULL: not
+     * given; main's reads of argv stay run-time values). */
+    char **run_args;
+    int n_run_args;
+    bool base_clock; /* --clock base: predicted times at the base clock */
+    int jobs;        /* -j: files at once (default: one per core) */
     bool seen_jobs;
     int timeout_s; /* --timeout: seconds per file, 0 = none */
     bool seen_timeout;

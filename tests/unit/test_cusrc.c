@@ -741,10 +741,11 @@ static void test_argv_launch(void **state)
         assert_false(l->block.x.known);
         assert_true(l->block.y.known);
         assert_non_null(l->block.x.why);
-        assert_non_null(strstr(l->block.x.why, "block size comes from argv"));
+        assert_non_null(strstr(l->block.x.why, "block size comes from the command line"));
+        assert_non_null(strstr(l->block.x.why, "--run-args"));
         assert_non_null(strstr(l->block.x.why, "'threads'"));
         assert_false(l->grid.x.known);
-        assert_non_null(strstr(l->grid.x.why, "grid size comes from argv"));
+        assert_non_null(strstr(l->grid.x.why, "grid size comes from the command line"));
         /* (n + threads - 1) / threads stays an expression to bind later. */
         expr_env env;
         expr_env_init(&env);
@@ -1253,6 +1254,41 @@ static char *dump_with_cache(const char *rel, const char *dir)
     return text;
 }
 
+/* The program's arguments given (--run-args): main's atoi(argv[K]) and
+ * argc are those values, and so are the launches built from them; an
+ * argument past those given stays unknown. */
+static void test_run_args(void **state)
+{
+    (void)state;
+    char *path = path_of("examples/argv_launch.cu");
+    const char *both[] = {"256", "1000000"}, *one[] = {"64"};
+    for (int given = 1; given <= 2; given++) {
+        cusrc_options o = {.file = path,
+                           .arch = "sm_90",
+                           .run_args = given == 2 ? both : one,
+                           .n_run_args = given};
+        cusrc_unit u;
+        char *err = NULL;
+        if (!cusrc_parse(ctx, &o, &u, &err))
+            fail_msg("argv_launch.cu: %s", err ? err : "?");
+        const char *f = "examples/argv_launch.cu";
+        const cusrc_launch *l = launch_at(&u, line_of(f, "scale<<<blocks, threads>>>", 0), 0);
+        assert_true(l->block.x.known);
+        assert_int_equal(l->block.x.value, given == 2 ? 256 : 64);
+        if (given == 2) {
+            /* blocks = (n + threads - 1) / threads with n = 10^6 */
+            assert_true(l->grid.x.known);
+            assert_int_equal(l->grid.x.value, (1000000 + 255) / 256);
+        } else {
+            /* argc is 2: n takes its default, 1 << 20 */
+            assert_true(l->grid.x.known);
+            assert_int_equal(l->grid.x.value, (1 << 20) / 64);
+        }
+        cusrc_unit_free(&u);
+    }
+    free(path);
+}
+
 /* A bool template argument is true or false, 1 or 0: libclang reports
  * true as -1 (a one-bit signed value), which made the variant
  * "stsWithLoads<-1>" and put -1 into any arithmetic on the parameter. */
@@ -1432,6 +1468,7 @@ int main(void)
         cmocka_unit_test(test_vector_add),
         cmocka_unit_test(test_relu),
         cmocka_unit_test(test_argv_launch),
+        cmocka_unit_test(test_run_args),
         cmocka_unit_test(test_small_blocks),
         cmocka_unit_test(test_dynamic_smem),
         cmocka_unit_test(test_stencil_halo),
