@@ -7,13 +7,11 @@ room for 6 and 4 blocks an SM instead of 8 (scripts/timeprobe/gemmorder.cu),
 each predicted by gpulint with the H200 card of gpulint verify's record and
 compared with dram__bytes_read.sum (cold L2) recorded in
 tests/data/timeprobe/h200/l2share and h200/blockorder. The errors are printed; the
-count within 25% may not fall below WITHIN (17 of 18: gemm_vec at 8192, one
+count within 25% may not fall below WITHIN (16 of 17: gemm_vec at 8192, one
 block an SM, re-reads B 46 times where its 32 waves would read it 32: its
 blocks drift within the 12% of a run the L2 tolerates at that size).
-siboehm/SGEMM_CUDA's coalesced kernel, whose operands sit behind a bounds
-check the grid fits, is +5%; its shared-memory kernel, whose moved
-pointers gpulint does not follow, must be labelled a lower bound and be
-one, and name no limiter.
+(siboehm/SGEMM_CUDA's two kernels were judged here until issue 47 kept that
+repository aside to check the model: they are no longer in the tree.)
 
 usage: l2share_truth.py GPULINT SOURCE_ROOT"""
 import csv
@@ -50,7 +48,7 @@ def predicted(source, args):
              e["dram_bytes"].get("l2_sharing", {}).get("regime")) for e in entries]
 
 
-WITHIN = 17
+WITHIN = 16
 failed = 0
 checked = 0
 
@@ -78,24 +76,5 @@ pred = predicted("scripts/timeprobe/gemmorder.cu",
                  ["--define", "six=32768", "--define", "four=46080", "--", "-Ikernels"])
 judge("gemmorder 6 blocks an SM", pred[0], meas[0])
 judge("gemmorder 4 blocks an SM", pred[1], meas[1])
-# Two public kernels (siboehm/SGEMM_CUDA, MIT; tests/data/l2share/sgemm-cuda):
-# the coalesced one is judged like the rest; the shared-memory one moves its
-# pointer parameters, so its DRAM bytes must say they are a lower bound,
-# and be one.
-public = os.path.join(ROOT, "tests/data/l2share/sgemm-cuda")
-meas = measured(os.path.join(public, "h200/ncu.csv"))
-pred = predicted(os.path.join(public, "driver.cu"), [])
-judge("sgemm-cuda kernel 2", pred[0], meas[0])
-env = dict(os.environ, GPULINT_NO_DEVICE="1", NO_COLOR="1")
-r = subprocess.run([GPULINT, os.path.join(public, "driver.cu"), "--gpu", CARD, "--format", "json"],
-                   capture_output=True, text=True, env=env, cwd=ROOT)
-entry = sorted(json.loads(r.stdout)["roofline"], key=lambda e: e["line"])[1]
-moved = entry["dram_bytes"]
-# and, compute ahead of bytes that are a lower bound, no limiter is named
-bound_ok = (moved.get("label") == "lower_bound" and moved.get("read", 1e30) <= meas[1] and
-            entry.get("bound", "absent") is None and entry.get("limiter", "absent") is None)
-failed += not bound_ok
-print("%s sgemm-cuda kernel 3          a lower bound: %s B (%s), measured %.4g B" %
-      ("ok  " if bound_ok else "FAIL", moved.get("read"), moved.get("label"), meas[1]))
 print("%d of %d within 25%% (at least %d)" % (checked - failed, checked, WITHIN))
-sys.exit(1 if checked - failed < WITHIN or checked < 18 or not bound_ok else 0)
+sys.exit(1 if checked - failed < WITHIN or checked < 17 else 0)
