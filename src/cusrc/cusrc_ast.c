@@ -455,7 +455,8 @@ int cn_float_kind(CXType t)
 
 bool cn_is_dim3(CXType t)
 {
-    CXType c = clang_getCanonicalType(t);
+    /* `const dim3 grid(...)`: the qualifier is no part of the name. */
+    CXType c = clang_getUnqualifiedType(clang_getCanonicalType(t));
     if (c.kind != CXType_Record)
         return false;
     char *s = cn_type_spelling(c);
