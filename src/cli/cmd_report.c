@@ -264,9 +264,9 @@ int cmd_report(int argc, char **argv)
         {"define", 0, OPT_LIST, &a.defines, NULL, "NAME=VALUE",
          "bind a name in FLOP/byte expressions and launch configurations (repeatable), e.g. "
          "--define N=4096"},
-        {"run-args", 0, OPT_STRING, &a.run_args, NULL, "'ARG...'",
-         "the program's own arguments (argv[1], ...): sizes main reads from its command line "
-         "(atoi(argv[1]), argc) are then known"},
+        {"run-args", 0, OPT_TEXT, &a.run_args, NULL, "'ARG...'",
+         "the program's own arguments (argv[1], ...; '' for none): sizes main reads from its "
+         "command line (atoi(argv[1]), argc) are then known"},
         {"plot", 0, OPT_STRING, &a.plot, NULL, "FILE",
          "roofline chart of the launches (.svg/.png)"},
         {"clock", 0, OPT_STRING, &a.clock, NULL, "boost|base",

@@ -42,6 +42,9 @@ static bool store(const opt_spec *s, const char *val, opt_result *res)
             *(const char **)s->dest = val;
         }
         break;
+    case OPT_TEXT:
+        *(const char **)s->dest = val;
+        break;
     case OPT_LIST: {
         opt_list *l = s->dest;
         /* Comma-separated values are split in place; argv is ours to edit. */

@@ -11,6 +11,7 @@
 typedef enum opt_type {
     OPT_FLAG,    /* bool */
     OPT_STRING,  /* const char * */
+    OPT_TEXT,    /* const char *, may be empty (a list of words that may have none) */
     OPT_LIST,    /* opt_list: repeatable, and comma-separated values are split */
     OPT_INT,     /* int, >= 0 */
     OPT_BYTES,   /* int64_t, "48K" */
