@@ -329,18 +329,20 @@ static bool param_bindable(const cusrc_param *p)
 
 /* A value of the launch: its constant, or its expression evaluated with the
  * user's --define values (`transpose<<<grid, threads>>>(out, in, size_x,
- * size_y)` with --define size_x=1024). */
+ * size_y)` with --define size_x=1024), or with none where it needs none (a
+ * size the front end carried through a caller's call, not folded). */
 static bool launch_value(const cusrc_value *v, const kroof_defines *defines, int64_t *out)
 {
     if (v->known) {
         *out = v->value;
         return true;
     }
-    if (!v->e || !defines || !defines->n)
+    if (!v->e)
         return false;
     expr_env env;
     expr_env_init(&env);
-    kroof_defines_bind(defines, &env);
+    if (defines)
+        kroof_defines_bind(defines, &env);
     const char *why = NULL;
     return expr_eval(v->e, &env, out, &why) == EXPR_OK;
 }
