@@ -123,7 +123,8 @@ def launches_of(doc):
         for l in k.get("launches", []):
             e = roof.get((l.get("kernel"), l.get("file"), l.get("line")))
             out.append({"kernel": base_name(l.get("kernel") or ""), "grid": l.get("grid"),
-                        "block": l.get("block"), "line": l.get("line"), "roof": e})
+                        "block": l.get("block"), "line": l.get("line"), "roof": e,
+                        "time_reason": (l.get("time") or {}).get("reason")})
     return out
 
 
@@ -166,8 +167,9 @@ def judge(name, half, m, found):
         if isinstance(d, dict) and value(d.get("read")) is not None else None
     row["requested"] = value(e.get("requested_bytes"))
     if f and row["predicted"] is None:
-        row["why"] = "no predicted time: " + str(e.get("time_reason") or e.get("why_no_bound") or
-                                                e.get("reason") or "?")
+        row["why"] = "no predicted time: " + str(f.get("time_reason") or e.get("why_no_bound") or
+                                                 ("the launch's grid is not known" if not f["grid"]
+                                                  else "?"))
     return row
 
 

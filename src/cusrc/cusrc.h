@@ -210,8 +210,10 @@ typedef struct cusrc_counts {
     int n_unknown_trips; /* loops whose trip count is a "trips_L<line>" symbol */
     /* The work of an if's arm (or of what follows an early exit) is
      * weighted by a symbol "taken_A<n>": 1 where arm_conds[n] holds for the
-     * thread, else 0. Arms whose condition the front end could not express
-     * are counted unweighted. */
+     * thread, else 0. An arm whose condition the front end could not
+     * express has arm_conds[n] NULL (n_unweighted_arms counts them): its
+     * work is counted for every thread in an upper count, for none in a
+     * lower one. */
     int n_arms;
     int n_unweighted_arms;
     char **arm_names;

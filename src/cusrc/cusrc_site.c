@@ -90,19 +90,21 @@ static bool has_unknown(const expr *e)
            (e->kind == EX_UNKNOWN || has_unknown(e->a) || has_unknown(e->b) || has_unknown(e->c));
 }
 
-/* The weight of an arm taken where cond holds: a new "taken_A<n>" symbol,
- * or NULL (count it for every thread) when cond is not expressible. */
+/* The weight of an arm taken where cond holds: a new "taken_A<n>" symbol.
+ * Where cond is not expressible its arm_conds entry is NULL: the arm may
+ * run for every thread or for none (its work is in an upper count, not in
+ * a lower one). */
 static expr *arm_weight(walker *w, const expr *cond)
 {
-    if (!cond || has_unknown(cond))
-        return NULL;
+    bool unknown = !cond || has_unknown(cond);
     cusrc_counts *c = &w->u->variants[w->variant].counts;
+    c->n_unweighted_arms += unknown;
     char name[32];
     snprintf(name, sizeof name, "taken_A%d", c->n_arms);
     c->arm_names = xrealloc(c->arm_names, (size_t)(c->n_arms + 1) * sizeof *c->arm_names);
     c->arm_conds = xrealloc(c->arm_conds, (size_t)(c->n_arms + 1) * sizeof *c->arm_conds);
     c->arm_names[c->n_arms] = xstrdup(name);
-    c->arm_conds[c->n_arms] = expr_clone(cond);
+    c->arm_conds[c->n_arms] = unknown ? NULL : expr_clone(cond);
     c->n_arms++;
     return expr_named(name);
 }
@@ -125,10 +127,8 @@ void wk_arm_end(walker *w, arm_saved *saved, const expr *cond)
         if (!weighed) {
             weight = arm_weight(w, cond);
             weighed = true;
-            w->u->variants[w->variant].counts.n_unweighted_arms += weight == NULL;
         }
-        if (weight)
-            arm = expr_binary(OP_MUL, expr_clone(weight), arm);
+        arm = expr_binary(OP_MUL, expr_clone(weight), arm);
         fr->nested[cat] = fr->nested[cat] ? expr_binary(OP_ADD, fr->nested[cat], arm) : arm;
     }
     expr_free(weight);

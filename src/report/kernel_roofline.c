@@ -603,6 +603,18 @@ json_t *kroof_json(const kroof *k)
         json_object_set_new(fl, prec_names[i],
                             count_json(k->flops[i], k->known, k->flops_value[i]));
     json_object_set_new(o, "flops", fl);
+    /* Lower, estimate, upper (docs/roofline.md): the estimate is flops. */
+    json_t *fi = json_object();
+    for (int i = 0; i < 4; i++) {
+        bool lower = k->annotated || k->flops_lower_known;
+        double lo = k->annotated ? k->flops_value[i] : k->flops_lower_value[i];
+        json_object_set_new(
+            fi, prec_names[i],
+            json_pack("{s:o, s:o, s:o}", "lower", k->known && lower ? json_real(lo) : json_null(),
+                      "estimate", k->known ? json_real(k->flops_value[i]) : json_null(), "upper",
+                      k->known && !k->incomplete ? json_real(k->flops_value[i]) : json_null()));
+    }
+    json_object_set_new(o, "flops_interval", fi);
     json_object_set_new(o, "flops_counted_as",
                         json_text("the floating-point instructions nvcc compiles the source into: "
                                   "a division or a math call counts the FADD/FMUL (1) and FFMA (2) "
@@ -647,7 +659,7 @@ json_t *kroof_json(const kroof *k)
         json_object_set_new(o, "ai", isfinite(k->ai) ? json_real(k->ai) : json_null());
         /* As the text: compute ahead of bytes that are a lower bound is
          * not known to be the limit. */
-        bool unknown = k->compulsory_why && !k->memory_bound && !k->l1_bound;
+        bool unknown = (k->compulsory_why && !k->memory_bound && !k->l1_bound) || k->incomplete;
         json_object_set_new(
             o, "bound", unknown ? json_null() : json_text(k->memory_bound ? "memory" : "compute"));
         json_object_set_new(o, "limiter",
@@ -659,6 +671,12 @@ json_t *kroof_json(const kroof *k)
         /* From upper-bound counts a minimum time would not be a bound. */
         json_object_set_new(o, "min_time_s", json_real(k->min_time));
         json_object_set_new(o, "compute_time_s", json_real(k->compute_time));
+        json_object_set_new(o, "compute_time_lower_s", json_real(k->compute_time_lower));
+        json_object_set_new(o, "min_time_term",
+                            json_text(k->l1_time >= k->min_time && k->l1_time > 0 ? "l1"
+                                      : k->memory_time >= k->min_time && k->memory_time > 0
+                                          ? "dram"
+                                          : "compute"));
         json_object_set_new(o, "memory_time_s", json_real(k->memory_time));
         json_object_set_new(o, "l1_time_s", json_real(k->l1_time));
     } else if (k->why_no_bound) {
@@ -730,13 +748,38 @@ static void unmark(sbuf *out, size_t from)
             out->data[i] = '?';
 }
 
+/* The FLOPs are the same counted with the arms whose condition is not known
+ * in and out: only other counts (bytes an unknown arm stores) are upper. */
+static bool flops_exact(const kroof *k)
+{
+    if (!k->upper_bound)
+        return true;
+    if (!k->known || !k->flops_lower_known)
+        return false;
+    for (int i = 0; i < 4; i++)
+        if (k->flops_lower_value[i] != k->flops_value[i])
+            return false;
+    return true;
+}
+
+/* Which lower count sets the floor, in words. */
+static const char *floor_term(const kroof *k)
+{
+    if (k->l1_time >= k->min_time && k->l1_time > 0)
+        return "L1's load sectors";
+    if (k->memory_time >= k->min_time && k->memory_time > 0)
+        return "the DRAM bytes alone, cold L2";
+    return "the FLOPs every run does";
+}
+
 void kroof_text(sbuf *out, const kroof *k)
 {
     size_t clean_from = out->len;
     sbuf_addf(out, "  %s:%d  %s%s: ", k->file ? k->file : "?", k->line, k->kernel,
               k->annotated ? " (annotated)" : "");
     bool any = false;
-    if (k->upper_bound)
+    bool flops_upper = k->upper_bound && !flops_exact(k);
+    if (flops_upper)
         sbuf_add(out, "at most ");
     for (int i = 0; i < 4; i++) {
         bool zero = k->known && k->flops_value[i] == 0;
@@ -749,7 +792,7 @@ void kroof_text(sbuf *out, const kroof *k)
     }
     if (!any)
         sbuf_add(out, "0 FLOP");
-    sbuf_add(out, ", ");
+    sbuf_add(out, k->upper_bound && !flops_upper ? ", at most " : ", ");
     add_count(out, k->bytes, k->known, k->bytes_value, "B");
     sbuf_add(out, " requested");
     if (k->per_thread)
@@ -811,7 +854,13 @@ void kroof_text(sbuf *out, const kroof *k)
         sbuf_addf(out, "\n      DRAM footprint is a lower bound: %s", k->compulsory_why);
     if (k->flops_estimate && !k->incomplete)
         sbuf_addf(out, "\n      FLOPs partly estimated: %s", k->flops_estimate);
-    if (k->incomplete) {
+    if (k->incomplete && k->has_bound) {
+        char b[48];
+        sbuf_addf(out,
+                  "\n      at least %s (%s, from what was counted): the kernel could not be "
+                  "analysed in full (%s), so the counts may miss code",
+                  roofline_fmt_time(k->min_time, b, sizeof b), floor_term(k), k->incomplete);
+    } else if (k->incomplete) {
         sbuf_addf(out,
                   "\n      no bound: the kernel could not be analysed in full (%s), so the counts "
                   "may miss code",
@@ -822,12 +871,12 @@ void kroof_text(sbuf *out, const kroof *k)
                   "\n      L1-bound: at least %s (the load sectors at 128 bytes per SM per "
                   "clock)",
                   roofline_fmt_time(k->min_time, b, sizeof b));
-    } else if (k->has_bound && k->upper_bound) {
+    } else if (k->has_bound && flops_upper) {
         char b[48];
         sbuf_addf(out,
                   "\n      AI at most %.3g FLOP per DRAM byte (the FLOP counts are upper bounds); "
-                  "at least %s from the DRAM bytes alone (cold L2)",
-                  k->ai, roofline_fmt_time(k->min_time, b, sizeof b));
+                  "at least %s (%s)",
+                  k->ai, roofline_fmt_time(k->min_time, b, sizeof b), floor_term(k));
     } else if (k->has_bound && total == 0) {
         char b[48];
         sbuf_addf(out, "\n      no floating-point work: memory-bound, at least %s (cold L2)",

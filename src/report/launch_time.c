@@ -162,8 +162,16 @@ void launch_time_add(json_t *launch, json_t *roof, bool copy_to_roofline,
     for (int i = 0; i < KTIME_PARTS; i++)
         if (t.part[i] > 0)
             json_object_set_new(parts, ktime_part_name(i), json_real(t.part[i]));
+    /* An estimate below the floor (the lower counts at the datasheet's
+     * peaks) would say a run can beat what none can: it is the floor. */
+    const json_t *fl = roof ? json_object_get(roof, "min_time_s") : NULL;
+    bool raised = json_is_number(fl) && t.predicted < json_number_value(fl);
+    if (raised)
+        t.predicted = json_number_value(fl);
     json_t *o = json_object();
     json_object_set_new(o, "predicted_s", json_real(t.predicted));
+    if (raised)
+        json_object_set_new(o, "raised_to_floor", json_true());
     json_object_set_new(o, "limiter", json_text(ktime_part_name(t.limiter)));
     json_object_set_new(o, "components_s", parts);
     json_object_set_new(o, "waves", json_real(t.waves));

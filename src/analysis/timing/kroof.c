@@ -164,6 +164,9 @@ typedef struct arm_env {
     expr_env check; /* every name but the indices bound: what an arm may read */
     bool launch_known;
     bool every_thread; /* an arm was counted for every thread */
+    /* A lower count: an arm whose condition cannot be evaluated is counted
+     * for no thread (it may never run), not for every one. */
+    bool lower;
 } arm_env;
 
 static expr *with_arms(const expr *e, arm_env *a)
@@ -175,8 +178,11 @@ static expr *with_arms(const expr *e, arm_env *a)
         strncmp(e->name, "taken_A", 7) == 0) {
         for (int i = 0; i < c->n_arms; i++)
             if (strcmp(c->arm_names[i], e->name) == 0) {
-                if (a->launch_known && !expr_first_unbound(c->arm_conds[i], &a->check))
+                if (a->launch_known && c->arm_conds[i] &&
+                    !expr_first_unbound(c->arm_conds[i], &a->check))
                     return expr_cond(expr_clone(c->arm_conds[i]), expr_const(1), expr_const(0));
+                if (a->lower)
+                    return expr_const(0);
                 a->every_thread = true;
                 return expr_const(1);
             }
@@ -338,6 +344,12 @@ static void count_totals(const kroof_input *in, const kroof_defines *defs, kroof
                        &k->bytes,    &k->transcendental, &k->accesses};
     for (int i = 0; i < 7; i++) {
         *total[i] = arms_total(per[i], &arms, threads, in, &bound);
+        if (i < 4) {
+            /* The FLOPs every run does: arms that may not run left out. */
+            arm_env lower = arms;
+            lower.lower = true;
+            k->flops_lower[i] = arms_total(per[i], &lower, threads, in, &bound);
+        }
         expr_free(per[i]);
     }
     for (int i = 0; i < 7; i++)
@@ -377,6 +389,15 @@ static bool evaluate(const kroof_input *in, const kroof_defines *defs, const exp
     }
     if (k->known && expr_eval(k->transcendental, &env, &val, &why) == EXPR_OK)
         k->transcendental_value = (double)val;
+    k->flops_lower_known = !k->annotated;
+    for (int i = 0; i < 4 && k->flops_lower_known; i++) {
+        const char *ignored_why = NULL;
+        if (k->annotated || !k->flops_lower[i] ||
+            expr_eval(k->flops_lower[i], &env, &val, &ignored_why) != EXPR_OK)
+            k->flops_lower_known = false;
+        else
+            k->flops_lower_value[i] = (double)val;
+    }
     const char *ignored = NULL;
     if (k->accesses && expr_eval(k->accesses, &env, &val, &ignored) == EXPR_OK) {
         k->accesses_known = true;
@@ -389,6 +410,16 @@ static bool evaluate(const kroof_input *in, const kroof_defines *defs, const exp
     if (!k->known)
         k->unbound = xstrdup(why ? why : "a value is unknown");
     return k->known;
+}
+
+/* The FLOPs of precision i every run does, at least; -1 where that is not
+ * known (a switch's arms or a loop that may leave early counted as if they
+ * all ran). An annotation states the counts. */
+static double flops_floor(const kroof *k, int i)
+{
+    if (k->annotated)
+        return k->flops_value[i];
+    return k->flops_lower_known ? k->flops_lower_value[i] : -1;
 }
 
 /* The roofline bound of evaluated counts on a product: the FLOPs at each
@@ -410,9 +441,12 @@ static void bound(const gpu_product *product, kroof *k)
         k->why_no_bound = xstrdup(w ? w : "no bandwidth for this product");
         return;
     }
-    double total = 0, t_compute = 0;
+    double total = 0, t_compute = 0, t_lower = 0;
+    bool lower_ok = true;
     for (int i = 0; i < 4; i++) {
-        if (k->flops_value[i] <= 0)
+        double lower = flops_floor(k, i);
+        lower_ok &= lower >= 0;
+        if (k->flops_value[i] <= 0 && lower <= 0)
             continue;
         roof_ceilings c;
         if (!roofline_ceilings(product, prec_ceiling[i], ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &c,
@@ -422,6 +456,9 @@ static void bound(const gpu_product *product, kroof *k)
             return;
         }
         t_compute += k->flops_value[i] / c.flops.used;
+        /* The pipes of two precisions can work at once: the floor takes
+         * the slowest alone. */
+        t_lower = fmax(t_lower, lower > 0 ? lower / c.flops.used : 0);
         total += k->flops_value[i];
     }
     /* L1: its data stage returns at most one 128-byte wavefront per SM per
@@ -435,7 +472,7 @@ static void bound(const gpu_product *product, kroof *k)
     double l1_cycles = 0;
     if (k->has_traffic)
         l1_cycles = (double)k->certain_units[TRAFFIC_LOAD] / 4.0;
-    if (!k->has_compulsory && (t_compute <= 0 || k->upper_bound) && l1_cycles <= 0) {
+    if (!k->has_compulsory && (!lower_ok || t_lower <= 0) && l1_cycles <= 0) {
         sbuf s;
         sbuf_init(&s);
         sbuf_addf(&s, "no floating-point work, and the DRAM footprint is not known (%s)",
@@ -451,15 +488,17 @@ static void bound(const gpu_product *product, kroof *k)
         dram = 32 * k->compulsory_read_sectors +
                fmax(0, k->compulsory_write - (double)product->l2_bytes);
     k->compute_time = t_compute;
+    /* The floor takes each resource's lower count (docs/roofline.md, "Lower,
+     * estimate, upper"): a label on one count never removes its term. */
+    k->compute_time_lower = lower_ok ? t_lower : 0;
     k->memory_time = dram / bw.bandwidth.used;
     k->l1_time = l1_cycles / ((double)product->sm_count * product->boost_clock_mhz * 1e6);
-    /* FLOP counts that are upper bounds bound no time; bytes still do. */
-    k->min_time = fmax(fmax(k->upper_bound ? 0 : k->compute_time, k->memory_time), k->l1_time);
+    k->min_time = fmax(fmax(k->compute_time_lower, k->memory_time), k->l1_time);
     if (k->min_time <= 0) {
         k->why_no_bound =
-            xstrdup(k->upper_bound ? "the FLOP counts are upper bounds and no byte must reach "
-                                     "DRAM"
-                                   : "no FLOPs and no byte that must reach DRAM");
+            xstrdup(!lower_ok ? "the FLOPs every run does are not known and no byte must reach "
+                                "DRAM"
+                              : "no FLOPs and no byte that must reach DRAM");
         return;
     }
     k->has_bound = true;
@@ -608,24 +647,33 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         l2_estimate(in, k);
     if (in->flops_estimate && !k->annotated)
         k->flops_estimate = xstrdup(in->flops_estimate);
+    /* A switch's arms are counted for every thread, and a loop that may
+     * leave early for all its trips: then no count is known to be a lower
+     * one. */
+    bool leaves = false;
+    for (size_t i = 0; i < in->n_loops; i++)
+        leaves |= in->loops[i]->leaves_early;
+    if (!branches.others_uniform || leaves)
+        k->flops_lower_known = false;
     if (in->incomplete && !k->annotated) {
-        /* Counts that may miss code bound nothing: a time from them could be
-         * above the real one. */
+        /* Counts that may miss code are lower bounds: the floor still
+         * holds (from the lower counts), an estimate would not. */
         k->incomplete = xstrdup(in->incomplete);
         k->also_over = k->upper_bound; /* missed code and over-counted arms */
         k->upper_bound = false;
-        k->why_no_bound = xstrdup("the counts may miss code that could not be analysed");
-        return;
+    } else {
+        dram_estimate(in, product, k);
     }
-    dram_estimate(in, product, k);
     if (known)
         bound(product, k);
 }
 
 void kroof_free(kroof *k)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         expr_free(k->flops[i]);
+        expr_free(k->flops_lower[i]);
+    }
     expr_free(k->transcendental);
     expr_free(k->bytes);
     expr_free(k->accesses);

@@ -35,6 +35,12 @@ typedef struct kroof {
     expr *accesses;       /* global loads and stores issued by all threads; NULL when annotated */
     bool known;           /* every count evaluated */
     double flops_value[4], transcendental_value, bytes_value, accesses_value;
+    /* The FLOPs every run does, at least: the arms whose condition cannot
+     * be evaluated count for no thread (flops counts them for every one).
+     * Equal to flops where no such arm does floating-point work. */
+    expr *flops_lower[4];
+    bool flops_lower_known;
+    double flops_lower_value[4];
     /* The launch's threads, when known: the totals over them are the
      * per-thread counts a book asks for (exact averages when threads
      * differ, e.g. a bounds check's idle last block still counted). */
@@ -105,6 +111,9 @@ typedef struct kroof {
     /* memory_time: the compulsory DRAM bytes at the peak bandwidth; ai:
      * FLOPs per compulsory byte (NAN without them). */
     double compute_time, memory_time, min_time, ai, attainable;
+    /* The lower FLOPs at each precision's peak: the floor's compute term
+     * (0 where they are not known). */
+    double compute_time_lower;
     bool memory_bound;
     bool l1_bound; /* l1_time is the largest part of min_time */
     char *why_no_bound;
