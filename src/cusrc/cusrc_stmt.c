@@ -707,6 +707,7 @@ static void walk_loop(walker *w, cnode *s)
     fr->ctx.leaves_early = body && leaves_early(body, false);
     fr->ctx.barrier = body && calls_barrier(body);
     fr->trips = trip_count(w, fr);
+    size_t site = w->u->n_branches;
     wk_emit_branch(w, BRANCH_LOOP, cond, s, cond ? expr_clone(fr->ctx.cond) : NULL);
 
     if (cond)
@@ -714,6 +715,8 @@ static void walk_loop(walker *w, cnode *s)
     walk_stmt_drop(w, body);
     if (inc)
         wk_walk_expr(w, inc);
+    w->u->branches[site].iter_flops =
+        fr->direct[CNT_FP16] + fr->direct[CNT_FP32] + fr->direct[CNT_FP64];
 
     f->n_loops--;
     loop_frame_close(w, fr);

@@ -244,8 +244,8 @@ static void issue_sites(const cusrc_unit *u, const cusrc_variant *v, const mem_a
                             ? (a->is_store ? ICOUNT_STORE_SHARED : ICOUNT_LOAD_SHARED)
                         : a->is_store ? ICOUNT_STORE_GLOBAL
                                       : ICOUNT_LOAD_GLOBAL;
-        (*out)[(*n_out)++] = (icount_site){a->loc.file ? a->loc.file : u->file, a->loc.line, k,
-                                           (double)t.requests, t.merged};
+        (*out)[(*n_out)++] = (icount_site){
+            a->loc.file ? a->loc.file : u->file, a->loc.line, k, (double)t.requests, t.merged, 0};
     }
     for (size_t i = 0; i < v->n_branches; i++) {
         const branch_site *b = &u->branches[v->first_branch + i];
@@ -254,8 +254,12 @@ static void issue_sites(const cusrc_unit *u, const cusrc_variant *v, const mem_a
         if (b->kind != BRANCH_LOOP || b->why_not ||
             !diverge_grid_runs(b, in->block, &local, in->grid, &runs, &exact, why, sizeof why))
             continue;
-        (*out)[(*n_out)++] = (icount_site){b->loc.file ? b->loc.file : u->file, b->loc.line,
-                                           ICOUNT_LOOP, (double)runs, 1};
+        (*out)[(*n_out)++] = (icount_site){b->loc.file ? b->loc.file : u->file,
+                                           b->loc.line,
+                                           ICOUNT_LOOP,
+                                           (double)runs,
+                                           1,
+                                           (double)b->iter_flops};
     }
 }
 

@@ -48,10 +48,10 @@ static void test_reduce0(void **state)
     assert_true(k > 0);
     const double warps = 65536.0 * 8, blocks = 65536.0, tree = blocks * 47;
     const icount_anchor a[] = {
-        {k, 114, ICOUNT_LOAD_GLOBAL, warps},  {k, 114, ICOUNT_STORE_SHARED, warps},
-        {k, 119, ICOUNT_LOOP, 8 * warps},     {k, 122, ICOUNT_LOAD_SHARED, tree},
-        {k, 122, ICOUNT_LOAD_SHARED, tree},   {k, 122, ICOUNT_STORE_SHARED, tree},
-        {k, 130, ICOUNT_LOAD_SHARED, blocks}, {k, 130, ICOUNT_STORE_GLOBAL, blocks},
+        {k, 114, ICOUNT_LOAD_GLOBAL, warps, 0},  {k, 114, ICOUNT_STORE_SHARED, warps, 0},
+        {k, 119, ICOUNT_LOOP, 8 * warps, 0},     {k, 122, ICOUNT_LOAD_SHARED, tree, 0},
+        {k, 122, ICOUNT_LOAD_SHARED, tree, 0},   {k, 122, ICOUNT_STORE_SHARED, tree, 0},
+        {k, 130, ICOUNT_LOAD_SHARED, blocks, 0}, {k, 130, ICOUNT_STORE_GLOBAL, blocks, 0},
     };
     icount r;
     assert_true(
@@ -104,7 +104,8 @@ static void test_unrolled(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10}, {1, 4, ICOUNT_LOOP, 100 * 10}};
+    const icount_anchor a[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10, 0},
+                               {1, 4, ICOUNT_LOOP, 100 * 10, 0}};
     icount r = run(unrolled, a, 2, 10, &ok);
     assert_true(ok);
     /* entry 1 + loop 7 x 100 + tail 2, per warp; the spin is never reached */
@@ -112,15 +113,51 @@ static void test_unrolled(void **state)
     assert_true(r.guessed == 10 * 2);
     assert_int_equal(r.blocks, 3);
     /* The store's anchor places the tail instead of a guess. */
-    const icount_anchor b[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10},
-                               {1, 4, ICOUNT_LOOP, 100 * 10},
-                               {1, 7, ICOUNT_STORE_GLOBAL, 10}};
+    const icount_anchor b[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10, 0},
+                               {1, 4, ICOUNT_LOOP, 100 * 10, 0},
+                               {1, 7, ICOUNT_STORE_GLOBAL, 10, 0}};
     r = run(unrolled, b, 3, 10, &ok);
     assert_true(r.guessed == 0);
     assert_int_equal(r.placed, 3);
     /* Without the loop's count, its most placed block stands for it. */
     r = run(unrolled, a, 1, 10, &ok);
     assert_true(ok && r.warp_insts == 10 * (1 + 700 + 2));
+}
+
+/* A loop with no memory access that nvcc unrolled by four: the source's
+ * iteration does one FMA (2 FLOPs), the pass four FFMAs; 1024 source trips
+ * are 256 passes of the six-instruction body. Before its FLOPs were read,
+ * the loop's branch took all 1024 trips as passes: four times the work. */
+static const char compute_loop[] =
+    ".text._Z1sv:\n"
+    "\t//## File \"s.cu\", line 3\n"
+    "        /*0000*/                   MOV R0, RZ ;\n"
+    ".L_x_0:\n"
+    "\t//## File \"s.cu\", line 5\n"
+    "        /*0010*/                   FFMA R1, R1, R1, R2 ;\n"
+    "        /*0020*/                   FFMA R1, R1, R1, R2 ;\n"
+    "        /*0030*/                   FFMA R1, R1, R1, R2 ;\n"
+    "        /*0040*/                   FFMA R1, R1, R1, R2 ;\n"
+    "\t//## File \"s.cu\", line 4\n"
+    "        /*0050*/                   ISETP.NE.AND P0, PT, R7, RZ, PT ;\n"
+    "        /*0060*/              @P0 BRA `(.L_x_0) ;\n"
+    "\t//## File \"s.cu\", line 7\n"
+    "        /*0070*/                   EXIT ;\n";
+
+static void test_unrolled_compute(void **state)
+{
+    (void)state;
+    bool ok;
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 1024 * 10, 2}};
+    icount r = run(compute_loop, a, 1, 10, &ok);
+    assert_true(ok);
+    /* entry 1 + 256 passes x 6 + exit 1, per warp */
+    assert_true(r.warp_insts == 10 * (1 + 256 * 6 + 1));
+    /* Copies that are no whole number of iterations are no unrolling: a
+     * source iteration of 3 FLOPs against the pass's 8 takes every trip. */
+    const icount_anchor b[] = {{1, 4, ICOUNT_LOOP, 1024 * 10, 3}};
+    r = run(compute_loop, b, 1, 10, &ok);
+    assert_true(ok && r.warp_insts == 10 * (1 + 1024 * 6 + 1));
 }
 
 static const char split_loop[] =
@@ -145,7 +182,7 @@ static void test_remainder(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 4, ICOUNT_LOAD_GLOBAL, 400}, {1, 4, ICOUNT_LOOP, 400}};
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOAD_GLOBAL, 400, 0}, {1, 4, ICOUNT_LOOP, 400, 0}};
     icount r = run(split_loop, a, 2, 1, &ok);
     assert_true(ok);
     assert_true(r.warp_insts == 100 * 5 + 2 + 1);
@@ -200,7 +237,8 @@ static void test_merged(void **state)
                                "        /*0010*/              @P0 BRA `(.L_x_0) ;\n"
                                "        /*0020*/                   EXIT ;\n";
     bool ok;
-    const icount_anchor a[] = {{1, 2, ICOUNT_LOAD_SHARED, 30}, {1, 2, ICOUNT_LOAD_SHARED, 30}};
+    const icount_anchor a[] = {{1, 2, ICOUNT_LOAD_SHARED, 30, 0},
+                               {1, 2, ICOUNT_LOAD_SHARED, 30, 0}};
     icount r = run(text, a, 2, 1, &ok);
     assert_true(ok);
     assert_true(r.warp_insts == 30 * 2 + 1);
@@ -225,7 +263,7 @@ static void test_flow(void **state)
         ".L_x_1:\n"
         "        /*0060*/                   EXIT ;\n";
     bool ok;
-    const icount_anchor a[] = {{1, 4, ICOUNT_STORE_GLOBAL, 3}};
+    const icount_anchor a[] = {{1, 4, ICOUNT_STORE_GLOBAL, 3, 0}};
     icount r = run(text, a, 1, 8, &ok);
     assert_true(ok);
     /* entry 2 x 8; the arm 2 x 3 (its one successor has it as its one
@@ -247,7 +285,7 @@ static void test_refusals(void **state)
     icount r = run(no_lines, NULL, 0, 4, &ok);
     assert_false(ok);
     assert_non_null(strstr(r.why, "no line information"));
-    const icount_anchor elsewhere[] = {{1, 99, ICOUNT_LOOP, 5}};
+    const icount_anchor elsewhere[] = {{1, 99, ICOUNT_LOOP, 5, 0}};
     r = run(unrolled, elsewhere, 1, 4, &ok);
     assert_false(ok);
     assert_non_null(strstr(r.why, "met the code's lines"));
@@ -263,9 +301,13 @@ static void test_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reduce0),   cmocka_unit_test(test_unrolled),
-        cmocka_unit_test(test_remainder), cmocka_unit_test(test_unroll_copies),
-        cmocka_unit_test(test_merged),    cmocka_unit_test(test_flow),
+        cmocka_unit_test(test_reduce0),
+        cmocka_unit_test(test_unrolled),
+        cmocka_unit_test(test_unrolled_compute),
+        cmocka_unit_test(test_remainder),
+        cmocka_unit_test(test_unroll_copies),
+        cmocka_unit_test(test_merged),
+        cmocka_unit_test(test_flow),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -95,6 +95,10 @@ typedef struct branch_site {
     /* An if neither arm of which counts FLOPs or global bytes, nor leaves
      * early: it cannot make the roofline's per-thread counts upper bounds. */
     bool no_work;
+    /* Loops: the FP16, FP32 and FP64 FLOPs one iteration of the body does
+     * outside its arms and inner loops (0: none, or not a loop). The
+     * compiled loop's copies of them tell how far nvcc unrolled it. */
+    int64_t iter_flops;
     src_loc loc;
 } branch_site;
 

@@ -1,6 +1,7 @@
 /* icount: a launch's warp instructions (see icount.h). */
 #include "analysis/timing/icount.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,7 +155,8 @@ typedef struct group {
     icount_kind kind;
     double execs;
     size_t sites;
-    bool outer; /* met through the instructions' outer lines */
+    bool outer;        /* met through the instructions' outer lines */
+    double iter_flops; /* loops: the first anchor's */
 } group;
 
 static bool meets(const code *c, const group *g, size_t k)
@@ -172,7 +174,7 @@ static size_t group_anchors(const icount_anchor *a, size_t n_anchors, group *out
                !(out[g].file == a[i].file && out[g].line == a[i].line && out[g].kind == a[i].kind))
             g++;
         if (g == n)
-            out[n++] = (group){a[i].file, a[i].line, a[i].kind, 0, 0, false};
+            out[n++] = (group){a[i].file, a[i].line, a[i].kind, 0, 0, false, a[i].iter_flops};
         out[g].execs += a[i].execs;
         out[g].sites++;
     }
@@ -201,6 +203,46 @@ static double unrolled(const code *c, const group *g, size_t n_groups, size_t lo
             u = (double)in / (double)g[i].sites;
     }
     return u;
+}
+
+static size_t innermost_loop(imix_level level, const imix_insn *insns, size_t n, size_t k);
+
+/* How many times over nvcc unrolled the loop of instructions [lo, hi]
+ * whose source iteration does iter_flops FLOPs: the FLOPs of its own
+ * instructions (not an inner loop's) over them, where that is a whole
+ * number of copies (within 10%); 1 otherwise. A loop that moves no memory
+ * shows its unrolling this way only: nvcc puts N copies of the body's
+ * arithmetic in one pass and runs the pass trips / N times. */
+static double unrolled_flops(const code *c, double iter_flops, size_t lo, size_t hi)
+{
+    if (iter_flops <= 0)
+        return 1;
+    double flops = 0;
+    for (size_t k = lo; k <= hi; k++) {
+        if (innermost_loop(c->level, c->insns, c->n, k) != hi)
+            continue;
+        imix_op op = imix_classify(c->level, c->insns[k].op);
+        int lanes = op.lanes > 0 ? op.lanes : 1;
+        switch (op.cls) {
+        case IMIX_FP16_ADD:
+        case IMIX_FP16_MUL:
+        case IMIX_FP32_ADD:
+        case IMIX_FP32_MUL:
+        case IMIX_FP64_ADD:
+        case IMIX_FP64_MUL:
+            flops += lanes;
+            break;
+        case IMIX_FP16_FMA:
+        case IMIX_FP32_FMA:
+        case IMIX_FP64_FMA:
+            flops += 2.0 * lanes;
+            break;
+        default:
+            break;
+        }
+    }
+    double copies = flops / iter_flops, whole = floor(copies + 0.5);
+    return whole >= 2 && fabs(copies - whole) <= 0.1 * whole ? whole : 1;
 }
 
 /* An access's requests go to the block holding most of its instructions:
@@ -253,6 +295,8 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
         for (size_t k = 0; k < c->n; k++)
             if (meets(c, &g[i], k)) {
                 double u = unrolled(c, g, n_groups, (size_t)c->insns[k].target, k);
+                if (u <= 1)
+                    u = unrolled_flops(c, g[i].iter_flops, (size_t)c->insns[k].target, k);
                 if (u > best_u) {
                     best_u = u;
                     best = k;

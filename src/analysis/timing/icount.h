@@ -36,6 +36,7 @@ typedef struct icount_anchor {
     int file, line;
     icount_kind kind;
     double execs;
+    double iter_flops; /* loops: FLOPs one source iteration does (0: none) */
 } icount_anchor;
 
 /* The same on the source's side, before its file is matched with the
@@ -49,6 +50,7 @@ typedef struct icount_site {
      * source's (analysis/warp/vecmerge): execs counts the wide loads, which the
      * SASS holds; the PTX still holds the source's scalar loads. */
     int merged;
+    double iter_flops; /* loops: as icount_anchor.iter_flops */
 } icount_site;
 
 typedef struct icount {
