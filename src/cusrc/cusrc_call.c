@@ -97,6 +97,19 @@ static char *object_path(walker *w, cnode *call, CXCursor def)
     if (clang_getCursorKind(def) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(def) ||
         !call->n_kids)
         return NULL;
+    char *method = cn_spelling(def);
+    bool invoke = !strcmp(method, "operator()");
+    free(method);
+    if (invoke && !w->calls) {
+        /* `f(i)` on a functor or lambda the kernel takes by value: the
+         * object is the call's first expression. */
+        cnode *obj = cn_strip(cn_expr_kid(call, 0));
+        var_info *v = obj && obj->kind == CXCursor_DeclRefExpr
+                          ? fn_var(w->f, clang_getCursorReferenced(obj->cur))
+                          : NULL;
+        CXType t = v ? clang_getCanonicalType(clang_getCursorType(v->decl)) : (CXType){0};
+        return v && v->is_param && t.kind == CXType_Record ? xstrdup(v->name) : NULL;
+    }
     cnode *callee = cn_strip(call->kids[0]);
     if (!callee || callee->kind != CXCursor_MemberRefExpr)
         return NULL;

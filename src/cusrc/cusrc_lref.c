@@ -151,6 +151,28 @@ static void resolve_var(walker *w, CXCursor decl, cnode *declnode, lref *r)
         r->off = expr_const(0);
         return;
     }
+    /* A lambda's capture: the walk of its body at a call on the closure
+     * object (this_path, a kernel parameter) meets the captured variable
+     * of the function that made it; what it names is that object's field. */
+    CXCursor owner = clang_getCursorSemanticParent(decl);
+    bool local_elsewhere =
+        decl.kind == CXCursor_VarDecl &&
+        (owner.kind == CXCursor_FunctionDecl || owner.kind == CXCursor_CXXMethod ||
+         owner.kind == CXCursor_FunctionTemplate);
+    if (local_elsewhere && clang_getCanonicalType(t).kind == CXType_Pointer && w->calls &&
+        w->calls->this_path) {
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "%s.%s", w->calls->this_path, name);
+        free(name);
+        r->space = SP_GLOBAL;
+        r->array = -1;
+        r->base = sbuf_take(&b);
+        r->off = expr_const(0);
+        return;
+    }
+    if (clang_getCanonicalType(t).kind == CXType_Pointer)
+        lref_why(r, "pointer '%s' is not a variable of the kernel or a helper it calls", name);
     free(name);
 }
 
