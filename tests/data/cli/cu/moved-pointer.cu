@@ -1,6 +1,6 @@
 // A tiled loop that walks its operands by moving the pointer parameters
-// (`a += TILE` each step), as many hand-written GEMMs do: gpulint does not
-// follow a pointer the kernel reassigns, so what it reads is not placed.
+// (`a += TILE` each step), as many hand-written GEMMs do: gpulint follows a
+// pointer moved by a fixed step each pass (or once, before the loop).
 #define TILE 32
 #define N 2048
 
