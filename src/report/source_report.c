@@ -132,6 +132,9 @@ static const char *dim3_why(const cusrc_dim3 *d)
     return "it is not a compile-time constant";
 }
 
+static void launch_defines(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l,
+                           kroof_defines *defs);
+
 static void check_launch(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
                          const source_target *t, kernel_row *row, json_t *list, json_t *roofline,
                          finding_list *findings)
@@ -148,10 +151,12 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     json_object_set_new(o, "text", l->text ? json_text(l->text) : json_null());
     if (l->pointer) /* one of the kernels the pointer may hold */
         json_object_set_new(o, "through_pointer", json_text(l->pointer));
-    json_object_set_new(o, "block", dim3_json(&l->block, in->defines));
-    json_object_set_new(o, "grid", dim3_json(&l->grid, in->defines));
+    kroof_defines defs;
+    launch_defines(in, v, l, &defs);
+    json_object_set_new(o, "block", dim3_json(&l->block, &defs));
+    json_object_set_new(o, "grid", dim3_json(&l->grid, &defs));
     int64_t dyn = 0;
-    bool dyn_known = launch_value(&l->smem, in->defines, &dyn);
+    bool dyn_known = launch_value(&l->smem, &defs, &dyn);
     json_object_set_new(o, "dynamic_smem", dyn_known ? json_integer(dyn) : json_null());
     json_object_set_new(o, "smem_optin", json_boolean(l->smem_optin));
     int64_t block[3], grid[3];
@@ -160,7 +165,7 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
         json_object_set_new(o, "block_from_define", json_true());
     json_array_append_new(list, o);
 
-    if (!dim3_with_defines(&l->block, in->defines, block)) {
+    if (!dim3_with_defines(&l->block, &defs, block)) {
         json_object_set_new(o, "occupancy", json_null());
         json_object_set_new(o, "reason", json_text(dim3_why(&l->block)));
         findings_add(findings, "gpulint-launch-config", SEV_NOTE, file, l->loc.line, l->loc.column,
@@ -234,7 +239,7 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
                      json_pack("{s:f}", "occupancy", r.occupancy), "%s", sbuf_str(&m));
         sbuf_free(&m);
     }
-    if (t->product && dim3_with_defines(&l->grid, in->defines, grid)) {
+    if (t->product && dim3_with_defines(&l->grid, &defs, grid)) {
         /* The roofline entry holds the first target's product's figures. */
         bool first =
             in->product && !strcmp(in->product->id, t->product->id) && t == &in->targets[0];
@@ -365,6 +370,25 @@ static void launch_constants(const cusrc_kernel *k, const cusrc_launch *l,
             out->names[out->n] = k->params[a].name;
             out->values[out->n++] = v;
         }
+    }
+}
+
+/* What a launch's values are evaluated with: its constant integer
+ * arguments by parameter name, then --define (which wins); the roofline of
+ * the launch and its row in the launch table see the same. */
+static void launch_defines(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l,
+                           kroof_defines *defs)
+{
+    launch_constants(&in->unit->kernels[v->kernel], l, in->defines, defs);
+    for (int i = 0; in->defines && i < in->defines->n; i++) {
+        int j = 0;
+        while (j < defs->n && strcmp(defs->names[j], in->defines->names[i]))
+            j++;
+        if (j == defs->n && defs->n == EXPR_MAX_BINDINGS)
+            continue;
+        defs->names[j] = in->defines->names[i];
+        defs->values[j] = in->defines->values[i];
+        defs->n += j == defs->n;
     }
 }
 
@@ -974,19 +998,8 @@ static kroof_branches branches_uniform(const source_inputs *in, const cusrc_vari
 static void add_roofline(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l,
                          source_outputs *out)
 {
-    /* The launch's constant integer arguments, then --define (which wins). */
     kroof_defines defs;
-    launch_constants(&in->unit->kernels[v->kernel], l, in->defines, &defs);
-    for (int i = 0; in->defines && i < in->defines->n; i++) {
-        int j = 0;
-        while (j < defs.n && strcmp(defs.names[j], in->defines->names[i]))
-            j++;
-        if (j == defs.n && defs.n == EXPR_MAX_BINDINGS)
-            continue;
-        defs.names[j] = in->defines->names[i];
-        defs.values[j] = in->defines->values[i];
-        defs.n += j == defs.n;
-    }
+    launch_defines(in, v, l, &defs);
     kroof k;
     const gpu_arch *arch = NULL;
     for (int t = 0; t < in->n_targets && !arch; t++)
