@@ -132,6 +132,19 @@ bool wk_is_builtin_var_name(const char *s)
 
 /* A variable in memory we report on: __shared__ (any type) or a __device__
  * array (global memory). */
+/* r names global memory at the start of the pointer field `owner.field` of
+ * a struct or closure the kernel takes by value. */
+static void global_field(lref *r, const char *owner, const char *field)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, "%s.%s", owner, field);
+    r->space = SP_GLOBAL;
+    r->array = -1;
+    r->base = sbuf_take(&b);
+    r->off = expr_const(0);
+}
+
 static void resolve_var(walker *w, CXCursor decl, cnode *declnode, lref *r)
 {
     char *name = cn_spelling(decl);
@@ -161,14 +174,8 @@ static void resolve_var(walker *w, CXCursor decl, cnode *declnode, lref *r)
          owner.kind == CXCursor_FunctionTemplate);
     if (local_elsewhere && clang_getCanonicalType(t).kind == CXType_Pointer && w->calls &&
         w->calls->this_path) {
-        sbuf b;
-        sbuf_init(&b);
-        sbuf_addf(&b, "%s.%s", w->calls->this_path, name);
+        global_field(r, w->calls->this_path, name);
         free(name);
-        r->space = SP_GLOBAL;
-        r->array = -1;
-        r->base = sbuf_take(&b);
-        r->off = expr_const(0);
         return;
     }
     if (clang_getCanonicalType(t).kind == CXType_Pointer)
@@ -292,14 +299,8 @@ static bool member_of_param(walker *w, cnode *n, lref *r)
     if (!owner)
         return false;
     char *field = cn_spelling(n->cur);
-    sbuf s;
-    sbuf_init(&s);
-    sbuf_addf(&s, "%s.%s", owner, field);
+    global_field(r, owner, field);
     free(field);
-    r->space = SP_GLOBAL;
-    r->array = -1;
-    r->base = sbuf_take(&s);
-    r->off = expr_const(0);
     return true;
 }
 
