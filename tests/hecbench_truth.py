@@ -57,8 +57,11 @@ def ok(what, cond, detail=""):
 KEEP = re.compile(r"^(-std=|-D|-I|--expt-|--extended-lambda|-use_fast_math|--use_fast_math)")
 
 
-def nvcc_args(cflags):
-    return [t for t in cflags.split() if KEEP.match(t) and t != "-I../include"]
+def nvcc_args(cflags, where):
+    """A -I of a directory not copied with the program (another
+    benchmark's) is left out: nothing there is in the tree."""
+    return [t for t in cflags.split() if KEEP.match(t) and
+            not (t.startswith("-I") and not os.path.isdir(os.path.join(where, t[2:])))]
 
 
 def num(s):
@@ -104,7 +107,8 @@ def report(item):
                GPULINT_MODELS=os.path.join(SRC_ROOT, "models"))
     srcs = [s for s in p["sources"] if s.endswith(".cu")]
     argv = [GPULINT, *srcs, "--gpu", "h200", "--format", "json", "-j", "1", "--timeout", "900",
-            "--run-args", " ".join(p["args"]), "--", *nvcc_args(p["cflags"])]
+            "--run-args", " ".join(p["args"]), "--",
+            *nvcc_args(p["cflags"], os.path.join(DATA, "src", name))]
     r = subprocess.run(argv, cwd=os.path.join(DATA, "src", name), env=env, capture_output=True,
                        text=True, timeout=1800)
     try:

@@ -221,25 +221,7 @@ static double unrolled_flops(const code *c, double iter_flops, size_t lo, size_t
     for (size_t k = lo; k <= hi; k++) {
         if (innermost_loop(c->level, c->insns, c->n, k) != hi)
             continue;
-        imix_op op = imix_classify(c->level, c->insns[k].op);
-        int lanes = op.lanes > 0 ? op.lanes : 1;
-        switch (op.cls) {
-        case IMIX_FP16_ADD:
-        case IMIX_FP16_MUL:
-        case IMIX_FP32_ADD:
-        case IMIX_FP32_MUL:
-        case IMIX_FP64_ADD:
-        case IMIX_FP64_MUL:
-            flops += lanes;
-            break;
-        case IMIX_FP16_FMA:
-        case IMIX_FP32_FMA:
-        case IMIX_FP64_FMA:
-            flops += 2.0 * lanes;
-            break;
-        default:
-            break;
-        }
+        flops += imix_op_flops(imix_classify(c->level, c->insns[k].op));
     }
     double copies = flops / iter_flops, whole = floor(copies + 0.5);
     return whole >= 2 && fabs(copies - whole) <= 0.1 * whole ? whole : 1;

@@ -334,6 +334,14 @@ static bool is_memory(imix_class c)
     return c >= IMIX_LD_SHARED && c <= IMIX_ST_LOCAL;
 }
 
+double imix_op_flops(imix_op op)
+{
+    if (precision_of(op.cls) < 0)
+        return 0;
+    bool fma = op.cls == IMIX_FP16_FMA || op.cls == IMIX_FP32_FMA || op.cls == IMIX_FP64_FMA;
+    return (fma ? 2.0 : 1.0) * op.lanes;
+}
+
 void imix_count(imix_level level, const imix_insn *insns, size_t n, imix *out)
 {
     memset(out, 0, sizeof *out);
@@ -347,11 +355,9 @@ void imix_count(imix_level level, const imix_insn *insns, size_t n, imix *out)
             out->width[op.cls][width_index(op.width_bits)]++;
         int p = precision_of(op.cls);
         if (p >= 0) {
-            bool fma =
-                op.cls == IMIX_FP16_FMA || op.cls == IMIX_FP32_FMA || op.cls == IMIX_FP64_FMA;
-            out->flops[p] += (fma ? 2.0 : 1.0) * op.lanes;
+            out->flops[p] += imix_op_flops(op);
             if (insns[i].guarded)
-                out->guarded_flops[p] += (fma ? 2.0 : 1.0) * op.lanes;
+                out->guarded_flops[p] += imix_op_flops(op);
         }
         if (op.cls == IMIX_BRANCH) {
             /* a branch to itself is SASS's end-of-function spin, not a loop */

@@ -66,6 +66,9 @@ typedef struct imix_op {
 } imix_op;
 
 imix_op imix_classify(imix_level level, const char *op);
+/* The FLOPs one thread's instruction of this kind does (FMA 2, add and
+ * mul 1, each lane of a packed one); 0 for anything else. */
+double imix_op_flops(imix_op op);
 const char *imix_class_name(imix_class c);
 int imix_width_bits(int width_index);
 

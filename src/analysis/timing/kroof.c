@@ -392,8 +392,7 @@ static bool evaluate(const kroof_input *in, const kroof_defines *defs, const exp
     k->flops_lower_known = !k->annotated;
     for (int i = 0; i < 4 && k->flops_lower_known; i++) {
         const char *ignored_why = NULL;
-        if (k->annotated || !k->flops_lower[i] ||
-            expr_eval(k->flops_lower[i], &env, &val, &ignored_why) != EXPR_OK)
+        if (!k->flops_lower[i] || expr_eval(k->flops_lower[i], &env, &val, &ignored_why) != EXPR_OK)
             k->flops_lower_known = false;
         else
             k->flops_lower_value[i] = (double)val;
