@@ -49,6 +49,18 @@
 #define PEAK_ITERS 4096
 #define MMA_ITERS 4096
 
+/* Calibration (`verify --calibrate`): the time model's [timing] constants.
+ * Dependent-load chains over 16 KiB (held by L1), 8 MiB (by L2, not L1) and
+ * 1 GiB (neither, and beyond the TLBs' reach as the bundled probes were);
+ * a 2 GiB streaming read; 24 MiB for L2's own bandwidth (half the H100's
+ * 50 MB L2, so it holds the buffer however the two partitions share it). */
+#define CAL_L1_WORDS (16 * 1024 / 4)
+#define CAL_L2_WORDS (8 * 1024 * 1024 / 4)
+#define CAL_DRAM_WORDS (1024 * 1024 * 1024 / 4)
+#define CAL_READ_FLOATS (512 * 1024 * 1024)
+#define CAL_L2_BYTES (24 * 1024 * 1024)
+#define CAL_L2_FLOATS (CAL_L2_BYTES / 4)
+
 #ifdef __CUDACC__
 /* %globaltimer: ns since an epoch shared by all SMs; %smid: which SM. */
 __device__ __forceinline__ unsigned long long verify_globaltimer(void)

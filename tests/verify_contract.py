@@ -17,7 +17,13 @@ recorded on an H100 and an H200 (scripts/gpu.sh). This test, in CI:
      `verify --dry-run --predictions FILE`;
   4. renders each record again (--from): the same JSON, text whose summary
      matches, a chart and a model file that `gpulint roofline --gpu FILE`
-     reads with its measured ceilings.
+     reads with its measured ceilings;
+  5. the `verify --calibrate` record (tests/data/verify/h200-calibrate/):
+     every [timing] constant derived again from the probe runs it records
+     (the rule written out here, not read from gpulint), the saved model
+     holding those values, and the recorded times judged with the bundled
+     model and with the card's calibrated one: neither count may fall
+     below what benchmarks/VERIFY.md records.
 Ends with "N passed, N failed"; exit 77 ("skipped: ...") without nvcc or
 libclang, which the dry run needs.
 """
@@ -292,6 +298,7 @@ def main():
                    ", ".join(stale[:5])) if r.returncode == 0 else r.stderr.strip()[-300:])
 
     other_launch()
+    calibrate_record()
 
     with tempfile.TemporaryDirectory() as tmp:
         for dev in DEVICES:
@@ -322,6 +329,102 @@ def main():
             check(f"{dev}: --save-model gives a model whose bandwidth is the measured one", ok,
                   (r.stderr + r2.stderr).strip())
     return finish()
+
+
+# How each constant follows from its probe's runs (kernels/verify.ini's
+# [calibration]; docs/timing.md): the one run's time, or the least-squares
+# slope of time over work, in the model's unit.
+CAL_RULES = {
+    "launch_ns": "time_ns", "block_dispatch_ns": "slope_ns", "block_interval_ns": "slope_ns",
+    "block_serial_ns": "slope_ns", "l1_latency_cycles": "slope_cycles",
+    "l2_latency_ns": "slope_ns", "dram_latency_ns": "slope_ns",
+    "dram_read_bandwidth": "bandwidth", "l2_read_bandwidth": "bandwidth",
+    "l2_write_bandwidth": "bandwidth", "l2_partial_write_bandwidth": "bandwidth",
+    "barrier_cycles": "slope_cycles", "barrier_warp_cycles": "cycles_a_warp",
+}
+
+
+def derive(runs, rule, mhz):
+    w = [r["work"] for r in runs]
+    t = [r["ms"] for r in runs]
+    if rule == "time_ns":
+        return sum(t) / len(t) * 1e6
+    mw, mt = sum(w) / len(w), sum(t) / len(t)
+    slope = (sum((a - mw) * (b - mt) for a, b in zip(w, t)) /
+             sum((a - mw) ** 2 for a in w))
+    if rule == "slope_ns":
+        return slope * 1e6
+    if rule == "slope_cycles":
+        return slope * 1e6 * mhz / 1e3
+    if rule == "bandwidth":
+        return 1e3 / slope
+    per_sm = runs[0]["grid"] // recorded_sms
+    fits = runs[0].get("resident_blocks") or per_sm
+    waves = -(-per_sm // fits)
+    return slope * 1e6 * mhz / 1e3 / waves / (fits * runs[0]["threads"] // 32)
+
+
+recorded_sms = 0
+
+
+def calibrate_record():
+    global recorded_sms
+    d = os.path.join(DATA, "h200-calibrate")
+    with open(os.path.join(d, "verify.json")) as f:
+        rec = json.load(f)
+    contract("h200-calibrate", rec)
+    cal = rec.get("calibration") or {}
+    consts = cal.get("constants", [])
+    recorded_sms = rec["device"]["sms"]
+    mhz = rec["device"]["sm_clock_mhz"]
+    check("calibrate: a row per constant verify can measure",
+          sorted(c["name"] for c in consts) == sorted(CAL_RULES), str([c["name"] for c in consts]))
+    bad = []
+    for c in consts:
+        if c.get("value") is None:
+            bad.append(f"{c['name']}: not measured ({c.get('why')})")
+            continue
+        again = derive(c["runs"], CAL_RULES[c["name"]], mhz)
+        if not math.isclose(again, c["value"], rel_tol=1e-9):
+            bad.append(f"{c['name']}: {c['value']} recorded, {again} from its runs")
+    check("calibrate: every constant measured, and equal to what its recorded runs give",
+          not bad, "; ".join(bad))
+    # The saved model holds the measured values (6 significant digits).
+    saved = {}
+    with open(os.path.join(d, "measured.ini")) as f:
+        section = ""
+        for line in f:
+            line = line.split(";")[0].strip()
+            if line.startswith("["):
+                section = line
+            elif "=" in line and section == "[timing]":
+                k, v = (x.strip() for x in line.split("=", 1))
+                saved[k] = float(v)
+    off = [c["name"] for c in consts if c.get("value") and
+           not math.isclose(saved.get(c["name"], -1), c["value"], rel_tol=1e-5)]
+    check("calibrate: --save-model wrote the measured constants into [timing]", not off, str(off))
+    measured = {(r["kernel"], r["launch"]): r["measured"] for r in rec["results"]
+                if r["check"] == "time" and r.get("measured")}
+    counts = {}
+    for label, gpu in (("bundled", "h200"), ("calibrated", os.path.join(d, "measured.ini"))):
+        r = run(["verify", "--dry-run", "--gpu", gpu, "--check", "time", "--format", "json"])
+        if not check(f"calibrate: predictions with the {label} model", r.returncode == 0,
+                     r.stderr.strip()[-300:]):
+            return
+        errors = sorted(abs(t["predicted"] / measured[(t["kernel"], t["launch"])] - 1)
+                        for t in json.loads(r.stdout)["results"]
+                        if t["check"] == "time" and t.get("predicted") and
+                        (t["kernel"], t["launch"]) in measured)
+        counts[label] = sum(e <= 0.25 for e in errors)
+        print(f"calibrate {label}: {counts[label]} of {len(errors)} within 25%, median error "
+              f"{100 * errors[len(errors) // 2]:.0f}%")
+    with open(os.path.join(ROOT, "benchmarks", "VERIFY.md")) as f:
+        m = re.search(r"\*\*(\d+) of 23 within 25% with the bundled constants, (\d+) with the "
+                      r"card's own\*\*", f.read())
+    if check("calibrate: benchmarks/VERIFY.md records both counts", m is not None):
+        check(f"calibrate: bundled {counts['bundled']} and calibrated {counts['calibrated']} "
+              f"within 25%, at least the {m.group(1)} and {m.group(2)} recorded",
+              counts["bundled"] >= int(m.group(1)) and counts["calibrated"] >= int(m.group(2)))
 
 
 def finish():

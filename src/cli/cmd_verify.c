@@ -93,8 +93,12 @@ int cmd_verify(int argc, char **argv)
          "predictions (for a GPU machine without libclang)"},
         {"counters", 0, OPT_STRING, &counters, NULL, "auto|on|off",
          "Nsight Compute counters beside the timings (default auto: when present and allowed)"},
+        {"calibrate", 0, OPT_FLAG, &o.calibrate, NULL, NULL,
+         "also measure the time model's [timing] constants on this card (about a minute) and "
+         "judge the predicted times with them beside the bundled ones"},
         {"save-model", 0, OPT_STRING, &save, NULL, "FILE",
-         "write this GPU as a product model with the measured ceilings (use with --gpu FILE)"},
+         "write this GPU as a product model with the measured ceilings and, with --calibrate, "
+         "its [timing] (use with --gpu FILE)"},
         {"plot", 'p', OPT_STRING, &plot, NULL, "FILE.svg|.png",
          "roofline chart: spec and measured ceilings, the reference kernels as points"},
         {"from", 0, OPT_STRING, &from, NULL, "FILE",
@@ -149,7 +153,7 @@ int cmd_verify(int argc, char **argv)
                                       "gpulint was built without (meson -Dweb=enabled)");
     if (save && o.dry_run)
         return diag_error(EXIT_USAGE, "--save-model needs measured ceilings: not with --dry-run");
-    if (from && (o.dry_run || o.predictions || o.only || checks.n || o.ladder))
+    if (from && (o.dry_run || o.predictions || o.only || checks.n || o.ladder || o.calibrate))
         return diag_error(EXIT_USAGE, "--from renders a recorded report as it is: it takes only "
                                       "--format, --json, --html, --plot and --save-model");
     char self[PATH_MAX];

@@ -131,6 +131,49 @@ _Static_assert(sizeof arch_fields / sizeof arch_fields[0] <= sizeof((model_fille
 _Static_assert(sizeof product_fields / sizeof product_fields[0] <= sizeof((model_filler *)0)->seen,
                "model_filler.seen holds a flag per product key");
 
+/* A number as model_field_parse reads it back: integers in full (a
+ * bandwidth in bytes/s), other values to 6 significant digits. */
+static void number_text(sbuf *out, double v)
+{
+    if (v >= 1e6 || v == floor(v))
+        sbuf_addf(out, "%.0f", v);
+    else
+        sbuf_addf(out, "%.6g", v);
+}
+
+void model_product_ini(const gpu_product *p, sbuf *out)
+{
+    const char *section = "";
+    for (size_t i = 0; i < sizeof product_fields / sizeof product_fields[0]; i++) {
+        const model_field *f = &product_fields[i];
+        const char *at = (const char *)p + f->offset;
+        double d = f->type == F_SI || f->type == F_MHZ ? *(const double *)at : 0;
+        if (f->optional && ((f->type == F_INT && *(const int *)at == 0) ||
+                            ((f->type == F_SI || f->type == F_MHZ) && d == 0)))
+            continue;
+        if (strcmp(section, f->section) != 0) {
+            sbuf_addf(out, "%s[%s]\n", section[0] ? "\n" : "", f->section);
+            section = f->section;
+        }
+        sbuf_addf(out, "%s = ", f->key);
+        switch (f->type) {
+        case F_STRING:
+            sbuf_addf(out, "%s", at);
+            break;
+        case F_INT:
+            sbuf_addf(out, "%d", *(const int *)at);
+            break;
+        case F_BYTES:
+            sbuf_addf(out, "%lld", (long long)*(const int64_t *)at);
+            break;
+        default:
+            number_text(out, d);
+            break;
+        }
+        sbuf_addf(out, "\n");
+    }
+}
+
 static bool parse_int_strict(const char *v, int *out)
 {
     int64_t b;

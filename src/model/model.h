@@ -152,6 +152,10 @@ typedef struct model_filler {
 
 void model_filler_arch(model_filler *f, gpu_arch *out);
 void model_filler_product(model_filler *f, gpu_product *out);
+/* The product as a model file's sections (every key it sets; optional
+ * ones left out where 0), which model_filler_product reads back. */
+struct sbuf;
+void model_product_ini(const gpu_product *p, struct sbuf *out);
 /* One "key = value" of [section]; false with the reason in msg. */
 bool model_filler_add(model_filler *f, const char *section, const char *key, const char *value,
                       char *msg, size_t n);

@@ -1,6 +1,7 @@
 /* verify_report: verify's tables, JSON, saved model and chart (see verify_report.h). */
 #include "report/verify_report.h"
 
+#include <stddef.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -321,6 +322,86 @@ static void time_table(FILE *f, const verify_result *r)
     notes(f, r, VCHECK_TIME);
 }
 
+/* A constant as the calibration table shows it: bandwidths in TB/s. */
+static const char *constant_text(double v, const char *unit, char *buf, size_t n)
+{
+    if (!(v > 0))
+        return "-";
+    if (strcmp(unit, "B/s") == 0)
+        snprintf(buf, n, "%.3g TB/s", v / 1e12);
+    else
+        snprintf(buf, n, "%.4g %s", v, unit);
+    return buf;
+}
+
+/* --calibrate: the card's [timing] constants beside the bundled ones, and
+ * the time rows predicted with both. */
+static void calibration_tables(FILE *f, const verify_result *r)
+{
+    const json_t *cal = r->calibration;
+    if (!cal)
+        return;
+    fprintf(f, "\ncalibration: the time model's [timing] constants measured on this card "
+               "(kernels/calibrate.cu, CUDA events; docs/timing.md) beside the bundled model's\n");
+    table t = {.n_cols = 4,
+               .head = {"constant", "bundled", "this card", "probe"},
+               .left = {true, false, false, true}};
+    size_t i;
+    const json_t *o;
+    json_array_foreach(json_object_get(cal, "constants"), i, o)
+    {
+        const char *unit = json_string_value(json_object_get(o, "unit"));
+        const char *why = json_string_value(json_object_get(o, "why"));
+        const char *note = json_string_value(json_object_get(o, "note"));
+        char a[48], b[48], probe[400];
+        snprintf(probe, sizeof probe, "%s%s%s%s",
+                 json_string_value(json_object_get(o, "probe"))
+                     ? json_string_value(json_object_get(o, "probe"))
+                     : "",
+                 why ? "; not measured, the bundled value stays: " : (note ? "; " : ""),
+                 why ? why : "", !why && note ? note : "");
+        table_row(&t, json_string_value(json_object_get(o, "name")),
+                  constant_text(dget(o, "bundled"), unit ? unit : "", a, sizeof a),
+                  constant_text(dget(o, "value"), unit ? unit : "", b, sizeof b), probe);
+    }
+    table_print(f, &t);
+    const char *why = json_string_value(json_object_get(cal, "why"));
+    const char *model = json_string_value(json_object_get(cal, "model"));
+    if (why)
+        fprintf(f, "  note: %s\n", why);
+    if (model)
+        fprintf(f,
+                "  the card's model: %s (--save-model FILE keeps it; gpulint --gpu FILE "
+                "predicts with it)\n",
+                model);
+    if (r->time_calibrated.rows == 0)
+        return;
+    fprintf(f, "\ntime with this card's constants: the same launches predicted with the bundled "
+               "and with the calibrated model\n");
+    table tt = {.n_cols = 6,
+                .head = {"kernel", "measured ms", "bundled ms", "error", "calibrated ms", "error"},
+                .left = {true, false, false, false, false, false}};
+    for (int k = 0; k < r->n_rows; k++) {
+        const vrow *row = &r->rows[k];
+        double cms = dget(row->detail, "calibrated_predicted_ms");
+        if (row->check != VCHECK_TIME || !(cms > 0))
+            continue;
+        char m1[24], p1[24], e1[24], p2[24], e2[24];
+        bool measured = row->measured > 0;
+        table_row(
+            &tt, row->kernel, num(row->measured, 4, m1, sizeof m1),
+            num(row->predicted, 4, p1, sizeof p1),
+            measured && row->predicted > 0
+                ? (snprintf(e1, sizeof e1, "%+.0f%%", 100 * (row->predicted / row->measured - 1)),
+                   e1)
+                : "-",
+            num(cms, 4, p2, sizeof p2),
+            measured ? (snprintf(e2, sizeof e2, "%+.0f%%", 100 * (cms / row->measured - 1)), e2)
+                     : "-");
+    }
+    table_print(f, &tt);
+}
+
 static void ladder_tables(FILE *f, const verify_result *r)
 {
     for (int li = 0; li < r->n_ladders; li++) {
@@ -384,6 +465,12 @@ void vrep_summary(FILE *f, const verify_result *r)
                 "a time outside it is shown, and fails nothing\n",
                 r->time.within, r->time.rows, 100 * VERIFY_ESTIMATE_TOLERANCE,
                 100 * r->time.median_error, 100 * r->time.mean_error);
+    if (r->time_calibrated.rows > 0)
+        fprintf(f,
+                "time with this card's constants (--calibrate): %d of %d within %.0f%% (median "
+                "error %.0f%%, mean %.0f%%)\n",
+                r->time_calibrated.within, r->time_calibrated.rows, 100 * VERIFY_ESTIMATE_TOLERANCE,
+                100 * r->time_calibrated.median_error, 100 * r->time_calibrated.mean_error);
     if (r->dram.rows > 0)
         fprintf(f,
                 "dram: %d of %d DRAM estimates within %.0f%% of dram__bytes (median error %.0f%%, "
@@ -408,6 +495,7 @@ void vrep_text(FILE *f, const verify_result *r, bool ladders_only)
         roofline_table(f, r);
         time_table(f, r);
     }
+    calibration_tables(f, r);
     ladder_tables(f, r);
     fputc('\n', f);
     vrep_summary(f, r);
@@ -560,6 +648,10 @@ json_t *vrep_json(const verify_result *r)
         json_object_set_new(sum, "time", errors_json(&r->time));
     if (r->dram.rows > 0)
         json_object_set_new(sum, "dram", errors_json(&r->dram));
+    if (r->time_calibrated.rows > 0)
+        json_object_set_new(sum, "time_calibrated", errors_json(&r->time_calibrated));
+    if (r->calibration)
+        json_object_set(root, "calibration", r->calibration);
     json_object_set_new(sum, "gpu_seconds", json_real(r->run_seconds));
     json_object_set_new(sum, "seconds", json_real(r->seconds));
     json_object_set_new(root, "summary", sum);
@@ -617,6 +709,9 @@ bool vrep_from_json(const json_t *j, verify_result *r, char *err, size_t errlen)
     const json_t *p = json_object_get(j, "predictions");
     sget(p, "origin", r->predictions, sizeof r->predictions);
     sget(p, "note", r->predictions_note, sizeof r->predictions_note);
+    const json_t *cal = json_object_get(j, "calibration");
+    if (json_is_object(cal))
+        r->calibration = json_incref((json_t *)cal);
     const char *key;
     const json_t *v;
     json_object_foreach((json_t *)json_object_get(j, "ceilings"), key, v)
@@ -722,6 +817,63 @@ static const char *prec_key(model_precision p)
     return buf;
 }
 
+/* [timing]: with --calibrate, each constant this card measured, and the
+ * bundled model's for the rest, said so; without, the bundled model's (a
+ * product file without [timing] would give no predicted times). */
+static void save_timing(FILE *f, const verify_result *r, const gpu_product *twin)
+{
+    static const struct {
+        const char *key;
+        size_t offset;
+    } keys[] = {
+        {"launch_ns", offsetof(gpu_product, launch_ns)},
+        {"block_dispatch_ns", offsetof(gpu_product, block_dispatch_ns)},
+        {"block_interval_ns", offsetof(gpu_product, block_interval_ns)},
+        {"block_serial_ns", offsetof(gpu_product, block_serial_ns)},
+        {"dram_latency_ns", offsetof(gpu_product, dram_latency_ns)},
+        {"dram_read_bandwidth", offsetof(gpu_product, dram_read_bandwidth)},
+        {"l1_latency_cycles", offsetof(gpu_product, l1_latency_cycles)},
+        {"barrier_cycles", offsetof(gpu_product, barrier_cycles)},
+        {"barrier_warp_cycles", offsetof(gpu_product, barrier_warp_cycles)},
+        {"l2_latency_ns", offsetof(gpu_product, l2_latency_ns)},
+        {"latency_clock_mhz", offsetof(gpu_product, latency_clock_mhz)},
+        {"boost_dram_latency_ns", offsetof(gpu_product, boost_dram_latency_ns)},
+        {"boost_l2_latency_ns", offsetof(gpu_product, boost_l2_latency_ns)},
+        {"l2_read_bandwidth", offsetof(gpu_product, l2_read_bandwidth)},
+        {"l2_write_bandwidth", offsetof(gpu_product, l2_write_bandwidth)},
+        {"l2_partial_write_bandwidth", offsetof(gpu_product, l2_partial_write_bandwidth)},
+        {"l2_write_retained_bytes", offsetof(gpu_product, l2_write_retained_bytes)},
+    };
+    const json_t *measured = json_object_get(r->calibration, "constants");
+    bool latency_measured = false;
+    fprintf(f, "\n; %s\n[timing]\n",
+            measured ? "measured on this card by gpulint verify --calibrate (kernels/calibrate.cu, "
+                       "CUDA events at the card's own clock) where a value says so"
+                     : "the bundled model's: gpulint verify --calibrate measures this card's own");
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        double v = *(const double *)((const char *)twin + keys[i].offset);
+        const char *how = "bundled";
+        size_t k;
+        const json_t *o;
+        json_array_foreach(measured, k, o)
+        {
+            const char *name = json_string_value(json_object_get(o, "name"));
+            double m = dget(o, "value");
+            if (name && strcmp(name, keys[i].key) == 0 && m > 0) {
+                v = m;
+                how = "measured";
+                latency_measured = latency_measured || strstr(name, "latency_ns") != NULL;
+            }
+        }
+        /* Latencies measured here hold at this card's clock, as measured. */
+        if (latency_measured && (strcmp(keys[i].key, "latency_clock_mhz") == 0 ||
+                                 strncmp(keys[i].key, "boost_", 6) == 0))
+            continue;
+        if (v > 0)
+            fprintf(f, "%s = %.6g ; %s\n", keys[i].key, v, how);
+    }
+}
+
 bool vrep_save_model(const verify_result *r, const char *models_dir, const char *path, char *err,
                      size_t errlen)
 {
@@ -778,6 +930,7 @@ bool vrep_save_model(const verify_result *r, const char *models_dir, const char 
             fprintf(f, "%s = %.6g            ; %s\n", prec_key(c->precision), c->measured,
                     c->kernel);
     }
+    save_timing(f, r, twin);
     bool ok = fclose(f) == 0;
     model_db_free(&db);
     if (!ok)

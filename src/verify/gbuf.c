@@ -78,6 +78,7 @@ double gbuf_value(const gbuf *b, int64_t i)
     const vbuffer *s = b->spec;
     switch (s->init) {
     case VI_ZERO:
+    case VI_CYCLE: /* filled as a whole by fill_cycle */
         return 0;
     case VI_SMALL:
         return (double)(r % 16);
@@ -152,6 +153,31 @@ static void store(const gbuf *b, void *host, size_t k, int64_t i)
     }
 }
 
+/* One random cycle through the lines (Sattolo's shuffle: every
+ * permutation it makes is a single cycle), so a chain started anywhere
+ * visits every line before it comes back. Line 0's successor is random
+ * too: a chain started at word 0 meets no pattern a prefetcher could use. */
+static bool fill_cycle(gbuf *b, char *err, size_t errlen)
+{
+    int64_t lines = b->spec->count / 32;
+    uint32_t *next = xcalloc((size_t)b->spec->count, sizeof *next);
+    uint32_t *perm = xmalloc((size_t)lines * sizeof *perm);
+    for (int64_t i = 0; i < lines; i++)
+        perm[i] = (uint32_t)i;
+    for (int64_t i = lines - 1; i > 0; i--) {
+        int64_t j = (int64_t)(bits(b->seed, i) % (uint64_t)i); /* j < i: Sattolo */
+        uint32_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (int64_t i = 0; i < lines; i++)
+        next[i * 32] = perm[i] * 32u;
+    free(perm);
+    bool ok = gpurt_to_device(b->dev, next, b->bytes, err, errlen);
+    free(next);
+    return ok;
+}
+
 bool gbuf_create(gbuf *b, const vbuffer *spec, uint64_t seed, char *err, size_t errlen)
 {
     memset(b, 0, sizeof *b);
@@ -163,6 +189,8 @@ bool gbuf_create(gbuf *b, const vbuffer *spec, uint64_t seed, char *err, size_t 
         return false;
     if (spec->init == VI_ZERO)
         return gpurt_memset(b->dev, 0, b->bytes, err, errlen);
+    if (spec->init == VI_CYCLE)
+        return fill_cycle(b, err, errlen);
     const size_t chunk = 4u << 20; /* elements */
     void *host = xmalloc(chunk * esz);
     bool ok = true;

@@ -14,6 +14,21 @@
 static const char *const check_names[VCHECK_COUNT] = {"occupancy",  "bank",     "coalescing",
                                                       "divergence", "roofline", "time"};
 
+const char *const vman_timing_constants[] = {"launch_ns",
+                                             "block_dispatch_ns",
+                                             "block_interval_ns",
+                                             "block_serial_ns",
+                                             "l1_latency_cycles",
+                                             "l2_latency_ns",
+                                             "dram_latency_ns",
+                                             "dram_read_bandwidth",
+                                             "l2_read_bandwidth",
+                                             "l2_write_bandwidth",
+                                             "l2_partial_write_bandwidth",
+                                             "barrier_cycles",
+                                             "barrier_warp_cycles",
+                                             NULL};
+
 const char *vcheck_name(vcheck c)
 {
     return c >= 0 && c < VCHECK_COUNT ? check_names[c] : "?";
@@ -280,8 +295,17 @@ static bool parse_buffers(ini_ctx *c, vgroup *g, const char *value)
                 b->init = VI_SMALL;
             else if (strcmp(init, "matrix") == 0)
                 b->init = VI_MATRIX;
+            else if (strcmp(init, "cycle") == 0)
+                b->init = VI_CYCLE;
             else
-                return bad(c, "buffers: unknown initial value '%s' (zero rand small matrix)", init);
+                return bad(c, "buffers: unknown initial value '%s' (zero rand small matrix cycle)",
+                           init);
+            if (b->init == VI_CYCLE && (b->type != VT_I32 || b->count % 32 || b->count < 64 ||
+                                        b->count > (int64_t)1 << 31))
+                return bad(c,
+                           "buffers: a cycle is i32, whole 128-byte lines (at least two), "
+                           "below 2^31 words; '%s' is not",
+                           b->name);
         } else if (close[1]) {
             return bad(c, "buffers: '%s' has text after ']'", w);
         }
@@ -309,8 +333,16 @@ static bool parse_args(ini_ctx *c, const vgroup *g, vcase *k, const char *value)
             snprintf(num, sizeof num, "%.*s", (int)(n - (size_t)(colon - p) - 1), colon + 1);
             char *endp;
             a->value = strtod(num, &endp);
-            if (!num[0] || *endp)
+            int64_t sized;
+            char why[200];
+            if (num[0] && *endp && (a->type == VT_I32 || a->type == VT_U64) &&
+                vman_eval(c->m, num, &sized, why, sizeof why)) {
+                if (a->type == VT_I32 && sized > INT32_MAX)
+                    return bad(c, "args: %s is %lld, beyond i32", num, (long long)sized);
+                a->value = (double)sized;
+            } else if (!num[0] || *endp) {
                 return bad(c, "args: '%s' is not a number", num);
+            }
         } else {
             a->buffer = find_buffer(g, p, n);
             if (a->buffer < 0)
@@ -418,6 +450,8 @@ static bool parse_case(ini_ctx *c, vgroup *g, vkind kind, const char *ceiling, c
                 k->straddles = true;
             else if (strcmp(w, "floor") == 0)
                 k->floor = true;
+            else if (strcmp(w, "alone") == 0 && kind == VK_TIMING)
+                k->alone = true;
             else
                 return bad(c, "unknown option '%s'", w);
             continue;
@@ -452,6 +486,16 @@ static bool parse_case(ini_ctx *c, vgroup *g, vkind kind, const char *ceiling, c
         } else if (strcmp(w, "bytes") == 0 || strcmp(w, "flops") == 0) {
             if (!size_option(c, w, v, &k->work))
                 return false;
+        } else if (strcmp(w, "work") == 0 && kind == VK_TIMING) {
+            if (!size_option(c, w, v, &k->work))
+                return false;
+            k->has_work = true;
+        } else if (strcmp(w, "blocks_per_sm") == 0 && kind == VK_TIMING) {
+            if (!size_option(c, w, v, &x))
+                return false;
+            if (x < 1 || x > 65536)
+                return bad(c, "blocks_per_sm: 1 to 65536, got %lld", (long long)x);
+            k->blocks_per_sm = (int)x;
         } else if (strcmp(w, "calibrate") == 0) {
             char *endp;
             k->calibrate_value = strtod(v, &endp);
@@ -499,6 +543,12 @@ static bool parse_case(ini_ctx *c, vgroup *g, vkind kind, const char *ceiling, c
         return bad(c, "%s: reference=KERNEL is required", k->kernel);
     if (kind == VK_CEILING && k->work <= 0)
         return bad(c, "%s: bytes= or flops= is required", k->kernel);
+    if (kind == VK_TIMING && !k->has_work)
+        return bad(c, "%s: work=EXPR is required", k->kernel);
+    if (kind == VK_TIMING && !k->blocks_per_sm && !(k->grid > 0 && k->threads > 0))
+        return bad(c, "%s: grid= (or blocks_per_sm=) and threads= are required", k->kernel);
+    if (kind == VK_TIMING && k->blocks_per_sm && !(k->threads > 0))
+        return bad(c, "%s: threads= is required", k->kernel);
     m->n_cases++;
     return true;
 }
@@ -523,13 +573,15 @@ static int on_entry(void *user, const char *section, const char *name, const cha
             g->check = VCHECK_ROOFLINE;
         } else if (strcmp(section, "ceilings") == 0) {
             g->check = VCHECK_ROOFLINE;
+        } else if (strcmp(section, "calibration") == 0) {
+            g->check = VCHECK_TIME;
         } else if (strcmp(section, "time") == 0) {
             return bad(c, "[time] takes no cases: the time rows judge the [roofline] and ladder "
                           "kernels");
         } else if (!vcheck_from_name(section, &g->check)) {
             return bad(c,
                        "unknown section [%s] (occupancy bank coalescing divergence ceilings "
-                       "roofline, ladder NAME)",
+                       "roofline calibration, ladder NAME)",
                        section);
         }
         c->group = m->n_groups++;
@@ -567,6 +619,19 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         {"divergence", "timing", VK_TWINS},   {"roofline", "kernel", VK_TIME},
         {"ladder", "step", VK_TIME},
     };
+    if (strcmp(section_kind, "calibration") == 0) {
+        bool known = false;
+        for (int i = 0; vman_timing_constants[i]; i++)
+            known = known || strcmp(name, vman_timing_constants[i]) == 0;
+        if (!known)
+            return bad(c, "[calibration]: '%s' is not a [timing] constant it can measure", name);
+        if (!g->file[0])
+            return bad(c, "file must come before the kernels");
+        if (!parse_case(c, g, VK_TIMING, NULL, value))
+            return false;
+        snprintf(m->cases[m->n_cases - 1].constant, VMAN_NAME_MAX, "%s", name);
+        return true;
+    }
     if (strcmp(section_kind, "ceilings") == 0 && is_ceiling) {
         if (!g->file[0])
             return bad(c, "file must come before the kernels");

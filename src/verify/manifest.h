@@ -35,10 +35,14 @@ typedef enum vkind {
     VK_TWINS,     /* divergence: divergent against converged time */
     VK_CEILING,   /* a roof of the device */
     VK_TIME,      /* roofline and ladders: time against the bound */
+    VK_TIMING,    /* calibration: a run of a probe of a [timing] constant */
 } vkind;
 
 typedef enum vtype { VT_F32, VT_F64, VT_F16, VT_I32, VT_U64, VT_U8 } vtype;
-typedef enum vinit { VI_ZERO, VI_RAND, VI_SMALL, VI_MATRIX } vinit;
+/* VI_CYCLE (i32 only): one random cycle through the buffer's 128-byte
+ * lines, the first word of each line holding the next line's first word's
+ * index (a dependent-load chain). */
+typedef enum vinit { VI_ZERO, VI_RAND, VI_SMALL, VI_MATRIX, VI_CYCLE } vinit;
 
 typedef struct vbuffer {
     char name[VMAN_NAME_MAX];
@@ -90,6 +94,7 @@ typedef struct vcase {
     char kernel[VMAN_NAME_MAX];
     char reference[VMAN_NAME_MAX]; /* VK_TWINS: the converged twin */
     char ceiling[VMAN_NAME_MAX];   /* VK_CEILING: dram, fp32, fp16_tensor, ... */
+    char constant[VMAN_NAME_MAX];  /* VK_TIMING: the [timing] key it measures */
     varg args[VMAN_MAX_ARGS];
     int n_args;
     int block;            /* VK_RESIDENCY */
@@ -103,11 +108,14 @@ typedef struct vcase {
     bool floor;         /* bank: the cheapest request of its width */
     int64_t grid;       /* a 1-D grid when no launch site gives one (ceilings) */
     int64_t threads;    /* its block */
+    int blocks_per_sm;  /* VK_TIMING: a grid of this many blocks per SM of the device */
+    bool alone;         /* VK_TIMING: shared memory enough that one block fills an SM */
+    bool has_work;      /* VK_TIMING: work= given (the slope's abscissa) */
     double book_ms;     /* ladders: the seed's time for this step, 0 = none */
     int min_cc;         /* 10 x major + minor the kernel needs, 0 = any */
     int64_t requests;   /* VK_SECTORS */
     int64_t compulsory; /* VK_TIME: bytes; 0 = not given */
-    int64_t work;       /* VK_CEILING: bytes or FLOPs */
+    int64_t work;       /* VK_CEILING: bytes or FLOPs; VK_TIMING: steps, bytes, blocks */
     int restore;        /* buffer index, -1 = none */
     vresult_check result;
     char step[192];
@@ -145,6 +153,9 @@ bool vman_eval(const vmanifest *m, const char *text, int64_t *out, char *why, si
 
 const char *vcheck_name(vcheck c); /* "occupancy", "bank", ... (JSON names) */
 bool vcheck_from_name(const char *s, vcheck *out);
+/* The [timing] keys [calibration] may measure (verify/vcalibrate.c derives
+ * each); NULL-terminated. */
+extern const char *const vman_timing_constants[];
 size_t vtype_size(vtype t);
 const char *vtype_name(vtype t);
 

@@ -40,15 +40,15 @@ static bool same_launch(const json_t *launch, const probe_launch *timed)
 }
 
 /* The launch's time as the report gives it, or why there is none. */
-static const json_t *predicted_time(vrun *x, const vcase *c, const probe_launch *timed,
-                                    const char **why)
+static const json_t *predicted_time(vrun *x, const vpred *pred, const char *product, const vcase *c,
+                                    const probe_launch *timed, const char **why)
 {
     *why = NULL;
-    if (!x->pred.source) {
-        *why = x->pred.why_none[0] ? x->pred.why_none : "no source predictions";
+    if (!pred->source) {
+        *why = pred->why_none[0] ? pred->why_none : "no source predictions";
         return NULL;
     }
-    if (!x->have_product || strcmp(x->pred.gpu, x->r->product_id) != 0) {
+    if (!x->have_product || strcmp(pred->gpu, product) != 0) {
         *why = !x->have_product ? "no bundled model matches this GPU: its timing constants are "
                                   "not known"
                : x->pred.gpu[0] ? "the predictions were made for another GPU model"
@@ -56,7 +56,7 @@ static const json_t *predicted_time(vrun *x, const vcase *c, const probe_launch 
                                   "(make them with --gpu)";
         return NULL;
     }
-    const json_t *l = vpred_launch(&x->pred, c->kernel);
+    const json_t *l = vpred_launch(pred, c->kernel);
     const json_t *t = l ? json_object_get(l, "time") : NULL;
     if (!t) {
         *why = "no launch with a constant grid and block in the source";
@@ -84,7 +84,8 @@ void vcheck_time_judge(vrun *x, int ci)
     snprintf(row->tolerance, sizeof row->tolerance, "within %.0f%% (an estimate)",
              100 * VERIFY_ESTIMATE_TOLERANCE);
     const char *why;
-    const json_t *t = predicted_time(x, c, has_launch ? &l : NULL, &why);
+    const json_t *t =
+        predicted_time(x, &x->pred, x->r->product_id, c, has_launch ? &l : NULL, &why);
     if (!t) {
         snprintf(row->reason, sizeof row->reason, "no predicted time: %s", why);
         vrun_finish_row(x, row, ci);
@@ -96,6 +97,19 @@ void vcheck_time_judge(vrun *x, int ci)
     row->predicted = predicted * 1e3;
     json_object_set_new(row->detail, "limiter", json_string(limiter ? limiter : "?"));
     json_object_set(row->detail, "components_s", (json_t *)parts);
+    /* The same launch predicted with the card's own constants. */
+    const json_t *ct = x->have_cal_pred ? predicted_time(x, &x->cal_pred, x->calibrated.id, c,
+                                                         has_launch ? &l : NULL, &why)
+                                        : NULL;
+    double cal = ct ? vrun_jnum(ct, "predicted_s") : NAN;
+    if (cal > 0) {
+        json_object_set_new(row->detail, "calibrated_predicted_ms", json_real(cal * 1e3));
+        const char *cl = json_string_value(json_object_get(ct, "limiter"));
+        json_object_set_new(row->detail, "calibrated_limiter", json_string(cl ? cl : "?"));
+        if (!x->r->dry_run && !x->why[ci] && x->raw[ci] > 0)
+            json_object_set_new(row->detail, "calibrated_error",
+                                json_real(cal * 1e3 / x->raw[ci] - 1));
+    }
     if (!x->r->dry_run && !x->why[ci] && x->raw[ci] > 0) {
         row->measured = x->raw[ci];
         double error = row->predicted / row->measured - 1;

@@ -53,7 +53,8 @@ void verify_count(verify_result *r)
     r->estimates_differ = 0;
     double *times = xcalloc((size_t)r->n_rows + 1, sizeof *times);
     double *drams = xcalloc((size_t)r->n_rows + 1, sizeof *drams);
-    int nt = 0, nd = 0;
+    double *calibrated = xcalloc((size_t)r->n_rows + 1, sizeof *calibrated);
+    int nt = 0, nd = 0, nc = 0;
     for (int i = 0; i < r->n_rows; i++) {
         const vrow *row = &r->rows[i];
         if (row->verdict == VV_AGREES)
@@ -71,11 +72,16 @@ void verify_count(verify_result *r)
         r->estimates_differ += row->verdict == VV_DIFFERS;
         if (row->predicted > 0 && row->measured > 0 && row->verdict != VV_NOT_COMPARABLE)
             times[nt++] = fabs(row->predicted / row->measured - 1);
+        double cal = vrun_jnum(row->detail, "calibrated_predicted_ms");
+        if (cal > 0 && row->measured > 0)
+            calibrated[nc++] = fabs(cal / row->measured - 1);
     }
     summarise(times, nt, &r->time);
     summarise(drams, nd, &r->dram);
+    summarise(calibrated, nc, &r->time_calibrated);
     free(times);
     free(drams);
+    free(calibrated);
 }
 
 /* Every selected case on the GPU, the ceilings first (the roofline rows
@@ -128,6 +134,7 @@ static void judge_all(vrun *x)
             vcheck_ceilings_judge(x, i);
             break;
         case VK_TIME:
+        case VK_TIMING:
             break;
         }
     }
@@ -198,6 +205,8 @@ static void run_free(vrun *x)
     free(x->selected);
     if (x->pred.report)
         vpred_free(&x->pred);
+    if (x->cal_pred.report)
+        vpred_free(&x->cal_pred);
     model_db_free(&x->db);
 }
 
@@ -213,6 +222,8 @@ int verify_run(const verify_opts *o, verify_result *r)
     int rc = prepare(&x);
     if (rc == EXIT_OK && !o->dry_run)
         rc = measure_all(&x);
+    if (rc == EXIT_OK && o->calibrate)
+        vcalibrate_run(&x);
     if (rc == EXIT_OK) {
         judge_all(&x);
         if (!o->dry_run && o->counters != VCOUNTERS_OFF && !vrun_once()) {
@@ -246,6 +257,7 @@ void verify_result_free(verify_result *r)
             json_decref(r->ladders[i].steps[s].predicted);
         free(r->ladders[i].steps);
     }
+    json_decref(r->calibration);
     vman_free(&r->manifest);
     memset(r, 0, sizeof *r);
 }

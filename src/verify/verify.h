@@ -33,6 +33,7 @@ typedef struct verify_opts {
     int repeat;              /* timed runs per kernel */
     int jobs;                /* nvcc and prediction processes at once */
     bool dry_run;
+    bool calibrate; /* measure the [timing] constants and judge times with them too */
     vcounters counters;
     const char *self; /* this executable, for the prediction children */
     bool progress;    /* on stderr */
@@ -126,6 +127,10 @@ typedef struct verify_result {
      * dram__bytes (with counters). rows: those measured; within:
      * VERIFY_ESTIMATE_TOLERANCE of it. */
     verify_errors time, dram;
+    /* --calibrate: the constants measured (or why not) and the time rows'
+     * errors with the card's constants; NULL / rows 0 without it. */
+    json_t *calibration;
+    verify_errors time_calibrated;
     double seconds;
     double run_seconds; /* on the GPU, after the build */
     vmanifest manifest;

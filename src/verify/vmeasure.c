@@ -98,7 +98,8 @@ static bool cannot_run(vrun *x, int ci, const vgroup *g, bool have_launch)
         return true;
     }
     const unit_info *ui = vrun_unit_for(x, g->file);
-    if (c->kind != VK_RESIDENCY && c->kind != VK_CEILING && ui && ui->stale[0]) {
+    if (c->kind != VK_RESIDENCY && c->kind != VK_CEILING && c->kind != VK_TIMING && ui &&
+        ui->stale[0]) {
         vrun_set_why(x, ci, "%s", ui->stale);
         return true;
     }
@@ -121,6 +122,11 @@ static bool run_case(vrun *x, int ci, gpurt_module *mod, gbuf *bufs, const vgrou
         return true;
     }
     m.repeat = x->o->repeat > 0 ? x->o->repeat : 5;
+    /* A calibration slope is the difference of two times that may be a
+     * microsecond apart (an empty launch's blocks): the median of more
+     * runs, which cost little. */
+    if (c->kind == VK_TIMING && m.repeat < CAL_REPEAT)
+        m.repeat = CAL_REPEAT;
     /* Under Nsight Compute every probe launches exactly once. */
     m.warmup = vrun_once() ? 0 : 1;
     if (vrun_once())
@@ -146,6 +152,11 @@ static bool run_case(vrun *x, int ci, gpurt_module *mod, gbuf *bufs, const vgrou
     case VK_TIME:
         ok = vmeasure_times(&m);
         break;
+    case VK_TIMING: {
+        bool skip;
+        ok = vcalibrate_prepare(&m, &skip) && (skip || vmeasure_times(&m));
+        break;
+    }
     case VK_LANES:
         ok = vcheck_divergence_lanes(&m);
         break;

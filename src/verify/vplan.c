@@ -22,6 +22,8 @@
 static bool wanted(const verify_opts *o, const vmanifest *m, const vcase *c)
 {
     const vgroup *g = &m->groups[c->group];
+    if (c->kind == VK_TIMING)
+        return o->calibrate;
     if (o->ladder)
         return strcmp(g->ladder, o->ladder) == 0;
     /* The time rows come from the roofline kernels' runs. */

@@ -95,6 +95,13 @@ bool vrun_launch_of(vrun *x, const vcase *c, const char *kernel, probe_launch *l
         l->dynamic_smem = json_integer_value(json_object_get(j, "dynamic_smem"));
         return true;
     }
+    if (c->blocks_per_sm > 0 && c->threads > 0 && x->r->sms > 0) {
+        l->grid[0] = c->blocks_per_sm * x->r->sms;
+        l->grid[1] = l->grid[2] = 1;
+        l->block[0] = (int)c->threads;
+        l->block[1] = l->block[2] = 1;
+        return true;
+    }
     if (c->grid > 0 && c->threads > 0) {
         l->grid[0] = (int)c->grid;
         l->grid[1] = l->grid[2] = 1;
@@ -155,7 +162,7 @@ vrow *vrun_new_row(vrun *x, const vcase *c)
     row->check = vrun_group_of(x, c)->check;
     row->vc = c;
     static const char *const kinds[] = {"residency", "cycles",  "sectors", "lanes",
-                                        "timing",    "ceiling", "time"};
+                                        "timing",    "ceiling", "time",    "calibration"};
     snprintf(row->group, sizeof row->group, "%s", vrun_group_of(x, c)->name);
     snprintf(row->kind, sizeof row->kind, "%s", kinds[c->kind]);
     snprintf(row->cls, sizeof row->cls, "%s",

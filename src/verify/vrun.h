@@ -48,6 +48,10 @@ typedef struct vrun {
     double *spread;
     char **why;     /* per case: why it could not run (owned) */
     json_t **extra; /* per case: measurement details */
+    /* --calibrate: the card's model and the predictions made with it */
+    gpu_product calibrated;
+    vpred cal_pred;
+    bool have_cal_pred;
 } vrun;
 
 double vrun_now(void);
@@ -128,6 +132,15 @@ void vcheck_ceilings_judge(vrun *x, int ci);
 void vcheck_roofline_judge(vrun *x, int ci);
 void vcheck_roofline_ladders(vrun *x);
 void vcheck_time_judge(vrun *x, int ci);
+
+/* vcalibrate.c: a [calibration] probe's launch made ready (its shared
+ * memory set; *skip when it cannot run here, the reason recorded; false:
+ * the GPU failed), then timed by vmeasure_times; after all runs the
+ * constants, the card's model and the predictions made with it
+ * (x->r->calibration says what was measured and what was not). */
+#define CAL_REPEAT 21
+bool vcalibrate_prepare(vmeasure *m, bool *skip);
+void vcalibrate_run(vrun *x);
 
 /* vcounters.c: Nsight Compute's counters folded into the rows. */
 void vcounters_read(vrun *x);

@@ -161,6 +161,25 @@ static void test_manifest_bundled(void **state)
     assert_int_equal(kinds[VK_CEILING], 5);
     assert_true(calibrations >= 12);
     assert_int_equal(floors, 3); /* a broadcast per access width */
+    /* --calibrate: every constant it can measure has its probe, and those
+     * read as a slope have two runs of different work */
+    for (int k = 0; vman_timing_constants[k]; k++) {
+        int runs = 0;
+        int64_t first = -1;
+        bool differ = false;
+        for (int i = 0; i < m.n_cases; i++) {
+            const vcase *c = &m.cases[i];
+            if (c->kind != VK_TIMING || strcmp(c->constant, vman_timing_constants[k]) != 0)
+                continue;
+            runs++;
+            differ = differ || (first >= 0 && c->work != first);
+            first = c->work;
+        }
+        if (strcmp(vman_timing_constants[k], "launch_ns") == 0)
+            assert_int_equal(runs, 1);
+        else if (runs < 2 || !differ)
+            fail_msg("%s: %d runs of one work", vman_timing_constants[k], runs);
+    }
     /* every ladder step of the reduction checks its result */
     for (int i = 0; i < m.n_cases; i++)
         if (strcmp(m.groups[m.cases[i].group].ladder, "reduction") == 0)
@@ -199,6 +218,15 @@ static void test_manifest_errors(void **state)
     expect_error("[bank]\nfile = b.cu\nprobe = k calibrate=-2\n", 3, "positive count");
     expect_error("[divergence]\nfile = d.cu\ntiming = k\n", 3, "reference=KERNEL");
     expect_error("[bank]\nfile = ../b.cu\n", 2, "a name in the kernels directory");
+    expect_error("[calibration]\nfile = c.cu\nwarp_ns = k grid=1 threads=1 work=0\n", 3,
+                 "'warp_ns' is not a [timing] constant");
+    expect_error("[calibration]\nfile = c.cu\nlaunch_ns = k grid=1 threads=1\n", 3,
+                 "work=EXPR is required");
+    expect_error("[calibration]\nfile = c.cu\nlaunch_ns = k work=0\n", 3, "grid= (or");
+    expect_error("[calibration]\nfile = c.cu\nbuffers = c:f32[N]=cycle\n", 3, "a cycle is i32");
+    expect_error("[calibration]\nfile = c.cu\nbuffers = c:i32[33]=cycle\n", 3, "whole 128-byte");
+    expect_error("[roofline]\nfile = r.cu\nkernel = k alone\n", 3, "unknown option 'alone'");
+    expect_error("[roofline]\nfile = r.cu\nkernel = k args=i32:N*N*N*N\n", 3, "beyond i32");
     char longline[400];
     snprintf(longline, sizeof longline, "[bank]\nfile = b.cu\nprobe = k step=\"%0250d\"\n", 0);
     expect_error(longline, 3, "longer than 198");
@@ -242,6 +270,21 @@ static void test_manifest_values(void **state)
     assert_int_equal(c->result.n, 512);
     assert_true(c->book_ms == 0.5);
     assert_string_equal(c->step, "two words");
+    vman_free(&m);
+    /* a calibration run: sizes in scalar arguments, a grid per SM */
+    vman_parse_sizes(sizes, strlen(sizes), &m, &e);
+    const char *cal = "[calibration]\nfile = c.cu\nbuffers = ring:i32[N]=cycle\n"
+                      "l2_latency_ns = chase args=ring,i32:N/4,u64:3*N blocks_per_sm=2 "
+                      "threads=64 alone work=N/4\n";
+    if (!vman_parse(cal, strlen(cal), &m, &e))
+        fail_msg("%s:%d: %s", e.file, e.line, e.message);
+    c = &m.cases[0];
+    assert_int_equal(c->kind, VK_TIMING);
+    assert_string_equal(c->constant, "l2_latency_ns");
+    assert_int_equal(m.groups[0].buffers[0].init, VI_CYCLE);
+    assert_true(c->args[1].value == 256 && c->args[2].value == 3072);
+    assert_int_equal(c->blocks_per_sm, 2);
+    assert_true(c->alone && c->has_work && c->work == 256);
     vman_free(&m);
 }
 
