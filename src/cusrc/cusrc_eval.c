@@ -515,10 +515,42 @@ expr *x_assign_value(fn_ctx *f, var_info *v, cnode *a)
     return expr_binary(op, expr_named(v->name), rhs);
 }
 
+/* On the host, an arm of an if whose condition is a constant (argc, a
+ * --run-args value, a literal): -1 when it is left out, 1 when taken. */
+static int host_arm(void *ctx, const cnode *ifstmt, const cnode *arm)
+{
+    /* A condition that reads the variable again asks again: once is enough. */
+    static _Thread_local int depth;
+    fn_ctx *f = ctx;
+    if (f->device || depth > 0 || ifstmt->n_kids < 2)
+        return 0;
+    /* [cond, then] or [cond, then, else]; an init statement or a condition
+     * variable before them is a declaration, passed over. */
+    int ci = ifstmt->n_kids >= 3 ? ifstmt->n_kids - 3 : 0;
+    const cnode *cond = ifstmt->kids[ci];
+    int in_else = arm == ifstmt->kids[ci + 1]                                ? 0
+                  : (ci + 2 < ifstmt->n_kids && arm == ifstmt->kids[ci + 2]) ? 1
+                                                                             : -1;
+    if (in_else < 0 || cond->kind == CXCursor_DeclStmt || cond->kind == CXCursor_VarDecl)
+        return 0;
+    size_t mark = f->origin.len;
+    depth++;
+    expr *raw = x_rec(f, (cnode *)cond);
+    depth--;
+    expr *e = expr_simplify(raw);
+    expr_free(raw);
+    origin_reset(f, mark);
+    int taken = 0;
+    if (e && e->kind == EX_CONST)
+        taken = (e->value != 0) == !in_else ? 1 : -1;
+    expr_free(e);
+    return taken;
+}
+
 /* The value v has at use, through reaching_def; NULL when it has none. */
 static expr *value_at(fn_ctx *f, var_info *v, cnode *use)
 {
-    cnode *d = x_reaching_def(v, use);
+    cnode *d = x_reaching_def(v, use, host_arm, f);
     if (!d)
         return NULL;
     if (d == v->decl_node)

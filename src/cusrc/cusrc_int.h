@@ -220,7 +220,12 @@ expr *x_conj(expr *a, expr *b);                  /* a && b, either may be NULL *
 /* ---- cusrc_reach.c ---- */
 /* The definition of v (its VarDecl node or an assignment) that reaches use;
  * NULL when no single one can be shown to. */
-cnode *x_reaching_def(var_info *v, cnode *use);
+/* arm (may be NULL): of an if statement's arm, -1 when it never runs, 1
+ * when it always does (its condition a constant), 0 when that is not
+ * known. An assignment in an arm that never runs is no definition; an arm
+ * that always runs is no condition. */
+typedef int (*x_arm_fn)(void *ctx, const cnode *ifstmt, const cnode *arm);
+cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 
 /* ---- cusrc_cg.c ---- */
 /* A cooperative_groups type: 'b' thread_block, 'g' grid_group, 't'

@@ -35,9 +35,10 @@ static bool share_loop(const cnode *a, const cnode *b, const cnode *scope)
 /* Does d run, with nothing conditional in between, every time control
  * reaches use: is there a block that holds use and reaches d through
  * blocks and plain expressions only? */
-static bool dominates(const cnode *d, const cnode *use, const cnode *scope)
+static bool dominates(const cnode *d, const cnode *use, const cnode *scope, x_arm_fn arm, void *ctx)
 {
-    for (const cnode *p = d->parent; p; p = p->parent) {
+    const cnode *child = d;
+    for (const cnode *p = d->parent; p; child = p, p = p->parent) {
         if (p->kind == CXCursor_CompoundStmt && cn_inside(use, p))
             return true;
         if (p == scope)
@@ -54,12 +55,26 @@ static bool dominates(const cnode *d, const cnode *use, const cnode *scope)
                 return false;
             break;
         }
+        case CXCursor_IfStmt:
+            if (arm && arm(ctx, p, child) == 1)
+                break;
+            return false;
         default:
             if (clang_isStatement(p->kind) || p->kind == CXCursor_ConditionalOperator)
                 return false;
             break;
         }
     }
+    return false;
+}
+
+/* Does a sit in an arm that never runs? */
+static bool never_runs(const cnode *a, const cnode *scope, x_arm_fn arm, void *ctx)
+{
+    const cnode *child = a;
+    for (const cnode *p = a->parent; arm && p && p != scope; child = p, p = p->parent)
+        if (p->kind == CXCursor_IfStmt && arm(ctx, p, child) == -1)
+            return true;
     return false;
 }
 
@@ -87,8 +102,11 @@ static bool exclusive_arms(const cnode *a, const cnode *b, const cnode *scope)
  * cuda-samples' reduce6): the variable's initialiser (its VarDecl node) or
  * one of its assignments. NULL when no single definition can be shown to
  * reach use: a definition in a loop that also holds use, or one that only
- * sometimes runs before it. */
-cnode *x_reaching_def(var_info *v, cnode *use)
+ * sometimes runs before it. Where arm says an if's condition is constant
+ * (`if (argc == 3) n = atoi(argv[1]);` with the program's arguments known),
+ * an assignment in the arm left out is no definition, and one in the arm
+ * taken runs as if unconditional. */
+cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
 {
     if (!use || !v->decl_node || !v->decl_node->parent || v->addr_taken)
         return NULL;
@@ -106,7 +124,7 @@ cnode *x_reaching_def(var_info *v, cnode *use)
     for (int i = 0; i < v->n_assigns; i++) {
         cnode *a = v->assigns[i];
         unsigned end = extent_offset(a->cur, true);
-        if (end <= at && (!best || end > best_end) && dominates(a, use, scope)) {
+        if (end <= at && (!best || end > best_end) && dominates(a, use, scope, arm, ctx)) {
             best = a;
             best_end = end;
         }
@@ -116,7 +134,7 @@ cnode *x_reaching_def(var_info *v, cnode *use)
     unsigned best_start = extent_offset(best->cur, false);
     for (int i = 0; i < v->n_assigns; i++) {
         cnode *a = v->assigns[i];
-        if (a == best)
+        if (a == best || never_runs(a, scope, arm, ctx))
             continue;
         unsigned end = extent_offset(a->cur, true);
         if (end > at) {
