@@ -42,34 +42,6 @@ expr *x_conj(expr *a, expr *b)
     return expr_binary(OP_LAND, a, b);
 }
 
-bool x_const(fn_ctx *f, cnode *n, int64_t *out)
-{
-    (void)f;
-    if (!n || !cn_is_expr(n))
-        return false;
-    CXType t = clang_getCursorType(n->cur);
-    if (!cn_type_is_integral(t))
-        return false;
-    CXEvalResult r = clang_Cursor_Evaluate(n->cur);
-    if (!r)
-        return false;
-    bool ok = false;
-    if (clang_EvalResult_getKind(r) == CXEval_Int) {
-        if (clang_EvalResult_isUnsignedInt(r)) {
-            unsigned long long u = clang_EvalResult_getAsUnsigned(r);
-            if (u <= (unsigned long long)INT64_MAX) {
-                *out = (int64_t)u;
-                ok = true;
-            }
-        } else {
-            *out = (int64_t)clang_EvalResult_getAsLongLong(r);
-            ok = true;
-        }
-    }
-    clang_EvalResult_dispose(r);
-    return ok;
-}
-
 static const struct {
     const char *name;
     expr_builtin x;
@@ -263,37 +235,6 @@ bool x_is_per_lane(fn_ctx *f, const expr *e)
     return per_lane(f, e, 0);
 }
 
-/* Does the subtree read main's argv (directly or through locals set from it)? */
-static bool refs_argv(fn_ctx *f, cnode *n, int depth)
-{
-    if (!n || depth > 6)
-        return false;
-    if (n->kind == CXCursor_DeclRefExpr) {
-        CXCursor r = clang_getCursorReferenced(n->cur);
-        if (r.kind == CXCursor_ParmDecl) {
-            char *s = cn_spelling(r);
-            bool a = strcmp(s, "argv") == 0;
-            free(s);
-            if (a)
-                return true;
-        }
-        var_info *v = fn_var(f, r);
-        if (v && !v->is_param && !v->visiting) {
-            v->visiting++;
-            bool a = refs_argv(f, v->init, depth + 1);
-            for (int i = 0; !a && i < v->n_assigns; i++)
-                a = refs_argv(f, v->assigns[i], depth + 1);
-            v->visiting--;
-            if (a)
-                return true;
-        }
-    }
-    for (int i = 0; i < n->n_kids; i++)
-        if (refs_argv(f, n->kids[i], depth))
-            return true;
-    return false;
-}
-
 static int node_line(fn_ctx *f, cnode *n)
 {
     src_loc l = {0};
@@ -321,11 +262,11 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
         return;
     }
     if (v) {
-        bool argv = refs_argv(f, v->init, 0);
+        bool argv = x_refs_argv(f, v->init, 0);
         for (int i = 0; !argv && i < v->n_assigns; i++)
-            argv = refs_argv(f, v->assigns[i], 0);
+            argv = x_refs_argv(f, v->assigns[i], 0);
         for (int i = 0; !argv && i < v->n_member_assigns; i++)
-            argv = refs_argv(f, v->member_assigns[i], 0);
+            argv = x_refs_argv(f, v->member_assigns[i], 0);
         if (argv) {
             sbuf_addf(&f->origin,
                       "comes from the command line (variable '%s'; --run-args gives the program's "
@@ -522,16 +463,9 @@ static int host_arm(void *ctx, const cnode *ifstmt, const cnode *arm)
     /* A condition that reads the variable again asks again: once is enough. */
     static _Thread_local int depth;
     fn_ctx *f = ctx;
-    if (f->device || depth > 0 || ifstmt->n_kids < 2)
-        return 0;
-    /* [cond, then] or [cond, then, else]; an init statement or a condition
-     * variable before them is a declaration, passed over. */
-    int ci = ifstmt->n_kids >= 3 ? ifstmt->n_kids - 3 : 0;
-    const cnode *cond = ifstmt->kids[ci];
-    int in_else = arm == ifstmt->kids[ci + 1]                                ? 0
-                  : (ci + 2 < ifstmt->n_kids && arm == ifstmt->kids[ci + 2]) ? 1
-                                                                             : -1;
-    if (in_else < 0 || cond->kind == CXCursor_DeclStmt || cond->kind == CXCursor_VarDecl)
+    const cnode *cond;
+    int in_else = x_if_arm(ifstmt, arm, &cond);
+    if (f->device || depth > 0 || in_else < 0)
         return 0;
     size_t mark = f->origin.len;
     depth++;
@@ -780,36 +714,6 @@ static bool is_rounding_call(const char *name, bool *up)
     return *up || name_in(name, downs);
 }
 
-/* A floating-point expression of constants, computed as the compiled code
- * computes it: each operation rounded to its own type (float or double).
- * Host code sizes grids this way: `(size_t)(ceil((float)M) / (float)256)`. */
-/* main's argv[K] with K a constant, under the conversions a call makes of
- * it (std::string(argv[1]) for stoi): K, or 0 when n is not one. */
-static int argv_index(fn_ctx *f, cnode *n, int depth)
-{
-    n = cn_strip_casts(n);
-    if (!n || depth > 4)
-        return 0;
-    if (n->kind != CXCursor_ArraySubscriptExpr || cn_n_expr_kids(n) != 2) {
-        /* a conversion: one expression inside */
-        return cn_n_expr_kids(n) == 1 && n->kind != CXCursor_DeclRefExpr
-                   ? argv_index(f, cn_expr_kid(n, 0), depth + 1)
-                   : 0;
-    }
-    cnode *base = cn_strip_casts(cn_expr_kid(n, 0));
-    if (!base || base->kind != CXCursor_DeclRefExpr)
-        return 0;
-    CXCursor r = clang_getCursorReferenced(base->cur);
-    char *name = cn_spelling(r), *owner = cn_spelling(clang_getCursorSemanticParent(r));
-    bool is_argv = r.kind == CXCursor_ParmDecl && !strcmp(name, "argv") && !strcmp(owner, "main");
-    free(name);
-    free(owner);
-    int64_t k;
-    if (!is_argv || !x_const(f, cn_expr_kid(n, 1), &k) || k < 1 || k > 1000)
-        return 0;
-    return (int)k;
-}
-
 /* The value a C library call gives main's argv[K] where the user passed
  * the program's arguments (--run-args): atoi and its kin, strtol with a
  * constant base, std::stoi; as an integer. False when the call is none of
@@ -821,7 +725,7 @@ static bool argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, exp
                                        "stoul",   "stoull",   NULL};
     int nargs = cn_n_expr_kids(call) - 1, k;
     if (!f->t->run_args || nargs < 1 || !name_in(name, ints) ||
-        !(k = argv_index(f, cn_expr_kid(call, 1), 0)))
+        !(k = x_argv_index(f, cn_expr_kid(call, 1), 0)))
         return false;
     if (k > f->t->n_run_args) {
         *unknown =
@@ -840,6 +744,9 @@ static bool argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, exp
     return errno == 0;
 }
 
+/* A floating-point expression of constants, computed as the compiled code
+ * computes it: each operation rounded to its own type (float or double).
+ * Host code sizes grids this way: `(size_t)(ceil((float)M) / (float)256)`. */
 static bool float_value(fn_ctx *f, cnode *n, int depth, double *out)
 {
     n = cn_strip(n);
@@ -902,7 +809,7 @@ static bool float_value(fn_ctx *f, cnode *n, int depth, double *out)
         char *name = cn_spelling(clang_getCursorReferenced(n->cur));
         static const char *const floats[] = {"atof", "strtod", "strtof", "stof", "stod", NULL};
         int k = f->t->run_args && name_in(name, floats) && cn_n_expr_kids(n) >= 2
-                    ? argv_index(f, cn_expr_kid(n, 1), 0)
+                    ? x_argv_index(f, cn_expr_kid(n, 1), 0)
                     : 0;
         if (k > 0 && k <= f->t->n_run_args) {
             free(name);

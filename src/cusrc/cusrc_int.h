@@ -225,6 +225,10 @@ expr *x_conj(expr *a, expr *b);                  /* a && b, either may be NULL *
  * known. An assignment in an arm that never runs is no definition; an arm
  * that always runs is no condition. */
 typedef int (*x_arm_fn)(void *ctx, const cnode *ifstmt, const cnode *arm);
+/* cusrc_args.c: main's arguments on the host, and an if's arms. */
+bool x_refs_argv(fn_ctx *f, cnode *n, int depth);
+int x_argv_index(fn_ctx *f, cnode *n, int depth);
+int x_if_arm(const cnode *ifstmt, const cnode *arm, const cnode **cond);
 cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 
 /* ---- cusrc_cg.c ---- */

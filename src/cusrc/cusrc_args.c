@@ -1,0 +1,111 @@
+/* cusrc_args: what main's arguments decide on the host: whether an
+ * expression reads argv, which argv[K] a conversion reads, and which arm
+ * of an if whose condition they make constant runs (--run-args), and the
+ * compile-time constants these read (libclang's evaluation). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_int.h"
+
+/* Does the subtree read main's argv (directly or through locals set from it)? */
+bool x_refs_argv(fn_ctx *f, cnode *n, int depth)
+{
+    if (!n || depth > 6)
+        return false;
+    if (n->kind == CXCursor_DeclRefExpr) {
+        CXCursor r = clang_getCursorReferenced(n->cur);
+        if (r.kind == CXCursor_ParmDecl) {
+            char *s = cn_spelling(r);
+            bool a = strcmp(s, "argv") == 0;
+            free(s);
+            if (a)
+                return true;
+        }
+        var_info *v = fn_var(f, r);
+        if (v && !v->is_param && !v->visiting) {
+            v->visiting++;
+            bool a = x_refs_argv(f, v->init, depth + 1);
+            for (int i = 0; !a && i < v->n_assigns; i++)
+                a = x_refs_argv(f, v->assigns[i], depth + 1);
+            v->visiting--;
+            if (a)
+                return true;
+        }
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (x_refs_argv(f, n->kids[i], depth))
+            return true;
+    return false;
+}
+
+/* main's argv[K] with K a constant, under the conversions a call makes of
+ * it (std::string(argv[1]) for stoi): K, or 0 when n is not one. */
+int x_argv_index(fn_ctx *f, cnode *n, int depth)
+{
+    n = cn_strip_casts(n);
+    if (!n || depth > 4)
+        return 0;
+    if (n->kind != CXCursor_ArraySubscriptExpr || cn_n_expr_kids(n) != 2) {
+        /* a conversion: one expression inside */
+        return cn_n_expr_kids(n) == 1 && n->kind != CXCursor_DeclRefExpr
+                   ? x_argv_index(f, cn_expr_kid(n, 0), depth + 1)
+                   : 0;
+    }
+    cnode *base = cn_strip_casts(cn_expr_kid(n, 0));
+    if (!base || base->kind != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor r = clang_getCursorReferenced(base->cur);
+    char *name = cn_spelling(r), *owner = cn_spelling(clang_getCursorSemanticParent(r));
+    bool is_argv = r.kind == CXCursor_ParmDecl && !strcmp(name, "argv") && !strcmp(owner, "main");
+    free(name);
+    free(owner);
+    int64_t k;
+    if (!is_argv || !x_const(f, cn_expr_kid(n, 1), &k) || k < 1 || k > 1000)
+        return 0;
+    return (int)k;
+}
+
+/* Which arm of an if statement `arm` is (0 then, 1 else, -1 neither or
+ * the condition), and its condition: [cond, then] or [cond, then, else]; an
+ * init statement or a condition variable before them is a declaration,
+ * and such an if is left alone (-1). */
+int x_if_arm(const cnode *ifstmt, const cnode *arm, const cnode **cond)
+{
+    if (ifstmt->kind != CXCursor_IfStmt || ifstmt->n_kids < 2)
+        return -1;
+    int ci = ifstmt->n_kids >= 3 ? ifstmt->n_kids - 3 : 0;
+    *cond = ifstmt->kids[ci];
+    if ((*cond)->kind == CXCursor_DeclStmt || (*cond)->kind == CXCursor_VarDecl)
+        return -1;
+    return arm == ifstmt->kids[ci + 1]                                ? 0
+           : (ci + 2 < ifstmt->n_kids && arm == ifstmt->kids[ci + 2]) ? 1
+                                                                      : -1;
+}
+
+bool x_const(fn_ctx *f, cnode *n, int64_t *out)
+{
+    (void)f;
+    if (!n || !cn_is_expr(n))
+        return false;
+    CXType t = clang_getCursorType(n->cur);
+    if (!cn_type_is_integral(t))
+        return false;
+    CXEvalResult r = clang_Cursor_Evaluate(n->cur);
+    if (!r)
+        return false;
+    bool ok = false;
+    if (clang_EvalResult_getKind(r) == CXEval_Int) {
+        if (clang_EvalResult_isUnsignedInt(r)) {
+            unsigned long long u = clang_EvalResult_getAsUnsigned(r);
+            if (u <= (unsigned long long)INT64_MAX) {
+                *out = (int64_t)u;
+                ok = true;
+            }
+        } else {
+            *out = (int64_t)clang_EvalResult_getAsLongLong(r);
+            ok = true;
+        }
+    }
+    clang_EvalResult_dispose(r);
+    return ok;
+}
