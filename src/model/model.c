@@ -141,11 +141,39 @@ static void number_text(sbuf *out, double v)
         sbuf_addf(out, "%.6g", v);
 }
 
-void model_product_ini(const gpu_product *p, sbuf *out)
+/* A number field of the product by section and key (NULL: no such). */
+static const model_field *number_field(const char *section, const char *key)
+{
+    for (size_t i = 0; i < sizeof product_fields / sizeof product_fields[0]; i++) {
+        const model_field *f = &product_fields[i];
+        if ((f->type == F_SI || f->type == F_MHZ) && strcmp(f->section, section) == 0 &&
+            strcmp(f->key, key) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+double model_product_number(const gpu_product *p, const char *section, const char *key)
+{
+    const model_field *f = number_field(section, key);
+    return f ? *(const double *)((const char *)p + f->offset) : NAN;
+}
+
+bool model_product_set_number(gpu_product *p, const char *section, const char *key, double v)
+{
+    const model_field *f = number_field(section, key);
+    if (f)
+        *(double *)((char *)p + f->offset) = v;
+    return f != NULL;
+}
+
+void model_product_ini(const gpu_product *p, const char *only, sbuf *out)
 {
     const char *section = "";
     for (size_t i = 0; i < sizeof product_fields / sizeof product_fields[0]; i++) {
         const model_field *f = &product_fields[i];
+        if (only && strcmp(f->section, only) != 0)
+            continue;
         const char *at = (const char *)p + f->offset;
         double d = f->type == F_SI || f->type == F_MHZ ? *(const double *)at : 0;
         if (f->optional && ((f->type == F_INT && *(const int *)at == 0) ||

@@ -153,9 +153,14 @@ typedef struct model_filler {
 void model_filler_arch(model_filler *f, gpu_arch *out);
 void model_filler_product(model_filler *f, gpu_product *out);
 /* The product as a model file's sections (every key it sets; optional
- * ones left out where 0), which model_filler_product reads back. */
+ * ones left out where 0), which model_filler_product reads back; only: one
+ * section ("timing"), or NULL for all. */
 struct sbuf;
-void model_product_ini(const gpu_product *p, struct sbuf *out);
+void model_product_ini(const gpu_product *p, const char *only, struct sbuf *out);
+/* A number of the product by its model-file section and key ("timing",
+ * "launch_ns"): NAN, or false, where there is no such number. */
+double model_product_number(const gpu_product *p, const char *section, const char *key);
+bool model_product_set_number(gpu_product *p, const char *section, const char *key, double v);
 /* One "key = value" of [section]; false with the reason in msg. */
 bool model_filler_add(model_filler *f, const char *section, const char *key, const char *value,
                       char *msg, size_t n);

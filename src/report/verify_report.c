@@ -817,61 +817,36 @@ static const char *prec_key(model_precision p)
     return buf;
 }
 
-/* [timing]: with --calibrate, each constant this card measured, and the
- * bundled model's for the rest, said so; without, the bundled model's (a
- * product file without [timing] would give no predicted times). */
+/* [timing]: with --calibrate, the constants this card measured in place
+ * of the bundled model's (which stay for the rest); without, the bundled
+ * model's (a product file without [timing] gives no predicted times). */
 static void save_timing(FILE *f, const verify_result *r, const gpu_product *twin)
 {
-    static const struct {
-        const char *key;
-        size_t offset;
-    } keys[] = {
-        {"launch_ns", offsetof(gpu_product, launch_ns)},
-        {"block_dispatch_ns", offsetof(gpu_product, block_dispatch_ns)},
-        {"block_interval_ns", offsetof(gpu_product, block_interval_ns)},
-        {"block_serial_ns", offsetof(gpu_product, block_serial_ns)},
-        {"dram_latency_ns", offsetof(gpu_product, dram_latency_ns)},
-        {"dram_read_bandwidth", offsetof(gpu_product, dram_read_bandwidth)},
-        {"l1_latency_cycles", offsetof(gpu_product, l1_latency_cycles)},
-        {"barrier_cycles", offsetof(gpu_product, barrier_cycles)},
-        {"barrier_warp_cycles", offsetof(gpu_product, barrier_warp_cycles)},
-        {"l2_latency_ns", offsetof(gpu_product, l2_latency_ns)},
-        {"latency_clock_mhz", offsetof(gpu_product, latency_clock_mhz)},
-        {"boost_dram_latency_ns", offsetof(gpu_product, boost_dram_latency_ns)},
-        {"boost_l2_latency_ns", offsetof(gpu_product, boost_l2_latency_ns)},
-        {"l2_read_bandwidth", offsetof(gpu_product, l2_read_bandwidth)},
-        {"l2_write_bandwidth", offsetof(gpu_product, l2_write_bandwidth)},
-        {"l2_partial_write_bandwidth", offsetof(gpu_product, l2_partial_write_bandwidth)},
-        {"l2_write_retained_bytes", offsetof(gpu_product, l2_write_retained_bytes)},
-    };
-    const json_t *measured = json_object_get(r->calibration, "constants");
-    bool latency_measured = false;
-    fprintf(f, "\n; %s\n[timing]\n",
-            measured ? "measured on this card by gpulint verify --calibrate (kernels/calibrate.cu, "
-                       "CUDA events at the card's own clock) where a value says so"
-                     : "the bundled model's: gpulint verify --calibrate measures this card's own");
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        double v = *(const double *)((const char *)twin + keys[i].offset);
-        const char *how = "bundled";
-        size_t k;
-        const json_t *o;
-        json_array_foreach(measured, k, o)
-        {
-            const char *name = json_string_value(json_object_get(o, "name"));
-            double m = dget(o, "value");
-            if (name && strcmp(name, keys[i].key) == 0 && m > 0) {
-                v = m;
-                how = "measured";
-                latency_measured = latency_measured || strstr(name, "latency_ns") != NULL;
-            }
+    gpu_product p;
+    verify_calibrated_product(twin, r->calibration, &p);
+    /* A comment line per constant: a model file's lines stay short (inih
+     * reads a long one in pieces). */
+    fprintf(
+        f,
+        "\n; models/gpu/%s.ini's [timing], but where gpulint verify --calibrate measured "
+        "a\n; constant on this card (kernels/calibrate.cu, CUDA events, the card's own clock):\n",
+        twin->id);
+    size_t i, n = 0;
+    const json_t *o;
+    json_array_foreach(json_object_get(r->calibration, "constants"), i, o)
+    {
+        if (dget(o, "value") > 0) {
+            fprintf(f, ";   %s measured\n", json_string_value(json_object_get(o, "name")));
+            n++;
         }
-        /* Latencies measured here hold at this card's clock, as measured. */
-        if (latency_measured && (strcmp(keys[i].key, "latency_clock_mhz") == 0 ||
-                                 strncmp(keys[i].key, "boost_", 6) == 0))
-            continue;
-        if (v > 0)
-            fprintf(f, "%s = %.6g ; %s\n", keys[i].key, v, how);
     }
+    if (n == 0)
+        fprintf(f, ";   none measured (run gpulint verify --calibrate)\n");
+    sbuf text;
+    sbuf_init(&text);
+    model_product_ini(&p, "timing", &text);
+    fputs(sbuf_str(&text), f);
+    sbuf_free(&text);
 }
 
 bool vrep_save_model(const verify_result *r, const char *models_dir, const char *path, char *err,

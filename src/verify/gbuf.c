@@ -153,26 +153,32 @@ static void store(const gbuf *b, void *host, size_t k, int64_t i)
     }
 }
 
-/* One random cycle through the lines (Sattolo's shuffle: every
- * permutation it makes is a single cycle), so a chain started anywhere
- * visits every line before it comes back. Line 0's successor is random
- * too: a chain started at word 0 meets no pattern a prefetcher could use. */
-static bool fill_cycle(gbuf *b, char *err, size_t errlen)
+void gbuf_cycle_fill(uint32_t *next, int64_t words, uint64_t seed)
 {
-    int64_t lines = b->spec->count / 32;
-    uint32_t *next = xcalloc((size_t)b->spec->count, sizeof *next);
+    /* Sattolo's shuffle: every permutation it makes is a single cycle, so
+     * a chain started anywhere visits every line before it comes back.
+     * Line 0's successor is random too: a chain started at word 0 meets no
+     * pattern a prefetcher could use. */
+    int64_t lines = words / 32;
     uint32_t *perm = xmalloc((size_t)lines * sizeof *perm);
     for (int64_t i = 0; i < lines; i++)
         perm[i] = (uint32_t)i;
     for (int64_t i = lines - 1; i > 0; i--) {
-        int64_t j = (int64_t)(bits(b->seed, i) % (uint64_t)i); /* j < i: Sattolo */
+        int64_t j = (int64_t)(bits(seed, i) % (uint64_t)i); /* j < i: Sattolo */
         uint32_t t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;
     }
+    memset(next, 0, (size_t)words * sizeof *next);
     for (int64_t i = 0; i < lines; i++)
         next[i * 32] = perm[i] * 32u;
     free(perm);
+}
+
+static bool fill_cycle(gbuf *b, char *err, size_t errlen)
+{
+    uint32_t *next = xmalloc(b->bytes);
+    gbuf_cycle_fill(next, b->spec->count, b->seed);
     bool ok = gpurt_to_device(b->dev, next, b->bytes, err, errlen);
     free(next);
     return ok;

@@ -27,6 +27,11 @@ bool gbuf_keep(gbuf *b, char *err, size_t errlen);
 bool gbuf_restore(gbuf *b, char *err, size_t errlen);
 void gbuf_free(gbuf *b);
 
+/* A `cycle` buffer's contents (words: a multiple of 32): one random cycle
+ * through its 128-byte lines, the first word of each holding the index of
+ * the next line's first word; the other words 0. */
+void gbuf_cycle_fill(uint32_t *next, int64_t words, uint64_t seed);
+
 /* The value element i was filled with (as float/double/int per type). */
 double gbuf_value(const gbuf *b, int64_t i);
 

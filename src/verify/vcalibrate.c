@@ -26,35 +26,26 @@ typedef enum cal_rule {
 static const struct {
     const char *name, *unit, *what;
     cal_rule rule;
-    size_t offset;
     bool needs_l2; /* the probe's buffer must sit in L2 */
 } rules[] = {
-    {"launch_ns", "ns", "an empty kernel of one block", CAL_TIME_NS,
-     offsetof(gpu_product, launch_ns), false},
+    {"launch_ns", "ns", "an empty kernel of one block", CAL_TIME_NS, false},
     {"block_dispatch_ns", "ns", "each further block an SM takes (1 block to 16 an SM)",
-     CAL_SLOPE_NS, offsetof(gpu_product, block_dispatch_ns), false},
+     CAL_SLOPE_NS, false},
     {"block_interval_ns", "ns", "empty blocks an SM starts, as many at once as fit", CAL_SLOPE_NS,
-     offsetof(gpu_product, block_interval_ns), false},
-    {"block_serial_ns", "ns", "an empty block's life at one block an SM", CAL_SLOPE_NS,
-     offsetof(gpu_product, block_serial_ns), false},
-    {"l1_latency_cycles", "clocks", "a dependent load chain over 16 KiB", CAL_SLOPE_CYCLES,
-     offsetof(gpu_product, l1_latency_cycles), false},
-    {"l2_latency_ns", "ns", "a dependent load chain over 8 MiB", CAL_SLOPE_NS,
-     offsetof(gpu_product, l2_latency_ns), true},
-    {"dram_latency_ns", "ns", "a dependent load chain over 1 GiB", CAL_SLOPE_NS,
-     offsetof(gpu_product, dram_latency_ns), false},
-    {"dram_read_bandwidth", "B/s", "a streaming read of 1 and 2 GiB", CAL_BANDWIDTH,
-     offsetof(gpu_product, dram_read_bandwidth), false},
-    {"l2_read_bandwidth", "B/s", "ld.global.cg over 24 MiB, 1 and 41 passes", CAL_BANDWIDTH,
-     offsetof(gpu_product, l2_read_bandwidth), true},
-    {"l2_write_bandwidth", "B/s", "st.global.cg over 24 MiB, 1 and 41 passes", CAL_BANDWIDTH,
-     offsetof(gpu_product, l2_write_bandwidth), true},
+     false},
+    {"block_serial_ns", "ns", "an empty block's life at one block an SM", CAL_SLOPE_NS, false},
+    {"l1_latency_cycles", "clocks", "a dependent load chain over 16 KiB", CAL_SLOPE_CYCLES, false},
+    {"l2_latency_ns", "ns", "a dependent load chain over 8 MiB", CAL_SLOPE_NS, true},
+    {"dram_latency_ns", "ns", "a dependent load chain over 1 GiB", CAL_SLOPE_NS, false},
+    {"dram_read_bandwidth", "B/s", "a streaming read of 1 and 2 GiB", CAL_BANDWIDTH, false},
+    {"l2_read_bandwidth", "B/s", "ld.global.cg over 24 MiB, 1 and 41 passes", CAL_BANDWIDTH, true},
+    {"l2_write_bandwidth", "B/s", "st.global.cg over 24 MiB, 1 and 41 passes", CAL_BANDWIDTH, true},
     {"l2_partial_write_bandwidth", "B/s", "4-byte stores, a line each, as 32-byte sectors",
-     CAL_BANDWIDTH, offsetof(gpu_product, l2_partial_write_bandwidth), true},
+     CAL_BANDWIDTH, true},
     {"barrier_cycles", "clocks", "a __syncthreads step, one block of 512 an SM", CAL_SLOPE_CYCLES,
-     offsetof(gpu_product, barrier_cycles), false},
+     false},
     {"barrier_warp_cycles", "clocks", "the same step over the warps of 4 blocks of 512 an SM",
-     CAL_CYCLES_A_WARP, offsetof(gpu_product, barrier_warp_cycles), false},
+     CAL_CYCLES_A_WARP, false},
 };
 #define N_RULES (sizeof rules / sizeof rules[0])
 
@@ -118,16 +109,16 @@ static bool fit(const double *w, const double *ms, int n, bool slope, double *ou
     return true;
 }
 
-/* One constant from its runs into the calibrated product; the row of the
- * calibration table (value, or why the bundled value stays). */
-static json_t *derive(vrun *x, size_t ri, gpu_product *cal)
+/* One constant from its runs: the row of the calibration table (value,
+ * or why the bundled value stays). */
+static json_t *derive(vrun *x, size_t ri)
 {
     const vmanifest *m = &x->r->manifest;
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(rules[ri].name));
     json_object_set_new(o, "unit", json_string(rules[ri].unit));
     json_object_set_new(o, "probe", json_string(rules[ri].what));
-    double bundled = *(const double *)((const char *)&x->product + rules[ri].offset);
+    double bundled = model_product_number(&x->product, "timing", rules[ri].name);
     json_object_set_new(o, "bundled", bundled > 0 ? json_real(bundled) : json_null());
     double w[8], ms[8];
     int n = 0, resident = 0, block = 0, per_sm = 0;
@@ -198,8 +189,8 @@ static json_t *derive(vrun *x, size_t ri, gpu_product *cal)
             /* A grid of per_sm blocks an SM runs in waves of the resident
              * count; each wave's step is shared by its resident warps. */
             int fits = resident > 0 ? resident : per_sm;
-            int waves = (per_sm + fits - 1) / fits;
-            v = v * 1e6 * mhz / 1e3 / waves / (fits * (block / 32));
+            int waves = (per_sm + fits - 1) / fits, warps = (block + 31) / 32;
+            v = v * 1e6 * mhz / 1e3 / waves / (fits * warps);
             snprintf(note, sizeof note, "%d blocks of %d resident an SM", fits, block);
             break;
         }
@@ -216,7 +207,6 @@ static json_t *derive(vrun *x, size_t ri, gpu_product *cal)
     json_object_set_new(o, "value", json_real(v));
     if (note[0])
         json_object_set_new(o, "note", json_string(note));
-    *(double *)((char *)cal + rules[ri].offset) = v;
     return o;
 }
 
@@ -231,13 +221,35 @@ static bool write_model(vrun *x, const gpu_product *cal, char *path, size_t n)
     snprintf(path, n, "%.*s/calibrated-%s.ini", (int)(slash - fat), fat, cal->id);
     sbuf b;
     sbuf_init(&b);
-    model_product_ini(cal, &b);
+    model_product_ini(cal, NULL, &b);
     FILE *f = fopen(path, "w");
     bool ok = f && fputs(sbuf_str(&b), f) >= 0;
     if (f)
         ok = fclose(f) == 0 && ok;
     sbuf_free(&b);
     return ok;
+}
+
+void verify_calibrated_product(const gpu_product *bundled, const json_t *calibration,
+                               gpu_product *out)
+{
+    *out = *bundled;
+    bool latency = false;
+    size_t i;
+    const json_t *o;
+    json_array_foreach(json_object_get(calibration, "constants"), i, o)
+    {
+        const char *name = json_string_value(json_object_get(o, "name"));
+        const json_t *v = json_object_get(o, "value");
+        if (!name || !json_is_number(v) || !(json_number_value(v) > 0) ||
+            !model_product_set_number(out, "timing", name, json_number_value(v)))
+            continue;
+        latency = latency || strstr(name, "latency_ns") != NULL;
+    }
+    /* Latencies measured at the card's own clock hold as measured there:
+     * no second clock to carry them to another. */
+    if (latency)
+        out->latency_clock_mhz = out->boost_dram_latency_ns = out->boost_l2_latency_ns = 0;
 }
 
 void vcalibrate_run(vrun *x)
@@ -252,22 +264,16 @@ void vcalibrate_run(vrun *x)
                                         "which the calibrated model borrows, are unknown"));
         return;
     }
-    gpu_product p = x->product;
-    snprintf(p.id, sizeof p.id, "%.40s-calibrated", x->product.id);
-    snprintf(p.name, sizeof p.name, "%.48s (calibrated)", r->device_name);
     int measured = 0;
     for (size_t i = 0; i < N_RULES; i++) {
-        json_t *o = derive(x, i, &p);
+        json_t *o = derive(x, i);
         measured += json_is_number(json_object_get(o, "value"));
         json_array_append_new(rows, o);
     }
-    /* The latencies were measured at the card's own clock: they hold as
-     * measured there (no second clock to take them to another). */
-    if (json_is_number(json_object_get(json_array_get(rows, 6), "value")) ||
-        json_is_number(json_object_get(json_array_get(rows, 5), "value"))) {
-        p.latency_clock_mhz = 0;
-        p.boost_dram_latency_ns = p.boost_l2_latency_ns = 0;
-    }
+    gpu_product p;
+    verify_calibrated_product(&x->product, cal, &p);
+    snprintf(p.id, sizeof p.id, "%.40s-calibrated", x->product.id);
+    snprintf(p.name, sizeof p.name, "%.48s (calibrated)", r->device_name);
     json_object_set_new(cal, "measured", json_integer(measured));
     json_object_set_new(cal, "product", json_string(p.id));
     x->calibrated = p;

@@ -150,6 +150,12 @@ void verify_result_free(verify_result *r);
  * rows, as a run or a report read back has them. */
 void verify_count(verify_result *r);
 
+/* A product with the [timing] constants a --calibrate run measured
+ * (verify_result.calibration) put in place of the bundled ones; the rest as
+ * bundled. */
+void verify_calibrated_product(const gpu_product *bundled, const json_t *calibration,
+                               gpu_product *out);
+
 /* The kernels directory: $GPULINT_KERNELS, else beside the models
  * (<models>/../kernels, which covers the source tree and an install). */
 const char *verify_kernels_dir(const char *models_dir);

@@ -288,6 +288,32 @@ static void test_manifest_values(void **state)
     vman_free(&m);
 }
 
+/* A calibration chain must visit every line once before it returns, or
+ * the latency probes would time a shorter cycle the caches hold. */
+static void test_cycle(void **state)
+{
+    (void)state;
+    for (int64_t lines = 2; lines <= 4096; lines = lines * 3 + 1) {
+        int64_t words = lines * 32;
+        uint32_t *next = malloc((size_t)words * sizeof *next);
+        gbuf_cycle_fill(next, words, 0x5eedull + (uint64_t)lines);
+        bool *seen = calloc((size_t)lines, sizeof *seen);
+        uint32_t p = 0;
+        for (int64_t step = 0; step < lines; step++) {
+            assert_true(p % 32 == 0 && p < words);
+            assert_false(seen[p / 32]);
+            seen[p / 32] = true;
+            p = next[p];
+        }
+        assert_int_equal(p, 0); /* back where it started, after every line */
+        for (int64_t w = 0; w < words; w++)
+            if (w % 32)
+                assert_int_equal(next[w], 0);
+        free(seen);
+        free(next);
+    }
+}
+
 /* ---------------------------------------------------------------- ncu */
 
 static void test_ncu_parse_recorded(void **state)
@@ -379,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_manifest_bundled),
         cmocka_unit_test(test_manifest_errors),
         cmocka_unit_test(test_manifest_values),
+        cmocka_unit_test(test_cycle),
         cmocka_unit_test(test_ncu_parse_recorded),
         cmocka_unit_test(test_ncu_parse_quotes),
         cmocka_unit_test(test_half_round_trip),
