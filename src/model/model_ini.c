@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "util/iniline.h"
 
 typedef struct parse_ctx {
     model_filler *filler;
@@ -54,6 +55,12 @@ static bool parse_file(const char *text, size_t len, model_filler *filler, model
     parse_ctx c = {.filler = filler};
     /* NUL ends the text as it would for a C string. */
     size_t n = strnlen(text, len);
+    int long_line = iniline_too_long(text, n);
+    if (long_line) {
+        err->line = long_line;
+        snprintf(err->message, sizeof err->message, "line longer than %d characters", INILINE_MAX);
+        return false;
+    }
     c.text = c.pos = text;
     c.end = text + n;
     c.next_line = 1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/symbolic/cexpr.h"
+#include "util/iniline.h"
 #include "util/sbuf.h"
 
 static const char *const check_names[VCHECK_COUNT] = {"occupancy",  "bank",     "coalescing",
@@ -648,17 +649,9 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 
 bool vman_parse(const char *text, size_t len, vmanifest *m, vman_error *err)
 {
-    /* inih splits lines longer than its buffer; refuse them instead. */
-    int line = 1;
-    size_t col = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] == '\n') {
-            line++;
-            col = 0;
-        } else if (++col >= 199) {
-            return fail(err, "verify.ini", line, "line longer than 198 characters");
-        }
-    }
+    int line = iniline_too_long(text, len);
+    if (line)
+        return fail(err, "verify.ini", line, "line longer than %d characters", INILINE_MAX);
     ini_ctx c = {.m = m,
                  .pos = text,
                  .end = text + strnlen(text, len),
