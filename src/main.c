@@ -11,6 +11,8 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"report", cmd_report, "the main job by name: 'gpulint report FILE.cu' = 'gpulint FILE.cu'"},
+    {"sizes", cmd_sizes,
+     "the names a file's launches need a value for, as a --defines file to fill in"},
     {"occupancy", cmd_occupancy, "occupancy calculator (with --explain: worked steps)"},
     {"check", cmd_check, "fail when registers, spills, stack or occupancy cross a threshold"},
     {"bank", cmd_bank, "shared-memory bank-conflict calculator"},

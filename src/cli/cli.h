@@ -14,7 +14,10 @@
 
 typedef int (*cli_command_fn)(int argc, char **argv);
 
-int cmd_report(int argc, char **argv);     /* gpulint [report] FILE.cu ... */
+int cmd_report(int argc, char **argv); /* gpulint [report] FILE.cu ... */
+int cmd_sizes(int argc, char **argv);  /* gpulint sizes FILE.cu ... */
+/* The main job; with sizes_template, gpulint sizes's output instead. */
+int cmd_report_as(int argc, char **argv, bool sizes_template);
 int cmd_occupancy(int argc, char **argv);  /* gpulint occupancy */
 int cmd_check(int argc, char **argv);      /* gpulint check */
 int cmd_devices(int argc, char **argv);    /* gpulint devices */

@@ -12,10 +12,12 @@
 #include "run/pipeline.h"
 #include "config.h"
 #include "input/compdb.h"
+#include "input/defines.h"
 #include "input/srcscan.h"
 #include "report/html_report.h"
 #include "report/code_report.h"
 #include "report/kernel_report.h"
+#include "report/sizes_report.h"
 #include "report/source_report.h"
 #include "analysis/timing/roofline.h"
 #include "report/chart.h"
@@ -32,11 +34,14 @@ typedef struct report_args {
     const char *format;
     const char *checks;
     opt_list defines;
+    const char *defines_file;
+    defines given; /* --defines FILE, then --define over it */
     kroof_defines defs;
     const char *run_args;
     const char *plot;
     const char *clock;
     bool help;
+    bool sizes_template; /* gpulint sizes: the --defines file to fill in */
 } report_args;
 
 /* The workers' source findings, the kernels' own, then --checks and the
@@ -139,6 +144,9 @@ static void print_text(const report *r, const report_args *a, const source_outpu
                        "input read once from a cold L2; the time no run can beat)\n");
         kroof_text_resolve(&out, sbuf_str(&src->roofline_text), src->roofline);
     }
+    json_t *sizes = sizes_json(src->launches, src->roofline);
+    sizes_text(&out, sizes);
+    json_decref(sizes);
     source_branch_text(&out, src);
     code_text(&out, r);
     size_t i;
@@ -155,6 +163,85 @@ static void print_text(const report *r, const report_args *a, const source_outpu
     sbuf_free(&out);
     free(rows);
     free(done);
+}
+
+static bool listed(const json_t *arr, const char *name)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v)
+    {
+        if (!strcmp(json_string_value(v), name))
+            return true;
+    }
+    return false;
+}
+
+/* A name of the --defines file that no launch or kernel reads is a typo,
+ * or a size the source sets itself; either way the value would be
+ * ignored, so it is refused with its line (and the source's place). */
+static int check_defines_read(const defines *d, const source_outputs *src)
+{
+    if (!d->file || !json_array_size(src->roofline))
+        return EXIT_OK;
+    for (int i = 0; i < d->n; i++) {
+        if (!d->lines[i])
+            continue; /* given again with --define */
+        bool read = false;
+        size_t k;
+        json_t *e;
+        json_array_foreach(src->roofline, k, e)
+        {
+            json_t *names = json_object_get(e, "names");
+            read = read || listed(json_object_get(names, "reads"), d->names[i]) ||
+                   listed(json_object_get(names, "reach"), d->names[i]) ||
+                   listed(json_object_get(names, "params"), d->names[i]);
+        }
+        if (read)
+            continue;
+        const char *key;
+        json_t *list;
+        json_object_foreach(src->launches, key, list)
+        {
+            json_t *l;
+            json_array_foreach(list, k, l)
+            {
+                size_t j;
+                json_t *sf;
+                json_array_foreach(json_object_get(l, "sizes_from"), j, sf)
+                {
+                    if (strcmp(json_string_value(json_object_get(sf, "name")), d->names[i]))
+                        continue;
+                    return diag_error(
+                        EXIT_USAGE,
+                        "%s:%d: the source sets '%s' itself (%s = %lld at %s:%lld, in %s); a "
+                        "value here would not be used",
+                        d->file, d->lines[i], d->names[i], d->names[i],
+                        (long long)json_integer_value(json_object_get(sf, "value")),
+                        json_string_value(json_object_get(sf, "file")),
+                        (long long)json_integer_value(json_object_get(sf, "line")),
+                        json_string_value(json_object_get(sf, "function")));
+                }
+            }
+        }
+        return diag_error(EXIT_USAGE,
+                          "%s:%d: no launch or kernel reads '%s' (gpulint sizes lists the names "
+                          "that need a value)",
+                          d->file, d->lines[i], d->names[i]);
+    }
+    return EXIT_OK;
+}
+
+/* gpulint sizes: the names without a value, as a --defines file. */
+static void print_sizes_template(const report_args *a, const source_outputs *src)
+{
+    json_t *sizes = sizes_json(src->launches, src->roofline);
+    sbuf out;
+    sbuf_init(&out);
+    sizes_template(&out, sizes, (const char *const *)a->p.files, a->p.n_files);
+    fputs(sbuf_str(&out), stdout);
+    sbuf_free(&out);
+    json_decref(sizes);
 }
 
 /* The hierarchical roofline of the launches (report/roof_plot). */
@@ -221,6 +308,7 @@ static json_t *full_json(const report *r, const source_outputs *src, const findi
     json_object_set(root, "branches", src->branches);
     json_object_set(root, "notes", src->notes);
     json_object_set(root, "roofline", src->roofline);
+    json_object_set_new(root, "sizes", sizes_json(src->launches, src->roofline));
     json_object_set_new(root, "findings", findings_json(findings));
     return root;
 }
@@ -236,44 +324,48 @@ static int print_html(json_t *root)
     return ok ? EXIT_OK : diag_error(EXIT_USAGE, "%s", err);
 }
 
-int cmd_report(int argc, char **argv)
+static int report_main(report_args *a, int argc, char **argv, const char *usage)
 {
-    report_args a = {.format = "text"};
     const opt_spec specs[] = {
-        TARGET_OPTIONS(&a.target),
-        {"nvcc", 0, OPT_STRING, &a.p.nvcc, NULL, "PATH", "nvcc to run (default: $CUDA_HOME, PATH)"},
-        {"ptxas-log", 'l', OPT_STRING, &a.p.ptxas_log, NULL, "FILE",
+        TARGET_OPTIONS(&a->target),
+        {"nvcc", 0, OPT_STRING, &a->p.nvcc, NULL, "PATH",
+         "nvcc to run (default: $CUDA_HOME, PATH)"},
+        {"ptxas-log", 'l', OPT_STRING, &a->p.ptxas_log, NULL, "FILE",
          "read an existing nvcc/ptxas -v log ('-' = stdin) instead of compiling"},
-        {"sass", 0, OPT_STRING, &a.p.sass, NULL, "FILE",
+        {"sass", 0, OPT_STRING, &a->p.sass, NULL, "FILE",
          "SASS listing of the kernels (cuobjdump -sass, nvdisasm) instead of running cuobjdump"},
-        {"block", 'b', OPT_STRING, &a.block, NULL, "XxYxZ", "block size in use, e.g. 256 or 16x16"},
-        {"dynamic-smem", 'd', OPT_BYTES, &a.p.dynamic_smem, NULL, "BYTES",
+        {"block", 'b', OPT_STRING, &a->block, NULL, "XxYxZ",
+         "block size in use, e.g. 256 or 16x16"},
+        {"dynamic-smem", 'd', OPT_BYTES, &a->p.dynamic_smem, NULL, "BYTES",
          "dynamic shared memory per launch"},
-        {"carveout", 0, OPT_PERCENT, &a.carveout, &a.seen_carveout, "PCT",
+        {"carveout", 0, OPT_PERCENT, &a->carveout, &a->seen_carveout, "PCT",
          "preferred shared-memory carveout"},
-        {"format", 'f', OPT_STRING, &a.format, NULL, "text|json|sarif|html",
+        {"format", 'f', OPT_STRING, &a->format, NULL, "text|json|sarif|html",
          "output format (html: one self-contained page for CI artifacts)"},
-        {"compile-commands", 'p', OPT_STRING, &a.p.compdb, NULL, "DIR",
+        {"compile-commands", 'p', OPT_STRING, &a->p.compdb, NULL, "DIR",
          "build directory with compile_commands.json: its CUDA units and their flags (files given "
          "filter it)"},
-        {"no-source", 0, OPT_FLAG, &a.p.no_source, NULL, NULL,
+        {"no-source", 0, OPT_FLAG, &a->p.no_source, NULL, NULL,
          "skip the libclang source analysis (ptxas numbers only)"},
-        {"from", 0, OPT_STRING, &a.p.from_dir, NULL, "DIR",
+        {"from", 0, OPT_STRING, &a->p.from_dir, NULL, "DIR",
          "report the objects a build made under 'gpulint wrap' (its records in DIR)"},
-        PIPELINE_RUN_OPTIONS(&a.p),
-        {"define", 0, OPT_LIST, &a.defines, NULL, "NAME=VALUE",
+        PIPELINE_RUN_OPTIONS(&a->p),
+        {"define", 0, OPT_LIST, &a->defines, NULL, "NAME=VALUE",
          "bind a name in FLOP/byte expressions and launch configurations (repeatable), e.g. "
          "--define N=4096"},
-        {"run-args", 0, OPT_TEXT, &a.run_args, NULL, "'ARG...'",
+        {"defines", 0, OPT_STRING, &a->defines_file, NULL, "FILE",
+         "bind the names of FILE's NAME=VALUE lines ('gpulint sizes' writes one to fill in); "
+         "--define wins"},
+        {"run-args", 0, OPT_TEXT, &a->run_args, NULL, "'ARG...'",
          "the program's own arguments (argv[1], ...; '' for none): sizes main reads from its "
          "command line (atoi(argv[1]), argc) are then known"},
-        {"plot", 0, OPT_STRING, &a.plot, NULL, "FILE",
+        {"plot", 0, OPT_STRING, &a->plot, NULL, "FILE",
          "roofline chart of the launches (.svg/.png)"},
-        {"clock", 0, OPT_STRING, &a.clock, NULL, "boost|base",
+        {"clock", 0, OPT_STRING, &a->clock, NULL, "boost|base",
          "SM clock of the predicted times (default boost; base is what Nsight Compute locks)"},
-        {"checks", 0, OPT_STRING, &a.checks, NULL, "LIST",
+        {"checks", 0, OPT_STRING, &a->checks, NULL, "LIST",
          "enable/disable checks, e.g. -gpulint-divergence or -*,gpulint-bank-conflict"},
-        {"help", 'h', OPT_FLAG, &a.help, NULL, NULL, "show this help"},
+        {"help", 'h', OPT_FLAG, &a->help, NULL, NULL, "show this help"},
         {NULL, 0, OPT_END, NULL, NULL, NULL, NULL},
     };
     opt_result res;
@@ -283,95 +375,118 @@ int cmd_report(int argc, char **argv)
             return diag_error(EXIT_USAGE, "%s (options for nvcc go after '--')", res.error);
         return diag_error(EXIT_USAGE, "%s", res.error);
     }
-    if (a.help) {
+    if (a->help) {
         opt_free(&res);
-        opt_usage("gpulint [options] FILE.cu... [-- nvcc-args]\n       gpulint --ptxas-log LOG "
-                  "[FILE.cu] [options]",
-                  specs);
+        opt_usage(usage, specs);
         return EXIT_OK;
     }
-    a.p.target = target_request_of(&a.target);
-    a.p.files = res.positional;
-    a.p.n_files = res.n_positional;
-    a.p.extra = res.passthrough;
-    a.p.n_extra = res.n_passthrough;
-    a.p.carveout_percent = a.seen_carveout ? (int)(a.carveout + 0.5) : -1;
+    a->p.target = target_request_of(&a->target);
+    a->p.files = res.positional;
+    a->p.n_files = res.n_positional;
+    a->p.extra = res.passthrough;
+    a->p.n_extra = res.n_passthrough;
+    a->p.carveout_percent = a->seen_carveout ? (int)(a->carveout + 0.5) : -1;
     int rc = EXIT_OK;
-    if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "sarif") &&
-        strcmp(a.format, "html"))
-        rc =
-            diag_error(EXIT_USAGE, "unknown format '%s' (use text, json, sarif or html)", a.format);
-    else if (strcmp(a.format, "html") == 0 && !html_page_path())
+    if (strcmp(a->format, "text") && strcmp(a->format, "json") && strcmp(a->format, "sarif") &&
+        strcmp(a->format, "html"))
+        rc = diag_error(EXIT_USAGE, "unknown format '%s' (use text, json, sarif or html)",
+                        a->format);
+    else if (a->sizes_template && strcmp(a->format, "text") && strcmp(a->format, "json"))
+        rc = diag_error(EXIT_USAGE, "gpulint sizes prints text (a --defines file) or json, not %s",
+                        a->format);
+    else if (strcmp(a->format, "html") == 0 && !html_page_path())
         rc = diag_error(EXIT_USAGE,
                         "--format html needs gpulint's web page (gpulint.html), which this "
                         "gpulint was built without (meson -Dweb=enabled)");
-    else if (a.block && !units_parse_dim3(a.block, a.p.block))
-        rc = diag_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a.block);
-    else if (a.p.ptxas_log && a.p.n_files > 1)
+    else if (a->block && !units_parse_dim3(a->block, a->p.block))
+        rc = diag_error(EXIT_USAGE, "invalid --block '%s': expected N, XxY or XxYxZ", a->block);
+    else if (a->p.ptxas_log && a->p.n_files > 1)
         rc = diag_error(EXIT_USAGE, "--ptxas-log takes at most one source file (for line numbers)");
-    else if (a.p.sass && (a.p.ptxas_log || a.p.from_dir))
+    else if (a->p.sass && (a->p.ptxas_log || a->p.from_dir))
         rc = diag_error(EXIT_USAGE, "--sass needs gpulint's own compile (not --%s)",
-                        a.p.ptxas_log ? "ptxas-log" : "from");
-    for (int i = 0; rc == EXIT_OK && i < a.defines.n; i++) {
-        char *eq = strchr(a.defines.v[i], '=');
-        char *end = NULL;
-        long long v = eq ? strtoll(eq + 1, &end, 0) : 0;
-        if (!eq || eq == a.defines.v[i] || !end || end == eq + 1 || *end)
-            rc = diag_error(EXIT_USAGE, "invalid --define '%s': expected NAME=INTEGER",
-                            a.defines.v[i]);
-        else if (a.defs.n < EXPR_MAX_BINDINGS) {
-            *eq = '\0';
-            a.defs.names[a.defs.n] = a.defines.v[i];
-            a.defs.values[a.defs.n++] = v;
-        }
+                        a->p.ptxas_log ? "ptxas-log" : "from");
+    char derr[1400];
+    if (rc == EXIT_OK && a->defines_file &&
+        defines_read_file(&a->given, a->defines_file, derr, sizeof derr) != EXIT_OK)
+        rc = diag_error(EXIT_USAGE, "%s", derr);
+    for (int i = 0; rc == EXIT_OK && i < a->defines.n; i++)
+        if (defines_add_arg(&a->given, a->defines.v[i], derr, sizeof derr) != EXIT_OK)
+            rc = diag_error(EXIT_USAGE, "%s", derr);
+    for (int i = 0; rc == EXIT_OK && i < a->given.n; i++) {
+        a->defs.names[a->defs.n] = a->given.names[i];
+        a->defs.values[a->defs.n++] = a->given.values[i];
     }
-    for (int i = 0; rc == EXIT_OK && i < a.p.n_files; i++)
-        if (a.p.files[i][0] == '-' && a.p.files[i][1])
-            rc = diag_error(EXIT_USAGE, "unknown option '%s'", a.p.files[i]);
+    for (int i = 0; rc == EXIT_OK && i < a->p.n_files; i++)
+        if (a->p.files[i][0] == '-' && a->p.files[i][1])
+            rc = diag_error(EXIT_USAGE, "unknown option '%s'", a->p.files[i]);
     if (rc != EXIT_OK) {
         opt_free(&res);
         return rc;
     }
-    if (a.block) {
-        a.p.has_block = true;
-        if ((long long)a.p.block[0] * a.p.block[1] * a.p.block[2] > 0x7fffffff) {
+    if (a->block) {
+        a->p.has_block = true;
+        if ((long long)a->p.block[0] * a->p.block[1] * a->p.block[2] > 0x7fffffff) {
             opt_free(&res);
-            return diag_error(EXIT_USAGE, "--block '%s' has too many threads", a.block);
+            return diag_error(EXIT_USAGE, "--block '%s' has too many threads", a->block);
         }
     }
-    a.p.defines = &a.defs;
-    if (a.clock && strcmp(a.clock, "boost") != 0 && strcmp(a.clock, "base") != 0) {
+    a->p.defines = &a->defs;
+    if (a->clock && strcmp(a->clock, "boost") != 0 && strcmp(a->clock, "base") != 0) {
         opt_free(&res);
-        return diag_error(EXIT_USAGE, "--clock '%s': expected boost or base", a.clock);
+        return diag_error(EXIT_USAGE, "--clock '%s': expected boost or base", a->clock);
     }
-    a.p.base_clock = a.clock && strcmp(a.clock, "base") == 0;
-    if (a.run_args && !compdb_split(a.run_args, &a.p.run_args, &a.p.n_run_args)) {
+    a->p.base_clock = a->clock && strcmp(a->clock, "base") == 0;
+    if (a->run_args && !compdb_split(a->run_args, &a->p.run_args, &a->p.n_run_args)) {
         opt_free(&res);
-        return diag_error(EXIT_USAGE, "invalid --run-args '%s': a quote is not closed", a.run_args);
+        return diag_error(EXIT_USAGE, "invalid --run-args '%s': a quote is not closed",
+                          a->run_args);
     }
     report r;
-    rc = pipeline_run(&a.p, &r);
+    rc = pipeline_run(&a->p, &r);
+    if (rc == EXIT_OK)
+        rc = check_defines_read(&a->given, &r.src);
     /* With several files, those that failed do not hide the others. */
-    if (rc == EXIT_OK || r.n_kernels) {
-        collect_findings(&r, &a);
-        if (a.plot) {
-            int prc = plot_roofline(&r, &r.src, a.plot);
+    if (rc == EXIT_OK || (r.n_kernels && rc != EXIT_USAGE)) {
+        collect_findings(&r, a);
+        if (a->plot) {
+            int prc = plot_roofline(&r, &r.src, a->plot);
             if (rc == EXIT_OK)
                 rc = prc;
         }
-        if (strcmp(a.format, "json") == 0)
+        if (a->sizes_template && strcmp(a->format, "json") == 0)
+            cli_put_json(sizes_json(r.src.launches, r.src.roofline));
+        else if (a->sizes_template)
+            print_sizes_template(a, &r.src);
+        else if (strcmp(a->format, "json") == 0)
             cli_put_json(full_json(&r, &r.src, &r.findings));
-        else if (strcmp(a.format, "html") == 0) {
+        else if (strcmp(a->format, "html") == 0) {
             int hrc = print_html(full_json(&r, &r.src, &r.findings));
             if (rc == EXIT_OK)
                 rc = hrc;
-        } else if (strcmp(a.format, "sarif") == 0)
+        } else if (strcmp(a->format, "sarif") == 0)
             print_sarif(&r.findings, &r.src);
         else
-            print_text(&r, &a, &r.src, &r.findings);
+            print_text(&r, a, &r.src, &r.findings);
     }
     report_free(&r);
-    compdb_argv_free(a.p.run_args);
+    compdb_argv_free(a->p.run_args);
     opt_free(&res);
     return rc;
+}
+
+int cmd_report_as(int argc, char **argv, bool sizes_template)
+{
+    report_args a = {.format = "text", .sizes_template = sizes_template};
+    int rc =
+        report_main(&a, argc, argv,
+                    sizes_template ? "gpulint sizes [options] FILE.cu... [-- nvcc-args]"
+                                   : "gpulint [options] FILE.cu... [-- nvcc-args]\n       gpulint "
+                                     "--ptxas-log LOG [FILE.cu] [options]");
+    defines_free(&a.given);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    return cmd_report_as(argc, argv, false);
 }

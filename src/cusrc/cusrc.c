@@ -622,6 +622,7 @@ static void scan_unit(cusrc_tu *t, scan_state *s, const char *fbuf, size_t fsize
         if (!called)
             scan_function(s, s->fns.c[i], NULL);
     }
+    scan_merge_launches(t);
     t->consts = &s->consts;
     kern_build_variants(t);
 }

@@ -271,6 +271,15 @@ typedef enum cusrc_launch_kind {
     CUSRC_LAUNCH_COOPERATIVE, /* cudaLaunchCooperativeKernel(...) */
 } cusrc_launch_kind;
 
+/* A host variable whose constant value a launch's sizes were computed
+ * from, where the source sets it: `int B = 4;` in main. */
+typedef struct cusrc_size_from {
+    char *name;
+    int64_t value;
+    char *function; /* the function the variable belongs to */
+    src_loc loc;    /* its declaration */
+} cusrc_size_from;
+
 typedef struct cusrc_launch {
     cusrc_launch_kind kind;
     char *kernel_name; /* the callee as written, without template arguments */
@@ -301,6 +310,16 @@ typedef struct cusrc_launch {
     /* A condition the launch runs under (the if and switch around it in
      * its function), in the function's names; NULL when none is known. */
     expr *reach;
+    /* The functions from the one scanned as written down to the launch
+     * ("main > forward > layernorm_forward"), and how many call paths
+     * reach this site with the same values (merged into this one launch;
+     * its reach is where any of them runs). */
+    char *via;
+    int call_paths;
+    /* The constants the launch's values were computed from, along the
+     * call chain, outermost first (empty when it uses none). */
+    int n_sizes_from;
+    cusrc_size_from *sizes_from;
     src_loc loc;
 } cusrc_launch;
 
@@ -379,6 +398,7 @@ void cusrc_ctx_free(cusrc_ctx *ctx);
 bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, char **err);
 
 void cusrc_unit_free(cusrc_unit *u);
+void cusrc_launch_free(cusrc_launch *l);
 /* Removes the launches whose reach is false in env (the --define values;
  * constants need none), with a note naming them. Returns how many. */
 size_t cusrc_drop_unreached(cusrc_unit *u, const expr_env *env);

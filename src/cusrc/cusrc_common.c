@@ -86,7 +86,7 @@ static void counts_free(cusrc_counts *c)
     free(c->flops_estimate);
 }
 
-static void launch_free(cusrc_launch *l)
+void cusrc_launch_free(cusrc_launch *l)
 {
     free(l->kernel_name);
     free(l->mangled);
@@ -105,6 +105,13 @@ static void launch_free(cusrc_launch *l)
     free(l->pointer);
     free(l->why_not);
     expr_free(l->reach);
+    free(l->via);
+    for (int i = 0; i < l->n_sizes_from; i++) {
+        free(l->sizes_from[i].name);
+        free(l->sizes_from[i].function);
+        loc_free(&l->sizes_from[i].loc);
+    }
+    free(l->sizes_from);
     loc_free(&l->loc);
 }
 
@@ -143,7 +150,7 @@ void cusrc_unit_free(cusrc_unit *u)
     }
     free(u->variants);
     for (size_t i = 0; i < u->n_launches; i++)
-        launch_free(&u->launches[i]);
+        cusrc_launch_free(&u->launches[i]);
     free(u->launches);
     for (size_t i = 0; i < u->n_arrays; i++) {
         free(u->arrays[i].name);
@@ -565,7 +572,7 @@ size_t cusrc_drop_unreached(cusrc_unit *u, const expr_env *env)
             dropped++;
             if (l->variant >= 0 && (size_t)l->variant < u->n_variants)
                 u->variants[l->variant].n_unreached++;
-            launch_free(l);
+            cusrc_launch_free(l);
             continue;
         }
         u->launches[kept++] = *l;

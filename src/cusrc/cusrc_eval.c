@@ -334,6 +334,8 @@ static expr *bound_param(fn_ctx *f, CXCursor parm)
                 expr *e = expr_clone(fr->b[i].value);
                 if (fr->b[i].origin && !f->origin.len && e->kind != EX_CONST)
                     sbuf_add(&f->origin, fr->b[i].origin);
+                for (int k = 0; f->record && k < fr->b[i].folded.n; k++)
+                    folded_add(f->record, &fr->b[i].folded.v[k]);
                 return e;
             }
     return NULL;
@@ -412,8 +414,12 @@ int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int ma
         start_budget(f);
         sbuf saved = f->origin;
         sbuf_init(&f->origin);
+        memset(&out[i].folded, 0, sizeof out[i].folded);
+        folded_list *record = f->record;
+        f->record = f->device ? NULL : &out[i].folded;
         out[i].value =
             args[i] ? end_budget(f, x_rec(f, args[i])) : expr_unknown("default argument");
+        f->record = record;
         out[i].origin = f->origin.len ? sbuf_take(&f->origin) : NULL;
         sbuf_free(&f->origin);
         f->origin = saved;
@@ -426,6 +432,7 @@ void x_unbind(param_binding *b, int n)
     for (int i = 0; i < n; i++) {
         expr_free(b[i].value);
         free(b[i].origin);
+        folded_free(&b[i].folded);
     }
 }
 
@@ -516,8 +523,56 @@ static expr *value_at(fn_ctx *f, var_info *v, cnode *use)
 /* A host local's value e: where part of it is unknown, the local stays a
  * name (with why in f->origin), unless the unknown part lies in an arm its
  * constant condition leaves out (`argc > 4 ? atoi(argv[4]) : 256`). */
+void folded_add(folded_list *l, const cusrc_size_from *s)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i].name, s->name) && !strcmp(l->v[i].function, s->function) &&
+            l->v[i].loc.line == s->loc.line)
+            return;
+    GROW(l->v, l->n, l->cap);
+    cusrc_size_from *d = &l->v[l->n++];
+    d->name = xstrdup(s->name);
+    d->value = s->value;
+    d->function = xstrdup(s->function);
+    d->loc.file = s->loc.file ? xstrdup(s->loc.file) : NULL;
+    d->loc.line = s->loc.line;
+    d->loc.column = s->loc.column;
+}
+
+void folded_free(folded_list *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        free(l->v[i].name);
+        free(l->v[i].function);
+        free(l->v[i].loc.file);
+    }
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+/* A host variable that came out a constant: noted where the caller asked
+ * (a launch's sizes, an argument bound at a call), for the report's
+ * "B = 4, from main at line 76". */
+static void note_folded(fn_ctx *f, var_info *v, const expr *e)
+{
+    if (!f->record || f->device || v->is_param ||
+        !cn_type_is_integral(clang_getCursorType(v->decl)))
+        return;
+    expr *s = e->kind == EX_CONST ? NULL : expr_simplify(e);
+    const expr *c = s ? s : e;
+    if (c->kind == EX_CONST) {
+        cusrc_size_from from = {v->name, c->value, f->name, {0}};
+        cn_loc(f->t, v->decl, &from.loc);
+        folded_add(f->record, &from);
+        free(from.loc.file);
+    }
+    expr_free(s);
+}
+
 static expr *host_value(fn_ctx *f, var_info *v, expr *e, size_t mark)
 {
+    if (!f->device)
+        note_folded(f, v, e);
     if (f->device || !tree_has_unknown(e))
         return e;
     expr *s = expr_simplify(e);
@@ -1037,18 +1092,16 @@ static expr *x_member(fn_ctx *f, cnode *n)
         free(field);
     }
     char *path = member_path(f, n, 0);
+    if (!path && !f->device)
+        path = cn_text(f->t, n->cur);
     if (path) {
-        if (!f->device)
-            note_origin(f, NULL, path);
+        /* A field the host fills at run time (read from a file, a
+         * constructor's argument): --define binds it by this name. */
+        if (!f->device && !f->origin.len)
+            sbuf_addf(&f->origin, "depends on '%s', a field gpulint finds no constant value for",
+                      path);
         expr *e = expr_named(path);
         free(path);
-        return e;
-    }
-    if (!f->device) {
-        char *text = cn_text(f->t, n->cur);
-        note_origin(f, NULL, text);
-        expr *e = expr_named(text);
-        free(text);
         return e;
     }
     char *text = cn_text(f->t, n->cur);

@@ -85,10 +85,21 @@ typedef struct loop_frame {
 
 /* Parameters of a function expanded at a call site (small helpers in
  * expressions, launch wrappers called from main): their values there. */
+/* Host variables folded into constants while a value was computed (see
+ * cusrc_size_from). */
+typedef struct folded_list {
+    cusrc_size_from *v;
+    int n, cap;
+} folded_list;
+
+void folded_add(folded_list *l, const cusrc_size_from *s); /* copies; once per variable */
+void folded_free(folded_list *l);
+
 typedef struct param_binding {
     CXCursor parm;
     expr *value;
-    char *origin; /* why the value is not constant, in the caller's words */
+    char *origin;       /* why the value is not constant, in the caller's words */
+    folded_list folded; /* the caller's constants the value was computed from */
 } param_binding;
 
 typedef struct bind_frame {
@@ -115,8 +126,9 @@ typedef struct fn_ctx {
     /* A method walked at its call on a struct the kernel takes by value: the
      * parameter's name, whose fields its members read through this are. */
     const char *this_path;
-    long budget; /* translation steps left for the current expression: substituting
-                    `int b = a + a; int c = b + b; ...` doubles at each step */
+    long budget;         /* translation steps left for the current expression: substituting
+                            `int b = a + a; int c = b + b; ...` doubles at each step */
+    folded_list *record; /* host: where constants folded now are noted, NULL: nowhere */
 } fn_ctx;
 
 typedef struct optin_rec {

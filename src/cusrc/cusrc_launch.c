@@ -128,6 +128,12 @@ static cusrc_launch *new_launch(scan_state *ss, cusrc_launch_kind kind, cnode *c
     l->text = cn_text_trunc(t, call->cur, 200);
     cn_loc(t, call->cur, &l->loc);
     l->reach = launch_reach(f, call);
+    l->call_paths = 1;
+    sbuf via;
+    sbuf_init(&via);
+    for (int i = 0; i <= ss->depth; i++)
+        sbuf_addf(&via, "%s%s", i ? " > " : "", ss->names[i] ? ss->names[i] : "?");
+    l->via = sbuf_take(&via);
     /* The conditions of the calls that led here, outermost first. */
     for (int i = ss->depth - 1; i >= 0; i--)
         if (ss->reach[i])
@@ -333,7 +339,7 @@ void scan_function(scan_state *s, CXCursor fn, bind_frame *binds);
 static void expand_call(scan_state *s, fn_ctx *f, cnode *call);
 static void expand_ref(scan_state *s, CXCursor fn);
 
-static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
+static void scan_call_at(scan_state *ss, fn_ctx *f, cnode *n)
 {
     cusrc_tu *t = ss->t;
     /* k<<<...>>>(...): libclang shows the callee, then the configuration call. */
@@ -410,6 +416,32 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
         expand_call(ss, f, n);
     }
     free(name);
+}
+
+/* The launches this call makes note the constants their values were
+ * computed from (those a wrapper's launches inside it noted for
+ * themselves). */
+static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
+{
+    cusrc_unit *u = ss->t->u;
+    size_t first = u->n_launches;
+    folded_list rec = {0};
+    folded_list *saved = f->record;
+    f->record = &rec;
+    scan_call_at(ss, f, n);
+    f->record = saved;
+    for (size_t i = first; i < u->n_launches; i++) {
+        cusrc_launch *l = &u->launches[i];
+        if (l->sizes_from || !rec.n || strcmp(l->function, f->name))
+            continue;
+        l->sizes_from = xcalloc((size_t)rec.n, sizeof *l->sizes_from);
+        folded_list into = {l->sizes_from, 0, rec.n};
+        for (int k = 0; k < rec.n; k++)
+            folded_add(&into, &rec.v[k]);
+        l->sizes_from = into.v;
+        l->n_sizes_from = into.n;
+    }
+    folded_free(&rec);
 }
 
 static void scan_tree(scan_state *s, fn_ctx *f, cnode *n, int depth)
@@ -552,7 +584,87 @@ void scan_function(scan_state *s, CXCursor fn, bind_frame *binds)
     fn_ctx f;
     fn_init(&f, s->t, root, false);
     f.bindings = binds;
+    s->names[s->depth] = f.name;
     scan_tree(s, &f, root, 0);
     fn_free(&f);
     cn_free(root);
+}
+
+static bool text_same(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool expr_same(const expr *a, const expr *b)
+{
+    if (!a || !b)
+        return a == b;
+    char *x = expr_to_string(a), *y = expr_to_string(b);
+    bool same = !strcmp(x, y);
+    free(x);
+    free(y);
+    return same;
+}
+
+static bool value_same(const cusrc_value *a, const cusrc_value *b)
+{
+    if (a->present != b->present || a->known != b->known)
+        return false;
+    if (a->known)
+        return a->value == b->value;
+    return expr_same(a->e, b->e) && text_same(a->why, b->why);
+}
+
+static bool dim3_same(const cusrc_dim3 *a, const cusrc_dim3 *b)
+{
+    return a->present == b->present && value_same(&a->x, &b->x) && value_same(&a->y, &b->y) &&
+           value_same(&a->z, &b->z);
+}
+
+/* Everything the analyses read, but the reach and the path. */
+static bool launch_same(const cusrc_launch *a, const cusrc_launch *b)
+{
+    if (a->kind != b->kind || a->kernel != b->kernel || a->n_args != b->n_args ||
+        a->loc.line != b->loc.line || a->loc.column != b->loc.column ||
+        !text_same(a->loc.file, b->loc.file) || !text_same(a->kernel_name, b->kernel_name) ||
+        !text_same(a->mangled, b->mangled) || !text_same(a->targs_text, b->targs_text) ||
+        !text_same(a->stream, b->stream) || !text_same(a->pointer, b->pointer) ||
+        !text_same(a->why_not, b->why_not) || !dim3_same(&a->grid, &b->grid) ||
+        !dim3_same(&a->block, &b->block) || !value_same(&a->smem, &b->smem))
+        return false;
+    for (int i = 0; i < a->n_args; i++)
+        if (!value_same(&a->args[i], &b->args[i]))
+            return false;
+    return true;
+}
+
+void scan_merge_launches(cusrc_tu *t)
+{
+    cusrc_unit *u = t->u;
+    size_t kept = 0;
+    for (size_t i = 0; i < u->n_launches; i++) {
+        cusrc_launch *l = &u->launches[i];
+        size_t into = 0;
+        while (into < kept && !(text_same(t->launch_usr[into], t->launch_usr[i]) &&
+                                launch_same(&u->launches[into], l)))
+            into++;
+        if (into == kept) {
+            t->launch_usr[kept] = t->launch_usr[i];
+            u->launches[kept++] = *l;
+            continue;
+        }
+        /* It runs where any of its paths runs. */
+        cusrc_launch *m = &u->launches[into];
+        if (!m->reach || !l->reach) {
+            expr_free(m->reach);
+            m->reach = NULL;
+        } else if (!expr_same(m->reach, l->reach)) {
+            m->reach = expr_binary(OP_LOR, m->reach, l->reach);
+            l->reach = NULL;
+        }
+        m->call_paths += l->call_paths;
+        free(t->launch_usr[i]);
+        cusrc_launch_free(l);
+    }
+    u->n_launches = kept;
 }

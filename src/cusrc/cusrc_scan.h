@@ -34,7 +34,8 @@ typedef struct scan_state {
     const_tab consts;
     char **called; /* keys of main-file functions some main-file code calls */
     size_t n_called, cap_called;
-    char *stack[SCAN_MAX_DEPTH]; /* functions being expanded, against recursion */
+    char *stack[SCAN_MAX_DEPTH];           /* functions being expanded, against recursion */
+    const char *names[SCAN_MAX_DEPTH + 1]; /* their names, the scanned one first */
     /* What must hold at each expanded call for it to run (launch_reach of
      * the call in its caller, NULL = nothing known): a launch reached
      * through them runs only where all of them hold. */
@@ -63,5 +64,8 @@ void kern_build_variants(cusrc_tu *t);
 bool scan_is_called(const scan_state *s, const char *key);
 enum CXChildVisitResult scan_called_visit(CXCursor c, CXCursor parent, CXClientData data);
 void scan_function(scan_state *s, CXCursor fn, bind_frame *binds);
+/* Launches the scan found once per call path, merged where every value
+ * is the same (the paths counted in call_paths). */
+void scan_merge_launches(cusrc_tu *t);
 
 #endif

@@ -905,9 +905,10 @@ void kroof_text(sbuf *out, const kroof *k)
                   roofline_fmt_si(k->attainable, "FLOP/s", a, sizeof a),
                   roofline_fmt_time(k->min_time, b, sizeof b), k->memory_bound ? " (cold L2)" : "");
     } else if (!k->known) {
-        sbuf_addf(
-            out, "\n      bound not computed: '%s' has no value (bind it with --define NAME=VALUE)",
-            k->unbound);
+        /* The sizes block after the roofline names each once, with the
+         * launches it leaves unsized and how to bind it. */
+        sbuf_addf(out, "\n      bound not computed: '%s' has no value (see sizes, below)",
+                  k->unbound);
     } else if (!k->per_thread && !k->no_product && k->why_no_bound) {
         sbuf_addf(out, "\n      no time bound: %s", k->why_no_bound);
     }

@@ -17,6 +17,7 @@
 #include "report/launch_share.h"
 #include "report/launch_time.h"
 #include "report/occ_report.h"
+#include "report/launch_names.h"
 #include "report/warp_iters.h"
 #include "util/jsontext.h"
 
@@ -112,6 +113,7 @@ static bool dim3_known(const cusrc_dim3 *d, int64_t out[3])
 
 static bool dim3_with_defines(const cusrc_dim3 *d, const kroof_defines *defines, int64_t out[3]);
 static bool launch_value(const cusrc_value *v, const kroof_defines *defines, int64_t *out);
+static bool param_bindable(const cusrc_param *p);
 
 static json_t *dim3_json(const cusrc_dim3 *d, const kroof_defines *defines)
 {
@@ -135,8 +137,32 @@ static const char *dim3_why(const cusrc_dim3 *d)
 static void launch_defines(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l,
                            kroof_defines *defs);
 
+/* The kernel's arguments as this launch passes them: the value where it
+ * is known (a constant, or bound by --define), else the expression in the
+ * launching code's names. */
+static json_t *args_json(const cusrc_kernel *k, const cusrc_launch *l, const kroof_defines *defs)
+{
+    json_t *arr = json_array();
+    for (int a = 0; a < l->n_args; a++) {
+        const cusrc_value *v = &l->args[a];
+        json_t *o = json_object();
+        json_object_set_new(o, "param", json_text(a < k->n_params ? k->params[a].name : ""));
+        int64_t val;
+        bool integer = a < k->n_params && param_bindable(&k->params[a]);
+        if (integer && launch_value(v, defs, &val)) {
+            json_object_set_new(o, "value", json_integer(val));
+        } else {
+            char *e = v->e && !v->known ? expr_to_string(v->e) : NULL;
+            json_object_set_new(o, "expr", json_text(e ? e : v->text ? v->text : "?"));
+            free(e);
+        }
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
 static void check_launch(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
-                         const source_target *t, kernel_row *row, json_t *list, json_t *roofline,
+                         const source_target *t, kernel_row *row, json_t *list, json_t *roof,
                          finding_list *findings)
 {
     const gpu_arch *a = t->arch;
@@ -151,8 +177,21 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     json_object_set_new(o, "text", l->text ? json_text(l->text) : json_null());
     if (l->pointer) /* one of the kernels the pointer may hold */
         json_object_set_new(o, "through_pointer", json_text(l->pointer));
+    json_object_set_new(o, "call_paths", json_integer(l->call_paths > 0 ? l->call_paths : 1));
+    if (l->via)
+        json_object_set_new(o, "via", json_text(l->via));
     kroof_defines defs;
     launch_defines(in, v, l, &defs);
+    json_object_set_new(o, "args", args_json(&in->unit->kernels[v->kernel], l, &defs));
+    json_t *from = json_array();
+    for (int i = 0; i < l->n_sizes_from; i++) {
+        const cusrc_size_from *sf = &l->sizes_from[i];
+        json_array_append_new(
+            from, json_pack("{s:s, s:I, s:s, s:o, s:i}", "name", sf->name, "value",
+                            (json_int_t)sf->value, "function", sf->function, "file",
+                            json_text(sf->loc.file ? sf->loc.file : file), "line", sf->loc.line));
+    }
+    json_object_set_new(o, "sizes_from", from);
     json_object_set_new(o, "block", dim3_json(&l->block, &defs));
     json_object_set_new(o, "grid", dim3_json(&l->grid, &defs));
     int64_t dyn = 0;
@@ -243,7 +282,6 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
         /* The roofline entry holds the first target's product's figures. */
         bool first =
             in->product && !strcmp(in->product->id, t->product->id) && t == &in->targets[0];
-        json_t *roof = launch_time_roofline_entry(roofline, v->name, file, l->loc.line);
         if (first && roof) {
             double warps = (double)(grid[0] * grid[1] * grid[2]) * (double)((threads + 31) / 32);
             launch_issue_add(roof, in->code, variant_mangled(in->unit, v), a->name, warps);
@@ -995,6 +1033,33 @@ static kroof_branches branches_uniform(const source_inputs *in, const cusrc_vari
     return r;
 }
 
+/* A kernel parameter without a value is a name of the launching code
+ * without one: `C` is `model->config.channels` at this launch, and that is
+ * what --define must bind. */
+static void name_unbound_at_launch(const source_inputs *in, const cusrc_variant *v,
+                                   const cusrc_launch *l, kroof *k)
+{
+    if (!l || k->known || !k->unbound)
+        return;
+    const cusrc_kernel *kn = &in->unit->kernels[v->kernel];
+    for (int a = 0; a < l->n_args && a < kn->n_params; a++) {
+        const cusrc_value *arg = &l->args[a];
+        if (!kn->params[a].name || strcmp(kn->params[a].name, k->unbound) || arg->known || !arg->e)
+            continue;
+        expr_env env;
+        expr_env_init(&env);
+        if (in->defines)
+            kroof_defines_bind(in->defines, &env);
+        const char *name = expr_first_unbound(arg->e, &env);
+        if (name && strcmp(name, k->unbound)) {
+            char *n = xstrdup(name);
+            free(k->unbound);
+            k->unbound = n;
+        }
+        return;
+    }
+}
+
 static void add_roofline(const source_inputs *in, const cusrc_variant *v, const cusrc_launch *l,
                          source_outputs *out)
 {
@@ -1008,7 +1073,11 @@ static void add_roofline(const source_inputs *in, const cusrc_variant *v, const 
             arch = in->targets[t].arch;
     kroof_of_source(in->unit, v, l, &defs, in->product, arch, branches_uniform(in, v, l), in->memo,
                     &k);
-    json_array_append_new(out->roofline, kroof_json(&k));
+    name_unbound_at_launch(in, v, l, &k);
+    json_t *entry = kroof_json(&k);
+    json_object_set_new(entry, "names",
+                        launch_names_json(&in->unit->kernels[v->kernel], l, &k, in->defines));
+    json_array_append_new(out->roofline, entry);
     kroof_text(&out->roofline_text, &k);
     kroof_free(&k);
 }
@@ -1084,6 +1153,7 @@ void source_analyse_launches(const source_inputs *in, source_outputs *out, findi
                 in->rows[r].declared_smem = v->static_smem;
             }
     }
+    size_t n_roof = 0;
     for (size_t li = 0; li < u->n_launches; li++) {
         const cusrc_launch *l = &u->launches[li];
         const cusrc_variant *v = cusrc_launch_variant(u, l);
@@ -1095,9 +1165,16 @@ void source_analyse_launches(const source_inputs *in, source_outputs *out, findi
             list = json_array();
             json_object_set_new(out->launches, m ? m : v->name, list);
         }
+        /* roofline_sites made one entry per launch, in this order; a site
+         * launched with several sizes has one for each. */
+        json_t *roof = json_array_get(out->roofline, n_roof++);
+        const char *file = l->loc.file ? l->loc.file : in->file;
+        if (!roof || json_integer_value(json_object_get(roof, "line")) != l->loc.line ||
+            strcmp(json_string_value(json_object_get(roof, "kernel")), v->name))
+            roof = launch_time_roofline_entry(out->roofline, v->name, file, l->loc.line);
         for (int t = 0; t < in->n_targets; t++)
-            check_launch(in, l, v, &in->targets[t], row_for(in, m, in->targets[t].arch), list,
-                         out->roofline, findings);
+            check_launch(in, l, v, &in->targets[t], row_for(in, m, in->targets[t].arch), list, roof,
+                         findings);
     }
     launch_issue_strip(out->roofline);
 }
@@ -1108,9 +1185,23 @@ void source_analyse(const source_inputs *in, source_outputs *out, finding_list *
     source_analyse_launches(in, out, findings);
 }
 
+typedef struct launch_row {
+    json_t *l;
+    size_t order; /* as found: the order of the calls */
+} launch_row;
+
+static bool same_site(const json_t *x, const json_t *y)
+{
+    return !strcmp(json_string_value(json_object_get(x, "file")),
+                   json_string_value(json_object_get(y, "file"))) &&
+           json_integer_value(json_object_get(x, "line")) ==
+               json_integer_value(json_object_get(y, "line"));
+}
+
 static int cmp_launch(const void *a, const void *b)
 {
-    json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    const launch_row *rx = a, *ry = b;
+    json_t *x = rx->l, *y = ry->l;
     int c = strcmp(json_string_value(json_object_get(x, "file")),
                    json_string_value(json_object_get(y, "file")));
     if (c)
@@ -1119,34 +1210,96 @@ static int cmp_launch(const void *a, const void *b)
     json_int_t ly = json_integer_value(json_object_get(y, "line"));
     if (lx != ly)
         return (lx > ly) - (lx < ly);
-    return strcmp(json_string_value(json_object_get(x, "arch")),
-                  json_string_value(json_object_get(y, "arch")));
+    c = strcmp(json_string_value(json_object_get(x, "arch")),
+               json_string_value(json_object_get(y, "arch")));
+    return c ? c : (rx->order > ry->order) - (rx->order < ry->order);
 }
 
-static void launch_cells(json_t *l, char cells[6][160])
+static void arg_text(const json_t *arg, char *buf, size_t n)
 {
+    const json_t *v = json_object_get(arg, "value");
+    if (json_is_integer(v))
+        snprintf(buf, n, "%lld", (long long)json_integer_value(v));
+    else
+        snprintf(buf, n, "%s", json_string_value(json_object_get(arg, "expr")));
+}
+
+/* What tells the launches of one site apart: the arguments whose values
+ * differ between them ("OC=3 * C"), then the grid where the arguments do
+ * not. Empty for a site launched one way. */
+static void differs_cell(launch_row *rows, size_t n, size_t i, char *buf, size_t size)
+{
+    buf[0] = 0;
+    size_t first = i, last = i;
+    while (first > 0 && same_site(rows[first - 1].l, rows[i].l))
+        first--;
+    while (last + 1 < n && same_site(rows[last + 1].l, rows[i].l))
+        last++;
+    if (first == last)
+        return;
+    const json_t *args = json_object_get(rows[i].l, "args");
+    size_t a, used = 0;
+    const json_t *arg;
+    json_array_foreach(args, a, arg)
+    {
+        char mine[160], other[160];
+        arg_text(arg, mine, sizeof mine);
+        bool differs = false;
+        for (size_t j = first; j <= last && !differs; j++) {
+            const json_t *o = json_array_get(json_object_get(rows[j].l, "args"), a);
+            if (!o)
+                continue;
+            arg_text(o, other, sizeof other);
+            differs = strcmp(mine, other) != 0;
+        }
+        if (differs && used + 8 < size)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s=%s", used ? ", " : "",
+                                     json_string_value(json_object_get(arg, "param")), mine);
+    }
+    if (used >= size)
+        memcpy(buf + size - 4, "...", 4);
+    const json_t *grid = json_object_get(rows[i].l, "grid");
+    bool grid_differs = false;
+    for (size_t j = first; j <= last && !used && !grid_differs; j++)
+        grid_differs = !json_equal(grid, json_object_get(rows[j].l, "grid"));
+    if (grid_differs) {
+        char *g = json_dumps(grid, JSON_COMPACT);
+        snprintf(buf, size, "grid %s", g ? g : "?");
+        free(g);
+    }
+}
+
+static void launch_cells(const launch_row *rows, size_t i, char cells[8][160])
+{
+    json_t *l = rows[i].l;
     json_t *occ = json_object_get(l, "occupancy");
     json_t *blk = json_object_get(l, "block");
-    snprintf(cells[0], 160, "%s:%lld", json_string_value(json_object_get(l, "file")),
-             (long long)json_integer_value(json_object_get(l, "line")));
-    snprintf(cells[1], 160, "%s", json_string_value(json_object_get(l, "kernel")));
-    snprintf(cells[2], 160, "%s", json_string_value(json_object_get(l, "arch")));
+    json_int_t paths = json_integer_value(json_object_get(l, "call_paths"));
+    /* A site's later launches sit under its first. */
+    if (i > 0 && same_site(rows[i - 1].l, l))
+        cells[0][0] = 0;
+    else
+        snprintf(cells[0], 160, "%s:%lld", json_string_value(json_object_get(l, "file")),
+                 (long long)json_integer_value(json_object_get(l, "line")));
+    snprintf(cells[1], 160, paths > 1 ? "x%lld" : "", (long long)paths);
+    snprintf(cells[2], 160, "%s", json_string_value(json_object_get(l, "kernel")));
+    snprintf(cells[3], 160, "%s", json_string_value(json_object_get(l, "arch")));
     if (json_is_array(blk))
-        snprintf(cells[3], 160, "%lldx%lldx%lld",
+        snprintf(cells[4], 160, "%lldx%lldx%lld",
                  (long long)json_integer_value(json_array_get(blk, 0)),
                  (long long)json_integer_value(json_array_get(blk, 1)),
                  (long long)json_integer_value(json_array_get(blk, 2)));
     else
-        snprintf(cells[3], 160, "?");
+        snprintf(cells[4], 160, "?");
     if (!json_is_object(occ))
-        snprintf(cells[4], 160, "-");
+        snprintf(cells[5], 160, "-");
     else if (json_object_get(occ, "reason"))
-        snprintf(cells[4], 160, "cannot launch");
+        snprintf(cells[5], 160, "cannot launch");
     else
-        snprintf(cells[4], 160, "%lld blocks/SM, %.1f%%",
+        snprintf(cells[5], 160, "%lld blocks/SM, %.1f%%",
                  (long long)json_integer_value(json_object_get(occ, "blocks_per_sm")),
                  json_real_value(json_object_get(occ, "occupancy")) * 100.0);
-    launch_time_cell(l, cells[5], 160);
+    launch_time_cell(l, cells[6], 160);
 }
 
 void source_launch_text(sbuf *out, const source_outputs *o, bool color)
@@ -1158,38 +1311,68 @@ void source_launch_text(sbuf *out, const source_outputs *o, bool color)
     json_object_foreach(o->launches, key, list) n += json_array_size(list);
     if (n == 0)
         return;
-    json_t **all = xcalloc(n, sizeof *all);
+    launch_row *all = xcalloc(n, sizeof *all);
     n = 0;
     json_object_foreach(o->launches, key, list)
     {
         size_t i;
         json_t *l;
-        json_array_foreach(list, i, l) all[n++] = l;
+        json_array_foreach(list, i, l)
+        {
+            all[n].l = l;
+            all[n].order = n;
+            n++;
+        }
     }
     qsort(all, n, sizeof *all, cmp_launch);
-    static const char *const head[6] = {"launch", "kernel",    "arch",
-                                        "block",  "occupancy", "predicted time"};
-    int width[6];
-    for (int c = 0; c < 6; c++)
+    /* The columns: where, paths (x9: call paths that launch it alike),
+     * kernel, arch, block, occupancy, what tells a site's launches apart,
+     * the predicted time; paths, differs and time only where some row
+     * has one. */
+    enum { C_AT, C_PATHS, C_KERNEL, C_ARCH, C_BLOCK, C_OCC, C_TIME, C_DIFFERS, C_N };
+    static const char *const head[C_N] = {"launch", "paths",     "kernel",         "arch",
+                                          "block",  "occupancy", "predicted time", "differs"};
+    int width[C_N];
+    bool shown[C_N];
+    for (int c = 0; c < C_N; c++) {
         width[c] = (int)strlen(head[c]);
-    char cells[6][160];
-    bool any_time = false;
+        shown[c] = c != C_PATHS && c != C_TIME && c != C_DIFFERS;
+    }
+    char cells[C_N][160];
     for (size_t i = 0; i < n; i++) {
-        launch_cells(all[i], cells);
-        any_time = any_time || strcmp(cells[5], "-") != 0;
-        for (int c = 0; c < 6; c++)
+        launch_cells(all, i, cells);
+        differs_cell(all, n, i, cells[C_DIFFERS], 160);
+        shown[C_PATHS] = shown[C_PATHS] || cells[C_PATHS][0];
+        shown[C_TIME] = shown[C_TIME] || strcmp(cells[C_TIME], "-") != 0;
+        shown[C_DIFFERS] = shown[C_DIFFERS] || cells[C_DIFFERS][0];
+        for (int c = 0; c < C_N; c++)
             if ((int)strlen(cells[c]) > width[c])
                 width[c] = (int)strlen(cells[c]);
     }
-    /* The column only where some launch has a prediction. */
-    sbuf_addf(out, "\n%-*s  %-*s  %-*s  %-*s  %-*s%s%s\n", width[0], head[0], width[1], head[1],
-              width[2], head[2], width[3], head[3], any_time ? width[4] : 0, head[4],
-              any_time ? "  " : "", any_time ? head[5] : "");
-    for (size_t i = 0; i < n; i++) {
-        launch_cells(all[i], cells);
-        sbuf_addf(out, "%-*s  %-*s  %-*s  %-*s  %-*s%s%s\n", width[0], cells[0], width[1], cells[1],
-                  width[2], cells[2], width[3], cells[3], any_time ? width[4] : 0, cells[4],
-                  any_time ? "  " : "", any_time ? cells[5] : "");
+    int last = C_N - 1;
+    while (!shown[last])
+        last--;
+    for (size_t i = 0; i <= n; i++) {
+        const char *const *row = head;
+        const char *r[C_N];
+        if (i > 0) {
+            launch_cells(all, i - 1, cells);
+            differs_cell(all, n, i - 1, cells[C_DIFFERS], 160);
+            for (int c = 0; c < C_N; c++)
+                r[c] = cells[c];
+            row = r;
+        }
+        sbuf_add(out, i == 0 ? "\n" : "");
+        bool first = true;
+        for (int c = 0; c <= last; c++) {
+            if (!shown[c])
+                continue;
+            sbuf_addf(out, "%s%-*s", first ? "" : "  ", c == last ? 0 : width[c], row[c]);
+            first = false;
+        }
+        while (out->len > 0 && out->data[out->len - 1] == ' ')
+            out->len--;
+        sbuf_addc(out, '\n');
     }
     free(all);
 }

@@ -1,0 +1,148 @@
+/* launch_names: the names a launch's sizes and counts read (grid, block,
+ * shared memory, and the kernel's FLOP and byte totals, a kernel
+ * parameter read as the argument the launch passes), which of them the
+ * user bound and which still have no value, with what the front end knows
+ * of where each comes from. The sizes block and --defines' check of
+ * unknown names read these. */
+#include "report/launch_names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAMES_MAX 64
+
+typedef struct name_set {
+    const char *name[NAMES_MAX];
+    int n;
+} name_set;
+
+static void add_name(name_set *s, const char *name)
+{
+    for (int i = 0; i < s->n; i++)
+        if (!strcmp(s->name[i], name))
+            return;
+    if (s->n < NAMES_MAX)
+        s->name[s->n++] = name;
+}
+
+static void add_syms(name_set *s, const expr *e)
+{
+    if (!e)
+        return;
+    expr_env none;
+    expr_env_init(&none);
+    expr_sym_ref refs[NAMES_MAX];
+    int n = 0;
+    bool overflow = false;
+    expr_unbound_syms(e, &none, refs, &n, NAMES_MAX, &overflow);
+    for (int i = 0; i < n; i++)
+        if (refs[i].builtin == SYM_NAMED && refs[i].name)
+            add_name(s, refs[i].name);
+}
+
+static void add_value(name_set *s, const cusrc_value *v)
+{
+    if (v->present && !v->known)
+        add_syms(s, v->e);
+}
+
+/* The argument a kernel parameter takes at this launch, or NULL. */
+static const cusrc_value *arg_of(const cusrc_kernel *k, const cusrc_launch *l, const char *name)
+{
+    for (int a = 0; a < l->n_args && a < k->n_params; a++)
+        if (k->params[a].name && !strcmp(k->params[a].name, name))
+            return &l->args[a];
+    return NULL;
+}
+
+/* Names the front end makes for its own bookkeeping: a loop's trip count
+ * it could not write as an expression, the weight of a branch's arm. */
+static bool internal_name(const char *name)
+{
+    return !strncmp(name, "trips_L", 7) || !strncmp(name, "taken_A", 7);
+}
+
+static void add_counts(name_set *s, const cusrc_kernel *kn, const cusrc_launch *l, const kroof *k)
+{
+    name_set in_counts = {0};
+    for (int i = 0; i < 4; i++)
+        add_syms(&in_counts, k->flops[i]);
+    add_syms(&in_counts, k->bytes);
+    for (int i = 0; i < in_counts.n; i++) {
+        const char *name = in_counts.name[i];
+        const cusrc_value *arg = arg_of(kn, l, name);
+        if (arg && arg->known)
+            continue;
+        if (arg && arg->e)
+            add_syms(s, arg->e);
+        else if (!internal_name(name))
+            add_name(s, name);
+    }
+    /* A trip count stays unknown only when nothing else is missing. */
+    if (!k->known && k->unbound && internal_name(k->unbound))
+        add_name(s, k->unbound);
+}
+
+/* What the front end says of where the name comes from: the reason given
+ * for the first of the launch's values that depends on it. */
+static const char *origin_of(const cusrc_launch *l, const char *name)
+{
+    char quoted[256];
+    snprintf(quoted, sizeof quoted, "'%s'", name);
+    const cusrc_value *vals[7] = {&l->grid.x,  &l->grid.y,  &l->grid.z, &l->block.x,
+                                  &l->block.y, &l->block.z, &l->smem};
+    for (int i = 0; i < 7; i++)
+        if (vals[i]->why && strstr(vals[i]->why, quoted))
+            return vals[i]->why;
+    for (int a = 0; a < l->n_args; a++)
+        if (l->args[a].why && strstr(l->args[a].why, quoted))
+            return l->args[a].why;
+    return NULL;
+}
+
+json_t *launch_names_json(const cusrc_kernel *kn, const cusrc_launch *l, const kroof *k,
+                          const kroof_defines *user)
+{
+    name_set s = {0};
+    json_t *params = json_array();
+    for (int i = 0; i < kn->n_params; i++)
+        if (kn->params[i].name && kn->params[i].name[0])
+            json_array_append_new(params, json_string(kn->params[i].name));
+    if (!l)
+        return json_pack("{s:o}", "params", params);
+    const cusrc_value *vals[7] = {&l->grid.x,  &l->grid.y,  &l->grid.z, &l->block.x,
+                                  &l->block.y, &l->block.z, &l->smem};
+    for (int i = 0; i < 7; i++)
+        add_value(&s, vals[i]);
+    add_counts(&s, kn, l, k);
+    /* A name in the condition the launch runs under decides whether it
+     * does (--define may bind it); it sizes nothing. */
+    name_set reach = {0};
+    add_syms(&reach, l->reach);
+    json_t *reads = json_array(), *unknown = json_array(), *origins = json_object();
+    for (int i = 0; i < s.n; i++) {
+        json_array_append_new(reads, json_string(s.name[i]));
+        bool bound = false;
+        for (int d = 0; user && d < user->n && !bound; d++)
+            bound = !strcmp(user->names[d], s.name[i]);
+        if (bound)
+            continue;
+        json_array_append_new(unknown, json_string(s.name[i]));
+        const char *why = origin_of(l, s.name[i]);
+        int line;
+        if (why)
+            json_object_set_new(origins, s.name[i], json_string(why));
+        else if (sscanf(s.name[i], "trips_L%d", &line) == 1)
+            json_object_set_new(
+                origins, s.name[i],
+                json_sprintf("the trip count of the loop at line %d, which gpulint cannot write "
+                             "as an expression",
+                             line));
+    }
+    json_t *decides = json_array();
+    for (int i = 0; i < reach.n; i++)
+        json_array_append_new(decides, json_string(reach.name[i]));
+    return json_pack("{s:o, s:o, s:o, s:o, s:o}", "reads", reads, "unknown", unknown, "origins",
+                     origins, "reach", decides, "params", params);
+}
