@@ -392,10 +392,11 @@ function renderReport(r) {
   table("launches-table",
     [["kernel"], ["where"], ["grid"], ["block"], ["occupancy", "num"], ["limited by"], ["predicted time", "num"], ["time limited by"]],
     ls.map(({ k, l }) => ({ cells: [
-      l.kernel || k.demangled, `${l.file}:${l.line}`, dims(l.grid), dims(l.block),
+      l.kernel || k.demangled, `${l.file}:${l.line}` + (l.call_paths > 1 ? ` (×${l.call_paths} paths)` : ""), dims(l.grid), dims(l.block),
       l.occupancy ? pct(l.occupancy.occupancy) : "–",
       l.occupancy ? (l.occupancy.limiters || []).map((x) => LIMIT_NAMES[x] || x).join(", ") : "–",
       l.time ? fmtTime(l.time.predicted_s) : "–", l.time ? l.time.limiter : "–"] })));
+  drawEntry(r.entry);
   const pick = $("launch-pick");
   pick.replaceChildren(...ls.map(({ k, l }, i) => new Option(`${l.kernel || k.demangled} (${l.file}:${l.line})`, String(i))));
   pick.onchange = () => launchCurves(ls[Number(pick.value)]);
@@ -419,6 +420,42 @@ function launchCurves({ k, l }) {
   if (a.error) { $("launch-occ").textContent = a.error; return; }
   $("launch-occ").textContent = `${k.demangled || k.name}: ${pct(a.occupancy)}, ${a.blocks_per_sm} blocks of ${a.threads_per_block} threads per SM, limited by ${a.limiters.map((x) => LIMIT_NAMES[x]).join(", ")}`;
   for (const c of ["threads", "registers", "shared_memory"]) drawCurve($("rchart-" + c), a.curves && a.curves[c], current(a, c), c);
+}
+
+// --entry FUNCTION: each launch's total over one call of it, as bars
+// (share of the known total), then the table the text report prints.
+function drawEntry(e) {
+  $("entry").hidden = !e;
+  if (!e) return;
+  $("entry-title").textContent = `Where the time of one call of ${e.entry} goes`;
+  const rows = e.launches || [];
+  $("entry-note").textContent = `${rows.length} launch site${rows.length === 1 ? "" : "s"} on ${e.arch || "the target"}, ` +
+    `${e.complete ? "" : "at least "}${fmtTime(e.total_s)} predicted in all` +
+    (e.complete ? "." : "; a count or a time gpulint does not know leaves a row out of the bars (see its reason in the table).");
+  const svg = $("entry-chart");
+  svg.replaceChildren();
+  const known = rows.filter((r) => typeof r.share === "number");
+  const bar = 22, left = 330, width = 560;
+  svg.setAttribute("viewBox", `0 0 ${left + width + 70} ${Math.max(1, known.length) * bar + 8}`);
+  // A site's rows told apart by the arguments that differ between them.
+  const parts = (r) => (r.arguments ? r.arguments.split(", ") : []);
+  const differs = (r) => {
+    const same = rows.filter((o) => o.file === r.file && o.line === r.line);
+    if (same.length < 2) return "";
+    return parts(r).filter((p) => !same.every((o) => parts(o).includes(p))).join(", ");
+  };
+  known.forEach((r, i) => {
+    const y = 4 + i * bar, w = Math.max(1, r.share * width);
+    svg.append(
+      el("text", { x: left - 8, y: y + bar * 0.65, "text-anchor": "end" }, `${r.kernel.slice(0, 30)} (:${r.line}${differs(r) ? ", " + differs(r).slice(0, 24) : ""})`),
+      el("rect", { x: left, y: y + 3, width: w, height: bar - 6, class: "bar" }),
+      el("text", { x: left + w + 6, y: y + bar * 0.65 }, pct(r.share)));
+  });
+  table("entry-table", [["launch"], ["kernel"], ["launches", "num"], ["each", "num"], ["total", "num"], ["share", "num"], ["arguments"], ["unknown"]],
+    rows.map((r) => ({ cells: [`${r.file}:${r.line}`, r.kernel,
+      r.launches === null ? "?" : String(r.launches), fmtTime(r.each_s), fmtTime(r.total_s),
+      typeof r.share === "number" ? pct(r.share) : "?", r.arguments || "",
+      [r.launches_unknown ? `launches: ${r.launches_unknown}` : "", r.time_unknown ? `time: ${r.time_unknown}` : ""].filter(Boolean).join("; ")] })));
 }
 
 function flopsOf(e) {

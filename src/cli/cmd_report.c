@@ -17,6 +17,7 @@
 #include "report/html_report.h"
 #include "report/code_report.h"
 #include "report/kernel_report.h"
+#include "report/entry_report.h"
 #include "report/sizes_report.h"
 #include "report/source_report.h"
 #include "analysis/timing/roofline.h"
@@ -40,6 +41,7 @@ typedef struct report_args {
     const char *run_args;
     const char *plot;
     const char *clock;
+    const char *entry;
     bool help;
     bool sizes_template; /* gpulint sizes: the --defines file to fill in */
 } report_args;
@@ -159,6 +161,12 @@ static void print_text(const report *r, const report_args *a, const source_outpu
         sbuf_addc(&out, '\n');
         findings_text(&out, findings, style.color);
     }
+    /* What --entry asks for, last: where the eye lands. */
+    if (a->entry) {
+        json_t *e = entry_json(src->launches, a->entry);
+        entry_text(&out, e);
+        json_decref(e);
+    }
     fputs(sbuf_str(&out), stdout);
     sbuf_free(&out);
     free(rows);
@@ -232,6 +240,50 @@ static int check_defines_read(const defines *d, const source_outputs *src)
     return EXIT_OK;
 }
 
+/* --entry must name a function some launch is reached from; the error
+ * lists those that are. */
+static int check_entry(const char *entry, const source_outputs *src)
+{
+    json_t *e = entry_json(src->launches, entry);
+    bool any = json_array_size(json_object_get(e, "launches")) > 0;
+    json_decref(e);
+    if (any)
+        return EXIT_OK;
+    json_t *names = json_array();
+    const char *key;
+    json_t *list;
+    json_object_foreach(src->launches, key, list)
+    {
+        size_t i, p, k;
+        json_t *l, *path, *fn;
+        json_array_foreach(list, i, l)
+        {
+            json_array_foreach(json_object_get(l, "paths"), p, path)
+            {
+                json_array_foreach(json_object_get(path, "via"), k, fn)
+                {
+                    if (!listed(names, json_string_value(fn)))
+                        json_array_append(names, fn);
+                }
+            }
+        }
+    }
+    sbuf b;
+    sbuf_init(&b);
+    size_t i;
+    json_t *fn;
+    json_array_foreach(names, i, fn)
+    {
+        sbuf_addf(&b, "%s%s", i ? ", " : "", json_string_value(fn));
+    }
+    int rc = diag_error(
+        EXIT_USAGE, "--entry %s: no launch is reached from '%s' (%s%s)", entry, entry,
+        json_array_size(names) ? "launches are reached from " : "no launch found", sbuf_str(&b));
+    sbuf_free(&b);
+    json_decref(names);
+    return rc;
+}
+
 /* gpulint sizes: the names without a value, as a --defines file. */
 static void print_sizes_template(const report_args *a, const source_outputs *src)
 {
@@ -296,7 +348,8 @@ static json_t *launches_for(const source_outputs *src, const report_kernel *k)
     return out;
 }
 
-static json_t *full_json(const report *r, const source_outputs *src, const finding_list *findings)
+static json_t *full_json(const report *r, const report_args *a, const source_outputs *src,
+                         const finding_list *findings)
 {
     json_t *root = report_json(r);
     json_t *kernels = json_object_get(root, "kernels");
@@ -309,6 +362,8 @@ static json_t *full_json(const report *r, const source_outputs *src, const findi
     json_object_set(root, "notes", src->notes);
     json_object_set(root, "roofline", src->roofline);
     json_object_set_new(root, "sizes", sizes_json(src->launches, src->roofline));
+    if (a->entry)
+        json_object_set_new(root, "entry", entry_json(src->launches, a->entry));
     json_object_set_new(root, "findings", findings_json(findings));
     return root;
 }
@@ -322,6 +377,32 @@ static int print_html(json_t *root)
     bool ok = text && html_report_write(stdout, text, "report", err, sizeof err);
     free(text);
     return ok ? EXIT_OK : diag_error(EXIT_USAGE, "%s", err);
+}
+
+/* The run's report in the format asked for; rc is the run's status so far. */
+static int print_report(const report_args *a, report *r, int rc)
+{
+    collect_findings(r, a);
+    if (a->plot) {
+        int prc = plot_roofline(r, &r->src, a->plot);
+        if (rc == EXIT_OK)
+            rc = prc;
+    }
+    if (a->sizes_template && strcmp(a->format, "json") == 0)
+        cli_put_json(sizes_json(r->src.launches, r->src.roofline));
+    else if (a->sizes_template)
+        print_sizes_template(a, &r->src);
+    else if (strcmp(a->format, "json") == 0)
+        cli_put_json(full_json(r, a, &r->src, &r->findings));
+    else if (strcmp(a->format, "html") == 0) {
+        int hrc = print_html(full_json(r, a, &r->src, &r->findings));
+        if (rc == EXIT_OK)
+            rc = hrc;
+    } else if (strcmp(a->format, "sarif") == 0)
+        print_sarif(&r->findings, &r->src);
+    else
+        print_text(r, a, &r->src, &r->findings);
+    return rc;
 }
 
 static int report_main(report_args *a, int argc, char **argv, const char *usage)
@@ -359,6 +440,9 @@ static int report_main(report_args *a, int argc, char **argv, const char *usage)
         {"run-args", 0, OPT_TEXT, &a->run_args, NULL, "'ARG...'",
          "the program's own arguments (argv[1], ...; '' for none): sizes main reads from its "
          "command line (atoi(argv[1]), argc) are then known"},
+        {"entry", 0, OPT_STRING, &a->entry, NULL, "FUNCTION",
+         "where one call of FUNCTION's GPU time goes: the launches it makes, how many, each "
+         "one's predicted time, total and share"},
         {"plot", 0, OPT_STRING, &a->plot, NULL, "FILE",
          "roofline chart of the launches (.svg/.png)"},
         {"clock", 0, OPT_STRING, &a->clock, NULL, "boost|base",
@@ -445,29 +529,11 @@ static int report_main(report_args *a, int argc, char **argv, const char *usage)
     rc = pipeline_run(&a->p, &r);
     if (rc == EXIT_OK)
         rc = check_defines_read(&a->given, &r.src);
+    if (rc == EXIT_OK && a->entry)
+        rc = check_entry(a->entry, &r.src);
     /* With several files, those that failed do not hide the others. */
-    if (rc == EXIT_OK || (r.n_kernels && rc != EXIT_USAGE)) {
-        collect_findings(&r, a);
-        if (a->plot) {
-            int prc = plot_roofline(&r, &r.src, a->plot);
-            if (rc == EXIT_OK)
-                rc = prc;
-        }
-        if (a->sizes_template && strcmp(a->format, "json") == 0)
-            cli_put_json(sizes_json(r.src.launches, r.src.roofline));
-        else if (a->sizes_template)
-            print_sizes_template(a, &r.src);
-        else if (strcmp(a->format, "json") == 0)
-            cli_put_json(full_json(&r, &r.src, &r.findings));
-        else if (strcmp(a->format, "html") == 0) {
-            int hrc = print_html(full_json(&r, &r.src, &r.findings));
-            if (rc == EXIT_OK)
-                rc = hrc;
-        } else if (strcmp(a->format, "sarif") == 0)
-            print_sarif(&r.findings, &r.src);
-        else
-            print_text(&r, a, &r.src, &r.findings);
-    }
+    if (rc == EXIT_OK || (r.n_kernels && rc != EXIT_USAGE))
+        rc = print_report(a, &r, rc);
     report_free(&r);
     compdb_argv_free(a->p.run_args);
     opt_free(&res);

@@ -623,6 +623,7 @@ static void scan_unit(cusrc_tu *t, scan_state *s, const char *fbuf, size_t fsize
             scan_function(s, s->fns.c[i], NULL);
     }
     scan_merge_launches(t);
+    scan_note_unfollowed(s);
     t->consts = &s->consts;
     kern_build_variants(t);
 }
@@ -685,6 +686,7 @@ static void scratch_free(cusrc_tu *t, scan_state *s)
     for (size_t i = 0; i < s->n_called; i++)
         free(s->called[i]);
     free(s->called);
+    sbuf_free(&s->unfollowed);
 }
 
 bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, char **err)

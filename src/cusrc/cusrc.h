@@ -280,6 +280,17 @@ typedef struct cusrc_size_from {
     src_loc loc;    /* its declaration */
 } cusrc_size_from;
 
+/* One call path from a function scanned as written down to a launch:
+ * the functions, outermost first, and how many times each makes the next
+ * call (the last: the launch) per call of it, from the loops around that
+ * call ("L" for a loop over L layers; EX_CONST 1 outside loops). */
+typedef struct cusrc_path {
+    int n;
+    char **fn;
+    expr **runs;
+    char **why; /* where a count that is not constant comes from, else NULL */
+} cusrc_path;
+
 typedef struct cusrc_launch {
     cusrc_launch_kind kind;
     char *kernel_name; /* the callee as written, without template arguments */
@@ -316,6 +327,7 @@ typedef struct cusrc_launch {
      * its reach is where any of them runs). */
     char *via;
     int call_paths;
+    cusrc_path *paths; /* call_paths of them */
     /* The constants the launch's values were computed from, along the
      * call chain, outermost first (empty when it uses none). */
     int n_sizes_from;

@@ -46,8 +46,17 @@ int x_argv_index(fn_ctx *f, cnode *n, int depth)
     if (!n || depth > 4)
         return 0;
     if (n->kind != CXCursor_ArraySubscriptExpr || cn_n_expr_kids(n) != 2) {
-        /* a conversion: one expression inside */
-        return cn_n_expr_kids(n) == 1 && n->kind != CXCursor_DeclRefExpr
+        /* a conversion: one expression inside, and what the constructor
+         * of std::string leaves to its defaults (the allocator) */
+        int kids = cn_n_expr_kids(n);
+        for (int i = 1; i < kids; i++) {
+            char *text = cn_text(f->t, cn_expr_kid(n, i)->cur);
+            bool given = text && text[0];
+            free(text);
+            if (given)
+                return 0;
+        }
+        return kids >= 1 && n->kind != CXCursor_DeclRefExpr
                    ? x_argv_index(f, cn_expr_kid(n, 0), depth + 1)
                    : 0;
     }

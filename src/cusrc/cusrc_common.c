@@ -106,6 +106,17 @@ void cusrc_launch_free(cusrc_launch *l)
     free(l->why_not);
     expr_free(l->reach);
     free(l->via);
+    for (int i = 0; l->paths && i < l->call_paths; i++) {
+        for (int k = 0; k < l->paths[i].n; k++) {
+            free(l->paths[i].fn[k]);
+            expr_free(l->paths[i].runs[k]);
+            free(l->paths[i].why[k]);
+        }
+        free(l->paths[i].fn);
+        free(l->paths[i].why);
+        free(l->paths[i].runs);
+    }
+    free(l->paths);
     for (int i = 0; i < l->n_sizes_from; i++) {
         free(l->sizes_from[i].name);
         free(l->sizes_from[i].function);

@@ -769,6 +769,16 @@ static bool is_rounding_call(const char *name, bool *up)
     return *up || name_in(name, downs);
 }
 
+/* An argument the call leaves to its default (std::stoi's base): no text
+ * of its own in the source. */
+static bool default_arg(fn_ctx *f, cnode *arg)
+{
+    char *text = cn_text(f->t, arg->cur);
+    bool none = !text || !text[0];
+    free(text);
+    return none;
+}
+
 /* The value a C library call gives main's argv[K] where the user passed
  * the program's arguments (--run-args): atoi and its kin, strtol with a
  * constant base, std::stoi; as an integer. False when the call is none of
@@ -790,7 +800,8 @@ static bool argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, exp
     int64_t base = 10;
     if (!strncmp(name, "strto", 5) && (nargs < 3 || !x_const(f, cn_expr_kid(call, 3), &base)))
         return false;
-    if (!strncmp(name, "sto", 3) && nargs >= 3 && !x_const(f, cn_expr_kid(call, 3), &base))
+    if (!strncmp(name, "sto", 3) && nargs >= 3 && !x_const(f, cn_expr_kid(call, 3), &base) &&
+        !default_arg(f, cn_expr_kid(call, 3)))
         return false;
     if (base < 0 || base == 1 || base > 36)
         return false;

@@ -129,10 +129,25 @@ static cusrc_launch *new_launch(scan_state *ss, cusrc_launch_kind kind, cnode *c
     cn_loc(t, call->cur, &l->loc);
     l->reach = launch_reach(f, call);
     l->call_paths = 1;
+    l->paths = xcalloc(1, sizeof *l->paths);
+    cusrc_path *path = &l->paths[0];
+    path->n = ss->depth + 1;
+    path->fn = xcalloc((size_t)path->n, sizeof *path->fn);
+    path->runs = xcalloc((size_t)path->n, sizeof *path->runs);
+    path->why = xcalloc((size_t)path->n, sizeof *path->why);
     sbuf via;
     sbuf_init(&via);
-    for (int i = 0; i <= ss->depth; i++)
-        sbuf_addf(&via, "%s%s", i ? " > " : "", ss->names[i] ? ss->names[i] : "?");
+    for (int i = 0; i <= ss->depth; i++) {
+        const char *name = ss->names[i] ? ss->names[i] : "?";
+        sbuf_addf(&via, "%s%s", i ? " > " : "", name);
+        path->fn[i] = xstrdup(name);
+        if (i < ss->depth) {
+            path->runs[i] = expr_clone(ss->runs[i]);
+            path->why[i] = ss->runs_why[i] ? xstrdup(ss->runs_why[i]) : NULL;
+        } else {
+            path->runs[i] = host_runs_of(f, call, &path->why[i]);
+        }
+    }
     l->via = sbuf_take(&via);
     /* The conditions of the calls that led here, outermost first. */
     for (int i = ss->depth - 1; i >= 0; i--)
@@ -530,12 +545,61 @@ enum CXChildVisitResult scan_called_visit(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
+/* A call the following stops at, noted once by its text and line: the
+ * launches below it (if any) are not found. */
+static void unfollowed(scan_state *s, cnode *call, const char *why)
+{
+    if (s->n_unfollowed++ >= 3)
+        return;
+    char *text = cn_text_trunc(s->t, call->cur, 60);
+    src_loc l = {0};
+    cn_loc(s->t, call->cur, &l);
+    sbuf_addf(&s->unfollowed, "%s'%s' (line %d, %s)", s->n_unfollowed > 1 ? ", " : "",
+              text ? text : "?", l.line, why);
+    free(text);
+    free(l.file);
+}
+
+void scan_note_unfollowed(scan_state *s)
+{
+    if (!s->n_unfollowed)
+        return;
+    tu_note(s->t,
+            "%d host call%s where following the calls to the launches stops or may go wrong, so "
+            "launches below %s may be missing or not the ones that run: %s%s",
+            s->n_unfollowed, s->n_unfollowed == 1 ? "" : "s", s->n_unfollowed == 1 ? "it" : "them",
+            sbuf_str(&s->unfollowed), s->n_unfollowed > 3 ? ", ..." : "");
+}
+
+/* A call whose callee the following cannot name: through a pointer to a
+ * function (a variable, parameter or field), or a virtual method, whose
+ * override is chosen at run time. */
+static void note_indirect(scan_state *s, cnode *call)
+{
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    enum CXCursorKind k = clang_getCursorKind(fn);
+    if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl || k == CXCursor_FieldDecl) {
+        CXType t = clang_getCanonicalType(clang_getCursorType(fn));
+        if (t.kind == CXType_Pointer)
+            t = clang_getCanonicalType(clang_getPointeeType(t));
+        if (t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto)
+            unfollowed(s, call, "through a function pointer: not followed");
+    } else if (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(fn)) {
+        CXCursor def = clang_getCursorDefinition(fn);
+        if (!clang_Cursor_isNull(def) && (cn_in_main(s->t, def) || cn_in_user_header(s->t, def)))
+            unfollowed(s, call,
+                       "a virtual method: followed into the one declared, which an override "
+                       "may replace at run time");
+    }
+}
+
 /* Launch wrappers (`void run(int n) { k<<<(n + 255) / 256, 256>>>(...); }`)
  * are followed from their call sites with the arguments bound, so that the
  * launch sees main's constants; each call site gives its own launch. */
 static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
 {
     CXCursor fn = clang_getCursorReferenced(call->cur), def;
+    note_indirect(s, call);
     if (clang_Cursor_isNull(fn) || s->depth >= SCAN_MAX_DEPTH || s->budget <= 0 ||
         !expandable(s, fn, &def))
         return;
@@ -543,6 +607,7 @@ static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
     for (int i = 0; i < s->depth; i++)
         if (!strcmp(s->stack[i], key)) {
             free(key);
+            unfollowed(s, call, "recursive: not followed again");
             return;
         }
     param_binding pb[16];
@@ -550,11 +615,16 @@ static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
     if (n >= 0) {
         bind_frame fr = {pb, n, NULL};
         s->reach[s->depth] = launch_reach(f, call);
+        s->runs[s->depth] = host_runs_of(f, call, &s->runs_why[s->depth]);
         s->stack[s->depth++] = key;
         scan_function(s, def, &fr);
         s->depth--;
         expr_free(s->reach[s->depth]);
         s->reach[s->depth] = NULL;
+        expr_free(s->runs[s->depth]);
+        s->runs[s->depth] = NULL;
+        free(s->runs_why[s->depth]);
+        s->runs_why[s->depth] = NULL;
         x_unbind(pb, n);
     }
     free(key);
@@ -570,9 +640,12 @@ static void expand_ref(scan_state *s, CXCursor fn)
         s->budget <= 0 || !expandable(s, fn, &def))
         return;
     char *key = fn_key(fn);
+    s->runs[s->depth] = expr_const(1);
     s->stack[s->depth++] = key;
     scan_function(s, def, NULL);
     s->depth--;
+    expr_free(s->runs[s->depth]);
+    s->runs[s->depth] = NULL;
     free(key);
 }
 
@@ -662,7 +735,13 @@ void scan_merge_launches(cusrc_tu *t)
             m->reach = expr_binary(OP_LOR, m->reach, l->reach);
             l->reach = NULL;
         }
-        m->call_paths += l->call_paths;
+        int both = m->call_paths + l->call_paths;
+        m->paths = xrealloc(m->paths, (size_t)both * sizeof *m->paths);
+        memcpy(m->paths + m->call_paths, l->paths, (size_t)l->call_paths * sizeof *l->paths);
+        m->call_paths = both;
+        free(l->paths);
+        l->paths = NULL;
+        l->call_paths = 0;
         free(t->launch_usr[i]);
         cusrc_launch_free(l);
     }

@@ -36,14 +36,30 @@ typedef struct scan_state {
     size_t n_called, cap_called;
     char *stack[SCAN_MAX_DEPTH];           /* functions being expanded, against recursion */
     const char *names[SCAN_MAX_DEPTH + 1]; /* their names, the scanned one first */
+    /* How many times each function makes the call that expands the next,
+     * per call of it (the loops around the call; host_runs_of). */
+    expr *runs[SCAN_MAX_DEPTH];
+    char *runs_why[SCAN_MAX_DEPTH];
     /* What must hold at each expanded call for it to run (launch_reach of
      * the call in its caller, NULL = nothing known): a launch reached
      * through them runs only where all of them hold. */
     expr *reach[SCAN_MAX_DEPTH];
     int depth;
+    /* Host calls whose callee the following cannot know (through a
+     * function pointer, a virtual method, recursion): the first few, for
+     * one note, and how many. */
+    sbuf unfollowed;
+    int n_unfollowed;
     int budget;            /* expansions left: a file of many wrappers stays fast */
     bool in_explicit_refs; /* visiting gpulint's appended function (cusrc_explicit.c) */
 } scan_state;
+
+/* ---- cusrc_hostloop.c ---- */
+/* How many times the host function f makes call per call of f: the
+ * product of the trip counts of the loops around it (an unknown part
+ * where a loop's count cannot be written); 1 outside loops. *why: where
+ * a count that is not constant comes from (NULL: constant or not known). */
+expr *host_runs_of(fn_ctx *f, cnode *call, char **why);
 
 /* ---- cusrc_kernels.c ---- */
 /* Macros and constants of the main file (buf), for __launch_bounds__. */
@@ -67,5 +83,7 @@ void scan_function(scan_state *s, CXCursor fn, bind_frame *binds);
 /* Launches the scan found once per call path, merged where every value
  * is the same (the paths counted in call_paths). */
 void scan_merge_launches(cusrc_tu *t);
+/* The note on the calls that stopped the following (scan_state.unfollowed). */
+void scan_note_unfollowed(scan_state *s);
 
 #endif

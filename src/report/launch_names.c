@@ -116,6 +116,20 @@ json_t *launch_names_json(const cusrc_kernel *kn, const cusrc_launch *l, const k
     for (int i = 0; i < 7; i++)
         add_value(&s, vals[i]);
     add_counts(&s, kn, l, k);
+    const char *loop_fn[NAMES_MAX] = {0};
+    /* How many times the loops around the calls that lead to it run it. */
+    name_set counted = {0};
+    const char *loop_why[NAMES_MAX] = {0};
+    for (int p = 0; l->paths && p < l->call_paths; p++)
+        for (int i = 0; i < l->paths[p].n; i++) {
+            int before = counted.n;
+            add_syms(&counted, l->paths[p].runs[i]);
+            for (int c = before; c < counted.n; c++) {
+                add_name(&s, counted.name[c]);
+                loop_fn[c] = l->paths[p].fn[i];
+                loop_why[c] = l->paths[p].why[i];
+            }
+        }
     /* A name in the condition the launch runs under decides whether it
      * does (--define may bind it); it sizes nothing. */
     name_set reach = {0};
@@ -131,8 +145,23 @@ json_t *launch_names_json(const cusrc_kernel *kn, const cusrc_launch *l, const k
         json_array_append_new(unknown, json_string(s.name[i]));
         const char *why = origin_of(l, s.name[i]);
         int line;
+        const char *in_fn = NULL, *loop = NULL;
+        for (int c = 0; c < counted.n && !in_fn; c++)
+            if (!strcmp(counted.name[c], s.name[i])) {
+                in_fn = loop_fn[c];
+                loop = loop_why[c];
+            }
         if (why)
             json_object_set_new(origins, s.name[i], json_string(why));
+        else if (in_fn)
+            json_object_set_new(origins, s.name[i],
+                                json_sprintf("how many launches: a loop in '%s' around the call "
+                                             "runs %s%s",
+                                             in_fn,
+                                             loop ? "a count that "
+                                                  : "a count gpulint "
+                                                    "cannot compute",
+                                             loop ? loop : ""));
         else if (sscanf(s.name[i], "trips_L%d", &line) == 1)
             json_object_set_new(
                 origins, s.name[i],

@@ -161,6 +161,35 @@ static json_t *args_json(const cusrc_kernel *k, const cusrc_launch *l, const kro
     return arr;
 }
 
+/* Each call path to the launch: the functions and how many times each
+ * makes the next call per call of it, a number where the values (and
+ * --define) give one, else the expression ("model->config.layers"). */
+static json_t *paths_json(const cusrc_launch *l, const kroof_defines *defs)
+{
+    json_t *arr = json_array();
+    expr_env env;
+    expr_env_init(&env);
+    kroof_defines_bind(defs, &env);
+    for (int p = 0; l->paths && p < l->call_paths; p++) {
+        const cusrc_path *path = &l->paths[p];
+        json_t *via = json_array(), *runs = json_array();
+        for (int i = 0; i < path->n; i++) {
+            json_array_append_new(via, json_text(path->fn[i]));
+            int64_t n;
+            const char *why = NULL;
+            if (expr_eval(path->runs[i], &env, &n, &why) == EXPR_OK) {
+                json_array_append_new(runs, json_integer(n));
+            } else {
+                char *e = expr_to_string(path->runs[i]);
+                json_array_append_new(runs, json_text(e));
+                free(e);
+            }
+        }
+        json_array_append_new(arr, json_pack("{s:o, s:o}", "via", via, "runs", runs));
+    }
+    return arr;
+}
+
 static void check_launch(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
                          const source_target *t, kernel_row *row, json_t *list, json_t *roof,
                          finding_list *findings)
@@ -192,6 +221,7 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
                             json_text(sf->loc.file ? sf->loc.file : file), "line", sf->loc.line));
     }
     json_object_set_new(o, "sizes_from", from);
+    json_object_set_new(o, "paths", paths_json(l, &defs));
     json_object_set_new(o, "block", dim3_json(&l->block, &defs));
     json_object_set_new(o, "grid", dim3_json(&l->grid, &defs));
     int64_t dyn = 0;

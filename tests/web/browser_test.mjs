@@ -250,6 +250,31 @@ async function reportChecks(browser, page) {
   await view.screenshot({ path: join(shots, "report-viewer.png"), fullPage: true });
   await view.close();
 
+  // --entry: where one call of the program's forward pass spends its time,
+  // as bars and a table; every row with a share has its bar.
+  const data = join(source, "tests", "data");
+  const entryArgs = [join(data, "cli", "cu", "program-paths.cu"), "--defines", join(data, "cli", "defines", "program.sizes"),
+    "--define", "model->config.layers=12", "--entry", "forward"];
+  const ehtml = join(shots, "entry-report.html");
+  writeFileSync(ehtml, execFileSync(gpulint_exe, [...entryArgs, "--format", "html"], { env, maxBuffer: 1 << 26 }));
+  const erep = JSON.parse(execFileSync(gpulint_exe, [...entryArgs, "--format", "json"], { env, maxBuffer: 1 << 26 }).toString());
+  const eview = await browser.newPage();
+  await eview.setViewport({ width: 1280, height: 900 });
+  await eview.goto(pathToFileURL(ehtml).href, { waitUntil: "load" });
+  await eview.waitForSelector("body[data-ready='1']", { timeout: 5000 });
+  const es = await eview.evaluate(() => ({
+    shown: !document.getElementById("entry").hidden,
+    bars: document.querySelectorAll("#entry-chart rect.bar").length,
+    rows: document.querySelectorAll("#entry-table tr").length - 1,
+    title: document.getElementById("entry-title").textContent,
+  }));
+  const withShare = erep.entry.launches.filter((r) => typeof r.share === "number").length;
+  check(es.shown && es.rows === erep.entry.launches.length && es.bars === withShare && withShare > 0 &&
+    es.title.includes("forward"),
+    "--entry: the time table and a bar per launch site with a share", `${es.rows} rows, ${es.bars} bars`);
+  await eview.screenshot({ path: join(shots, "entry-report.png"), fullPage: true });
+  await eview.close();
+
   await page.setViewport({ width: 1280, height: 900 });
   await page.click("#tab-report");
   const input = await page.$("#report-file");
