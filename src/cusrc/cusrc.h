@@ -414,6 +414,9 @@ void cusrc_launch_free(cusrc_launch *l);
 /* Removes the launches whose reach is false in env (the --define values;
  * constants need none), with a note naming them. Returns how many. */
 size_t cusrc_drop_unreached(cusrc_unit *u, const expr_env *env);
+/* Whether a condition holds in env: 1, 0, or -1 when not known (&& and ||
+ * decided by one side where it decides). */
+int cusrc_truth(const expr *e, const expr_env *env);
 
 /* A human-readable listing of everything found, for debugging and tests. */
 void cusrc_dump(const cusrc_unit *u, sbuf *out);

@@ -541,17 +541,17 @@ bool cusrc_arch_of(char *const *nvcc_args, int n, char arch[32])
 
 /* 1 true, 0 false, -1 not known: && and || decide where one side does
  * (`which == 0 && threads == 512` is false with threads=256 alone). */
-static int truth(const expr *e, const expr_env *env)
+int cusrc_truth(const expr *e, const expr_env *env)
 {
     int64_t v;
     if (expr_eval(e, env, &v, NULL) == EXPR_OK)
         return v != 0;
     if (e->kind == EX_UNARY && e->op == OP_NOT) {
-        int a = truth(e->a, env);
+        int a = cusrc_truth(e->a, env);
         return a < 0 ? -1 : !a;
     }
     if (e->kind == EX_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
-        int a = truth(e->a, env), b = truth(e->b, env);
+        int a = cusrc_truth(e->a, env), b = cusrc_truth(e->b, env);
         int decides = e->op == OP_LOR; /* the value that decides alone */
         if (a == decides || b == decides)
             return decides;
@@ -568,7 +568,7 @@ size_t cusrc_drop_unreached(cusrc_unit *u, const expr_env *env)
     sbuf_init(&which);
     for (size_t i = 0; i < u->n_launches; i++) {
         cusrc_launch *l = &u->launches[i];
-        if (l->reach && truth(l->reach, env) == 0) {
+        if (l->reach && cusrc_truth(l->reach, env) == 0) {
             /* Each instantiation of a template function has its copy. */
             bool seen = false;
             for (int j = 0; j < n_lines && !seen; j++)

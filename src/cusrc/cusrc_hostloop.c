@@ -5,6 +5,7 @@
  * bound), so `for (int l = 0; l < L; l++)` runs a launch L times. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cusrc/cusrc_int.h"
 #include "cusrc/cusrc_scan.h"
@@ -66,64 +67,86 @@ static bool step_of(fn_ctx *f, cnode *inc, CXCursor var, int64_t *step)
     return false;
 }
 
-static expr *unknown_loop(fn_ctx *f, cnode *s)
+static void unknown_loop(fn_ctx *f, cnode *s, host_loop *out)
 {
     src_loc l = {0};
     cn_loc(f->t, s->cur, &l);
     char why[96];
     snprintf(why, sizeof why, "the trip count of the loop at line %d", l.line);
     free(l.file);
-    return expr_unknown(why);
+    out->trips = expr_unknown(why);
 }
 
-static expr *for_trips(fn_ctx *f, cnode *s)
+static enum CXBinaryOperatorKind flipped(enum CXBinaryOperatorKind op)
+{
+    return op == CXBinaryOperator_LT   ? CXBinaryOperator_GT
+           : op == CXBinaryOperator_GT ? CXBinaryOperator_LT
+           : op == CXBinaryOperator_LE ? CXBinaryOperator_GE
+           : op == CXBinaryOperator_GE ? CXBinaryOperator_LE
+                                       : op;
+}
+
+static void for_loop(fn_ctx *f, cnode *s, host_loop *out)
 {
     /* init; cond; inc; body (a for with a part left out has fewer kids). */
-    if (s->n_kids != 4)
-        return unknown_loop(f, s);
     CXCursor var;
-    cnode *start;
+    cnode *start, *cond = s->n_kids == 4 ? cn_strip(s->kids[1]) : NULL;
     int64_t step;
-    cnode *cond = cn_strip(s->kids[1]);
-    if (!counter_of(s->kids[0], &var, &start) || !step_of(f, s->kids[2], var, &step) || !cond ||
-        cond->kind != CXCursor_BinaryOperator || cond->n_kids != 2)
-        return unknown_loop(f, s);
+    if (!cond || !counter_of(s->kids[0], &var, &start) || !step_of(f, s->kids[2], var, &step) ||
+        cond->kind != CXCursor_BinaryOperator || cond->n_kids != 2) {
+        unknown_loop(f, s, out);
+        return;
+    }
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(cond->cur);
     cnode *bound = cond->kids[1];
     if (refers_to(cond->kids[1], var)) { /* B > i  ==  i < B */
         bound = cond->kids[0];
-        op = op == CXBinaryOperator_LT   ? CXBinaryOperator_GT
-             : op == CXBinaryOperator_GT ? CXBinaryOperator_LT
-             : op == CXBinaryOperator_LE ? CXBinaryOperator_GE
-             : op == CXBinaryOperator_GE ? CXBinaryOperator_LE
-                                         : op;
+        op = flipped(op);
     } else if (!refers_to(cond->kids[0], var)) {
-        return unknown_loop(f, s);
+        unknown_loop(f, s, out);
+        return;
     }
     /* The span the counter covers, in steps: up to a bound it stays
      * below (or reaches, for <=), or down to one it stays above. */
     expr *from = x_expr(f, start), *to = x_expr(f, bound), *span = NULL;
-    if (step > 0 && (op == CXBinaryOperator_LT || (op == CXBinaryOperator_NE && step == 1)))
-        span = expr_binary(OP_SUB, to, from);
-    else if (step > 0 && op == CXBinaryOperator_LE)
-        span = expr_binary(OP_ADD, expr_binary(OP_SUB, to, from), expr_const(1));
-    else if (step < 0 && (op == CXBinaryOperator_GT || (op == CXBinaryOperator_NE && step == -1)))
-        span = expr_binary(OP_SUB, from, to);
-    else if (step < 0 && op == CXBinaryOperator_GE)
-        span = expr_binary(OP_ADD, expr_binary(OP_SUB, from, to), expr_const(1));
+    bool up = step > 0, unit = step == 1 || step == -1;
+    if (up && (op == CXBinaryOperator_LT || (op == CXBinaryOperator_NE && unit)))
+        span = expr_binary(OP_SUB, expr_clone(to), expr_clone(from));
+    else if (up && op == CXBinaryOperator_LE)
+        span = expr_binary(OP_ADD, expr_binary(OP_SUB, expr_clone(to), expr_clone(from)),
+                           expr_const(1));
+    else if (!up && (op == CXBinaryOperator_GT || (op == CXBinaryOperator_NE && unit)))
+        span = expr_binary(OP_SUB, expr_clone(from), expr_clone(to));
+    else if (!up && op == CXBinaryOperator_GE)
+        span = expr_binary(OP_ADD, expr_binary(OP_SUB, expr_clone(from), expr_clone(to)),
+                           expr_const(1));
     if (!span) {
         expr_free(from);
         expr_free(to);
-        return unknown_loop(f, s);
+        unknown_loop(f, s, out);
+        return;
     }
-    int64_t by = step > 0 ? step : -step;
+    int64_t by = up ? step : -step;
     expr *trips = by == 1 ? span
                           : expr_binary(OP_DIV, expr_binary(OP_ADD, span, expr_const(by - 1)),
                                         expr_const(by));
     expr *t = expr_binary(OP_MAX, expr_const(0), trips);
-    expr *simple = expr_simplify(t);
+    out->trips = expr_simplify(t);
     expr_free(t);
-    return simple;
+    /* A constant range can be walked value by value. */
+    expr *a = expr_simplify(from), *b = expr_simplify(to);
+    if (a->kind == EX_CONST && b->kind == EX_CONST) {
+        out->var = cn_spelling(var);
+        out->walkable = true;
+        out->start = a->value;
+        out->bound = b->value;
+        out->step = step;
+        out->inclusive = op == CXBinaryOperator_LE || op == CXBinaryOperator_GE;
+    }
+    expr_free(a);
+    expr_free(b);
+    expr_free(from);
+    expr_free(to);
 }
 
 static bool is_loop(const cnode *n)
@@ -132,32 +155,76 @@ static bool is_loop(const cnode *n)
            n->kind == CXCursor_DoStmt || n->kind == CXCursor_CXXForRangeStmt;
 }
 
-expr *host_runs_of(fn_ctx *f, cnode *call, char **why)
+void host_loops_of(fn_ctx *f, cnode *call, host_loops *out)
 {
-    expr *runs = NULL;
+    memset(out, 0, sizeof *out);
     sbuf saved = f->origin;
     sbuf_init(&f->origin);
     for (cnode *from = call, *p = call->parent; p && from != f->root; from = p, p = p->parent) {
-        if (!is_loop(p))
+        if (!is_loop(p) || out->n == HOST_LOOPS_MAX)
             continue;
         /* The body runs each trip: the last kid of a for or while, the
          * first of a do. A call in a loop's condition is not followed. */
         cnode *body = p->kind == CXCursor_DoStmt ? p->kids[0] : p->kids[p->n_kids - 1];
         if (from != body)
             continue;
-        expr *t = p->kind == CXCursor_ForStmt ? for_trips(f, p) : unknown_loop(f, p);
-        runs = runs ? expr_binary(OP_MUL, t, runs) : t;
+        host_loop *l = &out->v[out->n++];
+        if (p->kind == CXCursor_ForStmt)
+            for_loop(f, p, l);
+        else
+            unknown_loop(f, p, l);
     }
-    *why = f->origin.len ? sbuf_take(&f->origin) : NULL;
+    out->why = f->origin.len ? sbuf_take(&f->origin) : NULL;
     sbuf_free(&f->origin);
     f->origin = saved;
+}
+
+/* Counter values the launch runs for: those its reach does not rule out
+ * (`if (i >= 2)` in a loop from 0 to 102: 100 of them). Walked up to a
+ * million values; -1 when the loop cannot be walked. */
+#define WALK_MAX (1 << 20)
+
+static int64_t walked(const host_loop *l, const expr *reach)
+{
+    if (!l->walkable || !reach || !expr_uses_name(reach, l->var))
+        return -1;
+    expr_env env;
+    expr_env_init(&env);
+    int64_t n = 0, steps = 0;
+    for (int64_t v = l->start;; v += l->step) {
+        bool in = l->step > 0 ? (l->inclusive ? v <= l->bound : v < l->bound)
+                              : (l->inclusive ? v >= l->bound : v > l->bound);
+        if (!in)
+            break;
+        if (++steps > WALK_MAX)
+            return -1;
+        expr_env_set(&env, l->var, v);
+        n += cusrc_truth(reach, &env) != 0;
+    }
+    return n;
+}
+
+expr *host_loops_runs(const host_loops *h, const expr *reach)
+{
+    expr *runs = NULL;
+    for (int i = 0; i < h->n; i++) {
+        int64_t n = walked(&h->v[i], reach);
+        expr *t = n >= 0 ? expr_const(n) : expr_clone(h->v[i].trips);
+        runs = runs ? expr_binary(OP_MUL, t, runs) : t;
+    }
     if (!runs)
         return expr_const(1);
     expr *s = expr_simplify(runs);
     expr_free(runs);
-    if (s->kind == EX_CONST) {
-        free(*why);
-        *why = NULL;
-    }
     return s;
+}
+
+void host_loops_free(host_loops *h)
+{
+    for (int i = 0; i < h->n; i++) {
+        free(h->v[i].var);
+        expr_free(h->v[i].trips);
+    }
+    free(h->why);
+    memset(h, 0, sizeof *h);
 }

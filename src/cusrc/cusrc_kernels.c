@@ -455,7 +455,7 @@ static void pend_variant(cusrc_tu *t, size_t kernel, CXCursor cur, const char *m
 
 typedef struct tparam_scan {
     int want, seen;
-    bool is_bool;
+    bool is_bool, is_unsigned;
 } tparam_scan;
 
 static enum CXChildVisitResult tparam_visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -467,23 +467,27 @@ static enum CXChildVisitResult tparam_visit(CXCursor c, CXCursor parent, CXClien
         k != CXCursor_TemplateTemplateParameter)
         return CXChildVisit_Continue;
     if (s->seen++ == s->want) {
-        s->is_bool = k == CXCursor_NonTypeTemplateParameter &&
-                     clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Bool;
+        enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(c)).kind;
+        s->is_bool = k == CXCursor_NonTypeTemplateParameter && tk == CXType_Bool;
+        s->is_unsigned = k == CXCursor_NonTypeTemplateParameter &&
+                         (tk == CXType_UChar || tk == CXType_UShort || tk == CXType_UInt ||
+                          tk == CXType_ULong || tk == CXType_ULongLong || tk == CXType_Char_U);
         return CXChildVisit_Break;
     }
     return CXChildVisit_Continue;
 }
 
-/* Whether template parameter i of fn's template is a bool: libclang hands
- * its value over sign-extended from one bit, so true reads as -1. */
-static bool targ_is_bool(CXCursor fn, int i)
+/* The type of template parameter i of fn's template: libclang hands an
+ * integral argument over sign-extended from the parameter's width, so a
+ * bool's true reads as -1 and a uint16_t's 0xFC00 as -1024; those are read
+ * as unsigned. */
+static tparam_scan targ_param(CXCursor fn, int i)
 {
-    CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
-    if (clang_Cursor_isNull(tmpl))
-        return false;
     tparam_scan s = {.want = i};
-    clang_visitChildren(tmpl, tparam_visit, &s);
-    return s.is_bool;
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
+    if (!clang_Cursor_isNull(tmpl))
+        clang_visitChildren(tmpl, tparam_visit, &s);
+    return s;
 }
 
 void kern_fill_targs(cusrc_tu *t, CXCursor fn, long kernel, cusrc_targ **out, int *n_out)
@@ -507,11 +511,15 @@ void kern_fill_targs(cusrc_tu *t, CXCursor fn, long kernel, cusrc_targ **out, in
             g->type_size = cn_type_size(ty);
             g->text = xstrdup(g->type_name);
         } else if (k == CXTemplateArgumentKind_Integral) {
-            if (targ_is_bool(fn, i)) {
+            tparam_scan param = targ_param(fn, i);
+            if (param.is_bool) {
                 g->value = clang_Cursor_getTemplateArgumentUnsignedValue(fn, (unsigned)i) != 0;
                 g->text = xstrdup(g->value ? "true" : "false");
             } else {
-                g->value = clang_Cursor_getTemplateArgumentValue(fn, (unsigned)i);
+                g->value =
+                    param.is_unsigned
+                        ? (int64_t)clang_Cursor_getTemplateArgumentUnsignedValue(fn, (unsigned)i)
+                        : clang_Cursor_getTemplateArgumentValue(fn, (unsigned)i);
                 sbuf b;
                 sbuf_init(&b);
                 sbuf_addf(&b, "%lld", (long long)g->value);

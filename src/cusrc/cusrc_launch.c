@@ -47,10 +47,31 @@ static bool exits_always(const cnode *s)
            s->kind == CXCursor_ContinueStmt || s->kind == CXCursor_GotoStmt;
 }
 
+/* `cond == label || ...` over every case label of a switch body; NULL
+ * when a label is not an integer expression. */
+static expr *all_labels(fn_ctx *f, const cnode *body, cnode *cond)
+{
+    expr *any = NULL;
+    for (int k = 0; k < body->n_kids; k++)
+        for (const cnode *c = body->kids[k];
+             c->kind == CXCursor_CaseStmt || c->kind == CXCursor_DefaultStmt;
+             c = c->kids[c->n_kids - 1]) {
+            if (c->n_kids < 1 || (c->kind == CXCursor_CaseStmt && c->n_kids < 2)) {
+                expr_free(any);
+                return NULL;
+            }
+            if (c->kind == CXCursor_DefaultStmt)
+                continue;
+            expr *eq = expr_binary(OP_EQ, x_expr(f, cond), x_expr(f, c->kids[0]));
+            any = any ? expr_binary(OP_LOR, any, eq) : eq;
+        }
+    return any;
+}
+
 /* The case labels that lead to the statement at index `at` of a switch
  * body (its own, and those of earlier statements that fall through to
- * it), as `cond == label || ...`; NULL when `default:` leads there or a
- * label is not an integer. */
+ * it), as `cond == label || ...`, `default:` as no label matching; NULL
+ * when a label is not an integer. */
 static expr *case_condition(fn_ctx *f, const cnode *body, int at, cnode *cond)
 {
     expr *any = NULL;
@@ -60,12 +81,18 @@ static expr *case_condition(fn_ctx *f, const cnode *body, int at, cnode *cond)
             break;
         expr *labels = NULL;
         while (c->kind == CXCursor_CaseStmt || c->kind == CXCursor_DefaultStmt) {
-            if (c->kind == CXCursor_DefaultStmt || c->n_kids < 2) {
+            expr *eq = NULL;
+            if (c->kind == CXCursor_DefaultStmt && c->n_kids >= 1) {
+                expr *others = all_labels(f, body, cond);
+                eq = others ? expr_unary(OP_NOT, others) : NULL;
+            } else if (c->kind == CXCursor_CaseStmt && c->n_kids >= 2) {
+                eq = expr_binary(OP_EQ, x_expr(f, cond), x_expr(f, c->kids[0]));
+            }
+            if (!eq) {
                 expr_free(labels);
                 expr_free(any);
                 return NULL;
             }
-            expr *eq = expr_binary(OP_EQ, x_expr(f, cond), x_expr(f, c->kids[0]));
             labels = labels ? expr_binary(OP_LOR, labels, eq) : eq;
             c = c->kids[c->n_kids - 1];
         }
@@ -142,10 +169,19 @@ static cusrc_launch *new_launch(scan_state *ss, cusrc_launch_kind kind, cnode *c
         sbuf_addf(&via, "%s%s", i ? " > " : "", name);
         path->fn[i] = xstrdup(name);
         if (i < ss->depth) {
-            path->runs[i] = expr_clone(ss->runs[i]);
-            path->why[i] = ss->runs_why[i] ? xstrdup(ss->runs_why[i]) : NULL;
+            path->runs[i] = host_loops_runs(&ss->loops[i], l->reach);
+            path->why[i] = ss->loops[i].why ? xstrdup(ss->loops[i].why) : NULL;
         } else {
-            path->runs[i] = host_runs_of(f, call, &path->why[i]);
+            host_loops here;
+            host_loops_of(f, call, &here);
+            path->runs[i] = host_loops_runs(&here, l->reach);
+            path->why[i] = here.why;
+            here.why = NULL;
+            host_loops_free(&here);
+        }
+        if (path->runs[i]->kind == EX_CONST) {
+            free(path->why[i]);
+            path->why[i] = NULL;
         }
     }
     l->via = sbuf_take(&via);
@@ -205,8 +241,13 @@ static int pointees(fn_ctx *f, cnode *callee, CXCursor *out, char **ptr_name)
             (val->kind == CXCursor_CXXNullPtrLiteralExpr || val->kind == CXCursor_GNUNullExpr ||
              (val->kind == CXCursor_IntegerLiteral && x_const(f, val, &zero) && !zero)))
             continue; /* `= nullptr` until a case sets it: never launched */
-        if (!callee_function(f, vals[i], &out[n_out++], 0))
+        if (!callee_function(f, vals[i], &out[n_out], 0))
             return 0;
+        /* A kernel given twice (a first value a case sets again) is one. */
+        bool again = false;
+        for (int j = 0; j < n_out && !again; j++)
+            again = clang_equalCursors(out[j], out[n_out]);
+        n_out += !again;
     }
     if (n_out)
         *ptr_name = xstrdup(v->name);
@@ -354,6 +395,18 @@ void scan_function(scan_state *s, CXCursor fn, bind_frame *binds);
 static void expand_call(scan_state *s, fn_ctx *f, cnode *call);
 static void expand_ref(scan_state *s, CXCursor fn);
 
+/* A pointer that may hold any of n kernels launches each of them a share
+ * of the times the launch runs; which one when is not followed, so each
+ * is counted an equal share (cuda-samples' transpose sets the pointer in
+ * a switch over the loop's counter: one kernel a trip). */
+static void share_launches(cusrc_launch *l, int n)
+{
+    cusrc_path *p = &l->paths[0];
+    expr *e = expr_binary(OP_DIV, p->runs[p->n - 1], expr_const(n));
+    p->runs[p->n - 1] = expr_simplify(e);
+    expr_free(e);
+}
+
 static void scan_call_at(scan_state *ss, fn_ctx *f, cnode *n)
 {
     cusrc_tu *t = ss->t;
@@ -387,6 +440,8 @@ static void scan_call_at(scan_state *ss, fn_ctx *f, cnode *n)
             }
             launch_args(t, f, &t->u->launches[li], k, 1, 2, 3, 4);
             kernel_args(f, &t->u->launches[li], n, config + 1);
+            if (nh > 1)
+                share_launches(&t->u->launches[li], nh);
         }
         free(ptr);
         return;
@@ -615,16 +670,13 @@ static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
     if (n >= 0) {
         bind_frame fr = {pb, n, NULL};
         s->reach[s->depth] = launch_reach(f, call);
-        s->runs[s->depth] = host_runs_of(f, call, &s->runs_why[s->depth]);
+        host_loops_of(f, call, &s->loops[s->depth]);
         s->stack[s->depth++] = key;
         scan_function(s, def, &fr);
         s->depth--;
         expr_free(s->reach[s->depth]);
         s->reach[s->depth] = NULL;
-        expr_free(s->runs[s->depth]);
-        s->runs[s->depth] = NULL;
-        free(s->runs_why[s->depth]);
-        s->runs_why[s->depth] = NULL;
+        host_loops_free(&s->loops[s->depth]);
         x_unbind(pb, n);
     }
     free(key);
@@ -640,12 +692,10 @@ static void expand_ref(scan_state *s, CXCursor fn)
         s->budget <= 0 || !expandable(s, fn, &def))
         return;
     char *key = fn_key(fn);
-    s->runs[s->depth] = expr_const(1);
+    memset(&s->loops[s->depth], 0, sizeof s->loops[s->depth]);
     s->stack[s->depth++] = key;
     scan_function(s, def, NULL);
     s->depth--;
-    expr_free(s->runs[s->depth]);
-    s->runs[s->depth] = NULL;
     free(key);
 }
 

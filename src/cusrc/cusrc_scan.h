@@ -27,6 +27,21 @@ typedef struct fn_list {
  * the function that launches). */
 #define SCAN_MAX_DEPTH 10
 
+/* The loops of a host function around a call, innermost first: each one's
+ * trip count (an unknown part where it cannot be written) and, for a for
+ * over a constant range, the range, to walk. */
+#define HOST_LOOPS_MAX 8
+typedef struct host_loop {
+    expr *trips;
+    char *var; /* the counter, when walkable */
+    bool walkable, inclusive;
+    int64_t start, bound, step;
+} host_loop;
+typedef struct host_loops {
+    int n;
+    host_loop v[HOST_LOOPS_MAX];
+    char *why; /* where a count that is not constant comes from, NULL */
+} host_loops;
 typedef struct scan_state {
     cusrc_tu *t;
     fn_list fns;     /* function definitions in the main file */
@@ -36,10 +51,9 @@ typedef struct scan_state {
     size_t n_called, cap_called;
     char *stack[SCAN_MAX_DEPTH];           /* functions being expanded, against recursion */
     const char *names[SCAN_MAX_DEPTH + 1]; /* their names, the scanned one first */
-    /* How many times each function makes the call that expands the next,
-     * per call of it (the loops around the call; host_runs_of). */
-    expr *runs[SCAN_MAX_DEPTH];
-    char *runs_why[SCAN_MAX_DEPTH];
+    /* The loops around the call in each function that expands the next
+     * (host_loops_of), counted once the launch's reach is known. */
+    host_loops loops[SCAN_MAX_DEPTH];
     /* What must hold at each expanded call for it to run (launch_reach of
      * the call in its caller, NULL = nothing known): a launch reached
      * through them runs only where all of them hold. */
@@ -55,11 +69,13 @@ typedef struct scan_state {
 } scan_state;
 
 /* ---- cusrc_hostloop.c ---- */
-/* How many times the host function f makes call per call of f: the
- * product of the trip counts of the loops around it (an unknown part
- * where a loop's count cannot be written); 1 outside loops. *why: where
- * a count that is not constant comes from (NULL: constant or not known). */
-expr *host_runs_of(fn_ctx *f, cnode *call, char **why);
+/* The loops around call in f (see host_loops). */
+void host_loops_of(fn_ctx *f, cnode *call, host_loops *out);
+/* How many times the loops run the call: the product of their trips, a
+ * walkable loop whose counter the launch's reach reads counted value by
+ * value (only where the reach can hold). */
+expr *host_loops_runs(const host_loops *h, const expr *reach);
+void host_loops_free(host_loops *h);
 
 /* ---- cusrc_kernels.c ---- */
 /* Macros and constants of the main file (buf), for __launch_bounds__. */
