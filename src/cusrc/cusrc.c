@@ -687,6 +687,11 @@ static void scratch_free(cusrc_tu *t, scan_state *s)
         free(s->called[i]);
     free(s->called);
     sbuf_free(&s->unfollowed);
+    for (size_t i = 0; i < t->n_globals; i++) {
+        free(t->globals[i].usr);
+        expr_free(t->globals[i].value);
+    }
+    free(t->globals);
 }
 
 bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, char **err)

@@ -2,6 +2,8 @@
  * expression reads argv, which argv[K] a conversion reads, and which arm
  * of an if whose condition they make constant runs (--run-args), and the
  * compile-time constants these read (libclang's evaluation). */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,4 +119,55 @@ bool x_const(fn_ctx *f, cnode *n, int64_t *out)
     }
     clang_EvalResult_dispose(r);
     return ok;
+}
+
+static bool in_list(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(s, *list) == 0)
+            return true;
+    return false;
+}
+
+/* An argument the call leaves to its default (std::stoi's base): no text
+ * of its own in the source. */
+static bool default_arg(fn_ctx *f, cnode *arg)
+{
+    char *text = cn_text(f->t, arg->cur);
+    bool none = !text || !text[0];
+    free(text);
+    return none;
+}
+
+/* The value a C library call gives main's argv[K] where the user passed
+ * the program's arguments (--run-args): atoi and its kin, strtol with a
+ * constant base, std::stoi; as an integer. False when the call is none of
+ * them or reads no argv[K]; *unknown then explains a K past the arguments. */
+bool x_argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **unknown)
+{
+    static const char *const ints[] = {"atoi",    "atol",     "atoll", "strtol", "strtoll",
+                                       "strtoul", "strtoull", "stoi",  "stol",   "stoll",
+                                       "stoul",   "stoull",   NULL};
+    int nargs = cn_n_expr_kids(call) - 1, k;
+    if (!f->t->run_args || nargs < 1 || !in_list(name, ints) ||
+        !(k = x_argv_index(f, cn_expr_kid(call, 1), 0)))
+        return false;
+    if (k > f->t->n_run_args) {
+        char why[96];
+        snprintf(why, sizeof why, "argv[%d], past the %d arguments --run-args gives", k,
+                 f->t->n_run_args);
+        *unknown = expr_unknown(why);
+        return false;
+    }
+    int64_t base = 10;
+    if (!strncmp(name, "strto", 5) && (nargs < 3 || !x_const(f, cn_expr_kid(call, 3), &base)))
+        return false;
+    if (!strncmp(name, "sto", 3) && nargs >= 3 && !x_const(f, cn_expr_kid(call, 3), &base) &&
+        !default_arg(f, cn_expr_kid(call, 3)))
+        return false;
+    if (base < 0 || base == 1 || base > 36)
+        return false;
+    errno = 0;
+    *out = strtoll(f->t->run_args[k - 1], NULL, (int)base);
+    return errno == 0;
 }

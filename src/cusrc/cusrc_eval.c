@@ -295,6 +295,56 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
 }
 
 static expr *x_rec(fn_ctx *f, cnode *n);
+
+/* A file-scope variable's value where the file sets it once for all the
+ * host code (cusrc_global), evaluated where it is set; remembered per
+ * variable. NULL: a run-time value. */
+static expr *host_global(fn_ctx *f, CXCursor var, int *line, bool *in_main)
+{
+    cusrc_tu *t = f->t;
+    char *usr = cx_str(clang_getCursorUSR(var));
+    for (size_t i = 0; i < t->n_globals; i++)
+        if (!strcmp(t->globals[i].usr, usr)) {
+            free(usr);
+            *line = t->globals[i].line;
+            *in_main = t->globals[i].in_main;
+            return t->globals[i].value ? expr_clone(t->globals[i].value) : NULL;
+        }
+    /* Entered before it is evaluated: a global whose value reads itself
+     * (through others) finds it, without a value, and stops. */
+    GROW(t->globals, t->n_globals, t->cap_globals);
+    size_t at = t->n_globals++;
+    memset(&t->globals[at], 0, sizeof t->globals[at]);
+    t->globals[at].usr = usr;
+    cnode *value;
+    bool from_main;
+    cnode *tree = global_site(t, var, &value, &from_main);
+    expr *found = NULL;
+    int set_at = 0;
+    if (tree) {
+        fn_ctx g;
+        fn_init(&g, t, tree, false);
+        expr *e = x_expr(&g, value);
+        found = expr_simplify(e);
+        expr_free(e);
+        if (found->kind != EX_CONST) {
+            expr_free(found);
+            found = NULL;
+        } else {
+            src_loc l = {0};
+            cn_loc(t, value->cur, &l);
+            set_at = l.line;
+            free(l.file);
+        }
+        fn_free(&g);
+        cn_free(tree);
+    }
+    struct global_memo *m = &t->globals[at]; /* the evaluation may have grown them */
+    m->value = found;
+    m->line = *line = set_at;
+    m->in_main = *in_main = from_main;
+    return found ? expr_clone(found) : NULL;
+}
 static expr *dim3_rec(fn_ctx *f, cnode *n, int comp);
 
 #define X_BUDGET 50000
@@ -523,56 +573,10 @@ static expr *value_at(fn_ctx *f, var_info *v, cnode *use)
 /* A host local's value e: where part of it is unknown, the local stays a
  * name (with why in f->origin), unless the unknown part lies in an arm its
  * constant condition leaves out (`argc > 4 ? atoi(argv[4]) : 256`). */
-void folded_add(folded_list *l, const cusrc_size_from *s)
-{
-    for (int i = 0; i < l->n; i++)
-        if (!strcmp(l->v[i].name, s->name) && !strcmp(l->v[i].function, s->function) &&
-            l->v[i].loc.line == s->loc.line)
-            return;
-    GROW(l->v, l->n, l->cap);
-    cusrc_size_from *d = &l->v[l->n++];
-    d->name = xstrdup(s->name);
-    d->value = s->value;
-    d->function = xstrdup(s->function);
-    d->loc.file = s->loc.file ? xstrdup(s->loc.file) : NULL;
-    d->loc.line = s->loc.line;
-    d->loc.column = s->loc.column;
-}
-
-void folded_free(folded_list *l)
-{
-    for (int i = 0; i < l->n; i++) {
-        free(l->v[i].name);
-        free(l->v[i].function);
-        free(l->v[i].loc.file);
-    }
-    free(l->v);
-    memset(l, 0, sizeof *l);
-}
-
-/* A host variable that came out a constant: noted where the caller asked
- * (a launch's sizes, an argument bound at a call), for the report's
- * "B = 4, from main at line 76". */
-static void note_folded(fn_ctx *f, var_info *v, const expr *e)
-{
-    if (!f->record || f->device || v->is_param ||
-        !cn_type_is_integral(clang_getCursorType(v->decl)))
-        return;
-    expr *s = e->kind == EX_CONST ? NULL : expr_simplify(e);
-    const expr *c = s ? s : e;
-    if (c->kind == EX_CONST) {
-        cusrc_size_from from = {v->name, c->value, f->name, {0}};
-        cn_loc(f->t, v->decl, &from.loc);
-        folded_add(f->record, &from);
-        free(from.loc.file);
-    }
-    expr_free(s);
-}
-
 static expr *host_value(fn_ctx *f, var_info *v, expr *e, size_t mark)
 {
     if (!f->device)
-        note_folded(f, v, e);
+        folded_note(f, v, e);
     if (f->device || !tree_has_unknown(e))
         return e;
     expr *s = expr_simplify(e);
@@ -769,47 +773,6 @@ static bool is_rounding_call(const char *name, bool *up)
     return *up || name_in(name, downs);
 }
 
-/* An argument the call leaves to its default (std::stoi's base): no text
- * of its own in the source. */
-static bool default_arg(fn_ctx *f, cnode *arg)
-{
-    char *text = cn_text(f->t, arg->cur);
-    bool none = !text || !text[0];
-    free(text);
-    return none;
-}
-
-/* The value a C library call gives main's argv[K] where the user passed
- * the program's arguments (--run-args): atoi and its kin, strtol with a
- * constant base, std::stoi; as an integer. False when the call is none of
- * them or reads no argv[K]; *unknown then explains a K past the arguments. */
-static bool argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **unknown)
-{
-    static const char *const ints[] = {"atoi",    "atol",     "atoll", "strtol", "strtoll",
-                                       "strtoul", "strtoull", "stoi",  "stol",   "stoll",
-                                       "stoul",   "stoull",   NULL};
-    int nargs = cn_n_expr_kids(call) - 1, k;
-    if (!f->t->run_args || nargs < 1 || !name_in(name, ints) ||
-        !(k = x_argv_index(f, cn_expr_kid(call, 1), 0)))
-        return false;
-    if (k > f->t->n_run_args) {
-        *unknown =
-            unknownf("argv[%d], past the %d arguments --run-args gives", k, f->t->n_run_args);
-        return false;
-    }
-    int64_t base = 10;
-    if (!strncmp(name, "strto", 5) && (nargs < 3 || !x_const(f, cn_expr_kid(call, 3), &base)))
-        return false;
-    if (!strncmp(name, "sto", 3) && nargs >= 3 && !x_const(f, cn_expr_kid(call, 3), &base) &&
-        !default_arg(f, cn_expr_kid(call, 3)))
-        return false;
-    if (base < 0 || base == 1 || base > 36)
-        return false;
-    errno = 0;
-    *out = strtoll(f->t->run_args[k - 1], NULL, (int)base);
-    return errno == 0;
-}
-
 /* A floating-point expression of constants, computed as the compiled code
  * computes it: each operation rounded to its own type (float or double).
  * Host code sizes grids this way: `(size_t)(ceil((float)M) / (float)256)`. */
@@ -978,7 +941,7 @@ static expr *x_call(fn_ctx *f, cnode *n)
     double v;
     bool up;
     int64_t arg;
-    if (argv_int(f, n, name, &arg, &e)) {
+    if (x_argv_int(f, n, name, &arg, &e)) {
         e = expr_const(arg);
     } else if (e) {
         /* argv[K] past the arguments given: e says so */
@@ -1056,11 +1019,26 @@ static expr *x_declref(fn_ctx *f, cnode *n)
             break;
         }
         var_info *v = fn_var(f, r);
+        int line;
+        bool in_main;
         if (v) {
             e = local_var(f, v, n);
         } else if (f->device) {
             e = unknownf("value of the global variable '%s'", name);
+        } else if ((e = host_global(f, r, &line, &in_main)) != NULL) {
+            if (f->record) {
+                cusrc_size_from from = {
+                    name, e->value, in_main ? "main" : "file scope", {NULL, line, 0}};
+                folded_add(f->record, &from);
+            }
         } else {
+            if (clang_getCursorKind(clang_getCursorSemanticParent(r)) == CXCursor_TranslationUnit &&
+                !f->origin.len)
+                sbuf_addf(&f->origin,
+                          "depends on '%s', a global variable set at run time (gpulint follows "
+                          "a global's initializer, or one assignment at the top of main before "
+                          "main calls anything)",
+                          name);
             note_origin(f, NULL, name);
             e = expr_named(name);
         }

@@ -170,6 +170,14 @@ struct cusrc_tu {
         size_t size;
     } file_text[16];
     int n_file_text, next_file_text;
+    /* File-scope variables host code read, and their values (cusrc_global). */
+    struct global_memo {
+        char *usr;
+        expr *value; /* NULL: a run-time value */
+        int line;
+        bool in_main; /* set in main, else its initializer */
+    } * globals;
+    size_t n_globals, cap_globals;
 };
 
 /* ---- cusrc_ast.c ---- */
@@ -240,6 +248,9 @@ typedef int (*x_arm_fn)(void *ctx, const cnode *ifstmt, const cnode *arm);
 /* cusrc_args.c: main's arguments on the host, and an if's arms. */
 bool x_refs_argv(fn_ctx *f, cnode *n, int depth);
 int x_argv_index(fn_ctx *f, cnode *n, int depth);
+/* The value a C library call (atoi and kin, strtol with a constant base,
+ * std::stoi) gives main's argv[K] where --run-args gave the arguments. */
+bool x_argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **unknown);
 int x_if_arm(const cnode *ifstmt, const cnode *arm, const cnode **cond);
 cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 
@@ -253,6 +264,17 @@ expr *x_cg_value(cnode *n, const char *method);
 
 /* ---- cusrc_stmt.c ---- */
 void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn);
+
+/* ---- cusrc_folded.c ---- */
+/* Notes v in f->record where e, its value, is a constant (host integers). */
+void folded_note(fn_ctx *f, var_info *v, const expr *e);
+
+/* ---- cusrc_global.c ---- */
+/* Where the file sets a file-scope variable host code reads once before
+ * main calls anything (see cusrc_global.c): the expression (*value; in
+ * main when *in_main, else the initializer), inside the tree returned,
+ * which the caller frees; NULL when it is a run-time value. */
+cnode *global_site(cusrc_tu *t, CXCursor var, cnode **value, bool *in_main);
 
 /* ---- cusrc_tu.c (growth of the unit's arrays) ---- */
 /* Room for one more element of arr (n used of cap). */

@@ -1,0 +1,176 @@
+/* cusrc_global: the value of a file-scope variable that host code reads
+ * where the main file sets it in one place everything after it sees: its
+ * initializer when no code of the file writes it, or main's one assignment
+ * among the statements at the top of main that come before main calls any
+ * function of the file (HeCBench's blockScan: `int grid_size = 1;` at file
+ * scope, `grid_size = atoi(argv[1]);` first thing in main). Anything else
+ * (a write in another function, in a branch or loop of main, after a call,
+ * through a pointer) leaves the variable a run-time value. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_int.h"
+
+typedef struct writes {
+    CXCursor var;
+    bool elsewhere; /* written outside main's top level (or through &) */
+} writes;
+
+/* A write of var under parent: var as the left side of an assignment, or
+ * the operand of ++, -- or &. */
+static bool writes_var(CXCursor ref, CXCursor parent, CXCursor var)
+{
+    if (!clang_equalCursors(clang_getCursorReferenced(ref), var))
+        return false;
+    enum CXCursorKind k = clang_getCursorKind(parent);
+    if (k == CXCursor_UnaryOperator) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(parent);
+        return op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ||
+               op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec ||
+               op == CXUnaryOperator_AddrOf;
+    }
+    if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator)
+        return false;
+    if (k == CXCursor_BinaryOperator &&
+        clang_getCursorBinaryOperatorKind(parent) != CXBinaryOperator_Assign)
+        return false;
+    /* The left side starts where the assignment does. */
+    CXSourceLocation a = clang_getRangeStart(clang_getCursorExtent(ref));
+    CXSourceLocation b = clang_getRangeStart(clang_getCursorExtent(parent));
+    unsigned oa, ob;
+    clang_getSpellingLocation(a, NULL, NULL, NULL, &oa);
+    clang_getSpellingLocation(b, NULL, NULL, NULL, &ob);
+    return oa == ob;
+}
+
+static enum CXChildVisitResult find_writes(CXCursor c, CXCursor parent, CXClientData data)
+{
+    writes *w = data;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && writes_var(c, parent, w->var))
+        w->elsewhere = true;
+    return w->elsewhere ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+typedef struct fn_scan {
+    cusrc_tu *t;
+    CXCursor var, main;
+    writes w;
+} fn_scan;
+
+static enum CXChildVisitResult each_function(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    fn_scan *s = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
+        k == CXCursor_StructDecl)
+        return cn_in_main(s->t, c) ? CXChildVisit_Recurse : CXChildVisit_Continue;
+    if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+         k == CXCursor_Constructor) &&
+        clang_isCursorDefinition(c) && cn_in_main(s->t, c)) {
+        char *name = cn_spelling(c);
+        bool is_main = k == CXCursor_FunctionDecl && !strcmp(name, "main");
+        free(name);
+        if (is_main)
+            s->main = c;
+        else
+            clang_visitChildren(c, find_writes, &s->w);
+    }
+    return s->w.elsewhere ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether a statement of main calls a function the file defines (or
+ * launches a kernel): what runs from there on may read the variable. */
+static bool calls_user_code(cusrc_tu *t, const cnode *n)
+{
+    if (n->kind == CXCursor_CallExpr) {
+        CXCursor fn = clang_getCursorReferenced(n->cur);
+        CXCursor def = clang_Cursor_isNull(fn) ? fn : clang_getCursorDefinition(fn);
+        if (!clang_Cursor_isNull(def) && (cn_in_main(t, def) || cn_in_user_header(t, def)))
+            return true;
+        char *name = cn_spelling(n->cur);
+        bool launch =
+            !strncmp(name, "__cudaPushCallConfiguration", 27) || !strncmp(name, "cudaLaunch", 10);
+        free(name);
+        if (launch)
+            return true;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (calls_user_code(t, n->kids[i]))
+            return true;
+    return false;
+}
+
+/* main's one top-level assignment to var before its first call of user
+ * code: its right side (a node of *tree, which the caller frees); NULL
+ * when there is none or main writes var otherwise. *assigned says whether
+ * main writes it at all. */
+static cnode *main_site(cusrc_tu *t, CXCursor main_fn, CXCursor var, bool *assigned, cnode **tree)
+{
+    *assigned = false;
+    cnode *root = *tree = cn_build(main_fn);
+    cnode *body = NULL;
+    for (int i = 0; i < root->n_kids && !body; i++)
+        if (root->kids[i]->kind == CXCursor_CompoundStmt)
+            body = root->kids[i];
+    cnode *rhs = NULL;
+    bool ok = body != NULL, called = false;
+    for (int i = 0; ok && i < body->n_kids; i++) {
+        cnode *st = body->kids[i];
+        writes w = {var, false};
+        clang_visitChildren(st->cur, find_writes, &w);
+        if (!w.elsewhere) {
+            called = called || calls_user_code(t, st);
+            continue;
+        }
+        *assigned = true;
+        cnode *a = cn_strip(st);
+        bool plain = a && a->kind == CXCursor_BinaryOperator && a->n_kids == 2 &&
+                     clang_getCursorBinaryOperatorKind(a->cur) == CXBinaryOperator_Assign &&
+                     cn_strip_casts(a->kids[0])->kind == CXCursor_DeclRefExpr &&
+                     clang_equalCursors(clang_getCursorReferenced(a->kids[0]->cur), var);
+        if (!plain || called || calls_user_code(t, a->kids[1]))
+            ok = false;
+        else
+            rhs = a->kids[1];
+    }
+    return ok ? rhs : NULL;
+}
+
+cnode *global_site(cusrc_tu *t, CXCursor var, cnode **value, bool *in_main)
+{
+    *value = NULL;
+    *in_main = false;
+    if (clang_getCursorKind(var) != CXCursor_VarDecl || !cn_in_main(t, var))
+        return NULL;
+    CXCursor sem = clang_getCursorSemanticParent(var);
+    enum CXCursorKind sk = clang_getCursorKind(sem);
+    if (sk != CXCursor_TranslationUnit && sk != CXCursor_Namespace)
+        return NULL;
+    fn_scan s = {t, var, clang_getNullCursor(), {var, false}};
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), each_function, &s);
+    if (s.w.elsewhere)
+        return NULL;
+    cnode *tree = NULL;
+    if (!clang_Cursor_isNull(s.main)) {
+        bool assigned = false;
+        *value = main_site(t, s.main, var, &assigned, &tree);
+        *in_main = *value != NULL;
+        if (*value || assigned) {
+            if (!*value) {
+                cn_free(tree);
+                tree = NULL;
+            }
+            return tree;
+        }
+        cn_free(tree);
+    }
+    /* Never written: its initializer. */
+    tree = cn_build(var);
+    *value = fn_var_init(tree);
+    if (!*value) {
+        cn_free(tree);
+        return NULL;
+    }
+    return tree;
+}
