@@ -21,7 +21,7 @@ import tempfile
 
 GPULINT, SRC_ROOT = sys.argv[1], sys.argv[2]
 FILES = ["vector_add.cu", "transpose.cu", "reduction.cu", "divergence.cu", "coalescing.cu",
-]
+         "train_step.cu"]
 check = Checks()
 
 
@@ -36,6 +36,17 @@ def run(args, tmp):
 
 def multiset(items):
     return sorted(json.dumps(x, sort_keys=True) for x in items)
+
+
+def sizes_of(doc):
+    """The sizes block as sets: each constant followed, each unknown name
+    with the launches it blocks."""
+    s = doc.get("sizes", {})
+    found = sorted(json.dumps(f, sort_keys=True) for f in s.get("found", []))
+    unknown = sorted(json.dumps({**u, "launches": sorted(json.dumps(x, sort_keys=True)
+                                                          for x in u.get("launches", []))},
+                                sort_keys=True) for u in s.get("unknown", []))
+    return found, unknown
 
 
 def main():
@@ -68,6 +79,11 @@ def main():
                        and multiset(v) != multiset(m.get(k, []))]
                 ok = not bad
             check(ok, f"N={n}: merged JSON = one run's report", mj.stderr or bad)
+            if mj.returncode == 0:
+                got, want = sizes_of(json.loads(mj.stdout)), sizes_of(wj)
+                check(got == want and want[1],
+                      f"N={n}: the merged sizes block = one run's (made again from all launches)",
+                      f"merged {got}, one run {want}")
             ms = run(["merge", *paths["sarif"]], tmp)
             ok = ms.returncode == 0 and multiset(json.loads(ms.stdout)["runs"][0]["results"]) == \
                 multiset(ws["runs"][0]["results"])

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/entry_report.h"
+#include "report/sizes_report.h"
+
 /* The arrays of a report, in the order report_json and cmd_report write
  * them. */
 static const char *const report_arrays[] = {"kernels",         "sources",  "shared_accesses",
@@ -53,17 +56,57 @@ static bool seen_before(json_t *seen, const char *key)
     return false;
 }
 
+/* Appends what earlier documents did not hold: a file given to two shards
+ * is reported once. Two alike elements of one document both stay (two
+ * launches of one site whose rows read the same). */
 static void append_unique(json_t *into, const json_t *from, const char *array, json_t *seen)
 {
+    json_t *now = json_object();
     size_t i;
     json_t *item;
     json_array_foreach(from, i, item)
     {
         char *key = identity(array, item);
-        if (!key || !seen_before(seen, key))
+        if (!key || !json_object_get(seen, key)) {
             json_array_append(into, item);
+            if (key)
+                json_object_set_new(now, key, json_true());
+        }
         free(key);
     }
+    json_object_update(seen, now);
+    json_decref(now);
+}
+
+/* What a report says of all its launches together (the sizes block,
+ * --entry's table) is made again from the merged launches: a shard's own
+ * holds only its files. */
+static void summaries_again(json_t *out)
+{
+    json_t *launches = json_object();
+    size_t i;
+    json_t *k;
+    json_array_foreach(json_object_get(out, "kernels"), i, k)
+    {
+        const char *name = json_string_value(json_object_get(k, "name"));
+        json_t *ls = json_object_get(k, "launches");
+        if (!name || !json_is_array(ls))
+            continue;
+        json_t *have = json_object_get(launches, name);
+        if (have)
+            json_array_extend(have, ls);
+        else
+            json_object_set_new(launches, name, json_copy(ls));
+    }
+    if (json_object_get(out, "sizes"))
+        json_object_set_new(out, "sizes", sizes_json(launches, json_object_get(out, "roofline")));
+    const char *entry = json_string_value(json_object_get(json_object_get(out, "entry"), "entry"));
+    if (entry) {
+        char *name = strdup(entry);
+        json_object_set_new(out, "entry", entry_json(launches, name));
+        free(name);
+    }
+    json_decref(launches);
 }
 
 static json_t *merge_reports(json_t *const *docs, size_t n, char *err, size_t errlen, size_t *bad)
@@ -118,6 +161,8 @@ static json_t *merge_reports(json_t *const *docs, size_t n, char *err, size_t er
     }
     for (size_t a = 0; a < sizeof report_arrays / sizeof report_arrays[0]; a++)
         json_decref(seen[a]);
+    if (out)
+        summaries_again(out);
     return out;
 }
 
