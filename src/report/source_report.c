@@ -1311,7 +1311,10 @@ static void launch_cells(const launch_row *rows, size_t i, char cells[8][160])
     else
         snprintf(cells[0], 160, "%s:%lld", json_string_value(json_object_get(l, "file")),
                  (long long)json_integer_value(json_object_get(l, "line")));
-    snprintf(cells[1], 160, paths > 1 ? "x%lld" : "", (long long)paths);
+    if (paths > 1)
+        snprintf(cells[1], 160, "x%lld", (long long)paths);
+    else
+        cells[1][0] = '\0';
     snprintf(cells[2], 160, "%s", json_string_value(json_object_get(l, "kernel")));
     snprintf(cells[3], 160, "%s", json_string_value(json_object_get(l, "arch")));
     if (json_is_array(blk))
