@@ -110,10 +110,12 @@ json_t *entry_json(const json_t *launches, const char *entry)
             const json_t *t = json_object_get(l, "time");
             const json_t *each = json_object_get(t, "predicted_s");
             json_object_set(row, "each_s", json_is_number(each) ? (json_t *)each : json_null());
+            const char *reason = json_string_value(json_object_get(t, "reason"));
+            if (!t)
+                reason = "no GPU model to predict times with (--gpu)";
             if (!json_is_number(each))
-                json_object_set(row, "time_unknown",
-                                json_object_get(t, "reason") ? json_object_get(t, "reason")
-                                                             : json_string("no predicted time"));
+                json_object_set_new(row, "time_unknown",
+                                    json_text(reason ? reason : "no predicted time"));
             if (json_is_number(each) && !count_why)
                 json_object_set_new(row, "total_s",
                                     json_real(json_number_value(each) * (double)count));
@@ -216,7 +218,20 @@ void entry_text(sbuf *out, const json_t *e)
         sbuf_addc(out, '\n');
     }
     free(cells);
-    /* What leaves a count or a time unknown, once each. */
+    /* What leaves a count or a time unknown: once when every row has the
+     * same reason, else row by row. */
+    const char *same =
+        n ? json_string_value(json_object_get(json_array_get(rows, 0), "time_unknown")) : NULL;
+    for (size_t i = 0; i < n && same; i++) {
+        const json_t *r = json_array_get(rows, i);
+        const char *tw = json_string_value(json_object_get(r, "time_unknown"));
+        if (!tw || strcmp(tw, same) || json_object_get(r, "launches_unknown"))
+            same = NULL;
+    }
+    if (same) {
+        sbuf_addf(out, "  no launch has a time: %s\n", same);
+        n = 0;
+    }
     for (size_t i = 0; i < n; i++) {
         const json_t *r = json_array_get(rows, i);
         const char *cw = json_string_value(json_object_get(r, "launches_unknown"));
