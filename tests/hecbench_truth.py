@@ -101,13 +101,14 @@ def measured(name):
         return list(csv.DictReader(f))
 
 
-def report(item):
+def report(item, extra=()):
+    """(name, gpulint's JSON report or None, stderr); extra: more options."""
     name, p = item
     env = dict(os.environ, GPULINT_NO_DEVICE="1", NO_COLOR="1", LC_ALL="C",
                GPULINT_MODELS=os.path.join(SRC_ROOT, "models"))
     srcs = [s for s in p["sources"] if s.endswith(".cu")]
     argv = [GPULINT, *srcs, "--gpu", "h200", "--format", "json", "-j", "1", "--timeout", "900",
-            "--run-args", " ".join(p["args"]), "--",
+            *extra, "--run-args", " ".join(p["args"]), "--",
             *nvcc_args(p["cflags"], os.path.join(DATA, "src", name))]
     r = subprocess.run(argv, cwd=os.path.join(DATA, "src", name), env=env, capture_output=True,
                        text=True, timeout=1800)

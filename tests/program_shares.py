@@ -27,13 +27,12 @@ import csv
 import json
 import os
 import re
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import Checks, skip_without_nvcc  # noqa: E402
-from hecbench_truth import base_name, nvcc_args  # noqa: E402
+from hecbench_truth import base_name, report  # noqa: E402
 
 GPULINT, SRC_ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 TABLE = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else None
@@ -55,22 +54,8 @@ def measured(name):
 
 
 def predicted(item):
-    name, p = item
-    env = dict(os.environ, GPULINT_NO_DEVICE="1", NO_COLOR="1", LC_ALL="C",
-               GPULINT_MODELS=os.path.join(SRC_ROOT, "models"))
-    srcs = [s for s in p["sources"] if s.endswith(".cu")]
-    argv = [GPULINT, *srcs, "--gpu", "h200", "--format", "json", "-j", "1", "--entry", "main",
-            "--run-args", " ".join(p["args"]), "--",
-            *nvcc_args(p["cflags"], os.path.join(DATA, "src", name))]
-    r = subprocess_run(argv, os.path.join(DATA, "src", name), env)
-    try:
-        return name, json.loads(r.stdout).get("entry"), None
-    except json.JSONDecodeError:
-        return name, None, (r.stderr or "no JSON").strip().splitlines()[-1:]
-
-
-def subprocess_run(argv, cwd, env):
-    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
+    name, doc, err = report(item, ["--entry", "main"])
+    return name, (doc or {}).get("entry"), None if doc else err
 
 
 def per_kernel(entry):

@@ -244,11 +244,6 @@ static int check_defines_read(const defines *d, const source_outputs *src)
  * lists those that are. */
 static int check_entry(const char *entry, const source_outputs *src)
 {
-    json_t *e = entry_json(src->launches, entry);
-    bool any = json_array_size(json_object_get(e, "launches")) > 0;
-    json_decref(e);
-    if (any)
-        return EXIT_OK;
     json_t *names = json_array();
     const char *key;
     json_t *list;
@@ -267,6 +262,10 @@ static int check_entry(const char *entry, const source_outputs *src)
                 }
             }
         }
+    }
+    if (listed(names, entry)) {
+        json_decref(names);
+        return EXIT_OK;
     }
     sbuf b;
     sbuf_init(&b);

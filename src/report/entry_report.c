@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "analysis/timing/roofline.h"
+#include "report/launch_args.h"
 #include "util/jsontext.h"
+#include "util/sbuf.h"
 
 /* How many times one call of entry makes this launch: over the call
  * paths through entry, the product of the runs from entry down. False
@@ -49,22 +51,16 @@ static bool count_from(const json_t *launch, const char *entry, json_int_t *coun
     return reached;
 }
 
+static bool has_number(const json_t *arg, size_t index, const void *ctx)
+{
+    (void)index, (void)ctx;
+    return json_is_integer(json_object_get(arg, "value"));
+}
+
+/* The launch's arguments that are numbers: what tells a site's rows apart. */
 static const char *differs(const json_t *launch, char *buf, size_t size)
 {
-    size_t used = 0, i;
-    json_t *a;
-    buf[0] = '\0';
-    json_array_foreach(json_object_get(launch, "args"), i, a)
-    {
-        const json_t *v = json_object_get(a, "value");
-        if (!json_is_integer(v) || used + 8 >= size)
-            continue;
-        used += (size_t)snprintf(buf + used, size - used, "%s%s=%lld", used ? ", " : "",
-                                 json_string_value(json_object_get(a, "param")),
-                                 (long long)json_integer_value(v));
-    }
-    if (used >= size)
-        memcpy(buf + size - 4, "...", 4);
+    launch_args_join(json_object_get(launch, "args"), has_number, NULL, buf, size);
     return buf;
 }
 
@@ -123,7 +119,7 @@ json_t *entry_json(const json_t *launches, const char *entry)
         }
     }
     size_t n = json_array_size(rows);
-    json_t **sorted = calloc(n ? n : 1, sizeof *sorted);
+    json_t **sorted = xcalloc(n ? n : 1, sizeof *sorted);
     double total = 0;
     bool complete = true;
     for (size_t i = 0; i < n; i++) {
@@ -162,7 +158,7 @@ void entry_text(sbuf *out, const json_t *e)
     static const char *const head[C_COLS] = {"launch", "kernel", "launches", "each",
                                              "total",  "share",  "arguments"};
     size_t n = json_array_size(rows);
-    char(*cells)[C_COLS][160] = calloc(n + 2, sizeof *cells);
+    char(*cells)[C_COLS][160] = xcalloc(n + 2, sizeof *cells);
     int width[C_COLS];
     for (int c = 0; c < C_COLS; c++) {
         snprintf(cells[0][c], 160, "%s", head[c]);

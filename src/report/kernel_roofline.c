@@ -906,9 +906,16 @@ void kroof_text(sbuf *out, const kroof *k)
                   roofline_fmt_time(k->min_time, b, sizeof b), k->memory_bound ? " (cold L2)" : "");
     } else if (!k->known) {
         /* The sizes block after the roofline names each once, with the
-         * launches it leaves unsized and how to bind it. */
-        sbuf_addf(out, "\n      bound not computed: '%s' has no value (see sizes, below)",
-                  k->unbound);
+         * launches it leaves unsized and how to bind it; an entry of one
+         * thread (no launch) is not among them. */
+        if (k->per_thread)
+            sbuf_addf(out,
+                      "\n      bound not computed: '%s' has no value (no analysed launch of this "
+                      "kernel gives it one; --define %s=VALUE binds it)",
+                      k->unbound, k->unbound);
+        else
+            sbuf_addf(out, "\n      bound not computed: '%s' has no value (see sizes, below)",
+                      k->unbound);
     } else if (!k->per_thread && !k->no_product && k->why_no_bound) {
         sbuf_addf(out, "\n      no time bound: %s", k->why_no_bound);
     }

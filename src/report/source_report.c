@@ -13,6 +13,7 @@
 #include "analysis/occupancy/occ.h"
 #include "analysis/memory/traffic.h"
 #include "analysis/warp/vecmerge.h"
+#include "report/launch_args.h"
 #include "report/launch_issue.h"
 #include "report/launch_share.h"
 #include "report/launch_time.h"
@@ -1245,13 +1246,26 @@ static int cmp_launch(const void *a, const void *b)
     return c ? c : (rx->order > ry->order) - (rx->order < ry->order);
 }
 
-static void arg_text(const json_t *arg, char *buf, size_t n)
+struct site_span {
+    const launch_row *rows;
+    size_t first, last;
+};
+
+/* Whether the site's launches pass this argument different values. */
+static bool differs_in_site(const json_t *arg, size_t index, const void *ctx)
 {
-    const json_t *v = json_object_get(arg, "value");
-    if (json_is_integer(v))
-        snprintf(buf, n, "%lld", (long long)json_integer_value(v));
-    else
-        snprintf(buf, n, "%s", json_string_value(json_object_get(arg, "expr")));
+    const struct site_span *span = ctx;
+    char mine[160], other[160];
+    launch_arg_text(arg, mine, sizeof mine);
+    for (size_t j = span->first; j <= span->last; j++) {
+        const json_t *o = json_array_get(json_object_get(span->rows[j].l, "args"), index);
+        if (!o)
+            continue;
+        launch_arg_text(o, other, sizeof other);
+        if (strcmp(mine, other) != 0)
+            return true;
+    }
+    return false;
 }
 
 /* What tells the launches of one site apart: the arguments whose values
@@ -1267,27 +1281,9 @@ static void differs_cell(launch_row *rows, size_t n, size_t i, char *buf, size_t
         last++;
     if (first == last)
         return;
-    const json_t *args = json_object_get(rows[i].l, "args");
-    size_t a, used = 0;
-    const json_t *arg;
-    json_array_foreach(args, a, arg)
-    {
-        char mine[160], other[160];
-        arg_text(arg, mine, sizeof mine);
-        bool differs = false;
-        for (size_t j = first; j <= last && !differs; j++) {
-            const json_t *o = json_array_get(json_object_get(rows[j].l, "args"), a);
-            if (!o)
-                continue;
-            arg_text(o, other, sizeof other);
-            differs = strcmp(mine, other) != 0;
-        }
-        if (differs && used + 8 < size)
-            used += (size_t)snprintf(buf + used, size - used, "%s%s=%s", used ? ", " : "",
-                                     json_string_value(json_object_get(arg, "param")), mine);
-    }
-    if (used >= size)
-        memcpy(buf + size - 4, "...", 4);
+    struct site_span span = {rows, first, last};
+    size_t used =
+        launch_args_join(json_object_get(rows[i].l, "args"), differs_in_site, &span, buf, size);
     const json_t *grid = json_object_get(rows[i].l, "grid");
     bool grid_differs = false;
     for (size_t j = first; j <= last && !used && !grid_differs; j++)

@@ -14,6 +14,7 @@ Case file format (one case per file):
     stdin: cli/some-input.log        (optional; default: /dev/null)
     env: KEY=VALUE                   (optional, repeatable; KEY= sets it empty)
     requires: nvcc                   (optional; skip the case when absent)
+    cwd: {src}                       (optional; where it runs, default tests/data)
     exit: 0
     stdout:
     ...the exact expected standard output, up to the end of the file or up
@@ -27,7 +28,8 @@ stdin, env values and the expected stdout/stderr, {data} stands for
 SRC_ROOT/tests/data, {src} for SRC_ROOT and {build} for BUILD_ROOT, so
 expected outputs that contain paths stay portable. A relative stdin path is
 relative to tests/data. Every case runs with its working directory at
-tests/data (so relative file names in args print as written), with
+tests/data, or the case's cwd (so relative file names in args print as
+written), with
 GPULINT_NO_DEVICE=1, NO_COLOR=1, LC_ALL=C, GPULINT_MODELS=SRC_ROOT/models and
 GPULINT_CACHE_DIR=BUILD_ROOT/test-cache on top of the caller's environment; env: lines override those. Each case has
 a time limit (GPULINT_CLI_TIMEOUT seconds, default 300): a hang is a failure.
@@ -42,7 +44,7 @@ import shutil
 import subprocess
 import sys
 
-KEYS = ("args", "stdin", "env", "exit", "requires")
+KEYS = ("args", "stdin", "env", "exit", "requires", "cwd")
 
 
 class CaseError(Exception):
@@ -146,8 +148,9 @@ def run_case(path, gpulint, subst, data_dir, timeout):
             stdin = open(p if os.path.isabs(p) else os.path.join(data_dir, p), "rb")
     except (CaseError, OSError, ValueError) as exc:
         return "FAIL", f"FAIL {name}: bad case file: {exc}\n"
+    cwd = os.path.join(data_dir, expand(case.get("cwd", "."), subst))
     try:
-        proc = subprocess.run(argv, stdin=stdin, capture_output=True, env=env, cwd=data_dir,
+        proc = subprocess.run(argv, stdin=stdin, capture_output=True, env=env, cwd=cwd,
                               timeout=timeout)
     except subprocess.TimeoutExpired:
         return "FAIL", f"FAIL {name}: no result after {timeout} s: {shlex.join(argv)}\n"

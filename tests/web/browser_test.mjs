@@ -253,7 +253,7 @@ async function reportChecks(browser, page) {
   // --entry: where one call of the program's forward pass spends its time,
   // as bars and a table; every row with a share has its bar.
   const data = join(source, "tests", "data");
-  const entryArgs = [join(data, "cli", "cu", "program-paths.cu"), "--defines", join(data, "cli", "defines", "program.sizes"),
+  const entryArgs = [join(source, "examples", "train_step.cu"), "--defines", join(data, "cli", "defines", "program.sizes"),
     "--define", "model->config.layers=12", "--entry", "forward"];
   const ehtml = join(shots, "entry-report.html");
   writeFileSync(ehtml, execFileSync(gpulint_exe, [...entryArgs, "--format", "html"], { env, maxBuffer: 1 << 26 }));
