@@ -596,6 +596,32 @@ static void clang_args(const cusrc_options *opts, const char *home, argv_t *a)
     free(arch);
 }
 
+/* A function nothing in its file calls, followed from each call the
+ * project's other units make to it; false when none does. */
+static bool scan_from_other_units(scan_state *s, CXCursor def)
+{
+    const cusrc_xcalls *calls = s->t->calls;
+    if (!calls || !calls->n)
+        return false;
+    char *usr = cx_str(clang_getCursorUSR(def));
+    bool any = false;
+    for (size_t c = 0; c < calls->n; c++) {
+        const cusrc_xcall *x = &calls->v[c];
+        if (strcmp(x->usr, usr) != 0)
+            continue;
+        any = true;
+        param_binding pb[16];
+        int n = xcall_bind(x, def, pb, 16);
+        bind_frame fr = {pb, n, NULL};
+        s->from = x;
+        scan_function(s, def, &fr);
+        s->from = NULL;
+        x_unbind(pb, n);
+    }
+    free(usr);
+    return any;
+}
+
 /* Kernels, launches and opt-ins in every function of the main file;
  * functions that main-file code calls are scanned from their calls. */
 static void scan_unit(cusrc_tu *t, scan_state *s, const char *fbuf, size_t fsize)
@@ -619,7 +645,9 @@ static void scan_unit(cusrc_tu *t, scan_state *s, const char *fbuf, size_t fsize
         char *key = cx_str(clang_getCursorUSR(s->fns.c[i]));
         bool called = scan_is_called(s, key);
         free(key);
-        if (!called)
+        /* Else from the calls the project's other units make to it, if
+         * any; else as written, its parameters unbound. */
+        if (!called && !scan_from_other_units(s, s->fns.c[i]))
             scan_function(s, s->fns.c[i], NULL);
     }
     scan_merge_launches(t);
@@ -752,6 +780,8 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     t.math = opts->math;
     t.run_args = opts->run_args;
     t.n_run_args = opts->n_run_args;
+    t.calls = opts->calls;
+    t.collect_calls = opts->collect_calls;
     t.u = out;
     t.main_file = clang_getFile(tu, opts->file);
     out->file = xstrdup(opts->file);

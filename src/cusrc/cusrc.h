@@ -90,7 +90,8 @@
  *
  * Not followed: accesses through pointers that are reassigned, loop
  * counters also stepped inside the loop body (the loop's next is then
- * NULL), launches in other translation units. */
+ * NULL). Across translation units, only calls from the project's host
+ * units into functions defined here are followed (cusrc_xcall.c). */
 #ifndef GPULINT_CUSRC_H
 #define GPULINT_CUSRC_H
 
@@ -105,6 +106,39 @@
 
 /* ---- input ---- */
 
+/* A call from one translation unit of a project to a host function it
+ * declares and does not define (`run(size)` in main.cpp, `run` in the
+ * kernels' file): found by the scan of the calling unit (collect_calls),
+ * handed to the scan of the others (calls), where the callee, if it is
+ * defined there and called by nothing of its own file, is followed from
+ * each such call with the constant arguments bound. */
+typedef struct cusrc_xarg {
+    bool known;
+    int64_t value;
+    char *why; /* !known: where the caller's value comes from */
+} cusrc_xarg;
+
+typedef struct cusrc_xcall {
+    char *usr;    /* the callee's USR: the same in every unit that declares it */
+    char *callee; /* its name, for messages */
+    src_loc loc;  /* the call */
+    int n_args;
+    cusrc_xarg *args;
+    int n_folded;
+    struct cusrc_size_from *folded; /* the caller's constants the arguments were computed from */
+    int n_path; /* the functions from the one scanned as written to the caller */
+    char **fn;
+    int64_t *runs; /* how many times each makes the next call (the last: this one), -1 unknown */
+    char **why;    /* where an unknown count comes from, else NULL */
+} cusrc_xcall;
+
+typedef struct cusrc_xcalls {
+    cusrc_xcall *v;
+    size_t n, cap;
+} cusrc_xcalls;
+
+void cusrc_xcalls_free(cusrc_xcalls *x);
+
 typedef struct cusrc_options {
     const char *file;        /* the .cu file */
     const char *const *args; /* extra compiler arguments (-I, -D, -std=...), may be NULL */
@@ -117,6 +151,11 @@ typedef struct cusrc_options {
      * values. run_args NULL: not given, and they stay run-time values. */
     const char *const *run_args;
     int n_run_args;
+    /* Calls into this file from the project's other units (NULL: none). */
+    const cusrc_xcalls *calls;
+    /* Where to add the calls this file makes to functions it does not
+     * define (NULL: not collected). */
+    cusrc_xcalls *collect_calls;
 } cusrc_options;
 
 /* ---- output ---- */

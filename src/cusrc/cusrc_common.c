@@ -605,3 +605,33 @@ size_t cusrc_drop_unreached(cusrc_unit *u, const expr_env *env)
     free(lines);
     return dropped;
 }
+
+void cusrc_xcalls_free(cusrc_xcalls *x)
+{
+    if (!x)
+        return;
+    for (size_t c = 0; c < x->n; c++) {
+        cusrc_xcall *v = &x->v[c];
+        free(v->usr);
+        free(v->callee);
+        loc_free(&v->loc);
+        for (int i = 0; i < v->n_args; i++)
+            free(v->args[i].why);
+        free(v->args);
+        for (int i = 0; i < v->n_folded; i++) {
+            free(v->folded[i].name);
+            free(v->folded[i].function);
+            loc_free(&v->folded[i].loc);
+        }
+        free(v->folded);
+        for (int i = 0; i < v->n_path; i++) {
+            free(v->fn[i]);
+            free(v->why[i]);
+        }
+        free(v->fn);
+        free(v->runs);
+        free(v->why);
+    }
+    free(x->v);
+    memset(x, 0, sizeof *x);
+}

@@ -162,6 +162,8 @@ struct cusrc_tu {
     math_mode math;                 /* cusrc_options.math */
     const char *const *run_args;    /* cusrc_options.run_args */
     int n_run_args;
+    const cusrc_xcalls *calls;   /* cusrc_options.calls */
+    cusrc_xcalls *collect_calls; /* cusrc_options.collect_calls */
     /* The files whose text cn_text slices: libclang's lookup of a file's
      * buffer is slow in a large unit (it was 40% of OneFlow's analysis). */
     struct tu_file_text {

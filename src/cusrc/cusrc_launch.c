@@ -158,30 +158,41 @@ static cusrc_launch *new_launch(scan_state *ss, cusrc_launch_kind kind, cnode *c
     l->call_paths = 1;
     l->paths = xcalloc(1, sizeof *l->paths);
     cusrc_path *path = &l->paths[0];
-    path->n = ss->depth + 1;
+    /* Called from another unit: that unit's path first. */
+    const cusrc_xcall *x = ss->from;
+    int pre = x ? x->n_path : 0;
+    path->n = pre + ss->depth + 1;
     path->fn = xcalloc((size_t)path->n, sizeof *path->fn);
     path->runs = xcalloc((size_t)path->n, sizeof *path->runs);
     path->why = xcalloc((size_t)path->n, sizeof *path->why);
     sbuf via;
     sbuf_init(&via);
+    for (int i = 0; i < pre; i++) {
+        sbuf_addf(&via, "%s%s", i ? " > " : "", x->fn[i]);
+        path->fn[i] = xstrdup(x->fn[i]);
+        path->runs[i] = x->runs[i] >= 0 ? expr_const(x->runs[i]) : expr_unknown(x->why[i]);
+        if (x->runs[i] < 0)
+            path->why[i] = xstrdup(x->why[i] ? x->why[i] : "a count gpulint cannot compute");
+    }
     for (int i = 0; i <= ss->depth; i++) {
         const char *name = ss->names[i] ? ss->names[i] : "?";
-        sbuf_addf(&via, "%s%s", i ? " > " : "", name);
-        path->fn[i] = xstrdup(name);
+        sbuf_addf(&via, "%s%s", i || pre ? " > " : "", name);
+        path->fn[pre + i] = xstrdup(name);
+        int at = pre + i;
         if (i < ss->depth) {
-            path->runs[i] = host_loops_runs(&ss->loops[i], l->reach);
-            path->why[i] = ss->loops[i].why ? xstrdup(ss->loops[i].why) : NULL;
+            path->runs[at] = host_loops_runs(&ss->loops[i], l->reach);
+            path->why[at] = ss->loops[i].why ? xstrdup(ss->loops[i].why) : NULL;
         } else {
             host_loops here;
             host_loops_of(f, call, &here);
-            path->runs[i] = host_loops_runs(&here, l->reach);
-            path->why[i] = here.why;
+            path->runs[at] = host_loops_runs(&here, l->reach);
+            path->why[at] = here.why;
             here.why = NULL;
             host_loops_free(&here);
         }
-        if (path->runs[i]->kind == EX_CONST) {
-            free(path->why[i]);
-            path->why[i] = NULL;
+        if (path->runs[at]->kind == EX_CONST) {
+            free(path->why[at]);
+            path->why[at] = NULL;
         }
     }
     l->via = sbuf_take(&via);
@@ -655,6 +666,13 @@ static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
 {
     CXCursor fn = clang_getCursorReferenced(call->cur), def;
     note_indirect(s, call);
+    if (s->t->collect_calls && !clang_Cursor_isNull(fn) &&
+        clang_Cursor_isNull(clang_getCursorDefinition(fn))) {
+        expr *reach = launch_reach(f, call);
+        xcall_collect(s, f, call, reach);
+        expr_free(reach);
+        return;
+    }
     if (clang_Cursor_isNull(fn) || s->depth >= SCAN_MAX_DEPTH || s->budget <= 0 ||
         !expandable(s, fn, &def))
         return;

@@ -66,6 +66,9 @@ typedef struct scan_state {
     int n_unfollowed;
     int budget;            /* expansions left: a file of many wrappers stays fast */
     bool in_explicit_refs; /* visiting gpulint's appended function (cusrc_explicit.c) */
+    /* The call from another unit the scanned function is followed from
+     * (cusrc_xcall.c): its path comes before this unit's. */
+    const cusrc_xcall *from;
 } scan_state;
 
 /* ---- cusrc_hostloop.c ---- */
@@ -76,6 +79,14 @@ void host_loops_of(fn_ctx *f, cnode *call, host_loops *out);
  * value (only where the reach can hold). */
 expr *host_loops_runs(const host_loops *h, const expr *reach);
 void host_loops_free(host_loops *h);
+
+/* ---- cusrc_xcall.c ---- */
+/* Notes a call to a host function this unit declares and does not define,
+ * where the unit's calls are collected (cusrc_options.collect_calls). */
+void xcall_collect(scan_state *s, fn_ctx *f, cnode *call, const expr *reach);
+/* The bindings of def's parameters at a call another unit makes to it
+ * (x_unbind frees them); how many. */
+int xcall_bind(const cusrc_xcall *x, CXCursor def, param_binding *pb, int max);
 
 /* ---- cusrc_kernels.c ---- */
 /* Macros and constants of the main file (buf), for __launch_bounds__. */

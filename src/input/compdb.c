@@ -333,6 +333,28 @@ static bool ends_with_cu(const char *file)
     return n > 3 && strcasecmp(file + n - 3, ".cu") == 0;
 }
 
+static bool host_source(const char *file)
+{
+    static const char *const ext[] = {".cpp", ".cc", ".cxx", ".c++", ".C", ".c"};
+    size_t n = strlen(file);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t m = strlen(ext[i]);
+        if (n > m && strcmp(file + n - m, ext[i]) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void add_unit(compdb_unit **v, size_t *n, size_t *cap, char *path, char **args, int n_args,
+                     size_t entry)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        *v = xrealloc(*v, *cap * sizeof **v);
+    }
+    (*v)[(*n)++] = (compdb_unit){path, args, n_args, (int)entry};
+}
+
 bool compdb_translate(char *const *argv, int argc, const char *directory, const char *file,
                       char ***out_v, int *n_out)
 {
@@ -467,7 +489,7 @@ compdb_status compdb_load(const char *dir, compdb *db, char *err, size_t errlen)
                  "%s: expected an array of {directory, file, command|arguments} entries", db->path);
         goto out;
     }
-    size_t cap = 0;
+    size_t cap = 0, cap_host = 0;
     for (size_t e = 0; e < json_array_size(root); e++) {
         json_t *o = json_array_get(root, e);
         const char *directory = json_string_value(json_object_get(o, "directory"));
@@ -509,10 +531,16 @@ compdb_status compdb_load(const char *dir, compdb *db, char *err, size_t errlen)
         bool cuda = argc > 0 && compdb_translate(argv, argc, dir_abs, file, &kept, &n_kept);
         compdb_argv_free(argv);
         if (!cuda) {
-            free(dir_abs);
-            if (argc > 0)
-                compdb_argv_free(kept);
             db->n_not_cuda++;
+            /* Host C and C++ units: their calls into the CUDA units carry
+             * sizes (cusrc_xcall.c). */
+            if (argc > 0 && host_source(file)) {
+                char *path = join(dir_abs, file);
+                add_unit(&db->host, &db->n_host, &cap_host, path, kept, n_kept, e);
+            } else if (argc > 0) {
+                compdb_argv_free(kept);
+            }
+            free(dir_abs);
             continue;
         }
         char *path = join(dir_abs, file);
@@ -523,11 +551,7 @@ compdb_status compdb_load(const char *dir, compdb *db, char *err, size_t errlen)
             compdb_argv_free(kept);
             continue;
         }
-        if (db->n_units == cap) {
-            cap = cap ? cap * 2 : 64;
-            db->units = xrealloc(db->units, cap * sizeof *db->units);
-        }
-        db->units[db->n_units++] = (compdb_unit){path, kept, n_kept, (int)e};
+        add_unit(&db->units, &db->n_units, &cap, path, kept, n_kept, e);
     }
 out:
     json_decref(root);
@@ -566,6 +590,11 @@ void compdb_free(compdb *db)
         compdb_argv_free(db->units[i].args);
     }
     free(db->units);
+    for (size_t i = 0; i < db->n_host; i++) {
+        free(db->host[i].file);
+        compdb_argv_free(db->host[i].args);
+    }
+    free(db->host);
     free(db->path);
     memset(db, 0, sizeof *db);
 }

@@ -23,7 +23,9 @@ typedef struct compdb {
     char *path; /* DIR/compile_commands.json */
     compdb_unit *units;
     size_t n_units;
-    size_t n_not_cuda;   /* entries that compile something else */
+    size_t n_not_cuda; /* entries that compile something else */
+    compdb_unit *host; /* of those, the C and C++ units (their calls carry sizes) */
+    size_t n_host;
     size_t n_duplicates; /* later entries for a file already seen */
 } compdb;
 

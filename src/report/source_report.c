@@ -335,6 +335,9 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
                 "= %lld)",
                 (long long)blocks, t->product->name, t->product->sm_count, r.blocks_per_sm,
                 (long long)wave);
+    } else if (t->product) {
+        json_object_set_new(o, "time",
+                            json_pack("{s:s}", "reason", "the grid size has no value (see sizes)"));
     }
 }
 

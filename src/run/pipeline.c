@@ -19,6 +19,7 @@
 #include "run/pool.h"
 #include "run/project.h"
 #include "run/unitcache.h"
+#include "run/xcalls.h"
 #include "util/cachedir.h"
 #include "run/unit.h"
 #include "util/fileio.h"
@@ -226,6 +227,7 @@ static void identity(const pipeline_opts *o, const report *r, const char *nvcc, 
         unitcache_key_str(&k, "define", o->defines->names[i]);
         unitcache_key_add(&k, "value", &o->defines->values[i], sizeof o->defines->values[i]);
     }
+    unitcache_key_str(&k, "calls", o->calls_text ? o->calls_text : "");
     unitcache_key_str(&k, "args", o->run_args ? "given" : "none");
     for (int i = 0; o->run_args && i < o->n_run_args; i++)
         unitcache_key_str(&k, "arg", o->run_args[i]);
@@ -380,6 +382,12 @@ int pipeline_run(const pipeline_opts *o, report *r)
     if (run->n_files == 0) {
         diag_note("shard %s holds none of the files", o->shard);
         return EXIT_OK;
+    }
+    /* The host units' calls into the CUDA units: sizes set in main.cpp. */
+    if (r->project->db.n_host && !o->no_source && cusrc_available()) {
+        xcalls_collect(o, &r->project->db, &r->project->calls, &r->project->calls_text);
+        run->calls = &r->project->calls;
+        run->calls_text = r->project->calls_text;
     }
     rc = run_files(run, r);
     if (rc == EXIT_OK && r->n_kernels == 0 && !o->allow_no_kernels)

@@ -49,6 +49,10 @@ typedef struct pipeline_opts {
      * (pipeline_run fills them from -p; NULL = none). */
     char ***file_args;
     int *n_file_args;
+    /* Calls the project's host units make into its CUDA units (run/xcalls;
+     * NULL = none), and their text, which the cache key holds. */
+    const struct cusrc_xcalls *calls;
+    const char *calls_text;
 } pipeline_opts;
 
 /* --timeout's default: generous for a heavy template file, still an end. */

@@ -126,5 +126,7 @@ void project_free(project *p)
     free(p->args);
     free(p->n_args);
     compdb_free(&p->db);
+    cusrc_xcalls_free(&p->calls);
+    free(p->calls_text);
     memset(p, 0, sizeof *p);
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cusrc/cusrc.h"
 #include "input/compdb.h"
 
 typedef struct project {
@@ -16,6 +17,8 @@ typedef struct project {
     int *n_args;
     int n;
     compdb db;
+    cusrc_xcalls calls; /* the host units' calls into the CUDA units (run/xcalls) */
+    char *calls_text;
 } project;
 
 /* Fills p (caller frees with project_free). Returns an exit code; on

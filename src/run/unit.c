@@ -174,6 +174,7 @@ static bool parse_source(const unit_env *env, const char *file, char *const *ext
                         .math = cusrc_math_mode(extra, n_extra),
                         .run_args = (const char *const *)o->run_args,
                         .n_run_args = o->n_run_args,
+                        .calls = o->calls,
                         .arch = cusrc_arch_of(extra, n_extra, arch) ? arch
                                 : r->n_targets && !r->targets[0].arch.hypothetical
                                     ? r->targets[0].arch.name

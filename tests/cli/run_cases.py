@@ -173,7 +173,7 @@ def run_case(path, gpulint, subst, data_dir, timeout):
             problems.append(diff("stderr", exp_err, err))
     if not problems:
         return "ok", f"ok   {name}\n"
-    report = [f"FAIL {name}\n", f"  command: cd {shlex.quote(data_dir)} && "
+    report = [f"FAIL {name}\n", f"  command: cd {shlex.quote(cwd)} && "
               f"{shlex.join(argv)}\n"]
     for p in problems:
         report.append("".join("  " + l for l in p.splitlines(keepends=True)))

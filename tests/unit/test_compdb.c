@@ -146,6 +146,10 @@ static void test_load(void **state)
     assert_int_equal(compdb_load(dir, &db, err, sizeof err), COMPDB_OK);
     assert_int_equal(db.n_units, 2);
     assert_int_equal(db.n_not_cuda, 1);
+    /* The C++ unit is kept for the sizes it passes (run/xcalls). */
+    assert_int_equal(db.n_host, 1);
+    assert_string_equal(db.host[0].file, "/p/b/m.cpp");
+    assert_int_equal(db.host[0].entry, 1);
     assert_int_equal(db.n_duplicates, 1); /* /p/a.cu twice: the first entry wins */
     assert_string_equal(db.units[0].file, "/p/a.cu");
     assert_int_equal(db.units[0].n_args, 2);

@@ -1,0 +1,147 @@
+/* cusrc_xcall: following sizes across the translation units of a project.
+ * A unit's scan notes its calls to host functions it declares and does
+ * not define, with the constant arguments and the call path from the
+ * function scanned as written (main.cpp's `main > run(1 << 20)`); the scan
+ * of the unit that defines the callee follows it from each such call
+ * instead of scanning it unbound, so its launches see main's sizes and
+ * count main's loops. Functions match by USR, which is the same in every
+ * unit for a function with external linkage (a static one never matches). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_int.h"
+#include "cusrc/cusrc_scan.h"
+
+static bool external_host_fn(scan_state *s, CXCursor fn)
+{
+    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
+        clang_getCursorLinkage(fn) != CXLinkage_External)
+        return false;
+    if (!clang_Cursor_isNull(clang_getCursorDefinition(fn)))
+        return false; /* this unit defines it: followed here */
+    if (cn_has_attr(fn, CXCursor_CUDAGlobalAttr) ||
+        (cn_has_attr(fn, CXCursor_CUDADeviceAttr) && !cn_has_attr(fn, CXCursor_CUDAHostAttr)))
+        return false;
+    /* The project's own declarations, not a library's. */
+    return cn_in_main(s->t, fn) || cn_in_user_header(s->t, fn);
+}
+
+static int64_t runs_of(const expr *e)
+{
+    return e && e->kind == EX_CONST ? e->value : -1;
+}
+
+/* Where a value the call passes comes from, in words the other unit's
+ * report can print: "'m' (main.cpp:14) comes from argv". */
+static char *arg_origin(scan_state *s, fn_ctx *f, cnode *call, int i, const char *origin)
+{
+    cnode *args[16];
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    int n = x_call_args(call, fn, args, 16);
+    char *text = i < n && args[i] ? cn_text_trunc(s->t, args[i]->cur, 60) : NULL;
+    src_loc at = {0};
+    cn_loc(s->t, call->cur, &at);
+    const char *base = at.file ? strrchr(at.file, '/') : NULL;
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, "'%s' in %s's call at %s:%d%s%s", text ? text : "?", f->name ? f->name : "?",
+              base      ? base + 1
+              : at.file ? at.file
+                        : "?",
+              at.line, origin ? ", which " : "", origin ? origin : "");
+    free(text);
+    free(at.file);
+    return sbuf_take(&b);
+}
+
+void xcall_collect(scan_state *s, fn_ctx *f, cnode *call, const expr *reach)
+{
+    cusrc_xcalls *out = s->t->collect_calls;
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    if (!out || clang_Cursor_isNull(fn) || !external_host_fn(s, fn))
+        return;
+    if (reach && reach->kind == EX_CONST && reach->value == 0)
+        return; /* never runs with these values */
+    param_binding pb[16];
+    int n = x_bind_args(f, call, fn, pb, 16);
+    if (n < 0)
+        return;
+    GROW(out->v, out->n, out->cap);
+    cusrc_xcall *x = &out->v[out->n++];
+    memset(x, 0, sizeof *x);
+    x->usr = cx_str(clang_getCursorUSR(fn));
+    x->callee = cn_spelling(fn);
+    cn_loc(s->t, call->cur, &x->loc);
+    x->n_args = n;
+    x->args = xcalloc((size_t)n + 1, sizeof *x->args);
+    folded_list folded = {0};
+    for (int i = 0; i < n; i++) {
+        expr *v = expr_simplify(pb[i].value);
+        if (v->kind == EX_CONST) {
+            x->args[i] = (cusrc_xarg){true, v->value, NULL};
+            for (int k = 0; k < pb[i].folded.n; k++)
+                folded_add(&folded, &pb[i].folded.v[k]);
+        } else {
+            x->args[i].why = arg_origin(s, f, call, i, pb[i].origin);
+        }
+        expr_free(v);
+    }
+    x_unbind(pb, n);
+    x->folded = folded.v;
+    x->n_folded = folded.n;
+    x->n_path = s->depth + 1;
+    x->fn = xcalloc((size_t)x->n_path, sizeof *x->fn);
+    x->runs = xcalloc((size_t)x->n_path, sizeof *x->runs);
+    x->why = xcalloc((size_t)x->n_path, sizeof *x->why);
+    for (int i = 0; i <= s->depth; i++) {
+        x->fn[i] = xstrdup(s->names[i] ? s->names[i] : "?");
+        host_loops here, *h = &here;
+        if (i < s->depth)
+            h = &s->loops[i];
+        else
+            host_loops_of(f, call, &here);
+        expr *r = host_loops_runs(h, reach);
+        x->runs[i] = runs_of(r);
+        if (x->runs[i] < 0)
+            x->why[i] = xstrdup(h->why ? h->why : "a count gpulint cannot compute");
+        expr_free(r);
+        if (i == s->depth)
+            host_loops_free(&here);
+    }
+}
+
+int xcall_bind(const cusrc_xcall *x, CXCursor def, param_binding *pb, int max)
+{
+    int np = clang_Cursor_getNumArguments(def);
+    int n = 0;
+    for (int i = 0; i < np && i < x->n_args && n < max; i++) {
+        param_binding *b = &pb[n++];
+        memset(b, 0, sizeof *b);
+        b->parm = clang_Cursor_getArgument(def, (unsigned)i);
+        char *pname = cn_spelling(b->parm);
+        if (!x->args[i].known) {
+            /* Still the parameter's name, now with the caller's reason. */
+            b->value = expr_named(pname);
+            sbuf o;
+            sbuf_init(&o);
+            sbuf_addf(&o, "depends on '%s', %s", pname, x->args[i].why ? x->args[i].why : "?");
+            b->origin = sbuf_take(&o);
+            free(pname);
+            continue;
+        }
+        b->value = expr_const(x->args[i].value);
+        for (int k = 0; k < x->n_folded; k++)
+            folded_add(&b->folded, &x->folded[k]);
+        /* The argument itself, where the call passes it (the size's place
+         * in the other file), unless a variable of the caller with that
+         * value is listed already. */
+        cusrc_size_from at = {pname, x->args[i].value, x->fn[x->n_path - 1], x->loc};
+        bool named = false;
+        for (int k = 0; k < x->n_folded && !named; k++)
+            named = x->folded[k].value == x->args[i].value;
+        if (pname[0] && !named)
+            folded_add(&b->folded, &at);
+        free(pname);
+    }
+    return n;
+}

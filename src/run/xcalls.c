@@ -1,0 +1,218 @@
+/* xcalls: the project's host units read for their calls into the CUDA
+ * units (see xcalls.h). */
+#include "run/xcalls.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/pool.h"
+#include "run/project.h"
+#include "util/diag.h"
+#include "util/sbuf.h"
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+json_t *xcalls_to_json(const cusrc_xcalls *x)
+{
+    json_t *calls = json_array();
+    for (size_t c = 0; c < x->n; c++) {
+        const cusrc_xcall *v = &x->v[c];
+        json_t *args = json_array(), *folded = json_array(), *path = json_array();
+        for (int i = 0; i < v->n_args; i++)
+            json_array_append_new(args, v->args[i].known ? json_integer(v->args[i].value)
+                                                         : str_or_null(v->args[i].why));
+        for (int i = 0; i < v->n_folded; i++) {
+            const cusrc_size_from *f = &v->folded[i];
+            json_array_append_new(folded,
+                                  json_pack("{s:s, s:I, s:s, s:o, s:i}", "name", f->name, "value",
+                                            (json_int_t)f->value, "function", f->function, "file",
+                                            str_or_null(f->loc.file), "line", f->loc.line));
+        }
+        for (int i = 0; i < v->n_path; i++)
+            json_array_append_new(
+                path, json_pack("{s:s, s:o, s:o}", "fn", v->fn[i], "runs",
+                                v->runs[i] >= 0 ? json_integer(v->runs[i]) : json_null(), "why",
+                                str_or_null(v->why[i])));
+        json_array_append_new(calls, json_pack("{s:s, s:s, s:o, s:i, s:o, s:o, s:o}", "usr", v->usr,
+                                               "callee", v->callee, "file",
+                                               str_or_null(v->loc.file), "line", v->loc.line,
+                                               "args", args, "folded", folded, "path", path));
+    }
+    return calls;
+}
+
+static char *dup_or_null(const json_t *j)
+{
+    const char *s = json_string_value(j);
+    return s ? xstrdup(s) : NULL;
+}
+
+void xcalls_from_json(const json_t *j, cusrc_xcalls *out)
+{
+    size_t c;
+    const json_t *call;
+    json_array_foreach((json_t *)j, c, call)
+    {
+        const char *usr = json_string_value(json_object_get(call, "usr"));
+        const json_t *args = json_object_get(call, "args"),
+                     *folded = json_object_get(call, "folded"),
+                     *path = json_object_get(call, "path");
+        if (!usr || !json_is_array(args) || !json_is_array(folded) || !json_is_array(path) ||
+            json_array_size(path) == 0)
+            continue;
+        if (out->n == out->cap) {
+            out->cap = out->cap ? out->cap * 2 : 16;
+            out->v = xrealloc(out->v, out->cap * sizeof *out->v);
+        }
+        cusrc_xcall *v = &out->v[out->n++];
+        memset(v, 0, sizeof *v);
+        v->usr = xstrdup(usr);
+        v->callee = dup_or_null(json_object_get(call, "callee"));
+        v->loc.file = dup_or_null(json_object_get(call, "file"));
+        v->loc.line = (int)json_integer_value(json_object_get(call, "line"));
+        v->n_args = (int)json_array_size(args);
+        v->args = xcalloc((size_t)v->n_args + 1, sizeof *v->args);
+        for (int i = 0; i < v->n_args; i++) {
+            const json_t *a = json_array_get(args, (size_t)i);
+            v->args[i] = (cusrc_xarg){json_is_integer(a), json_integer_value(a), dup_or_null(a)};
+        }
+        v->n_folded = (int)json_array_size(folded);
+        v->folded = xcalloc((size_t)v->n_folded + 1, sizeof *v->folded);
+        for (int i = 0; i < v->n_folded; i++) {
+            const json_t *f = json_array_get(folded, (size_t)i);
+            cusrc_size_from *d = &v->folded[i];
+            const char *name = json_string_value(json_object_get(f, "name"));
+            const char *fn = json_string_value(json_object_get(f, "function"));
+            d->name = xstrdup(name ? name : "?");
+            d->function = xstrdup(fn ? fn : "?");
+            d->value = json_integer_value(json_object_get(f, "value"));
+            d->loc.file = dup_or_null(json_object_get(f, "file"));
+            d->loc.line = (int)json_integer_value(json_object_get(f, "line"));
+        }
+        v->n_path = (int)json_array_size(path);
+        v->fn = xcalloc((size_t)v->n_path, sizeof *v->fn);
+        v->runs = xcalloc((size_t)v->n_path, sizeof *v->runs);
+        v->why = xcalloc((size_t)v->n_path, sizeof *v->why);
+        for (int i = 0; i < v->n_path; i++) {
+            const json_t *p = json_array_get(path, (size_t)i);
+            const char *fn = json_string_value(json_object_get(p, "fn"));
+            const json_t *runs = json_object_get(p, "runs");
+            v->fn[i] = xstrdup(fn ? fn : "?");
+            v->runs[i] = json_is_integer(runs) ? json_integer_value(runs) : -1;
+            v->why[i] = dup_or_null(json_object_get(p, "why"));
+        }
+    }
+}
+
+typedef struct collect_ctx {
+    const pipeline_opts *o;
+    const compdb *db;
+    cusrc_xcalls *out;
+    sbuf text;
+} collect_ctx;
+
+static int collect_one(void *ctx, size_t job, int attempt, int fd)
+{
+    (void)attempt;
+    collect_ctx *c = ctx;
+    const compdb_unit *u = &c->db->host[job];
+    const char **args = xcalloc((size_t)u->n_args + 1, sizeof *args);
+    char arch[32];
+    cusrc_xcalls calls = {0};
+    cusrc_unit unit;
+    cusrc_options co = {.file = u->file,
+                        .args = args,
+                        .n_args = cusrc_clang_args(u->args, u->n_args, args),
+                        .run_args = (const char *const *)c->o->run_args,
+                        .n_run_args = c->o->n_run_args,
+                        .arch = cusrc_arch_of(u->args, u->n_args, arch) ? arch : NULL,
+                        .collect_calls = &calls};
+    char *error = NULL;
+    pool_phase('s');
+    bool parsed = cusrc_parse(NULL, &co, &unit, &error);
+    free(args);
+    if (!parsed) {
+        fprintf(stderr, "%s\n", error ? error : "unknown error");
+        free(error);
+        return 1;
+    }
+    cusrc_unit_free(&unit);
+    json_t *j = xcalls_to_json(&calls);
+    cusrc_xcalls_free(&calls);
+    char *s = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    size_t n = strlen(s), done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, s + done, n - done);
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    free(s);
+    return done == n ? 0 : 1;
+}
+
+static pool_verdict collect_ended(void *ctx, size_t job, int attempt, const pool_outcome *po)
+{
+    (void)ctx, (void)job, (void)attempt;
+    return po->end == POOL_EXITED && po->status == 0 ? POOL_OK : POOL_FAILED;
+}
+
+static void collect_deliver(void *ctx, size_t job, pool_outcome *po)
+{
+    collect_ctx *c = ctx;
+    char *file = project_shown_name(c->db->host[job].file);
+    json_t *j = po->end == POOL_EXITED && po->status == 0
+                    ? json_loadb(po->result, po->result_len, 0, NULL)
+                    : NULL;
+    if (!json_is_array(j)) {
+        const char *why = po->end == POOL_TIMED_OUT ? "took too long"
+                          : po->end == POOL_CRASHED ? "libclang crashed"
+                                                    : NULL;
+        char line[512] = "";
+        if (!why && po->output_len) {
+            snprintf(line, sizeof line, "%.*s", (int)po->output_len, po->output);
+            line[strcspn(line, "\n")] = '\0';
+        }
+        diag_note("%s: not read for the sizes it passes to the CUDA units: %s", file,
+                  why       ? why
+                  : line[0] ? line
+                            : "no result");
+        json_decref(j);
+        free(file);
+        return;
+    }
+    free(file);
+    if (json_array_size(j)) {
+        char *s = json_dumps(j, JSON_COMPACT);
+        sbuf_addf(&c->text, "%s\n", s);
+        free(s);
+    }
+    xcalls_from_json(j, c->out);
+    json_decref(j);
+}
+
+void xcalls_collect(const pipeline_opts *o, const compdb *db, cusrc_xcalls *out, char **text)
+{
+    memset(out, 0, sizeof *out);
+    collect_ctx c = {.o = o, .db = db, .out = out};
+    sbuf_init(&c.text);
+    pool_spec spec = {.n_jobs = db->n_host,
+                      .parallel = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
+                      .timeout_s = o->seen_timeout ? o->timeout_s : PIPELINE_TIMEOUT_DEFAULT,
+                      .ctx = &c,
+                      .work = collect_one,
+                      .ended = collect_ended,
+                      .deliver = collect_deliver};
+    if (spec.parallel < 1)
+        spec.parallel = 1;
+    char err[512];
+    if (!pool_run(&spec, err, sizeof err))
+        diag_note("the host units were not read for the sizes they pass: %s", err);
+    *text = sbuf_take(&c.text);
+}
