@@ -91,7 +91,8 @@
  * Not followed: accesses through pointers that are reassigned, loop
  * counters also stepped inside the loop body (the loop's next is then
  * NULL). Across translation units, only calls from the project's host
- * units into functions defined here are followed (cusrc_xcall.c). */
+ * units and main's unit into functions defined here are followed
+ * (cusrc_xcall.c). */
 #ifndef GPULINT_CUSRC_H
 #define GPULINT_CUSRC_H
 

@@ -384,7 +384,8 @@ int pipeline_run(const pipeline_opts *o, report *r)
         return EXIT_OK;
     }
     /* The host units' calls into the CUDA units: sizes set in main.cpp. */
-    if (r->project->db.n_host && !o->no_source && cusrc_available()) {
+    if ((r->project->db.n_host || r->project->db.n_units > 1) && !o->no_source &&
+        cusrc_available()) {
         xcalls_collect(o, &r->project->db, &r->project->calls, &r->project->calls_text);
         run->calls = &r->project->calls;
         run->calls_text = r->project->calls_text;

@@ -9,6 +9,7 @@
 
 #include "run/pool.h"
 #include "run/project.h"
+#include "util/fileio.h"
 #include "util/diag.h"
 #include "util/sbuf.h"
 
@@ -111,16 +112,48 @@ void xcalls_from_json(const json_t *j, cusrc_xcalls *out)
 
 typedef struct collect_ctx {
     const pipeline_opts *o;
-    const compdb *db;
+    const compdb_unit **units; /* the host units, then the CUDA units that define main */
+    size_t n_units;
     cusrc_xcalls *out;
     sbuf text;
 } collect_ctx;
+
+static bool is_ident(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether the file's text defines main ("int main(" with any spacing): a
+ * CUDA unit whose main calls into another unit is read first too. */
+static bool defines_main(const char *file)
+{
+    char *text;
+    size_t len;
+    if (fileio_read(file, 64u << 20, &text, &len) != FILEIO_OK)
+        return false;
+    bool found = false;
+    for (const char *p = text; !found && (p = strstr(p, "main")) != NULL; p += 4) {
+        if (p > text && is_ident(p[-1]))
+            continue;
+        const char *q = p + 4;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q != '(')
+            continue;
+        const char *b = p;
+        while (b > text && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\n'))
+            b--;
+        found = b - text >= 3 && !strncmp(b - 3, "int", 3) && (b - 3 == text || !is_ident(b[-4]));
+    }
+    free(text);
+    return found;
+}
 
 static int collect_one(void *ctx, size_t job, int attempt, int fd)
 {
     (void)attempt;
     collect_ctx *c = ctx;
-    const compdb_unit *u = &c->db->host[job];
+    const compdb_unit *u = c->units[job];
     const char **args = xcalloc((size_t)u->n_args + 1, sizeof *args);
     char arch[32];
     cusrc_xcalls calls = {0};
@@ -166,7 +199,7 @@ static pool_verdict collect_ended(void *ctx, size_t job, int attempt, const pool
 static void collect_deliver(void *ctx, size_t job, pool_outcome *po)
 {
     collect_ctx *c = ctx;
-    char *file = project_shown_name(c->db->host[job].file);
+    char *file = project_shown_name(c->units[job]->file);
     json_t *j = po->end == POOL_EXITED && po->status == 0
                     ? json_loadb(po->result, po->result_len, 0, NULL)
                     : NULL;
@@ -200,9 +233,15 @@ static void collect_deliver(void *ctx, size_t job, pool_outcome *po)
 void xcalls_collect(const pipeline_opts *o, const compdb *db, cusrc_xcalls *out, char **text)
 {
     memset(out, 0, sizeof *out);
-    collect_ctx c = {.o = o, .db = db, .out = out};
+    collect_ctx c = {.o = o, .out = out};
+    c.units = xcalloc(db->n_host + db->n_units + 1, sizeof *c.units);
+    for (size_t i = 0; i < db->n_host; i++)
+        c.units[c.n_units++] = &db->host[i];
+    for (size_t i = 0; i < db->n_units && db->n_units > 1; i++)
+        if (defines_main(db->units[i].file))
+            c.units[c.n_units++] = &db->units[i];
     sbuf_init(&c.text);
-    pool_spec spec = {.n_jobs = db->n_host,
+    pool_spec spec = {.n_jobs = c.n_units,
                       .parallel = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
                       .timeout_s = o->seen_timeout ? o->timeout_s : PIPELINE_TIMEOUT_DEFAULT,
                       .ctx = &c,
@@ -212,7 +251,8 @@ void xcalls_collect(const pipeline_opts *o, const compdb *db, cusrc_xcalls *out,
     if (spec.parallel < 1)
         spec.parallel = 1;
     char err[512];
-    if (!pool_run(&spec, err, sizeof err))
+    if (c.n_units && !pool_run(&spec, err, sizeof err))
         diag_note("the host units were not read for the sizes they pass: %s", err);
     *text = sbuf_take(&c.text);
+    free(c.units);
 }

@@ -1,5 +1,6 @@
 /* xcalls: before a compile_commands.json project's CUDA units run, its
- * host C/C++ units are read (each in a pool worker, as the CUDA units are)
+ * host C/C++ units and the CUDA units that define main are read (each in a
+ * pool worker, as the CUDA units are)
  * for their calls into functions defined elsewhere with the constant
  * arguments and call paths (cusrc_xcall.c); each CUDA unit's scan then
  * follows its functions from those calls. Internal to run/. */
