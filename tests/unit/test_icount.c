@@ -298,6 +298,28 @@ static void test_refusals(void **state)
     assert_false(icount_compute(IMIX_SASS, NULL, 0, NULL, 0, 4, &r));
 }
 
+/* Without SASS, a PTX block stands for what ptxas makes of it: an integer
+ * division by a register is 12 warp instructions on sm_90, an IEEE float
+ * division 8 (tests/data/ptxprobe), the other instructions one each. */
+static void test_ptx_expansion(void **state)
+{
+    (void)state;
+    imix_insn insns[4];
+    memset(insns, 0, sizeof insns);
+    const char *ops[] = {"ld.param.u32", "div.s32", "div.rn.f32", "ret"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(insns[i].op, sizeof insns[i].op, "%s", ops[i]);
+        insns[i].target = -1;
+        insns[i].line = 1;
+    }
+    icount r;
+    assert_true(icount_compute(IMIX_PTX, insns, 4, NULL, 0, 10, &r));
+    assert_true(r.warp_insts == 10 * (1 + 12 + 8 + 1));
+    /* The same instructions read as SASS count one each. */
+    assert_true(icount_compute(IMIX_SASS, insns, 4, NULL, 0, 10, &r));
+    assert_true(r.warp_insts == 10 * 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -309,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_merged),
         cmocka_unit_test(test_flow),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_ptx_expansion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/timing/ptxcost.h"
 #include "util/sbuf.h" /* xcalloc */
 
 /* "BRA", "BRA.U", "bra.uni": op is mnemonic m with modifiers or none. */
@@ -445,7 +446,11 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
             const block *b = &c.b[k];
             if (!b->reached)
                 continue;
-            double insts = b->count * (double)(b->end - b->first);
+            /* PTX stands for the SASS ptxas makes of it (ptxcost). */
+            double per_warp = 0;
+            for (size_t i = b->first; i < b->end; i++)
+                per_warp += level == IMIX_PTX ? ptxcost_sass_per_ptx(insns[i].op) : 1;
+            double insts = b->count * per_warp;
             out->warp_insts += insts;
             out->guessed += b->guessed ? insts : 0;
             out->blocks++;
