@@ -451,6 +451,8 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
 
 void cusrc_unit_free(cusrc_unit *u);
 void cusrc_launch_free(cusrc_launch *l);
+/* A deep copy of l into *to. */
+void cusrc_launch_copy(cusrc_launch *to, const cusrc_launch *l);
 /* Removes the launches whose reach is false in env (the --define values;
  * constants need none), with a note naming them. Returns how many. */
 size_t cusrc_drop_unreached(cusrc_unit *u, const expr_env *env);

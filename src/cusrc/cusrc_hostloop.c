@@ -3,6 +3,7 @@
  * at a value, is compared with a bound and stepped by a constant; the trip
  * count is an expression in the function's values (its callers' arguments
  * bound), so `for (int l = 0; l < L; l++)` runs a launch L times. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,127 @@ static bool step_of(fn_ctx *f, cnode *inc, CXCursor var, int64_t *step)
     return false;
 }
 
+static enum CXBinaryOperatorKind flipped(enum CXBinaryOperatorKind op)
+{
+    return op == CXBinaryOperator_LT   ? CXBinaryOperator_GT
+           : op == CXBinaryOperator_GT ? CXBinaryOperator_LT
+           : op == CXBinaryOperator_LE ? CXBinaryOperator_GE
+           : op == CXBinaryOperator_GE ? CXBinaryOperator_LE
+                                       : op;
+}
+
+/* `i *= 2`, `i = i * 4`, `i <<= 1`, `i /= 2`, `i >>= 1`: a counter that
+ * grows or shrinks by a constant factor (size sweeps: N = 1, 4, 16, 64).
+ * *factor > 1; *shrinks for / and >>. */
+static bool factor_of(fn_ctx *f, cnode *inc, CXCursor var, int64_t *factor, bool *shrinks)
+{
+    inc = cn_strip(inc);
+    if (!inc || inc->n_kids != 2 || !refers_to(inc->kids[0], var))
+        return false;
+    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(inc->cur);
+    cnode *by = inc->kids[1];
+    if (inc->kind == CXCursor_BinaryOperator && k == CXBinaryOperator_Assign) {
+        cnode *rhs = cn_strip(inc->kids[1]);
+        if (!rhs || rhs->kind != CXCursor_BinaryOperator || rhs->n_kids != 2)
+            return false;
+        k = clang_getCursorBinaryOperatorKind(rhs->cur);
+        if (refers_to(rhs->kids[0], var))
+            by = rhs->kids[1];
+        else if (refers_to(rhs->kids[1], var) && k == CXBinaryOperator_Mul)
+            by = rhs->kids[0];
+        else
+            return false;
+        k = k == CXBinaryOperator_Mul   ? CXBinaryOperator_MulAssign
+            : k == CXBinaryOperator_Div ? CXBinaryOperator_DivAssign
+            : k == CXBinaryOperator_Shl ? CXBinaryOperator_ShlAssign
+            : k == CXBinaryOperator_Shr ? CXBinaryOperator_ShrAssign
+                                        : CXBinaryOperator_Assign;
+    } else if (inc->kind != CXCursor_CompoundAssignOperator) {
+        return false;
+    }
+    int64_t c;
+    if (!x_const(f, by, &c))
+        return false;
+    if ((k == CXBinaryOperator_ShlAssign || k == CXBinaryOperator_ShrAssign) && c >= 1 && c < 31)
+        c = (int64_t)1 << c;
+    else if (k != CXBinaryOperator_MulAssign && k != CXBinaryOperator_DivAssign)
+        return false;
+    *factor = c;
+    *shrinks = k == CXBinaryOperator_DivAssign || k == CXBinaryOperator_ShrAssign;
+    return c > 1;
+}
+
+static bool in_range(const host_loop *l, int64_t v)
+{
+    bool up = l->factor ? !l->shrinks : l->step > 0;
+    return up ? (l->inclusive ? v <= l->bound : v < l->bound)
+              : (l->inclusive ? v >= l->bound : v > l->bound);
+}
+
+int host_loop_values(const host_loop *l, int64_t *out, int max)
+{
+    if (!l->walkable)
+        return -1;
+    int n = 0;
+    for (int64_t v = l->start; in_range(l, v);) {
+        if (n == max)
+            return -1;
+        out[n++] = v;
+        if (l->factor && l->shrinks) {
+            if (v == 0)
+                break;
+            v /= l->factor;
+        } else if (l->factor) {
+            if (v == 0 || v > INT64_MAX / l->factor || v < INT64_MIN / l->factor)
+                break;
+            v *= l->factor;
+        } else {
+            v += l->step;
+        }
+    }
+    return n;
+}
+
+/* A loop stepped by a factor over a constant range: walked for its trips. */
+static bool geometric_loop(fn_ctx *f, cnode *s, CXCursor var, cnode *start, host_loop *out)
+{
+    int64_t factor;
+    bool shrinks;
+    cnode *cond = s->n_kids == 4 ? cn_strip(s->kids[1]) : NULL;
+    if (!cond || cond->kind != CXCursor_BinaryOperator || cond->n_kids != 2 ||
+        !factor_of(f, s->kids[2], var, &factor, &shrinks))
+        return false;
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(cond->cur);
+    cnode *bound = cond->kids[1];
+    if (refers_to(cond->kids[1], var)) {
+        bound = cond->kids[0];
+        op = flipped(op);
+    } else if (!refers_to(cond->kids[0], var)) {
+        return false;
+    }
+    int64_t from, to;
+    if (!x_const(f, start, &from) || !x_const(f, bound, &to))
+        return false;
+    bool ok = shrinks ? (op == CXBinaryOperator_GT || op == CXBinaryOperator_GE)
+                      : (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE);
+    if (!ok || (!shrinks && from <= 0))
+        return false;
+    host_loop l = {.walkable = true,
+                   .start = from,
+                   .bound = to,
+                   .factor = factor,
+                   .shrinks = shrinks,
+                   .inclusive = op == CXBinaryOperator_LE || op == CXBinaryOperator_GE};
+    int64_t vals[64];
+    int n = host_loop_values(&l, vals, 64);
+    if (n < 0)
+        return false;
+    *out = l;
+    out->var = cn_spelling(var);
+    out->trips = expr_const(n);
+    return true;
+}
+
 static void unknown_loop(fn_ctx *f, cnode *s, host_loop *out)
 {
     src_loc l = {0};
@@ -77,21 +199,15 @@ static void unknown_loop(fn_ctx *f, cnode *s, host_loop *out)
     out->trips = expr_unknown(why);
 }
 
-static enum CXBinaryOperatorKind flipped(enum CXBinaryOperatorKind op)
-{
-    return op == CXBinaryOperator_LT   ? CXBinaryOperator_GT
-           : op == CXBinaryOperator_GT ? CXBinaryOperator_LT
-           : op == CXBinaryOperator_LE ? CXBinaryOperator_GE
-           : op == CXBinaryOperator_GE ? CXBinaryOperator_LE
-                                       : op;
-}
-
 static void for_loop(fn_ctx *f, cnode *s, host_loop *out)
 {
     /* init; cond; inc; body (a for with a part left out has fewer kids). */
     CXCursor var;
     cnode *start, *cond = s->n_kids == 4 ? cn_strip(s->kids[1]) : NULL;
     int64_t step;
+    if (cond && s->n_kids == 4 && counter_of(s->kids[0], &var, &start) &&
+        !step_of(f, s->kids[2], var, &step) && geometric_loop(f, s, var, start, out))
+        return;
     if (!cond || !counter_of(s->kids[0], &var, &start) || !step_of(f, s->kids[2], var, &step) ||
         cond->kind != CXCursor_BinaryOperator || cond->n_kids != 2) {
         unknown_loop(f, s, out);
@@ -173,6 +289,7 @@ void host_loops_of(fn_ctx *f, cnode *call, host_loops *out)
             for_loop(f, p, l);
         else
             unknown_loop(f, p, l);
+        l->loop = p;
     }
     out->why = f->origin.len ? sbuf_take(&f->origin) : NULL;
     sbuf_free(&f->origin);
@@ -191,11 +308,16 @@ static int64_t walked(const host_loop *l, const expr *reach)
     expr_env env;
     expr_env_init(&env);
     int64_t n = 0, steps = 0;
-    for (int64_t v = l->start;; v += l->step) {
-        bool in = l->step > 0 ? (l->inclusive ? v <= l->bound : v < l->bound)
-                              : (l->inclusive ? v >= l->bound : v > l->bound);
-        if (!in)
-            break;
+    if (l->factor) {
+        int64_t vals[64];
+        int k = host_loop_values(l, vals, 64);
+        for (int i = 0; i < k; i++) {
+            expr_env_set(&env, l->var, vals[i]);
+            n += cusrc_truth(reach, &env) != 0;
+        }
+        return k < 0 ? -1 : n;
+    }
+    for (int64_t v = l->start; in_range(l, v); v += l->step) {
         if (++steps > WALK_MAX)
             return -1;
         expr_env_set(&env, l->var, v);

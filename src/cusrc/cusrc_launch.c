@@ -523,6 +523,7 @@ static void scan_call(scan_state *ss, fn_ctx *f, cnode *n)
         l->n_sizes_from = into.n;
     }
     folded_free(&rec);
+    sweep_launches(ss, f, n, first);
 }
 
 static void scan_tree(scan_state *s, fn_ctx *f, cnode *n, int depth)

@@ -36,6 +36,9 @@ typedef struct host_loop {
     char *var; /* the counter, when walkable */
     bool walkable, inclusive;
     int64_t start, bound, step;
+    int64_t factor; /* > 1: stepped by this factor instead of step */
+    bool shrinks;   /* divided by factor (i /= 2), not multiplied */
+    cnode *loop;    /* the for statement */
 } host_loop;
 typedef struct host_loops {
     int n;
@@ -79,6 +82,14 @@ void host_loops_of(fn_ctx *f, cnode *call, host_loops *out);
  * value (only where the reach can hold). */
 expr *host_loops_runs(const host_loops *h, const expr *reach);
 void host_loops_free(host_loops *h);
+/* The counter values of a walkable loop into out, in order: how many, or
+ * -1 when it is not walkable or runs more than max values. */
+int host_loop_values(const host_loop *l, int64_t *out, int max);
+
+/* ---- cusrc_sweep.c ---- */
+/* The launches made at call (those from index first on) that read the
+ * counter of a loop around it with constant values: one per value. */
+void sweep_launches(scan_state *s, fn_ctx *f, cnode *call, size_t first);
 
 /* ---- cusrc_xcall.c ---- */
 /* Notes a call to a host function this unit declares and does not define,

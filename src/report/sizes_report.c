@@ -143,6 +143,21 @@ static void sites_text(sbuf *out, const json_t *entry)
 /* At most this many of the constants in text; JSON has them all. */
 #define FOUND_SHOWN 12
 
+static bool same_text(const json_t *a, const json_t *b, const char *key)
+{
+    const char *x = json_string_value(json_object_get(a, key));
+    const char *y = json_string_value(json_object_get(b, key));
+    return x && y && !strcmp(x, y);
+}
+
+/* The same variable at the same place (a loop counter's values). */
+static bool same_place(const json_t *a, const json_t *b)
+{
+    return same_text(a, b, "name") && same_text(a, b, "function") && same_text(a, b, "file") &&
+           json_integer_value(json_object_get(a, "line")) ==
+               json_integer_value(json_object_get(b, "line"));
+}
+
 void sizes_text(sbuf *out, const json_t *sizes)
 {
     const json_t *found = json_object_get(sizes, "found");
@@ -152,20 +167,26 @@ void sizes_text(sbuf *out, const json_t *sizes)
     sbuf_add(out, "\nsizes (what the launches' sizes and counts are computed from)\n");
     if (json_array_size(found)) {
         sbuf_add(out, "  followed to their values:");
-        size_t i;
-        json_t *sf;
-        json_array_foreach(found, i, sf)
-        {
-            if (i == FOUND_SHOWN) {
-                sbuf_addf(out, ", and %zu more", json_array_size(found) - FOUND_SHOWN);
+        size_t n = json_array_size(found), shown = 0;
+        for (size_t i = 0; i < n; shown++) {
+            if (shown == FOUND_SHOWN) {
+                sbuf_addf(out, ", and %zu more", n - i);
                 break;
             }
-            sbuf_addf(out, "%s %s = %lld (%s, %s:%lld)", i ? "," : "",
+            const json_t *sf = json_array_get(found, i);
+            sbuf_addf(out, "%s %s = %lld", shown ? "," : "",
                       json_string_value(json_object_get(sf, "name")),
-                      (long long)json_integer_value(json_object_get(sf, "value")),
-                      json_string_value(json_object_get(sf, "function")),
+                      (long long)json_integer_value(json_object_get(sf, "value")));
+            /* A loop's counter, one value per launch: "n = 1024, 4096 (...)". */
+            size_t j = i + 1;
+            for (; j < n && same_place(sf, json_array_get(found, j)); j++)
+                sbuf_addf(out, ", %lld",
+                          (long long)json_integer_value(
+                              json_object_get(json_array_get(found, j), "value")));
+            sbuf_addf(out, " (%s, %s:%lld)", json_string_value(json_object_get(sf, "function")),
                       base_name(json_string_value(json_object_get(sf, "file"))),
                       (long long)json_integer_value(json_object_get(sf, "line")));
+            i = j;
         }
         sbuf_addc(out, '\n');
     }

@@ -1,0 +1,160 @@
+/* cusrc_sweep: launches inside loops that sweep a size. A benchmark's main
+ * runs `for (int C = 32; C <= 512; C *= 4) k<<<C / 32, 256>>>(..., C);`:
+ * one launch site, four configurations. Where a launch's grid, block,
+ * shared memory or arguments read the counter of a loop around its call
+ * whose values are constants, the launch becomes one launch per value,
+ * each run once per trip of that loop (where its reach allows the value),
+ * with the value named among its sizes (`C = 128`). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_int.h"
+#include "cusrc/cusrc_scan.h"
+
+#define SWEEP_MAX 64 /* more values than this stay one symbolic launch */
+
+static bool value_uses(const cusrc_value *v, const char *name)
+{
+    return v->present && !v->known && v->e && expr_uses_name(v->e, name);
+}
+
+static bool launch_uses(const cusrc_launch *l, const char *name)
+{
+    const cusrc_value *v[] = {&l->grid.x,  &l->grid.y,  &l->grid.z, &l->block.x,
+                              &l->block.y, &l->block.z, &l->smem};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (value_uses(v[i], name))
+            return true;
+    for (int a = 0; a < l->n_args; a++)
+        if (value_uses(&l->args[a], name))
+            return true;
+    return false;
+}
+
+static void value_bind(cusrc_value *v, const expr_env *env)
+{
+    if (!v->present || v->known || !v->e)
+        return;
+    expr *b = expr_bind(v->e, env), *s = expr_simplify(b);
+    expr_free(b);
+    expr_free(v->e);
+    v->e = s;
+    if (s->kind == EX_CONST) {
+        v->known = true;
+        v->value = s->value;
+        free(v->why);
+        v->why = NULL;
+    }
+}
+
+static void launch_bind(cusrc_launch *l, const expr_env *env)
+{
+    cusrc_value *v[] = {&l->grid.x,  &l->grid.y,  &l->grid.z, &l->block.x,
+                        &l->block.y, &l->block.z, &l->smem};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        value_bind(v[i], env);
+    for (int a = 0; a < l->n_args; a++)
+        value_bind(&l->args[a], env);
+    if (l->reach) {
+        expr *b = expr_bind(l->reach, env), *s = expr_simplify(b);
+        expr_free(b);
+        expr_free(l->reach);
+        l->reach = s;
+    }
+}
+
+static void add_size(cusrc_launch *l, const char *name, int64_t value, const char *fn,
+                     const src_loc *at)
+{
+    folded_list into = {l->sizes_from, l->n_sizes_from, l->n_sizes_from};
+    cusrc_size_from s = {(char *)name, value, (char *)fn, *at};
+    folded_add(&into, &s);
+    l->sizes_from = into.v;
+    l->n_sizes_from = into.n;
+}
+
+/* The launch at index i as one launch per value of loop j (its index
+ * among the path's functions: at). */
+static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, const char *fn)
+{
+    const host_loop *lp = &here->v[j];
+    int64_t vals[SWEEP_MAX];
+    int n = host_loop_values(lp, vals, SWEEP_MAX);
+    if (n <= 0)
+        return;
+    /* The other loops still count their trips. */
+    host_loops others = *here;
+    others.n = 0;
+    for (int k = 0; k < here->n; k++)
+        if (k != j)
+            others.v[others.n++] = here->v[k];
+    src_loc loop_at = {0};
+    cn_loc(t, lp->loop->cur, &loop_at);
+    cusrc_unit *u = t->u;
+    cusrc_launch orig = u->launches[i];
+    char *usr = t->launch_usr[i];
+    size_t slot = i;
+    int made = 0;
+    for (int k = 0; k < n; k++) {
+        expr_env env;
+        expr_env_init(&env);
+        expr_env_set(&env, lp->var, vals[k]);
+        if (orig.reach && cusrc_truth(orig.reach, &env) == 0)
+            continue;
+        cusrc_launch copy;
+        cusrc_launch_copy(&copy, &orig);
+        launch_bind(&copy, &env);
+        cusrc_path *p = &copy.paths[0];
+        if (at < p->n) {
+            expr_free(p->runs[at]);
+            p->runs[at] = host_loops_runs(&others, copy.reach);
+            if (p->runs[at]->kind == EX_CONST) {
+                free(p->why[at]);
+                p->why[at] = NULL;
+            }
+        }
+        add_size(&copy, lp->var, vals[k], fn, &loop_at);
+        if (made++ > 0) {
+            GROW(u->launches, u->n_launches, t->cap_launches);
+            t->launch_usr = xrealloc(t->launch_usr, t->cap_launches * sizeof *t->launch_usr);
+            slot = u->n_launches++;
+            t->launch_usr[slot] = usr ? xstrdup(usr) : NULL;
+        }
+        u->launches[slot] = copy;
+    }
+    free(loop_at.file);
+    if (made == 0) {
+        /* No value reaches it: it never runs. */
+        memmove(&u->launches[i], &u->launches[i + 1],
+                (u->n_launches - i - 1) * sizeof *u->launches);
+        memmove(&t->launch_usr[i], &t->launch_usr[i + 1],
+                (u->n_launches - i - 1) * sizeof *t->launch_usr);
+        u->n_launches--;
+        free(usr);
+    }
+    cusrc_launch_free(&orig);
+}
+
+void sweep_launches(scan_state *s, fn_ctx *f, cnode *call, size_t first)
+{
+    cusrc_tu *t = s->t;
+    if (t->u->n_launches == first)
+        return;
+    host_loops here;
+    host_loops_of(f, call, &here);
+    int at = (s->from ? s->from->n_path : 0) + s->depth;
+    for (int j = 0; j < here.n; j++) {
+        if (!here.v[j].walkable || !here.v[j].var)
+            continue;
+        for (size_t i = first; i < t->u->n_launches; i++) {
+            if (!launch_uses(&t->u->launches[i], here.v[j].var))
+                continue;
+            size_t before = t->u->n_launches;
+            split(t, i, &here, j, at, f->name);
+            /* The copies made of it do not read the counter any more. */
+            if (t->u->n_launches < before)
+                i--;
+        }
+    }
+    host_loops_free(&here);
+}
