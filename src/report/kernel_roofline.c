@@ -908,7 +908,11 @@ void kroof_text(sbuf *out, const kroof *k)
         /* The sizes block after the roofline names each once, with the
          * launches it leaves unsized and how to bind it; an entry of one
          * thread (no launch) is not among them. */
-        if (k->per_thread)
+        if (strchr(k->unbound, ' '))
+            /* Not a name but why a value cannot be known (read from
+             * memory, floating point): nothing to bind. */
+            sbuf_addf(out, "\n      bound not computed: a size is not known (%s)", k->unbound);
+        else if (k->per_thread)
             sbuf_addf(out,
                       "\n      bound not computed: '%s' has no value (no analysed launch of this "
                       "kernel gives it one; --define %s=VALUE binds it)",
