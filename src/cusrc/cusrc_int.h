@@ -237,7 +237,13 @@ void x_unbind(param_binding *b, int n);
 /* The value an assignment (=, op=, ++, --) gives v, in terms of v. */
 expr *x_assign_value(fn_ctx *f, var_info *v, cnode *assign);
 bool x_const(fn_ctx *f, cnode *n, int64_t *out); /* libclang's own constant evaluation */
-expr *x_conj(expr *a, expr *b);                  /* a && b, either may be NULL */
+/* cusrc_table.c: arr[i] of a host array set by its initializer and only
+ * read: its elements (how many; 0 when not such an array), and the one
+ * idx selects (takes idx; NULL when out of range). */
+#define HOST_TABLE_MAX 64
+int host_table(fn_ctx *f, cnode *n, int64_t vals[HOST_TABLE_MAX]);
+expr *host_table_pick(const int64_t *vals, int m, expr *idx);
+expr *x_conj(expr *a, expr *b); /* a && b, either may be NULL */
 
 /* ---- cusrc_reach.c ---- */
 /* The definition of v (its VarDecl node or an assignment) that reaches use;
