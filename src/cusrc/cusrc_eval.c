@@ -813,6 +813,14 @@ static bool float_value(fn_ctx *f, cnode *n, int depth, double *out)
         if (!float_value(f, cn_expr_kid(n, cn_n_expr_kids(n) - 1), depth + 1, &v))
             return false;
         break;
+    case CXCursor_DeclRefExpr: {
+        /* A local set once (`double gb = atof(argv[2]);`): its initializer. */
+        var_info *lv = f->device ? NULL : fn_var(f, clang_getCursorReferenced(n->cur));
+        if (!lv || lv->is_param || lv->addr_taken || lv->n_assigns || !lv->init ||
+            !float_value(f, lv->init, depth + 1, &v))
+            return false;
+        break;
+    }
     case CXCursor_BinaryOperator: {
         enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
         if (n->n_kids != 2 || !float_value(f, n->kids[0], depth + 1, &v) ||
