@@ -32,7 +32,8 @@ static int64_t runs_of(const expr *e)
 }
 
 /* Where a value the call passes comes from, in words the other unit's
- * report can print: "'m' (main.cpp:14) comes from argv". */
+ * report can print: "'m' in main's call at main.cpp:15, which comes from
+ * the command line (...)". */
 static char *arg_origin(scan_state *s, fn_ctx *f, cnode *call, int i, const char *origin)
 {
     cnode *args[16];
