@@ -18,19 +18,13 @@ import sys
 ROOT = sys.argv[1]
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "scripts", "ptxprobe"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
 import table  # noqa: E402
+from checks import Checks  # noqa: E402
 
 # Probes whose chain ptxas shortens, so the measurement is below the cost.
 FOLDS = {"add_u32": "x + y + y + ... folds into fewer additions"}
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    print(("ok   " if ok else "FAIL ") + what)
-    passed += ok
-    failed += not ok
-
+check = Checks()
 
 src = open(os.path.join(ROOT, "src", "analysis", "timing", "ptxcost.c")).read()
 rows = {op: float(v) for op, v in re.findall(r'\{"([a-z0-9.]+)",\s*([0-9.]+)\}', src)}
@@ -43,5 +37,4 @@ for op, v in sorted(rows.items()):
 for name, (ptx, m) in measured.items():
     if m is not None and m != 1 and name not in FOLDS:
         check(ptx in rows, f"{name} ({ptx}, {m:g} per copy) has its row")
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish()

@@ -683,8 +683,8 @@ static void bind_launches(cusrc_tu *t)
             free(l->optin_bytes.why);
             l->optin_bytes = r->bytes;
             l->optin_bytes.e = expr_clone(r->bytes.e);
-            l->optin_bytes.text = r->bytes.text ? xstrdup(r->bytes.text) : NULL;
-            l->optin_bytes.why = r->bytes.why ? xstrdup(r->bytes.why) : NULL;
+            l->optin_bytes.text = xstrdup_null(r->bytes.text);
+            l->optin_bytes.why = xstrdup_null(r->bytes.why);
         }
     }
 }

@@ -453,6 +453,11 @@ void cusrc_unit_free(cusrc_unit *u);
 void cusrc_launch_free(cusrc_launch *l);
 /* A deep copy of l into *to. */
 void cusrc_launch_copy(cusrc_launch *to, const cusrc_launch *l);
+/* The values that size a launch: grid x y z, block x y z, dynamic shared
+ * memory, in that order. Like strchr, const in and writable out: the
+ * caller holds l as it may change it. */
+enum { CUSRC_LAUNCH_VALUES = 7 };
+void cusrc_launch_values(const cusrc_launch *l, cusrc_value *out[CUSRC_LAUNCH_VALUES]);
 /* Removes the launches whose reach is false in env (the --define values;
  * constants need none), with a note naming them. Returns how many. */
 size_t cusrc_drop_unreached(cusrc_unit *u, const expr_env *env);

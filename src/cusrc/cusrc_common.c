@@ -636,17 +636,12 @@ void cusrc_xcalls_free(cusrc_xcalls *x)
     memset(x, 0, sizeof *x);
 }
 
-static char *dup_or_null(const char *s)
-{
-    return s ? xstrdup(s) : NULL;
-}
-
 static void value_copy(cusrc_value *to, const cusrc_value *from)
 {
     *to = *from;
     to->e = from->e ? expr_clone(from->e) : NULL;
-    to->text = dup_or_null(from->text);
-    to->why = dup_or_null(from->why);
+    to->text = xstrdup_null(from->text);
+    to->why = xstrdup_null(from->why);
 }
 
 static void dim3_copy(cusrc_dim3 *to, const cusrc_dim3 *from)
@@ -655,42 +650,50 @@ static void dim3_copy(cusrc_dim3 *to, const cusrc_dim3 *from)
     value_copy(&to->x, &from->x);
     value_copy(&to->y, &from->y);
     value_copy(&to->z, &from->z);
-    to->text = dup_or_null(from->text);
+    to->text = xstrdup_null(from->text);
 }
 
 static void loc_copy(src_loc *to, const src_loc *from)
 {
     *to = *from;
-    to->file = dup_or_null(from->file);
+    to->file = xstrdup_null(from->file);
+}
+
+void cusrc_launch_values(const cusrc_launch *l, cusrc_value *out[CUSRC_LAUNCH_VALUES])
+{
+    cusrc_launch *w = (cusrc_launch *)l;
+    cusrc_value *v[CUSRC_LAUNCH_VALUES] = {&w->grid.x,  &w->grid.y,  &w->grid.z, &w->block.x,
+                                           &w->block.y, &w->block.z, &w->smem};
+    memcpy(out, v, sizeof v);
 }
 
 void cusrc_launch_copy(cusrc_launch *to, const cusrc_launch *l)
 {
     *to = *l;
-    to->kernel_name = dup_or_null(l->kernel_name);
-    to->mangled = dup_or_null(l->mangled);
+    to->kernel_name = xstrdup_null(l->kernel_name);
+    to->mangled = xstrdup_null(l->mangled);
     to->targs = l->n_targs ? xcalloc((size_t)l->n_targs, sizeof *to->targs) : NULL;
     for (int i = 0; i < l->n_targs; i++) {
         to->targs[i] = l->targs[i];
-        to->targs[i].param = dup_or_null(l->targs[i].param);
-        to->targs[i].type_name = dup_or_null(l->targs[i].type_name);
-        to->targs[i].text = dup_or_null(l->targs[i].text);
+        to->targs[i].param = xstrdup_null(l->targs[i].param);
+        to->targs[i].type_name = xstrdup_null(l->targs[i].type_name);
+        to->targs[i].text = xstrdup_null(l->targs[i].text);
     }
-    to->targs_text = dup_or_null(l->targs_text);
+    to->targs_text = xstrdup_null(l->targs_text);
     dim3_copy(&to->grid, &l->grid);
     dim3_copy(&to->block, &l->block);
     value_copy(&to->smem, &l->smem);
-    to->stream = dup_or_null(l->stream);
+    to->stream = xstrdup_null(l->stream);
     to->args = l->n_args ? xcalloc((size_t)l->n_args, sizeof *to->args) : NULL;
     for (int a = 0; a < l->n_args; a++)
         value_copy(&to->args[a], &l->args[a]);
-    to->function = dup_or_null(l->function);
+    to->function = xstrdup_null(l->function);
     value_copy(&to->optin_bytes, &l->optin_bytes);
-    to->text = dup_or_null(l->text);
-    to->pointer = dup_or_null(l->pointer);
-    to->why_not = dup_or_null(l->why_not);
+    to->text = xstrdup_null(l->text);
+    to->pointer = xstrdup_null(l->pointer);
+    to->why_not = xstrdup_null(l->why_not);
     to->reach = l->reach ? expr_clone(l->reach) : NULL;
-    to->via = dup_or_null(l->via);
+    to->via = xstrdup_null(l->via);
     to->paths = l->call_paths ? xcalloc((size_t)l->call_paths, sizeof *to->paths) : NULL;
     for (int i = 0; i < l->call_paths; i++) {
         const cusrc_path *p = &l->paths[i];
@@ -700,17 +703,17 @@ void cusrc_launch_copy(cusrc_launch *to, const cusrc_launch *l)
         q->runs = xcalloc((size_t)p->n + 1, sizeof *q->runs);
         q->why = xcalloc((size_t)p->n + 1, sizeof *q->why);
         for (int k = 0; k < p->n; k++) {
-            q->fn[k] = dup_or_null(p->fn[k]);
+            q->fn[k] = xstrdup_null(p->fn[k]);
             q->runs[k] = p->runs[k] ? expr_clone(p->runs[k]) : NULL;
-            q->why[k] = dup_or_null(p->why[k]);
+            q->why[k] = xstrdup_null(p->why[k]);
         }
     }
     to->sizes_from =
         l->n_sizes_from ? xcalloc((size_t)l->n_sizes_from, sizeof *to->sizes_from) : NULL;
     for (int i = 0; i < l->n_sizes_from; i++) {
         to->sizes_from[i] = l->sizes_from[i];
-        to->sizes_from[i].name = dup_or_null(l->sizes_from[i].name);
-        to->sizes_from[i].function = dup_or_null(l->sizes_from[i].function);
+        to->sizes_from[i].name = xstrdup_null(l->sizes_from[i].name);
+        to->sizes_from[i].function = xstrdup_null(l->sizes_from[i].function);
         loc_copy(&to->sizes_from[i].loc, &l->sizes_from[i].loc);
     }
     loc_copy(&to->loc, &l->loc);

@@ -17,7 +17,7 @@ void folded_add(folded_list *l, const cusrc_size_from *s)
     d->name = xstrdup(s->name);
     d->value = s->value;
     d->function = xstrdup(s->function);
-    d->loc.file = s->loc.file ? xstrdup(s->loc.file) : NULL;
+    d->loc.file = xstrdup_null(s->loc.file);
     d->loc.line = s->loc.line;
     d->loc.column = s->loc.column;
 }

@@ -137,7 +137,7 @@ bool call_bound_ptr(walker *w, CXCursor parm, lref *out)
         out->space = at->space;
         out->array = at->array;
         free(out->base);
-        out->base = at->base ? xstrdup(at->base) : NULL;
+        out->base = xstrdup_null(at->base);
         expr_free(out->off);
         out->off = at->off ? expr_clone(at->off) : NULL;
         if (at->why && !out->why)

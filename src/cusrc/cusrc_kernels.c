@@ -40,7 +40,7 @@ static void tab_add(const_tab *t, const char *name, const char *body, int64_t v)
     t->bodies = xrealloc(t->bodies, t->cap * sizeof *t->bodies);
     t->values = xrealloc(t->values, t->cap * sizeof *t->values);
     t->names[t->n] = xstrdup(name);
-    t->bodies[t->n] = body ? xstrdup(body) : NULL;
+    t->bodies[t->n] = xstrdup_null(body);
     t->values[t->n] = v;
     t->n++;
 }
@@ -295,7 +295,7 @@ static void variant_launch_bounds(const cusrc_kernel *k, const cusrc_variant *v,
     lb->present = k->launch_bounds.present;
     if (!lb->present)
         return;
-    lb->text = k->launch_bounds.text ? xstrdup(k->launch_bounds.text) : NULL;
+    lb->text = xstrdup_null(k->launch_bounds.text);
     const_tab tab;
     memset(&tab, 0, sizeof tab);
     for (size_t i = 0; consts && i < consts->n; i++)
@@ -449,8 +449,7 @@ static void pend_variant(cusrc_tu *t, size_t kernel, CXCursor cur, const char *m
              (!mangled && !t->pend[i].mangled)))
             return;
     GROW(t->pend, t->n_pend, t->cap_pend);
-    t->pend[t->n_pend++] =
-        (pending_variant){kernel, cur, mangled ? xstrdup(mangled) : NULL, generic};
+    t->pend[t->n_pend++] = (pending_variant){kernel, cur, xstrdup_null(mangled), generic};
 }
 
 typedef struct tparam_scan {
@@ -594,7 +593,7 @@ void kern_build_variants(cusrc_tu *t)
             order[n++] = i;
             v->kernel = k;
             v->generic = p->generic;
-            v->mangled = p->mangled ? xstrdup(p->mangled) : NULL;
+            v->mangled = xstrdup_null(p->mangled);
             if (!p->generic && u->kernels[k].templated)
                 kern_fill_targs(t, p->cur, (long)k, &v->targs, &v->n_targs);
             v->name = variant_name(&u->kernels[k], v->targs, v->n_targs);

@@ -181,7 +181,7 @@ static cusrc_launch *new_launch(scan_state *ss, cusrc_launch_kind kind, cnode *c
         int at = pre + i;
         if (i < ss->depth) {
             path->runs[at] = host_loops_runs(&ss->loops[i], l->reach);
-            path->why[at] = ss->loops[i].why ? xstrdup(ss->loops[i].why) : NULL;
+            path->why[at] = xstrdup_null(ss->loops[i].why);
         } else {
             host_loops here;
             host_loops_of(f, call, &here);

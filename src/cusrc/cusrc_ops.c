@@ -212,10 +212,10 @@ static void count_wmma_io(walker *w, cnode *call, bool store)
         expr *ldm = x_expr(w->f, ld);
         for (int h = 0; h < 2; h++)
             for (int c = 0; c < 2; c++) {
-                lref q = {r.space, r.array, r.base ? xstrdup(r.base) : NULL,
+                lref q = {r.space, r.array, xstrdup_null(r.base),
                           expr_binary(OP_ADD, expr_clone(r.off),
                                       accumulator_offset(expr_clone(ldm), h, c)),
-                          r.why ? xstrdup(r.why) : NULL};
+                          xstrdup_null(r.why)};
                 wk_emit_access_at(w, ptr, &q, 8, true);
             }
         expr_free(ldm);

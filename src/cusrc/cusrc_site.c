@@ -146,13 +146,13 @@ static void copy_loops(walker *w, loop_ctx *dst, int *n_dst, char **why)
     }
     for (int i = 0; i < n; i++) {
         const loop_ctx *s = &w->f->loops[i]->ctx;
-        dst[i].var = s->var ? xstrdup(s->var) : NULL;
+        dst[i].var = xstrdup_null(s->var);
         dst[i].init = s->init ? expr_clone(s->init) : NULL;
         dst[i].cond = s->cond ? expr_clone(s->cond) : NULL;
         dst[i].next = s->next ? expr_clone(s->next) : NULL;
         dst[i].leaves_early = s->leaves_early;
         dst[i].barrier = s->barrier;
-        dst[i].loc.file = s->loc.file ? xstrdup(s->loc.file) : NULL;
+        dst[i].loc.file = xstrdup_null(s->loc.file);
         dst[i].loc.line = s->loc.line;
         dst[i].loc.column = s->loc.column;
         dst[i].spelled_at = s->spelled_at;

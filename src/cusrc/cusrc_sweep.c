@@ -20,9 +20,9 @@ static bool value_uses(const cusrc_value *v, const char *name)
 
 static bool launch_uses(const cusrc_launch *l, const char *name)
 {
-    const cusrc_value *v[] = {&l->grid.x,  &l->grid.y,  &l->grid.z, &l->block.x,
-                              &l->block.y, &l->block.z, &l->smem};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+    cusrc_value *v[CUSRC_LAUNCH_VALUES];
+    cusrc_launch_values(l, v);
+    for (size_t i = 0; i < CUSRC_LAUNCH_VALUES; i++)
         if (value_uses(v[i], name))
             return true;
     for (int a = 0; a < l->n_args; a++)
@@ -49,9 +49,9 @@ static void value_bind(cusrc_value *v, const expr_env *env)
 
 static void launch_bind(cusrc_launch *l, const expr_env *env)
 {
-    cusrc_value *v[] = {&l->grid.x,  &l->grid.y,  &l->grid.z, &l->block.x,
-                        &l->block.y, &l->block.z, &l->smem};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+    cusrc_value *v[CUSRC_LAUNCH_VALUES];
+    cusrc_launch_values(l, v);
+    for (size_t i = 0; i < CUSRC_LAUNCH_VALUES; i++)
         value_bind(v[i], env);
     for (int a = 0; a < l->n_args; a++)
         value_bind(&l->args[a], env);
@@ -118,7 +118,7 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
             GROW(u->launches, u->n_launches, t->cap_launches);
             t->launch_usr = xrealloc(t->launch_usr, t->cap_launches * sizeof *t->launch_usr);
             slot = u->n_launches++;
-            t->launch_usr[slot] = usr ? xstrdup(usr) : NULL;
+            t->launch_usr[slot] = xstrdup_null(usr);
         }
         u->launches[slot] = copy;
     }

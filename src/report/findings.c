@@ -43,8 +43,8 @@ void findings_add(finding_list *l, const char *check, finding_severity sev, cons
     va_start(ap, fmt);
     sbuf_vaddf(&msg, fmt, ap);
     va_end(ap);
-    l->items[l->n++] = (finding){xstrdup(check),  sev, file ? xstrdup(file) : NULL, line, column,
-                                 sbuf_take(&msg), data};
+    l->items[l->n++] =
+        (finding){xstrdup(check), sev, xstrdup_null(file), line, column, sbuf_take(&msg), data};
 }
 
 bool findings_check_enabled(const char *spec, const char *check)

@@ -84,24 +84,15 @@ static void add_counts(name_set *s, const cusrc_kernel *kn, const cusrc_launch *
         add_name(s, k->unbound);
 }
 
-/* The values that size a launch: grid, block, dynamic shared memory. */
-enum { LAUNCH_VALUES = 7 };
-static void launch_values(const cusrc_launch *l, const cusrc_value *out[LAUNCH_VALUES])
-{
-    const cusrc_value *v[LAUNCH_VALUES] = {&l->grid.x,  &l->grid.y,  &l->grid.z, &l->block.x,
-                                           &l->block.y, &l->block.z, &l->smem};
-    memcpy(out, v, sizeof v);
-}
-
 /* What the front end says of where the name comes from: the reason given
  * for the first of the launch's values that depends on it. */
 static const char *origin_of(const cusrc_launch *l, const char *name)
 {
     char quoted[256];
     snprintf(quoted, sizeof quoted, "'%s'", name);
-    const cusrc_value *vals[LAUNCH_VALUES];
-    launch_values(l, vals);
-    for (int i = 0; i < LAUNCH_VALUES; i++)
+    cusrc_value *vals[CUSRC_LAUNCH_VALUES];
+    cusrc_launch_values(l, vals);
+    for (int i = 0; i < CUSRC_LAUNCH_VALUES; i++)
         if (vals[i]->why && strstr(vals[i]->why, quoted))
             return vals[i]->why;
     for (int a = 0; a < l->n_args; a++)
@@ -120,9 +111,9 @@ json_t *launch_names_json(const cusrc_kernel *kn, const cusrc_launch *l, const k
             json_array_append_new(params, json_string(kn->params[i].name));
     if (!l)
         return json_pack("{s:o}", "params", params);
-    const cusrc_value *vals[LAUNCH_VALUES];
-    launch_values(l, vals);
-    for (int i = 0; i < LAUNCH_VALUES; i++)
+    cusrc_value *vals[CUSRC_LAUNCH_VALUES];
+    cusrc_launch_values(l, vals);
+    for (int i = 0; i < CUSRC_LAUNCH_VALUES; i++)
         add_value(&s, vals[i]);
     add_counts(&s, kn, l, k);
     const char *loop_fn[NAMES_MAX] = {0};

@@ -2,7 +2,6 @@
 #include "run/pipeline.h"
 
 #include <limits.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,22 +134,13 @@ static void deliver(void *ctx, size_t job, pool_outcome *po)
     }
 }
 
-static int cores(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 static int run_pool(const pipeline_opts *o, report *r, const unit_env *env, size_t n_jobs)
 {
     double timeout = o->seen_timeout ? o->timeout_s : PIPELINE_TIMEOUT_DEFAULT;
     run_ctx c = {.o = o, .r = r, .env = *env, .timeout_s = timeout};
     c.skip = xcalloc(n_jobs, sizeof *c.skip);
     pool_spec spec = {.n_jobs = n_jobs,
-                      .parallel = o->jobs > 0 ? o->jobs : cores(),
+                      .parallel = o->jobs > 0 ? o->jobs : pool_cores(),
                       .timeout_s = timeout,
                       .progress = isatty(STDERR_FILENO),
                       .ctx = &c,

@@ -2,6 +2,7 @@
 #include "run/pool.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -439,4 +440,13 @@ bool pool_run(const pool_spec *spec, char *err, size_t errlen)
     free(ps.done);
     free(ps.ready);
     return ok;
+}
+
+int pool_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
 }

@@ -55,5 +55,8 @@ bool pool_run(const pool_spec *spec, char *err, size_t errlen);
 void pool_phase(char phase);
 /* True inside a pool worker. */
 bool pool_in_worker(void);
+/* CPUs this process may run on (its affinity mask, as taskset or a
+ * container's cpuset sets it), at least 1. */
+int pool_cores(void);
 
 #endif

@@ -310,18 +310,6 @@ static void note_file(report *r, const char *file, const char *text, size_t len)
              (unsigned long long)h.low64);
 }
 
-static bool write_all(int fd, const char *s, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, s, n);
-        if (w <= 0)
-            return false;
-        s += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
 /* The record as text (caller frees), also what the cache keeps. */
 static char *record_text(const report *r, const char *log, const source_outputs *src,
                          bool has_source, const finding_list *findings)
@@ -421,7 +409,7 @@ static bool unit_hit(const unit_env *env, const char *file, const char *key, int
         return false;
     fwrite(out, 1, olen, stderr);
     free(out);
-    if (!write_all(fd, record, rlen))
+    if (!fileio_write_all(fd, record, rlen))
         *rc = diag_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file);
     free(record);
     return true;
@@ -595,7 +583,7 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
     if (file && !env->log && r.n_kernels == 0 && !o->allow_no_kernels && o->n_files > 1)
         diag_note("%s: no __global__ kernels (host code only)", file);
     record = record_text(&r, log ? log : "", &src, parsed, &findings);
-    if (!record || !write_all(fd, record, strlen(record)))
+    if (!record || !fileio_write_all(fd, record, strlen(record)))
         rc = diag_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file ? file : "log");
     else if (key[0] && uc.done)
         cache_store(env, key, &uc.comp, record);

@@ -13,23 +13,11 @@
 
 #include "util/diag.h"
 #include "util/exitcode.h"
+#include "util/fileio.h"
 #include "input/wraprec.h"
 #include "util/sbuf.h"
 
 #define STATUS_CANNOT_RUN 127 /* as sh reports a command it cannot run */
-
-static void write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return;
-        p += k;
-        n -= (size_t)k;
-    }
-}
 
 static char *absolute(const char *cwd, const char *path)
 {
@@ -118,7 +106,7 @@ static void relay_line(relay *r, const char *line, size_t n)
         if (r->hide)
             return;
     }
-    write_all(STDERR_FILENO, line, n);
+    (void)fileio_write_all(STDERR_FILENO, line, n);
 }
 
 static void relay_bytes(relay *r, const char *p, size_t n)

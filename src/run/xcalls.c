@@ -50,7 +50,7 @@ json_t *xcalls_to_json(const cusrc_xcalls *x)
 static char *dup_or_null(const json_t *j)
 {
     const char *s = json_string_value(j);
-    return s ? xstrdup(s) : NULL;
+    return xstrdup_null(s);
 }
 
 void xcalls_from_json(const json_t *j, cusrc_xcalls *out)
@@ -179,15 +179,9 @@ static int collect_one(void *ctx, size_t job, int attempt, int fd)
     cusrc_xcalls_free(&calls);
     char *s = json_dumps(j, JSON_COMPACT);
     json_decref(j);
-    size_t n = strlen(s), done = 0;
-    while (done < n) {
-        ssize_t w = write(fd, s + done, n - done);
-        if (w <= 0)
-            break;
-        done += (size_t)w;
-    }
+    bool written = fileio_write_all(fd, s, strlen(s));
     free(s);
-    return done == n ? 0 : 1;
+    return written ? 0 : 1;
 }
 
 static pool_verdict collect_ended(void *ctx, size_t job, int attempt, const pool_outcome *po)
@@ -242,7 +236,7 @@ void xcalls_collect(const pipeline_opts *o, const compdb *db, cusrc_xcalls *out,
             c.units[c.n_units++] = &db->units[i];
     sbuf_init(&c.text);
     pool_spec spec = {.n_jobs = c.n_units,
-                      .parallel = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
+                      .parallel = o->jobs > 0 ? o->jobs : pool_cores(),
                       .timeout_s = o->seen_timeout ? o->timeout_s : PIPELINE_TIMEOUT_DEFAULT,
                       .ctx = &c,
                       .work = collect_one,

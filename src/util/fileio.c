@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/sbuf.h"
 
@@ -74,4 +75,19 @@ const char *fileio_status_text(fileio_status s)
         return "file too large";
     }
     return "unknown error";
+}
+
+bool fileio_write_all(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        p += k;
+        n -= (size_t)k;
+    }
+    return true;
 }

@@ -20,5 +20,7 @@ fileio_status fileio_read(const char *path, size_t max_bytes, char **out, size_t
 const char *fileio_status_text(fileio_status s);
 /* Text is "binary" when it has NUL bytes. */
 bool fileio_looks_binary(const char *data, size_t len);
+/* Writes all n bytes, retrying short writes and EINTR; false on error. */
+bool fileio_write_all(int fd, const void *data, size_t n);
 
 #endif

@@ -28,6 +28,7 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+char *xstrdup_null(const char *s); /* NULL stays NULL */
 char *xstrndup(const char *s, size_t n);
 
 #endif

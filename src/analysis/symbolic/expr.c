@@ -81,7 +81,7 @@ static expr *copy_node(const expr *e)
     n->op = e->op;
     n->builtin = e->builtin;
     n->value = e->value;
-    n->name = e->name ? xstrdup(e->name) : NULL;
+    n->name = xstrdup_null(e->name);
     return n;
 }
 

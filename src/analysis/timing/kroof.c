@@ -563,8 +563,8 @@ static void dram_estimate(const kroof_input *in, const gpu_product *product, kro
         return;
     k->has_dram_estimate = true;
     k->dram_estimate_low = in->estimate_missed;
-    k->dram_estimate_covered = in->estimate_covered ? xstrdup(in->estimate_covered) : NULL;
-    k->dram_estimate_why = in->estimate_why ? xstrdup(in->estimate_why) : NULL;
+    k->dram_estimate_covered = xstrdup_null(in->estimate_covered);
+    k->dram_estimate_why = xstrdup_null(in->estimate_why);
     double bytes_read = (double)in->estimate_read, l2 = (double)product->l2_bytes;
     if (k->has_l2)
         k->dram_estimate_rereads = capacity_rereads(
@@ -620,7 +620,7 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         k->compulsory_read = (double)in->footprint_read;
         k->compulsory_write = (double)in->footprint_write;
         k->compulsory_read_sectors = (double)in->footprint_read_sectors;
-        k->compulsory_why = in->footprint_why ? xstrdup(in->footprint_why) : NULL;
+        k->compulsory_why = xstrdup_null(in->footprint_why);
     } else {
         k->why_no_compulsory =
             xstrdup(in->why_no_footprint ? in->why_no_footprint : "the launch's size is not known");
@@ -635,7 +635,7 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
             k->certain_requests[i] = in->traffic->certain_requests[i];
             k->certain_units[i] = in->traffic->certain_units[i];
         }
-        k->traffic_why = in->traffic->why ? xstrdup(in->traffic->why) : NULL;
+        k->traffic_why = xstrdup_null(in->traffic->why);
         k->traffic_estimated = in->traffic->n_estimated > 0;
         /* Code the front end could not read may access memory too. */
         if (!k->traffic_why && in->incomplete && !k->annotated)
