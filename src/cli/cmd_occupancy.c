@@ -4,18 +4,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/calc/cluster_explain.h"
 #include "analysis/occupancy/occ.h"
+#include "analysis/occupancy/occ_cluster.h"
 #include "cli/cli.h"
 #include "cli/occupancy_latency.h"
 #include "cli/opt.h"
 #include "cli/target_opts.h"
 #include "config.h"
+#include "report/cluster_report.h"
 #include "report/occ_report.h"
 #include "util/sbuf.h"
 #include "util/units.h"
 #if GPULINT_HAVE_CAIRO
 #include "report/chart.h"
 #endif
+
+#define OCC_ARGS_MAX_CLUSTERS 16
 
 typedef struct occ_args {
     target_opts target;
@@ -32,6 +37,11 @@ typedef struct occ_args {
     bool seen_latency, seen_throughput, seen_per_warp;
     const char *format;
     const char *plot;
+    const char *cluster, *grid, *gpc_sms;
+    bool nonportable;
+    /* Parsed --cluster shapes, --grid and --gpc-sms. */
+    int n_clusters, cluster_dims[OCC_ARGS_MAX_CLUSTERS][3], grid_dims[3];
+    int n_gpcs, gpcs[MODEL_MAX_GPCS];
 } occ_args;
 
 static int plot(const char *path, const target *t, const occ_kernel *k, const occ_launch *l)
@@ -76,6 +86,82 @@ static int parse_shape(occ_args *a, bool little, int dims[3])
     return EXIT_OK;
 }
 
+/* --cluster "2,4,8x2", --grid and --gpc-sms "18,18,16". */
+static int parse_clusters(occ_args *a)
+{
+    if (!a->cluster) {
+        if (a->nonportable || a->grid || a->gpc_sms)
+            return diag_error(EXIT_USAGE, "--non-portable, --grid and --gpc-sms go with --cluster");
+        return EXIT_OK;
+    }
+    char *copy = xstrdup(a->cluster);
+    int rc = EXIT_OK;
+    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && rc == EXIT_OK;
+         item = strtok_r(NULL, ",", &save)) {
+        if (a->n_clusters == OCC_ARGS_MAX_CLUSTERS)
+            rc = diag_error(EXIT_USAGE, "--cluster takes at most %d shapes", OCC_ARGS_MAX_CLUSTERS);
+        else if (!units_parse_dim3(item, a->cluster_dims[a->n_clusters++]))
+            rc = diag_error(EXIT_USAGE, "invalid --cluster shape '%s': expected N, XxY or XxYxZ",
+                            item);
+    }
+    free(copy);
+    if (rc == EXIT_OK && a->n_clusters == 0)
+        rc = diag_error(EXIT_USAGE, "--cluster needs at least one shape, e.g. 2 or 4x2");
+    if (rc == EXIT_OK && a->grid && !units_parse_dim3(a->grid, a->grid_dims))
+        rc = diag_error(EXIT_USAGE, "invalid --grid '%s': expected N, XxY or XxYxZ", a->grid);
+    if (rc == EXIT_OK && a->gpc_sms) {
+        gpu_product p = {0};
+        char msg[256];
+        if (!model_parse_gpcs(a->gpc_sms, &p, msg, sizeof msg))
+            return diag_error(EXIT_USAGE, "invalid --gpc-sms: %s", msg);
+        a->n_gpcs = p.n_gpcs;
+        memcpy(a->gpcs, p.gpc_sms, sizeof a->gpcs);
+    }
+    return rc;
+}
+
+/* Each --cluster shape for one target: text after the occupancy answer,
+ * or a "clusters" array in its JSON object. */
+static int clusters_of(const occ_args *a, const target *t, const occ_result *r, json_t *o)
+{
+    const int *gpcs = a->n_gpcs ? a->gpcs : t->has_product ? t->product.gpc_sms : NULL;
+    int n_gpcs = a->n_gpcs ? a->n_gpcs : t->has_product ? t->product.n_gpcs : 0;
+    json_t *arr = o ? json_array() : NULL;
+    int rc = EXIT_OK;
+    for (int i = 0; i < a->n_clusters; i++) {
+        occ_cluster_launch l = {.nonportable = a->nonportable};
+        memcpy(l.dims, a->cluster_dims[i], sizeof l.dims);
+        if (a->grid)
+            memcpy(l.grid, a->grid_dims, sizeof l.grid);
+        occ_cluster_result cr;
+        occ_cluster_compute(&t->arch, gpcs, n_gpcs, r, &l, &cr);
+        bool refused = cr.failure != OCC_CLUSTER_OK && cr.failure != OCC_CLUSTER_NO_LAYOUT;
+        if (refused)
+            rc = EXIT_LAUNCH;
+        if (arr) {
+            json_array_append_new(arr, cluster_json(&t->arch, &l, &cr));
+            continue;
+        }
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addc(&b, '\n');
+        cluster_answer_text(&b, &t->arch, &l, &cr, a->explain);
+        if (cr.failure == OCC_CLUSTER_NO_LAYOUT)
+            sbuf_addf(&b, "  (give the SMs of each GPC with --gpc-sms, or a --gpu whose model has "
+                          "them: h200)\n");
+        fputs(sbuf_str(&b), stdout);
+        sbuf_free(&b);
+        if (refused) {
+            fflush(stdout);
+            diag_error(EXIT_LAUNCH, "%s: clusters of %dx%dx%d: %s", t->arch.name, l.dims[0],
+                       l.dims[1], l.dims[2], occ_cluster_failure_reason(cr.failure));
+        }
+    }
+    if (arr)
+        json_object_set_new(o, "clusters", arr);
+    return rc;
+}
+
 /* One target's answer in the format asked for; returns the worst exit code
  * so far. */
 static int one_target(const occ_args *a, const target *t, const occ_kernel *k, const occ_launch *l,
@@ -98,6 +184,8 @@ static int one_target(const occ_args *a, const target *t, const occ_kernel *k, c
         if (!a->seen_smem)
             json_array_append_new(ng, json_string("static_smem"));
         json_object_set_new(o, "not_given", ng);
+        if (a->n_clusters && clusters_of(a, t, &r, o) != EXIT_OK)
+            worst = EXIT_LAUNCH;
         json_array_append_new(all, o);
     } else if (a->explain || (r.failure == OCC_OK && ok)) {
         sbuf b;
@@ -113,6 +201,8 @@ static int one_target(const occ_args *a, const target *t, const occ_kernel *k, c
                                           .explain = a->explain});
         fputs(sbuf_str(&b), stdout);
         sbuf_free(&b);
+        if (a->n_clusters && clusters_of(a, t, &r, NULL) != EXIT_OK)
+            worst = EXIT_LAUNCH;
     }
     if (r.failure != OCC_OK) {
         if (strcmp(a->format, "text") == 0 && !a->explain && worst != EXIT_LAUNCH) {
@@ -157,6 +247,14 @@ int cmd_occupancy(int argc, char **argv)
          "operations completed per cycle (warp instructions unless --per-warp)"},
         {"per-warp", 0, OPT_SI, &a.per_warp, &a.seen_per_warp, "N",
          "operations one warp instruction carries (default 1; 32 for thread operations)"},
+        {"cluster", 0, OPT_STRING, &a.cluster, NULL, "SHAPES",
+         "thread-block clusters, e.g. 2 or 4x2 or 1,2,4,8: how many are resident at once"},
+        {"non-portable", 0, OPT_FLAG, &a.nonportable, NULL, NULL,
+         "cudaFuncAttributeNonPortableClusterSizeAllowed is set"},
+        {"grid", 0, OPT_STRING, &a.grid, NULL, "XxYxZ",
+         "the grid in blocks (checked to be whole clusters)"},
+        {"gpc-sms", 0, OPT_STRING, &a.gpc_sms, NULL, "LIST",
+         "SMs of each GPC, e.g. 18,18,16 (default: the --gpu model's)"},
         {"explain", 'e', OPT_FLAG, &a.explain, NULL, NULL, "show the worked derivation"},
         {"format", 'f', OPT_STRING, &a.format, NULL, "text|json", "output format"},
         {"plot", 'p', OPT_STRING, &a.plot, NULL, "FILE", "occupancy curves as .svg or .png"},
@@ -166,6 +264,7 @@ int cmd_occupancy(int argc, char **argv)
     int done =
         opt_parse_command("occupancy", specs, argc, argv,
                           "gpulint occupancy --threads N [--regs N] [--smem B] [--dynamic-smem B] "
+                          "[--cluster SHAPES [--non-portable] [--grid G] [--gpc-sms LIST]] "
                           "[--arch A|--gpu G|--machine M] [--explain] [--format text|json]\n"
                           "       gpulint occupancy --latency CYCLES --throughput N [--per-warp N] "
                           "[--arch A]",
@@ -175,6 +274,10 @@ int cmd_occupancy(int argc, char **argv)
     bool little = a.seen_latency || a.seen_throughput || a.seen_per_warp;
     int dims[3] = {1, 1, 1};
     int rc = parse_shape(&a, little, dims);
+    if (rc == EXIT_OK && little && a.cluster)
+        rc = diag_error(EXIT_USAGE, "--latency takes no --cluster");
+    if (rc == EXIT_OK)
+        rc = parse_clusters(&a);
     if (rc != EXIT_OK)
         return rc;
     /* A textbook question that states only threads and blocks means the

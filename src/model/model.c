@@ -46,6 +46,9 @@ static const model_field arch_fields[] = {
     {"shared_memory", "unified_per_sm", F_BYTES, offsetof(gpu_arch, unified_l1_per_sm), true},
     A("barriers", "slots_per_block", F_INT, barrier_slots_per_block),
     A("barriers", "max_per_block", F_INT, max_barriers_per_block),
+    {"clusters", "max_portable", F_INT, offsetof(gpu_arch, cluster_max_portable), true},
+    {"clusters", "max_nonportable", F_INT, offsetof(gpu_arch, cluster_max_nonportable), true},
+    {"clusters", "blocks_per_sm", F_INT, offsetof(gpu_arch, cluster_blocks_per_sm), true},
 };
 #undef A
 
@@ -82,6 +85,7 @@ static const model_field product_fields[] = {
     {"product", "l2_read_bytes_per_clock", F_INT, offsetof(gpu_product, l2_read_bytes_per_clock),
      true},
     {"product", "l2_partitions", F_INT, offsetof(gpu_product, l2_partitions), true},
+    {"product", "gpc_sms", F_GPCS, offsetof(gpu_product, n_gpcs), true},
     P("memory", "type", F_STRING, mem_type),
     P("memory", "clock_mhz", F_MHZ, mem_clock_mhz),
     P("memory", "bus_width_bits", F_INT, mem_bus_width_bits),
@@ -177,6 +181,7 @@ void model_product_ini(const gpu_product *p, const char *only, sbuf *out)
         const char *at = (const char *)p + f->offset;
         double d = f->type == F_SI || f->type == F_MHZ ? *(const double *)at : 0;
         if (f->optional && ((f->type == F_INT && *(const int *)at == 0) ||
+                            (f->type == F_GPCS && ((const gpu_product *)p)->n_gpcs == 0) ||
                             ((f->type == F_SI || f->type == F_MHZ) && d == 0)))
             continue;
         if (strcmp(section, f->section) != 0) {
@@ -194,6 +199,10 @@ void model_product_ini(const gpu_product *p, const char *only, sbuf *out)
         case F_BYTES:
             sbuf_addf(out, "%lld", (long long)*(const int64_t *)at);
             break;
+        case F_GPCS:
+            for (int g = 0; g < p->n_gpcs; g++)
+                sbuf_addf(out, "%s%d", g ? " " : "", p->gpc_sms[g]);
+            break;
         default:
             number_text(out, d);
             break;
@@ -209,6 +218,32 @@ static bool parse_int_strict(const char *v, int *out)
         return false;
     *out = (int)b;
     return true;
+}
+
+/* "18 18 16 8 2": each group's SMs, as many as MODEL_MAX_GPCS. */
+bool model_parse_gpcs(const char *v, gpu_product *p, char *msg, size_t n)
+{
+    p->n_gpcs = 0;
+    const char *at = v;
+    char *end;
+    for (;;) {
+        while (isspace((unsigned char)*at) || *at == ',')
+            at++;
+        if (!*at)
+            break;
+        long sms = strtol(at, &end, 10);
+        if (end == at || sms < 1 || sms > 1024 || p->n_gpcs >= MODEL_MAX_GPCS) {
+            snprintf(msg, n, "gpc_sms: expected at most %d SM counts of 1 to 1024, got '%s'",
+                     MODEL_MAX_GPCS, v);
+            return false;
+        }
+        p->gpc_sms[p->n_gpcs++] = (int)sms;
+        at = end;
+    }
+    if (p->n_gpcs)
+        return true;
+    snprintf(msg, n, "gpc_sms: expected at least one SM count, got '%s'", v);
+    return false;
 }
 
 bool model_field_parse(const model_field *f, const char *v, void *base, char *msg, size_t n)
@@ -296,6 +331,8 @@ bool model_field_parse(const model_field *f, const char *v, void *base, char *ms
         }
         return true;
     }
+    case F_GPCS:
+        return model_parse_gpcs(v, base, msg, n);
     }
     return false;
 }
@@ -352,6 +389,12 @@ bool model_validate_arch(const gpu_arch *a, model_error *err)
     if (a->n_carveouts && a->carveouts[a->n_carveouts - 1] != a->smem_per_sm)
         return model_field_fail(err, "the largest carveout must equal shared memory per SM (%lld)",
                                 (long long)a->smem_per_sm);
+    if (a->cluster_max_portable > a->cluster_max_nonportable ||
+        (a->cluster_max_portable && !a->cluster_blocks_per_sm))
+        return model_field_fail(err,
+                                "[clusters]: max_portable may not exceed max_nonportable, and "
+                                "blocks_per_sm goes with them (max_portable %lld)",
+                                a->cluster_max_portable);
     if (a->unified_l1_per_sm && (!a->n_carveouts || a->unified_l1_per_sm < a->smem_per_sm ||
                                  a->unified_l1_per_sm > 0x7fffffff))
         return model_field_fail(err,
@@ -413,6 +456,11 @@ bool model_filler_finish(model_filler *f, model_error *err)
     if (p->boost_clock_mhz <= 0)
         return model_field_fail(err, "boost_clock_mhz must be positive (got %lld)",
                                 (long long)p->boost_clock_mhz);
+    int gpc_total = 0;
+    for (int g = 0; g < p->n_gpcs; g++)
+        gpc_total += p->gpc_sms[g];
+    if (p->n_gpcs && gpc_total != p->sm_count)
+        return model_field_fail(err, "gpc_sms adds up to %lld SMs, not sm_count", gpc_total);
     return true;
 }
 

@@ -10,6 +10,7 @@
 
 #define MODEL_NAME_MAX 64
 #define MODEL_MAX_CARVEOUTS 16
+#define MODEL_MAX_GPCS 32
 #define MODEL_ERR_MAX 256
 
 /* Everything the occupancy engine needs about one compute capability.
@@ -59,6 +60,13 @@ typedef struct gpu_arch {
      * barrier_slots_per_block * max_blocks_per_sm of them. 0 = no limit. */
     int barrier_slots_per_block;
     int max_barriers_per_block; /* named barriers a block can use (16) */
+
+    /* Thread-block clusters (sm_90 on): the most blocks a cluster may have
+     * without and with cudaFuncAttributeNonPortableClusterSizeAllowed, and
+     * the most blocks of a cluster launch an SM holds, whatever occupancy
+     * allows. 0 = no clusters, or not measured on this arch. */
+    int cluster_max_portable, cluster_max_nonportable;
+    int cluster_blocks_per_sm;
 
     /* Set when a file gives a value that is not a real NVIDIA part. */
     bool hypothetical;
@@ -132,6 +140,12 @@ typedef struct gpu_product {
     /* Bytes of what a launch writes that L2 still holds when it ends (so
      * they reach DRAM after it), with a read stream beside the writes. */
     double l2_write_retained_bytes;
+    /* The SMs of each group a cluster must fit in (its GPC, or the part
+     * of one the runtime places clusters on), as measured on a card: the
+     * count cudaOccupancyMaxActiveClusters gives depends on it. 0 groups:
+     * not known for this product. */
+    int n_gpcs;
+    int gpc_sms[MODEL_MAX_GPCS];
 } gpu_product;
 
 typedef struct model_error {
@@ -179,5 +193,9 @@ bool model_validate_arch(const gpu_arch *a, model_error *err);
 
 const char *model_precision_name(model_precision p);
 bool model_precision_from_name(const char *name, model_precision *out);
+
+/* gpc_sms's value, "18 18 16" (commas allowed), into p->n_gpcs and
+ * p->gpc_sms; false with a sentence in msg. */
+bool model_parse_gpcs(const char *v, gpu_product *p, char *msg, size_t n);
 
 #endif

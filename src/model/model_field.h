@@ -18,6 +18,7 @@ typedef enum model_field_type {
     F_DIM3,     /* int[3], "1024 1024 64" */
     F_CC,       /* "9.0" -> cc_major, cc_minor */
     F_CARVEOUT, /* "0 8 16 ... 228" KiB -> carveouts */
+    F_GPCS,     /* "18 18 16 ... 2" SMs -> gpu_product n_gpcs, gpc_sms */
 } model_field_type;
 
 typedef struct model_field {

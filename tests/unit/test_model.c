@@ -12,6 +12,7 @@
 
 #include "model/model.h"
 #include "model/model_load.h"
+#include "util/sbuf.h"
 
 static const char good[] = "[arch]\nname = sm_99\nfamily = Test\ncompute_capability = 9.9\n"
                            "[threads]\nwarp_size = 32\nmax_threads_per_block = 1024\n"
@@ -152,6 +153,47 @@ static void test_arch_names(void **state)
     assert_false(model_normalise_arch("9.x", buf, sizeof buf));
 }
 
+static const char product[] = "[product]\nid = x\nname = X\narch = sm_90\nsm_count = 6\n"
+                              "base_clock_mhz = 1000\nboost_clock_mhz = 1500\nl2_bytes = 1M\n"
+                              "%s\n[memory]\ntype = HBM\nclock_mhz = 1000\nbus_width_bits = 64\n"
+                              "data_rate = 2\ndatasheet_bandwidth = 1T\n[throughput]\n"
+                              "fp64 = 0\nfp32 = 0\nfp16 = 0\nbf16 = 0\nfp64_tensor = 0\n"
+                              "tf32_tensor = 0\nfp16_tensor = 0\nbf16_tensor = 0\n"
+                              "fp8_tensor = 0\nint8_tensor = 0\n[datasheet]\nfp64 = 0\n"
+                              "fp32 = 0\nfp16 = 0\nbf16 = 0\nfp64_tensor = 0\ntf32_tensor = 0\n"
+                              "fp16_tensor = 0\nbf16_tensor = 0\nfp8_tensor = 0\n"
+                              "int8_tensor = 0\n";
+
+static bool parse_product_with(const char *line, gpu_product *p, model_error *err)
+{
+    char text[2048];
+    snprintf(text, sizeof text, product, line);
+    return model_parse_product(text, strlen(text), p, err);
+}
+
+static void test_gpc_layout(void **state)
+{
+    (void)state;
+    gpu_product p;
+    model_error err;
+    assert_true(parse_product_with("gpc_sms = 4 2", &p, &err));
+    assert_int_equal(p.n_gpcs, 2);
+    assert_int_equal(p.gpc_sms[1], 2);
+    assert_true(parse_product_with("", &p, &err));
+    assert_int_equal(p.n_gpcs, 0);
+    assert_false(parse_product_with("gpc_sms = 4 4", &p, &err));
+    assert_non_null(strstr(err.message, "not sm_count"));
+    assert_false(parse_product_with("gpc_sms = 4 x", &p, &err));
+    assert_non_null(strstr(err.message, "gpc_sms"));
+    assert_false(parse_product_with("gpc_sms = 6 0", &p, &err));
+    sbuf out;
+    sbuf_init(&out);
+    assert_true(parse_product_with("gpc_sms = 2 2 2", &p, &err));
+    model_product_ini(&p, "product", &out);
+    assert_non_null(strstr(sbuf_str(&out), "gpc_sms = 2 2 2\n"));
+    sbuf_free(&out);
+}
+
 static void test_bundled_models_load(void **state)
 {
     (void)state;
@@ -177,6 +219,14 @@ static void test_bundled_models_load(void **state)
     assert_int_equal(model_find_cc(&db, 8, 0)->unified_l1_per_sm, 192 * 1024);
     assert_int_equal(model_find_cc(&db, 6, 1)->unified_l1_per_sm, 0);
     assert_ptr_equal(model_find_arch(&db, "9.0"), model_find_cc(&db, 9, 0));
+    /* Clusters: sm_90's limits, the H200's measured GPC layout adding up
+     * to its 132 SMs; none where nothing was measured. */
+    assert_int_equal(model_find_cc(&db, 9, 0)->cluster_max_nonportable, 16);
+    assert_int_equal(model_find_cc(&db, 8, 0)->cluster_max_portable, 0);
+    const gpu_product *h200 = model_find_product(&db, "h200");
+    assert_int_equal(h200->n_gpcs, 12);
+    assert_int_equal(h200->gpc_sms[0], 18);
+    assert_int_equal(model_find_product(&db, "a100-sxm4-80gb")->n_gpcs, 0);
     model_db_free(&db);
     assert_false(model_db_load("/nonexistent", &db, &err));
     model_db_free(&db);
@@ -191,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_binary_and_empty_input),
         cmocka_unit_test(test_machine_spec),
         cmocka_unit_test(test_arch_names),
+        cmocka_unit_test(test_gpc_layout),
         cmocka_unit_test(test_bundled_models_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
