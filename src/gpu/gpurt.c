@@ -101,6 +101,50 @@ bool gpurt_occupancy(gpurt_kernel k, int block, int64_t dynamic_smem, int *block
               "cudaOccupancyMaxActiveBlocksPerMultiprocessor", err, errlen);
 }
 
+bool gpurt_set_nonportable_cluster(gpurt_kernel k, bool allowed, char *err, size_t errlen)
+{
+    return ok(cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, allowed),
+              "cudaFuncSetAttribute(NonPortableClusterSizeAllowed)", err, errlen);
+}
+
+/* A launch configuration of 1-D clusters; attr is the caller's storage. */
+static cudaLaunchConfig_t cluster_config(int grid, int block, int64_t dynamic_smem, int cluster,
+                                         cudaLaunchAttribute *attr)
+{
+    cudaLaunchConfig_t cfg = {0};
+    cfg.gridDim.x = (unsigned)grid;
+    cfg.gridDim.y = cfg.gridDim.z = 1;
+    cfg.blockDim.x = (unsigned)block;
+    cfg.blockDim.y = cfg.blockDim.z = 1;
+    cfg.dynamicSmemBytes = (size_t)dynamic_smem;
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = (unsigned)cluster;
+    attr->val.clusterDim.y = attr->val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cfg;
+}
+
+bool gpurt_cluster_occupancy(gpurt_kernel k, int block, int64_t dynamic_smem, int cluster,
+                             int *clusters, char *err, size_t errlen)
+{
+    cudaLaunchAttribute attr;
+    /* The grid only has to be whole clusters: the answer does not depend on it. */
+    cudaLaunchConfig_t cfg = cluster_config(cluster, block, dynamic_smem, cluster, &attr);
+    return ok(cudaOccupancyMaxActiveClusters(clusters, (const void *)k, &cfg),
+              "cudaOccupancyMaxActiveClusters", err, errlen);
+}
+
+bool gpurt_launch_clusters(gpurt_kernel k, int grid, int block, int64_t dynamic_smem, int cluster,
+                           void **args, char *err, size_t errlen)
+{
+    cudaLaunchAttribute attr;
+    cudaLaunchConfig_t cfg = cluster_config(grid, block, dynamic_smem, cluster, &attr);
+    return ok(cudaLaunchKernelExC(&cfg, (const void *)k, args), "cudaLaunchKernelEx", err,
+              errlen) &&
+           ok(cudaDeviceSynchronize(), "the kernel", err, errlen);
+}
+
 bool gpurt_set_l2_fetch_granularity(int bytes, char *err, size_t errlen)
 {
     return ok(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, (size_t)bytes),

@@ -51,6 +51,15 @@ bool gpurt_set_max_dynamic_smem(gpurt_kernel k, int64_t bytes, char *err, size_t
 bool gpurt_set_carveout(gpurt_kernel k, int percent, char *err, size_t errlen);
 bool gpurt_occupancy(gpurt_kernel k, int block, int64_t dynamic_smem, int *blocks, char *err,
                      size_t errlen);
+/* Thread-block clusters (compute capability 9.0 on), 1-D clusters of
+ * `cluster` blocks: cudaFuncAttributeNonPortableClusterSizeAllowed, the
+ * runtime's cudaOccupancyMaxActiveClusters, and a cluster launch
+ * (cudaLaunchKernelExC) that waits for the kernel. */
+bool gpurt_set_nonportable_cluster(gpurt_kernel k, bool allowed, char *err, size_t errlen);
+bool gpurt_cluster_occupancy(gpurt_kernel k, int block, int64_t dynamic_smem, int cluster,
+                             int *clusters, char *err, size_t errlen);
+bool gpurt_launch_clusters(gpurt_kernel k, int grid, int block, int64_t dynamic_smem, int cluster,
+                           void **args, char *err, size_t errlen);
 /* cudaLimitMaxL2FetchGranularity: 0..128 bytes. */
 bool gpurt_set_l2_fetch_granularity(int bytes, char *err, size_t errlen);
 

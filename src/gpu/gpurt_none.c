@@ -78,6 +78,39 @@ bool gpurt_occupancy(gpurt_kernel k, int block, int64_t dynamic_smem, int *block
     return false;
 }
 
+bool gpurt_set_nonportable_cluster(gpurt_kernel k, bool allowed, char *err, size_t errlen)
+{
+    (void)k;
+    (void)allowed;
+    NO_RUNTIME(err, errlen);
+    return false;
+}
+
+bool gpurt_cluster_occupancy(gpurt_kernel k, int block, int64_t dynamic_smem, int cluster,
+                             int *clusters, char *err, size_t errlen)
+{
+    (void)k;
+    (void)block;
+    (void)dynamic_smem;
+    (void)cluster;
+    (void)clusters;
+    NO_RUNTIME(err, errlen);
+    return false;
+}
+
+bool gpurt_launch_clusters(gpurt_kernel k, int grid, int block, int64_t dynamic_smem, int cluster,
+                           void **args, char *err, size_t errlen)
+{
+    (void)k;
+    (void)grid;
+    (void)block;
+    (void)dynamic_smem;
+    (void)cluster;
+    (void)args;
+    NO_RUNTIME(err, errlen);
+    return false;
+}
+
 bool gpurt_set_l2_fetch_granularity(int bytes, char *err, size_t errlen)
 {
     (void)bytes;

@@ -9,9 +9,28 @@
 
 #define STATIC_SMEM_LIMIT 49152 /* above it a block must opt in */
 
-bool probe_residency_run(gpurt_kernel k, int block, int64_t dynamic_smem, int carveout,
-                         int predicted, int sms, uint64_t spin_ns, probe_residency *out, char *err,
-                         size_t errlen)
+/* The API's answer and the grid that fills the GPU twice over. */
+static bool size_grid(gpurt_kernel k, const probe_residency_spec *s, probe_residency *out,
+                      char *err, size_t errlen)
+{
+    if (s->cluster > 0) {
+        if (!gpurt_set_nonportable_cluster(k, s->nonportable, err, errlen) ||
+            !gpurt_cluster_occupancy(k, s->block, s->dynamic_smem, s->cluster, &out->api, err,
+                                     errlen))
+            return false;
+        int most = (s->predicted > out->api ? s->predicted : out->api) + 1;
+        out->grid = 2 * most * s->cluster;
+        return true;
+    }
+    if (!gpurt_occupancy(k, s->block, s->dynamic_smem, &out->api, err, errlen))
+        return false;
+    int most = (s->predicted > out->api ? s->predicted : out->api) + 1;
+    out->grid = 2 * most * s->sms;
+    return true;
+}
+
+bool probe_residency_run(gpurt_kernel k, const probe_residency_spec *s, probe_residency *out,
+                         char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     gpurt_attrs attrs;
@@ -21,30 +40,29 @@ bool probe_residency_run(gpurt_kernel k, int block, int64_t dynamic_smem, int ca
     out->static_smem = attrs.static_smem;
     /* The attribute persists on the kernel: set it for every case, to the
      * default when the case does not opt in. */
-    int64_t limit = dynamic_smem > STATIC_SMEM_LIMIT - attrs.static_smem
-                        ? dynamic_smem
+    int64_t limit = s->dynamic_smem > STATIC_SMEM_LIMIT - attrs.static_smem
+                        ? s->dynamic_smem
                         : STATIC_SMEM_LIMIT - attrs.static_smem;
-    if (!gpurt_set_max_dynamic_smem(k, limit, err, errlen))
+    if (!gpurt_set_max_dynamic_smem(k, limit, err, errlen) ||
+        !gpurt_set_carveout(k, s->carveout >= 0 ? s->carveout : -1, err, errlen) ||
+        !size_grid(k, s, out, err, errlen))
         return false;
-    if (!gpurt_set_carveout(k, carveout >= 0 ? carveout : -1, err, errlen))
-        return false;
-    if (!gpurt_occupancy(k, block, dynamic_smem, &out->api, err, errlen))
-        return false;
-    int most = (predicted > out->api ? predicted : out->api) + 1;
-    out->grid = 2 * most * sms;
     void *records = NULL, *sink = NULL;
-    bool ok = gpurt_alloc(&records, (size_t)out->grid * 3 * sizeof(uint64_t), err, errlen) &&
-              gpurt_alloc(&sink, 64, err, errlen) &&
-              gpurt_memset(records, 0, (size_t)out->grid * 3 * sizeof(uint64_t), err, errlen);
+    size_t bytes = (size_t)out->grid * 3 * sizeof(uint64_t);
+    bool ok = gpurt_alloc(&records, bytes, err, errlen) && gpurt_alloc(&sink, 64, err, errlen) &&
+              gpurt_memset(records, 0, bytes, err, errlen);
     uint64_t *host = NULL;
     if (ok) {
-        void *args[] = {&records, &sink, &spin_ns};
-        int grid[3] = {out->grid, 1, 1}, blk[3] = {block, 1, 1};
-        ok = gpurt_launch(k, grid, blk, dynamic_smem, args, NULL, err, errlen);
+        uint64_t spin = s->spin_ns;
+        void *args[] = {&records, &sink, &spin};
+        int grid[3] = {out->grid, 1, 1}, blk[3] = {s->block, 1, 1};
+        ok = s->cluster > 0 ? gpurt_launch_clusters(k, out->grid, s->block, s->dynamic_smem,
+                                                    s->cluster, args, err, errlen)
+                            : gpurt_launch(k, grid, blk, s->dynamic_smem, args, NULL, err, errlen);
     }
     if (ok) {
         host = xcalloc((size_t)out->grid * 3, sizeof *host);
-        ok = gpurt_to_host(host, records, (size_t)out->grid * 3 * sizeof *host, err, errlen);
+        ok = gpurt_to_host(host, records, bytes, err, errlen);
     }
     if (ok)
         out->records = host;

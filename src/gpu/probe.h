@@ -30,19 +30,31 @@ typedef struct probe_copy {
 
 typedef struct probe_residency {
     uint64_t *records; /* (smid, start, end) per block of the grid; free() */
-    int api;           /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
-    int grid;          /* blocks launched */
-    int registers;     /* cudaFuncGetAttributes */
+    /* cudaOccupancyMaxActiveBlocksPerMultiprocessor, or for a cluster
+     * launch cudaOccupancyMaxActiveClusters */
+    int api;
+    int grid;      /* blocks launched */
+    int registers; /* cudaFuncGetAttributes */
     int64_t static_smem;
 } probe_residency;
 
-/* Sets the dynamic-shared-memory opt-in (above 48 KB) and the carveout
- * (-1: leave the default), asks the occupancy API, then launches enough
- * blocks to fill every SM twice over at one more block than the larger of
- * `predicted` and the API's answer. */
-bool probe_residency_run(gpurt_kernel k, int block, int64_t dynamic_smem, int carveout,
-                         int predicted, int sms, uint64_t spin_ns, probe_residency *out, char *err,
-                         size_t errlen);
+typedef struct probe_residency_spec {
+    int block;
+    int64_t dynamic_smem;
+    int carveout;  /* -1: leave the default */
+    int predicted; /* blocks per SM, or for a cluster launch clusters on the GPU */
+    int sms;
+    uint64_t spin_ns;
+    int cluster;      /* > 0: a launch in 1-D clusters of this many blocks */
+    bool nonportable; /* cudaFuncAttributeNonPortableClusterSizeAllowed */
+} probe_residency_spec;
+
+/* Sets the dynamic-shared-memory opt-in (above 48 KB) and the carveout,
+ * asks the occupancy API, then launches enough blocks to fill every SM
+ * twice over at one more block than the larger of `predicted` and the
+ * API's answer (for clusters: twice one more cluster than the larger). */
+bool probe_residency_run(gpurt_kernel k, const probe_residency_spec *s, probe_residency *out,
+                         char *err, size_t errlen);
 
 /* `repeat` launches (after one untimed when `warmup`) of a one-block probe
  * whose warps each write their clock64 span to cycles[warp]; slowest[r] is

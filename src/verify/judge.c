@@ -86,6 +86,38 @@ int judge_residency(const uint64_t *records, size_t n_blocks, int n_sms, int *sm
     return best;
 }
 
+int judge_clusters(const uint64_t *records, size_t n_blocks, int size)
+{
+    if (size <= 0 || n_blocks == 0)
+        return 0;
+    size_t n_clusters = n_blocks / (size_t)size, n = 0;
+    event *ev = xcalloc(2 * n_clusters, sizeof *ev);
+    for (size_t c = 0; c < n_clusters; c++) {
+        uint64_t start = 0, end = UINT64_MAX;
+        for (size_t b = c * (size_t)size; b < (c + 1) * (size_t)size; b++) {
+            const uint64_t *r = &records[3 * b];
+            if (r[2] < r[1]) { /* a record the kernel did not finish */
+                start = end;
+                break;
+            }
+            start = r[1] > start ? r[1] : start;
+            end = r[2] < end ? r[2] : end;
+        }
+        if (start < end) {
+            ev[n++] = (event){start, +1};
+            ev[n++] = (event){end, -1};
+        }
+    }
+    qsort(ev, n, sizeof *ev, by_time);
+    int cur = 0, best = 0;
+    for (size_t k = 0; k < n; k++) {
+        cur += ev[k].delta;
+        best = cur > best ? cur : best;
+    }
+    free(ev);
+    return best;
+}
+
 bool judge_fit(const double *x, const double *y, int n, double *a, double *b)
 {
     if (n < 2)

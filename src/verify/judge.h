@@ -25,6 +25,10 @@ const char *vverdict_name(vverdict v); /* "agrees", "differs", "not_comparable" 
  * it. A block that starts when another ends (equal timestamps) does not
  * overlap it: the SM freed the slot first. */
 int judge_residency(const uint64_t *records, size_t n_blocks, int n_sms, int *sms_at_max);
+/* The same records of a cluster launch (blocks c*size .. c*size+size-1 are
+ * cluster c): the most clusters with every block running at one instant,
+ * a cluster running from its last block's start to its first block's end. */
+int judge_clusters(const uint64_t *records, size_t n_blocks, int size);
 
 /* Least-squares line y = a + b x through n >= 2 points with distinct x.
  * False when it is not determined. */

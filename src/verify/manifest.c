@@ -453,6 +453,8 @@ static bool parse_case(ini_ctx *c, vgroup *g, vkind kind, const char *ceiling, c
                 k->floor = true;
             else if (strcmp(w, "alone") == 0 && kind == VK_TIMING)
                 k->alone = true;
+            else if (strcmp(w, "nonportable") == 0 && kind == VK_RESIDENCY)
+                k->nonportable = true;
             else
                 return bad(c, "unknown option '%s'", w);
             continue;
@@ -469,6 +471,12 @@ static bool parse_case(ini_ctx *c, vgroup *g, vkind kind, const char *ceiling, c
             if (x < 1 || x > 4096)
                 return bad(c, "block: %lld threads", (long long)x);
             k->block = (int)x;
+        } else if (strcmp(w, "cluster") == 0 && kind == VK_RESIDENCY) {
+            if (!size_option(c, w, v, &x))
+                return false;
+            if (x < 1 || x > 64)
+                return bad(c, "cluster: 1 to 64 blocks, got %lld", (long long)x);
+            k->cluster = (int)x;
         } else if (strcmp(w, "dynamic") == 0) {
             if (!size_option(c, w, v, &k->dynamic_smem))
                 return false;

@@ -100,6 +100,8 @@ typedef struct vcase {
     int block;            /* VK_RESIDENCY */
     int64_t dynamic_smem; /* VK_RESIDENCY */
     int carveout;         /* -1: the driver's default */
+    int cluster;          /* VK_RESIDENCY: blocks per cluster of a cluster launch, 0 = none */
+    bool nonportable;     /* ... with cudaFuncAttributeNonPortableClusterSizeAllowed */
     bool calibrate;
     double calibrate_value; /* the count the calibration pattern has for certain */
     bool sparse;

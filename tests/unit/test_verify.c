@@ -66,6 +66,28 @@ static void test_residency_many(void **state)
 
 /* ---------------------------------------------------------------- fits, medians */
 
+/* Clusters of two: a cluster runs from its last block's start to its first
+ * block's end; a cluster with an unfinished block does not count. */
+static void test_clusters(void **state)
+{
+    (void)state;
+    const uint64_t rec[] = {0, 10, 100, 1, 20, 90,  /* cluster 0: 20..90 */
+                            2, 30, 120, 3, 25, 95,  /* cluster 1: 30..95 */
+                            0, 90, 200, 1, 95, 210, /* cluster 2: 95..200, after 0 ends */
+                            2, 40, 0,   3, 40, 80}; /* cluster 3: a block unfinished */
+    assert_int_equal(judge_clusters(rec, 8, 2), 2);
+    assert_int_equal(judge_clusters(rec, 8, 4), 1);
+    assert_int_equal(judge_clusters(rec, 0, 2), 0);
+    vmanifest m = {0};
+    vman_error e = {0};
+    const char *ini = "[occupancy]\nfile = o.cu\nprobe = k block=128 cluster=16 nonportable\n";
+    if (!vman_parse(ini, strlen(ini), &m, &e))
+        fail_msg("%s:%d: %s", e.file, e.line, e.message);
+    assert_int_equal(m.cases[0].cluster, 16);
+    assert_true(m.cases[0].nonportable);
+    vman_free(&m);
+}
+
 static void test_fit(void **state)
 {
     (void)state;
@@ -226,6 +248,8 @@ static void test_manifest_errors(void **state)
     expect_error("[calibration]\nfile = c.cu\nbuffers = c:f32[N]=cycle\n", 3, "a cycle is i32");
     expect_error("[calibration]\nfile = c.cu\nbuffers = c:i32[33]=cycle\n", 3, "whole 128-byte");
     expect_error("[roofline]\nfile = r.cu\nkernel = k alone\n", 3, "unknown option 'alone'");
+    expect_error("[occupancy]\nfile = o.cu\nprobe = k block=32 cluster=0\n", 3, "cluster: 1 to 64");
+    expect_error("[bank]\nfile = b.cu\nprobe = k nonportable\n", 3, "unknown option 'nonportable'");
     expect_error("[roofline]\nfile = r.cu\nkernel = k args=i32:N*N*N*N\n", 3, "beyond i32");
     char longline[400];
     snprintf(longline, sizeof longline, "[bank]\nfile = b.cu\nprobe = k step=\"%0250d\"\n", 0);
@@ -399,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_residency_overlap),
         cmocka_unit_test(test_residency_boundaries),
         cmocka_unit_test(test_residency_many),
+        cmocka_unit_test(test_clusters),
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_median),
         cmocka_unit_test(test_verdicts),
