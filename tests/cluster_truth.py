@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""cluster_truth: `gpulint occupancy --cluster` against what an H200 answered
-and did (tests/data/clusterprobe, recorded by scripts/clusterprobe/run.sh).
+"""cluster_truth: `gpulint occupancy --cluster` against what two H200s answered
+and did (tests/data/clusterprobe: GPU-4ad5edc5, and h200-dd4d09fc/:
+GPU-dd4d09fc; recorded by scripts/clusterprobe/run.sh). Each recording:
 
 1. Every configuration of the recorded sweep (two kernels, ten block sizes,
    twelve dynamic shared memory sizes, cluster sizes 1 to 16, with and
@@ -29,21 +30,18 @@ GPULINT, ROOT = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 from checks import Checks  # noqa: E402
 
-DATA = os.path.join(ROOT, "tests", "data", "clusterprobe", "clusterprobe.csv.gz")
+PROBE = os.path.join(ROOT, "tests", "data", "clusterprobe")
+RECORDS = {"GPU-4ad5edc5": os.path.join(PROBE, "clusterprobe.csv.gz"),
+           "GPU-dd4d09fc": os.path.join(PROBE, "h200-dd4d09fc", "clusterprobe.csv.gz")}
 REGS = {"resident": 14}  # build.log: the co-residency kernel's registers
 SIZES = list(range(1, 17))
 check = Checks()
 
-rows = [line.rstrip("\n").split(",") for line in gzip.open(DATA, "rt")]
-device = next(r for r in rows if r[0] == "device")
-OPTIN = int(device[5])  # sharedMemPerBlockOptin
-
-
-def ask(regs, static, block, dynamic, nonportable, sizes):
+def ask(optin_room, regs, static, block, dynamic, nonportable, sizes):
     """gpulint's answer for one kernel and launch, each cluster size."""
     cmd = [GPULINT, "occupancy", "--gpu", "h200", "--threads", str(block), "--regs", str(regs),
            "--smem", str(static), "--dynamic-smem", str(dynamic), "--max-dynamic-smem",
-           str(OPTIN - static), "--cluster", ",".join(map(str, sizes)), "--format", "json"]
+           str(optin_room - static), "--cluster", ",".join(map(str, sizes)), "--format", "json"]
     if nonportable:
         cmd.append("--non-portable")
     r = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, NO_COLOR="1"))
@@ -52,19 +50,22 @@ def ask(regs, static, block, dynamic, nonportable, sizes):
     return json.loads(r.stdout), None
 
 
-groups = collections.defaultdict(dict)
-for r in rows:
-    if r[0] == "occ":
-        key = (r[1], int(r[2]), int(r[3]), r[4] == "1", int(r[5]), int(r[6]))
-        groups[key][int(r[7])] = (r[8], int(r[9]), r[10], int(r[11]))
-potential = {(r[1], r[2] == "1", int(r[3]), int(r[4])): int(r[7])
-             for r in rows if r[0] == "potential" and r[6] == "ok"}
+def launches(rows):
+    """The sweep's answers by kernel and launch, and the potential sizes."""
+    groups = collections.defaultdict(dict)
+    for r in rows:
+        if r[0] == "occ":
+            key = (r[1], int(r[2]), int(r[3]), r[4] == "1", int(r[5]), int(r[6]))
+            groups[key][int(r[7])] = (r[8], int(r[9]), r[10], int(r[11]))
+    potential = {(r[1], r[2] == "1", int(r[3]), int(r[4])): int(r[7])
+                 for r in rows if r[0] == "potential" and r[6] == "ok"}
+    return groups, potential
 
 
-def judge_group(item):
+def judge_group(card, optin_room, potential, item):
     (kernel, regs, static, np_, block, dyn), per_c = item
-    out, err = ask(regs, static, block, dyn, np_, SIZES)
-    label = f"{kernel} {regs} regs, block {block}, dynamic {dyn} B, " + \
+    out, err = ask(optin_room, regs, static, block, dyn, np_, SIZES)
+    label = f"{card}: {kernel} {regs} regs, block {block}, dynamic {dyn} B, " + \
         ("opt-in" if np_ else "portable")
     if out is None:
         return [(False, label, err)]
@@ -85,18 +86,6 @@ def judge_group(item):
     return [(not bad, f"{label}: 16 sizes", "; ".join(bad))]
 
 
-with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-    results = list(pool.map(judge_group, sorted(groups.items())))
-configs = sum(len(v) for v in groups.values())
-failed_groups = 0
-for res in results:
-    for ok, what, detail in res:
-        failed_groups += not ok
-        check(ok, what, detail)
-print(f"# {configs} configurations in {len(groups)} launches, "
-      f"{len(potential)} potential-size answers; {failed_groups} launches differ")
-
-
 def coresident(records, size):
     """Most clusters with every block running at one instant."""
     blocks = collections.defaultdict(list)
@@ -114,19 +103,38 @@ def coresident(records, size):
     return most
 
 
-res = collections.defaultdict(list)
-heads = []
-for r in rows:
-    if r[0] == "res_head":
-        heads.append(r)
-    elif r[0] == "res":
-        res[(int(r[1]), int(r[2]), int(r[3]))].append(tuple(int(x) for x in r[4:9]))
-for h in heads:
-    size, block, dyn = int(h[1]), int(h[2]), int(h[3])
-    measured = coresident(res[(size, block, dyn)], size)
-    out, err = ask(REGS["resident"], 0, block, dyn, True, [size])
-    got = out["clusters"][0].get("active_clusters") if out else err
-    check(got == measured and measured > 0,
-          f"co-residency, clusters of {size}, block {block}, dynamic {dyn} B: "
-          f"measured {measured}, gpulint {got} (runtime {h[7]})")
+def judge_record(card, path):
+    rows = [line.rstrip("\n").split(",") for line in gzip.open(path, "rt")]
+    optin_room = int(next(r for r in rows if r[0] == "device")[5])  # sharedMemPerBlockOptin
+    groups, potential = launches(rows)
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        results = list(pool.map(lambda item: judge_group(card, optin_room, potential, item),
+                                sorted(groups.items())))
+    configs = sum(len(v) for v in groups.values())
+    failed_groups = 0
+    for res in results:
+        for ok, what, detail in res:
+            failed_groups += not ok
+            check(ok, what, detail)
+    print(f"# {card}: {configs} configurations in {len(groups)} launches, "
+          f"{len(potential)} potential-size answers; {failed_groups} launches differ")
+    res = collections.defaultdict(list)
+    heads = []
+    for r in rows:
+        if r[0] == "res_head":
+            heads.append(r)
+        elif r[0] == "res":
+            res[(int(r[1]), int(r[2]), int(r[3]))].append(tuple(int(x) for x in r[4:9]))
+    for h in heads:
+        size, block, dyn = int(h[1]), int(h[2]), int(h[3])
+        measured = coresident(res[(size, block, dyn)], size)
+        out, err = ask(optin_room, REGS["resident"], 0, block, dyn, True, [size])
+        got = out["clusters"][0].get("active_clusters") if out else err
+        check(got == measured and measured > 0,
+              f"{card}: co-residency, clusters of {size}, block {block}, dynamic {dyn} B: "
+              f"measured {measured}, gpulint {got} (runtime {h[7]})")
+
+
+for card_id, record in RECORDS.items():
+    judge_record(card_id, record)
 check.finish()

@@ -66,8 +66,9 @@ def run(args, **kw):
                           timeout=900, **kw)
 
 
-def contract(name, d):
-    """docs/json.md's contract for `gpulint verify --format json`."""
+def contract(name, d, least=90):
+    """docs/json.md's contract for `gpulint verify --format json`; a whole
+    run has more than `least` rows."""
     problems = []
     for key in ("device", "counters", "ceilings", "results"):
         if key not in d:
@@ -96,7 +97,7 @@ def contract(name, d):
     rows = [r for r in d.get("results", []) if r.get("check") != "time"]
     differ = [r["kernel"] for r in rows if r["verdict"] == "differs"]
     check(f"{name}: every row agrees or is not comparable with a reason ({len(rows)} rows)",
-          not differ and len(rows) > 90, f"differ: {differ}")
+          not differ and len(rows) > least, f"differ: {differ}")
     check(f"{name}: recorded with counters and a real device",
           d.get("counters") == "used" and dev.get("driver") and not d.get("dry_run"))
 
@@ -105,7 +106,7 @@ def key(r):
     return (r["check"], r["kernel"], r["launch"])
 
 
-def rejudge(name, recorded, today):
+def rejudge(name, recorded, today, least=90):
     """Today's prediction against the recorded measurement, row by row."""
     now = {key(r): r for r in today["results"]}
     problems = []
@@ -140,7 +141,7 @@ def rejudge(name, recorded, today):
             problems.append(f"{c} {r['kernel']} {r['launch']}: predicted {p} today, measured "
                             f"{m} (counter {counter})")
     check(f"{name}: today's predictions agree with the recorded measurements ({compared} rows)",
-          not problems and compared > 90, "; ".join(problems[:5]))
+          not problems and compared > least, "; ".join(problems[:5]))
 
 
 def time_rejudge(name, recorded, today):
@@ -238,6 +239,22 @@ def other_launch():
               (r.stderr + json.dumps(rows))[-400:])
 
 
+def clusters_record():
+    """`gpulint verify --check occupancy` on a second H200 (GPU-dd4d09fc),
+    with the cluster probes: its contract, and every row, clusters
+    included, predicted the same today."""
+    with open(os.path.join(DATA, "h200-clusters", "verify.json")) as f:
+        rec = json.load(f)
+    contract("h200-clusters", rec, least=30)
+    clusters = [r for r in rec["results"] if r["unit"] == "clusters"]
+    check(f"h200-clusters: {len(clusters)} cluster rows recorded, all agreeing",
+          len(clusters) >= 8 and all(r["verdict"] == "agrees" for r in clusters))
+    r = run(["verify", "--dry-run", "--gpu", "h200", "--check", "occupancy", "--format", "json"])
+    if check("verify --dry-run --gpu h200 --check occupancy", r.returncode == 0,
+             r.stderr.strip()[-300:]):
+        rejudge("h200-clusters", rec, json.loads(r.stdout), least=len(rec["results"]) - 1)
+
+
 def main():
     if not (shutil.which("nvcc") or os.access("/usr/local/cuda/bin/nvcc", os.X_OK)):
         print("skipped: no nvcc (the dry run builds the reference kernels)")
@@ -299,6 +316,7 @@ def main():
 
     other_launch()
     calibrate_record()
+    clusters_record()
 
     with tempfile.TemporaryDirectory() as tmp:
         for dev in DEVICES:

@@ -115,7 +115,8 @@ const char *occ_cluster_failure_reason(occ_cluster_failure f)
         return "cudaErrorInvalidClusterSize: above the portable cluster size without "
                "cudaFuncAttributeNonPortableClusterSizeAllowed";
     case OCC_CLUSTER_GRID:
-        return "the grid is not a whole number of clusters in every dimension";
+        return "cudaErrorInvalidClusterSize: the grid is not a whole number of clusters in "
+               "every dimension";
     case OCC_CLUSTER_BLOCK:
         return "a block of this launch cannot run on an SM";
     case OCC_CLUSTER_NO_LAYOUT:
