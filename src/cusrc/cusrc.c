@@ -673,7 +673,7 @@ static void bind_launches(cusrc_tu *t)
         const char *usr = t->launch_usr[i];
         for (size_t o = 0; usr && o < t->n_optins; o++) {
             optin_rec *r = &t->optins[o];
-            if (strcmp(r->usr, usr) != 0)
+            if (r->kind != OPTIN_SMEM || strcmp(r->usr, usr) != 0)
                 continue;
             if (r->mangled && l->mangled && strcmp(r->mangled, l->mangled) != 0)
                 continue;
@@ -686,6 +686,7 @@ static void bind_launches(cusrc_tu *t)
             l->optin_bytes.text = xstrdup_null(r->bytes.text);
             l->optin_bytes.why = xstrdup_null(r->bytes.why);
         }
+        cluster_bind(t, l, usr);
     }
 }
 

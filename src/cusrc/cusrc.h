@@ -198,6 +198,13 @@ typedef struct cusrc_launch_bounds {
     char *text;          /* "256, 2" */
 } cusrc_launch_bounds;
 
+/* __cluster_dims__(x, y, z) on a kernel: it always launches in clusters. */
+typedef struct cusrc_cluster_dims {
+    bool present;
+    int64_t dims[3]; /* -1 where not constant; 1 where not given */
+    char *text;      /* "2, 1, 1" */
+} cusrc_cluster_dims;
+
 typedef struct cusrc_param {
     char *name;           /* "" when unnamed */
     char *type;           /* spelling: "const float *" */
@@ -217,6 +224,7 @@ typedef struct cusrc_kernel {
     char *mangled; /* non-templated kernels: as ptxas prints it; templated: NULL
                       (see the variants) */
     cusrc_launch_bounds launch_bounds;
+    cusrc_cluster_dims cluster_dims;
     char *annotation; /* text after "gpulint:" of the comment lines directly above
                          ("flops=2*N bytes=8*N"), NULL when none */
     char *note;       /* when the kernel's own code had compile errors: the first one */
@@ -353,6 +361,15 @@ typedef struct cusrc_launch {
      * for the same kernel (instantiation) appears somewhere in the file. */
     bool smem_optin;
     cusrc_value optin_bytes;
+    /* Thread-block clusters: the dimensions (cluster.present when set) and
+     * where they were set: "__cluster_dims__",
+     * "cudaLaunchAttributeClusterDimension" or
+     * "cudaFuncAttributeRequiredClusterWidth". cluster_nonportable: a
+     * cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1)
+     * appears in the file. */
+    cusrc_dim3 cluster;
+    const char *cluster_from;
+    bool cluster_nonportable;
     char *text; /* the launch as written (truncated to 200 characters) */
     /* Launched through a function pointer that may hold several kernels
      * (each gets a launch with this configuration): the pointer's name. */

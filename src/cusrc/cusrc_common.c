@@ -94,6 +94,7 @@ void cusrc_launch_free(cusrc_launch *l)
     free(l->targs_text);
     dim3_free(&l->grid);
     dim3_free(&l->block);
+    dim3_free(&l->cluster);
     value_free(&l->smem);
     for (int a = 0; a < l->n_args; a++)
         value_free(&l->args[a]);
@@ -146,6 +147,7 @@ void cusrc_unit_free(cusrc_unit *u)
         free(k->params);
         free(k->mangled);
         free(k->launch_bounds.text);
+        free(k->cluster_dims.text);
         free(k->annotation);
         free(k->note);
         loc_free(&k->loc);
@@ -312,6 +314,20 @@ static void dump_loops(sbuf *o, const loop_ctx *l, int n)
     }
 }
 
+static void dump_attributes(sbuf *o, const cusrc_kernel *k)
+{
+    if (k->launch_bounds.present)
+        sbuf_addf(o, "  __launch_bounds__(%s) = %lld, %lld, %lld\n",
+                  k->launch_bounds.text ? k->launch_bounds.text : "",
+                  (long long)k->launch_bounds.max_threads, (long long)k->launch_bounds.min_blocks,
+                  (long long)k->launch_bounds.max_cluster);
+    if (k->cluster_dims.present)
+        sbuf_addf(o, "  __cluster_dims__(%s) = %lld, %lld, %lld\n",
+                  k->cluster_dims.text ? k->cluster_dims.text : "",
+                  (long long)k->cluster_dims.dims[0], (long long)k->cluster_dims.dims[1],
+                  (long long)k->cluster_dims.dims[2]);
+}
+
 void cusrc_dump(const cusrc_unit *u, sbuf *o)
 {
     sbuf_addf(o, "file %s (parse %.3fs, analysis %.3fs, %d errors)\n", u->file ? u->file : "?",
@@ -333,12 +349,7 @@ void cusrc_dump(const cusrc_unit *u, sbuf *o)
         sbuf_addc(o, '\n');
         if (k->mangled)
             sbuf_addf(o, "  mangled %s\n", k->mangled);
-        if (k->launch_bounds.present)
-            sbuf_addf(o, "  __launch_bounds__(%s) = %lld, %lld, %lld\n",
-                      k->launch_bounds.text ? k->launch_bounds.text : "",
-                      (long long)k->launch_bounds.max_threads,
-                      (long long)k->launch_bounds.min_blocks,
-                      (long long)k->launch_bounds.max_cluster);
+        dump_attributes(o, k);
         if (k->annotation)
             sbuf_addf(o, "  annotation: %s\n", k->annotation);
         if (k->note)
@@ -441,6 +452,11 @@ void cusrc_dump(const cusrc_unit *u, sbuf *o)
         if (l->smem_optin) {
             sbuf_addc(o, ' ');
             dump_value(o, "optin", &l->optin_bytes);
+        }
+        if (l->cluster.present) {
+            dump_dim3(o, "cluster", &l->cluster);
+            sbuf_addf(o, " from=%s%s", l->cluster_from,
+                      l->cluster_nonportable ? " nonportable" : "");
         }
         if (l->pointer)
             sbuf_addf(o, " through=%s", l->pointer);
@@ -682,6 +698,7 @@ void cusrc_launch_copy(cusrc_launch *to, const cusrc_launch *l)
     to->targs_text = xstrdup_null(l->targs_text);
     dim3_copy(&to->grid, &l->grid);
     dim3_copy(&to->block, &l->block);
+    dim3_copy(&to->cluster, &l->cluster);
     value_copy(&to->smem, &l->smem);
     to->stream = xstrdup_null(l->stream);
     to->args = l->n_args ? xcalloc((size_t)l->n_args, sizeof *to->args) : NULL;

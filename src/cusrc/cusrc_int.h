@@ -131,10 +131,20 @@ typedef struct fn_ctx {
     folded_list *record; /* host: where constants folded now are noted, NULL: nowhere */
 } fn_ctx;
 
+/* What a cudaFuncSetAttribute(kernel, attribute, value) in the file sets. */
+typedef enum optin_kind {
+    OPTIN_SMEM,        /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    OPTIN_CLUSTER_X,   /* cudaFuncAttributeRequiredClusterWidth */
+    OPTIN_CLUSTER_Y,   /* ...Height */
+    OPTIN_CLUSTER_Z,   /* ...Depth */
+    OPTIN_NONPORTABLE, /* cudaFuncAttributeNonPortableClusterSizeAllowed */
+} optin_kind;
+
 typedef struct optin_rec {
-    char *usr;     /* kernel template or kernel */
-    char *mangled; /* of the instantiation, NULL when not known */
-    cusrc_value bytes;
+    optin_kind kind;
+    char *usr;         /* kernel template or kernel */
+    char *mangled;     /* of the instantiation, NULL when not known */
+    cusrc_value bytes; /* the value set (bytes for OPTIN_SMEM) */
 } optin_rec;
 
 typedef struct pending_variant {

@@ -236,21 +236,22 @@ void kern_read_macros(const char *buf, size_t size, const_tab *tab)
     }
 }
 
-static void parse_launch_bounds(cusrc_tu *t, CXCursor fn, const const_tab *tab,
-                                cusrc_launch_bounds *lb)
+/* The arguments of `macro(a, b, c)` among a function's tokens: up to 3
+ * values (-1 where not constant) and the text; false when absent. */
+static bool macro_args(cusrc_tu *t, CXCursor fn, const char *macro, const const_tab *tab,
+                       int64_t *slots[3], char **text)
 {
-    lb->max_threads = lb->min_blocks = lb->max_cluster = -1;
     char **toks;
     int n = cn_tokens(t, fn, &toks);
-    for (int i = 0; i + 1 < n; i++) {
-        if (strcmp(toks[i], "__launch_bounds__") != 0 || strcmp(toks[i + 1], "(") != 0)
+    bool found = false;
+    for (int i = 0; i + 1 < n && !found; i++) {
+        if (strcmp(toks[i], macro) != 0 || strcmp(toks[i + 1], "(") != 0)
             continue;
-        lb->present = true;
+        found = true;
         sbuf all, cur;
         sbuf_init(&all);
         sbuf_init(&cur);
         int depth = 0, arg = 0;
-        int64_t *slots[3] = {&lb->max_threads, &lb->min_blocks, &lb->max_cluster};
         for (int j = i + 2; j < n; j++) {
             const char *s = toks[j];
             bool close = !strcmp(s, ")") && depth == 0;
@@ -279,11 +280,35 @@ static void parse_launch_bounds(cusrc_tu *t, CXCursor fn, const const_tab *tab,
                 sbuf_addc(&all, ' ');
             sbuf_add(&all, s);
         }
-        lb->text = sbuf_take(&all);
+        *text = sbuf_take(&all);
         sbuf_free(&cur);
-        break;
     }
     cn_free_tokens(toks, n);
+    return found;
+}
+
+static void parse_launch_bounds(cusrc_tu *t, CXCursor fn, const const_tab *tab,
+                                cusrc_launch_bounds *lb)
+{
+    lb->max_threads = lb->min_blocks = lb->max_cluster = -1;
+    int64_t *slots[3] = {&lb->max_threads, &lb->min_blocks, &lb->max_cluster};
+    lb->present = macro_args(t, fn, "__launch_bounds__", tab, slots, &lb->text);
+}
+
+/* __cluster_dims__(x, y, z): dimensions not given are 1. */
+static void parse_cluster_dims(cusrc_tu *t, CXCursor fn, const const_tab *tab,
+                               cusrc_cluster_dims *cd)
+{
+    cd->dims[0] = cd->dims[1] = cd->dims[2] = -1;
+    int64_t *slots[3] = {&cd->dims[0], &cd->dims[1], &cd->dims[2]};
+    cd->present = macro_args(t, fn, "__cluster_dims__", tab, slots, &cd->text);
+    if (!cd->present)
+        return;
+    int given = 1;
+    for (const char *p = cd->text ? cd->text : ""; *p; p++)
+        given += *p == ',';
+    for (int d = given; d < 3; d++)
+        cd->dims[d] = 1;
 }
 
 /* __launch_bounds__ of one instantiation: the kernel's text evaluated with
@@ -430,6 +455,7 @@ void kern_add(cusrc_tu *t, CXCursor c, const const_tab *consts)
     if (!k->templated)
         k->mangled = kern_mangling(c);
     parse_launch_bounds(t, c, consts, &k->launch_bounds);
+    parse_cluster_dims(t, c, consts, &k->cluster_dims);
 }
 
 long kern_by_usr(cusrc_tu *t, const char *usr)

@@ -344,6 +344,20 @@ static void kernel_args(fn_ctx *f, cusrc_launch *l, cnode *call, int first)
         x_value(f, cn_expr_kid(call, first + i), "kernel argument", &l->args[i]);
 }
 
+/* The attributes a kernel's launches depend on, by name and by value
+ * (driver_types.h, CUDA 13.0). */
+static const struct {
+    const char *name;
+    int value;
+    optin_kind kind;
+} func_attributes[] = {
+    {"cudaFuncAttributeMaxDynamicSharedMemorySize", 8, OPTIN_SMEM},
+    {"cudaFuncAttributeRequiredClusterWidth", 11, OPTIN_CLUSTER_X},
+    {"cudaFuncAttributeRequiredClusterHeight", 12, OPTIN_CLUSTER_Y},
+    {"cudaFuncAttributeRequiredClusterDepth", 13, OPTIN_CLUSTER_Z},
+    {"cudaFuncAttributeNonPortableClusterSizeAllowed", 14, OPTIN_NONPORTABLE},
+};
+
 static void scan_optin(cusrc_tu *t, fn_ctx *f, cnode *call)
 {
     if (cn_n_expr_kids(call) < 4)
@@ -351,19 +365,24 @@ static void scan_optin(cusrc_tu *t, fn_ctx *f, cnode *call)
     cnode *attr = cn_strip(cn_expr_kid(call, 2));
     char *an = attr ? cn_ref_name(attr->cur) : xstrdup("");
     int64_t av = -1;
-    bool is_max = strcmp(an, "cudaFuncAttributeMaxDynamicSharedMemorySize") == 0 ||
-                  (x_const(f, attr, &av) && av == 8);
+    bool valued = x_const(f, attr, &av);
+    int which = -1;
+    for (int i = 0; which < 0 && i < (int)(sizeof func_attributes / sizeof func_attributes[0]); i++)
+        if (!strcmp(an, func_attributes[i].name) || (valued && av == func_attributes[i].value))
+            which = i;
     free(an);
     CXCursor fn;
-    if (!is_max || !callee_function(f, cn_expr_kid(call, 1), &fn, 0))
+    if (which < 0 || !callee_function(f, cn_expr_kid(call, 1), &fn, 0))
         return;
     kern_note_instantiation(t, fn);
     GROW(t->optins, t->n_optins, t->cap_optins);
     optin_rec *o = &t->optins[t->n_optins++];
+    o->kind = func_attributes[which].kind;
     o->usr = fn_usr(fn);
     char *m = kern_mangling(fn);
     o->mangled = m[0] ? m : (free(m), NULL);
-    x_value(f, cn_expr_kid(call, 3), "the opt-in size", &o->bytes);
+    x_value(f, cn_expr_kid(call, 3), o->kind == OPTIN_SMEM ? "the opt-in size" : "the cluster size",
+            &o->bytes);
 }
 
 /* cudaLaunchKernelEx(&cfg, k, ...): the configuration from cfg's member
@@ -493,6 +512,7 @@ static void scan_call_at(scan_state *ss, fn_ctx *f, cnode *n)
         if (!g || !b)
             l->why_not = xstrdup("the launch configuration is not visible (set its gridDim and "
                                  "blockDim in this function)");
+        cluster_from_config(f, l);
     } else {
         expand_call(ss, f, n);
     }

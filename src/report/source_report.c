@@ -14,6 +14,7 @@
 #include "analysis/memory/traffic.h"
 #include "analysis/warp/vecmerge.h"
 #include "report/launch_args.h"
+#include "report/launch_cluster.h"
 #include "report/launch_issue.h"
 #include "report/launch_share.h"
 #include "report/launch_time.h"
@@ -293,8 +294,12 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
                      occ_failure_reason(r.failure));
     if (r.failure != OCC_OK)
         return;
+    bool capped = launch_cluster_apply(
+        &(launch_cluster_in){a, t->product, l, v->name, file, &r,
+                             dim3_with_defines(&l->grid, &defs, grid) ? grid : NULL},
+        &r, o, findings);
     occ_advice adv[4];
-    int n_adv = occ_advise(a, &k, &launch, &r, adv, 4);
+    int n_adv = capped ? 0 : occ_advise(a, &k, &launch, &r, adv, 4);
     if (n_adv > 0) {
         sbuf m;
         sbuf_init(&m);
@@ -1328,9 +1333,7 @@ static void launch_cells(const launch_row *rows, size_t i, char cells[8][160])
     else if (json_object_get(occ, "reason"))
         snprintf(cells[5], 160, "cannot launch");
     else
-        snprintf(cells[5], 160, "%lld blocks/SM, %.1f%%",
-                 (long long)json_integer_value(json_object_get(occ, "blocks_per_sm")),
-                 json_real_value(json_object_get(occ, "occupancy")) * 100.0);
+        launch_cluster_occupancy_cell(occ, json_object_get(l, "cluster"), cells[5], 160);
     launch_time_cell(l, cells[6], 160);
 }
 

@@ -1326,6 +1326,44 @@ static void test_method_member(void **state)
     assert_non_null(access_at(u, v, add, "out[4 * i]", true));
 }
 
+/* A launch's cluster from each of the three places CUDA takes it, and
+ * the non-portable opt-in. */
+static void test_clusters(void **state)
+{
+    (void)state;
+    const char *rel = "tests/data/cusrc/clusters.cu";
+    const cusrc_unit *u = unit(rel);
+    static const struct {
+        const char *text, *from;
+        int x;
+        bool nonportable;
+    } want[] = {
+        {"pairs<<<", "__cluster_dims__", 2, false},
+        {"cudaLaunchKernelEx(&cfg, quads", "cudaLaunchAttributeClusterDimension", 4, false},
+        {"required<<<", "cudaFuncAttributeRequiredClusterWidth", 8, false},
+        {"wide<<<", "cudaFuncAttributeRequiredClusterWidth", 16, true},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const cusrc_launch *l = launch_at(u, line_of(rel, want[i].text, 0), 0);
+        assert_non_null(l);
+        assert_true(l->cluster.present);
+        assert_string_equal(l->cluster_from, want[i].from);
+        assert_true(l->cluster.x.known && l->cluster.y.known && l->cluster.z.known);
+        assert_int_equal(l->cluster.x.value, want[i].x);
+        assert_int_equal(l->cluster.y.value * l->cluster.z.value, 1);
+        assert_int_equal(l->cluster_nonportable, want[i].nonportable);
+    }
+    /* clusterDim = {3, 1, 1} assigned whole */
+    const char *bad = "tests/data/cusrc/clusters_bad.cu";
+    const cusrc_launch *l = launch_at(unit(bad), line_of(bad, "cudaLaunchKernelEx", 0), 0);
+    assert_non_null(l);
+    assert_int_equal(l->cluster.x.value, 3);
+    /* a launch without clusters has none */
+    const cusrc_unit *plain = unit("examples/transpose.cu");
+    for (size_t i = 0; i < plain->n_launches; i++)
+        assert_false(plain->launches[i].cluster.present);
+}
+
 /* Calls walked at their call sites, intrinsics clang's headers lack,
  * cooperative groups, and the calls that cannot be followed saying so. */
 static void test_calls(void **state)
@@ -1487,6 +1525,7 @@ int main(void)
         cmocka_unit_test(test_pch_cache),
         cmocka_unit_test(test_bool_template_argument),
         cmocka_unit_test(test_method_member),
+        cmocka_unit_test(test_clusters),
         cmocka_unit_test(test_calls),
     };
     return cmocka_run_group_tests_name("cusrc", tests, setup, teardown);
