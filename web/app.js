@@ -40,7 +40,8 @@ async function loadModule() {
   if (instance.exports._initialize) instance.exports._initialize();
 }
 
-const FIELDS = ["threads", "regs", "smem", "dynamic-smem", "carveout", "barriers", "max-dynamic-smem"];
+const FIELDS = ["threads", "regs", "smem", "dynamic-smem", "carveout", "barriers", "max-dynamic-smem",
+  "cluster", "gpc-sms"];
 const $ = (id) => document.getElementById(id);
 
 function request() {
@@ -52,6 +53,7 @@ function request() {
     const v = $(f).value.trim();
     if (v !== "") p.set(f, v);
   }
+  if ($("non-portable").checked) p.set("non-portable", "yes");
   return p;
 }
 
@@ -96,9 +98,15 @@ function render(a) {
   adv.replaceChildren(...a.advice.map((t) => { const li = document.createElement("li"); li.textContent = t; return li; }));
   $("advice-box").hidden = a.advice.length === 0;
   $("explain").textContent = a.explain;
+  // The clusters part of the command line's text, one block per shape.
+  const at = a.clusters ? a.text.indexOf("\nclusters of ") : -1;
+  $("clusters-box").hidden = at < 0;
+  $("clusters").textContent = at < 0 ? "" : a.text.slice(at + 1);
   for (const k of ["threads", "registers", "shared_memory"]) drawCurve($("chart-" + k), a.curves && a.curves[k], current(a, k), k);
   const st = $("status");
-  if (a.launch_error) { st.textContent = a.launch_error; st.className = "status error"; }
+  if (a.launch_error || a.cluster_error) {
+    st.textContent = a.launch_error || a.cluster_error; st.className = "status error";
+  }
   else { st.textContent = a.target; st.className = "status"; }
 }
 
@@ -251,6 +259,7 @@ function fromHash() {
     if (p.has(kind)) { $("target-kind").value = kind; $(kind).value = p.get(kind); }
   }
   for (const f of FIELDS) $(f).value = p.get(f) || "";
+  $("non-portable").checked = p.get("non-portable") === "yes";
   for (const f of ["threads", "regs"]) if (/^\d+$/.test($(f).value)) $(f + "-range").value = $(f).value;
 }
 

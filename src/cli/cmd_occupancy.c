@@ -20,8 +20,6 @@
 #include "report/chart.h"
 #endif
 
-#define OCC_ARGS_MAX_CLUSTERS 16
-
 typedef struct occ_args {
     target_opts target;
     int threads;
@@ -40,7 +38,7 @@ typedef struct occ_args {
     const char *cluster, *grid, *gpc_sms;
     bool nonportable;
     /* Parsed --cluster shapes, --grid and --gpc-sms. */
-    int n_clusters, cluster_dims[OCC_ARGS_MAX_CLUSTERS][3], grid_dims[3];
+    int n_clusters, cluster_dims[OCC_CLUSTER_MAX_SHAPES][3], grid_dims[3];
     int n_gpcs, gpcs[MODEL_MAX_GPCS];
 } occ_args;
 
@@ -94,19 +92,11 @@ static int parse_clusters(occ_args *a)
             return diag_error(EXIT_USAGE, "--non-portable, --grid and --gpc-sms go with --cluster");
         return EXIT_OK;
     }
-    char *copy = xstrdup(a->cluster);
+    char why[160];
     int rc = EXIT_OK;
-    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && rc == EXIT_OK;
-         item = strtok_r(NULL, ",", &save)) {
-        if (a->n_clusters == OCC_ARGS_MAX_CLUSTERS)
-            rc = diag_error(EXIT_USAGE, "--cluster takes at most %d shapes", OCC_ARGS_MAX_CLUSTERS);
-        else if (!units_parse_dim3(item, a->cluster_dims[a->n_clusters++]))
-            rc = diag_error(EXIT_USAGE, "invalid --cluster shape '%s': expected N, XxY or XxYxZ",
-                            item);
-    }
-    free(copy);
-    if (rc == EXIT_OK && a->n_clusters == 0)
-        rc = diag_error(EXIT_USAGE, "--cluster needs at least one shape, e.g. 2 or 4x2");
+    if (!occ_cluster_parse_list(a->cluster, a->cluster_dims, OCC_CLUSTER_MAX_SHAPES, &a->n_clusters,
+                                why, sizeof why))
+        rc = diag_error(EXIT_USAGE, "--cluster: %s", why);
     if (rc == EXIT_OK && a->grid && !units_parse_dim3(a->grid, a->grid_dims))
         rc = diag_error(EXIT_USAGE, "invalid --grid '%s': expected N, XxY or XxYxZ", a->grid);
     if (rc == EXIT_OK && a->gpc_sms) {
@@ -144,11 +134,7 @@ static int clusters_of(const occ_args *a, const target *t, const occ_result *r, 
         }
         sbuf b;
         sbuf_init(&b);
-        sbuf_addc(&b, '\n');
-        cluster_answer_text(&b, &t->arch, &l, &cr, a->explain);
-        if (cr.failure == OCC_CLUSTER_NO_LAYOUT)
-            sbuf_addf(&b, "  (give the SMs of each GPC with --gpc-sms, or a --gpu whose model has "
-                          "them: h200)\n");
+        cluster_block_text(&b, &t->arch, &l, &cr, a->explain);
         fputs(sbuf_str(&b), stdout);
         sbuf_free(&b);
         if (refused) {

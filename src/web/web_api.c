@@ -133,8 +133,8 @@ static bool req_from_argv(int argc, char **argv, web_req *r, web_err *e)
         if (eq) {
             *eq = '\0';
             ok = req_add(r, a + 2, eq + 1, e);
-        } else if (strcmp(a, "--explain") == 0) {
-            ok = req_add(r, "explain", "yes", e);
+        } else if (strcmp(a, "--explain") == 0 || strcmp(a, "--non-portable") == 0) {
+            ok = req_add(r, a + 2, "yes", e); /* the flags: no value follows */
         } else if (i + 1 < argc) {
             ok = req_add(r, a + 2, argv[i + 1], e);
             i++;

@@ -9,6 +9,7 @@
 #include "analysis/occupancy/occ.h"
 #include "analysis/occupancy/occ_curves.h"
 #include "analysis/calc/occ_explain.h"
+#include "web/web_cluster.h"
 #include "web/web_json.h"
 #include "web/web_req.h"
 
@@ -159,9 +160,10 @@ static void json_occ_words(sbuf *o, const gpu_arch *a, const occ_kernel *k, cons
 }
 
 static const char *const occ_keys[] = {
-    "cmd",     "gpu",          "arch",       "machine",  "threads",          "regs",
-    "smem",    "dynamic-smem", "carveout",   "barriers", "max-dynamic-smem", "curves",
-    "explain", "latency",      "throughput", "per-warp", "format",           NULL,
+    "cmd",          "gpu",          "arch",       "machine",  "threads",          "regs",
+    "smem",         "dynamic-smem", "carveout",   "barriers", "max-dynamic-smem", "curves",
+    "explain",      "latency",      "throughput", "per-warp", "format",           "cluster",
+    "non-portable", "grid",         "gpc-sms",    NULL,
 };
 
 /* --latency --throughput [--per-warp]: Little's law against the target. */
@@ -178,6 +180,8 @@ static bool occupancy_latency(web_api *api, const web_req *r, bool explain, web_
                           "--latency and --throughput go together");
     if (web_req_get(r, "threads"))
         return web_refuse(e, "threads", "--latency takes no --threads, --block or --plot");
+    if (web_req_get(r, "cluster"))
+        return web_refuse(e, "cluster", "--latency takes no --cluster");
     if (!seen_p)
         per_warp = 1;
     gpu_arch arch;
@@ -244,7 +248,9 @@ bool web_occupancy(web_api *api, const web_req *r, web_err *e)
                           curves);
     gpu_arch arch;
     char label[256];
-    if (!web_resolve_target(api, r, &arch, label, sizeof label, e))
+    web_clusters clusters;
+    if (!web_resolve_target(api, r, &arch, label, sizeof label, e) ||
+        !web_clusters_parse(api, r, &clusters, e))
         return false;
     bool real_gpu = web_req_get(r, "machine") == NULL;
     const char *not_given = !seen_regs && !seen_smem
@@ -288,6 +294,8 @@ bool web_occupancy(web_api *api, const web_req *r, web_err *e)
                                           .not_given = not_given,
                                           .regs_given = seen_regs,
                                           .explain = explain});
+    if (explain || res.failure == OCC_OK)
+        web_clusters_answer(&clusters, &arch, &res, explain, o, &c, &t);
     wj_key(o, "text", &c);
     wj_str(o, sbuf_str(&t));
     sbuf_free(&t);

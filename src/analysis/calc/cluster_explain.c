@@ -87,3 +87,13 @@ void cluster_answer_text(sbuf *out, const gpu_arch *a, const occ_cluster_launch 
                   (long long)r->slots_idle);
     limits(out, a, r);
 }
+
+void cluster_block_text(sbuf *out, const gpu_arch *a, const occ_cluster_launch *l,
+                        const occ_cluster_result *r, bool explain)
+{
+    sbuf_addc(out, '\n');
+    cluster_answer_text(out, a, l, r, explain);
+    if (r->failure == OCC_CLUSTER_NO_LAYOUT)
+        sbuf_addf(out, "  (give the SMs of each GPC with --gpc-sms, or a --gpu whose model has "
+                       "them: h200)\n");
+}

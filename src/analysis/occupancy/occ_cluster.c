@@ -1,7 +1,10 @@
 /* occ_cluster: resident thread-block clusters; the rule is in the header. */
 #include "analysis/occupancy/occ_cluster.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "util/units.h"
 
 /* Clusters of c blocks a GPC of n SMs holds at b blocks an SM: a cluster
  * never spans GPCs, and its blocks may share an SM, yet a GPC of fewer
@@ -126,4 +129,34 @@ const char *occ_cluster_failure_reason(occ_cluster_failure f)
         return "no GPC has enough SMs for one cluster";
     }
     return "unknown";
+}
+
+bool occ_cluster_parse_list(const char *text, int dims[][3], int max, int *n, char *why,
+                            size_t why_len)
+{
+    *n = 0;
+    const char *p = text;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char one[64];
+        if (*n == max) {
+            snprintf(why, why_len, "at most %d shapes", max);
+            return false;
+        }
+        if (len == 0 || len >= sizeof one) {
+            snprintf(why, why_len, "expected N, XxY or XxYxZ between the commas of '%s'", text);
+            return false;
+        }
+        memcpy(one, p, len);
+        one[len] = '\0';
+        if (!units_parse_dim3(one, dims[*n])) {
+            snprintf(why, why_len, "invalid shape '%s': expected N, XxY or XxYxZ", one);
+            return false;
+        }
+        (*n)++;
+        if (!end)
+            return true;
+        p = end + 1;
+    }
 }

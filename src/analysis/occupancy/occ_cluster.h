@@ -10,6 +10,7 @@
 #define GPULINT_OCC_CLUSTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "analysis/occupancy/occ.h"
@@ -57,6 +58,11 @@ typedef struct occ_cluster_result {
 bool occ_cluster_compute(const gpu_arch *arch, const int *gpcs, int n_gpcs, const occ_result *occ,
                          const occ_cluster_launch *l, occ_cluster_result *r);
 
+/* "2,4x2,1x1x8": up to max shapes into dims; false with a sentence in why
+ * (which names the bad shape). */
+#define OCC_CLUSTER_MAX_SHAPES 16
+bool occ_cluster_parse_list(const char *text, int dims[][3], int max, int *n, char *why,
+                            size_t why_len);
 /* The runtime's words for a failure ("cudaErrorInvalidClusterSize: ...");
  * NULL for OCC_CLUSTER_OK. */
 const char *occ_cluster_failure_reason(occ_cluster_failure f);
