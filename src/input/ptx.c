@@ -190,6 +190,23 @@ static void add_label(reader *r, const char *s, size_t n)
     r->labels[r->n_labels++] = (label){.name = copy(s, n), .at = r->fn->n_insns};
 }
 
+static void add_maxnreg(ptx_function *f, const imix_insn *in, const char *arg, const char *end)
+{
+    if (f->n_maxnreg++ >= PTX_MAX_MAXNREG)
+        return;
+    ptx_maxnreg *m = &f->maxnreg[f->n_maxnreg - 1];
+    m->raise = strncmp(in->op + 11, "inc", 3) == 0;
+    m->file = in->file;
+    m->line = in->line;
+    m->regs = -1;
+    long v = 0;
+    const char *p = arg;
+    while (p < end && *p >= '0' && *p <= '9' && v < 100000)
+        v = v * 10 + (*p++ - '0');
+    if (p > arg && p < end && (*p == ';' || *p == ' ' || *p == '\t'))
+        m->regs = (int)v;
+}
+
 /* An instruction line: [@[!]%p] op operands[;] */
 static void add_insn(reader *r, const char *s, const char *end, int line)
 {
@@ -231,6 +248,8 @@ static void add_insn(reader *r, const char *s, const char *end, int line)
             r->branches[r->n_branches++] = (branch){.label = copy(t, tn), .insn = f->n_insns};
         }
     }
+    if (strncmp(in->op, "setmaxnreg.", 11) == 0)
+        add_maxnreg(f, in, skip_space(s + n, end), end);
     f->n_insns++;
     r->total++;
     r->continued = !memchr(s, ';', (size_t)(end - s));

@@ -10,12 +10,23 @@
 
 #include "analysis/timing/imix.h"
 
+/* setmaxnreg.{inc,dec}.sync.aligned.u32 N: a warpgroup's register count
+ * changed at run time (sm_90a), as written in the PTX. */
+#define PTX_MAX_MAXNREG 8
+typedef struct ptx_maxnreg {
+    bool raise;     /* .inc; else .dec */
+    int regs;       /* -1 when the operand is not an immediate */
+    int file, line; /* source position, 0 = unknown */
+} ptx_maxnreg;
+
 typedef struct ptx_function {
     char *name; /* mangled */
     bool is_entry;
     imix_insn *insns;
     size_t n_insns;
-    int line; /* where it begins in the PTX */
+    int line;                             /* where it begins in the PTX */
+    ptx_maxnreg maxnreg[PTX_MAX_MAXNREG]; /* the first PTX_MAX_MAXNREG */
+    int n_maxnreg;                        /* all of them */
 } ptx_function;
 
 typedef struct ptx_file {

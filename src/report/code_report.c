@@ -114,6 +114,41 @@ static json_t *checks_json(const imix *m, const char *kernel, const double *src,
     return checks;
 }
 
+const ptx_function *kernel_ptx_function(const code_listing *c, const char *mangled,
+                                        const char *arch)
+{
+    const ptx_function *any = NULL;
+    for (size_t i = 0; c && mangled && i < c->n_ptx; i++) {
+        const ptx_function *f = ptx_find(&c->ptx[i], mangled);
+        if (!f)
+            continue;
+        if (!arch || !strncmp(c->ptx[i].target, arch, strlen(arch)))
+            return f;
+        any = f;
+    }
+    return c && c->n_ptx == 1 ? any : NULL;
+}
+
+/* {"raise": [232], "lower": [40]}: each count once, in the PTX's order
+ * (null for an operand that is not an immediate). */
+static json_t *maxnreg_json(const ptx_function *f)
+{
+    json_t *raise = json_array(), *lower = json_array();
+    int n = f->n_maxnreg < PTX_MAX_MAXNREG ? f->n_maxnreg : PTX_MAX_MAXNREG;
+    for (int i = 0; i < n; i++) {
+        json_t *to = f->maxnreg[i].raise ? raise : lower;
+        json_t *v = f->maxnreg[i].regs >= 0 ? json_integer(f->maxnreg[i].regs) : json_null();
+        bool seen = false;
+        for (size_t k = 0; k < json_array_size(to) && !seen; k++)
+            seen = json_equal(json_array_get(to, k), v);
+        if (seen)
+            json_decref(v);
+        else
+            json_array_append_new(to, v);
+    }
+    return json_pack("{s:o, s:o}", "raise", raise, "lower", lower);
+}
+
 json_t *code_kernel_json(const code_listing *c, const char *mangled, const char *kernel,
                          const char *arch, const double *src_flops, json_t *notes)
 {
@@ -156,6 +191,9 @@ json_t *code_kernel_json(const code_listing *c, const char *mangled, const char 
         json_object_set_new(o, "why_no_sass", json_text(why_no_sass));
     if (src_flops)
         json_object_set_new(o, "checks", checks_json(&m, kernel, src_flops, notes));
+    const ptx_function *pf = kernel_ptx_function(c, mangled, arch);
+    if (pf && pf->n_maxnreg)
+        json_object_set_new(o, "setmaxnreg", maxnreg_json(pf));
     return o;
 }
 
@@ -230,5 +268,26 @@ void code_kernel_text(sbuf *out, const char *kernel, const char *arch, const jso
         add_mix(out, mix, widths, shown[i].cls, shown[i].label, &first);
     if (first)
         sbuf_add(out, "no arithmetic or memory instructions");
+    const json_t *mx = json_object_get(code, "setmaxnreg");
+    if (mx) {
+        sbuf_add(out, "; setmaxnreg");
+        const char *dirs[2] = {"lower", "raise"}, *words[2] = {"down to", "up to"};
+        const char *sep = " ";
+        for (int d = 0; d < 2; d++) {
+            const json_t *list = json_object_get(mx, dirs[d]);
+            for (size_t k = 0; k < json_array_size(list); k++) {
+                const json_t *v = json_array_get(list, k);
+                if (k)
+                    sbuf_add(out, ", ");
+                else
+                    sbuf_addf(out, "%s%s ", sep, words[d]);
+                sep = ", ";
+                if (json_is_integer(v))
+                    sbuf_addf(out, "%lld", (long long)json_integer_value(v));
+                else
+                    sbuf_add(out, "(not a constant)");
+            }
+        }
+    }
     sbuf_add(out, "\n");
 }

@@ -15,6 +15,7 @@
 #include "analysis/warp/vecmerge.h"
 #include "report/launch_args.h"
 #include "report/launch_cluster.h"
+#include "report/launch_maxnreg.h"
 #include "report/launch_issue.h"
 #include "report/launch_share.h"
 #include "report/launch_time.h"
@@ -192,6 +193,32 @@ static json_t *paths_json(const cusrc_launch *l, const kroof_defines *defs)
     return arr;
 }
 
+/* Thread-block clusters (lowering r to the blocks an SM a cluster launch
+ * holds) and setmaxnreg at one launch. True when occupancy advice does not
+ * apply: registers or shared memory do not set what the launch holds. */
+static bool hopper_checks(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
+                          const source_target *t, const kernel_row *row, const kroof_defines *defs,
+                          occ_result *r, json_t *o, finding_list *findings)
+{
+    const char *file = l->loc.file ? l->loc.file : in->file;
+    int64_t grid[3];
+    bool capped = launch_cluster_apply(
+        &(launch_cluster_in){t->arch, t->product, l, v->name, file, r,
+                             dim3_with_defines(&l->grid, defs, grid) ? grid : NULL},
+        r, o, findings);
+    int threads = r->warps_per_block * t->arch->warp_size;
+    const json_t *blk = json_object_get(o, "block");
+    if (json_is_array(blk))
+        threads = (int)(json_integer_value(json_array_get(blk, 0)) *
+                        json_integer_value(json_array_get(blk, 1)) *
+                        json_integer_value(json_array_get(blk, 2)));
+    bool maxnreg =
+        launch_maxnreg_check(&(launch_maxnreg_in){t->arch, in->code, variant_mangled(in->unit, v),
+                                                  v->name, row->ptx->registers, threads, l, file},
+                             o, findings);
+    return capped || maxnreg;
+}
+
 static void check_launch(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
                          const source_target *t, kernel_row *row, json_t *list, json_t *roof,
                          finding_list *findings)
@@ -294,12 +321,9 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
                      occ_failure_reason(r.failure));
     if (r.failure != OCC_OK)
         return;
-    bool capped = launch_cluster_apply(
-        &(launch_cluster_in){a, t->product, l, v->name, file, &r,
-                             dim3_with_defines(&l->grid, &defs, grid) ? grid : NULL},
-        &r, o, findings);
+    bool no_advice = hopper_checks(in, l, v, t, row, &defs, &r, o, findings);
     occ_advice adv[4];
-    int n_adv = capped ? 0 : occ_advise(a, &k, &launch, &r, adv, 4);
+    int n_adv = no_advice ? 0 : occ_advise(a, &k, &launch, &r, adv, 4);
     if (n_adv > 0) {
         sbuf m;
         sbuf_init(&m);

@@ -153,6 +153,13 @@ static int resolve(const target_request *o, model_db *db, target *out, int max, 
             t->arch = *a;
             t->origin = "--arch";
             snprintf(t->label, sizeof t->label, "%s (%s)", a->name, a->family);
+            /* "sm_90a", "90a", "100f": the same model, compiled for the
+             * arch-specific features the suffix names. */
+            size_t len = strlen(o->archs[i]);
+            char last = len ? o->archs[i][len - 1] : '\0';
+            if (last == 'a' || last == 'f' || last == 'A' || last == 'F')
+                snprintf(t->compile_arch, sizeof t->compile_arch, "%s%c", a->name,
+                         last | 0x20);
         }
         return EXIT_OK;
     }

@@ -18,6 +18,9 @@ typedef struct target {
     bool has_product;
     char label[192];    /* "sm_90 (NVIDIA H100 SXM5 80GB)" */
     const char *origin; /* "--arch", "--gpu", "--machine", "local GPU", "default" */
+    /* What nvcc compiles for when the user asked for an arch-specific or
+     * family target ("sm_90a": wgmma, setmaxnreg); "" = arch.name. */
+    char compile_arch[MODEL_NAME_MAX + 2];
 } target;
 
 /* What the user asked for; all NULL / 0 means the local GPU, else the
