@@ -715,8 +715,8 @@ static void walk_loop(walker *w, cnode *s)
     walk_stmt_drop(w, body);
     if (inc)
         wk_walk_expr(w, inc);
-    w->u->branches[site].iter_flops =
-        fr->direct[CNT_FP16] + fr->direct[CNT_FP32] + fr->direct[CNT_FP64];
+    w->u->branches[site].iter_flops = fr->direct[CNT_FP16] + fr->direct[CNT_FP32] +
+                                      fr->direct[CNT_FP64] + fr->direct[CNT_TENSOR];
 
     f->n_loops--;
     loop_frame_close(w, fr);

@@ -11,6 +11,7 @@
 
 #include "analysis/timing/imix.h"
 #include "util/jsontext.h"
+#include "util/units.h"
 
 void code_listing_free(code_listing *c)
 {
@@ -46,10 +47,22 @@ static json_t *mix_json(const imix *m)
     json_t *flops = json_object();
     for (int p = 0; p < IMIX_N_PRECISIONS; p++)
         json_object_set_new(flops, imix_precision_name(p), json_real(m->flops[p]));
-    return json_pack("{s:I, s:o, s:o, s:o, s:I, s:I, s:I}", "instructions", (json_int_t)m->n_insns,
-                     "mix", mix, "widths", widths, "static_flops", flops, "loops",
-                     (json_int_t)m->backward_branches, "guarded_branches",
-                     (json_int_t)m->guarded_branches, "moves", (json_int_t)m->moves);
+    json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:I, s:I, s:I}", "instructions",
+                          (json_int_t)m->n_insns, "mix", mix, "widths", widths, "static_flops",
+                          flops, "loops", (json_int_t)m->backward_branches, "guarded_branches",
+                          (json_int_t)m->guarded_branches, "moves", (json_int_t)m->moves);
+    if (m->count[IMIX_TENSOR]) {
+        /* a warp's tensor FLOPs in one pass through the code, by the shapes
+         * the opcodes name; those that name none are counted apart */
+        json_t *tensor = json_object();
+        for (int t = 0; t < IMIX_N_TENSOR_TYPES; t++)
+            if (m->tensor_flops[t] > 0)
+                json_object_set_new(tensor, imix_tensor_type_name(t),
+                                    json_real(m->tensor_flops[t]));
+        json_object_set_new(o, "static_tensor_flops", tensor);
+        json_object_set_new(o, "tensor_without_shape", json_integer((json_int_t)m->tensor_unknown));
+    }
+    return o;
 }
 
 static const char *level_name(imix_level l)
@@ -62,6 +75,32 @@ static void add_note(json_t *notes, const char *kernel, imix_level level, const 
     char text[640];
     snprintf(text, sizeof text, "'%s': %s (%s)", kernel, what, level_name(level));
     json_array_append_new(notes, json_text(text));
+}
+
+/* What the source's counts cannot hold: the copy engine's bulk copies
+ * (TMA) move global memory no thread's access names, and an MMA whose
+ * shape its opcode does not give (tcgen05.mma: a descriptor) has no FLOP
+ * count. */
+static void async_notes(const imix *m, const char *kernel, json_t *notes)
+{
+    char what[400];
+    if (m->count[IMIX_TMA]) {
+        snprintf(what, sizeof what,
+                 "%zu bulk cop%s through the copy engine (TMA: cp.async.bulk) move%s global "
+                 "memory that no access of the source names: the requested and DRAM bytes leave "
+                 "%s out",
+                 m->count[IMIX_TMA], m->count[IMIX_TMA] == 1 ? "y" : "ies",
+                 m->count[IMIX_TMA] == 1 ? "s" : "", m->count[IMIX_TMA] == 1 ? "it" : "them");
+        add_note(notes, kernel, m->level, what);
+    }
+    if (m->tensor_unknown) {
+        snprintf(what, sizeof what,
+                 "%zu tensor instruction%s no shape gpulint reads (a descriptor gives it at run "
+                 "time): %s FLOPs are not counted",
+                 m->tensor_unknown, m->tensor_unknown == 1 ? " names" : "s name",
+                 m->tensor_unknown == 1 ? "its" : "their");
+        add_note(notes, kernel, m->level, what);
+    }
 }
 
 /* Where the code contradicts the source's per-thread count, say which
@@ -191,6 +230,8 @@ json_t *code_kernel_json(const code_listing *c, const char *mangled, const char 
         json_object_set_new(o, "why_no_sass", json_text(why_no_sass));
     if (src_flops)
         json_object_set_new(o, "checks", checks_json(&m, kernel, src_flops, notes));
+    if (notes)
+        async_notes(&m, kernel, notes);
     const ptx_function *pf = kernel_ptx_function(c, mangled, arch);
     if (pf && pf->n_maxnreg)
         json_object_set_new(o, "setmaxnreg", maxnreg_json(pf));
@@ -258,6 +299,8 @@ void code_kernel_text(sbuf *out, const char *kernel, const char *arch, const jso
         {"shared_atomic", "shared atomic"},
         {"global_atomic", "global atomic"},
         {"async_copy", "async copy"},
+        {"tma", "TMA copy"},
+        {"mbarrier", "mbarrier"},
         {"shuffle", "shuffle"},
         {"barrier", "barrier"},
         {"call", "call"},
@@ -268,6 +311,24 @@ void code_kernel_text(sbuf *out, const char *kernel, const char *arch, const jso
         add_mix(out, mix, widths, shown[i].cls, shown[i].label, &first);
     if (first)
         sbuf_add(out, "no arithmetic or memory instructions");
+    const json_t *tf = json_object_get(code, "static_tensor_flops");
+    if (tf) {
+        const char *type;
+        const json_t *v;
+        const char *sep = "; tensor FLOPs a warp a pass: ";
+        json_object_foreach((json_t *)tf, type, v)
+        {
+            char num[32];
+            sbuf_addf(out, "%s%s %s", sep,
+                      units_fmt_si(json_number_value(v), "FLOP", num, sizeof num), type);
+            sep = ", ";
+        }
+        json_int_t unknown = json_integer_value(json_object_get(code, "tensor_without_shape"));
+        if (unknown)
+            sbuf_addf(out,
+                      "%s%lld tensor instruction%s without a shape gpulint reads (not counted)",
+                      sep, (long long)unknown, unknown == 1 ? "" : "s");
+    }
     const json_t *mx = json_object_get(code, "setmaxnreg");
     if (mx) {
         sbuf_add(out, "; setmaxnreg");

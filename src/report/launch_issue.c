@@ -186,6 +186,18 @@ void launch_issue_add(json_t *roof, const code_listing *code, const char *mangle
     json_object_set_new(o, "blocks", json_integer((json_int_t)r.blocks));
     json_object_set_new(o, "blocks_placed", json_integer((json_int_t)r.placed));
     json_object_set_new(o, "label", json_text("estimate"));
+    json_t *tensor = json_object();
+    for (int t = 0; t < IMIX_N_TENSOR_TYPES; t++)
+        if (r.tensor_flops[t] > 0)
+            json_object_set_new(tensor, imix_tensor_type_name(t), json_real(r.tensor_flops[t]));
+    if (json_object_size(tensor) || r.tensor_unknown > 0) {
+        /* the tensor FLOPs as compiled: every MMA the code runs, by shape */
+        json_object_set_new(o, "tensor_flops", tensor);
+        json_object_set_new(o, "tensor_instructions_without_shape",
+                            json_integer((json_int_t)(r.tensor_unknown + 0.5)));
+    } else {
+        json_decref(tensor);
+    }
     json_object_set_new(roof, "issue", o);
 }
 

@@ -45,6 +45,12 @@ static void test_classify(void **state)
         {IMIX_PTX, "atom.shared.add.u32", IMIX_ATOM_SHARED, 0, 0},
         {IMIX_PTX, "red.global.add.f32", IMIX_ATOM_GLOBAL, 0, 0},
         {IMIX_PTX, "cp.async.cg.shared.global", IMIX_CP_ASYNC, 0, 0},
+        {IMIX_PTX, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes", IMIX_TMA, 0,
+         0},
+        {IMIX_PTX, "cp.async.bulk.tensor.2d.shared::cluster.global.tile", IMIX_TMA, 0, 0},
+        {IMIX_PTX, "mbarrier.try_wait.parity.shared::cta.b64", IMIX_MBARRIER, 0, 0},
+        {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16", IMIX_TENSOR, 0, 0},
+        {IMIX_PTX, "tcgen05.mma.cta_group::1.kind::f16", IMIX_TENSOR, 0, 0},
         {IMIX_PTX, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", IMIX_TENSOR, 0, 0},
         {IMIX_PTX, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32", IMIX_TENSOR, 0, 0},
         {IMIX_PTX, "wmma.load.a.sync.aligned.row.m16n16k16.global.f16", IMIX_OTHER, 0, 0},
@@ -53,6 +59,11 @@ static void test_classify(void **state)
         {IMIX_PTX, "bra.uni", IMIX_BRANCH, 0, 0},
         {IMIX_PTX, "call.uni", IMIX_CALL, 0, 0},
         {IMIX_SASS, "FFMA", IMIX_FP32_FMA, 0, 1},
+        {IMIX_SASS, "UTMALDG.2D", IMIX_TMA, 0, 0},
+        {IMIX_SASS, "UBLKCP.S.G", IMIX_TMA, 0, 0},
+        {IMIX_SASS, "LDGSTS.E.BYPASS.128", IMIX_CP_ASYNC, 0, 0},
+        {IMIX_SASS, "SYNCS.ARRIVE.TRANS64.RED.A1T0", IMIX_MBARRIER, 0, 0},
+        {IMIX_SASS, "HGMMA.64x128x16.F32.BF16", IMIX_TENSOR, 0, 0},
         {IMIX_SASS, "FADD.FTZ", IMIX_FP32_ADD, 0, 1},
         {IMIX_SASS, "DFMA.RM", IMIX_FP64_FMA, 0, 1},
         {IMIX_SASS, "HFMA2.MMA", IMIX_FP16_FMA, 0, 2},
@@ -123,6 +134,52 @@ static const char ptx_text[] =
     "\tret;\n\n}\n"
     "\t.file\t1 \"/tmp/x/gpulint.cu\"\n"
     "\t.section\t.debug_str\n\t{\n$L__info_string0:\n.b8 95,90,0\n\n\t}\n";
+
+/* One warp's FLOPs of an MMA from the shape its opcode names (2 m n k; a
+ * warpgroup's wgmma shared by its four warps), by the inputs' type. */
+static void test_tensor_shapes(void **state)
+{
+    (void)state;
+    static const struct {
+        imix_level level;
+        const char *op;
+        double flops;
+        const char *type;
+    } cases[] = {
+        {IMIX_PTX, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4096, "fp16"},
+        {IMIX_PTX, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 2048, "tf32"},
+        {IMIX_PTX, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32", 8192, "fp16"},
+        {IMIX_PTX, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 8192, "int8"},
+        {IMIX_PTX, "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", 512, "fp64"},
+        {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16", 65536, "bf16"},
+        {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", 262144, "fp8"},
+        {IMIX_SASS, "HMMA.16816.F32", 4096, "fp16"},
+        {IMIX_SASS, "HMMA.16816.F32.BF16", 4096, "bf16"},
+        {IMIX_SASS, "HMMA.1688.F32.TF32", 2048, "tf32"},
+        {IMIX_SASS, "IMMA.16832.S8.S8", 8192, "int8"},
+        {IMIX_SASS, "DMMA.884", 512, "fp64"},
+        {IMIX_SASS, "HGMMA.64x128x16.F32.BF16", 65536, "bf16"},
+        {IMIX_SASS, "QGMMA.64x256x32.F32.E4M3.E4M3", 262144, "fp8"},
+        {IMIX_PTX, "tcgen05.mma.cta_group::1.kind::f16", 0, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int type = -1;
+        double f = imix_tensor_flops(cases[i].level, cases[i].op, &type);
+        if (f != cases[i].flops)
+            fail_msg("%s: %g FLOPs, want %g", cases[i].op, f, cases[i].flops);
+        if (cases[i].type)
+            assert_string_equal(imix_tensor_type_name(type), cases[i].type);
+    }
+    /* counted by type in a mix; the shapeless apart */
+    imix_insn in[3] = {{.op = "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"},
+                       {.op = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"},
+                       {.op = "tcgen05.mma.cta_group::1.kind::f16"}};
+    imix m;
+    imix_count(IMIX_PTX, in, 3, &m);
+    assert_true(m.tensor_flops[IMIX_T_BF16] == 65536 + 4096);
+    assert_int_equal(m.tensor_unknown, 1);
+    assert_int_equal(m.count[IMIX_TENSOR], 3);
+}
 
 static void test_ptx(void **state)
 {
@@ -352,7 +409,7 @@ int main(void)
         cmocka_unit_test(test_classify),    cmocka_unit_test(test_ptx),
         cmocka_unit_test(test_ptx_damaged), cmocka_unit_test(test_ptx_file_at_end),
         cmocka_unit_test(test_sass),        cmocka_unit_test(test_sass_damaged),
-        cmocka_unit_test(test_check),
+        cmocka_unit_test(test_check),       cmocka_unit_test(test_tensor_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -209,8 +209,9 @@ static double unrolled(const code *c, const group *g, size_t n_groups, size_t lo
 static size_t innermost_loop(imix_level level, const imix_insn *insns, size_t n, size_t k);
 
 /* How many times over nvcc unrolled the loop of instructions [lo, hi]
- * whose source iteration does iter_flops FLOPs: the FLOPs of its own
- * instructions (not an inner loop's) over them, where that is a whole
+ * whose source iteration does iter_flops FLOPs (tensor FLOPs too, from
+ * the MMA shapes): the FLOPs of its own instructions (not an inner loop's)
+ * over them, where that is a whole
  * number of copies (within 10%); 1 otherwise. A loop that moves no memory
  * shows its unrolling this way only: nvcc puts N copies of the body's
  * arithmetic in one pass and runs the pass trips / N times. */
@@ -222,7 +223,12 @@ static double unrolled_flops(const code *c, double iter_flops, size_t lo, size_t
     for (size_t k = lo; k <= hi; k++) {
         if (innermost_loop(c->level, c->insns, c->n, k) != hi)
             continue;
-        flops += imix_op_flops(imix_classify(c->level, c->insns[k].op));
+        imix_op op = imix_classify(c->level, c->insns[k].op);
+        flops += imix_op_flops(op);
+        if (op.cls == IMIX_TENSOR) { /* a warp's FLOPs, the source's are a thread's */
+            int type;
+            flops += imix_tensor_flops(c->level, c->insns[k].op, &type) / 32;
+        }
     }
     double copies = flops / iter_flops, whole = floor(copies + 0.5);
     return whole >= 2 && fabs(copies - whole) <= 0.1 * whole ? whole : 1;
@@ -409,6 +415,20 @@ static void guess(code *c, double warps)
     free(hi);
 }
 
+/* A tensor instruction run `execs` times: its FLOPs by the shape its
+ * opcode names, or counted apart. */
+static void add_tensor(imix_level level, const imix_insn *in, double execs, icount *out)
+{
+    if (imix_classify(level, in->op).cls != IMIX_TENSOR)
+        return;
+    int type = -1;
+    double f = imix_tensor_flops(level, in->op, &type);
+    if (f > 0 && type >= 0)
+        out->tensor_flops[type] += f * execs;
+    else
+        out->tensor_unknown += execs;
+}
+
 bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
                     size_t n_anchors, double warps, icount *out)
 {
@@ -448,8 +468,10 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
                 continue;
             /* PTX stands for the SASS ptxas makes of it (ptxcost). */
             double per_warp = 0;
-            for (size_t i = b->first; i < b->end; i++)
+            for (size_t i = b->first; i < b->end; i++) {
                 per_warp += level == IMIX_PTX ? ptxcost_sass_per_ptx(insns[i].op) : 1;
+                add_tensor(level, &insns[i], b->count, out);
+            }
             double insts = b->count * per_warp;
             out->warp_insts += insts;
             out->guessed += b->guessed ? insts : 0;

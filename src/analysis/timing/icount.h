@@ -61,6 +61,11 @@ typedef struct icount {
     size_t blocks;       /* basic blocks reached from the entry */
     size_t placed;       /* of them, placed by an anchor, the entry or the flow */
     size_t anchors_used; /* anchors that met an instruction */
+    /* Tensor FLOPs over the launch from the MMA shapes the opcodes name
+     * (imix_tensor_flops), by input type; tensor warp instructions whose
+     * shape is not named are counted apart. */
+    double tensor_flops[IMIX_N_TENSOR_TYPES];
+    double tensor_unknown;
 } icount;
 
 /* How many iterations of its loop one pass through the code runs for the

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const class_names[IMIX_N_CLASSES] = {
@@ -35,6 +36,8 @@ static const char *const class_names[IMIX_N_CLASSES] = {
     [IMIX_ATOM_SHARED] = "shared_atomic",
     [IMIX_ATOM_GLOBAL] = "global_atomic",
     [IMIX_CP_ASYNC] = "async_copy",
+    [IMIX_TMA] = "tma",
+    [IMIX_MBARRIER] = "mbarrier",
     [IMIX_SHUFFLE] = "shuffle",
     [IMIX_VOTE] = "vote",
     [IMIX_BARRIER] = "barrier",
@@ -189,7 +192,11 @@ static imix_op classify_ptx(const parts *s)
         return op_of(IMIX_ATOM_GLOBAL, 0, 0);
     }
     if (is(s, "cp") && has(s, "async"))
-        return op_of(IMIX_CP_ASYNC, 0, 0);
+        return op_of(has(s, "bulk") ? IMIX_TMA : IMIX_CP_ASYNC, 0, 0);
+    if (is(s, "mbarrier") || (is(s, "fence") && has(s, "mbarrier_init")))
+        return op_of(IMIX_MBARRIER, 0, 0);
+    if (is(s, "tcgen05") && has(s, "mma"))
+        return op_of(IMIX_TENSOR, 0, 0);
     if (is(s, "mma") || is(s, "wgmma") || (is(s, "wmma") && has(s, "mma")))
         return op_of(IMIX_TENSOR, 0, 0);
     if (is(s, "shfl"))
@@ -272,8 +279,12 @@ static imix_op classify_sass(const parts *s)
         return op_of(IMIX_ATOM_SHARED, 0, 0);
     if (is(s, "ATOMG") || is(s, "ATOM") || is(s, "RED") || is(s, "REDG") || is(s, "REDUX"))
         return is(s, "REDUX") ? op_of(IMIX_VOTE, 0, 0) : op_of(IMIX_ATOM_GLOBAL, 0, 0);
-    if (is(s, "LDGSTS") || is(s, "UBLKCP") || starts(m, "UTMA"))
+    if (is(s, "LDGSTS"))
         return op_of(IMIX_CP_ASYNC, 0, 0);
+    if (is(s, "UBLKCP") || starts(m, "UTMA"))
+        return op_of(IMIX_TMA, 0, 0);
+    if (is(s, "SYNCS"))
+        return op_of(IMIX_MBARRIER, 0, 0);
     if (strstr(m, "MMA")) /* HMMA, IMMA, DMMA, BMMA, HGMMA, QGMMA ... */
         return op_of(IMIX_TENSOR, 0, 0);
     if (is(s, "MUFU"))
@@ -353,6 +364,14 @@ void imix_count(imix_level level, const imix_insn *insns, size_t n, imix *out)
         out->count[op.cls]++;
         if (is_memory(op.cls) && op.width_bits)
             out->width[op.cls][width_index(op.width_bits)]++;
+        if (op.cls == IMIX_TENSOR) {
+            int type = -1;
+            double f = imix_tensor_flops(level, insns[i].op, &type);
+            if (f > 0 && type >= 0)
+                out->tensor_flops[type] += f;
+            else
+                out->tensor_unknown++;
+        }
         int p = precision_of(op.cls);
         if (p >= 0) {
             out->flops[p] += imix_op_flops(op);
@@ -367,6 +386,89 @@ void imix_count(imix_level level, const imix_insn *insns, size_t n, imix *out)
                 out->guarded_branches++;
         }
     }
+}
+
+/* ---- tensor shapes ---- */
+
+const char *imix_tensor_type_name(int t)
+{
+    static const char *const names[] = {"fp16", "bf16", "tf32", "fp64", "fp8", "int8"};
+    return t >= 0 && t < IMIX_N_TENSOR_TYPES ? names[t] : "?";
+}
+
+/* The inputs' type from the opcode's type parts (PTX lists D, A, B[, C];
+ * SASS the accumulator, then A/B where they are not half). An opcode that
+ * names only accumulators multiplies halves: wmma .f32.f32, HMMA.F32;
+ * IMMA multiplies 8-bit integers, DMMA doubles, QGMMA 8-bit floats. */
+static int tensor_type(const parts *s)
+{
+    static const struct {
+        const char *part;
+        int type;
+    } named[] = {
+        {"bf16", IMIX_T_BF16}, {"BF16", IMIX_T_BF16}, {"tf32", IMIX_T_TF32}, {"TF32", IMIX_T_TF32},
+        {"e4m3", IMIX_T_FP8},  {"e5m2", IMIX_T_FP8},  {"E4M3", IMIX_T_FP8},  {"E5M2", IMIX_T_FP8},
+        {"s8", IMIX_T_INT8},   {"u8", IMIX_T_INT8},   {"S8", IMIX_T_INT8},   {"U8", IMIX_T_INT8},
+        {"f16", IMIX_T_FP16},  {"F16", IMIX_T_FP16},
+    };
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+        if (has(s, named[k].part))
+            return named[k].type;
+    const char *m = s->p[0];
+    if (!strcmp(m, "DMMA") || has(s, "f64"))
+        return IMIX_T_FP64;
+    if (!strcmp(m, "IMMA"))
+        return IMIX_T_INT8;
+    if (!strcmp(m, "QGMMA"))
+        return IMIX_T_FP8;
+    if (!strcmp(m, "HMMA") || !strcmp(m, "HGMMA") || !strcmp(m, "wmma") || !strcmp(m, "mma"))
+        return IMIX_T_FP16;
+    return -1;
+}
+
+/* "m16n8k16" -> 16, 8, 16. */
+static bool ptx_shape(const parts *s, long *m, long *n, long *k)
+{
+    for (int i = 1; i < s->n; i++)
+        if (sscanf(s->p[i], "m%ldn%ldk%ld", m, n, k) == 3)
+            return true;
+    return false;
+}
+
+/* SASS: "64x128x16" (HGMMA), or digits: "16816" is m16 n8 k16, "1688"
+ * m16 n8 k8, "884" m8 n8 k4 (m is 16 or 8, n one digit, the rest k). */
+static bool sass_shape(const parts *s, long *m, long *n, long *k)
+{
+    for (int i = 1; i < s->n; i++) {
+        const char *p = s->p[i];
+        if (sscanf(p, "%ldx%ldx%ld", m, n, k) == 3)
+            return true;
+        size_t len = strlen(p);
+        if (len < 3 || len > 5 || strspn(p, "0123456789") != len)
+            continue;
+        size_t mlen = p[0] == '1' && p[1] == '6' ? 2 : 1;
+        *m = mlen == 2 ? 16 : p[0] - '0';
+        *n = p[mlen] - '0';
+        *k = strtol(p + mlen + 1, NULL, 10);
+        return *m > 0 && *n > 0 && *k > 0;
+    }
+    return false;
+}
+
+double imix_tensor_flops(imix_level level, const char *op, int *type)
+{
+    parts s;
+    split(op, &s);
+    long m = 0, n = 0, k = 0;
+    bool shaped = level == IMIX_PTX ? ptx_shape(&s, &m, &n, &k) : sass_shape(&s, &m, &n, &k);
+    *type = tensor_type(&s);
+    if (!shaped || *type < 0)
+        return 0;
+    double flops = 2.0 * (double)m * (double)n * (double)k;
+    /* a warpgroup's instruction, issued by each of its four warps */
+    if (level == IMIX_PTX ? is(&s, "wgmma") : strstr(s.p[0], "GMMA") != NULL)
+        flops /= 4;
+    return flops;
 }
 
 /* ---- against the source ---- */

@@ -46,7 +46,9 @@ typedef enum imix_class {
     IMIX_LD_CONST,
     IMIX_ATOM_SHARED,
     IMIX_ATOM_GLOBAL, /* global or generic atomics and reductions */
-    IMIX_CP_ASYNC,    /* cp.async / LDGSTS, bulk and tensor copies */
+    IMIX_CP_ASYNC,    /* cp.async / LDGSTS: a thread's copy global -> shared */
+    IMIX_TMA,         /* cp.async.bulk[.tensor] / UTMALDG, UTMASTG, UBLKCP: the copy engine */
+    IMIX_MBARRIER,    /* mbarrier.* / SYNCS.*: the barriers async copies arrive on */
     IMIX_SHUFFLE,
     IMIX_VOTE,
     IMIX_BARRIER,
@@ -72,6 +74,25 @@ double imix_op_flops(imix_op op);
 const char *imix_class_name(imix_class c);
 int imix_width_bits(int width_index);
 
+/* Tensor FLOPs by the inputs' type: what the roofline's tensor ceilings
+ * are per (fp16_tensor, bf16_tensor, ...). */
+enum {
+    IMIX_T_FP16,
+    IMIX_T_BF16,
+    IMIX_T_TF32,
+    IMIX_T_FP64,
+    IMIX_T_FP8,
+    IMIX_T_INT8,
+    IMIX_N_TENSOR_TYPES
+};
+const char *imix_tensor_type_name(int t); /* "fp16", "bf16", ... */
+/* One warp's FLOPs of a tensor instruction, from the shape its opcode
+ * names (mma m16n8k16: 2 x 16 x 8 x 16; a warpgroup's wgmma m64nNk16
+ * split over its four warps; SASS HMMA.16816, HGMMA.64x128x16); *type
+ * its inputs'. 0 when the opcode names no shape gpulint can read
+ * (tcgen05.mma takes its shape from a descriptor at run time). */
+double imix_tensor_flops(imix_level level, const char *op, int *type);
+
 /* FLOP precisions, in kroof's order. */
 enum { IMIX_P_FP16, IMIX_P_FP32, IMIX_P_FP64, IMIX_N_PRECISIONS };
 const char *imix_precision_name(int p);
@@ -88,6 +109,10 @@ typedef struct imix {
      * weighs them (an FMA is 2, an add or multiply 1, per lane). */
     double flops[IMIX_N_PRECISIONS];
     double guarded_flops[IMIX_N_PRECISIONS]; /* of those, under a predicate */
+    /* Tensor FLOPs of one pass, a warp, by input type; tensor instructions
+     * whose shape the opcode does not give are counted apart. */
+    double tensor_flops[IMIX_N_TENSOR_TYPES];
+    size_t tensor_unknown;
 } imix;
 
 void imix_count(imix_level level, const imix_insn *insns, size_t n, imix *out);
