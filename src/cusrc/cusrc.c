@@ -547,6 +547,26 @@ static int max_nesting(const char *path, int *at_line)
 
 #define CUSRC_MAX_NESTING 512
 
+/* The toolkit's CUDART_VERSION (13000 for 13.0), from its header; 0 when
+ * not found. nvcc defines __CUDACC_VER_MAJOR__ and _MINOR__ from it, and
+ * libraries test them (CUTLASS's examples refuse to build without). */
+static long cudart_version(const char *home)
+{
+    sbuf path;
+    sbuf_init(&path);
+    sbuf_addf(&path, "%s/include/cuda_runtime_api.h", home);
+    FILE *f = fopen(sbuf_str(&path), "r");
+    sbuf_free(&path);
+    long v = 0;
+    char line[256];
+    while (f && !v && fgets(line, sizeof line, f))
+        if (sscanf(line, "#define CUDART_VERSION %ld", &v) != 1)
+            v = 0;
+    if (f)
+        fclose(f);
+    return v;
+}
+
 /* The compiler arguments: device-side CUDA for the target arch, the
  * toolkit's headers, then the caller's (a compilation database's). */
 static void clang_args(const cusrc_options *opts, const char *home, argv_t *a)
@@ -586,6 +606,12 @@ static void clang_args(const cusrc_options *opts, const char *home, argv_t *a)
     arg_add(a, "-ferror-limit=0");
     arg_add(a, "-fno-spell-checking");
     arg_add(a, "-D__GPULINT__=1");
+    long version = cudart_version(home);
+    if (version > 0) {
+        arg_addf(a, "-D__CUDACC_VER_MAJOR__=%ld", version / 1000);
+        arg_addf(a, "-D__CUDACC_VER_MINOR__=%ld", version % 1000 / 10);
+        arg_add(a, "-D__CUDACC_VER_BUILD__=0");
+    }
     /* cooperative_groups offers cluster_group (sm_90) only to nvcc
      * (__NVCC__) or when told the intrinsics exist; clang has them. */
     arg_add(a, "-D_CG_CLUSTER_INTRINSICS_AVAILABLE");

@@ -197,7 +197,9 @@ static imix_op classify_ptx(const parts *s)
         return op_of(IMIX_MBARRIER, 0, 0);
     if (is(s, "tcgen05") && has(s, "mma"))
         return op_of(IMIX_TENSOR, 0, 0);
-    if (is(s, "mma") || is(s, "wgmma") || (is(s, "wmma") && has(s, "mma")))
+    /* wgmma.fence, .commit_group and .wait_group order the MMAs; only
+     * wgmma.mma_async is one */
+    if (is(s, "mma") || ((is(s, "wgmma") || is(s, "wmma")) && s->n > 1 && starts(s->p[1], "mma")))
         return op_of(IMIX_TENSOR, 0, 0);
     if (is(s, "shfl"))
         return op_of(IMIX_SHUFFLE, 0, 0);
