@@ -156,6 +156,9 @@ static void test_tensor_shapes(void **state)
         {IMIX_PTX, "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", 512, "fp64"},
         {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16", 65536, "bf16"},
         {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", 262144, "fp8"},
+        /* CUTLASS example 48 on an H200 (tests/data/hopperprobe): 2 x 5120 x 4096 x
+         * 4096 FLOPs in 5,242,880 gmma warp instructions = 32,768 each */
+        {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32", 32768, "tf32"},
         {IMIX_SASS, "HMMA.16816.F32", 4096, "fp16"},
         {IMIX_SASS, "HMMA.16816.F32.BF16", 4096, "bf16"},
         {IMIX_SASS, "HMMA.1688.F32.TF32", 2048, "tf32"},
