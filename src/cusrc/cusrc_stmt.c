@@ -177,6 +177,34 @@ static exit_info walk_stmt(walker *w, cnode *s)
     return r;
 }
 
+/* Inline PTX that moves memory or multiplies matrices does work the
+ * counts cannot see (its operands are registers the asm names): the
+ * kernel's counts then say they miss code. Register moves, clock and
+ * %smid reads, barriers and setmaxnreg count nothing and say nothing. */
+static void inline_ptx(walker *w, cnode *s)
+{
+    static const char *const work[] = {"ld.",  "st.",  "cp.async", "cp.reduce", "atom.",
+                                       "red.", "mma.", "wgmma",    "tcgen05",   "multimem",
+                                       "tex.", "suld", "sust.",    "prefetch"};
+    char *text = cn_text(w->t, s->cur);
+    const char *hit = NULL;
+    for (size_t i = 0; text && !hit && i < sizeof work / sizeof work[0]; i++) {
+        const char *at = strstr(text, work[i]);
+        /* a mnemonic: at the start of a quoted instruction or after a space, ';' or '{' */
+        while (at && at > text && !strchr("\" \t;{", at[-1]))
+            at = strstr(at + 1, work[i]);
+        hit = at;
+    }
+    if (hit) {
+        src_loc l = {0};
+        cn_loc(w->t, s->cur, &l);
+        size_t n = strcspn(hit, " \t;\"\\");
+        wk_incomplete(w, "line %d: inline PTX '%.*s' does work the counts do not see", l.line,
+                      (int)(n > 48 ? 48 : n), hit);
+        free(l.file);
+    }
+    free(text);
+}
 static exit_info walk_stmt_kind(walker *w, cnode *s)
 {
     exit_info none = {NULL, false};
@@ -234,8 +262,10 @@ static exit_info walk_stmt_kind(walker *w, cnode *s)
     case CXCursor_ContinueStmt:
     case CXCursor_NullStmt:
     case CXCursor_GotoStmt:
+        return none;
     case CXCursor_GCCAsmStmt:
     case CXCursor_MSAsmStmt:
+        inline_ptx(w, s);
         return none;
     default:
         for (int i = 0; i < s->n_kids; i++) {
@@ -715,8 +745,8 @@ static void walk_loop(walker *w, cnode *s)
     walk_stmt_drop(w, body);
     if (inc)
         wk_walk_expr(w, inc);
-    w->u->branches[site].iter_flops = fr->direct[CNT_FP16] + fr->direct[CNT_FP32] +
-                                      fr->direct[CNT_FP64] + fr->direct[CNT_TENSOR];
+    w->u->branches[site].iter_flops =
+        fr->direct[CNT_FP16] + fr->direct[CNT_FP32] + fr->direct[CNT_FP64] + fr->direct[CNT_TENSOR];
 
     f->n_loops--;
     loop_frame_close(w, fr);

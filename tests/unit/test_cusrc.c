@@ -1358,6 +1358,14 @@ static void test_clusters(void **state)
     const cusrc_launch *l = launch_at(unit(bad), line_of(bad, "cudaLaunchKernelEx", 0), 0);
     assert_non_null(l);
     assert_int_equal(l->cluster.x.value, 3);
+    /* inline PTX that loads or stores is work the counts miss, and they
+     * say so; setmaxnreg is not */
+    const cusrc_unit *cal = unit("kernels/calibrate.cu");
+    const cusrc_variant *rd = variant(cal, "cal_read_l2");
+    assert_non_null(rd->counts.incomplete);
+    assert_non_null(strstr(rd->counts.incomplete, "inline PTX 'ld.global.cg.v4.f32'"));
+    const cusrc_unit *ws = unit("tests/data/cusrc/setmaxnreg.cu");
+    assert_null(variant(ws, "pingpong")->counts.incomplete);
     /* a launch without clusters has none */
     const cusrc_unit *plain = unit("examples/transpose.cu");
     for (size_t i = 0; i < plain->n_launches; i++)
