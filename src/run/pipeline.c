@@ -251,8 +251,8 @@ static int run_files(const pipeline_opts *o, report *r)
         return diag_error(EXIT_TOOL, "%s", err);
     const char *archs[TARGET_MAX];
     for (int i = 0; i < r->n_targets; i++)
-        archs[i] = r->targets[i].compile_arch[0] ? r->targets[i].compile_arch
-                                                 : r->targets[i].arch.name;
+        archs[i] =
+            r->targets[i].compile_arch[0] ? r->targets[i].compile_arch : r->targets[i].arch.name;
     /* Hypothetical machines have no real arch to compile for. */
     int n_archs = r->n_targets;
     if (r->n_targets == 1 && r->targets[0].arch.hypothetical)

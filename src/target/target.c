@@ -158,8 +158,7 @@ static int resolve(const target_request *o, model_db *db, target *out, int max, 
             size_t len = strlen(o->archs[i]);
             char last = len ? o->archs[i][len - 1] : '\0';
             if (last == 'a' || last == 'f' || last == 'A' || last == 'F')
-                snprintf(t->compile_arch, sizeof t->compile_arch, "%s%c", a->name,
-                         last | 0x20);
+                snprintf(t->compile_arch, sizeof t->compile_arch, "%s%c", a->name, last | 0x20);
         }
         return EXIT_OK;
     }

@@ -27,14 +27,14 @@ extern "C" {
 #include "model/model_load.h"
 }
 
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        cudaError_t e_ = (call);                                                              \
-        if (e_ != cudaSuccess) {                                                              \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                \
-                         cudaGetErrorString(e_));                                             \
-            std::exit(1);                                                                     \
-        }                                                                                     \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                     \
+                         cudaGetErrorString(e_));                                                  \
+            std::exit(1);                                                                          \
+        }                                                                                          \
     } while (0)
 
 // NACC live accumulators raise the registers; SMEM bytes of static shared memory.
@@ -84,9 +84,12 @@ struct probe_kernel {
     const void *fn;
 };
 
-#define PROBE(nacc, smem) {"probe<" #nacc "," #smem ">", (const void *)probe<nacc, smem>}
-static const probe_kernel kernels[] = {PROBE(1, 0), PROBE(32, 0), PROBE(128, 0),
-                                       PROBE(16, 12288), PROBE(64, 48000)};
+#define PROBE(nacc, smem)                                                                          \
+    {                                                                                              \
+        "probe<" #nacc "," #smem ">", (const void *)probe<nacc, smem>                              \
+    }
+static const probe_kernel kernels[] = {PROBE(1, 0), PROBE(32, 0), PROBE(128, 0), PROBE(16, 12288),
+                                       PROBE(64, 48000)};
 
 struct tally {
     long compared = 0, mismatches = 0;
@@ -153,8 +156,8 @@ static void sweep_kernel(const gpu_arch *a, const layout &g, const probe_kernel 
                                     : r.failure == OCC_CLUSTER_NEEDS_OPTIN ||
                                           r.failure == OCC_CLUSTER_TOO_LARGE;
                     if (size == 1 && ep == cudaSuccess)
-                        same = same && potential == (optin ? r.largest_nonportable
-                                                           : r.largest_portable);
+                        same = same &&
+                               potential == (optin ? r.largest_nonportable : r.largest_portable);
                     t.compared++;
                     if (!same && t.mismatches++ < 20)
                         std::printf("MISMATCH %s regs=%d threads=%d dyn=%zu cluster=%d optin=%d: "
@@ -204,8 +207,8 @@ static bool residency(const gpu_arch *a, const layout &g, int size, int threads,
     CHECK(cudaFuncGetAttributes(&attr, (const void *)resident));
     CHECK(cudaFuncSetAttribute((const void *)resident,
                                cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    CHECK(cudaFuncSetAttribute((const void *)resident,
-                               cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+    CHECK(cudaFuncSetAttribute((const void *)resident, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               (int)dyn));
     occ_cluster_result r =
         predict(a, g, attr.numRegs, attr.sharedSizeBytes, threads, dyn, dyn, size, true);
     int blocks = (int)(2 * r.clusters + 1) * size;

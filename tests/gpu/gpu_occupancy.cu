@@ -18,21 +18,20 @@ extern "C" {
 #include "model/model_load.h"
 }
 
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        cudaError_t e_ = (call);                                                              \
-        if (e_ != cudaSuccess) {                                                              \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                \
-                         cudaGetErrorString(e_));                                             \
-            std::exit(1);                                                                     \
-        }                                                                                     \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                     \
+                         cudaGetErrorString(e_));                                                  \
+            std::exit(1);                                                                          \
+        }                                                                                          \
     } while (0)
 
 // NACC live accumulators push the register count up; SMEM bytes of static
 // shared memory; BARS named barriers (ids 0..BARS-1). The loop bound comes
 // from a parameter so nothing folds away.
-template <int NACC, int SMEM, int BARS>
-__global__ void probe(float *out, const float *in, int n)
+template <int NACC, int SMEM, int BARS> __global__ void probe(float *out, const float *in, int n)
 {
     constexpr int words = SMEM > 0 ? SMEM / 4 : 1;
     __shared__ float tile[words];
@@ -70,23 +69,25 @@ struct probe_kernel {
     int barriers;
 };
 
-#define PROBE(nacc, smem, bars)                                                               \
-    {"probe<" #nacc "," #smem "," #bars ">", (const void *)probe<nacc, smem, bars>, bars}
+#define PROBE(nacc, smem, bars)                                                                    \
+    {                                                                                              \
+        "probe<" #nacc "," #smem "," #bars ">", (const void *)probe<nacc, smem, bars>, bars        \
+    }
 
 static const probe_kernel kernels[] = {
-    PROBE(1, 0, 0),      PROBE(4, 0, 0),      PROBE(8, 0, 0),      PROBE(16, 0, 0),
-    PROBE(24, 0, 0),     PROBE(32, 0, 0),     PROBE(48, 0, 0),     PROBE(64, 0, 0),
-    PROBE(96, 0, 0),     PROBE(128, 0, 0),    PROBE(8, 1024, 1),   PROBE(8, 4000, 1),
-    PROBE(16, 12288, 1), PROBE(32, 20000, 1), PROBE(8, 40000, 1),  PROBE(64, 48000, 1),
-    PROBE(8, 0, 4),      PROBE(8, 1024, 8),   PROBE(16, 0, 16),    PROBE(40, 8192, 12),
+    PROBE(1, 0, 0),      PROBE(4, 0, 0),      PROBE(8, 0, 0),     PROBE(16, 0, 0),
+    PROBE(24, 0, 0),     PROBE(32, 0, 0),     PROBE(48, 0, 0),    PROBE(64, 0, 0),
+    PROBE(96, 0, 0),     PROBE(128, 0, 0),    PROBE(8, 1024, 1),  PROBE(8, 4000, 1),
+    PROBE(16, 12288, 1), PROBE(32, 20000, 1), PROBE(8, 40000, 1), PROBE(64, 48000, 1),
+    PROBE(8, 0, 4),      PROBE(8, 1024, 8),   PROBE(16, 0, 16),   PROBE(40, 8192, 12),
 };
 
 struct tally {
     long compared = 0, mismatches = 0;
 };
 
-static int engine_blocks(const gpu_arch *a, int regs, size_t static_smem, int barriers,
-                         int threads, size_t dyn, int carveout, bool optin, size_t max_dyn)
+static int engine_blocks(const gpu_arch *a, int regs, size_t static_smem, int barriers, int threads,
+                         size_t dyn, int carveout, bool optin, size_t max_dyn)
 {
     occ_kernel k = {regs, (int64_t)static_smem, barriers};
     occ_launch l = {threads, (int64_t)dyn, carveout, optin, (int64_t)max_dyn};
@@ -101,8 +102,8 @@ static void sweep_kernel(const gpu_arch *a, const probe_kernel &pk, tally &t, FI
     CHECK(cudaFuncGetAttributes(&attr, pk.fn));
     static const int carveouts[] = {-1, 0, 10, 25, 50, 75, 100};
     size_t optin_room = (size_t)a->smem_per_block_optin - attr.sharedSizeBytes;
-    size_t dyns[] = {0, 1, 1024, 8192, 20000, 40000, 49152 - attr.sharedSizeBytes, 100000,
-                     optin_room};
+    size_t dyns[] = {0,      1,         1024, 8192, 20000, 40000, 49152 - attr.sharedSizeBytes,
+                     100000, optin_room};
     for (int c : carveouts) {
         CHECK(cudaFuncSetAttribute(pk.fn, cudaFuncAttributePreferredSharedMemoryCarveout,
                                    c < 0 ? cudaSharedmemCarveoutDefault : c));
@@ -115,8 +116,8 @@ static void sweep_kernel(const gpu_arch *a, const probe_kernel &pk, tally &t, FI
                     continue;
                 for (int threads = 1; threads <= attr.maxThreadsPerBlock; threads++) {
                     int want = 0;
-                    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&want, pk.fn, threads,
-                                                                        dyn));
+                    CHECK(
+                        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&want, pk.fn, threads, dyn));
                     // The runtime treats the 48 KiB default as "no opt-in"; so
                     // does cuda_occupancy.h (FUNC_SHMEM_LIMIT_DEFAULT).
                     int got = engine_blocks(a, attr.numRegs, attr.sharedSizeBytes, pk.barriers,
@@ -145,11 +146,11 @@ static const gpu_arch *base_for(int major, int minor, void *ctx)
 static long compare_model(const gpu_arch *model, const gpu_arch *live, FILE *log)
 {
     long bad = 0;
-#define SAME(field)                                                                           \
-    if ((long long)model->field != (long long)live->field) {                                  \
-        std::fprintf(log, "MODEL %s: %s is %lld in models/, %lld on the device\n",            \
-                     model->name, #field, (long long)model->field, (long long)live->field);   \
-        bad++;                                                                                \
+#define SAME(field)                                                                                \
+    if ((long long)model->field != (long long)live->field) {                                       \
+        std::fprintf(log, "MODEL %s: %s is %lld in models/, %lld on the device\n", model->name,    \
+                     #field, (long long)model->field, (long long)live->field);                     \
+        bad++;                                                                                     \
     }
     SAME(warp_size)
     SAME(max_threads_per_block)

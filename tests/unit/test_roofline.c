@@ -389,11 +389,11 @@ static void rect_tiled_gemm(void **state)
 int main(void)
 {
     const struct CMUnitTest pure[] = {
-        cmocka_unit_test(ex134_ridge),      cmocka_unit_test(ex134_points),
-        cmocka_unit_test(ridge_exactly),    cmocka_unit_test(kernel_min_time),
-        cmocka_unit_test(bad_input),        cmocka_unit_test(ex132_tiled_gemm),
-        cmocka_unit_test(rect_tiled_gemm),
-        cmocka_unit_test(ceilings_formula), cmocka_unit_test(explain_text),
+        cmocka_unit_test(ex134_ridge),     cmocka_unit_test(ex134_points),
+        cmocka_unit_test(ridge_exactly),   cmocka_unit_test(kernel_min_time),
+        cmocka_unit_test(bad_input),       cmocka_unit_test(ex132_tiled_gemm),
+        cmocka_unit_test(rect_tiled_gemm), cmocka_unit_test(ceilings_formula),
+        cmocka_unit_test(explain_text),
     };
     const struct CMUnitTest models[] = {
         cmocka_unit_test(h100_sxm_datasheet),

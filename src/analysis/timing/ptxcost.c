@@ -11,15 +11,13 @@ static const struct {
     const char *op;
     double sass;
 } measured[] = {
-    {"div.s32", 12},         {"div.u32", 9},          {"rem.s32", 10},
-    {"rem.u32", 8},          {"div.s64", 88},         {"div.u64", 74},
-    {"rem.s64", 80},         {"rem.u64", 70},         {"mul.lo.s64", 4},
-    {"shl.b64", 2},          {"shr.s64", 2},          {"div.rn.f32", 8},
-    {"div.rn.ftz.f32", 8},   {"div.full.f32", 3},     {"div.approx.f32", 2},
-    {"rcp.rn.f32", 8},       {"rcp.approx.f32", 7},   {"sqrt.rn.f32", 8},
-    {"sqrt.approx.f32", 4},  {"rsqrt.approx.f32", 4}, {"lg2.approx.f32", 4},
-    {"sin.approx.f32", 2},   {"cos.approx.f32", 2},   {"div.rn.f64", 14},
-    {"rcp.rn.f64", 9},       {"sqrt.rn.f64", 16},     {"rsqrt.approx.f64", 12},
+    {"div.s32", 12},       {"div.u32", 9},        {"rem.s32", 10},          {"rem.u32", 8},
+    {"div.s64", 88},       {"div.u64", 74},       {"rem.s64", 80},          {"rem.u64", 70},
+    {"mul.lo.s64", 4},     {"shl.b64", 2},        {"shr.s64", 2},           {"div.rn.f32", 8},
+    {"div.rn.ftz.f32", 8}, {"div.full.f32", 3},   {"div.approx.f32", 2},    {"rcp.rn.f32", 8},
+    {"rcp.approx.f32", 7}, {"sqrt.rn.f32", 8},    {"sqrt.approx.f32", 4},   {"rsqrt.approx.f32", 4},
+    {"lg2.approx.f32", 4}, {"sin.approx.f32", 2}, {"cos.approx.f32", 2},    {"div.rn.f64", 14},
+    {"rcp.rn.f64", 9},     {"sqrt.rn.f64", 16},   {"rsqrt.approx.f64", 12},
 };
 
 double ptxcost_sass_per_ptx(const char *op)
