@@ -174,7 +174,8 @@ static bool tree_has_unknown(const expr *e)
         return false;
     if (e->kind == EX_UNKNOWN)
         return true;
-    return tree_has_unknown(e->a) || tree_has_unknown(e->b) || tree_has_unknown(e->c);
+    return tree_has_unknown(e->a) || tree_has_unknown(e->b) || tree_has_unknown(e->c) ||
+           tree_has_unknown(e->d);
 }
 
 static const expr *first_unknown(const expr *e)
@@ -188,6 +189,8 @@ static const expr *first_unknown(const expr *e)
         r = first_unknown(e->b);
     if (!r)
         r = first_unknown(e->c);
+    if (!r)
+        r = first_unknown(e->d);
     return r;
 }
 
@@ -226,7 +229,8 @@ static bool per_lane(fn_ctx *f, const expr *e, int depth)
         }
         return false;
     default:
-        return per_lane(f, e->a, depth) || per_lane(f, e->b, depth) || per_lane(f, e->c, depth);
+        return per_lane(f, e->a, depth) || per_lane(f, e->b, depth) || per_lane(f, e->c, depth) ||
+               per_lane(f, e->d, depth);
     }
 }
 

@@ -86,8 +86,8 @@ void wk_arm_begin(walker *w, arm_saved *saved)
 
 static bool has_unknown(const expr *e)
 {
-    return e &&
-           (e->kind == EX_UNKNOWN || has_unknown(e->a) || has_unknown(e->b) || has_unknown(e->c));
+    return e && (e->kind == EX_UNKNOWN || has_unknown(e->a) || has_unknown(e->b) ||
+                 has_unknown(e->c) || has_unknown(e->d));
 }
 
 /* The weight of an arm taken where cond holds: a new "taken_A<n>" symbol.
@@ -171,6 +171,8 @@ static const expr *first_unknown_node(const expr *e)
         r = first_unknown_node(e->b);
     if (!r)
         r = first_unknown_node(e->c);
+    if (!r)
+        r = first_unknown_node(e->d);
     return r;
 }
 

@@ -422,7 +422,7 @@ static bool only_var(const expr *e, const char *var)
         return false;
     if (e->kind == EX_SYM)
         return e->builtin == SYM_NAMED && e->name && strcmp(e->name, var) == 0;
-    return only_var(e->a, var) && only_var(e->b, var) && only_var(e->c, var);
+    return only_var(e->a, var) && only_var(e->b, var) && only_var(e->c, var) && only_var(e->d, var);
 }
 
 /* Step of next = var + S or S + var (S free of var); *neg for var - S. */
@@ -585,6 +585,25 @@ static bool calls_barrier(const cnode *s)
     return false;
 }
 
+/* The work of all of a loop's iterations, body the work of one (owned).
+ * Work that changes with the counter (an inner loop from the counter to
+ * N: a triangle) is summed over the values the counter takes, as the loop
+ * runs; trips x body would leave the counter free. */
+static expr *loop_total(const loop_frame *fr, expr *body)
+{
+    const loop_ctx *c = &fr->ctx;
+    if (!c->var || !expr_uses_name(body, c->var))
+        return expr_binary(OP_MUL, expr_clone(fr->trips), body);
+    if (c->init && c->cond && c->next)
+        return expr_loop_sum(c->var, expr_clone(c->init), expr_clone(c->cond), expr_clone(c->next),
+                             body);
+    char why[96];
+    snprintf(why, sizeof why, "work that changes with the counter '%s' of a loop not followed",
+             c->var);
+    expr_free(body);
+    return expr_unknown(why);
+}
+
 /* A finished loop's work, into the frame around it: the body's times the
  * trip count, and the hoisted work once when the loop runs at all. */
 static void loop_frame_close(walker *w, loop_frame *fr)
@@ -609,7 +628,7 @@ static void loop_frame_close(walker *w, loop_frame *fr)
             expr_free(bs);
             continue;
         }
-        expr *t = expr_binary(OP_MUL, expr_clone(fr->trips), bs);
+        expr *t = loop_total(fr, bs);
         expr *st = expr_simplify(t);
         expr_free(t);
         if (st->kind == EX_CONST && st->value == 0) {

@@ -273,6 +273,54 @@ static void test_flow(void **state)
     assert_true(r.guessed == 8);
 }
 
+/* A triangular loop as nvcc compiles it: an outer loop of 40 passes whose
+ * top and preheader no count places, around an inner loop of 600 passes
+ * a warp. The unplaced blocks run as often as the outer loop's placed
+ * block (its back edge), not as the inner loop beside them. */
+static const char nested[] =
+    ".text._Z1kv:\n"
+    "\t//## File \"k.cu\", line 3\n"
+    "        /*0000*/                   MOV R0, RZ ;\n"
+    ".L_x_0:\n"
+    "\t//## File \"k.cu\", line 12\n"
+    "        /*0010*/                   IADD3 R1, R1, 0x1, RZ ;\n"
+    "        /*0020*/                   ISETP.GT.U32.AND P1, PT, R1, 0x4f, PT ;\n"
+    "        /*0030*/              @P1 BRA `(.L_x_2) ;\n"
+    "\t//## File \"k.cu\", line 13\n"
+    "        /*0040*/                   MOV R2, R1 ;\n"
+    ".L_x_1:\n"
+    "\t//## File \"k.cu\", line 14\n"
+    "        /*0050*/                   FFMA R0, R0, 0.5, 1 ;\n"
+    "        /*0060*/                   FFMA R0, R0, 0.5, 1 ;\n"
+    "        /*0070*/                   FFMA R0, R0, 0.5, 1 ;\n"
+    "        /*0080*/                   FFMA R0, R0, 0.5, 1 ;\n"
+    "\t//## File \"k.cu\", line 13\n"
+    "        /*0090*/                   IADD3 R2, R2, 0x4, RZ ;\n"
+    "        /*00a0*/                   ISETP.LT.U32.AND P0, PT, R2, 0x50, PT ;\n"
+    "        /*00b0*/              @P0 BRA `(.L_x_1) ;\n"
+    ".L_x_2:\n"
+    "\t//## File \"k.cu\", line 12\n"
+    "        /*00c0*/                   ISETP.LT.U32.AND P2, PT, R1, 0x28, PT ;\n"
+    "        /*00d0*/              @P2 BRA `(.L_x_0) ;\n"
+    "\t//## File \"k.cu\", line 15\n"
+    "        /*00e0*/                   STG.E desc[UR4][R8.64], R0 ;\n"
+    "        /*00f0*/                   EXIT ;\n"
+    ".L_x_3:\n"
+    "        /*0100*/                   BRA `(.L_x_3) ;\n";
+
+static void test_nested_guess(void **state)
+{
+    (void)state;
+    bool ok;
+    const icount_anchor a[] = {{1, 13, ICOUNT_LOOP, 600 * 10, 0}, {1, 12, ICOUNT_LOOP, 40 * 10, 0}};
+    icount r = run(nested, a, 2, 10, &ok);
+    assert_true(ok);
+    /* entry 1, outer top 3 x 40, preheader 1 x 40, inner 7 x 600, back
+     * edge 2 x 40, tail 2: per warp */
+    assert_true(r.warp_insts == 10 * (1 + 120 + 40 + 4200 + 80 + 2));
+    assert_true(r.guessed == 10 * (120 + 40 + 2));
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -330,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_unroll_copies),
         cmocka_unit_test(test_merged),
         cmocka_unit_test(test_flow),
+        cmocka_unit_test(test_nested_guess),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_ptx_expansion),
     };

@@ -74,6 +74,17 @@ expr *expr_cond(expr *c, expr *t, expr *f)
     return e;
 }
 
+expr *expr_loop_sum(const char *counter, expr *init, expr *cond, expr *next, expr *body)
+{
+    expr *e = node(EX_SUM);
+    e->name = xstrdup(counter ? counter : "");
+    e->a = init;
+    e->b = cond;
+    e->c = next;
+    e->d = body;
+    return e;
+}
+
 /* e's own fields, without children or lookup caches. */
 static expr *copy_node(const expr *e)
 {
@@ -93,6 +104,7 @@ expr *expr_clone(const expr *e)
     n->a = expr_clone(e->a);
     n->b = expr_clone(e->b);
     n->c = expr_clone(e->c);
+    n->d = expr_clone(e->d);
     return n;
 }
 
@@ -103,6 +115,7 @@ void expr_free(expr *e)
     expr_free(e->a);
     expr_free(e->b);
     expr_free(e->c);
+    expr_free(e->d);
     free(e->name);
     free(e);
 }
@@ -322,6 +335,8 @@ static expr_status apply_unary(expr_op op, int64_t a, int64_t *out, const char *
     }
 }
 
+static expr_status eval_sum(const expr *e, const expr_env *env, int64_t *out, const char **why);
+
 expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, const char **why)
 {
     int64_t a, b;
@@ -363,8 +378,58 @@ expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, const ch
         if ((s = expr_eval(e->a, env, &a, why)) != EXPR_OK)
             return s;
         return expr_eval(a ? e->b : e->c, env, out, why);
+    case EX_SUM:
+        return eval_sum(e, env, out, why);
     }
     return fail(EXPR_UNKNOWN, "bad expression node", why);
+}
+
+/* env with the counter of sum e set; false when the table is full. */
+static bool env_with_counter(expr_env *local, const expr_env *env, const expr *e, int64_t v)
+{
+    if (env)
+        *local = *env;
+    else
+        expr_env_init(local);
+    return expr_env_set(local, e->name, v);
+}
+
+static expr_status eval_sum(const expr *e, const expr_env *env, int64_t *out, const char **why)
+{
+    int64_t v, go, w, total = 0;
+    expr_status s;
+    if ((s = expr_eval(e->a, env, &v, why)) != EXPR_OK)
+        return s;
+    expr_env *local = xmalloc(sizeof *local);
+    if (!env_with_counter(local, env, e, v)) {
+        free(local);
+        return fail(EXPR_UNKNOWN, "too many names bound to sum a loop", why);
+    }
+    int slot = expr_env_find(local, e->name);
+    for (int64_t step = 0;; step++) {
+        local->values[slot] = v;
+        if ((s = expr_eval(e->b, local, &go, why)) != EXPR_OK)
+            break;
+        if (!go) {
+            *out = total;
+            break;
+        }
+        if (step == EXPR_SUM_MAX_STEPS) {
+            s = fail(EXPR_UNKNOWN,
+                     "a loop whose work changes with its counter runs more than 65536 times", why);
+            break;
+        }
+        if ((s = expr_eval(e->d, local, &w, why)) != EXPR_OK)
+            break;
+        if (__builtin_add_overflow(total, w, &total)) {
+            s = fail(EXPR_OVERFLOW, "overflow", why);
+            break;
+        }
+        if ((s = expr_eval(e->c, local, &v, why)) != EXPR_OK)
+            break;
+    }
+    free(local);
+    return s;
 }
 
 /* ---- evaluation, 32 lanes at once ---- */
@@ -504,6 +569,14 @@ static uint32_t eval_lanes(const expr *e, const expr_env *envs, uint32_t mask, i
         EACH_LANE(l, ok_c)
         out[l] = b[l];
         return ok | ok_c;
+    case EX_SUM:
+        EACH_LANE(l, mask)
+        {
+            expr_status s = expr_eval(e, envs ? &envs[l] : NULL, &out[l], NULL);
+            ok |= (uint32_t)(s == EXPR_OK) << l;
+            *unk |= (uint32_t)(s == EXPR_UNBOUND || s == EXPR_UNKNOWN) << l;
+        }
+        return ok;
     }
     *unk |= mask;
     return 0;
@@ -536,6 +609,7 @@ void expr_alias_names(expr *e, const expr_env *env)
     expr_alias_names(e->a, env);
     expr_alias_names(e->b, env);
     expr_alias_names(e->c, env);
+    expr_alias_names(e->d, env);
 }
 
 /* ---- queries ---- */
@@ -546,7 +620,8 @@ bool expr_uses_builtin(const expr *e, expr_builtin b)
         return false;
     if (e->kind == EX_SYM && e->builtin == b && b != SYM_NAMED)
         return true;
-    return expr_uses_builtin(e->a, b) || expr_uses_builtin(e->b, b) || expr_uses_builtin(e->c, b);
+    return expr_uses_builtin(e->a, b) || expr_uses_builtin(e->b, b) || expr_uses_builtin(e->c, b) ||
+           expr_uses_builtin(e->d, b);
 }
 
 bool expr_uses_name(const expr *e, const char *name)
@@ -555,7 +630,8 @@ bool expr_uses_name(const expr *e, const char *name)
         return false;
     if (e->kind == EX_SYM && e->builtin == SYM_NAMED && strcmp(e->name, name) == 0)
         return true;
-    return expr_uses_name(e->a, name) || expr_uses_name(e->b, name) || expr_uses_name(e->c, name);
+    return expr_uses_name(e->a, name) || expr_uses_name(e->b, name) || expr_uses_name(e->c, name) ||
+           expr_uses_name(e->d, name);
 }
 
 const char *expr_first_unbound(const expr *e, const expr_env *env)
@@ -569,6 +645,16 @@ const char *expr_first_unbound(const expr *e, const expr_env *env)
         return NULL;
     }
     const char *n = expr_first_unbound(e->a, env);
+    if (e->kind == EX_SUM) {
+        /* The counter is bound inside the loop (to any value: names only). */
+        expr_env *local = xmalloc(sizeof *local);
+        if (!n && !env_with_counter(local, env, e, 0))
+            n = e->name;
+        for (const expr *k = e->b; !n && k; k = k == e->b ? e->c : k == e->c ? e->d : NULL)
+            n = expr_first_unbound(k, local);
+        free(local);
+        return n;
+    }
     if (!n)
         n = expr_first_unbound(e->b, env);
     if (!n)
@@ -599,6 +685,16 @@ void expr_unbound_syms(const expr *e, const expr_env *env, expr_sym_ref *out, in
         return;
     }
     expr_unbound_syms(e->a, env, out, n, max, overflow);
+    if (e->kind == EX_SUM) {
+        expr_env *local = xmalloc(sizeof *local);
+        if (env_with_counter(local, env, e, 0)) {
+            expr_unbound_syms(e->b, local, out, n, max, overflow);
+            expr_unbound_syms(e->c, local, out, n, max, overflow);
+            expr_unbound_syms(e->d, local, out, n, max, overflow);
+        }
+        free(local);
+        return;
+    }
     expr_unbound_syms(e->b, env, out, n, max, overflow);
     expr_unbound_syms(e->c, env, out, n, max, overflow);
 }
@@ -618,8 +714,16 @@ static expr *fold(expr *e)
     e->a = fold(e->a);
     e->b = fold(e->b);
     e->c = fold(e->c);
+    e->d = fold(e->d);
     int64_t v;
     switch (e->kind) {
+    case EX_SUM:
+        /* Nothing left to bind: the loop's total. */
+        if (!expr_first_unbound(e, NULL) && expr_eval(e, NULL, &v, NULL) == EXPR_OK) {
+            expr_free(e);
+            return expr_const(v);
+        }
+        return e;
     case EX_UNARY:
     case EX_BINARY:
         /* A subtree that evaluates without any binding is a constant. When
@@ -712,8 +816,20 @@ static expr *substitute(const expr *e, const expr_env *env)
         return expr_const(v);
     expr *n = copy_node(e);
     n->a = substitute(e->a, env);
+    if (e->kind == EX_SUM && env && expr_env_find(env, e->name) >= 0) {
+        /* The loop's own counter shadows a binding of the same name. */
+        expr_env *inner = xmalloc(sizeof *inner);
+        *inner = *env;
+        expr_env_unset(inner, e->name);
+        n->b = substitute(e->b, inner);
+        n->c = substitute(e->c, inner);
+        n->d = substitute(e->d, inner);
+        free(inner);
+        return n;
+    }
     n->b = substitute(e->b, env);
     n->c = substitute(e->c, env);
+    n->d = substitute(e->d, env);
     return n;
 }
 
@@ -872,6 +988,20 @@ static void print(sbuf *b, const expr *e)
         else
             print_child(b, e, e->c, false);
         return;
+    case EX_SUM: {
+        /* As the loop reads: sum(n = 0; n < N; n = n + 1: body). */
+        const expr *part[4] = {e->a, e->b, e->c, e->d};
+        static const char *const sep[4] = {"; ", "; ", ": ", ")"};
+        sbuf_addf(b, "sum(%s = ", e->name);
+        for (int i = 0; i < 4; i++) {
+            if (i == 2)
+                sbuf_addf(b, "%s = ", e->name);
+            if (part[i])
+                print(b, part[i]);
+            sbuf_add(b, sep[i]);
+        }
+        return;
+    }
     }
 }
 

@@ -15,6 +15,7 @@ typedef enum expr_kind {
     EX_BINARY,  /* a op b */
     EX_COND,    /* a ? b : c */
     EX_UNKNOWN, /* something the front end could not express; reason in name */
+    EX_SUM,     /* a loop's total: for (name = a; b; name = c) add d (see expr_loop_sum) */
 } expr_kind;
 
 typedef enum expr_builtin {
@@ -66,8 +67,8 @@ typedef struct expr {
     expr_op op;
     expr_builtin builtin;
     int64_t value;
-    char *name; /* EX_SYM named symbol, or EX_UNKNOWN reason */
-    struct expr *a, *b, *c;
+    char *name;                 /* EX_SYM named symbol, EX_UNKNOWN reason, EX_SUM counter */
+    struct expr *a, *b, *c, *d; /* d: EX_SUM's body only */
     /* Lookup cache of a named symbol, not part of its meaning: the env slot
      * where the name was last found. The per-lane walk evaluates the same
      * tree millions of times against envs laid out alike, so one string
@@ -88,6 +89,14 @@ expr *expr_unknown(const char *reason);
 expr *expr_unary(expr_op op, expr *a);
 expr *expr_binary(expr_op op, expr *a, expr *b);
 expr *expr_cond(expr *c, expr *t, expr *f);
+/* The sum of body over the values a loop's counter takes: counter = init;
+ * while cond: add body, counter = next. For work that changes with an
+ * outer loop's counter (a triangular loop's inner trip count), where
+ * trips x body would leave the counter free. body, cond and next see the
+ * counter; init does not. Evaluation runs the loop, at most
+ * EXPR_SUM_MAX_STEPS iterations (else EXPR_UNKNOWN, with why). */
+expr *expr_loop_sum(const char *counter, expr *init, expr *cond, expr *next, expr *body);
+#define EXPR_SUM_MAX_STEPS (1 << 16)
 expr *expr_clone(const expr *e);
 void expr_free(expr *e);
 

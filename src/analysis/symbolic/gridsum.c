@@ -41,7 +41,7 @@ static int dims_read(const expr *e)
 {
     if (!e)
         return 0;
-    if (e->kind == EX_UNKNOWN)
+    if (e->kind == EX_UNKNOWN || e->kind == EX_SUM)
         return -1;
     if (e->kind == EX_SYM) {
         for (int d = 0; d < 3; d++)

@@ -149,6 +149,11 @@ static expr *mark_unknowns(const expr *e, const expr_env *env)
         return NULL;
     if (e->kind == EX_SYM && !sym_bound(e, env))
         return expr_unknown(e->builtin == SYM_NAMED ? e->name : expr_builtin_name(e->builtin));
+    if (e->kind == EX_SUM) {
+        /* Its counter is its own: unknown only for what it reads outside. */
+        const char *free_name = expr_first_unbound(e, env);
+        return free_name ? expr_unknown(free_name) : expr_clone(e);
+    }
     expr *n = expr_clone(e);
     expr_free(n->a);
     expr_free(n->b);

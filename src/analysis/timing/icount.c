@@ -371,9 +371,23 @@ static void propagate(code *c)
     }
 }
 
-/* What no rule placed: the most placed block of the innermost loop around
- * it that has one (a loop is a backward jump's range of instructions),
- * else once per warp. */
+/* Whether instruction at lies in a loop nested in [outer_lo, outer_hi]
+ * that does not hold instruction own: such a block runs as often as that
+ * inner loop, not as the blocks beside own (a triangular loop's inner
+ * loop runs hundreds of times for each pass of the outer one). */
+static bool in_inner_loop(size_t at, size_t own, size_t outer_lo, size_t outer_hi, const size_t *lo,
+                          const size_t *hi, size_t n_loops)
+{
+    for (size_t l = 0; l < n_loops; l++)
+        if (lo[l] >= outer_lo && hi[l] <= outer_hi && hi[l] - lo[l] < outer_hi - outer_lo &&
+            lo[l] <= at && at <= hi[l] && !(lo[l] <= own && own <= hi[l]))
+            return true;
+    return false;
+}
+
+/* What no rule placed: the most placed block at its own depth of the
+ * innermost loop around it that has one (a loop is a backward jump's range
+ * of instructions), else once per warp. */
 static void guess(code *c, double warps)
 {
     /* The loops, found once: each backward jump's range. */
@@ -403,7 +417,8 @@ static void guess(code *c, double warps)
             tried = hi[best] - lo[best] + 1;
             double most = -1;
             for (int m = c->block_of[lo[best]]; m <= c->block_of[hi[best]]; m++)
-                if (c->b[m].placed && c->b[m].count > most)
+                if (c->b[m].placed && c->b[m].count > most &&
+                    !in_inner_loop(c->b[m].first, b->first, lo[best], hi[best], lo, hi, n_loops))
                     most = c->b[m].count;
             if (most >= 0) {
                 b->count = most;

@@ -194,6 +194,9 @@ static expr *with_arms(const expr *e, arm_env *a)
         return expr_binary(e->op, with_arms(e->a, a), with_arms(e->b, a));
     case EX_COND:
         return expr_cond(with_arms(e->a, a), with_arms(e->b, a), with_arms(e->c, a));
+    case EX_SUM:
+        return expr_loop_sum(e->name, with_arms(e->a, a), with_arms(e->b, a), with_arms(e->c, a),
+                             with_arms(e->d, a));
     default:
         return expr_clone(e);
     }

@@ -40,12 +40,18 @@ static expr *subst(const expr *e, const char *name, const expr *rep)
     if (e->kind == EX_SYM && e->builtin == SYM_NAMED && strcmp(e->name, name) == 0)
         return expr_clone(rep);
     expr *n = expr_clone(e);
+    /* A loop sum's own counter shadows the name: only its start sees it. */
+    bool shadowed = e->kind == EX_SUM && strcmp(e->name, name) == 0;
     expr_free(n->a);
+    n->a = subst(e->a, name, rep);
+    if (shadowed)
+        return n;
     expr_free(n->b);
     expr_free(n->c);
-    n->a = subst(e->a, name, rep);
+    expr_free(n->d);
     n->b = subst(e->b, name, rep);
     n->c = subst(e->c, name, rep);
+    n->d = subst(e->d, name, rep);
     return n;
 }
 
