@@ -281,6 +281,10 @@ typedef struct cusrc_counts {
      * measured, rounded down) or were never measured (lgammaf, the half
      * intrinsics: not counted): the first such call. */
     char *flops_estimate;
+    /* Non-NULL when shared memory is used without an access site (a CUB
+     * block collective's TempStorage): the shared wavefronts are then at
+     * least what the sites give. The first such call. */
+    char *shared_missing;
 } cusrc_counts;
 
 /* One analysed body: a non-templated kernel, one instantiation of a

@@ -64,6 +64,69 @@ static void skip_call(walker *w, cnode *call, const char *what, CXCursor def)
     free(l.file);
 }
 
+/* CUB's block- and warp-wide collectives exchange the threads' items
+ * through registers and the TempStorage the caller gives them in shared
+ * memory, never global memory (CUB's documentation of each class); on
+ * integer items they do no floating-point work. Such a call (or the
+ * constructor that binds the TempStorage) adds nothing to the global or
+ * FLOP counts; its shared-memory traffic has no site, which the counts
+ * say. On floating-point items the operator's FLOPs are not counted: the
+ * call stays one the counts miss. */
+static bool cub_collective(walker *w, cnode *call, CXCursor def)
+{
+    static const char *const classes[] = {
+        "BlockReduce",        "BlockScan",      "BlockAdjacentDifference",
+        "BlockDiscontinuity", "BlockExchange",  "BlockShuffle",
+        "BlockRadixSort",     "BlockMergeSort", "WarpReduce",
+        "WarpScan",           "WarpExchange",   "WarpMergeSort",
+    };
+    CXCursor cls = clang_getCursorSemanticParent(def);
+    if (cls.kind != CXCursor_ClassDecl && cls.kind != CXCursor_StructDecl &&
+        cls.kind != CXCursor_ClassTemplate)
+        return false;
+    char *name = cn_spelling(cls);
+    bool known = false;
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0] && !known; i++)
+        known = !strcmp(name, classes[i]);
+    free(name);
+    if (!known)
+        return false;
+    CXType item =
+        clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(clang_getCursorType(cls), 0));
+    switch (item.kind) {
+    case CXType_Bool:
+    case CXType_Char_U:
+    case CXType_UChar:
+    case CXType_UShort:
+    case CXType_UInt:
+    case CXType_ULong:
+    case CXType_ULongLong:
+    case CXType_Char_S:
+    case CXType_SChar:
+    case CXType_Short:
+    case CXType_Int:
+    case CXType_Long:
+    case CXType_LongLong:
+        break;
+    default:
+        return false;
+    }
+    /* The arguments are walked by the caller, as for any call not followed. */
+    cusrc_counts *c = &w->u->variants[w->variant].counts;
+    if (!c->shared_missing && def.kind != CXCursor_Constructor) {
+        src_loc l = {0};
+        cn_loc(w->t, call->cur, &l);
+        char *q = call_qualified_name(def);
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "line %d: the shared-memory traffic of '%s' is not counted", l.line, q);
+        c->shared_missing = sbuf_take(&b);
+        free(q);
+        free(l.file);
+    }
+    return true;
+}
+
 /* Binds the pointer and reference parameters of def to the memory their
  * arguments name, in the caller's context. */
 static void bind_pointers(walker *w, cnode **args, int np, CXCursor def, call_frame *fr)
@@ -140,7 +203,8 @@ bool call_walk(walker *w, cnode *call)
     if (kind == CALLEE_NONE)
         return false;
     if (kind == CALLEE_LIBRARY) {
-        skip_call(w, call, "calls the library function", def);
+        if (!cub_collective(w, call, def))
+            skip_call(w, call, "calls the library function", def);
         return false;
     }
     if (kind == CALLEE_OPAQUE) {

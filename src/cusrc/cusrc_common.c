@@ -84,6 +84,7 @@ static void counts_free(cusrc_counts *c)
     free(c->incomplete);
     free(c->unsited_global);
     free(c->flops_estimate);
+    free(c->shared_missing);
 }
 
 void cusrc_launch_free(cusrc_launch *l)

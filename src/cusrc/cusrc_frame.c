@@ -33,6 +33,10 @@ char *call_qualified_name(CXCursor c)
         if (k != CXCursor_Namespace && k != CXCursor_StructDecl && k != CXCursor_ClassDecl &&
             k != CXCursor_ClassTemplate && k != CXCursor_UnionDecl)
             break;
+        /* CCCL's versioned inline namespace (cub::CUB_300001_SM_900) is
+         * not part of the name a user writes. */
+        if (k == CXCursor_Namespace && clang_Cursor_isInlineNamespace(p))
+            continue;
         char *pn = cn_spelling(p);
         if (!pn[0]) {
             free(pn);

@@ -304,6 +304,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
         .has_launch = launch != NULL,
         .incomplete = kern->note,
         .flops_estimate = c->flops_estimate,
+        .shared_missing = c->shared_missing,
     };
     /* Code the front end saw but could not count (calls it does not follow,
      * memory it cannot place): the counts are lower bounds. */

@@ -643,6 +643,8 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         /* Code the front end could not read may access memory too. */
         if (!k->traffic_why && in->incomplete && !k->annotated)
             k->traffic_why = xstrdup(in->incomplete);
+        if (!k->traffic_why && in->shared_missing)
+            k->traffic_why = xstrdup(in->shared_missing);
     }
     /* A site left out of the L1 sums would be missing here too. */
     if (in->traffic && in->traffic->n_left_out == 0 && in->has_block_footprint && in->dims_known)

@@ -176,6 +176,9 @@ typedef struct kroof_input {
     /* A math call whose compiled instructions depend on its argument: the
      * FLOPs count it at the least measured (cusrc_counts.flops_estimate). */
     const char *flops_estimate;
+    /* Shared-memory traffic the sites do not hold (a CUB collective's
+     * TempStorage): the shared wavefronts are then a lower count. */
+    const char *shared_missing;
     /* The launch's footprint (analysis/memory/footprint), when its size is known;
      * footprint_why NULL: every site followed. */
     bool has_footprint;
