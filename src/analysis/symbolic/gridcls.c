@@ -5,6 +5,7 @@
  * block is reported rather than silently averaged away. */
 #include "analysis/symbolic/gridcls.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,12 +56,44 @@ static void classes_of(int64_t extent, bool used, dim_classes *c)
     c->count[c->n++] = 1;
 }
 
+/* Interior blocks whose counts are neither alike nor on a line (a mask
+ * that keeps the upper triangle of each matrix of a batch): the mean of
+ * GRIDCLS_SAMPLES blocks spread over the interior by the golden ratio's
+ * sequence, which no period of the grid aliases (evenly spaced blocks at a
+ * stride of a whole matrix would all sit at the same row), times the
+ * interior's count. An estimate. */
+#define GRIDCLS_SAMPLES 64
+static bool sample_interior(const int64_t grid[3], int d, gridcls_fn fn, void *ctx,
+                            int64_t sum[GRIDCLS_METRICS], char *why, size_t why_size)
+{
+    int64_t n = grid[d] - 2;
+    double acc[GRIDCLS_METRICS] = {0};
+    for (int i = 0; i < GRIDCLS_SAMPLES; i++) {
+        double f = 0.5 + 0.6180339887498949 * i;
+        f -= (double)(int64_t)f;
+        int64_t bid[3] = {0, 0, 0}, m[GRIDCLS_METRICS] = {0};
+        bid[d] = 1 + (int64_t)(f * (double)n);
+        if (bid[d] > n)
+            bid[d] = n;
+        if (!fn(bid, m, why, why_size, ctx))
+            return false;
+        for (int k = 0; k < GRIDCLS_METRICS; k++)
+            acc[k] += (double)m[k];
+    }
+    for (int k = 0; k < GRIDCLS_METRICS; k++) {
+        double t = acc[k] / GRIDCLS_SAMPLES * (double)n + 0.5;
+        sum[k] = t < 9.2e18 ? (int64_t)t : INT64_MAX;
+    }
+    return true;
+}
+
 /* Interior blocks that differ along the one dimension the site reads
  * (triangular loop nests: each block's rows run a different length). Up to
  * GRIDCLS_ENUMERATE of them are each evaluated; more are summed as a linear
  * trend when the probes lie on a line (exact for per-block counts affine in
- * the block index, which triangular nests over a 1-D grid give). Returns
- * false when fn fails; sets res->uniform and its note either way. */
+ * the block index, which triangular nests over a 1-D grid give), else from
+ * a sample (sample_interior). Returns false when fn fails; sets
+ * res->uniform and its note either way. */
 #define GRIDCLS_ENUMERATE 16
 static bool resum_interior(const int64_t grid[3], int d, const int64_t ref[GRIDCLS_METRICS],
                            const int64_t mid[GRIDCLS_METRICS], const int64_t last[GRIDCLS_METRICS],
@@ -69,7 +102,9 @@ static bool resum_interior(const int64_t grid[3], int d, const int64_t ref[GRIDC
 {
     int64_t g = grid[d], n = g - 2; /* interior blocks 1 .. g-2 */
     int64_t sum[GRIDCLS_METRICS] = {0};
+    int evaluated = 2;
     if (n <= GRIDCLS_ENUMERATE) {
+        evaluated = (int)n - 1;
         for (int64_t b = 1; b <= n; b++) {
             int64_t bid[3] = {0, 0, 0}, m[GRIDCLS_METRICS] = {0};
             bid[d] = b;
@@ -84,25 +119,33 @@ static bool resum_interior(const int64_t grid[3], int d, const int64_t ref[GRIDC
         res->uniform = true;
     } else {
         int64_t pm = g / 2, pl = g - 2;
-        for (int k = 0; k < GRIDCLS_METRICS; k++) {
+        bool line = true;
+        for (int k = 0; k < GRIDCLS_METRICS && line; k++) {
             int64_t a, b, ends;
-            /* Not on a line, or too large to tell: the note already says
-             * the total takes the interior as like block 1. */
-            if (__builtin_mul_overflow(mid[k] - ref[k], pl - 1, &a) ||
-                __builtin_mul_overflow(last[k] - ref[k], pm - 1, &b) || a != b ||
-                __builtin_add_overflow(ref[k], last[k], &ends) ||
-                __builtin_mul_overflow(n, ends, &sum[k]))
-                return true;
+            line = !__builtin_mul_overflow(mid[k] - ref[k], pl - 1, &a) &&
+                   !__builtin_mul_overflow(last[k] - ref[k], pm - 1, &b) && a == b &&
+                   !__builtin_add_overflow(ref[k], last[k], &ends) &&
+                   !__builtin_mul_overflow(n, ends, &sum[k]);
             sum[k] /= 2;
         }
-        snprintf(res->note, sizeof res->note,
-                 "interior blocks differ along %c, on a line through blockIdx.%c = 1, %lld and "
-                 "%lld: summed as that line",
-                 dim_name[d], dim_name[d], (long long)pm, (long long)pl);
+        if (line) {
+            snprintf(res->note, sizeof res->note,
+                     "interior blocks differ along %c, on a line through blockIdx.%c = 1, %lld "
+                     "and %lld: summed as that line",
+                     dim_name[d], dim_name[d], (long long)pm, (long long)pl);
+        } else {
+            if (!sample_interior(grid, d, fn, ctx, sum, why, why_size))
+                return false;
+            evaluated += GRIDCLS_SAMPLES;
+            snprintf(res->note, sizeof res->note,
+                     "interior blocks differ along %c, not on a line: the total scales the mean "
+                     "of %d blocks spread over the %lld (an estimate)",
+                     dim_name[d], GRIDCLS_SAMPLES, (long long)n);
+        }
     }
     for (int k = 0; k < GRIDCLS_METRICS; k++)
         res->sum[k] += sum[k] - n * ref[k];
-    res->classes += (int)(n <= GRIDCLS_ENUMERATE ? n - 1 : 2);
+    res->classes += evaluated;
     return true;
 }
 
