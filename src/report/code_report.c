@@ -154,18 +154,23 @@ static json_t *checks_json(const imix *m, const char *kernel, const double *src,
 }
 
 const ptx_function *kernel_ptx_function(const code_listing *c, const char *mangled,
-                                        const char *arch)
+                                        const char *arch, const ptx_module **module)
 {
-    const ptx_function *any = NULL;
+    const ptx_function *last = NULL;
+    const ptx_module *last_module = NULL;
     for (size_t i = 0; c && mangled && i < c->n_ptx; i++) {
-        const ptx_function *f = ptx_find(&c->ptx[i], mangled);
+        const ptx_module *m = &c->ptx[i];
+        const ptx_function *f = ptx_find(m, mangled);
         if (!f)
             continue;
-        if (!arch || !strncmp(c->ptx[i].target, arch, strlen(arch)))
-            return f;
-        any = f;
+        last = f;
+        last_module = m;
+        if (!arch || !m->target[0] || !strncmp(m->target, arch, strlen(arch)))
+            break;
     }
-    return c && c->n_ptx == 1 ? any : NULL;
+    if (module)
+        *module = last_module;
+    return last;
 }
 
 /* {"raise": [232], "lower": [40]}: each count once, in the PTX's order
@@ -232,7 +237,7 @@ json_t *code_kernel_json(const code_listing *c, const char *mangled, const char 
         json_object_set_new(o, "checks", checks_json(&m, kernel, src_flops, notes));
     if (notes)
         async_notes(&m, kernel, notes);
-    const ptx_function *pf = kernel_ptx_function(c, mangled, arch);
+    const ptx_function *pf = kernel_ptx_function(c, mangled, arch, NULL);
     if (pf && pf->n_maxnreg)
         json_object_set_new(o, "setmaxnreg", maxnreg_json(pf));
     return o;

@@ -31,10 +31,11 @@ void code_listing_free(code_listing *c);
 json_t *code_kernel_json(const code_listing *c, const char *mangled, const char *kernel,
                          const char *arch, const double *src_flops, json_t *notes);
 
-/* The kernel's PTX function: the module for its arch ("sm_90a" for
- * "sm_90"), else the only module; NULL when not there. */
+/* The kernel's PTX function: in the module for its arch ("sm_90a" for
+ * "sm_90") or one without a target, else in the last module that holds
+ * it; NULL when not there. *module (when not NULL) gets its module. */
 const ptx_function *kernel_ptx_function(const code_listing *c, const char *mangled,
-                                        const char *arch);
+                                        const char *arch, const ptx_module **module);
 
 /* One line for the text report's "compiled code" section. */
 void code_kernel_text(sbuf *out, const char *kernel, const char *arch, const json_t *code);

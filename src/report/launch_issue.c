@@ -70,19 +70,16 @@ static bool find_code(const code_listing *c, const char *mangled, const char *ar
             return true;
         }
     }
-    for (size_t i = 0; i < c->n_ptx; i++) {
-        const ptx_module *m = &c->ptx[i];
-        const ptx_function *f = ptx_find(m, mangled);
-        if (f && (!m->target[0] || !arch || !strcmp(m->target, arch) || i + 1 == c->n_ptx)) {
-            int files = 0;
-            for (size_t k = 0; k < m->n_files; k++)
-                if (m->files[k].index > files)
-                    files = m->files[k].index;
-            *out = (code_fn){IMIX_PTX, f->insns, f->n_insns, ptx_path, m, files};
-            return true;
-        }
-    }
-    return false;
+    const ptx_module *m = NULL;
+    const ptx_function *f = kernel_ptx_function(c, mangled, arch, &m);
+    if (!f)
+        return false;
+    int files = 0;
+    for (size_t k = 0; k < m->n_files; k++)
+        if (m->files[k].index > files)
+            files = m->files[k].index;
+    *out = (code_fn){IMIX_PTX, f->insns, f->n_insns, ptx_path, m, files};
+    return true;
 }
 
 /* The code's index of a source file; 0 = not in the code. */

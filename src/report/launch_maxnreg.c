@@ -20,7 +20,7 @@ static void counts(const ptx_function *f, int *raise, int *n_raise, int *lower, 
 
 bool launch_maxnreg_check(const launch_maxnreg_in *in, json_t *launch_json, finding_list *findings)
 {
-    const ptx_function *f = kernel_ptx_function(in->code, in->mangled, in->arch->name);
+    const ptx_function *f = kernel_ptx_function(in->code, in->mangled, in->arch->name, NULL);
     if (!f || !f->n_maxnreg)
         return false;
     int raise[PTX_MAX_MAXNREG], lower[PTX_MAX_MAXNREG], n_raise, n_lower;

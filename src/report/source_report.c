@@ -198,7 +198,7 @@ static json_t *paths_json(const cusrc_launch *l, const kroof_defines *defs)
  * apply: registers or shared memory do not set what the launch holds. */
 static bool hopper_checks(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
                           const source_target *t, const kernel_row *row, const kroof_defines *defs,
-                          occ_result *r, json_t *o, finding_list *findings)
+                          int threads, occ_result *r, json_t *o, finding_list *findings)
 {
     const char *file = l->loc.file ? l->loc.file : in->file;
     int64_t grid[3];
@@ -206,12 +206,6 @@ static bool hopper_checks(const source_inputs *in, const cusrc_launch *l, const 
         &(launch_cluster_in){t->arch, t->product, l, v->name, file, r,
                              dim3_with_defines(&l->grid, defs, grid) ? grid : NULL},
         r, o, findings);
-    int threads = r->warps_per_block * t->arch->warp_size;
-    const json_t *blk = json_object_get(o, "block");
-    if (json_is_array(blk))
-        threads = (int)(json_integer_value(json_array_get(blk, 0)) *
-                        json_integer_value(json_array_get(blk, 1)) *
-                        json_integer_value(json_array_get(blk, 2)));
     bool maxnreg =
         launch_maxnreg_check(&(launch_maxnreg_in){t->arch, in->code, variant_mangled(in->unit, v),
                                                   v->name, row->ptx->registers, threads, l, file},
@@ -321,7 +315,8 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
                      occ_failure_reason(r.failure));
     if (r.failure != OCC_OK)
         return;
-    bool no_advice = hopper_checks(in, l, v, t, row, &defs, &r, o, findings);
+    bool no_advice =
+        hopper_checks(in, l, v, t, row, &defs, launch.threads_per_block, &r, o, findings);
     occ_advice adv[4];
     int n_adv = no_advice ? 0 : occ_advise(a, &k, &launch, &r, adv, 4);
     if (n_adv > 0) {
