@@ -53,9 +53,31 @@ static bool is_member(cnode *n, const char *name)
     return same;
 }
 
+/* The variable an lvalue like attrs[0].val.clusterDim.x, &attrs[0] or
+ * attrs starts from; a null cursor when it is not one. */
+static CXCursor root_variable(cnode *n)
+{
+    for (int depth = 0; n && depth < CN_MAX_DEPTH; depth++) {
+        n = cn_strip(n);
+        if (!n)
+            break;
+        if (n->kind == CXCursor_DeclRefExpr)
+            return clang_getCursorReferenced(n->cur);
+        if ((n->kind != CXCursor_MemberRefExpr && n->kind != CXCursor_ArraySubscriptExpr &&
+             n->kind != CXCursor_UnaryOperator) ||
+            !n->n_kids)
+            break;
+        n = n->kids[0];
+    }
+    return clang_getNullCursor();
+}
+
 /* An assignment to ...clusterDim.x (or .y, .z), or to ...clusterDim
- * itself from a {x, y, z} list, anywhere in the function. */
-static void walk(fn_ctx *f, cnode *n, cusrc_dim3 *d, int depth)
+ * itself from a {x, y, z} list, of the attribute array the launch's
+ * configuration names (attrs: another launch's attributes in the same
+ * function are not this one's), or anywhere in the function when the
+ * configuration's attrs are not visible. */
+static void walk(fn_ctx *f, cnode *n, cusrc_dim3 *d, CXCursor attrs, int depth)
 {
     if (depth > CN_MAX_DEPTH)
         return;
@@ -68,6 +90,9 @@ static void walk(fn_ctx *f, cnode *n, cusrc_dim3 *d, int depth)
         assign = !strcmp(name, "operator=");
         free(name);
     }
+    if (assign && !clang_Cursor_isNull(attrs) &&
+        !clang_equalCursors(root_variable(n->kids[0]), attrs))
+        assign = false;
     if (assign) {
         cnode *lhs = cn_strip(n->kids[0]), *rhs = n->kids[n->n_kids - 1];
         if (lhs && lhs->kind == CXCursor_MemberRefExpr && lhs->n_kids >= 1 &&
@@ -91,14 +116,14 @@ static void walk(fn_ctx *f, cnode *n, cusrc_dim3 *d, int depth)
         }
     }
     for (int i = 0; i < n->n_kids; i++)
-        walk(f, n->kids[i], d, depth + 1);
+        walk(f, n->kids[i], d, attrs, depth + 1);
 }
 
-void cluster_from_config(fn_ctx *f, cusrc_launch *l)
+void cluster_from_config(fn_ctx *f, cnode *attrs_field, cusrc_launch *l)
 {
     cusrc_dim3 d;
     memset(&d, 0, sizeof d);
-    walk(f, f->root, &d, 0);
+    walk(f, f->root, &d, attrs_field ? root_variable(attrs_field) : clang_getNullCursor(), 0);
     if (!d.present)
         return;
     for (int i = 0; i < 3; i++)

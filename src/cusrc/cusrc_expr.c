@@ -582,6 +582,19 @@ static void mem_intrinsic(walker *w, cnode *call)
                                         "__ldlu", "__ldcv", NULL};
     static const char *const stores[] = {"__stcg", "__stcs", "__stwb", "__stwt", NULL};
     char *name = cn_ref_name(call->cur);
+    /* Copies the hardware makes on the threads' behalf (cp.async, the copy
+     * engine's bulk copies: TMA) read global memory no access of the
+     * source names: the counts miss those bytes and say so. */
+    static const char *const async_copies[] = {"memcpy_async", "__pipeline_memcpy_async", NULL};
+    if (name && (wk_in_list(name, async_copies) || strncmp(name, "cp_async_bulk", 13) == 0)) {
+        src_loc l = {0};
+        cn_loc(w->t, call->cur, &l);
+        wk_incomplete(w,
+                      "line %d: '%s' copies global memory asynchronously; its bytes are not "
+                      "counted",
+                      l.line, name);
+        free(l.file);
+    }
     bool atomic = strncmp(name, "atomic", 6) == 0;
     bool load = wk_in_list(name, loads), store = wk_in_list(name, stores);
     free(name);

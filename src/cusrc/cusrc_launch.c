@@ -512,7 +512,7 @@ static void scan_call_at(scan_state *ss, fn_ctx *f, cnode *n)
         if (!g || !b)
             l->why_not = xstrdup("the launch configuration is not visible (set its gridDim and "
                                  "blockDim in this function)");
-        cluster_from_config(f, l);
+        cluster_from_config(f, config_field(f, cfg, "attrs"), l);
     } else {
         expand_call(ss, f, n);
     }

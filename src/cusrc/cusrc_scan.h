@@ -125,10 +125,12 @@ void scan_merge_launches(cusrc_tu *t);
 void scan_note_unfollowed(scan_state *s);
 
 /* cusrc_cluster.c: a cudaLaunchKernelEx's cluster from the clusterDim
- * its function sets; then, once the file is scanned, the kernel's
- * __cluster_dims__ and cudaFuncSetAttribute cluster attributes (usr: the
- * launched kernel's). */
-void cluster_from_config(fn_ctx *f, cusrc_launch *l);
+ * its function sets in the attribute array of its configuration
+ * (attrs_field: the configuration's attrs; NULL: not visible, any
+ * clusterDim of the function); then, once the file is scanned, the
+ * kernel's __cluster_dims__ and cudaFuncSetAttribute cluster attributes
+ * (usr: the launched kernel's). */
+void cluster_from_config(fn_ctx *f, cnode *attrs_field, cusrc_launch *l);
 void cluster_bind(cusrc_tu *t, cusrc_launch *l, const char *usr);
 
 #endif

@@ -1340,6 +1340,8 @@ static void test_clusters(void **state)
     } want[] = {
         {"pairs<<<", "__cluster_dims__", 2, false},
         {"cudaLaunchKernelEx(&cfg, quads", "cudaLaunchAttributeClusterDimension", 4, false},
+        /* the same function's second configuration: its own attrs */
+        {"cudaLaunchKernelEx(&cfg2, quads", "cudaLaunchAttributeClusterDimension", 2, false},
         {"required<<<", "cudaFuncAttributeRequiredClusterWidth", 8, false},
         {"wide<<<", "cudaFuncAttributeRequiredClusterWidth", 16, true},
     };
@@ -1358,6 +1360,14 @@ static void test_clusters(void **state)
     const cusrc_launch *l = launch_at(unit(bad), line_of(bad, "cudaLaunchKernelEx", 0), 0);
     assert_non_null(l);
     assert_int_equal(l->cluster.x.value, 3);
+    /* copies the hardware makes for the threads (cp.async, a group's
+     * memcpy_async) read global memory no access names: incomplete */
+    const char *ac = "tests/data/cusrc/async_copy.cu";
+    const cusrc_unit *acu = unit(ac);
+    assert_non_null(strstr(variant(acu, "stage_pipeline")->counts.incomplete,
+                           "'__pipeline_memcpy_async' copies global memory"));
+    assert_non_null(strstr(variant(acu, "stage_group")->counts.incomplete,
+                           "'memcpy_async' copies global memory"));
     /* inline PTX that loads or stores is work the counts miss, and they
      * say so; setmaxnreg is not */
     const cusrc_unit *cal = unit("kernels/calibrate.cu");

@@ -1,7 +1,8 @@
 // Thread-block clusters set the three ways CUDA takes them (issue 49):
 // __cluster_dims__ on the kernel, cudaLaunchAttributeClusterDimension on a
 // cudaLaunchKernelEx launch, and cudaFuncSetAttribute's required cluster
-// width; and a non-portable cluster with its opt-in.
+// width; and a non-portable cluster with its opt-in. Two configurations in
+// one function keep their own attributes.
 #include <cuda_runtime.h>
 
 __global__ void __cluster_dims__(2, 1, 1) pairs(float *x)
@@ -42,6 +43,17 @@ int main()
     cfg.attrs = attr;
     cfg.numAttrs = 1;
     cudaLaunchKernelEx(&cfg, quads, x);
+
+    /* A second configuration in the same function: its own attributes. */
+    cudaLaunchConfig_t cfg2 = {};
+    cfg2.gridDim = dim3(n / 256);
+    cfg2.blockDim = dim3(256);
+    cudaLaunchAttribute attr2[1];
+    attr2[0].id = cudaLaunchAttributeClusterDimension;
+    attr2[0].val.clusterDim.x = 2;
+    cfg2.attrs = attr2;
+    cfg2.numAttrs = 1;
+    cudaLaunchKernelEx(&cfg2, quads, x);
 
     cudaFuncSetAttribute(required, cudaFuncAttributeRequiredClusterWidth, 8);
     required<<<n / 512, 512>>>(x);
