@@ -628,6 +628,9 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         return host_value(f, v, e, mark);
     }
     if (!f->device) {
+        expr *attr = v->addr_taken && !v->n_assigns ? x_device_attribute(f, v) : NULL;
+        if (attr)
+            return attr;
         note_origin(f, v, v->name);
         return expr_named(v->name);
     }
@@ -1092,6 +1095,9 @@ static expr *x_member(fn_ctx *f, cnode *n)
         }
         free(field);
     }
+    expr *prop = x_device_prop(f, n);
+    if (prop)
+        return prop;
     char *path = member_path(f, n, 0);
     if (!path && !f->device)
         path = cn_text(f->t, n->cur);

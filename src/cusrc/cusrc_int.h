@@ -272,6 +272,14 @@ bool x_argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **u
 int x_if_arm(const cnode *ifstmt, const cnode *arm, const cnode **cond);
 cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 
+/* ---- cusrc_devprop.c ---- */
+/* n (a member expression on the host) as "cudaDeviceProp.<field>" where
+ * its base is a cudaDeviceProp; NULL otherwise. */
+expr *x_device_prop(fn_ctx *f, cnode *n);
+/* v as "cudaDeviceProp.<field>" where cudaDeviceGetAttribute(&v,
+ * cudaDevAttrX, dev) fills it; NULL otherwise. */
+expr *x_device_attribute(fn_ctx *f, const var_info *v);
+
 /* ---- cusrc_cg.c ---- */
 /* A cooperative_groups type: 'b' thread_block, 'g' grid_group, 't'
  * thread_block_tile<N> (*tile = N), 0 anything else. */

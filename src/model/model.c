@@ -623,3 +623,41 @@ bool model_precision_from_name(const char *name, model_precision *out)
     }
     return false;
 }
+
+int model_device_props(const gpu_arch *a, const gpu_product *p, const char **names, int64_t *values,
+                       int max)
+{
+    /* The same fields tests/gpu/gpu_occupancy.cu checks against the card's
+     * cudaDeviceProp. */
+    const struct {
+        const char *name;
+        int64_t value;
+        bool needs_product;
+    } props[] = {
+        {"cudaDeviceProp.multiProcessorCount", p ? p->sm_count : 0, true},
+        {"cudaDeviceProp.l2CacheSize", p ? p->l2_bytes : 0, true},
+        {"cudaDeviceProp.memoryBusWidth", p ? p->mem_bus_width_bits : 0, true},
+        {"cudaDeviceProp.warpSize", a->warp_size, false},
+        {"cudaDeviceProp.maxThreadsPerBlock", a->max_threads_per_block, false},
+        {"cudaDeviceProp.maxThreadsPerMultiProcessor", a->max_threads_per_sm, false},
+        {"cudaDeviceProp.maxBlocksPerMultiProcessor", a->max_blocks_per_sm, false},
+        {"cudaDeviceProp.regsPerBlock", a->regs_per_block, false},
+        {"cudaDeviceProp.regsPerMultiprocessor", a->regs_per_sm, false},
+        {"cudaDeviceProp.sharedMemPerBlock", a->smem_per_block, false},
+        {"cudaDeviceProp.sharedMemPerBlockOptin", a->smem_per_block_optin, false},
+        {"cudaDeviceProp.sharedMemPerMultiprocessor", a->smem_per_sm, false},
+        {"cudaDeviceProp.reservedSharedMemPerBlock", a->smem_reserved_per_block, false},
+        {"cudaDeviceProp.major", a->cc_major, false},
+        {"cudaDeviceProp.minor", a->cc_minor, false},
+    };
+    int n = 0;
+    for (size_t i = 0; a && i < sizeof props / sizeof props[0] && n < max; i++) {
+        /* A hypothetical machine has no compute capability, and a field
+         * the model leaves at 0 is not known. */
+        if ((props[i].needs_product && !p) || props[i].value <= 0)
+            continue;
+        names[n] = props[i].name;
+        values[n++] = props[i].value;
+    }
+    return n;
+}

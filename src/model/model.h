@@ -198,4 +198,13 @@ bool model_precision_from_name(const char *name, model_precision *out);
  * p->gpc_sms; false with a sentence in msg. */
 bool model_parse_gpcs(const char *v, gpu_product *p, char *msg, size_t n);
 
+/* The cudaDeviceProp fields a host program reads to size its launches
+ * (16 * prop.multiProcessorCount blocks), as the model gives them: names
+ * "cudaDeviceProp.<field>" into names[] with their values, at most max;
+ * product NULL leaves out what only a product knows (the SM count, the
+ * L2). Returns how many. */
+#define MODEL_DEVICE_PROPS 16
+int model_device_props(const gpu_arch *a, const gpu_product *p, const char **names, int64_t *values,
+                       int max);
+
 #endif

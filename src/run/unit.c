@@ -212,11 +212,35 @@ static void drop_unreached(const pipeline_opts *o, cusrc_unit *u)
     cusrc_drop_unreached(u, &env);
 }
 
+/* --define's bindings, then the cudaDeviceProp fields the first target's
+ * model gives (a --define of the same name wins), into defs. */
+static const kroof_defines *with_device_props(const pipeline_opts *o, const source_target *targets,
+                                              int n_targets, kroof_defines *defs)
+{
+    *defs = o->defines ? *o->defines : (kroof_defines){0};
+    if (n_targets < 1 || !targets[0].arch)
+        return defs;
+    const char *names[MODEL_DEVICE_PROPS];
+    int64_t values[MODEL_DEVICE_PROPS];
+    int n =
+        model_device_props(targets[0].arch, targets[0].product, names, values, MODEL_DEVICE_PROPS);
+    for (int i = 0; i < n && defs->n < EXPR_MAX_BINDINGS; i++) {
+        bool given = false;
+        for (int k = 0; k < defs->n && !given; k++)
+            given = !strcmp(defs->names[k], names[i]);
+        if (!given) {
+            defs->names[defs->n] = names[i];
+            defs->values[defs->n++] = values[i];
+        }
+    }
+    return defs;
+}
+
 static source_inputs inputs_for(const pipeline_opts *o, const cusrc_unit *u, const char *file,
                                 const source_target *targets, int n_targets,
-                                const gpu_product *product, kernel_row *rows, int n_rows)
+                                const gpu_product *product, kernel_row *rows, int n_rows,
+                                kroof_defines *defs)
 {
-    static const kroof_defines none;
     return (source_inputs){u,
                            file,
                            rows,
@@ -225,7 +249,7 @@ static source_inputs inputs_for(const pipeline_opts *o, const cusrc_unit *u, con
                            n_targets,
                            o->has_block,
                            {o->block[0], o->block[1], o->block[2]},
-                           o->defines ? o->defines : &none,
+                           with_device_props(o, targets, n_targets, defs),
                            product,
                            o->base_clock,
                            NULL,
@@ -244,7 +268,9 @@ static void analyse_launches(const pipeline_opts *o, report *r, const cusrc_unit
     kernel_row *rows = xcalloc(r->n_kernels ? r->n_kernels : 1, sizeof *rows);
     for (size_t i = 0; i < r->n_kernels; i++)
         rows[i] = report_row(&r->kernels[i]);
-    source_inputs in = inputs_for(o, u, file, targets, n_targets, product, rows, (int)r->n_kernels);
+    kroof_defines defs;
+    source_inputs in =
+        inputs_for(o, u, file, targets, n_targets, product, rows, (int)r->n_kernels, &defs);
     in.code = code;
     source_analyse_launches(&in, src, findings);
     for (size_t k = 0; k < r->n_kernels; k++) {
@@ -286,7 +312,8 @@ static void check_code(const pipeline_opts *o, report *r, const cusrc_unit *u, c
     source_target targets[TARGET_MAX];
     const gpu_product *product;
     int n_targets = source_targets(r, targets, &product);
-    source_inputs in = inputs_for(o, u, file, targets, n_targets, product, NULL, 0);
+    kroof_defines defs;
+    source_inputs in = inputs_for(o, u, file, targets, n_targets, product, NULL, 0, &defs);
     for (size_t k = 0; k < r->n_kernels; k++) {
         report_kernel *rk = &r->kernels[k];
         char simple[512];
@@ -550,7 +577,8 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
             source_target targets[TARGET_MAX];
             const gpu_product *product;
             int n = source_targets(&r, targets, &product);
-            source_inputs in = inputs_for(o, &cu, file, targets, n, product, NULL, 0);
+            kroof_defines defs;
+            source_inputs in = inputs_for(o, &cu, file, targets, n, product, NULL, 0, &defs);
             source_analyse_source(&in, &src, &findings);
         }
     }

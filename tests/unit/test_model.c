@@ -227,6 +227,32 @@ static void test_bundled_models_load(void **state)
     assert_int_equal(h200->n_gpcs, 12);
     assert_int_equal(h200->gpc_sms[0], 18);
     assert_int_equal(model_find_product(&db, "a100-sxm4-80gb")->n_gpcs, 0);
+    /* cudaDeviceProp as an H200 reported it (models/gpu/h200.ini's [2]:
+     * 132 SMs, l2CacheSize 62914560, memoryBusWidth 6016; sm_90: 1024
+     * threads a block, 227 KiB of opt-in shared memory a block). */
+    const char *names[MODEL_DEVICE_PROPS];
+    int64_t values[MODEL_DEVICE_PROPS];
+    int n = model_device_props(model_find_cc(&db, 9, 0), h200, names, values, MODEL_DEVICE_PROPS);
+    const struct {
+        const char *name;
+        int64_t value;
+    } want[] = {{"cudaDeviceProp.multiProcessorCount", 132},
+                {"cudaDeviceProp.l2CacheSize", 62914560},
+                {"cudaDeviceProp.memoryBusWidth", 6016},
+                {"cudaDeviceProp.maxThreadsPerBlock", 1024},
+                {"cudaDeviceProp.sharedMemPerBlockOptin", 232448},
+                {"cudaDeviceProp.major", 9}};
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        int i = 0;
+        while (i < n && strcmp(names[i], want[w].name))
+            i++;
+        assert_true(i < n);
+        assert_int_equal(values[i], want[w].value);
+    }
+    /* Without a product the SM count is not known, and not made up. */
+    n = model_device_props(model_find_cc(&db, 9, 0), NULL, names, values, MODEL_DEVICE_PROPS);
+    for (int i = 0; i < n; i++)
+        assert_string_not_equal(names[i], "cudaDeviceProp.multiProcessorCount");
     model_db_free(&db);
     assert_false(model_db_load("/nonexistent", &db, &err));
     model_db_free(&db);
