@@ -218,7 +218,8 @@ static int check_defines_read(const defines *d, const source_outputs *src)
                 json_t *sf;
                 json_array_foreach(json_object_get(l, "sizes_from"), j, sf)
                 {
-                    if (strcmp(json_string_value(json_object_get(sf, "name")), d->names[i]))
+                    if (strcmp(json_string_value(json_object_get(sf, "name")), d->names[i]) ||
+                        !json_object_get(sf, "file")) /* a device field: --define may set it */
                         continue;
                     return diag_error(
                         EXIT_USAGE,

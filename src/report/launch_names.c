@@ -175,3 +175,25 @@ json_t *launch_names_json(const cusrc_kernel *kn, const cusrc_launch *l, const k
     return json_pack("{s:o, s:o, s:o, s:o, s:o}", "reads", reads, "unknown", unknown, "origins",
                      origins, "reach", decides, "params", params);
 }
+
+void launch_device_props_json(json_t *sizes_from, const cusrc_launch *l, const kroof_defines *all,
+                              const kroof_defines *user, const char *model)
+{
+    name_set s = {0};
+    cusrc_value *vals[CUSRC_LAUNCH_VALUES];
+    cusrc_launch_values(l, vals);
+    for (int i = 0; i < CUSRC_LAUNCH_VALUES; i++)
+        if (!vals[i]->known)
+            add_syms(&s, vals[i]->e);
+    for (int d = 0; all && d < all->n; d++) {
+        bool given = false, read = false;
+        for (int u = 0; user && u < user->n && !given; u++)
+            given = !strcmp(user->names[u], all->names[d]);
+        for (int i = 0; i < s.n && !read; i++)
+            read = !strcmp(s.name[i], all->names[d]);
+        if (read && !given)
+            json_array_append_new(sizes_from,
+                                  json_pack("{s:s, s:I, s:s}", "name", all->names[d], "value",
+                                            (json_int_t)all->values[d], "model", model));
+    }
+}

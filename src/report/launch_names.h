@@ -17,4 +17,10 @@
 json_t *launch_names_json(const cusrc_kernel *kn, const cusrc_launch *l, const kroof *k,
                           const kroof_defines *user);
 
+/* Appends to sizes_from, as {name, value, model}, each binding of `all`
+ * that is not the user's (a cudaDeviceProp field the model of the GPU
+ * gives) and that the launch's grid, block or shared memory reads. */
+void launch_device_props_json(json_t *sizes_from, const cusrc_launch *l, const kroof_defines *all,
+                              const kroof_defines *user, const char *model);
+
 #endif

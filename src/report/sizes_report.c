@@ -183,6 +183,14 @@ void sizes_text(sbuf *out, const json_t *sizes)
                 sbuf_addf(out, ", %lld",
                           (long long)json_integer_value(
                               json_object_get(json_array_get(found, j), "value")));
+            const char *model = json_string_value(json_object_get(sf, "model"));
+            if (model) { /* the device's fields, their model said once */
+                const json_t *next = j < n ? json_array_get(found, j) : NULL;
+                if (!next || !same_text(sf, next, "model"))
+                    sbuf_addf(out, " (the model of %s)", model);
+                i = j;
+                continue;
+            }
             sbuf_addf(out, " (%s, %s:%lld)", json_string_value(json_object_get(sf, "function")),
                       base_name(json_string_value(json_object_get(sf, "file"))),
                       (long long)json_integer_value(json_object_get(sf, "line")));

@@ -213,6 +213,24 @@ static bool hopper_checks(const source_inputs *in, const cusrc_launch *l, const 
     return capped || maxnreg;
 }
 
+/* The constants the launch's values were followed to, then the device's
+ * fields it read. */
+static json_t *sizes_from_json(const source_inputs *in, const cusrc_launch *l, const char *file)
+{
+    json_t *from = json_array();
+    for (int i = 0; i < l->n_sizes_from; i++) {
+        const cusrc_size_from *sf = &l->sizes_from[i];
+        json_array_append_new(
+            from, json_pack("{s:s, s:I, s:s, s:o, s:i}", "name", sf->name, "value",
+                            (json_int_t)sf->value, "function", sf->function, "file",
+                            json_text(sf->loc.file ? sf->loc.file : file), "line", sf->loc.line));
+    }
+    const source_target *t0 = &in->targets[0]; /* whose model gave the device's fields */
+    launch_device_props_json(from, l, in->defines, in->user_defines,
+                             t0->product ? t0->product->name : t0->arch->name);
+    return from;
+}
+
 static void check_launch(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
                          const source_target *t, kernel_row *row, json_t *list, json_t *roof,
                          finding_list *findings)
@@ -235,15 +253,7 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     kroof_defines defs;
     launch_defines(in, v, l, &defs);
     json_object_set_new(o, "args", args_json(&in->unit->kernels[v->kernel], l, &defs));
-    json_t *from = json_array();
-    for (int i = 0; i < l->n_sizes_from; i++) {
-        const cusrc_size_from *sf = &l->sizes_from[i];
-        json_array_append_new(
-            from, json_pack("{s:s, s:I, s:s, s:o, s:i}", "name", sf->name, "value",
-                            (json_int_t)sf->value, "function", sf->function, "file",
-                            json_text(sf->loc.file ? sf->loc.file : file), "line", sf->loc.line));
-    }
-    json_object_set_new(o, "sizes_from", from);
+    json_object_set_new(o, "sizes_from", sizes_from_json(in, l, file));
     json_object_set_new(o, "paths", paths_json(l, &defs));
     json_object_set_new(o, "block", dim3_json(&l->block, &defs));
     json_object_set_new(o, "grid", dim3_json(&l->grid, &defs));
@@ -253,7 +263,7 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     json_object_set_new(o, "smem_optin", json_boolean(l->smem_optin));
     int64_t block[3], grid[3];
     /* A runtime value the user bound with --define is theirs, not a constant. */
-    if (!dim3_known(&l->block, block) && dim3_with_defines(&l->block, in->defines, block))
+    if (!dim3_known(&l->block, block) && dim3_with_defines(&l->block, in->user_defines, block))
         json_object_set_new(o, "block_from_define", json_true());
     json_array_append_new(list, o);
 

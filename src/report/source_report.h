@@ -29,9 +29,12 @@ typedef struct source_inputs {
     int n_targets;
     bool has_block; /* --block overrides the launch sites' block for the accesses */
     int block[3];
-    const kroof_defines *defines; /* --define NAME=VALUE */
-    const gpu_product *product;   /* ceilings for the roofline; NULL = none */
-    bool base_clock;              /* --clock base: predicted times at the base clock */
+    /* Every binding: --define NAME=VALUE, then the cudaDeviceProp fields
+     * the first target's model gives (user_defines alone: the --define's). */
+    const kroof_defines *defines;
+    const kroof_defines *user_defines;
+    const gpu_product *product; /* ceilings for the roofline; NULL = none */
+    bool base_clock;            /* --clock base: predicted times at the base clock */
     /* The compiled code (PTX, SASS) for the launches' instruction counts;
      * NULL: not read (yet). */
     const code_listing *code;

@@ -250,6 +250,7 @@ static source_inputs inputs_for(const pipeline_opts *o, const cusrc_unit *u, con
                            o->has_block,
                            {o->block[0], o->block[1], o->block[2]},
                            with_device_props(o, targets, n_targets, defs),
+                           o->defines,
                            product,
                            o->base_clock,
                            NULL,
