@@ -23,44 +23,9 @@
 
 extern "C" {
 #include "analysis/occupancy/occ_cluster.h"
-#include "input/devquery.h"
-#include "model/model_load.h"
 }
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                     \
-                         cudaGetErrorString(e_));                                                  \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
-
-// NACC live accumulators raise the registers; SMEM bytes of static shared memory.
-template <int NACC, int SMEM> __global__ void probe(float *out, const float *in, int n)
-{
-    constexpr int words = SMEM > 0 ? SMEM / 4 : 1;
-    __shared__ float tile[words];
-    float acc[NACC];
-#pragma unroll
-    for (int i = 0; i < NACC; i++)
-        acc[i] = in[(threadIdx.x + i) % 64];
-    for (int k = 0; k < n; k++)
-#pragma unroll
-        for (int i = 0; i < NACC; i++)
-            acc[i] = acc[i] * acc[(i + 1) % NACC] + in[(k + i) & 63];
-    if (SMEM > 0) {
-        tile[threadIdx.x % words] = acc[0];
-        __syncthreads();
-        acc[0] += tile[(threadIdx.x + 1) % words];
-    }
-    float s = 0;
-#pragma unroll
-    for (int i = 0; i < NACC; i++)
-        s += acc[i];
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
+#include "gpu_common.h"
 
 // Holds its SM for spin_ns, then records where and when it ran.
 __global__ void resident(unsigned long long *rec, unsigned long long spin_ns)
@@ -86,7 +51,7 @@ struct probe_kernel {
 
 #define PROBE(nacc, smem)                                                                          \
     {                                                                                              \
-        "probe<" #nacc "," #smem ">", (const void *)probe<nacc, smem>                              \
+        "probe<" #nacc "," #smem ">", (const void *)probe<nacc, smem, 0>                           \
     }
 static const probe_kernel kernels[] = {PROBE(1, 0), PROBE(32, 0), PROBE(128, 0), PROBE(16, 12288),
                                        PROBE(64, 48000)};
@@ -255,34 +220,12 @@ static bool uneven_grid(const gpu_arch *a, const layout &g)
     return ok;
 }
 
-static const gpu_arch *base_for(int major, int minor, void *ctx)
-{
-    return model_find_cc((const model_db *)ctx, major, minor);
-}
-
 int main()
 {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        std::printf("skipped: no GPU\n");
-        return 77;
-    }
     model_db db;
-    model_load_error err;
-    if (!model_db_load(model_default_dir(), &db, &err)) {
-        std::fprintf(stderr, "%s:%d: %s\n", err.path, err.err.line, err.err.message);
-        return 1;
-    }
     devquery_device dev;
-    int n = 0;
-    char msg[256];
-    if (devquery_all(&dev, 1, &n, base_for, &db, msg, sizeof msg) != DEVQ_OK || n == 0) {
-        std::fprintf(stderr, "device query failed: %s\n", msg);
-        return 1;
-    }
-    std::printf("device: %s, cc %d.%d, %d SMs, driver %s, runtime %s\n", dev.product.name,
-                dev.arch.cc_major, dev.arch.cc_minor, dev.product.sm_count, dev.driver,
-                dev.runtime);
+    if (int rc = gpu_start(&db, &dev))
+        return rc;
     if (dev.arch.cc_major < 9) {
         std::printf("skipped: no clusters before compute capability 9.0\n");
         return 77;

@@ -14,54 +14,9 @@
 
 extern "C" {
 #include "analysis/occupancy/occ.h"
-#include "input/devquery.h"
-#include "model/model_load.h"
 }
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                     \
-                         cudaGetErrorString(e_));                                                  \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
-
-// NACC live accumulators push the register count up; SMEM bytes of static
-// shared memory; BARS named barriers (ids 0..BARS-1). The loop bound comes
-// from a parameter so nothing folds away.
-template <int NACC, int SMEM, int BARS> __global__ void probe(float *out, const float *in, int n)
-{
-    constexpr int words = SMEM > 0 ? SMEM / 4 : 1;
-    __shared__ float tile[words];
-    float acc[NACC];
-#pragma unroll
-    for (int i = 0; i < NACC; i++)
-        acc[i] = in[(threadIdx.x + i) % 64];
-    for (int k = 0; k < n; k++) {
-#pragma unroll
-        for (int i = 0; i < NACC; i++)
-            acc[i] = acc[i] * acc[(i + 1) % NACC] + in[(k + i) & 63];
-    }
-    if (SMEM > 0) {
-        tile[threadIdx.x % words] = acc[0];
-        __syncthreads();
-        acc[0] += tile[(threadIdx.x + 1) % words];
-    }
-    if (BARS > 1) {
-        // Named barriers beyond 0; the count must be a multiple of 32 and
-        // cover the block, so use the full block.
-#pragma unroll
-        for (int b = 1; b < BARS; b++)
-            asm volatile("bar.sync %0;" ::"r"(b));
-    }
-    float s = 0;
-#pragma unroll
-    for (int i = 0; i < NACC; i++)
-        s += acc[i];
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
+#include "gpu_common.h"
 
 struct probe_kernel {
     const char *name;
@@ -137,11 +92,6 @@ static void sweep_kernel(const gpu_arch *a, const probe_kernel &pk, tally &t, FI
                  attr.numRegs, attr.sharedSizeBytes, pk.barriers, attr.maxThreadsPerBlock);
 }
 
-static const gpu_arch *base_for(int major, int minor, void *ctx)
-{
-    return model_find_cc((const model_db *)ctx, major, minor);
-}
-
 // The bundled model must describe the device the runtime reports.
 static long compare_model(const gpu_arch *model, const gpu_arch *live, FILE *log)
 {
@@ -172,28 +122,11 @@ static long compare_model(const gpu_arch *model, const gpu_arch *live, FILE *log
 
 int main()
 {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        std::printf("skipped: no GPU\n");
-        return 77;
-    }
     model_db db;
-    model_load_error err;
-    if (!model_db_load(model_default_dir(), &db, &err)) {
-        std::fprintf(stderr, "%s:%d: %s\n", err.path, err.err.line, err.err.message);
-        return 1;
-    }
     devquery_device dev;
-    int n = 0;
-    char msg[256];
-    if (devquery_all(&dev, 1, &n, base_for, &db, msg, sizeof msg) != DEVQ_OK || n == 0) {
-        std::fprintf(stderr, "device query failed: %s\n", msg);
-        return 1;
-    }
+    if (int rc = gpu_start(&db, &dev))
+        return rc;
     const gpu_arch *model = model_find_cc(&db, dev.arch.cc_major, dev.arch.cc_minor);
-    std::printf("device: %s, cc %d.%d, %d SMs, driver %s, runtime %s\n", dev.product.name,
-                dev.arch.cc_major, dev.arch.cc_minor, dev.product.sm_count, dev.driver,
-                dev.runtime);
     if (!model) {
         std::printf("FAIL: no bundled model for cc %d.%d\n", dev.arch.cc_major, dev.arch.cc_minor);
         return 1;
