@@ -400,15 +400,15 @@ static expr_status eval_sum(const expr *e, const expr_env *env, int64_t *out, co
     expr_status s;
     if ((s = expr_eval(e->a, env, &v, why)) != EXPR_OK)
         return s;
-    expr_env *local = xmalloc(sizeof *local);
-    if (!env_with_counter(local, env, e, v)) {
-        free(local);
+    /* On the stack (about 1 KB): a sum nests only as deep as the source's
+     * loops, and a count evaluates its sums once per thread sampled. */
+    expr_env local;
+    if (!env_with_counter(&local, env, e, v))
         return fail(EXPR_UNKNOWN, "too many names bound to sum a loop", why);
-    }
-    int slot = expr_env_find(local, e->name);
+    int slot = expr_env_find(&local, e->name);
     for (int64_t step = 0;; step++) {
-        local->values[slot] = v;
-        if ((s = expr_eval(e->b, local, &go, why)) != EXPR_OK)
+        local.values[slot] = v;
+        if ((s = expr_eval(e->b, &local, &go, why)) != EXPR_OK)
             break;
         if (!go) {
             *out = total;
@@ -419,16 +419,15 @@ static expr_status eval_sum(const expr *e, const expr_env *env, int64_t *out, co
                      "a loop whose work changes with its counter runs more than 65536 times", why);
             break;
         }
-        if ((s = expr_eval(e->d, local, &w, why)) != EXPR_OK)
+        if ((s = expr_eval(e->d, &local, &w, why)) != EXPR_OK)
             break;
         if (__builtin_add_overflow(total, w, &total)) {
             s = fail(EXPR_OVERFLOW, "overflow", why);
             break;
         }
-        if ((s = expr_eval(e->c, local, &v, why)) != EXPR_OK)
+        if ((s = expr_eval(e->c, &local, &v, why)) != EXPR_OK)
             break;
     }
-    free(local);
     return s;
 }
 
@@ -647,12 +646,11 @@ const char *expr_first_unbound(const expr *e, const expr_env *env)
     const char *n = expr_first_unbound(e->a, env);
     if (e->kind == EX_SUM) {
         /* The counter is bound inside the loop (to any value: names only). */
-        expr_env *local = xmalloc(sizeof *local);
-        if (!n && !env_with_counter(local, env, e, 0))
+        expr_env local;
+        if (!n && !env_with_counter(&local, env, e, 0))
             n = e->name;
         for (const expr *k = e->b; !n && k; k = k == e->b ? e->c : k == e->c ? e->d : NULL)
-            n = expr_first_unbound(k, local);
-        free(local);
+            n = expr_first_unbound(k, &local);
         return n;
     }
     if (!n)
@@ -686,13 +684,12 @@ void expr_unbound_syms(const expr *e, const expr_env *env, expr_sym_ref *out, in
     }
     expr_unbound_syms(e->a, env, out, n, max, overflow);
     if (e->kind == EX_SUM) {
-        expr_env *local = xmalloc(sizeof *local);
-        if (env_with_counter(local, env, e, 0)) {
-            expr_unbound_syms(e->b, local, out, n, max, overflow);
-            expr_unbound_syms(e->c, local, out, n, max, overflow);
-            expr_unbound_syms(e->d, local, out, n, max, overflow);
+        expr_env local;
+        if (env_with_counter(&local, env, e, 0)) {
+            expr_unbound_syms(e->b, &local, out, n, max, overflow);
+            expr_unbound_syms(e->c, &local, out, n, max, overflow);
+            expr_unbound_syms(e->d, &local, out, n, max, overflow);
         }
-        free(local);
         return;
     }
     expr_unbound_syms(e->b, env, out, n, max, overflow);
@@ -818,13 +815,11 @@ static expr *substitute(const expr *e, const expr_env *env)
     n->a = substitute(e->a, env);
     if (e->kind == EX_SUM && env && expr_env_find(env, e->name) >= 0) {
         /* The loop's own counter shadows a binding of the same name. */
-        expr_env *inner = xmalloc(sizeof *inner);
-        *inner = *env;
-        expr_env_unset(inner, e->name);
-        n->b = substitute(e->b, inner);
-        n->c = substitute(e->c, inner);
-        n->d = substitute(e->d, inner);
-        free(inner);
+        expr_env inner = *env;
+        expr_env_unset(&inner, e->name);
+        n->b = substitute(e->b, &inner);
+        n->c = substitute(e->c, &inner);
+        n->d = substitute(e->d, &inner);
         return n;
     }
     n->b = substitute(e->b, env);
