@@ -27,6 +27,35 @@
     "__host__ " R " max(" A ", " B ");\n"                                                          \
     "__host__ " R " min(" A ", " B ");\n"
 
+/* nvcc 12.8's scoped atomics (CUDA C++ Programming Guide, "__nv_atomic_*
+ * Functions"): builtins of nvcc, their order and scope constants in
+ * crt/device_functions.h under nvcc alone. CUTLASS's sub-byte references
+ * read through __nv_atomic_load_n; without these the whole file fails to
+ * parse in libclang. */
+#define NV_ATOMICS                                                                                 \
+    "enum { __NV_ATOMIC_RELAXED, __NV_ATOMIC_CONSUME, __NV_ATOMIC_ACQUIRE, __NV_ATOMIC_RELEASE,\n" \
+    "       __NV_ATOMIC_ACQ_REL, __NV_ATOMIC_SEQ_CST };\n"                                         \
+    "enum { __NV_THREAD_SCOPE_THREAD, __NV_THREAD_SCOPE_BLOCK, __NV_THREAD_SCOPE_CLUSTER,\n"       \
+    "       __NV_THREAD_SCOPE_DEVICE, __NV_THREAD_SCOPE_SYSTEM };\n"                               \
+    "template <class T> __device__ T __nv_atomic_load_n(const T *, int, int = 4);\n"               \
+    "template <class T> __device__ void __nv_atomic_load(const T *, T *, int, int = 4);\n"         \
+    "template <class T> __device__ void __nv_atomic_store_n(T *, T, int, int = 4);\n"              \
+    "template <class T> __device__ void __nv_atomic_store(T *, T *, int, int = 4);\n"              \
+    "template <class T> __device__ T __nv_atomic_exchange_n(T *, T, int, int = 4);\n"              \
+    "template <class T> __device__ void __nv_atomic_exchange(T *, T *, T *, int, int = 4);\n"      \
+    "template <class T> __device__ bool __nv_atomic_compare_exchange_n(T *, T *, T, bool, int,\n"  \
+    "                                                                   int, int = 4);\n"          \
+    "template <class T> __device__ bool __nv_atomic_compare_exchange(T *, T *, T *, bool, int,\n"  \
+    "                                                                int, int = 4);\n"             \
+    "template <class T> __device__ T __nv_atomic_fetch_add(T *, T, int, int = 4);\n"               \
+    "template <class T> __device__ T __nv_atomic_fetch_sub(T *, T, int, int = 4);\n"               \
+    "template <class T> __device__ T __nv_atomic_fetch_and(T *, T, int, int = 4);\n"               \
+    "template <class T> __device__ T __nv_atomic_fetch_or(T *, T, int, int = 4);\n"                \
+    "template <class T> __device__ T __nv_atomic_fetch_xor(T *, T, int, int = 4);\n"               \
+    "template <class T> __device__ T __nv_atomic_fetch_min(T *, T, int, int = 4);\n"               \
+    "template <class T> __device__ T __nv_atomic_fetch_max(T *, T, int, int = 4);\n"               \
+    "__device__ void __nv_atomic_thread_fence(int, int = 4);\n"
+
 /* A system header to libclang: its functions are intrinsics, not the
  * project's code whose bodies are missing. */
 static const char decls[] =
@@ -42,7 +71,8 @@ static const char decls[] =
                                 HOST_MINMAX("float", "float", "float")
                                     HOST_MINMAX("double", "double", "double")
                                         HOST_MINMAX("float", "double", "double")
-                                            HOST_MINMAX("double", "float", "double") "#endif\n";
+                                            HOST_MINMAX("double", "float", "double") NV_ATOMICS
+    "#endif\n";
 
 const char cusrc_decls_path[] = "/gpulint-virtual/gpulint_cuda_decls.h";
 

@@ -573,7 +573,8 @@ static void store_ran(walker *w)
 }
 
 /* Loads and stores through a pointer argument: atomicAdd(&s[i], v) and
- * atomicAdd(p + i, v) load and store, __ldg/__ldcs(p + i) load,
+ * atomicAdd(p + i, v) (and __nv_atomic_fetch_add) load and store,
+ * __ldg/__ldcs(p + i) load,
  * __stcs(p + i, v) stores (the cache-operator intrinsics of the CUDA C++
  * Programming Guide, "Load Functions Using Cache Hints"). */
 static void mem_intrinsic(walker *w, cnode *call)
@@ -595,8 +596,18 @@ static void mem_intrinsic(walker *w, cnode *call)
                       l.line, name);
         free(l.file);
     }
+    if (!name)
+        return;
     bool atomic = strncmp(name, "atomic", 6) == 0;
     bool load = wk_in_list(name, loads), store = wk_in_list(name, stores);
+    /* nvcc 12.8's scoped atomics: __nv_atomic_load(_n) loads,
+     * __nv_atomic_store(_n) stores, the rest read and write. */
+    if (strncmp(name, "__nv_atomic_", 12) == 0 && strcmp(name, "__nv_atomic_thread_fence")) {
+        const char *op = name + 12;
+        load = strncmp(op, "load", 4) == 0;
+        store = strncmp(op, "store", 5) == 0;
+        atomic = !load && !store;
+    }
     free(name);
     cnode *ptr = (atomic || load || store) ? cn_expr_kid(call, 1) : NULL;
     if (!ptr)
