@@ -38,5 +38,8 @@ int cmd_exercises(int argc, char **argv);  /* gpulint exercises */
 /* A command's JSON document on stdout, as every command prints it (2-space
  * indent, 6 significant digits); takes the reference. */
 void cli_put_json(json_t *doc);
+/* Reals of a million and more in doc become the nearest integer, so six
+ * significant digits never round a count (cli_put_json does this). */
+void cli_json_exact_counts(json_t *doc);
 
 #endif

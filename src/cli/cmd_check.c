@@ -57,6 +57,7 @@ static int write_baseline(const report *r, const char *path)
     /* report_json is the envelope `gpulint FILE.cu --format json` prints, so
      * either file serves as a baseline. */
     json_t *root = report_json(r);
+    cli_json_exact_counts(root);
     char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
     json_decref(root);
     struct stat st;

@@ -89,6 +89,8 @@ int cmd_merge(int argc, char **argv)
         } else {
             /* As the report and SARIF writers print them, so a merge of
              * shards reads like one run's output. */
+            if (kind == MERGE_REPORT)
+                cli_json_exact_counts(out);
             json_dumpf(out, f,
                        JSON_INDENT(2) | (kind == MERGE_REPORT ? JSON_REAL_PRECISION(6) : 0));
             fputc('\n', f);
