@@ -289,32 +289,50 @@ static void read_file_directive(reader *r, const char *s, const char *end, int l
         (ptx_file){.index = (int)index, .path = copy(q1 + 1, (size_t)(q2 - q1 - 1))};
 }
 
+/* A body line may hold several statements and scope braces: nvcc writes
+ * `{ .reg .b64 %tmp;` ... `cvta.shared.u64 %rd1, %tmp; }` and
+ * `{  cvt.rn.f16.f32 %rs3, %f9;}` for its own conversions. A brace inside
+ * an instruction (a vector operand) is the instruction's: it runs to its
+ * ';', over several lines if need be. */
 static void body_line(reader *r, const char *s, const char *end, int line)
 {
     if (r->continued) {
-        r->continued = !memchr(s, ';', (size_t)(end - s));
-        return;
+        const char *semi = memchr(s, ';', (size_t)(end - s));
+        if (!semi)
+            return;
+        r->continued = false;
+        s = semi + 1;
     }
-    if (*s == '{' || *s == '}') {
-        for (const char *p = s; p < end; p++) {
-            r->depth += *p == '{';
-            r->depth -= *p == '}';
+    while (r->fn && (s = skip_space(s, end)) < end) {
+        if (*s == '{' || *s == '}') {
+            r->depth += *s++ == '{' ? 1 : -1;
+            if (r->depth <= 0)
+                end_function(r);
+            continue;
         }
-        if (r->depth <= 0)
-            end_function(r);
-        return;
+        const char *semi = memchr(s, ';', (size_t)(end - s));
+        const char *stop = semi ? semi + 1 : end;
+        size_t n = word_len(s, end);
+        const char *after = skip_space(s + n, end);
+        if (*s == '.') {
+            if (directive(s, end, ".loc"))
+                read_loc(r, s, end);
+            s = stop; /* .reg, .shared, .local, .pragma, .maxntid ... */
+            continue;
+        }
+        if (n > 1 && s[n - 1] == ':') { /* a label */
+            add_label(r, s, n - 1);
+            s += n;
+            continue;
+        }
+        if (n && after < end && *after == ':') { /* `prototype_0 : .callprototype ...;` */
+            r->continued = !semi;
+            s = stop;
+            continue;
+        }
+        add_insn(r, s, stop, line);
+        s = stop;
     }
-    if (*s == '.') {
-        if (directive(s, end, ".loc"))
-            read_loc(r, s, end);
-        return; /* .reg, .shared, .local, .pragma, .maxntid ... */
-    }
-    size_t n = word_len(s, end);
-    if (n && s[n - 1] == ':' && n > 1) {
-        add_label(r, s, n - 1);
-        return;
-    }
-    add_insn(r, s, end, line);
 }
 
 static void top_line(reader *r, const char *s, const char *end, int line)

@@ -159,6 +159,11 @@ static void test_tensor_shapes(void **state)
         /* CUTLASS example 48 on an H200 (tests/data/hopperprobe): 2 x 5120 x 4096 x
          * 4096 FLOPs in 5,242,880 gmma warp instructions = 32,768 each */
         {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32", 32768, "tf32"},
+        /* Example 54 (fp8, 1024 x 512 x 1024): 8,192 gmma warp instructions x
+         * 131,072 = 2 M N K; example 88 (FMHA, 16 x 16 heads of 1024 x 1024,
+         * d 128): 2,097,152 x 65,536 = 4 B H Q K D, both GEMMs' FLOPs. */
+        {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3", 131072, "fp8"},
+        {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16", 65536, "fp16"},
         {IMIX_SASS, "HMMA.16816.F32", 4096, "fp16"},
         {IMIX_SASS, "HMMA.16816.F32.BF16", 4096, "bf16"},
         {IMIX_SASS, "HMMA.1688.F32.TF32", 2048, "tf32"},
@@ -220,6 +225,41 @@ static void test_ptx(void **state)
     assert_int_equal(mix.count[IMIX_CALL], 1);
     assert_int_equal(mix.width[IMIX_LD_GLOBAL][IMIX_W128], 1);
     assert_true(mix.flops[IMIX_P_FP32] == 2.0);
+    ptx_module_free(&m);
+}
+
+/* nvcc's scoped temporaries put a brace on an instruction's line
+ * (`{ .reg .b64 %tmp;` ... `cvta.shared.u64 %rd2, %tmp; }`, `{
+ * cvt.rn.f16.f32 %rs1, %f1;}`): the instructions count and the function
+ * still ends at its own brace, so the next entry reads (CUTLASS's FMHA
+ * lost every kernel after the first such block). */
+static void test_ptx_scoped_temporaries(void **state)
+{
+    (void)state;
+    static const char text[] =
+        ".version 9.0\n.target sm_90a\n"
+        ".entry a(\n\t.param .u64 a_param_0\n)\n{\n"
+        "\t{ .reg .b64 %tmp;\n"
+        "\t  cvt.u64.u32 \t%tmp, %r1;\n"
+        "\t  cvta.shared.u64 \t%rd1, %tmp; }\n"
+        "\t{  cvt.rn.f16.f32 %rs1, %f1;}\n"
+        "\tmov.b32 \t{%rs2, %rs3}, %r2;\n"
+        "\tprototype_0 : .callprototype ()_ (.param .b64 _,\n\t.param .b64 _);\n"
+        "\tret;\n}\n"
+        ".entry b(\n)\n{\n\tadd.f32 \t%f1, %f2, %f3;\n\tret;\n}\n";
+    ptx_module m;
+    ptx_parse(text, strlen(text), &m);
+    assert_int_equal(m.problem_line, 0);
+    assert_int_equal(m.n_functions, 2);
+    const ptx_function *a = ptx_find(&m, "a");
+    assert_non_null(a);
+    /* cvt, cvta, cvt, mov, ret: the prototype is a declaration */
+    assert_int_equal(a->n_insns, 5);
+    assert_string_equal(a->insns[1].op, "cvta.shared.u64");
+    assert_string_equal(a->insns[2].op, "cvt.rn.f16.f32");
+    const ptx_function *b = ptx_find(&m, "b");
+    assert_non_null(b);
+    assert_int_equal(b->n_insns, 2);
     ptx_module_free(&m);
 }
 
@@ -412,10 +452,15 @@ static void test_check(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_classify),    cmocka_unit_test(test_ptx),
-        cmocka_unit_test(test_ptx_damaged), cmocka_unit_test(test_ptx_file_at_end),
-        cmocka_unit_test(test_sass),        cmocka_unit_test(test_sass_damaged),
-        cmocka_unit_test(test_check),       cmocka_unit_test(test_tensor_shapes),
+        cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_ptx),
+        cmocka_unit_test(test_ptx_damaged),
+        cmocka_unit_test(test_ptx_file_at_end),
+        cmocka_unit_test(test_ptx_scoped_temporaries),
+        cmocka_unit_test(test_sass),
+        cmocka_unit_test(test_sass_damaged),
+        cmocka_unit_test(test_check),
+        cmocka_unit_test(test_tensor_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
