@@ -164,6 +164,11 @@ static void test_tensor_shapes(void **state)
          * d 128): 2,097,152 x 65,536 = 4 B H Q K D, both GEMMs' FLOPs. */
         {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3", 131072, "fp8"},
         {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16", 65536, "fp16"},
+        /* FlashAttention-3's forward, head dimension 128 (fa3_fwd): Q K^T in
+         * m64n176k16 (8 a 176-key tile), P V in m64n128k16 (11): per tile
+         * pair and consumer warpgroup 19 x 4 warp instructions, and 196,608
+         * tile pairs x 2 warpgroups x 76 = ncu's 29,884,416 exactly. */
+        {IMIX_PTX, "wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16", 90112, "bf16"},
         {IMIX_SASS, "HMMA.16816.F32", 4096, "fp16"},
         {IMIX_SASS, "HMMA.16816.F32.BF16", 4096, "bf16"},
         {IMIX_SASS, "HMMA.1688.F32.TF32", 2048, "tf32"},
