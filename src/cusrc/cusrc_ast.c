@@ -639,3 +639,61 @@ void fn_free(fn_ctx *f)
     sbuf_free(&f->origin);
     memset(f, 0, sizeof *f);
 }
+
+/* The expression operator of a C binary or compound-assignment operator;
+ * *ok false for the others (comma, assignment, pointer-to-member). */
+expr_op cn_binop(enum CXBinaryOperatorKind k, bool *ok)
+{
+    *ok = true;
+    switch (k) {
+    case CXBinaryOperator_Mul:
+    case CXBinaryOperator_MulAssign:
+        return OP_MUL;
+    case CXBinaryOperator_Div:
+    case CXBinaryOperator_DivAssign:
+        return OP_DIV;
+    case CXBinaryOperator_Rem:
+    case CXBinaryOperator_RemAssign:
+        return OP_MOD;
+    case CXBinaryOperator_Add:
+    case CXBinaryOperator_AddAssign:
+        return OP_ADD;
+    case CXBinaryOperator_Sub:
+    case CXBinaryOperator_SubAssign:
+        return OP_SUB;
+    case CXBinaryOperator_Shl:
+    case CXBinaryOperator_ShlAssign:
+        return OP_SHL;
+    case CXBinaryOperator_Shr:
+    case CXBinaryOperator_ShrAssign:
+        return OP_SHR;
+    case CXBinaryOperator_LT:
+        return OP_LT;
+    case CXBinaryOperator_GT:
+        return OP_GT;
+    case CXBinaryOperator_LE:
+        return OP_LE;
+    case CXBinaryOperator_GE:
+        return OP_GE;
+    case CXBinaryOperator_EQ:
+        return OP_EQ;
+    case CXBinaryOperator_NE:
+        return OP_NE;
+    case CXBinaryOperator_And:
+    case CXBinaryOperator_AndAssign:
+        return OP_AND;
+    case CXBinaryOperator_Xor:
+    case CXBinaryOperator_XorAssign:
+        return OP_XOR;
+    case CXBinaryOperator_Or:
+    case CXBinaryOperator_OrAssign:
+        return OP_OR;
+    case CXBinaryOperator_LAnd:
+        return OP_LAND;
+    case CXBinaryOperator_LOr:
+        return OP_LOR;
+    default:
+        *ok = false;
+        return OP_ADD;
+    }
+}

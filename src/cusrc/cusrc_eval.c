@@ -112,62 +112,6 @@ static bool builtin_member(fn_ctx *f, cnode *n, expr_builtin *out)
     return true;
 }
 
-static expr_op binop_of(enum CXBinaryOperatorKind k, bool *ok)
-{
-    *ok = true;
-    switch (k) {
-    case CXBinaryOperator_Mul:
-    case CXBinaryOperator_MulAssign:
-        return OP_MUL;
-    case CXBinaryOperator_Div:
-    case CXBinaryOperator_DivAssign:
-        return OP_DIV;
-    case CXBinaryOperator_Rem:
-    case CXBinaryOperator_RemAssign:
-        return OP_MOD;
-    case CXBinaryOperator_Add:
-    case CXBinaryOperator_AddAssign:
-        return OP_ADD;
-    case CXBinaryOperator_Sub:
-    case CXBinaryOperator_SubAssign:
-        return OP_SUB;
-    case CXBinaryOperator_Shl:
-    case CXBinaryOperator_ShlAssign:
-        return OP_SHL;
-    case CXBinaryOperator_Shr:
-    case CXBinaryOperator_ShrAssign:
-        return OP_SHR;
-    case CXBinaryOperator_LT:
-        return OP_LT;
-    case CXBinaryOperator_GT:
-        return OP_GT;
-    case CXBinaryOperator_LE:
-        return OP_LE;
-    case CXBinaryOperator_GE:
-        return OP_GE;
-    case CXBinaryOperator_EQ:
-        return OP_EQ;
-    case CXBinaryOperator_NE:
-        return OP_NE;
-    case CXBinaryOperator_And:
-    case CXBinaryOperator_AndAssign:
-        return OP_AND;
-    case CXBinaryOperator_Xor:
-    case CXBinaryOperator_XorAssign:
-        return OP_XOR;
-    case CXBinaryOperator_Or:
-    case CXBinaryOperator_OrAssign:
-        return OP_OR;
-    case CXBinaryOperator_LAnd:
-        return OP_LAND;
-    case CXBinaryOperator_LOr:
-        return OP_LOR;
-    default:
-        *ok = false;
-        return OP_ADD;
-    }
-}
-
 static bool tree_has_unknown(const expr *e)
 {
     if (!e)
@@ -509,7 +453,7 @@ expr *x_assign_value(fn_ctx *f, var_info *v, cnode *a)
     if (k == CXBinaryOperator_Assign)
         return rhs;
     bool ok;
-    expr_op op = binop_of(k, &ok);
+    expr_op op = cn_binop(k, &ok);
     if (!ok) {
         expr_free(rhs);
         return unknownf("odd assignment to '%s'", v->name);
@@ -543,11 +487,11 @@ static int host_arm(void *ctx, const cnode *ifstmt, const cnode *arm)
 }
 
 /* The value v has at use, through reaching_def; NULL when it has none. */
-static expr *value_at(fn_ctx *f, var_info *v, cnode *use)
+static expr *value_at(fn_ctx *f, var_info *v, cnode *use);
+
+/* The value definition d of v gives. */
+static expr *def_value(fn_ctx *f, var_info *v, cnode *d)
 {
-    cnode *d = x_reaching_def(v, use, host_arm, f);
-    if (!d)
-        return NULL;
     if (d == v->decl_node)
         return x_rec(f, v->init);
     if (d->kind == CXCursor_UnaryOperator) {
@@ -565,13 +509,33 @@ static expr *value_at(fn_ctx *f, var_info *v, cnode *use)
     if (k == CXBinaryOperator_Assign)
         return x_rec(f, d->kids[1]);
     bool ok;
-    expr_op op = binop_of(k, &ok);
+    expr_op op = cn_binop(k, &ok);
     if (!ok)
         return NULL;
     expr *before = value_at(f, v, d);
     if (!before)
         return NULL;
     return expr_binary(op, before, x_rec(f, d->kids[1]));
+}
+
+static expr *value_at(fn_ctx *f, var_info *v, cnode *use)
+{
+    cnode *d = x_reaching_def(v, use, host_arm, f);
+    if (d)
+        return def_value(f, v, d);
+    /* Host code that clamps a size (`if (n < threads) threads = n;`): the
+     * condition's choice, kept symbolic until the condition has values. */
+    cnode *assign;
+    cnode *ifs = f->device ? NULL : x_guarding_if(v, use, &assign);
+    if (!ifs)
+        return NULL;
+    expr *before = value_at(f, v, ifs);
+    expr *then = before ? def_value(f, v, assign) : NULL;
+    if (!then) {
+        expr_free(before);
+        return NULL;
+    }
+    return expr_cond(x_rec(f, ifs->kids[0]), then, before);
 }
 
 /* A host local's value e: where part of it is unknown, the local stays a
@@ -1160,7 +1124,7 @@ static expr *x_binary(fn_ctx *f, cnode *n, CXType type)
     if (ct.kind == CXType_Pointer)
         return expr_unknown("pointer arithmetic");
     bool ok;
-    expr_op op = binop_of(k, &ok);
+    expr_op op = cn_binop(k, &ok);
     if (!ok || k >= CXBinaryOperator_Assign)
         return expr_unknown("assignment inside an expression");
     /* Left to right, so that the first runtime value named is the first written. */

@@ -195,6 +195,9 @@ struct cusrc_tu {
 /* ---- cusrc_ast.c ---- */
 cnode *cn_build(CXCursor c);
 void cn_free(cnode *n);
+/* The operator of a binary or compound assignment; *ok false for one with
+ * none. */
+expr_op cn_binop(enum CXBinaryOperatorKind k, bool *ok);
 cnode *cn_strip(cnode *n);       /* parens, implicit casts, wrappers with one expression kid */
 cnode *cn_strip_casts(cnode *n); /* also explicit casts */
 bool cn_inside(const cnode *n, const cnode *anc); /* n is anc or lies below it */
@@ -271,6 +274,9 @@ int x_argv_index(fn_ctx *f, cnode *n, int depth);
 bool x_argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **unknown);
 int x_if_arm(const cnode *ifstmt, const cnode *arm, const cnode **cond);
 cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
+/* The if whose condition picks v's value at use between its one assignment
+ * (*assign) and the value before it; NULL where there is no such if. */
+cnode *x_guarding_if(var_info *v, cnode *use, cnode **assign);
 
 /* ---- cusrc_devprop.c ---- */
 /* n (a member expression on the host) as "cudaDeviceProp.<field>" where

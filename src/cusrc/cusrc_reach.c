@@ -146,3 +146,51 @@ cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
     }
     return best;
 }
+
+/* `int n = 96 * 8 * 32; if (bytes < n * k) n = bytes / k;` then a use of n:
+ * no single definition reaches the use, but the value there is the if's
+ * condition choosing between its one assignment and the value before the
+ * if. That if (its then-arm the assignment alone, no else, run once: no
+ * loop below scope around it, nothing else assigning v inside it, and the
+ * last assignment before use), with the assignment in *assign; NULL where
+ * the shape is any other. */
+cnode *x_guarding_if(var_info *v, cnode *use, cnode **assign)
+{
+    if (!use || !v->decl_node || !v->decl_node->parent || v->addr_taken)
+        return NULL;
+    const cnode *scope = v->decl_node->parent->parent;
+    if (!scope || !cn_inside(use, scope))
+        return NULL;
+    unsigned at = extent_offset(use->cur, false);
+    cnode *last = NULL;
+    unsigned last_end = 0;
+    for (int i = 0; i < v->n_assigns; i++) {
+        unsigned end = extent_offset(v->assigns[i]->cur, true);
+        if (end <= at && (!last || end > last_end)) {
+            last = v->assigns[i];
+            last_end = end;
+        }
+    }
+    if (!last)
+        return NULL;
+    /* Up through the statement and a block of that one statement. */
+    const cnode *child = last;
+    cnode *p = last->parent;
+    while (p && (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr ||
+                 (p->kind == CXCursor_CompoundStmt && p->n_kids == 1))) {
+        child = p;
+        p = p->parent;
+    }
+    if (!p || p->kind != CXCursor_IfStmt || p->n_kids != 2 || p->kids[1] != child)
+        return NULL;
+    for (const cnode *q = p->parent; q && q != scope; q = q->parent)
+        if (is_loop_stmt(q))
+            return NULL;
+    if (!dominates(p, use, scope, NULL, NULL))
+        return NULL;
+    for (int i = 0; i < v->n_assigns; i++)
+        if (v->assigns[i] != last && cn_inside(v->assigns[i], p))
+            return NULL;
+    *assign = last;
+    return p;
+}
