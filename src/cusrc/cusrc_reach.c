@@ -96,6 +96,16 @@ static bool exclusive_arms(const cnode *a, const cnode *b, const cnode *scope)
     return true;
 }
 
+/* The block v is declared in, where use lies in it and v's address is not
+ * taken (else no definition can be followed); NULL otherwise. */
+static const cnode *use_scope(const var_info *v, const cnode *use)
+{
+    if (!use || !v->decl_node || !v->decl_node->parent || v->addr_taken)
+        return NULL;
+    const cnode *scope = v->decl_node->parent->parent;
+    return scope && cn_inside(use, scope) ? scope : NULL;
+}
+
 /* The definition of v that reaches use, where exactly one does and runs
  * every time before it (`x = ...; __syncthreads(); x = ...;` as in the
  * transpose samples, `n <<= 1` in an if before a loop that reads n as in
@@ -108,10 +118,8 @@ static bool exclusive_arms(const cnode *a, const cnode *b, const cnode *scope)
  * taken runs as if unconditional. */
 cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
 {
-    if (!use || !v->decl_node || !v->decl_node->parent || v->addr_taken)
-        return NULL;
-    const cnode *scope = v->decl_node->parent->parent;
-    if (!scope || !cn_inside(use, scope))
+    const cnode *scope = use_scope(v, use);
+    if (!scope)
         return NULL;
     unsigned at = extent_offset(use->cur, false);
     cnode *best = NULL;
@@ -156,10 +164,8 @@ cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
  * the shape is any other. */
 cnode *x_guarding_if(var_info *v, cnode *use, cnode **assign)
 {
-    if (!use || !v->decl_node || !v->decl_node->parent || v->addr_taken)
-        return NULL;
-    const cnode *scope = v->decl_node->parent->parent;
-    if (!scope || !cn_inside(use, scope))
+    const cnode *scope = use_scope(v, use);
+    if (!scope)
         return NULL;
     unsigned at = extent_offset(use->cur, false);
     cnode *last = NULL;
