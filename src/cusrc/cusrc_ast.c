@@ -373,6 +373,23 @@ bool cn_has_attr(CXCursor c, enum CXCursorKind attr)
 
 /* ---- types ---- */
 
+/* C adjusts a parameter declared as an array (`double a[]`, `double
+ * phi[][400][400]`) to a pointer to its element, but libclang reports the
+ * type as written, on the declaration and on every name of it: such a
+ * parameter is a pointer all the same. */
+bool cn_decl_pointer(CXCursor decl, CXType *pointee)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+    bool array = t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+                 t.kind == CXType_DependentSizedArray || t.kind == CXType_VariableArray;
+    if (t.kind != CXType_Pointer && !(array && decl.kind == CXCursor_ParmDecl))
+        return false;
+    if (pointee)
+        *pointee =
+            t.kind == CXType_Pointer ? clang_getPointeeType(t) : clang_getArrayElementType(t);
+    return true;
+}
+
 int64_t cn_type_size(CXType t)
 {
     /* clang_Type_getSizeOf reaches ASTContext::getTypeInfo, which has no

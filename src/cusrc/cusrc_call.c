@@ -137,7 +137,7 @@ static void bind_pointers(walker *w, cnode **args, int np, CXCursor def, call_fr
         CXCursor parm = clang_Cursor_getArgument(def, (unsigned)i);
         CXType pt = clang_getCanonicalType(clang_getCursorType(parm));
         lref r = {SP_NONE, -1, NULL, NULL, NULL};
-        if (pt.kind == CXType_Pointer)
+        if (cn_decl_pointer(parm, NULL))
             wk_resolve_pointer(w, args[i], &r, 0);
         else if (call_is_reference(pt))
             wk_resolve_lvalue(w, args[i], &r, 0);

@@ -223,6 +223,9 @@ int cn_tokens(cusrc_tu *t, CXCursor c, char ***out); /* token spellings; free wi
 void cn_free_tokens(char **toks, int n);
 bool cn_has_attr(CXCursor c, enum CXCursorKind attr);
 int64_t cn_type_size(CXType t); /* bytes, -1 when not known */
+/* Whether decl is a pointer, counting a parameter written as an array;
+ * its pointee in *pointee (may be NULL). */
+bool cn_decl_pointer(CXCursor decl, CXType *pointee);
 bool cn_type_is_integral(CXType t);
 int cn_float_kind(CXType t); /* 0 not floating, 1 half/bf16, 2 float, 3 double */
 bool cn_is_dim3(CXType t);

@@ -446,9 +446,8 @@ void kern_add(cusrc_tu *t, CXCursor c, const const_tab *consts)
             CXType ty = clang_getCursorType(kid->cur);
             p->name = cn_spelling(kid->cur);
             p->type = cn_type_spelling(ty);
-            CXType ct = clang_getCanonicalType(ty);
-            p->pointee_size =
-                ct.kind == CXType_Pointer ? cn_type_size(clang_getPointeeType(ct)) : -1;
+            CXType pointee;
+            p->pointee_size = cn_decl_pointer(kid->cur, &pointee) ? cn_type_size(pointee) : -1;
         }
     }
     cn_free(tree);

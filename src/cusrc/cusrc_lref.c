@@ -292,8 +292,7 @@ static bool member_of_param(walker *w, cnode *n, lref *r)
         owner = w->calls->this_path;
     } else if (b && b->kind == CXCursor_DeclRefExpr) {
         v = fn_var(w->f, clang_getCursorReferenced(b->cur));
-        if (v && v->is_param &&
-            clang_getCanonicalType(clang_getCursorType(v->decl)).kind != CXType_Pointer)
+        if (v && v->is_param && !cn_decl_pointer(v->decl, NULL))
             owner = v->name;
     }
     if (!owner)
@@ -400,8 +399,10 @@ void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
             }
             return;
         }
+        CXType pointee;
+        bool is_pointer = cn_decl_pointer(d, &pointee);
         if (v && v->is_param && w->calls) {
-            if (t.kind == CXType_Pointer)
+            if (is_pointer)
                 lref_why(r,
                          "pointer parameter '%s' of a helper is not bound to memory gpulint "
                          "can place",
@@ -409,13 +410,13 @@ void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
             return;
         }
         if (v && v->is_param) {
-            if (t.kind != CXType_Pointer)
+            if (!is_pointer)
                 return;
             r->space = SP_GLOBAL;
             r->array = -1;
             r->base = xstrdup(v->name);
             r->off = expr_const(0);
-            if (v->n_assigns && !moved_pointer(w, v, n, clang_getPointeeType(t), r))
+            if (v->n_assigns && !moved_pointer(w, v, n, pointee, r))
                 lref_why(r, "pointer parameter '%s' is modified in the kernel", v->name);
             return;
         }
