@@ -501,8 +501,10 @@ static json_t *traffic_json(const kroof *k)
         json_t *o =
             json_pack("{s:I, s:I}", "requests", (json_int_t)k->requests[i],
                       i == TRAFFIC_SHARED ? "wavefronts" : "sectors", (json_int_t)k->units[i]);
-        if (i != TRAFFIC_SHARED)
+        if (i != TRAFFIC_SHARED) {
             json_object_set_new(o, "lines", json_integer((json_int_t)k->lines[i]));
+            json_object_set_new(o, "run_sectors", json_integer((json_int_t)k->run_units[i]));
+        }
         if (i == TRAFFIC_LOAD)
             json_object_set_new(o, "busiest_warp_requests",
                                 json_integer((json_int_t)k->busiest_requests[i]));

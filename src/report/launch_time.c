@@ -68,6 +68,9 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
                 return "the L1 traffic is not known";
             if (i != TRAFFIC_SHARED && !whole(json_object_get(k, "lines"), &c->lines[i]))
                 c->lines[i] = 0;
+            if (i != TRAFFIC_SHARED &&
+                !whole(json_object_get(k, "run_sectors"), &c->run_sectors[i]))
+                c->run_sectors[i] = 0;
             if (i == TRAFFIC_LOAD &&
                 !whole(json_object_get(k, "busiest_warp_requests"), &c->busiest_loads))
                 c->busiest_loads = 0;

@@ -156,6 +156,40 @@ static void test_request_direct(void **state)
     assert_false(coalesce_request_eval(addr, 0x3u, 12, &q, why, sizeof why));
 }
 
+/* Run sectors: each contiguous run of sectors counts at least a line
+ * (4 sectors), so the share of its lines a request fills is sectors / run
+ * sectors. */
+static void test_run_sectors(void **state)
+{
+    (void)state;
+    int64_t addr[32];
+    coalesce_request q;
+    char why[128];
+    for (int l = 0; l < 32; l++)
+        addr[l] = 4 * l + 4; /* one run of 5 sectors across two lines: filled */
+    assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 4, &q, why, sizeof why));
+    assert_int_equal(q.run_sectors, 5);
+    for (int l = 0; l < 32; l++) /* 8 doubles a row, rows 3200 bytes apart */
+        addr[l] = 3200 * (l / 8) + 8 * (l % 8);
+    assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 8, &q, why, sizeof why));
+    assert_int_equal(q.sectors, 8);
+    assert_int_equal(q.lines, 4);
+    assert_int_equal(q.run_sectors, 16); /* four half lines: half filled */
+    for (int l = 0; l < 32; l++)         /* a 16-float tile's two rows, 4096 bytes apart */
+        addr[l] = 4096 * (l / 16) + 4 * (l % 16);
+    assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 4, &q, why, sizeof why));
+    assert_int_equal(q.run_sectors, 8);
+    for (int l = 0; l < 32; l++) /* a column walk: a sector a line */
+        addr[l] = 128 * l;
+    assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 4, &q, why, sizeof why));
+    assert_int_equal(q.sectors, 32);
+    assert_int_equal(q.run_sectors, 128);
+    for (int l = 0; l < 32; l++) /* float4, 512 contiguous bytes */
+        addr[l] = 16 * l;
+    assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 16, &q, why, sizeof why));
+    assert_int_equal(q.run_sectors, 16);
+}
+
 static void test_unknown_offset(void **state)
 {
     (void)state;
@@ -273,10 +307,11 @@ static void test_loop_strides(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_contiguous),         cmocka_unit_test(test_strided),
-        cmocka_unit_test(test_struct_field),       cmocka_unit_test(test_column_walk),
-        cmocka_unit_test(test_request_direct),     cmocka_unit_test(test_unknown_offset),
-        cmocka_unit_test(test_calculator_answers), cmocka_unit_test(test_loop_strides),
+        cmocka_unit_test(test_contiguous),     cmocka_unit_test(test_strided),
+        cmocka_unit_test(test_struct_field),   cmocka_unit_test(test_column_walk),
+        cmocka_unit_test(test_request_direct), cmocka_unit_test(test_unknown_offset),
+        cmocka_unit_test(test_run_sectors),    cmocka_unit_test(test_calculator_answers),
+        cmocka_unit_test(test_loop_strides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

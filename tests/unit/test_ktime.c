@@ -169,6 +169,39 @@ static void test_l2_and_lines(void **state)
     assert_float_equal(t.part[KTIME_LATENCY], 8 * (0.125 * 400e-9 + 0.875 * 40 / 1.5e9), 1e-15);
 }
 
+/* DRAM keeps its rate on whole lines and falls with the share of its
+ * lines a request's runs fill: half lines take twice as long, a lone
+ * sector a line four times, never worse. */
+static void test_line_fill(void **state)
+{
+    (void)state;
+    double loads = 1e6;
+    ktime_counts c = {.dram_bytes = 32 * loads * 8,
+                      .dram_read_sectors = loads * 8,
+                      .has_traffic = true,
+                      .requests = {loads, 0, 0},
+                      .units = {loads * 8, 0, 0},
+                      .lines = {loads * 4, 0, 0},
+                      .run_sectors = {loads * 16, 0, 0},
+                      .blocks = 264,
+                      .threads_per_block = 256,
+                      .blocks_per_sm = 8};
+    ktime_consts k = consts();
+    ktime t;
+    ktime_predict(&c, &k, &t);
+    assert_true(t.ok);
+    assert_float_equal(t.part[KTIME_DRAM], 400e-9 + 32 * loads * 8 / (2e12 * 0.5), 1e-15);
+    c.run_sectors[TRAFFIC_LOAD] = loads * 8; /* whole lines, as when not known */
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_DRAM], 400e-9 + 32 * loads * 8 / 2e12, 1e-15);
+    c.run_sectors[TRAFFIC_LOAD] = 0;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_DRAM], 400e-9 + 32 * loads * 8 / 2e12, 1e-15);
+    c.run_sectors[TRAFFIC_LOAD] = loads * 8 * 16; /* past a sector a line */
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_DRAM], 400e-9 + 32 * loads * 8 / (2e12 * 0.25), 1e-15);
+}
+
 /* Loads placed in phases (analysis/timing/loadlat): a phase lasts as long as its
  * slowest load; phases add. Two waves of 1056 blocks of 256 threads.
  * Phase 0: a load every warp makes 100 times, each a fetch of a sector the
@@ -517,12 +550,19 @@ static void test_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parts_by_hand),    cmocka_unit_test(test_first_wave_dispatch),
-        cmocka_unit_test(test_latency_of_waves), cmocka_unit_test(test_l2_and_lines),
-        cmocka_unit_test(test_phases),           cmocka_unit_test(test_busiest_warp),
-        cmocka_unit_test(test_l1_queue),         cmocka_unit_test(test_issue),
-        cmocka_unit_test(test_lockstep),         cmocka_unit_test(test_latency_at_clock),
-        cmocka_unit_test(test_refusals),         cmocka_unit_test(test_dispatch),
+        cmocka_unit_test(test_parts_by_hand),
+        cmocka_unit_test(test_first_wave_dispatch),
+        cmocka_unit_test(test_latency_of_waves),
+        cmocka_unit_test(test_l2_and_lines),
+        cmocka_unit_test(test_line_fill),
+        cmocka_unit_test(test_phases),
+        cmocka_unit_test(test_busiest_warp),
+        cmocka_unit_test(test_l1_queue),
+        cmocka_unit_test(test_issue),
+        cmocka_unit_test(test_lockstep),
+        cmocka_unit_test(test_latency_at_clock),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_dispatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,6 +156,28 @@ static double dispatch_time(double blocks_per_sm, int resident, double interval,
     return blocks_per_sm / throughput;
 }
 
+/* The share of its lines a global request's contiguous runs fill, over
+ * the launch's loads and stores (1 where not known). DRAM keeps its rate
+ * when whole 128-byte lines are asked for together; where a warp's runs
+ * are shorter than a line (8 doubles a row, a 16-float tile row: half a
+ * line), another request fetches the rest later and the rate falls with
+ * the share filled. On the fitting half's H200 runs, half-line copies and
+ * transposes move 1.8-2.4 TB/s (ace's swapGrid, matrixT's tiled
+ * transposes) where whole-line streams move 3.9-4.2 (adjacent, burger's
+ * update). A run of a line or more fills its lines whatever its
+ * alignment: the neighbouring requests fill the line it enters in part
+ * (`a[i - 1]` beside `a[i]`). */
+static double line_fill(const ktime_counts *c)
+{
+    double sectors = 0, runs = 0;
+    for (int kind = TRAFFIC_LOAD; kind <= TRAFFIC_STORE; kind++)
+        if (c->run_sectors[kind] > 0) {
+            sectors += c->units[kind];
+            runs += c->run_sectors[kind];
+        }
+    return runs > 0 ? fmin(1.0, fmax(0.25, sectors / runs)) : 1.0;
+}
+
 /* The time of each unit the launch keeps busy and of the latency it
  * cannot hide. Work per block is taken as equal, so the busiest SM does
  * ceil(blocks / SMs) blocks' share of the per-SM units' work. */
@@ -170,11 +192,12 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
      * 16 blocks an SM); later blocks take the place of finished ones while
      * the others work. */
     double first_wave = fmin(ceil(blocks / k->sms), (double)c->blocks_per_sm);
+    double fill = c->has_traffic ? line_fill(c) : 1.0;
     t->part[KTIME_LAUNCH] = k->launch_s + k->block_dispatch_s * fmax(0, first_wave - 1);
     /* A stream's first bytes arrive one DRAM latency after its first
      * request; the bandwidth counts from then on. */
     if (c->dram_bytes > 0)
-        t->part[KTIME_DRAM] = k->dram_latency_s + c->dram_bytes / k->dram_bandwidth;
+        t->part[KTIME_DRAM] = k->dram_latency_s + c->dram_bytes / (k->dram_bandwidth * fill);
     for (int i = 0; i < 4; i++)
         if (c->flops[i] > 0 && k->flops_per_clock_per_sm[i] > 0)
             t->part[KTIME_FP16 + i] =

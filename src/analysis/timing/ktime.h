@@ -64,7 +64,10 @@ typedef struct ktime_counts {
     double requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
     double busiest_loads;        /* the busiest warp's global load requests; 0: not known */
     double lines[TRAFFIC_KINDS]; /* global: 128-byte lines; 0 = not known */
-    bool has_l2;                 /* kroof's L2 estimate: */
+    /* global: the sectors of each request's contiguous runs, a run shorter
+     * than a line counted as a line (analysis/warp/coalesce); 0 = not known */
+    double run_sectors[TRAFFIC_KINDS];
+    bool has_l2;                              /* kroof's L2 estimate: */
     double l2_read_sectors, l2_write_sectors; /* sectors L2 serves and absorbs */
     double l2_partial_write_sectors;          /* of those written, written in part */
     int64_t blocks;

@@ -43,17 +43,26 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
      * width either coincide or do not overlap. */
     lanes_sort(starts, n);
     _Static_assert(COALESCE_SECTOR == 32, "sectors and lines by shifts");
+    int run = 0;
     for (int i = 0; i < n; i++) {
         /* >> floors for negative offsets too (an arithmetic shift, as gcc
          * and clang do). */
         int64_t sector = starts[i] >> 5, prev = i ? starts[i - 1] >> 5 : 0;
-        if (i == 0 || sector != prev)
+        if (i == 0 || sector != prev) {
             out->sectors++;
+            if (i > 0 && sector != prev + 1) {
+                out->run_sectors += run < 4 ? 4 : run;
+                run = 0;
+            }
+            run++;
+        }
         if (i == 0 || sector >> 2 != prev >> 2)
             out->lines++;
         if (i == 0 || starts[i] != starts[i - 1])
             out->bytes += width;
     }
+    if (run > 0)
+        out->run_sectors += run < 4 ? 4 : run;
     out->ideal = (int)((out->bytes + COALESCE_SECTOR - 1) / COALESCE_SECTOR);
     return true;
 }
@@ -93,6 +102,7 @@ static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why
     m[1] = req.bytes;
     m[2] = req.ideal;
     m[3] = req.lines;
+    m[4] = req.run_sectors;
     coalesce_result *r = ctx->out;
     if (v->probe)
         return true;
@@ -135,6 +145,7 @@ bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_en
     out->worst_sectors = (int)lr.worst[0];
     out->total_sectors = lr.sum[0];
     out->total_lines = lr.sum[3];
+    out->total_run_sectors = lr.sum[4];
     out->average_sectors = (double)lr.sum[0] / (double)lr.visits;
     out->efficiency = (double)lr.sum[1] / ((double)lr.sum[0] * COALESCE_SECTOR);
     out->assumed = true;

@@ -17,9 +17,13 @@
 #define COALESCE_SECTOR 32
 
 typedef struct coalesce_request {
-    int sectors;   /* distinct 32-byte sectors */
-    int ideal;     /* ceil(bytes / 32): the same bytes, contiguous and aligned */
-    int lines;     /* distinct 128-byte lines */
+    int sectors; /* distinct 32-byte sectors */
+    int ideal;   /* ceil(bytes / 32): the same bytes, contiguous and aligned */
+    int lines;   /* distinct 128-byte lines */
+    /* The sectors of the request's contiguous runs, a run of fewer than
+     * four counted as four: what its lines take, with a line a run crosses
+     * by alignment alone counted as filled. */
+    int run_sectors;
     int64_t bytes; /* distinct addresses of the active lanes * width */
 } coalesce_request;
 
@@ -41,9 +45,10 @@ typedef struct coalesce_result {
     double efficiency;       /* all bytes requested / (all sectors * 32) */
     double worst_efficiency; /* of the worst request */
     long requests;
-    long busiest_requests; /* of the block's busiest warp */
-    int64_t total_sectors; /* summed over the requests: what L1 serves */
-    int64_t total_lines;   /* the same in 128-byte lines */
+    long busiest_requests;     /* of the block's busiest warp */
+    int64_t total_sectors;     /* summed over the requests: what L1 serves */
+    int64_t total_lines;       /* the same in 128-byte lines */
+    int64_t total_run_sectors; /* the same in run sectors (coalesce_request) */
     int warps;
     int worst_warp;
     long worst_iteration;
