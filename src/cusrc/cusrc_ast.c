@@ -373,6 +373,12 @@ bool cn_has_attr(CXCursor c, enum CXCursorKind attr)
 
 /* ---- types ---- */
 
+bool cn_is_array_type(CXType t)
+{
+    return t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+           t.kind == CXType_DependentSizedArray || t.kind == CXType_VariableArray;
+}
+
 /* C adjusts a parameter declared as an array (`double a[]`, `double
  * phi[][400][400]`) to a pointer to its element, but libclang reports the
  * type as written, on the declaration and on every name of it: such a
@@ -380,9 +386,7 @@ bool cn_has_attr(CXCursor c, enum CXCursorKind attr)
 bool cn_decl_pointer(CXCursor decl, CXType *pointee)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(decl));
-    bool array = t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
-                 t.kind == CXType_DependentSizedArray || t.kind == CXType_VariableArray;
-    if (t.kind != CXType_Pointer && !(array && decl.kind == CXCursor_ParmDecl))
+    if (t.kind != CXType_Pointer && !(cn_is_array_type(t) && decl.kind == CXCursor_ParmDecl))
         return false;
     if (pointee)
         *pointee =

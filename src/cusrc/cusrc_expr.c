@@ -86,7 +86,7 @@ static int access_use(walker *w, cnode *n)
 static bool is_memory_lvalue(walker *w, cnode *n)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
-    if (wk_is_array_type(t) || t.kind == CXType_FunctionProto)
+    if (cn_is_array_type(t) || t.kind == CXType_FunctionProto)
         return false;
     switch (n->kind) {
     case CXCursor_ArraySubscriptExpr:

@@ -225,6 +225,7 @@ bool cn_has_attr(CXCursor c, enum CXCursorKind attr);
 int64_t cn_type_size(CXType t); /* bytes, -1 when not known */
 /* Whether decl is a pointer, counting a parameter written as an array;
  * its pointee in *pointee (may be NULL). */
+bool cn_is_array_type(CXType t); /* any of clang's four array kinds */
 bool cn_decl_pointer(CXCursor decl, CXType *pointee);
 bool cn_type_is_integral(CXType t);
 int cn_float_kind(CXType t); /* 0 not floating, 1 half/bf16, 2 float, 3 double */

@@ -36,12 +36,6 @@ static long find_array(walker *w, CXCursor decl)
     return -1;
 }
 
-bool wk_is_array_type(CXType t)
-{
-    return t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
-           t.kind == CXType_DependentSizedArray || t.kind == CXType_VariableArray;
-}
-
 long wk_register_array(walker *w, CXCursor decl, cnode *declnode)
 {
     long have = find_array(w, decl);
@@ -64,7 +58,7 @@ long wk_register_array(walker *w, CXCursor decl, cnode *declnode)
                 sizes[n_sizes++] = declnode->kids[i];
     int levels = 0;
     bool dependent = false;
-    for (CXType e = t; wk_is_array_type(e); e = clang_getArrayElementType(e)) {
+    for (CXType e = t; cn_is_array_type(e); e = clang_getArrayElementType(e)) {
         if (e.kind == CXType_DependentSizedArray)
             dependent = true;
         levels++;
@@ -73,7 +67,7 @@ long wk_register_array(walker *w, CXCursor decl, cnode *declnode)
     CXType e = t;
     sbuf why;
     sbuf_init(&why);
-    while (wk_is_array_type(e)) {
+    while (cn_is_array_type(e)) {
         if (e.kind == CXType_IncompleteArray) {
             a->dynamic = true;
         } else if (n < ACCESS_MAX_DIMS) {
@@ -157,7 +151,7 @@ static void resolve_var(walker *w, CXCursor decl, cnode *declnode, lref *r)
     }
     CXType t = clang_getCursorType(decl);
     if (!wk_is_builtin_var_name(name) && cn_has_attr(decl, CXCursor_CUDADeviceAttr) &&
-        wk_is_array_type(t) && !cn_has_attr(decl, CXCursor_CUDAConstantAttr)) {
+        cn_is_array_type(t) && !cn_has_attr(decl, CXCursor_CUDAConstantAttr)) {
         r->space = SP_GLOBAL;
         r->array = -1;
         r->base = name;
@@ -420,7 +414,7 @@ void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
                 lref_why(r, "pointer parameter '%s' is modified in the kernel", v->name);
             return;
         }
-        if (v && !v->is_shared && !wk_is_array_type(t)) {
+        if (v && !v->is_shared && !cn_is_array_type(t)) {
             /* A local pointer: follow it when it is set once. */
             if (v->n_assigns == 0 && !v->addr_taken && v->init) {
                 if (v->visiting)
@@ -460,7 +454,7 @@ void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
             return;
         cnode *p = n->kids[0], *i = n->kids[1];
         CXType pt = clang_getCanonicalType(clang_getCursorType(cn_strip(p)->cur));
-        if (pt.kind != CXType_Pointer && !wk_is_array_type(pt)) {
+        if (pt.kind != CXType_Pointer && !cn_is_array_type(pt)) {
             cnode *tmp = p;
             p = i;
             i = tmp;
@@ -485,7 +479,7 @@ void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
     case CXCursor_ArraySubscriptExpr:
     case CXCursor_MemberRefExpr: {
         CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
-        if (wk_is_array_type(t)) {
+        if (cn_is_array_type(t)) {
             wk_resolve_lvalue(w, n, r, depth + 1); /* decays to a pointer to its start */
             return;
         }
@@ -527,7 +521,7 @@ void wk_resolve_lvalue(walker *w, cnode *n, lref *r, int depth)
             return;
         cnode *base = n->kids[0], *idx = n->kids[1];
         CXType bt = clang_getCanonicalType(clang_getCursorType(cn_strip(base)->cur));
-        if (bt.kind != CXType_Pointer && !wk_is_array_type(bt)) {
+        if (bt.kind != CXType_Pointer && !cn_is_array_type(bt)) {
             cnode *tmp = base; /* i[a] */
             base = idx;
             idx = tmp;

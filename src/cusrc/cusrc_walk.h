@@ -138,7 +138,6 @@ void wk_lref_free(lref *r);
 void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth);
 void wk_resolve_lvalue(walker *w, cnode *n, lref *r, int depth);
 long wk_register_array(walker *w, CXCursor decl, cnode *declnode);
-bool wk_is_array_type(CXType t);
 bool wk_is_builtin_var_name(const char *s);
 
 /* ---- cusrc_site.c ---- */

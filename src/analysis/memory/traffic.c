@@ -32,7 +32,7 @@ typedef struct grid_ctx {
  * short and the figures above were scaled to the full count. */
 typedef struct block_counts {
     bool analyzed, unreached, estimated, capped, extrapolated;
-    int64_t requests, units, lines, run_units;
+    int64_t requests, units, lines, run_sectors;
     int64_t busiest; /* the requests of the block's busiest warp */
     int64_t floor_requests, floor_units;
     char reason[LANES_WHY_MAX];
@@ -96,7 +96,7 @@ static void extrapolate(const mem_access *a, const int64_t block[3], const expr_
     double f = (double)full / (double)c->requests;
     c->units = (int64_t)llround((double)c->units * f);
     c->lines = (int64_t)llround((double)c->lines * f);
-    c->run_units = (int64_t)llround((double)c->run_units * f);
+    c->run_sectors = (int64_t)llround((double)c->run_sectors * f);
     c->requests = full;
     c->busiest = busiest;
     c->capped = false;
@@ -126,7 +126,7 @@ static void count_block(const mem_access *a, const int64_t block[3], const expr_
         c->busiest = cr.busiest_requests;
         c->units = cr.total_sectors;
         c->lines = cr.total_lines;
-        c->run_units = cr.total_run_sectors;
+        c->run_sectors = cr.total_run_sectors;
         snprintf(c->reason, sizeof c->reason, "%s", cr.reason);
     }
     c->floor_requests = c->requests;
@@ -163,7 +163,7 @@ static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *w
     m[2] = c.analyzed ? c.lines : 0;
     m[3] = c.analyzed ? c.floor_requests : 0;
     m[4] = c.analyzed ? c.floor_units : 0;
-    m[5] = c.analyzed ? c.run_units : 0;
+    m[5] = c.analyzed ? c.run_sectors : 0;
     if (!g->have_interior) {
         g->have_interior = true;
         memcpy(g->interior, bid, sizeof g->interior);
@@ -195,7 +195,7 @@ static bool site_totals(const mem_access *a, const int64_t block[3], const expr_
             __builtin_mul_overflow(m[2], blocks, &out->lines) ||
             __builtin_mul_overflow(m[3], blocks, &out->floor_requests) ||
             __builtin_mul_overflow(m[4], blocks, &out->floor_units) ||
-            __builtin_mul_overflow(m[5], blocks, &out->run_units)) {
+            __builtin_mul_overflow(m[5], blocks, &out->run_sectors)) {
             snprintf(why, why_size, "the grid's totals overflow");
             return false;
         }
@@ -210,7 +210,7 @@ static bool site_totals(const mem_access *a, const int64_t block[3], const expr_
         out->lines = gr.sum[2];
         out->floor_requests = gr.sum[3];
         out->floor_units = gr.sum[4];
-        out->run_units = gr.sum[5];
+        out->run_sectors = gr.sum[5];
         out->blocks_evaluated = gr.classes;
         out->uniform = gr.uniform;
         if (!gr.uniform)
@@ -368,7 +368,7 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         out->requests[s] += t.requests;
         out->units[s] += t.units;
         out->lines[s] += t.lines;
-        out->run_units[s] += t.run_units;
+        out->run_sectors[s] += t.run_sectors;
         out->busiest_requests[s] += t.busiest_warp_requests;
         /* A request's 32 lanes fill at most `width` whole sectors: its
          * other sectors are written in part, at least. L2 takes a partial

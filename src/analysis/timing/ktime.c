@@ -192,7 +192,7 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
      * 16 blocks an SM); later blocks take the place of finished ones while
      * the others work. */
     double first_wave = fmin(ceil(blocks / k->sms), (double)c->blocks_per_sm);
-    double fill = c->has_traffic ? line_fill(c) : 1.0;
+    double fill = line_fill(c);
     t->part[KTIME_LAUNCH] = k->launch_s + k->block_dispatch_s * fmax(0, first_wave - 1);
     /* A stream's first bytes arrive one DRAM latency after its first
      * request; the bandwidth counts from then on. */
