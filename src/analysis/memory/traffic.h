@@ -18,7 +18,7 @@
 /* One site over the grid. units: sectors (global) or wavefronts (shared). */
 typedef struct traffic_site_total {
     int64_t requests, units;
-    int64_t lines;     /* global: the 128-byte lines of each request, summed */
+    int64_t lines;       /* global: the 128-byte lines of each request, summed */
     int64_t run_sectors; /* global: coalesce_request's run sectors, summed */
     /* exact: every guard and loop bound was evaluated. lower: the figures
      * are at most the real ones (a loop cut short); neither: an estimate
@@ -69,7 +69,7 @@ enum { TRAFFIC_LOAD, TRAFFIC_STORE, TRAFFIC_SHARED, TRAFFIC_KINDS };
 typedef struct traffic {
     /* Over every site evaluated. */
     int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
-    int64_t lines[TRAFFIC_KINDS];     /* global loads and stores: 128-byte lines */
+    int64_t lines[TRAFFIC_KINDS];       /* global loads and stores: 128-byte lines */
     int64_t run_sectors[TRAFFIC_KINDS]; /* and their run sectors */
     /* Global: the sites' busiest_warp_requests summed, the busiest warp's
      * requests where one warp is the busiest at every site (a loop nest's
