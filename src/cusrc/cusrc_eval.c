@@ -518,11 +518,15 @@ static expr *def_value(fn_ctx *f, var_info *v, cnode *d)
     return expr_binary(op, before, x_rec(f, d->kids[1]));
 }
 
+static expr *param_entry(fn_ctx *f, CXCursor parm, var_info *v, const char *name, cnode *use);
+
 static expr *value_at(fn_ctx *f, var_info *v, cnode *use)
 {
     cnode *d = x_reaching_def(v, use, host_arm, f);
     if (d)
         return def_value(f, v, d);
+    if (v->is_param && !f->device && x_entry_reaches(v, use, host_arm, f))
+        return param_entry(f, v->decl, v, v->name, use);
     /* Host code that clamps a size (`if (n < threads) threads = n;`): the
      * condition's choice, kept symbolic until the condition has values. */
     cnode *assign;
@@ -960,6 +964,43 @@ static expr *x_call(fn_ctx *f, cnode *n)
     return e;
 }
 
+/* A parameter's value as the function is entered: its argument where the
+ * call is followed, main's argc from --run-args, else its name. */
+static expr *param_entry(fn_ctx *f, CXCursor parm, var_info *v, const char *name, cnode *use)
+{
+    expr *e = bound_param(f, parm);
+    if (e)
+        return e;
+    if (f->t->run_args && !strcmp(name, "argc")) {
+        char *owner = cn_spelling(clang_getCursorSemanticParent(parm));
+        bool in_main = !strcmp(owner, "main");
+        free(owner);
+        if (in_main)
+            return expr_const(f->t->n_run_args + 1);
+    }
+    if (v && v->n_assigns && f->device)
+        return local_var(f, v, use);
+    if (!f->device)
+        note_origin(f, v, name);
+    return expr_named(name);
+}
+
+/* A host parameter the function assigns (`n = (n + b - 1) / b * b;`
+ * before sizing a launch with n): the definition that reaches the use,
+ * the argument where none of the assignments can run before it; its name
+ * where neither can be shown (an assignment in a loop or a branch). */
+static expr *reassigned_param(fn_ctx *f, var_info *v, cnode *use)
+{
+    size_t mark = f->origin.len;
+    expr *e = value_at(f, v, use);
+    if (e)
+        return host_value(f, v, e, mark);
+    if (!f->origin.len)
+        sbuf_addf(&f->origin, "depends on '%s', a parameter of '%s' assigned in it (line %d)",
+                  v->name, f->name, node_line(f, v->assigns[0]));
+    return expr_named(v->name);
+}
+
 static expr *x_declref(fn_ctx *f, cnode *n)
 {
     CXCursor r = clang_getCursorReferenced(n->cur);
@@ -970,26 +1011,11 @@ static expr *x_declref(fn_ctx *f, cnode *n)
         e = expr_named(name);
         break;
     case CXCursor_ParmDecl: {
-        e = bound_param(f, r);
-        if (e)
-            break;
-        if (f->t->run_args && !strcmp(name, "argc")) {
-            char *owner = cn_spelling(clang_getCursorSemanticParent(r));
-            bool in_main = !strcmp(owner, "main");
-            free(owner);
-            if (in_main) {
-                e = expr_const(f->t->n_run_args + 1);
-                break;
-            }
-        }
         var_info *v = fn_var(f, r);
-        if (v && v->n_assigns && f->device) {
-            e = local_var(f, v, n);
-        } else {
-            if (!f->device)
-                note_origin(f, v, name);
-            e = expr_named(name);
-        }
+        if (v && v->n_assigns && !f->device)
+            e = reassigned_param(f, v, n);
+        else
+            e = param_entry(f, r, v, name, n);
         break;
     }
     case CXCursor_VarDecl: {

@@ -278,6 +278,7 @@ int x_argv_index(fn_ctx *f, cnode *n, int depth);
 bool x_argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **unknown);
 int x_if_arm(const cnode *ifstmt, const cnode *arm, const cnode **cond);
 cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
+bool x_entry_reaches(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 /* The if whose condition picks v's value at use between its one assignment
  * (*assign) and the value before it; NULL where there is no such if. */
 cnode *x_guarding_if(var_info *v, cnode *use, cnode **assign);

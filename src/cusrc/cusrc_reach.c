@@ -102,7 +102,9 @@ static const cnode *use_scope(const var_info *v, const cnode *use)
 {
     if (!use || !v->decl_node || !v->decl_node->parent || v->addr_taken)
         return NULL;
-    const cnode *scope = v->decl_node->parent->parent;
+    /* A parameter's block is its function's. */
+    const cnode *scope = v->decl_node->kind == CXCursor_ParmDecl ? v->decl_node->parent
+                                                                   : v->decl_node->parent->parent;
     return scope && cn_inside(use, scope) ? scope : NULL;
 }
 
@@ -153,6 +155,26 @@ cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
         }
     }
     return best;
+}
+
+/* Does a parameter's value on entry (its argument) reach use: none of
+ * its assignments can run before it (`n = (n + b - 1) / b * b;` above a
+ * launch sized by n changes what the launch sees; one below it, outside
+ * any loop that holds the use, does not). */
+bool x_entry_reaches(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
+{
+    const cnode *scope = use_scope(v, use);
+    if (!scope || v->init)
+        return false;
+    unsigned at = extent_offset(use->cur, false);
+    for (int i = 0; i < v->n_assigns; i++) {
+        cnode *a = v->assigns[i];
+        if (never_runs(a, scope, arm, ctx))
+            continue;
+        if (extent_offset(a->cur, true) <= at || share_loop(a, use, scope))
+            return false;
+    }
+    return true;
 }
 
 /* `int n = 96 * 8 * 32; if (bytes < n * k) n = bytes / k;` then a use of n:
