@@ -486,9 +486,6 @@ static int host_arm(void *ctx, const cnode *ifstmt, const cnode *arm)
     return taken;
 }
 
-/* The value v has at use, through reaching_def; NULL when it has none. */
-static expr *value_at(fn_ctx *f, var_info *v, cnode *use);
-
 /* The value definition d of v gives. */
 static expr *def_value(fn_ctx *f, var_info *v, cnode *d)
 {
@@ -496,7 +493,7 @@ static expr *def_value(fn_ctx *f, var_info *v, cnode *d)
         return x_rec(f, v->init);
     if (d->kind == CXCursor_UnaryOperator) {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(d->cur);
-        expr *before = value_at(f, v, d);
+        expr *before = x_value_at(f, v, d);
         if (!before)
             return NULL;
         bool inc = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc;
@@ -512,7 +509,7 @@ static expr *def_value(fn_ctx *f, var_info *v, cnode *d)
     expr_op op = cn_binop(k, &ok);
     if (!ok)
         return NULL;
-    expr *before = value_at(f, v, d);
+    expr *before = x_value_at(f, v, d);
     if (!before)
         return NULL;
     return expr_binary(op, before, x_rec(f, d->kids[1]));
@@ -520,7 +517,7 @@ static expr *def_value(fn_ctx *f, var_info *v, cnode *d)
 
 static expr *param_entry(fn_ctx *f, CXCursor parm, var_info *v, const char *name, cnode *use);
 
-static expr *value_at(fn_ctx *f, var_info *v, cnode *use)
+expr *x_value_at(fn_ctx *f, var_info *v, cnode *use)
 {
     cnode *d = x_reaching_def(v, use, host_arm, f);
     if (d)
@@ -531,9 +528,12 @@ static expr *value_at(fn_ctx *f, var_info *v, cnode *use)
      * condition's choice, kept symbolic until the condition has values. */
     cnode *assign;
     cnode *ifs = f->device ? NULL : x_guarding_if(v, use, &assign);
-    if (!ifs)
-        return NULL;
-    expr *before = value_at(f, v, ifs);
+    if (!ifs) {
+        cnode *loop = f->device ? NULL : x_defining_loop(v, use, host_arm, f);
+        static const x_loop_eval ev = {x_value_at, x_expr, x_assign_value};
+        return loop ? x_run_host_loop(f, v, loop, &ev) : NULL;
+    }
+    expr *before = x_value_at(f, v, ifs);
     expr *then = before ? def_value(f, v, assign) : NULL;
     if (!then) {
         expr_free(before);
@@ -575,7 +575,7 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         return unknownf("value read from shared memory ('%s')", v->name);
     if (v->n_assigns > 0) {
         size_t mark = f->origin.len;
-        expr *e = value_at(f, v, use);
+        expr *e = x_value_at(f, v, use);
         if (e)
             return host_value(f, v, e, mark);
     }
@@ -991,8 +991,10 @@ static expr *param_entry(fn_ctx *f, CXCursor parm, var_info *v, const char *name
  * where neither can be shown (an assignment in a loop or a branch). */
 static expr *reassigned_param(fn_ctx *f, var_info *v, cnode *use)
 {
+    if (v->visiting)
+        return expr_named(v->name);
     size_t mark = f->origin.len;
-    expr *e = value_at(f, v, use);
+    expr *e = x_value_at(f, v, use);
     if (e)
         return host_value(f, v, e, mark);
     if (!f->origin.len)

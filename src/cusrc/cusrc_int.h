@@ -37,7 +37,7 @@ typedef struct var_info {
     bool is_param;
     bool is_shared; /* __shared__ */
     bool addr_taken;
-    cnode *decl_node; /* the VarDecl, NULL for parameters */
+    cnode *decl_node; /* the VarDecl or ParmDecl */
     cnode *init;      /* initialiser expression, NULL when none */
     cnode **assigns;  /* =, op=, ++, -- with the variable itself as target */
     int n_assigns;
@@ -253,6 +253,9 @@ int x_call_args(cnode *call, CXCursor def, cnode **out, int max);
 void x_unbind(param_binding *b, int n);
 /* The value an assignment (=, op=, ++, --) gives v, in terms of v. */
 expr *x_assign_value(fn_ctx *f, var_info *v, cnode *assign);
+/* The value v has at use (host: through its reaching definition, a
+ * guarding if, or the loop that computes it); NULL when it has none. */
+expr *x_value_at(fn_ctx *f, var_info *v, cnode *use);
 bool x_const(fn_ctx *f, cnode *n, int64_t *out); /* libclang's own constant evaluation */
 /* cusrc_table.c: arr[i] of a host array set by its initializer and only
  * read: its elements (how many; 0 when not such an array), and the one
@@ -279,6 +282,18 @@ bool x_argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **u
 int x_if_arm(const cnode *ifstmt, const cnode *arm, const cnode **cond);
 cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 bool x_entry_reaches(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
+cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
+/* ---- cusrc_hostrun.c ---- */
+/* v's value after loop, where the loop only assigns locals whose values
+ * before it are known: run as the program runs it. NULL otherwise (with
+ * the reason in f->origin). The evaluator's entry points come as pointers
+ * (cusrc_eval.c calls this file, not the other way round). */
+typedef struct x_loop_eval {
+    expr *(*value_at)(fn_ctx *f, var_info *v, cnode *use); /* x_value_at */
+    expr *(*value_of)(fn_ctx *f, cnode *n);                /* x_expr */
+    expr *(*assigned)(fn_ctx *f, var_info *v, cnode *a);   /* x_assign_value */
+} x_loop_eval;
+expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev);
 /* The if whose condition picks v's value at use between its one assignment
  * (*assign) and the value before it; NULL where there is no such if. */
 cnode *x_guarding_if(var_info *v, cnode *use, cnode **assign);

@@ -26,8 +26,10 @@ static bool is_loop_stmt(const cnode *n)
  * the other through the loop's back edge)? */
 static bool share_loop(const cnode *a, const cnode *b, const cnode *scope)
 {
+    /* b may be a loop itself (the value a local has as it enters one):
+     * what its body assigns runs after b starts, not before. */
     for (const cnode *p = a->parent; p && p != scope; p = p->parent)
-        if (is_loop_stmt(p) && cn_inside(b, p))
+        if (is_loop_stmt(p) && p != b && cn_inside(b, p))
             return true;
     return false;
 }
@@ -104,7 +106,7 @@ static const cnode *use_scope(const var_info *v, const cnode *use)
         return NULL;
     /* A parameter's block is its function's. */
     const cnode *scope = v->decl_node->kind == CXCursor_ParmDecl ? v->decl_node->parent
-                                                                   : v->decl_node->parent->parent;
+                                                                 : v->decl_node->parent->parent;
     return scope && cn_inside(use, scope) ? scope : NULL;
 }
 
@@ -175,6 +177,46 @@ bool x_entry_reaches(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
             return false;
     }
     return true;
+}
+
+/* The loop that last sets v before use (`while (n % b != 0) n++;` above
+ * the launch sized by n): it runs every time use does, holds every
+ * assignment of v between its start and use, and does not hold use, nor
+ * does any loop that assigns v again after use; NULL otherwise. */
+cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
+{
+    const cnode *scope = use_scope(v, use);
+    if (!scope)
+        return NULL;
+    unsigned at = extent_offset(use->cur, false);
+    cnode *last = NULL;
+    unsigned last_end = 0;
+    for (int i = 0; i < v->n_assigns; i++) {
+        cnode *a = v->assigns[i];
+        unsigned end = extent_offset(a->cur, true);
+        if (never_runs(a, scope, arm, ctx))
+            continue;
+        if (end > at && share_loop(a, use, scope))
+            return NULL;
+        if (end <= at && (!last || end > last_end)) {
+            last = a;
+            last_end = end;
+        }
+    }
+    cnode *loop = NULL;
+    for (cnode *p = last ? last->parent : NULL; p && p != scope; p = p->parent)
+        if (is_loop_stmt(p))
+            loop = p;
+    if (!loop || cn_inside(use, loop) || !dominates(loop, use, scope, arm, ctx))
+        return NULL;
+    unsigned start = extent_offset(loop->cur, false);
+    for (int i = 0; i < v->n_assigns; i++) {
+        cnode *a = v->assigns[i];
+        unsigned end = extent_offset(a->cur, true);
+        if (end <= at && end > start && !cn_inside(a, loop) && !never_runs(a, scope, arm, ctx))
+            return NULL;
+    }
+    return loop;
 }
 
 /* `int n = 96 * 8 * 32; if (bytes < n * k) n = bytes / k;` then a use of n:

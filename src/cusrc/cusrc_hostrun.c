@@ -1,0 +1,214 @@
+/* cusrc_hostrun: the value a host local has after a small loop that
+ * computes it (`while (n % block != 0) n++;`, `while (p < n) p *= 2;`),
+ * found by running the loop the way the program does, where every local
+ * the loop assigns has a known value before it and the loop does nothing
+ * but assign them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_int.h"
+
+/* A size loop ends in a few dozen trips (a round-up to a multiple, a
+ * doubling); one that runs longer is not a size computation, and is not
+ * worth running. */
+#define HOSTRUN_MAX_TRIPS 100000
+#define HOSTRUN_MAX_STEPS 16
+
+typedef struct loop_run {
+    fn_ctx *f;
+    cnode *nodes[HOSTRUN_MAX_STEPS]; /* the for's init, then the body, then its increment */
+    var_info *targets[HOSTRUN_MAX_STEPS];
+    expr *values[HOSTRUN_MAX_STEPS]; /* each assignment's value, locals by name */
+    int n, n_init;
+    var_info *vars[HOSTRUN_MAX_STEPS]; /* each local assigned, once */
+    int n_vars;
+    bool ok;
+} loop_run;
+
+static void add_var(loop_run *r, var_info *v)
+{
+    for (int i = 0; i < r->n_vars; i++) {
+        if (r->vars[i] == v)
+            return;
+        if (!strcmp(r->vars[i]->name, v->name))
+            r->ok = false; /* two locals of one name would share a binding */
+    }
+    r->vars[r->n_vars++] = v;
+}
+
+static bool is_assignment(const cnode *n)
+{
+    if (n->kind == CXCursor_UnaryOperator && n->n_kids == 1) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(n->cur);
+        return op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ||
+               op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec;
+    }
+    if ((n->kind == CXCursor_BinaryOperator || n->kind == CXCursor_CompoundAssignOperator) &&
+        n->n_kids == 2) {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(n->cur);
+        return op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
+    }
+    return false;
+}
+
+/* The statements of n, each an assignment to an integer local; anything
+ * else (a call, a branch, a store through a pointer) and n is not a loop
+ * that only computes sizes. */
+static void collect(loop_run *r, cnode *n)
+{
+    n = cn_strip(n);
+    if (!n || !r->ok || n->kind == CXCursor_NullStmt)
+        return;
+    if (n->kind == CXCursor_CompoundStmt) {
+        for (int i = 0; i < n->n_kids; i++)
+            collect(r, n->kids[i]);
+        return;
+    }
+    cnode *lhs = is_assignment(n) ? cn_strip_casts(n->kids[0]) : NULL;
+    var_info *v = lhs && lhs->kind == CXCursor_DeclRefExpr
+                      ? fn_var(r->f, clang_getCursorReferenced(lhs->cur))
+                      : NULL;
+    if (!v || v->addr_taken || v->is_shared || r->n == HOSTRUN_MAX_STEPS ||
+        !cn_type_is_integral(clang_getCursorType(v->decl))) {
+        r->ok = false;
+        return;
+    }
+    add_var(r, v);
+    r->nodes[r->n] = n;
+    r->targets[r->n++] = v;
+}
+
+/* The for's init: `int i = 0` declares a local with its first value. */
+static void collect_init(loop_run *r, cnode *init, expr **firsts, const x_loop_eval *ev)
+{
+    init = cn_strip(init);
+    if (!init || init->kind != CXCursor_DeclStmt) {
+        collect(r, init);
+        r->n_init = r->n;
+        return;
+    }
+    for (int i = 0; r->ok && i < init->n_kids; i++) {
+        cnode *d = init->kids[i];
+        var_info *v = d->kind == CXCursor_VarDecl ? fn_var(r->f, d->cur) : NULL;
+        if (!v || !v->init || r->n_vars == HOSTRUN_MAX_STEPS) {
+            r->ok = false;
+            return;
+        }
+        add_var(r, v);
+        firsts[r->n_vars - 1] = ev->value_of(r->f, v->init);
+    }
+}
+
+static bool run_steps(const loop_run *r, int from, int to, expr_env *env)
+{
+    for (int i = from; i < to; i++) {
+        int64_t v;
+        if (expr_eval(r->values[i], env, &v, NULL) != EXPR_OK ||
+            !expr_env_set(env, r->targets[i]->name, v))
+            return false;
+    }
+    return true;
+}
+
+static bool run(const loop_run *r, const expr *cond, bool test_first, expr_env *env)
+{
+    if (!run_steps(r, 0, r->n_init, env))
+        return false;
+    if (!test_first && !run_steps(r, r->n_init, r->n, env))
+        return false;
+    for (int trip = 0; trip < HOSTRUN_MAX_TRIPS; trip++) {
+        int64_t c;
+        if (expr_eval(cond, env, &c, NULL) != EXPR_OK)
+            return false;
+        if (!c)
+            return true;
+        if (!run_steps(r, r->n_init, r->n, env))
+            return false;
+    }
+    return false;
+}
+
+/* Each local's value before the loop (the init's own where it declares
+ * them), which must be a number. */
+static bool first_values(loop_run *r, cnode *loop, expr **firsts, expr_env *env,
+                         const x_loop_eval *ev)
+{
+    for (int i = 0; i < r->n_vars; i++) {
+        expr *e = firsts[i] ? firsts[i] : ev->value_at(r->f, r->vars[i], loop);
+        firsts[i] = NULL;
+        expr *s = e ? expr_simplify(e) : NULL;
+        bool known = s && s->kind == EX_CONST && expr_env_set(env, r->vars[i]->name, s->value);
+        expr_free(e);
+        expr_free(s);
+        if (!known)
+            return false;
+    }
+    return true;
+}
+
+expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev)
+{
+    cnode *init = NULL, *cond = NULL, *inc = NULL, *body = NULL;
+    bool test_first = loop->kind != CXCursor_DoStmt;
+    if (loop->kind == CXCursor_WhileStmt && loop->n_kids == 2) {
+        cond = loop->kids[0];
+        body = loop->kids[1];
+    } else if (loop->kind == CXCursor_DoStmt && loop->n_kids == 2) {
+        body = loop->kids[0];
+        cond = loop->kids[1];
+    } else if (loop->kind == CXCursor_ForStmt && loop->n_kids == 4) {
+        init = loop->kids[0];
+        cond = loop->kids[1];
+        inc = loop->kids[2];
+        body = loop->kids[3];
+    } else {
+        return NULL; /* a for with a part left out: its kids do not say which */
+    }
+    size_t mark = f->origin.len;
+    loop_run r = {.f = f, .ok = true};
+    expr *firsts[HOSTRUN_MAX_STEPS] = {NULL};
+    expr_env env;
+    expr_env_init(&env);
+    if (init)
+        collect_init(&r, init, firsts, ev);
+    collect(&r, body);
+    collect(&r, inc);
+    expr *c = NULL;
+    bool done = false;
+    if (r.ok && first_values(&r, loop, firsts, &env, ev)) {
+        /* Inside the loop its locals are names the run binds. */
+        for (int i = 0; i < r.n_vars; i++)
+            r.vars[i]->visiting++;
+        c = ev->value_of(f, cond);
+        for (int i = 0; i < r.n; i++)
+            r.values[i] = ev->assigned(f, r.targets[i], r.nodes[i]);
+        for (int i = 0; i < r.n_vars; i++)
+            r.vars[i]->visiting--;
+        done = run(&r, c, test_first, &env);
+    }
+    for (int i = 0; i < HOSTRUN_MAX_STEPS; i++) {
+        expr_free(firsts[i]);
+        expr_free(i < r.n ? r.values[i] : NULL);
+    }
+    expr_free(c);
+    int slot = done ? expr_env_find(&env, v->name) : -1;
+    if (slot >= 0)
+        return expr_const(env.values[slot]);
+    /* What the attempt noted is about the loop's insides; the loop is the
+     * reason the user needs. */
+    if (f->origin.len > mark) {
+        f->origin.len = mark;
+        f->origin.data[mark] = '\0';
+    }
+    if (!f->origin.len) {
+        src_loc at = {0};
+        cn_loc(f->t, loop->cur, &at);
+        sbuf_addf(&f->origin,
+                  "depends on '%s', set by the loop at line %d, which gpulint runs only where it "
+                  "does nothing but assign integer locals known before it, and ends within %d "
+                  "trips",
+                  v->name, at.line, HOSTRUN_MAX_TRIPS);
+        free(at.file);
+    }
+    return NULL;
+}
