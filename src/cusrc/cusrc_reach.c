@@ -34,6 +34,19 @@ static bool share_loop(const cnode *a, const cnode *b, const cnode *scope)
     return false;
 }
 
+/* Is a, run after use, overwritten by best before control comes back to
+ * use: a loop holds use and best but not a, so every way from a to use
+ * enters that loop and passes best first (`for (...) { n = blk; k<<<n>>>; }`
+ * inside a repeat loop whose next inner loop assigns n again). best
+ * dominates use already. */
+static bool loop_kills(const cnode *a, const cnode *best, const cnode *use, const cnode *scope)
+{
+    for (const cnode *p = use->parent; p && p != scope; p = p->parent)
+        if (is_loop_stmt(p) && cn_inside(best, p) && !cn_inside(a, p))
+            return true;
+    return false;
+}
+
 /* Does d run, with nothing conditional in between, every time control
  * reaches use: is there a block that holds use and reaches d through
  * blocks and plain expressions only? */
@@ -150,7 +163,7 @@ cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
             continue;
         unsigned end = extent_offset(a->cur, true);
         if (end > at) {
-            if (share_loop(a, use, scope))
+            if (share_loop(a, use, scope) && !loop_kills(a, best, use, scope))
                 return NULL; /* runs again before use, through the back edge */
         } else if (end > best_start && !exclusive_arms(a, use, scope)) {
             return NULL; /* may run between best and use */

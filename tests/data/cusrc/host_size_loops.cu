@@ -39,6 +39,21 @@ int main(int argc, char **argv)
     } while (halves > 100);
     fill<<<halves * steps, 32>>>(a); // 31339 halved 9 times: 61, times 9 steps: 549 blocks
 
+    // A size set in a sweep loop, then again in the next inner loop of a
+    // repeat loop (HeCBench nw's upper-left and lower-right passes): each
+    // launch sees its own loop's value (100, 200, 300 blocks; then 2, 1).
+    int work;
+    for (int r = 0; r < 2; r++) {
+        for (int b = 1; b <= 3; b++) {
+            work = b * 100;
+            fill<<<work, 32>>>(a);
+        }
+        for (int b = 2; b >= 1; b--) {
+            work = b;
+            fill<<<work, 64>>>(a);
+        }
+    }
+
     int called = 0;
     while (called < n)
         called += rand() % 3 + 1;
