@@ -240,9 +240,6 @@ cnode *fn_var_init(cnode *vardecl);
 expr *x_expr(fn_ctx *f, cnode *n);
 /* Component 0..2 of a dim3-valued expression. */
 expr *x_dim3(fn_ctx *f, cnode *n, int comp);
-/* Evaluates n into v (e, known, value, text, why); role names it in why. */
-void x_value(fn_ctx *f, cnode *n, const char *role, cusrc_value *v);
-void x_value_dim3(fn_ctx *f, cnode *n, const char *role, cusrc_dim3 *d);
 bool x_is_per_lane(fn_ctx *f, const expr *e);
 /* Binds the parameters of def to the arguments of call (translated in f);
  * returns how many, -1 when there are more than max. Free with x_unbind. */
@@ -283,6 +280,10 @@ int x_if_arm(const cnode *ifstmt, const cnode *arm, const cnode **cond);
 cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 bool x_entry_reaches(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
+/* ---- cusrc_value.c ---- */
+/* Evaluates n into v (e, known, value, text, why); role names it in why. */
+void x_value(fn_ctx *f, cnode *n, const char *role, cusrc_value *v);
+void x_value_dim3(fn_ctx *f, cnode *n, const char *role, cusrc_dim3 *d);
 /* ---- cusrc_hostrun.c ---- */
 /* v's value after loop, where the loop only assigns locals whose values
  * before it are known: run as the program runs it. NULL otherwise (with
