@@ -525,6 +525,34 @@ static var_info *add_var(fn_ctx *f, CXCursor decl)
     return v;
 }
 
+/* The one assignment `v.field = ...` of v (count: how many there are;
+ * NULL unless exactly one). */
+cnode *fn_member_assign(var_info *v, const char *field, int *count)
+{
+    cnode *found = NULL;
+    *count = 0;
+    for (int i = 0; i < v->n_member_assigns; i++) {
+        cnode *a = v->member_assigns[i];
+        cnode *lhs = cn_strip(a->kids[0]);
+        char *fname = cn_spelling(lhs->cur);
+        if (strcmp(fname, field) == 0) {
+            (*count)++;
+            found = a;
+        }
+        free(fname);
+    }
+    return *count == 1 ? found : NULL;
+}
+
+/* What an assignment assigns: its right side (the last argument of an
+ * operator= call). */
+cnode *cn_assign_rhs(cnode *a)
+{
+    if (a->kind == CXCursor_CallExpr)
+        return cn_expr_kid(a, cn_n_expr_kids(a) - 1);
+    return a->n_kids == 2 ? a->kids[1] : NULL;
+}
+
 var_info *fn_var(fn_ctx *f, CXCursor decl)
 {
     unsigned h = clang_hashCursor(decl);

@@ -323,6 +323,25 @@ static expr *bound_param(fn_ctx *f, CXCursor parm)
     return NULL;
 }
 
+/* A field of a struct parameter the call bound to a constant. */
+static expr *bound_field(fn_ctx *f, CXCursor parm, const char *field)
+{
+    for (bind_frame *fr = f->bindings; fr; fr = fr->up)
+        for (int i = 0; i < fr->n; i++) {
+            const param_binding *b = &fr->b[i];
+            if (!clang_equalCursors(b->parm, parm))
+                continue;
+            for (int k = 0; k < b->n_fields; k++)
+                if (!strcmp(b->fields[k].name, field)) {
+                    for (int j = 0; f->record && j < b->folded.n; j++)
+                        folded_add(f->record, &b->folded.v[j]);
+                    return expr_const(b->fields[k].value);
+                }
+            return NULL;
+        }
+    return NULL;
+}
+
 /* The node under call (at most two wrappers down) whose cursor is c. */
 static cnode *kid_for(cnode *call, CXCursor c)
 {
@@ -385,6 +404,72 @@ int x_call_args(cnode *call, CXCursor def, cnode **out, int max)
     return np;
 }
 
+/* The struct variable an argument names (through the copy a by-value
+ * parameter makes), or NULL. */
+static cnode *struct_arg(cnode *arg)
+{
+    arg = cn_strip_casts(arg);
+    if (arg && arg->kind == CXCursor_CallExpr && cn_n_expr_kids(arg) == 1 &&
+        clang_getCursorReferenced(arg->cur).kind == CXCursor_Constructor)
+        arg = cn_strip_casts(cn_expr_kid(arg, 0));
+    return arg && arg->kind == CXCursor_DeclRefExpr ? arg : NULL;
+}
+
+typedef struct field_visit {
+    fn_ctx *f;
+    cnode *call, *arg;
+    param_binding *b;
+} field_visit;
+
+static expr *bound_field(fn_ctx *f, CXCursor parm, const char *field);
+
+/* A field of the struct an argument names, where the caller sets it once,
+ * before the call, to a constant: `BoxCU domain; domain.nx = N;` then
+ * `init(domain)` (a field a parameter of the caller was bound to passes
+ * on too). */
+static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
+{
+    field_visit *fv = data;
+    param_binding *b = fv->b;
+    if (b->n_fields == BIND_MAX_FIELDS)
+        return CXVisit_Break;
+    if (!cn_type_is_integral(clang_getCursorType(field)))
+        return CXVisit_Continue;
+    char *name = cn_spelling(field);
+    CXCursor r = clang_getCursorReferenced(fv->arg->cur);
+    var_info *v = fn_var(fv->f, r);
+    expr *e = NULL;
+    int count;
+    if (v && v->is_param) {
+        e = bound_field(fv->f, r, name);
+    } else if (v && !v->n_assigns && !v->addr_taken) {
+        cnode *a = fn_member_assign(v, name, &count);
+        if (a && cn_spelled_at(a->cur) < cn_spelled_at(fv->call->cur))
+            e = x_rec(fv->f, cn_assign_rhs(a));
+    }
+    expr *c = e ? expr_simplify(e) : NULL;
+    if (c && c->kind == EX_CONST) {
+        b->fields[b->n_fields].name = name;
+        b->fields[b->n_fields++].value = c->value;
+        name = NULL;
+    }
+    expr_free(e);
+    expr_free(c);
+    free(name);
+    return CXVisit_Continue;
+}
+
+static void bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
+{
+    b->n_fields = 0;
+    CXType t = clang_getCanonicalType(clang_getCursorType(b->parm));
+    if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    field_visit fv = {f, call, struct_arg(arg), b};
+    if (t.kind == CXType_Record && fv.arg && !f->device)
+        clang_Type_visitFields(t, bind_field, &fv);
+}
+
 int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max)
 {
     cnode *args[64];
@@ -401,6 +486,7 @@ int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int ma
         f->record = f->device ? NULL : &out[i].folded;
         out[i].value =
             args[i] ? end_budget(f, x_rec(f, args[i])) : expr_unknown("default argument");
+        bind_fields(f, call, args[i], &out[i]);
         f->record = record;
         out[i].origin = f->origin.len ? sbuf_take(&f->origin) : NULL;
         sbuf_free(&f->origin);
@@ -415,6 +501,8 @@ void x_unbind(param_binding *b, int n)
         expr_free(b[i].value);
         free(b[i].origin);
         folded_free(&b[i].folded);
+        for (int k = 0; k < b[i].n_fields; k++)
+            free(b[i].fields[k].name);
     }
 }
 
@@ -651,33 +739,6 @@ static char *member_path(const fn_ctx *f, cnode *n, int depth)
         return sbuf_take(&b);
     }
     return NULL;
-}
-
-static expr *member_rhs_for(fn_ctx *f, var_info *v, const char *field, int *count)
-{
-    cnode *found = NULL;
-    *count = 0;
-    for (int i = 0; i < v->n_member_assigns; i++) {
-        cnode *a = v->member_assigns[i];
-        cnode *lhs = cn_strip(a->kids[0]);
-        char *fname = cn_spelling(lhs->cur);
-        if (strcmp(fname, field) == 0) {
-            (*count)++;
-            found = a;
-        }
-        free(fname);
-    }
-    if (*count != 1)
-        return NULL;
-    (void)f;
-    return (expr *)found; /* the caller interprets the node */
-}
-
-static cnode *assign_rhs(cnode *a)
-{
-    if (a->kind == CXCursor_CallExpr)
-        return cn_expr_kid(a, cn_n_expr_kids(a) - 1);
-    return a->n_kids == 2 ? a->kids[1] : NULL;
 }
 
 /* Small helpers written as `return <expr>;` (ceil_div, DIVUP as a
@@ -1060,12 +1121,17 @@ static expr *x_member(fn_ctx *f, cnode *n)
         if (base->kind == CXCursor_DeclRefExpr) {
             CXCursor r = clang_getCursorReferenced(base->cur);
             var_info *v = fn_var(f, r);
+            expr *bf = v && v->is_param && !f->device ? bound_field(f, r, field) : NULL;
+            if (bf) {
+                free(field);
+                return bf;
+            }
             if (v && !v->is_param && !f->device && v->n_member_assigns) {
                 int count;
-                cnode *a = (cnode *)member_rhs_for(f, v, field, &count);
+                cnode *a = fn_member_assign(v, field, &count);
                 if (a && !v->n_assigns) {
                     free(field);
-                    return x_rec(f, assign_rhs(a));
+                    return x_rec(f, cn_assign_rhs(a));
                 }
             }
         }
@@ -1287,18 +1353,18 @@ static expr *dim3_var(fn_ctx *f, var_info *v, int comp)
         return expr_named(shown);
     }
     int count = 0;
-    cnode *ma = (cnode *)member_rhs_for(f, v, fields[comp], &count);
+    cnode *ma = fn_member_assign(v, fields[comp], &count);
     int whole = (v->init ? 1 : 0) + v->n_assigns;
     if (v->addr_taken || count > 1 || (count == 1 && v->n_assigns) || whole > 1) {
         note_origin(f, v, shown);
         return expr_named(shown);
     }
     if (count == 1)
-        return x_rec(f, assign_rhs(ma));
+        return x_rec(f, cn_assign_rhs(ma));
     if (v->init)
         return dim3_rec(f, v->init, comp);
     if (v->n_assigns == 1)
-        return dim3_rec(f, assign_rhs(v->assigns[0]), comp);
+        return dim3_rec(f, cn_assign_rhs(v->assigns[0]), comp);
     return expr_const(1);
 }
 
@@ -1366,10 +1432,10 @@ static expr *dim3_rec(fn_ctx *f, cnode *n, int comp)
         char *field = cn_spelling(n->cur);
         if (v && !v->visiting) {
             int count;
-            cnode *a = (cnode *)member_rhs_for(f, v, field, &count);
+            cnode *a = fn_member_assign(v, field, &count);
             if (a) {
                 v->visiting++;
-                e = dim3_rec(f, assign_rhs(a), comp);
+                e = dim3_rec(f, cn_assign_rhs(a), comp);
                 v->visiting--;
             } else {
                 static const char *const fields[] = {"x", "y", "z"};

@@ -95,11 +95,19 @@ typedef struct folded_list {
 void folded_add(folded_list *l, const cusrc_size_from *s); /* copies; once per variable */
 void folded_free(folded_list *l);
 
+#define BIND_MAX_FIELDS 16
 typedef struct param_binding {
     CXCursor parm;
     expr *value;
     char *origin;       /* why the value is not constant, in the caller's words */
     folded_list folded; /* the caller's constants the value was computed from */
+    /* A struct passed by value or reference: the integer fields the
+     * caller set to constants before the call (`domain.nx = N;`). */
+    struct {
+        char *name;
+        int64_t value;
+    } fields[BIND_MAX_FIELDS];
+    int n_fields;
 } param_binding;
 
 typedef struct bind_frame {
@@ -234,6 +242,8 @@ bool cn_is_dim3(CXType t);
 void fn_init(fn_ctx *f, cusrc_tu *t, cnode *root, bool device);
 void fn_free(fn_ctx *f);
 var_info *fn_var(fn_ctx *f, CXCursor decl); /* NULL when not a local/parameter */
+cnode *fn_member_assign(var_info *v, const char *field, int *count);
+cnode *cn_assign_rhs(cnode *a);
 cnode *fn_var_init(cnode *vardecl);
 
 /* ---- cusrc_eval.c ---- */
