@@ -360,6 +360,13 @@ typedef struct cusrc_launch {
      * it is a compile-time constant at the launch. */
     int n_args;
     cusrc_value *args;
+    /* Integer fields of struct arguments that the caller set to constants
+     * before the launch, by the kernel's name for them ("domain.nx"). */
+    int n_arg_fields;
+    struct cusrc_arg_field {
+        char *name;
+        int64_t value;
+    } *arg_fields;
     char *function; /* the enclosing function ("main") */
     /* A cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, N)
      * for the same kernel (instantiation) appears somewhere in the file. */

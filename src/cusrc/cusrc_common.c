@@ -100,6 +100,9 @@ void cusrc_launch_free(cusrc_launch *l)
     for (int a = 0; a < l->n_args; a++)
         value_free(&l->args[a]);
     free(l->args);
+    for (int a = 0; a < l->n_arg_fields; a++)
+        free(l->arg_fields[a].name);
+    free(l->arg_fields);
     free(l->stream);
     free(l->function);
     value_free(&l->optin_bytes);
@@ -705,6 +708,12 @@ void cusrc_launch_copy(cusrc_launch *to, const cusrc_launch *l)
     to->args = l->n_args ? xcalloc((size_t)l->n_args, sizeof *to->args) : NULL;
     for (int a = 0; a < l->n_args; a++)
         value_copy(&to->args[a], &l->args[a]);
+    to->arg_fields = l->n_arg_fields ? xcalloc((size_t)l->n_arg_fields, sizeof *to->arg_fields)
+                                     : NULL;
+    for (int a = 0; a < l->n_arg_fields; a++) {
+        to->arg_fields[a].name = xstrdup(l->arg_fields[a].name);
+        to->arg_fields[a].value = l->arg_fields[a].value;
+    }
     to->function = xstrdup_null(l->function);
     value_copy(&to->optin_bytes, &l->optin_bytes);
     to->text = xstrdup_null(l->text);

@@ -459,7 +459,7 @@ static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
     return CXVisit_Continue;
 }
 
-static void bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
+void x_bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
 {
     b->n_fields = 0;
     CXType t = clang_getCanonicalType(clang_getCursorType(b->parm));
@@ -486,7 +486,7 @@ int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int ma
         f->record = f->device ? NULL : &out[i].folded;
         out[i].value =
             args[i] ? end_budget(f, x_rec(f, args[i])) : expr_unknown("default argument");
-        bind_fields(f, call, args[i], &out[i]);
+        x_bind_fields(f, call, args[i], &out[i]);
         f->record = record;
         out[i].origin = f->origin.len ? sbuf_take(&f->origin) : NULL;
         sbuf_free(&f->origin);

@@ -254,6 +254,9 @@ bool x_is_per_lane(fn_ctx *f, const expr *e);
 /* Binds the parameters of def to the arguments of call (translated in f);
  * returns how many, -1 when there are more than max. Free with x_unbind. */
 int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max);
+/* b's fields (b->parm a struct or a reference to one) from the struct
+ * variable arg names at call. */
+void x_bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b);
 /* The argument node of each parameter of def at call (NULL for a default
  * argument); returns the number of parameters, -1 when more than max. */
 int x_call_args(cnode *call, CXCursor def, cnode **out, int max);

@@ -4,6 +4,7 @@
  * once), the configuration and arguments, the conditions under which the
  * launch runs, and host wrappers followed down to the launch (templated
  * dispatchers expanded at their call with the caller's values). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,6 +343,25 @@ static void kernel_args(fn_ctx *f, cusrc_launch *l, cnode *call, int first)
     l->n_args = n;
     for (int i = 0; i < n; i++)
         x_value(f, cn_expr_kid(call, first + i), "kernel argument", &l->args[i]);
+    /* A struct argument's fields the caller set: the kernel reads them as
+     * members of its parameter. */
+    CXCursor kernel = clang_getCursorReferenced(call->cur);
+    if (f->device || clang_Cursor_getNumArguments(kernel) < n)
+        return;
+    for (int i = 0; i < n; i++) {
+        param_binding pb = {.parm = clang_Cursor_getArgument(kernel, (unsigned)i)};
+        x_bind_fields(f, call, cn_expr_kid(call, first + i), &pb);
+        char *pname = pb.n_fields ? cn_spelling(pb.parm) : NULL;
+        for (int k = 0; k < pb.n_fields; k++) {
+            l->arg_fields = xrealloc(l->arg_fields, (l->n_arg_fields + 1) * sizeof *l->arg_fields);
+            struct cusrc_arg_field *af = &l->arg_fields[l->n_arg_fields++];
+            af->name = xmalloc(strlen(pname) + strlen(pb.fields[k].name) + 2);
+            sprintf(af->name, "%s.%s", pname, pb.fields[k].name);
+            af->value = pb.fields[k].value;
+        }
+        free(pname);
+        x_unbind(&pb, 1);
+    }
 }
 
 /* The attributes a kernel's launches depend on, by name and by value
@@ -796,6 +816,12 @@ static bool launch_same(const cusrc_launch *a, const cusrc_launch *b)
         return false;
     for (int i = 0; i < a->n_args; i++)
         if (!value_same(&a->args[i], &b->args[i]))
+            return false;
+    if (a->n_arg_fields != b->n_arg_fields)
+        return false;
+    for (int i = 0; i < a->n_arg_fields; i++)
+        if (strcmp(a->arg_fields[i].name, b->arg_fields[i].name) ||
+            a->arg_fields[i].value != b->arg_fields[i].value)
             return false;
     return true;
 }

@@ -19,6 +19,7 @@
 #include "report/launch_issue.h"
 #include "report/launch_share.h"
 #include "report/launch_time.h"
+#include "report/launch_values.h"
 #include "report/occ_report.h"
 #include "report/launch_names.h"
 #include "report/warp_iters.h"
@@ -113,10 +114,6 @@ static bool dim3_known(const cusrc_dim3 *d, int64_t out[3])
     out[2] = d->z.value;
     return true;
 }
-
-static bool dim3_with_defines(const cusrc_dim3 *d, const kroof_defines *defines, int64_t out[3]);
-static bool launch_value(const cusrc_value *v, const kroof_defines *defines, int64_t *out);
-static bool param_bindable(const cusrc_param *p);
 
 static json_t *dim3_json(const cusrc_dim3 *d, const kroof_defines *defines)
 {
@@ -423,61 +420,6 @@ typedef struct run_config {
     kroof_defines binds;        /* the launch's constant integer arguments */
     const cusrc_launch *launch; /* the first launch with this configuration; NULL = none */
 } run_config;
-
-/* A parameter whose value the index and trip-count expressions can use: an
- * integer (pointers, references and floating-point values are not). */
-static bool param_bindable(const cusrc_param *p)
-{
-    static const char *const not_integer[] = {"*",    "&",      "[",     "float",  "double",
-                                              "half", "bfloat", "__nv_", "struct", "dim3"};
-    if (!p->name || !p->name[0] || !p->type)
-        return false;
-    for (size_t i = 0; i < sizeof not_integer / sizeof *not_integer; i++)
-        if (strstr(p->type, not_integer[i]))
-            return false;
-    return true;
-}
-
-/* A value of the launch: its constant, or its expression evaluated with the
- * user's --define values (`transpose<<<grid, threads>>>(out, in, size_x,
- * size_y)` with --define size_x=1024), or with none where it needs none (a
- * size the front end carried through a caller's call, not folded). */
-static bool launch_value(const cusrc_value *v, const kroof_defines *defines, int64_t *out)
-{
-    if (v->known) {
-        *out = v->value;
-        return true;
-    }
-    if (!v->e)
-        return false;
-    expr_env env;
-    expr_env_init(&env);
-    if (defines)
-        kroof_defines_bind(defines, &env);
-    const char *why = NULL;
-    return expr_eval(v->e, &env, out, &why) == EXPR_OK;
-}
-
-static bool dim3_with_defines(const cusrc_dim3 *d, const kroof_defines *defines, int64_t out[3])
-{
-    return d->present && launch_value(&d->x, defines, &out[0]) &&
-           launch_value(&d->y, defines, &out[1]) && launch_value(&d->z, defines, &out[2]);
-}
-
-/* The launch's integer arguments by parameter name, where they are
- * constants or --define gives their value (none without a launch). */
-static void launch_constants(const cusrc_kernel *k, const cusrc_launch *l,
-                             const kroof_defines *defines, kroof_defines *out)
-{
-    memset(out, 0, sizeof *out);
-    for (int a = 0; l && a < l->n_args && a < k->n_params && out->n < EXPR_MAX_BINDINGS; a++) {
-        int64_t v;
-        if (param_bindable(&k->params[a]) && launch_value(&l->args[a], defines, &v)) {
-            out->names[out->n] = k->params[a].name;
-            out->values[out->n++] = v;
-        }
-    }
-}
 
 /* What a launch's values are evaluated with: its constant integer
  * arguments by parameter name, then --define (which wins); the roofline of

@@ -1,7 +1,8 @@
 // A struct whose integer fields main sets, passed by reference and by value
 // to the functions that launch (HeCBench d3q19-bgk's BoxCU domain, written
 // anew): the fields' values reach the launches' grids and blocks, also
-// through a second call. A field set after the call, or set twice, does not.
+// through a second call, and into a kernel that takes the struct and loops
+// over one of its fields. A field set after the call, or set twice, does not.
 #include <cstdlib>
 
 struct Box {
@@ -16,6 +17,13 @@ __global__ void touch(float *a, int n)
         a[i] = 0.0f;
 }
 
+__global__ void rows(float *a, Box b)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int x = 0; x < b.nx; x++)
+        a[row * b.nx + x] *= 2.0f;
+}
+
 void sweep(const Box b, float *a)
 {
     touch<<<dim3(1, b.ny, b.nz), b.nx>>>(a, b.nx * b.ny * b.nz);
@@ -25,6 +33,7 @@ void setup(Box &box, float *a)
 {
     touch<<<dim3(1, box.ny, box.nz), box.nx>>>(a, box.nx * box.ny * box.nz);
     sweep(box, a);
+    rows<<<box.nz / 32, 32>>>(a, box);
     touch<<<box.late, 128>>>(a, 1024);
     touch<<<box.twice, 128>>>(a, 1024);
 }
