@@ -160,22 +160,6 @@ static void copy_loops(walker *w, loop_ctx *dst, int *n_dst, char **why)
     *n_dst = n;
 }
 
-static const expr *first_unknown_node(const expr *e)
-{
-    if (!e)
-        return NULL;
-    if (e->kind == EX_UNKNOWN)
-        return e;
-    const expr *r = first_unknown_node(e->a);
-    if (!r)
-        r = first_unknown_node(e->b);
-    if (!r)
-        r = first_unknown_node(e->c);
-    if (!r)
-        r = first_unknown_node(e->d);
-    return r;
-}
-
 /* A memory access whose memory gpulint cannot place (a pointer loaded from
  * memory, chosen at run time, returned by a call): not a site, but the
  * counts miss it, and say so. */
@@ -218,7 +202,7 @@ void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_stor
     copy_loops(w, a->loops, &a->n_loops, &why);
     if (!why && a->width == 0)
         why = xstrdup("the size of the accessed type is not known here");
-    const expr *u = first_unknown_node(a->byte_offset);
+    const expr *u = expr_first_unknown(a->byte_offset);
     if (!why && u) {
         sbuf b;
         sbuf_init(&b);
@@ -283,7 +267,7 @@ void wk_emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, expr *c
     b->guard = current_guard(w);
     char *why = NULL;
     copy_loops(w, b->loops, &b->n_loops, &why);
-    const expr *u = first_unknown_node(b->cond);
+    const expr *u = expr_first_unknown(b->cond);
     if (!why && u) {
         sbuf s;
         sbuf_init(&s);

@@ -7,22 +7,6 @@
 
 #include "cusrc/cusrc_int.h"
 
-static const expr *first_unknown(const expr *e)
-{
-    if (!e)
-        return NULL;
-    if (e->kind == EX_UNKNOWN)
-        return e;
-    const expr *r = first_unknown(e->a);
-    if (!r)
-        r = first_unknown(e->b);
-    if (!r)
-        r = first_unknown(e->c);
-    if (!r)
-        r = first_unknown(e->d);
-    return r;
-}
-
 static void finish_value(fn_ctx *f, expr *e, const char *role, cusrc_value *v)
 {
     expr *s = expr_simplify(e);
@@ -36,7 +20,7 @@ static void finish_value(fn_ctx *f, expr *e, const char *role, cusrc_value *v)
     }
     sbuf b;
     sbuf_init(&b);
-    const expr *u = first_unknown(s);
+    const expr *u = expr_first_unknown(s);
     if (u)
         sbuf_addf(&b, "%s is not a compile-time constant: %s", role, u->name ? u->name : "unknown");
     else if (f->origin.len)

@@ -392,6 +392,22 @@ static expr *triangle(expr *bound, expr *body)
                          B(OP_ADD, expr_named("n"), C(1)), body);
 }
 
+/* The first unknown part, depth first: the left operand's before the
+ * right's, the condition's before an arm's. */
+static void test_first_unknown(void **state)
+{
+    (void)state;
+    expr *known = B(OP_ADD, TX(), C(3));
+    assert_null(expr_first_unknown(known));
+    expr_free(known);
+    expr *e = B(OP_MUL, B(OP_ADD, C(1), expr_unknown("left")), expr_unknown("right"));
+    assert_string_equal(expr_first_unknown(e)->name, "left");
+    expr_free(e);
+    e = expr_cond(B(OP_LT, expr_unknown("cond"), C(2)), expr_unknown("then"), C(0));
+    assert_string_equal(expr_first_unknown(e)->name, "cond");
+    expr_free(e);
+}
+
 static void test_loop_sum(void **state)
 {
     (void)state;
@@ -469,7 +485,7 @@ int main(void)
         cmocka_unit_test(test_uses),          cmocka_unit_test(test_clone),
         cmocka_unit_test(test_to_string),     cmocka_unit_test(test_simplify),
         cmocka_unit_test(test_builtin_names), cmocka_unit_test(test_lanes_agree),
-        cmocka_unit_test(test_loop_sum),
+        cmocka_unit_test(test_loop_sum),      cmocka_unit_test(test_first_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

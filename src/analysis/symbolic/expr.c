@@ -1037,3 +1037,19 @@ bool expr_builtin_from_name(const char *s, expr_builtin *out)
         }
     return false;
 }
+
+const expr *expr_first_unknown(const expr *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_UNKNOWN)
+        return e;
+    const expr *r = expr_first_unknown(e->a);
+    if (!r)
+        r = expr_first_unknown(e->b);
+    if (!r)
+        r = expr_first_unknown(e->c);
+    if (!r)
+        r = expr_first_unknown(e->d);
+    return r;
+}

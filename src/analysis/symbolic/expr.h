@@ -160,6 +160,8 @@ void expr_alias_names(expr *e, const expr_env *env);
  * front end resolved) count too. */
 bool expr_uses_builtin(const expr *e, expr_builtin b);
 bool expr_uses_name(const expr *e, const char *name);
+/* The first EX_UNKNOWN node of e (its reason), depth first; NULL when none. */
+const expr *expr_first_unknown(const expr *e);
 /* First unbound symbol in env, or NULL if all are bound. */
 const char *expr_first_unbound(const expr *e, const expr_env *env);
 /* A symbol e reads that env leaves without a value. */
