@@ -422,6 +422,33 @@ typedef struct field_visit {
 } field_visit;
 
 static expr *bound_field(fn_ctx *f, CXCursor parm, const char *field);
+static int host_arm(void *ctx, const cnode *ifstmt, const cnode *arm);
+
+/* The one assignment of a local struct's field that holds at use: set
+ * before it, every time it runs, and v handed to no call in between that
+ * could change it (`box.nx = n; shrink(box);` leaves box.nx unknown). */
+static cnode *member_set_before(fn_ctx *f, var_info *v, const char *field, cnode *use)
+{
+    int count;
+    cnode *a = fn_member_assign(v, field, &count);
+    unsigned from = a ? cn_spelled_at(a->cur) : 0, to = cn_spelled_at(use->cur);
+    if (!a || from >= to || !x_dominates(a, use, host_arm, f) ||
+        x_fields_changed(f->root, v, from, to))
+        return NULL;
+    return a;
+}
+
+/* A field of struct parameter v at use: the caller's constant, where this
+ * function neither assigns the field nor hands v to a call that could
+ * change it before use. */
+static expr *param_field(fn_ctx *f, var_info *v, const char *field, const cnode *use)
+{
+    int count;
+    fn_member_assign(v, field, &count);
+    if (count || x_fields_changed(f->root, v, 0, cn_spelled_at(use->cur)))
+        return NULL;
+    return bound_field(f, v->decl, field);
+}
 
 /* A field of the struct an argument names, where the caller sets it once,
  * before the call, to a constant: `BoxCU domain; domain.nx = N;` then
@@ -438,15 +465,12 @@ static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
     char *name = cn_spelling(field);
     CXCursor r = clang_getCursorReferenced(fv->arg->cur);
     var_info *v = fn_var(fv->f, r);
-    expr *e = NULL;
-    int count;
-    if (v && v->is_param) {
-        e = bound_field(fv->f, r, name);
-    } else if (v && !v->n_assigns && !v->addr_taken) {
-        cnode *a = fn_member_assign(v, name, &count);
-        if (a && cn_spelled_at(a->cur) < cn_spelled_at(fv->call->cur))
-            e = x_rec(fv->f, cn_assign_rhs(a));
-    }
+    cnode *a = v && !v->is_param && !v->n_assigns && !v->addr_taken
+                   ? member_set_before(fv->f, v, name, fv->call)
+                   : NULL;
+    expr *e = v && v->is_param ? param_field(fv->f, v, name, fv->call)
+              : a              ? x_rec(fv->f, cn_assign_rhs(a))
+                               : NULL;
     expr *c = e ? expr_simplify(e) : NULL;
     if (c && c->kind == EX_CONST) {
         b->fields[b->n_fields].name = name;
@@ -1121,14 +1145,13 @@ static expr *x_member(fn_ctx *f, cnode *n)
         if (base->kind == CXCursor_DeclRefExpr) {
             CXCursor r = clang_getCursorReferenced(base->cur);
             var_info *v = fn_var(f, r);
-            expr *bf = v && v->is_param && !f->device ? bound_field(f, r, field) : NULL;
+            expr *bf = v && v->is_param && !f->device ? param_field(f, v, field, n) : NULL;
             if (bf) {
                 free(field);
                 return bf;
             }
             if (v && !v->is_param && !f->device && v->n_member_assigns) {
-                int count;
-                cnode *a = fn_member_assign(v, field, &count);
+                cnode *a = member_set_before(f, v, field, n);
                 if (a && !v->n_assigns) {
                     free(field);
                     return x_rec(f, cn_assign_rhs(a));

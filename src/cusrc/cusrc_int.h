@@ -292,6 +292,12 @@ bool x_argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **u
 int x_if_arm(const cnode *ifstmt, const cnode *arm, const cnode **cond);
 cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 bool x_entry_reaches(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
+/* d runs every time use does, before it (nothing conditional between). */
+bool x_dominates(const cnode *d, const cnode *use, x_arm_fn arm, void *ctx);
+/* Does a call below n, spelled between offsets from and to, let its callee
+ * change the fields of struct v (v by a reference that is not const, or
+ * a method that is not const on v)? */
+bool x_fields_changed(const cnode *n, const var_info *v, unsigned from, unsigned to);
 cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 /* ---- cusrc_value.c ---- */
 /* Evaluates n into v (e, known, value, text, why); role names it in why. */

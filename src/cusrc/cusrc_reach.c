@@ -277,3 +277,56 @@ cnode *x_guarding_if(var_info *v, cnode *use, cnode **assign)
     *assign = last;
     return p;
 }
+
+bool x_dominates(const cnode *d, const cnode *use, x_arm_fn arm, void *ctx)
+{
+    return dominates(d, use, NULL, arm, ctx);
+}
+
+static bool names(const cnode *n, const var_info *v)
+{
+    n = cn_strip_casts((cnode *)n);
+    return n && n->kind == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(n->cur), v->decl);
+}
+
+/* Does call let its callee change v's fields: v passed by a reference that
+ * is not const, or a method that is not const called on v. */
+static bool call_changes(const cnode *call, const var_info *v)
+{
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    if (fn.kind == CXCursor_Constructor)
+        return false; /* a copy made of v (a by-value argument) */
+    if (fn.kind == CXCursor_CXXMethod && !clang_CXXMethod_isConst(fn) && call->n_kids > 0) {
+        const cnode *callee = cn_strip((cnode *)call->kids[0]);
+        if (callee && callee->kind == CXCursor_MemberRefExpr && callee->n_kids > 0 &&
+            names(callee->kids[0], v))
+            return true;
+    }
+    int na = clang_Cursor_getNumArguments(call->cur);
+    for (int i = 0; i < na && i < clang_Cursor_getNumArguments(fn); i++) {
+        CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, i)));
+        if (t.kind != CXType_LValueReference && t.kind != CXType_RValueReference)
+            continue;
+        if (clang_isConstQualifiedType(clang_getPointeeType(t)))
+            continue;
+        CXCursor arg = clang_Cursor_getArgument(call->cur, (unsigned)i);
+        for (int k = 0; k < call->n_kids; k++)
+            if (clang_equalCursors(call->kids[k]->cur, arg) && names(call->kids[k], v))
+                return true;
+    }
+    return false;
+}
+
+bool x_fields_changed(const cnode *n, const var_info *v, unsigned from, unsigned to)
+{
+    if (n->kind == CXCursor_CallExpr) {
+        unsigned at = cn_spelled_at(n->cur);
+        if (at > from && at < to && call_changes(n, v))
+            return true;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (x_fields_changed(n->kids[i], v, from, to))
+            return true;
+    return false;
+}

@@ -56,6 +56,15 @@ static const cusrc_value *arg_of(const cusrc_kernel *k, const cusrc_launch *l, c
     return NULL;
 }
 
+/* A struct argument's field the caller set ("domain.nx"). */
+static bool field_of(const cusrc_launch *l, const char *name)
+{
+    for (int a = 0; a < l->n_arg_fields; a++)
+        if (!strcmp(l->arg_fields[a].name, name))
+            return true;
+    return false;
+}
+
 /* Names the front end makes for its own bookkeeping: a loop's trip count
  * it could not write as an expression, the weight of a branch's arm. */
 static bool internal_name(const char *name)
@@ -72,7 +81,7 @@ static void add_counts(name_set *s, const cusrc_kernel *kn, const cusrc_launch *
     for (int i = 0; i < in_counts.n; i++) {
         const char *name = in_counts.name[i];
         const cusrc_value *arg = arg_of(kn, l, name);
-        if (arg && arg->known)
+        if ((arg && arg->known) || field_of(l, name))
             continue;
         if (arg && arg->e)
             add_syms(s, arg->e);

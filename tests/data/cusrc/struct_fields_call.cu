@@ -2,7 +2,9 @@
 // to the functions that launch (HeCBench d3q19-bgk's BoxCU domain, written
 // anew): the fields' values reach the launches' grids and blocks, also
 // through a second call, and into a kernel that takes the struct and loops
-// over one of its fields. A field set after the call, or set twice, does not.
+// over one of its fields. A field set after the call, set twice, set in a
+// branch, or of a struct handed by reference to a call that could change it
+// before the launch's call, does not; nor one the callee assigns itself.
 #include <cstdlib>
 
 struct Box {
@@ -38,6 +40,14 @@ void setup(Box &box, float *a)
     touch<<<box.twice, 128>>>(a, 1024);
 }
 
+void shrink(Box &b) { b.nx /= 2; }
+
+void own(Box b, float *a)
+{
+    b.ny = 16;
+    touch<<<b.ny, 32>>>(a, 512);
+}
+
 int main(int argc, char **argv)
 {
     const int n = atoi(argv[1]);
@@ -51,5 +61,14 @@ int main(int argc, char **argv)
     box.twice = 8;
     setup(box, a);
     box.late = 16;
+
+    Box other;
+    other.nx = 256;
+    if (argc > 5)
+        other.nz = 4;
+    shrink(other);
+    touch<<<1, other.nx>>>(a, 0); // shrink may have changed nx
+    own(other, a);
+    touch<<<other.nz, 32>>>(a, 0); // set only when argc > 5
     return 0;
 }
