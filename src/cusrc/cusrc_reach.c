@@ -123,6 +123,26 @@ static const cnode *use_scope(const var_info *v, const cnode *use)
     return scope && cn_inside(use, scope) ? scope : NULL;
 }
 
+/* The last of v's assignments that ends before use and may run (where
+ * must_dominate, the last that runs every time before use). */
+static cnode *last_assign_before(const var_info *v, const cnode *use, const cnode *scope,
+                                 bool must_dominate, x_arm_fn arm, void *ctx)
+{
+    unsigned at = extent_offset(use->cur, false);
+    cnode *last = NULL;
+    unsigned last_end = 0;
+    for (int i = 0; i < v->n_assigns; i++) {
+        cnode *a = v->assigns[i];
+        unsigned end = extent_offset(a->cur, true);
+        if (end > at || (last && end <= last_end) || never_runs(a, scope, arm, ctx) ||
+            (must_dominate && !dominates(a, use, scope, arm, ctx)))
+            continue;
+        last = a;
+        last_end = end;
+    }
+    return last;
+}
+
 /* The definition of v that reaches use, where exactly one does and runs
  * every time before it (`x = ...; __syncthreads(); x = ...;` as in the
  * transpose samples, `n <<= 1` in an if before a loop that reads n as in
@@ -139,21 +159,10 @@ cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
     if (!scope)
         return NULL;
     unsigned at = extent_offset(use->cur, false);
-    cnode *best = NULL;
-    unsigned best_end = 0;
-    if (v->init && extent_offset(v->decl_node->cur, true) <= at) {
+    /* An initialiser ends before any assignment begins. */
+    cnode *best = last_assign_before(v, use, scope, true, arm, ctx);
+    if (!best && v->init && extent_offset(v->decl_node->cur, true) <= at)
         best = v->decl_node;
-        best_end = extent_offset(v->decl_node->cur, true);
-    }
-    /* The last dominating definition before use. */
-    for (int i = 0; i < v->n_assigns; i++) {
-        cnode *a = v->assigns[i];
-        unsigned end = extent_offset(a->cur, true);
-        if (end <= at && (!best || end > best_end) && dominates(a, use, scope, arm, ctx)) {
-            best = a;
-            best_end = end;
-        }
-    }
     if (!best)
         return NULL;
     unsigned best_start = extent_offset(best->cur, false);
@@ -202,20 +211,11 @@ cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
     if (!scope)
         return NULL;
     unsigned at = extent_offset(use->cur, false);
-    cnode *last = NULL;
-    unsigned last_end = 0;
-    for (int i = 0; i < v->n_assigns; i++) {
-        cnode *a = v->assigns[i];
-        unsigned end = extent_offset(a->cur, true);
-        if (never_runs(a, scope, arm, ctx))
-            continue;
-        if (end > at && share_loop(a, use, scope))
+    for (int i = 0; i < v->n_assigns; i++)
+        if (extent_offset(v->assigns[i]->cur, true) > at &&
+            !never_runs(v->assigns[i], scope, arm, ctx) && share_loop(v->assigns[i], use, scope))
             return NULL;
-        if (end <= at && (!last || end > last_end)) {
-            last = a;
-            last_end = end;
-        }
-    }
+    cnode *last = last_assign_before(v, use, scope, false, arm, ctx);
     cnode *loop = NULL;
     for (cnode *p = last ? last->parent : NULL; p && p != scope; p = p->parent)
         if (is_loop_stmt(p))
@@ -244,16 +244,7 @@ cnode *x_guarding_if(var_info *v, cnode *use, cnode **assign)
     const cnode *scope = use_scope(v, use);
     if (!scope)
         return NULL;
-    unsigned at = extent_offset(use->cur, false);
-    cnode *last = NULL;
-    unsigned last_end = 0;
-    for (int i = 0; i < v->n_assigns; i++) {
-        unsigned end = extent_offset(v->assigns[i]->cur, true);
-        if (end <= at && (!last || end > last_end)) {
-            last = v->assigns[i];
-            last_end = end;
-        }
-    }
+    cnode *last = last_assign_before(v, use, scope, false, NULL, NULL);
     if (!last)
         return NULL;
     /* Up through the statement and a block of that one statement. */
