@@ -746,3 +746,65 @@ expr_op cn_binop(enum CXBinaryOperatorKind k, bool *ok)
         return OP_ADD;
     }
 }
+
+/* The node under call (at most two wrappers down) whose cursor is c. */
+static cnode *kid_for(cnode *call, CXCursor c)
+{
+    for (int i = 0; i < call->n_kids; i++) {
+        cnode *k = call->kids[i];
+        for (int d = 0; k && d < 3; d++) {
+            if (clang_equalCursors(k->cur, c))
+                return call->kids[i];
+            k = k->n_kids == 1 ? k->kids[0] : NULL;
+        }
+    }
+    return NULL;
+}
+
+int cn_call_args(cnode *call, CXCursor def, cnode **out, int max)
+{
+    int np = clang_Cursor_getNumArguments(def);
+    if (np < 0 || np > max)
+        return -1;
+    /* libclang lists a call's arguments, the object of an overloaded
+     * member operator first; default arguments have no node. */
+    int na = clang_Cursor_getNumArguments(call->cur);
+    if (na >= 0) {
+        int skip = na > np ? na - np : 0;
+        bool ok = true;
+        for (int i = 0; i < np; i++) {
+            out[i] = NULL;
+            if (i + skip < na) {
+                out[i] = kid_for(call, clang_Cursor_getArgument(call->cur, (unsigned)(i + skip)));
+                ok = ok && out[i];
+            }
+        }
+        if (ok)
+            return np;
+    }
+    /* Every expression kid but the callee (the first kid, or for an
+     * overloaded operator() the operator's own reference). */
+    cnode *args[32];
+    na = 0;
+    for (int i = 1; i < call->n_kids && na < 32; i++) {
+        cnode *k = call->kids[i];
+        if (!cn_is_expr(k))
+            continue;
+        cnode *sk = cn_strip(k);
+        if (sk && sk->kind == CXCursor_DeclRefExpr) {
+            CXCursor r = clang_getCursorReferenced(sk->cur);
+            if (r.kind == CXCursor_CXXMethod || r.kind == CXCursor_FunctionDecl) {
+                char *rn = cn_spelling(r);
+                bool op = strncmp(rn, "operator", 8) == 0;
+                free(rn);
+                if (op)
+                    continue;
+            }
+        }
+        args[na++] = k;
+    }
+    int skip = na > np ? na - np : 0;
+    for (int i = 0; i < np; i++)
+        out[i] = i + skip < na ? args[i + skip] : NULL;
+    return np;
+}

@@ -234,7 +234,7 @@ bool call_walk(walker *w, cnode *call)
         w->walk_expr(w, call->kids[i]);
 
     cnode *args[CALL_MAX_PARAMS];
-    int np = x_call_args(call, def, args, CALL_MAX_PARAMS);
+    int np = cn_call_args(call, def, args, CALL_MAX_PARAMS);
     param_binding vals[CALL_MAX_PARAMS];
     int nv = np >= 0 ? x_bind_args(w->f, call, def, vals, CALL_MAX_PARAMS) : -1;
     call_frame fr = {0};

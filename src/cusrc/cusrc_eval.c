@@ -323,85 +323,36 @@ static expr *bound_param(fn_ctx *f, CXCursor parm)
     return NULL;
 }
 
-/* A field of a struct parameter the call bound to a constant. */
-static expr *bound_field(fn_ctx *f, CXCursor parm, const char *field)
+/* The binding that gives struct parameter parm's field a constant (in
+ * *value); NULL where the call bound none. */
+static const param_binding *field_binding(const fn_ctx *f, CXCursor parm, const char *field,
+                                          int64_t *value)
 {
-    for (bind_frame *fr = f->bindings; fr; fr = fr->up)
+    for (const bind_frame *fr = f->bindings; fr; fr = fr->up)
         for (int i = 0; i < fr->n; i++) {
             const param_binding *b = &fr->b[i];
             if (!clang_equalCursors(b->parm, parm))
                 continue;
             for (int k = 0; k < b->n_fields; k++)
                 if (!strcmp(b->fields[k].name, field)) {
-                    for (int j = 0; f->record && j < b->folded.n; j++)
-                        folded_add(f->record, &b->folded.v[j]);
-                    return expr_const(b->fields[k].value);
+                    *value = b->fields[k].value;
+                    return b;
                 }
             return NULL;
         }
     return NULL;
 }
 
-/* The node under call (at most two wrappers down) whose cursor is c. */
-static cnode *kid_for(cnode *call, CXCursor c)
+/* A field of a struct parameter the call bound to a constant. */
+static expr *bound_field(fn_ctx *f, CXCursor parm, const char *field)
 {
-    for (int i = 0; i < call->n_kids; i++) {
-        cnode *k = call->kids[i];
-        for (int d = 0; k && d < 3; d++) {
-            if (clang_equalCursors(k->cur, c))
-                return call->kids[i];
-            k = k->n_kids == 1 ? k->kids[0] : NULL;
-        }
-    }
-    return NULL;
-}
-
-int x_call_args(cnode *call, CXCursor def, cnode **out, int max)
-{
-    int np = clang_Cursor_getNumArguments(def);
-    if (np < 0 || np > max)
-        return -1;
-    /* libclang lists a call's arguments, the object of an overloaded
-     * member operator first; default arguments have no node. */
-    int na = clang_Cursor_getNumArguments(call->cur);
-    if (na >= 0) {
-        int skip = na > np ? na - np : 0;
-        bool ok = true;
-        for (int i = 0; i < np; i++) {
-            out[i] = NULL;
-            if (i + skip < na) {
-                out[i] = kid_for(call, clang_Cursor_getArgument(call->cur, (unsigned)(i + skip)));
-                ok = ok && out[i];
-            }
-        }
-        if (ok)
-            return np;
-    }
-    /* Every expression kid but the callee (the first kid, or for an
-     * overloaded operator() the operator's own reference). */
-    cnode *args[32];
-    na = 0;
-    for (int i = 1; i < call->n_kids && na < 32; i++) {
-        cnode *k = call->kids[i];
-        if (!cn_is_expr(k))
-            continue;
-        cnode *sk = cn_strip(k);
-        if (sk && sk->kind == CXCursor_DeclRefExpr) {
-            CXCursor r = clang_getCursorReferenced(sk->cur);
-            if (r.kind == CXCursor_CXXMethod || r.kind == CXCursor_FunctionDecl) {
-                char *rn = cn_spelling(r);
-                bool op = strncmp(rn, "operator", 8) == 0;
-                free(rn);
-                if (op)
-                    continue;
-            }
-        }
-        args[na++] = k;
-    }
-    int skip = na > np ? na - np : 0;
-    for (int i = 0; i < np; i++)
-        out[i] = i + skip < na ? args[i + skip] : NULL;
-    return np;
+    int64_t value;
+    const param_binding *b = field_binding(f, parm, field, &value);
+    if (!b)
+        return NULL;
+    for (int j = 0; f->record && j < b->folded.n; j++)
+        folded_add(f->record, &b->folded.v[j]);
+    return expr_const(value);
 }
 
 /* The struct variable an argument names (through the copy a by-value
@@ -421,7 +372,6 @@ typedef struct field_visit {
     param_binding *b;
 } field_visit;
 
-static expr *bound_field(fn_ctx *f, CXCursor parm, const char *field);
 static int host_arm(void *ctx, const cnode *ifstmt, const cnode *arm);
 
 /* The one assignment of a local struct's field that holds at use: set
@@ -444,6 +394,10 @@ static cnode *member_set_before(fn_ctx *f, var_info *v, const char *field, cnode
 static expr *param_field(fn_ctx *f, var_info *v, const char *field, const cnode *use)
 {
     int count;
+    int64_t value;
+    /* The lookup first: the walk for changes is the costly part. */
+    if (!field_binding(f, v->decl, field, &value))
+        return NULL;
     fn_member_assign(v, field, &count);
     if (count || x_fields_changed(f->root, v, 0, cn_spelled_at(use->cur)))
         return NULL;
@@ -497,7 +451,7 @@ void x_bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
 int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max)
 {
     cnode *args[64];
-    int np = x_call_args(call, def, args, max < 64 ? max : 64);
+    int np = cn_call_args(call, def, args, max < 64 ? max : 64);
     if (np < 0)
         return -1;
     for (int i = 0; i < np; i++) {
@@ -725,9 +679,8 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
     return unknownf("'%s' is reassigned and differs between threads", v->name);
 }
 
-/* "p.n" for a member of a struct parameter (the same for every thread),
- * also read through this in a method called on one. */
-static char *member_path(const fn_ctx *f, cnode *n, int depth)
+/* The same for every thread. */
+char *x_member_path(const fn_ctx *f, cnode *n, int depth)
 {
     n = cn_strip(n);
     if (!n || depth > 8)
@@ -751,7 +704,7 @@ static char *member_path(const fn_ctx *f, cnode *n, int depth)
         CXType bt = clang_getCanonicalType(clang_getCursorType(cn_strip(n->kids[0])->cur));
         if (bt.kind == CXType_Pointer)
             return NULL; /* p->x reads memory */
-        char *base = member_path(f, n->kids[0], depth + 1);
+        char *base = x_member_path(f, n->kids[0], depth + 1);
         if (!base)
             return NULL;
         char *field = cn_spelling(n->cur);
@@ -1163,7 +1116,7 @@ static expr *x_member(fn_ctx *f, cnode *n)
     expr *prop = x_device_prop(f, n);
     if (prop)
         return prop;
-    char *path = member_path(f, n, 0);
+    char *path = x_member_path(f, n, 0);
     if (!path && !f->device)
         path = cn_text(f->t, n->cur);
     if (path) {

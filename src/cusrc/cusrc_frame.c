@@ -121,7 +121,7 @@ bool call_arg_by_reference(walker *w, cnode *call, cnode *arg)
     if (call_classify(w->t, call, &def) != CALLEE_WALK || def.kind == CXCursor_Constructor)
         return false;
     cnode *args[CALL_MAX_PARAMS];
-    int np = x_call_args(call, def, args, CALL_MAX_PARAMS);
+    int np = cn_call_args(call, def, args, CALL_MAX_PARAMS);
     for (int i = 0; i < np; i++)
         if (args[i] && cn_strip(args[i]) == cn_strip(arg))
             return call_is_reference(

@@ -244,6 +244,9 @@ void fn_free(fn_ctx *f);
 var_info *fn_var(fn_ctx *f, CXCursor decl); /* NULL when not a local/parameter */
 cnode *fn_member_assign(var_info *v, const char *field, int *count);
 cnode *cn_assign_rhs(cnode *a);
+/* The argument node of each parameter of def at call (NULL for a default
+ * argument); returns the number of parameters, -1 when more than max. */
+int cn_call_args(cnode *call, CXCursor def, cnode **out, int max);
 cnode *fn_var_init(cnode *vardecl);
 
 /* ---- cusrc_eval.c ---- */
@@ -257,15 +260,15 @@ int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int ma
 /* b's fields (b->parm a struct or a reference to one) from the struct
  * variable arg names at call. */
 void x_bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b);
-/* The argument node of each parameter of def at call (NULL for a default
- * argument); returns the number of parameters, -1 when more than max. */
-int x_call_args(cnode *call, CXCursor def, cnode **out, int max);
 void x_unbind(param_binding *b, int n);
 /* The value an assignment (=, op=, ++, --) gives v, in terms of v. */
 expr *x_assign_value(fn_ctx *f, var_info *v, cnode *assign);
 /* The value v has at use (host: through its reaching definition, a
  * guarding if, or the loop that computes it); NULL when it has none. */
 expr *x_value_at(fn_ctx *f, var_info *v, cnode *use);
+/* "p.a.b" for a `.` chain from a struct parameter (or this in a method
+ * called on one), which reads no memory; NULL at `->` or anything else. */
+char *x_member_path(const fn_ctx *f, cnode *n, int depth);
 bool x_const(fn_ctx *f, cnode *n, int64_t *out); /* libclang's own constant evaluation */
 /* cusrc_table.c: arr[i] of a host array set by its initializer and only
  * read: its elements (how many; 0 when not such an array), and the one

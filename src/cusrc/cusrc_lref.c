@@ -278,30 +278,12 @@ static CXCursor returned_shared_var(walker *w, cnode *call)
 /* The path of a struct the kernel holds by value: a parameter that is not
  * a pointer, or a struct member of one (`vars.u_star` in `vars.u_star.u0`:
  * each `.` reads the parameter, not memory). NULL for anything else. */
-static char *param_struct_path(walker *w, cnode *b, int depth)
+static char *param_struct_path(walker *w, cnode *b)
 {
     b = b ? cn_strip(b) : NULL;
-    if (!b || depth > 8)
+    if (!b || clang_getCanonicalType(clang_getCursorType(b->cur)).kind != CXType_Record)
         return NULL;
-    if (b->kind == CXCursor_DeclRefExpr) {
-        var_info *v = fn_var(w->f, clang_getCursorReferenced(b->cur));
-        return v && v->is_param && !cn_decl_pointer(v->decl, NULL) ? xstrdup(v->name) : NULL;
-    }
-    if (b->kind != CXCursor_MemberRefExpr || b->n_kids < 1 ||
-        clang_getCanonicalType(clang_getCursorType(b->cur)).kind != CXType_Record ||
-        clang_getCanonicalType(clang_getCursorType(cn_strip(b->kids[0])->cur)).kind !=
-            CXType_Record)
-        return NULL; /* `->` reads memory */
-    char *owner = param_struct_path(w, b->kids[0], depth + 1);
-    if (!owner)
-        return NULL;
-    char *field = cn_spelling(b->cur);
-    sbuf path;
-    sbuf_init(&path);
-    sbuf_addf(&path, "%s.%s", owner, field);
-    free(owner);
-    free(field);
-    return sbuf_take(&path);
+    return x_member_path(w->f, b, 0);
 }
 
 /* p.data where p is a struct the kernel takes by value, or a struct member
@@ -314,7 +296,7 @@ static bool member_of_param(walker *w, cnode *n, lref *r)
     if ((!b || b->kind == CXCursor_CXXThisExpr) && w->calls && w->calls->this_path)
         owner = xstrdup(w->calls->this_path);
     else
-        owner = param_struct_path(w, b, 0);
+        owner = param_struct_path(w, b);
     if (!owner)
         return false;
     char *field = cn_spelling(n->cur);

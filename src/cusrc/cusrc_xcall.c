@@ -38,7 +38,7 @@ static char *arg_origin(scan_state *s, fn_ctx *f, cnode *call, int i, const char
 {
     cnode *args[16];
     CXCursor fn = clang_getCursorReferenced(call->cur);
-    int n = x_call_args(call, fn, args, 16);
+    int n = cn_call_args(call, fn, args, 16);
     char *text = i < n && args[i] ? cn_text_trunc(s->t, args[i]->cur, 60) : NULL;
     src_loc at = {0};
     cn_loc(s->t, call->cur, &at);
