@@ -456,39 +456,40 @@ static bool config_equal(const run_config *a, const run_config *b)
 }
 
 /* The configurations of a variant, one per distinct launch (at least one).
- * A launch whose block or grid is not constant takes the first constant one
- * among the variant's launches (or --block), as the variant's sole
- * configuration did before launches were told apart. */
+ * A launch's block is its own, else --block; a launch with neither is left
+ * out (its sizes are another launch's guess, not its own). A launch's grid
+ * is its own or none: counts then cover one block and say so. With no
+ * launch left, the sole configuration takes the first constant block among
+ * the variant's launches (or --block) and no grid. */
 static size_t variant_configs(const source_inputs *in, size_t vi, run_config **out)
 {
     const cusrc_unit *u = in->unit;
     const cusrc_kernel *k = &u->kernels[u->variants[vi].kernel];
     run_config fallback = {0};
-    for (size_t i = 0; i < u->n_launches; i++) {
-        const cusrc_launch *l = &u->launches[i];
-        if (l->variant != (long)vi)
-            continue;
-        if (!fallback.have_block)
-            fallback.have_block = dim3_with_defines(&l->block, in->defines, fallback.block);
-        if (!fallback.have_grid)
-            fallback.have_grid = dim3_with_defines(&l->grid, in->defines, fallback.grid);
-    }
-    if (!fallback.have_block && in->has_block) {
+    if (in->has_block) {
         fallback.have_block = true;
         for (int d = 0; d < 3; d++)
             fallback.block[d] = in->block[d];
     }
+    for (size_t i = 0; i < u->n_launches && !fallback.have_block; i++)
+        if (u->launches[i].variant == (long)vi)
+            fallback.have_block = dim3_with_defines(&u->launches[i].block, in->defines, fallback.block);
     run_config *c = xcalloc(u->n_launches + 1, sizeof *c);
     size_t n = 0;
     for (size_t i = 0; i < u->n_launches; i++) {
         const cusrc_launch *l = &u->launches[i];
         if (l->variant != (long)vi)
             continue;
-        run_config r = fallback;
+        run_config r = {0};
         int64_t d3[3];
         if (dim3_with_defines(&l->block, in->defines, d3)) {
             memcpy(r.block, d3, sizeof d3);
             r.have_block = true;
+        } else if (in->has_block) {
+            memcpy(r.block, in->block, sizeof r.block);
+            r.have_block = true;
+        } else {
+            continue;
         }
         if (dim3_with_defines(&l->grid, in->defines, d3)) {
             memcpy(r.grid, d3, sizeof d3);
