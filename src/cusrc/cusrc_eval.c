@@ -383,7 +383,7 @@ static cnode *member_set_before(fn_ctx *f, var_info *v, const char *field, cnode
     cnode *a = fn_member_assign(v, field, &count);
     unsigned from = a ? cn_spelled_at(a->cur) : 0, to = cn_spelled_at(use->cur);
     if (!a || from >= to || !x_dominates(a, use, host_arm, f) ||
-        x_fields_changed(f->root, v, from, to))
+        x_field_changer(f->root, v, from, to))
         return NULL;
     return a;
 }
@@ -399,7 +399,7 @@ static expr *param_field(fn_ctx *f, var_info *v, const char *field, const cnode 
     if (!field_binding(f, v->decl, field, &value))
         return NULL;
     fn_member_assign(v, field, &count);
-    if (count || x_fields_changed(f->root, v, 0, cn_spelled_at(use->cur)))
+    if (count || x_field_changer(f->root, v, 0, cn_spelled_at(use->cur)))
         return NULL;
     return bound_field(f, v->decl, field);
 }
@@ -677,6 +677,41 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
     if (v->uniform == 1)
         return expr_named(v->name);
     return unknownf("'%s' is reassigned and differs between threads", v->name);
+}
+
+/* Why a struct field the host reads has no value, as specific as the
+ * rules allow: a call that may change it, a second assignment, an
+ * assignment that does not always run before the use. */
+static void field_origin(fn_ctx *f, cnode *n, const char *path)
+{
+    cnode *base = n->n_kids ? cn_strip(n->kids[0]) : NULL;
+    var_info *v = base && base->kind == CXCursor_DeclRefExpr
+                      ? fn_var(f, clang_getCursorReferenced(base->cur))
+                      : NULL;
+    char *field = cn_spelling(n->cur);
+    int count = 0;
+    cnode *a = v ? fn_member_assign(v, field, &count) : NULL;
+    unsigned from = a ? cn_spelled_at(a->cur) : 0, to = cn_spelled_at(n->cur);
+    const cnode *c = v && (a || v->is_param) ? x_field_changer(f->root, v, from, to) : NULL;
+    free(field);
+    sbuf_addf(&f->origin, "depends on '%s', ", path);
+    if (c) {
+        char *callee = cn_ref_name(c->cur);
+        sbuf_addf(&f->origin, "handed at line %d to '%s', which may change it",
+                  node_line(f, (cnode *)c), callee);
+        free(callee);
+    } else if (v && v->n_assigns) {
+        sbuf_addf(&f->origin, "a field of a struct assigned as a whole at line %d",
+                  node_line(f, v->assigns[0]));
+    } else if (count > 1) {
+        sbuf_addf(&f->origin, "a field assigned %d times", count);
+    } else if (a && from < to) {
+        sbuf_addf(&f->origin,
+                  "a field set at line %d, which does not run every time before this use",
+                  node_line(f, a));
+    } else {
+        sbuf_add(&f->origin, "a field gpulint finds no constant value for");
+    }
 }
 
 /* The same for every thread. */
@@ -1103,7 +1138,7 @@ static expr *x_member(fn_ctx *f, cnode *n)
                 free(field);
                 return bf;
             }
-            if (v && !v->is_param && !f->device && v->n_member_assigns) {
+            if (v && !f->device && v->n_member_assigns) {
                 cnode *a = member_set_before(f, v, field, n);
                 if (a && !v->n_assigns) {
                     free(field);
@@ -1123,8 +1158,7 @@ static expr *x_member(fn_ctx *f, cnode *n)
         /* A field the host fills at run time (read from a file, a
          * constructor's argument): --define binds it by this name. */
         if (!f->device && !f->origin.len)
-            sbuf_addf(&f->origin, "depends on '%s', a field gpulint finds no constant value for",
-                      path);
+            field_origin(f, n, path);
         expr *e = expr_named(path);
         free(path);
         return e;

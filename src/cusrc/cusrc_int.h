@@ -295,12 +295,17 @@ bool x_argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **u
 int x_if_arm(const cnode *ifstmt, const cnode *arm, const cnode **cond);
 cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 bool x_entry_reaches(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
+/* cusrc_refparam.c: can fn change what its i-th parameter, a reference
+ * that is not const, names (assign it or a field, take its address, hand
+ * it on to one that may)? True where its body is not seen. */
+bool x_ref_param_may_change(CXCursor fn, int i);
 /* d runs every time use does, before it (nothing conditional between). */
 bool x_dominates(const cnode *d, const cnode *use, x_arm_fn arm, void *ctx);
-/* Does a call below n, spelled between offsets from and to, let its callee
- * change the fields of struct v (v by a reference that is not const, or
- * a method that is not const on v)? */
-bool x_fields_changed(const cnode *n, const var_info *v, unsigned from, unsigned to);
+/* The first call below n, spelled between offsets from and to, that lets
+ * its callee change the fields of struct v (v by a reference that is not
+ * const to a callee that may write through it, or a method that is not
+ * const on v); NULL when none does. */
+const cnode *x_field_changer(const cnode *n, const var_info *v, unsigned from, unsigned to);
 cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 /* ---- cusrc_value.c ---- */
 /* Evaluates n into v (e, known, value, text, why); role names it in why. */

@@ -282,7 +282,8 @@ static bool names(const cnode *n, const var_info *v)
 }
 
 /* Does call let its callee change v's fields: v passed by a reference that
- * is not const, or a method that is not const called on v. */
+ * is not const to a callee that may write through it, or a method that is
+ * not const called on v. */
 static bool call_changes(const cnode *call, const var_info *v)
 {
     CXCursor fn = clang_getCursorReferenced(call->cur);
@@ -303,21 +304,24 @@ static bool call_changes(const cnode *call, const var_info *v)
             continue;
         CXCursor arg = clang_Cursor_getArgument(call->cur, (unsigned)i);
         for (int k = 0; k < call->n_kids; k++)
-            if (clang_equalCursors(call->kids[k]->cur, arg) && names(call->kids[k], v))
+            if (clang_equalCursors(call->kids[k]->cur, arg) && names(call->kids[k], v) &&
+                x_ref_param_may_change(fn, i))
                 return true;
     }
     return false;
 }
 
-bool x_fields_changed(const cnode *n, const var_info *v, unsigned from, unsigned to)
+const cnode *x_field_changer(const cnode *n, const var_info *v, unsigned from, unsigned to)
 {
     if (n->kind == CXCursor_CallExpr) {
         unsigned at = cn_spelled_at(n->cur);
         if (at > from && at < to && call_changes(n, v))
-            return true;
+            return n;
     }
-    for (int i = 0; i < n->n_kids; i++)
-        if (x_fields_changed(n->kids[i], v, from, to))
-            return true;
-    return false;
+    for (int i = 0; i < n->n_kids; i++) {
+        const cnode *c = x_field_changer(n->kids[i], v, from, to);
+        if (c)
+            return c;
+    }
+    return NULL;
 }

@@ -473,7 +473,8 @@ static size_t variant_configs(const source_inputs *in, size_t vi, run_config **o
     }
     for (size_t i = 0; i < u->n_launches && !fallback.have_block; i++)
         if (u->launches[i].variant == (long)vi)
-            fallback.have_block = dim3_with_defines(&u->launches[i].block, in->defines, fallback.block);
+            fallback.have_block =
+                dim3_with_defines(&u->launches[i].block, in->defines, fallback.block);
     run_config *c = xcalloc(u->n_launches + 1, sizeof *c);
     size_t n = 0;
     for (size_t i = 0; i < u->n_launches; i++) {

@@ -4,7 +4,8 @@
 // through a second call, and into a kernel that takes the struct and loops
 // over one of its fields. A field set after the call, set twice, set in a
 // branch, or of a struct handed by reference to a call that could change it
-// before the launch's call, does not; nor one the callee assigns itself.
+// before the launch's call, does not. A field the callee assigns itself
+// before its launch has the callee's value.
 #include <cstdlib>
 
 struct Box {
