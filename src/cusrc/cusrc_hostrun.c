@@ -128,12 +128,26 @@ static bool run(const loop_run *r, const expr *cond, bool test_first, expr_env *
     return false;
 }
 
+/* Does the for's init give v its first value with a plain `=` (`for (i =
+ * 0; ...)` over a local declared before): its value before the loop is
+ * never read. */
+static bool set_by_init(const loop_run *r, const var_info *v)
+{
+    for (int i = 0; i < r->n_init; i++)
+        if (r->targets[i] == v && r->nodes[i]->kind == CXCursor_BinaryOperator &&
+            clang_getCursorBinaryOperatorKind(r->nodes[i]->cur) == CXBinaryOperator_Assign)
+            return true;
+    return false;
+}
+
 /* Each local's value before the loop (the init's own where it declares
  * them), which must be a number. */
 static bool first_values(loop_run *r, cnode *loop, expr **firsts, expr_env *env,
                          const x_loop_eval *ev)
 {
     for (int i = 0; i < r->n_vars; i++) {
+        if (!firsts[i] && set_by_init(r, r->vars[i]))
+            continue;
         expr *e = firsts[i] ? firsts[i] : ev->value_at(r->f, r->vars[i], loop);
         firsts[i] = NULL;
         expr *s = e ? expr_simplify(e) : NULL;

@@ -1,7 +1,8 @@
 // Sizes a host function computes in a small loop before its launch: a
 // round-up to a multiple of the block (HeCBench epistasis's
 // `while (n % block != 0) n++;`, written anew), a power of two at least
-// n, a for that doubles, a do-while. Each is run as the program runs it.
+// n, a for that doubles, a for over a counter declared before it, a
+// do-while. Each is run as the program runs it.
 // Loops gpulint does not run: one that adds rand(), one that would
 // not end, one whose start is not known.
 #include <cstdlib>
@@ -31,6 +32,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < 5; i++)
         grid = grid * 2 + 1;
     fill<<<grid, 128>>>(a); // 63 blocks
+
+    int k, scale = 3; // a for over a counter declared before it
+    for (k = 0; k < 4; k++)
+        scale = scale * 2;
+    fill<<<scale, 64>>>(a); // 3 doubled 4 times: 48 blocks
 
     int halves = n, steps = 0;
     do {
