@@ -541,8 +541,8 @@ static void emit_store(walker *w, cnode *n)
     free(w->pending_text);
     w->pending_text = NULL;
     w->pending_store = -1;
-    wk_emit_access(w, n, true);
-    if (!w->n_calls && !w->cse_off && plain_global_element(w, n)) {
+    int pieces = wk_emit_access(w, n, true);
+    if (pieces == 1 && !w->n_calls && !w->cse_off && plain_global_element(w, n)) {
         w->pending_store = (long)w->u->n_accesses - 1;
         w->pending_text = cn_text_trunc(w->t, cn_strip(n)->cur, 200);
     }

@@ -108,6 +108,13 @@ callee_kind call_classify(cusrc_tu *t, cnode *call, CXCursor *def_out)
         *def_out = def;
         return lib ? CALLEE_LIBRARY : CALLEE_NONE;
     }
+    /* A defaulted copy or move assignment copies the struct's bytes (one
+     * load and one store of the whole struct, in the pieces nvcc uses), not
+     * its fields one by one. */
+    if (def.kind == CXCursor_CXXMethod && clang_CXXMethod_isDefaulted(def) &&
+        (clang_CXXMethod_isCopyAssignmentOperator(def) ||
+         clang_CXXMethod_isMoveAssignmentOperator(def)))
+        return CALLEE_NONE;
     *def_out = def;
     return CALLEE_WALK;
 }

@@ -220,7 +220,25 @@ void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_stor
     wk_lref_free(r);
 }
 
-void wk_emit_access(walker *w, cnode *n, bool is_store)
+/* A struct copied through memory moves as nvcc copies it: in pieces of its
+ * alignment, at most 16 bytes (the widest load or store). An __align__(16)
+ * struct of four ints is one 16-byte access; a 32-byte struct of 4-byte
+ * ints is eight 4-byte accesses, each a request of its own (HeCBench
+ * aligned-types: the misaligned 32-byte copy runs 3x longer than the
+ * aligned one). 0 where t is no such struct. */
+static int64_t record_piece(CXType t, int64_t size)
+{
+    t = clang_getCanonicalType(t);
+    if (t.kind != CXType_Record || size <= 0)
+        return 0;
+    long long align = clang_Type_getAlignOf(t);
+    if (align <= 0)
+        return 0;
+    int64_t piece = align < 16 ? align : 16;
+    return size % piece == 0 && size / piece <= 64 ? piece : 0;
+}
+
+int wk_emit_access(walker *w, cnode *n, bool is_store)
 {
     lref r = {SP_NONE, -1, NULL, NULL, NULL};
     wk_resolve_lvalue(w, n, &r, 0);
@@ -238,7 +256,19 @@ void wk_emit_access(walker *w, cnode *n, bool is_store)
         if (b && b->kind == CXCursor_DeclRefExpr && depth == arr->n_dims)
             width = arr->elem_size;
     }
-    wk_emit_access_at(w, n, &r, width, is_store);
+    int64_t piece = record_piece(clang_getCursorType(n->cur), width);
+    if (piece <= 0 || piece == width) {
+        wk_emit_access_at(w, n, &r, width, is_store);
+        return 1;
+    }
+    for (int64_t k = 0; k < width / piece; k++) {
+        lref at = {r.space, r.array, xstrdup_null(r.base),
+                   r.off ? expr_binary(OP_ADD, expr_clone(r.off), expr_const(k * piece)) : NULL,
+                   xstrdup_null(r.why)};
+        wk_emit_access_at(w, n, &at, piece, is_store);
+    }
+    wk_lref_free(&r);
+    return (int)(width / piece);
 }
 
 /* An access through a pointer value (`__ldcs(p + i)`, `atomicAdd(p + i, v)`):

@@ -154,7 +154,9 @@ expr *wk_frame_total(loop_frame *fr, int cat);
 void wk_arm_begin(walker *w, arm_saved *saved);
 void wk_arm_end(walker *w, arm_saved *saved, const expr *cond);
 void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_store);
-void wk_emit_access(walker *w, cnode *n, bool is_store);
+/* The access n names, as the pieces the compiler moves it in (a struct
+ * copy: several); returns how many accesses were recorded. */
+int wk_emit_access(walker *w, cnode *n, bool is_store);
 void wk_emit_access_ptr(walker *w, cnode *ptr, int64_t width, bool is_store);
 void wk_emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, expr *ce);
 /* The counts of this variant miss code; the first reason is kept. */
