@@ -171,6 +171,11 @@ def judge(name, half, m, found):
     row["p_dram"] = value(d.get("read")) + (value(d.get("write")) or 0) \
         if isinstance(d, dict) and value(d.get("read")) is not None else None
     row["requested"] = value(e.get("requested_bytes"))
+    # l1tex__t_sectors of global loads and stores: the count the coalescing
+    # analysis makes, sector by sector.
+    t = e.get("l1_traffic") or {}
+    ld, st = (t.get("global_load") or {}).get("sectors"), (t.get("global_store") or {}).get("sectors")
+    row["p_sectors"] = ld + st if isinstance(ld, int) and isinstance(st, int) else None
     if f and row["predicted"] is None:
         row["why"] = "no predicted time: " + str(f.get("time_reason") or e.get("why_no_bound") or
                                                  ("the launch's grid is not known" if not f["grid"]
@@ -203,6 +208,7 @@ def summarize(rows):
         "dram_within_25": within("p_dram", "dram"),
         "requested_found": sum(1 for r in touching if r["requested"] and r["requested"] > 0),
         "touching": len(touching),
+        "sectors_within_25": within("p_sectors", "sectors"),
     }
 
 
@@ -213,14 +219,16 @@ def pct(x):
 def summary_lines(sums):
     out = ["<!-- hecbench: begin (tests/hecbench_truth.py --summary) -->",
            "| half | launches | time within 25% | median time error | floors > measured | "
-           "median floor/measured | insts within 25% | DRAM within 25% | requested found |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "median floor/measured | insts within 25% | DRAM within 25% | requested found | "
+           "L1 sectors within 25% |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for half in ("fitting", "judging", "judging-hecbench"):
         s = sums[half]
-        out.append("| %s | %d | %d | %s | %d | %s | %d | %d | %d of %d |" % (
+        out.append("| %s | %d | %d | %s | %d | %s | %d | %d | %d of %d | %d of %d |" % (
             half, s["launches"], s["time_within_25"], pct(s["time_median_error"]),
             s["floor_over"], pct(s["floor_median_ratio"]), s["insts_within_25"],
-            s["dram_within_25"], s["requested_found"], s["touching"]))
+            s["dram_within_25"], s["requested_found"], s["touching"],
+            s["sectors_within_25"], s["touching"]))
     out.append("<!-- hecbench: end -->")
     return out
 
@@ -234,11 +242,13 @@ def recorded():
     block = text.split("<!-- hecbench: begin", 1)[-1].split("<!-- hecbench: end", 1)[0]
     for line in block.splitlines():
         c = [x.strip() for x in line.strip().strip("|").split("|")]
-        if len(c) == 9 and c[0] in ("fitting", "judging", "judging-hecbench"):
+        if len(c) >= 9 and c[0] in ("fitting", "judging", "judging-hecbench"):
             rec[c[0]] = {"launches": int(c[1]), "time_within_25": int(c[2]),
                          "floor_over": int(c[4]), "insts_within_25": int(c[6]),
                          "dram_within_25": int(c[7]),
                          "requested_found": int(c[8].split()[0])}
+            if len(c) >= 10:
+                rec[c[0]]["sectors_within_25"] = int(c[9].split()[0])
     return rec
 
 
@@ -272,7 +282,10 @@ def main():
         s, r = sums[half], rec[half]
         ok(f"{half}: {s['launches']} launches, as recorded", s["launches"] == r["launches"],
                     f"{s['launches']} launches, the record has {r['launches']}")
-        for key in ("time_within_25", "insts_within_25", "dram_within_25", "requested_found"):
+        for key in ("time_within_25", "insts_within_25", "dram_within_25", "requested_found",
+                    "sectors_within_25"):
+            if key not in r:
+                continue
             ok(f"{half}: {key} {s[key]}, at least the {r[key]} recorded", s[key] >= r[key],
                         f"{s[key]} < {r[key]}")
         ok(f"{half}: {s['floor_over']} floors above the measured time, at most the "
@@ -281,14 +294,16 @@ def main():
     if TABLE:
         with open(TABLE, "w") as f:
             f.write("| half | program | kernel | measured | floor | predicted | error | "
-                    "insts error | DRAM error | note |\n|---|---|---|---|---|---|---|---|---|---|\n")
+                    "insts error | DRAM error | L1 sectors error | note |\n"
+                    "|---|---|---|---|---|---|---|---|---|---|---|\n")
             for r in sorted(rows, key=lambda r: (r["half"] or "", r["program"], r["kernel"])):
                 def us(x):
                     return "-" if x is None else "%.4g us" % (x * 1e6)
-                f.write("| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s |\n" % (
+                f.write("| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n" % (
                     r["half"], r["program"], r["kernel"][:60], us(r["measured_s"]), us(r["floor"]),
                     us(r["predicted"]), pct(err(r["predicted"], r["measured_s"])),
                     pct(err(r["p_insts"], r["insts"])), pct(err(r["p_dram"], r["dram"])),
+                    pct(err(r["p_sectors"], r["sectors"])),
                     (r["why"] or "").replace("|", "/")[:120]))
     if SUMMARY:
         with open(SUMMARY, "w") as f:
