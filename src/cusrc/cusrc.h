@@ -366,7 +366,7 @@ typedef struct cusrc_launch {
     struct cusrc_arg_field {
         char *name;
         int64_t value;
-    } *arg_fields;
+    } * arg_fields;
     char *function; /* the enclosing function ("main") */
     /* A cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, N)
      * for the same kernel (instantiation) appears somewhere in the file. */

@@ -708,8 +708,8 @@ void cusrc_launch_copy(cusrc_launch *to, const cusrc_launch *l)
     to->args = l->n_args ? xcalloc((size_t)l->n_args, sizeof *to->args) : NULL;
     for (int a = 0; a < l->n_args; a++)
         value_copy(&to->args[a], &l->args[a]);
-    to->arg_fields = l->n_arg_fields ? xcalloc((size_t)l->n_arg_fields, sizeof *to->arg_fields)
-                                     : NULL;
+    to->arg_fields =
+        l->n_arg_fields ? xcalloc((size_t)l->n_arg_fields, sizeof *to->arg_fields) : NULL;
     for (int a = 0; a < l->n_arg_fields; a++) {
         to->arg_fields[a].name = xstrdup(l->arg_fields[a].name);
         to->arg_fields[a].value = l->arg_fields[a].value;

@@ -348,12 +348,10 @@ static loop_frame *hoist_target(walker *w, cnode *n)
     return level == f->n_loops ? NULL : f->loops[level];
 }
 
-/* Whether nothing in s writes memory but stores to the element `text`
- * names (and locals): no other store, no call that is not a math function. */
-static bool writes_only(walker *w, cnode *s, const char *text, int depth)
+/* The memory lvalue s writes (an assignment's or increment's target);
+ * *impure when s is a call that may write memory. */
+static cnode *store_target(walker *w, cnode *s, bool *impure)
 {
-    if (depth > 64)
-        return false;
     cnode *target = NULL;
     switch (s->kind) {
     case CXCursor_BinaryOperator:
@@ -373,24 +371,93 @@ static bool writes_only(walker *w, cnode *s, const char *text, int depth)
         break;
     }
     case CXCursor_CallExpr:
-        if (!wk_pure_call(s))
-            return false;
+        *impure = !wk_pure_call(s);
         break;
     default:
         break;
     }
-    if (target) {
-        cnode *t = cn_strip(target);
-        if (is_memory_lvalue(w, t)) {
-            char *tt = cn_text_trunc(w->t, t->cur, 200);
-            bool same = strcmp(tt, text) == 0;
-            free(tt);
+    cnode *t = target ? cn_strip(target) : NULL;
+    return t && is_memory_lvalue(w, t) ? t : NULL;
+}
+
+/* Whether nothing in s writes memory but stores to the element `text`
+ * names (and locals): no other store, no call that is not a math function. */
+static bool writes_only(walker *w, cnode *s, const char *text, int depth)
+{
+    if (depth > 64)
+        return false;
+    bool impure = false;
+    cnode *t = store_target(w, s, &impure);
+    if (impure)
+        return false;
+    if (t) {
+        char *tt = cn_text_trunc(w->t, t->cur, 200);
+        bool same = strcmp(tt, text) == 0;
+        free(tt);
+        if (!same)
+            return false;
+    }
+    for (int i = 0; i < s->n_kids; i++)
+        if (!writes_only(w, s->kids[i], text, depth + 1))
+            return false;
+    return true;
+}
+
+/* A subscript of a pointer declared __restrict__: only it reaches the
+ * element, so no other pointer's load or store can change it. */
+static bool restrict_element(const cnode *t)
+{
+    if (!t || t->kind != CXCursor_ArraySubscriptExpr || t->n_kids != 2)
+        return false;
+    const cnode *b = cn_strip_casts((cnode *)t->kids[0]);
+    if (!b || b->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXType pt = clang_getCanonicalType(clang_getCursorType(clang_getCursorReferenced(b->cur)));
+    return pt.kind == CXType_Pointer && clang_isRestrictQualifiedType(pt);
+}
+
+/* Whether every subscript of base's pointer in s names the element `text`:
+ * LLVM keeps an element in a register across a loop only where it can
+ * tell it apart from every other access through the same pointer, and an
+ * offset it cannot compare (`c[i]` beside `c[n * n + i]`) keeps the loads
+ * and stores in the loop (nvcc 13's PTX for both shapes). */
+static bool only_element(walker *w, const cnode *s, CXCursor base, const char *text, int depth)
+{
+    if (depth > 64)
+        return false;
+    if (s->kind == CXCursor_ArraySubscriptExpr && s->n_kids == 2) {
+        const cnode *b = cn_strip_casts((cnode *)s->kids[0]);
+        if (b && b->kind == CXCursor_DeclRefExpr &&
+            clang_equalCursors(clang_getCursorReferenced(b->cur), base)) {
+            char *st = cn_text_trunc(w->t, s->cur, 200);
+            bool same = strcmp(st, text) == 0;
+            free(st);
             if (!same)
                 return false;
         }
     }
     for (int i = 0; i < s->n_kids; i++)
-        if (!writes_only(w, s->kids[i], text, depth + 1))
+        if (!only_element(w, s->kids[i], base, text, depth + 1))
+            return false;
+    return true;
+}
+
+/* Whether every store in s goes to an element of a __restrict__ pointer
+ * whose address does not change in loop, and s calls nothing but math
+ * functions (no barrier, no atomic): LLVM keeps each such element in a
+ * register across the loop, loaded before it and stored after it
+ * (scalar promotion; HeCBench hexciton's `sigma_out[..] -= ...` over k). */
+static bool stores_promotable(walker *w, cnode *s, cnode *loop, int depth)
+{
+    if (depth > 64)
+        return false;
+    bool impure = false;
+    cnode *t = store_target(w, s, &impure);
+    if (impure || (t && (!restrict_element(t) || !invariant_in(w, t->kids[0], loop, 0) ||
+                         !invariant_in(w, t->kids[1], loop, 0))))
+        return false;
+    for (int i = 0; i < s->n_kids; i++)
+        if (!stores_promotable(w, s->kids[i], loop, depth + 1))
             return false;
     return true;
 }
@@ -400,24 +467,37 @@ static bool writes_only(walker *w, cnode *s, const char *text, int depth)
  * nothing is written but that element (`acc[i] += ...` in a loop: the value
  * stays in a register, the stores remain); under a condition inside a loop
  * it stays put. */
-int wk_load_loops(walker *w, cnode *n)
+/* The loops, counted from the outermost, an element's load or store stays
+ * in; fewer than the enclosing ones where it moves out of the inner ones. */
+static int element_loops(walker *w, cnode *n, bool store)
 {
     fn_ctx *f = w->f;
     cnode *s = cn_strip(n);
     if (w->n_calls || !f->n_loops || s->kind != CXCursor_ArraySubscriptExpr || s->n_kids != 2)
         return f->n_loops;
     char *text = cn_text_trunc(w->t, s->cur, 200);
+    bool promotable = restrict_element(s);
     int level = f->n_loops;
     while (level > 0) {
         loop_frame *fr = f->loops[level - 1];
         if (w->n_guards != fr->guards_at_entry || !cn_inside(n, fr->stmt) ||
-            !invariant_in(w, s->kids[0], fr->stmt, 0) ||
-            !invariant_in(w, s->kids[1], fr->stmt, 0) || !writes_only(w, fr->stmt, text, 0))
+            !invariant_in(w, s->kids[0], fr->stmt, 0) || !invariant_in(w, s->kids[1], fr->stmt, 0))
+            break;
+        bool promoted =
+            promotable && stores_promotable(w, fr->stmt, fr->stmt, 0) &&
+            only_element(w, fr->stmt, clang_getCursorReferenced(cn_strip_casts(s->kids[0])->cur),
+                         text, 0);
+        if (!promoted && (store || !writes_only(w, fr->stmt, text, 0)))
             break;
         level--;
     }
     free(text);
     return level;
+}
+
+int wk_load_loops(walker *w, cnode *n)
+{
+    return element_loops(w, n, false);
 }
 
 static void last_store_clear(walker *w)
@@ -525,6 +605,11 @@ static void emit_load(walker *w, cnode *n)
         }
         w->load_hoist = fr;
         w->load_loops = level;
+        /* In a register from before the loop on: later loads of it in the
+         * loop are no loads. */
+        fr->entry_avail =
+            xrealloc(fr->entry_avail, (size_t)(fr->n_entry_avail + 1) * sizeof *fr->entry_avail);
+        fr->entry_avail[fr->n_entry_avail++] = xstrdup(text);
     }
     last_store_clear(w); /* the load may read what it stored */
     wk_emit_access(w, n, false);
@@ -536,11 +621,35 @@ static void emit_load(walker *w, cnode *n)
         free(text);
 }
 
+/* A store LLVM sinks below the loops it promotes the element across: one
+ * store after them, however many the body spells. */
+static bool emit_sunk_store(walker *w, cnode *n)
+{
+    int level = element_loops(w, n, true);
+    if (level == w->f->n_loops)
+        return false;
+    loop_frame *fr = w->f->loops[level];
+    char *text = cn_text_trunc(w->t, cn_strip(n)->cur, 200);
+    if (in_texts(fr->sunk, fr->n_sunk, text)) {
+        free(text);
+        return true;
+    }
+    fr->sunk = xrealloc(fr->sunk, (size_t)(fr->n_sunk + 1) * sizeof *fr->sunk);
+    fr->sunk[fr->n_sunk++] = text;
+    w->load_hoist = fr;
+    w->load_loops = level;
+    wk_emit_access(w, n, true);
+    w->load_hoist = NULL;
+    return true;
+}
+
 static void emit_store(walker *w, cnode *n)
 {
     free(w->pending_text);
     w->pending_text = NULL;
     w->pending_store = -1;
+    if (emit_sunk_store(w, n))
+        return;
     int pieces = wk_emit_access(w, n, true);
     if (pieces == 1 && !w->n_calls && !w->cse_off && plain_global_element(w, n)) {
         w->pending_store = (long)w->u->n_accesses - 1;

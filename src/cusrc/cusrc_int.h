@@ -81,6 +81,10 @@ typedef struct loop_frame {
      * load the loop hoists of one of them is no load at all. Owned. */
     char **entry_avail;
     int n_entry_avail;
+    /* Elements of __restrict__ pointers the loop keeps in registers and
+     * stores once after it (LLVM's scalar promotion). Owned. */
+    char **sunk;
+    int n_sunk;
 } loop_frame;
 
 /* Parameters of a function expanded at a call site (small helpers in

@@ -54,7 +54,7 @@ void wk_add_count(walker *w, int cat, int64_t n)
         return; /* a common subexpression: computed once */
     if (w->hoist && cat <= CNT_TENSOR)
         w->hoist->once[cat] += n;
-    else if (w->load_hoist && (cat == CNT_GLD || cat == CNT_GACC))
+    else if (w->load_hoist && (cat == CNT_GLD || cat == CNT_GST || cat == CNT_GACC))
         w->load_hoist->once[cat] += n;
     else
         wk_count_frame(w)->direct[cat] += n;

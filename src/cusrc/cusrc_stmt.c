@@ -772,6 +772,9 @@ static void walk_loop(walker *w, cnode *s)
     for (int i = 0; i < fr->n_entry_avail; i++)
         free(fr->entry_avail[i]);
     free(fr->entry_avail);
+    for (int i = 0; i < fr->n_sunk; i++)
+        free(fr->sunk[i]);
+    free(fr->sunk);
     free(fr->ctx.var);
     expr_free(fr->ctx.init);
     expr_free(fr->ctx.cond);
