@@ -446,7 +446,7 @@ static bool only_element(walker *w, const cnode *s, CXCursor base, const char *t
  * whose address does not change in loop, and s calls nothing but math
  * functions (no barrier, no atomic): LLVM keeps each such element in a
  * register across the loop, loaded before it and stored after it
- * (scalar promotion; HeCBench hexciton's `sigma_out[..] -= ...` over k). */
+ * (scalar promotion; HeCBench adam's moment updates). */
 static bool stores_promotable(walker *w, cnode *s, cnode *loop, int depth)
 {
     if (depth > 64)
@@ -625,6 +625,8 @@ static void emit_load(walker *w, cnode *n)
  * store after them, however many the body spells. */
 static bool emit_sunk_store(walker *w, cnode *n)
 {
+    if (!plain_global_element(w, n))
+        return false; /* volatile: every store stays */
     int level = element_loops(w, n, true);
     if (level == w->f->n_loops)
         return false;
