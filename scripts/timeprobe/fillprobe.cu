@@ -105,6 +105,10 @@ int main()
     probe<2>(small, big_in, big_out, sms, e0, e1);
     probe<3>(small, big_in, big_out, sms, e0, e1);
     probe<4>(small, big_in, big_out, sms, e0, e1);
+    probe<5>(small, big_in, big_out, sms, e0, e1);
+    probe<6>(small, big_in, big_out, sms, e0, e1);
+    probe<7>(small, big_in, big_out, sms, e0, e1);
     probe<8>(small, big_in, big_out, sms, e0, e1);
+    probe<16>(small, big_in, big_out, sms, e0, e1);
     return 0;
 }
