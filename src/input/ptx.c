@@ -13,6 +13,7 @@
 #include "input/ptx.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,13 +208,97 @@ static void add_maxnreg(ptx_function *f, const imix_insn *in, const char *arg, c
         m->regs = (int)v;
 }
 
+/* FNV-1a of a register's name: the chain only asks whether two operands
+ * name the same register, and a function's few hundred names do not
+ * collide in 32 bits in practice (0 is kept for "none"). */
+static uint32_t reg_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h ? h : 1;
+}
+
+static bool reg_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$';
+}
+
+static bool op_starts(const char *op, const char *m)
+{
+    size_t k = strlen(m);
+    return !strncmp(op, m, k) && (op[k] == '\0' || op[k] == '.');
+}
+
+/* Instructions whose first operand is read, not written (a store's
+ * address, a barrier's id) or that name no registers the chain follows. */
+static bool writes_first(const char *op)
+{
+    static const char *const none[] = {
+        "st",        "red",     "bar",     "barrier",      "bra",        "brx",
+        "ret",       "exit",    "call",    "prefetch",     "prefetchu",  "membar",
+        "fence",     "trap",    "cp",      "stmatrix",     "setmaxnreg", "griddepcontrol",
+        "nanosleep", "discard", "pmevent", "applypriority"};
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        if (op_starts(op, none[i]))
+            return false;
+    if (op_starts(op, "wmma") && strstr(op, ".store"))
+        return false;
+    if (op_starts(op, "wgmma") && !strstr(op, "mma_async"))
+        return false;
+    if (op_starts(op, "mbarrier") && (strstr(op, ".init") || strstr(op, ".inval") ||
+                                      strstr(op, ".expect_tx") || strstr(op, ".complete_tx")))
+        return false;
+    return true;
+}
+
+/* The registers an instruction writes (its first operand, where it has
+ * one) and reads (the rest, the guard too): every `%name` token. */
+static void read_operands(imix_insn *in, const char *s, const char *end, const char *guard,
+                          size_t guard_len)
+{
+    int nd = 0, ns = 0, depth = 0;
+    bool first = writes_first(in->op);
+    if (guard_len)
+        in->src[ns++] = reg_hash(guard, guard_len);
+    if (op_starts(in->op, "call"))
+        return;
+    for (const char *p = s; p < end && *p != ';'; p++) {
+        if (*p == '{' || *p == '[')
+            depth++;
+        else if ((*p == '}' || *p == ']') && depth > 0)
+            depth--;
+        else if (*p == ',' && depth == 0)
+            first = false;
+        else if (*p == '%') {
+            const char *q = p + 1;
+            while (q < end && reg_char(*q))
+                q++;
+            uint32_t h = reg_hash(p + 1, (size_t)(q - p - 1));
+            if (first && nd < IMIX_DST)
+                in->dst[nd++] = h;
+            else if (!first && ns < IMIX_SRC)
+                in->src[ns++] = h;
+            p = q - 1;
+        }
+    }
+}
+
 /* An instruction line: [@[!]%p] op operands[;] */
 static void add_insn(reader *r, const char *s, const char *end, int line)
 {
     ptx_function *f = r->fn;
     bool guarded = false;
+    const char *guard = NULL;
+    size_t guard_len = 0;
     if (*s == '@') {
         guarded = true;
+        guard = s + 1 + (s + 1 < end && s[1] == '!');
+        guard_len = word_len(s, end) - (size_t)(guard - s);
+        if (guard_len && *guard == '%')
+            guard++, guard_len--;
+        else
+            guard_len = 0;
         s += word_len(s, end);
         s = skip_space(s, end);
     }
@@ -250,6 +335,7 @@ static void add_insn(reader *r, const char *s, const char *end, int line)
     }
     if (strncmp(in->op, "setmaxnreg.", 11) == 0)
         add_maxnreg(f, in, skip_space(s + n, end), end);
+    read_operands(in, s + n, end, guard, guard_len);
     f->n_insns++;
     r->total++;
     r->continued = !memchr(s, ';', (size_t)(end - s));

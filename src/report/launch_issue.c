@@ -180,6 +180,8 @@ void launch_issue_add(json_t *roof, const code_listing *code, const char *mangle
     /* What the time model takes: a guessed block may not run at all. */
     json_object_set_new(o, "placed_warp_instructions",
                         json_integer((json_int_t)(r.warp_insts - r.guessed + 0.5)));
+    if (r.placed_chain_cycles > 0)
+        json_object_set_new(o, "placed_chain_cycles", json_real(r.placed_chain_cycles));
     json_object_set_new(o, "blocks", json_integer((json_int_t)r.blocks));
     json_object_set_new(o, "blocks_placed", json_integer((json_int_t)r.placed));
     json_object_set_new(o, "label", json_text("estimate"));

@@ -108,6 +108,8 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
     if (!whole(json_object_get(json_object_get(roof, "issue"), "placed_warp_instructions"),
                &c->warp_insts))
         c->warp_insts = 0;
+    const json_t *chain = json_object_get(json_object_get(roof, "issue"), "placed_chain_cycles");
+    c->chain_cycles = json_is_number(chain) ? json_number_value(chain) : 0;
     const json_t *l2 = json_object_get(roof, "l2_bytes");
     if (l2 && whole(json_object_get(l2, "read_sectors"), &c->l2_read_sectors) &&
         whole(json_object_get(l2, "write_sectors"), &c->l2_write_sectors)) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/timing/depchain.h"
 #include "analysis/timing/ptxcost.h"
 #include "util/sbuf.h" /* xcalloc */
 
@@ -122,6 +123,13 @@ static void link_blocks(code *c)
 static bool back_edge(imix_level level, const imix_insn *in, size_t at)
 {
     return is_jump(level, in->op) && in->target >= 0 && (size_t)in->target <= at;
+}
+
+/* A block that jumps back to its own start: a loop of one block. */
+static bool is_loop_block(const code *c, int k)
+{
+    const imix_insn *last = &c->insns[c->b[k].end - 1];
+    return back_edge(c->level, last, c->b[k].end - 1) && (size_t)last->target == c->b[k].first;
 }
 
 static bool kind_matches(icount_kind k, const imix_insn *in, imix_level level, size_t at)
@@ -430,6 +438,62 @@ static void guess(code *c, double warps)
     free(hi);
 }
 
+/* Whether block k runs on every pass of the innermost loop around it
+ * (so the count a guess gave it holds): no jump between the loop's start
+ * and the block goes past it to a later part of the loop (one that leaves
+ * the loop ends it, or reaches cold code laid out apart that comes
+ * back). A loop closes with a
+ * guarded backward jump (NVVM rotates loops so the test is at the
+ * bottom); an unguarded one goes to cold code laid out earlier. */
+static bool every_pass(const code *c, int k)
+{
+    size_t at = c->b[k].first, lo = 0, hi = 0;
+    bool found = false;
+    for (size_t j = at; j < c->n; j++)
+        if (back_edge(c->level, &c->insns[j], j) && c->insns[j].guarded &&
+            (size_t)c->insns[j].target <= at &&
+            (!found || j - (size_t)c->insns[j].target < hi - lo)) {
+            lo = (size_t)c->insns[j].target;
+            hi = j;
+            found = true;
+        }
+    if (!found)
+        return false;
+    for (size_t j = lo; j < at; j++) {
+        const imix_insn *in = &c->insns[j];
+        if (is_jump(c->level, in->op) &&
+            (in->target < 0 || ((size_t)in->target > at && (size_t)in->target <= hi)))
+            return false;
+    }
+    return true;
+}
+
+/* Each block's dependent-issue span (analysis/timing/depchain), in code
+ * order; an innermost loop (a backward jump whose range holds no other)
+ * is walked once to leave its values in flight, then again for its
+ * spans. */
+static double *chain_spans(const code *c)
+{
+    double *span = xcalloc((size_t)c->n_blocks, sizeof *span);
+    depchain *d = depchain_new(c->n);
+    for (int k = 0; k < c->n_blocks;) {
+        int end = k; /* the innermost loop that starts at block k ends at block end */
+        for (size_t j = c->b[k].first; j < c->n; j++)
+            if (back_edge(c->level, &c->insns[j], j) &&
+                (size_t)c->insns[j].target >= c->b[k].first) {
+                if ((size_t)c->insns[j].target == c->b[k].first)
+                    end = c->block_of[j];
+                break;
+            }
+        for (int pass = end > k || is_loop_block(c, k) ? 0 : 1; pass < 2; pass++)
+            for (int m = k; m <= end; m++)
+                span[m] = depchain_block(d, &c->insns[c->b[m].first], c->b[m].end - c->b[m].first);
+        k = end + 1;
+    }
+    depchain_free(d);
+    return span;
+}
+
 /* A tensor instruction run `execs` times: its FLOPs by the shape its
  * opcode names, or counted apart. */
 static void add_tensor(imix_level level, const imix_insn *in, double execs, icount *out)
@@ -477,6 +541,7 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
         c.b[0].placed = true;
         propagate(&c);
         guess(&c, warps);
+        double *spans = level == IMIX_PTX ? chain_spans(&c) : NULL;
         for (int k = 0; k < c.n_blocks; k++) {
             const block *b = &c.b[k];
             if (!b->reached)
@@ -488,11 +553,14 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
                 add_tensor(level, &insns[i], b->count, out);
             }
             double insts = b->count * per_warp;
+            if (spans && (!b->guessed || every_pass(&c, k)))
+                out->placed_chain_cycles += b->count * spans[k];
             out->warp_insts += insts;
             out->guessed += b->guessed ? insts : 0;
             out->blocks++;
             out->placed += !b->guessed;
         }
+        free(spans);
         out->ok = true;
     }
     free(c.b);

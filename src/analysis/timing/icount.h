@@ -66,6 +66,10 @@ typedef struct icount {
      * shape is not named are counted apart. */
     double tensor_flops[IMIX_N_TENSOR_TYPES];
     double tensor_unknown;
+    /* PTX only: SM clocks the warps take to issue the placed blocks, each
+     * warp alone (analysis/timing/depchain), summed over the launch's
+     * warps; 0 from SASS. */
+    double placed_chain_cycles;
 } icount;
 
 /* How many iterations of its loop one pass through the code runs for the

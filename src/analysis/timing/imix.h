@@ -21,7 +21,12 @@ typedef struct imix_insn {
     bool guarded;   /* under a predicate (@%p1, @!P0; @PT is not a guard) */
     int32_t target; /* a branch's target instruction (n = the end); -1 = none or unknown */
     bool move;      /* arithmetic opcode used as a register move (HFMA2.MMA R, -RZ, RZ, c) */
+    /* PTX: the registers it writes and reads, as hashes of their names (0:
+     * none; the first IMIX_DST and IMIX_SRC), for the dependent-issue
+     * chain (analysis/timing/depchain). */
+    uint32_t dst[4], src[8];
 } imix_insn;
+enum { IMIX_DST = 4, IMIX_SRC = 8 };
 
 typedef enum imix_class {
     IMIX_FP32_ADD,

@@ -5,8 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const part_names[KTIME_PARTS] = {
-    "launch", "dram", "l2", "l1", "fp16", "fp32", "fp64", "tensor", "issue", "dispatch", "latency"};
+static const char *const part_names[KTIME_PARTS] = {"launch", "dram",     "l2",      "l1",
+                                                    "fp16",   "fp32",     "fp64",    "tensor",
+                                                    "issue",  "dispatch", "latency", "chain"};
 
 const char *ktime_part_name(int part)
 {
@@ -204,6 +205,13 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
                 c->flops[i] * busiest / (k->flops_per_clock_per_sm[i] * k->clock_hz);
     if (c->warp_insts > 0)
         t->part[KTIME_ISSUE] = c->warp_insts * busiest / (k->issue_per_clock_per_sm * k->clock_hz);
+    /* A scheduler interleaves its warps, but none of them issues faster
+     * than its own instructions' latencies let it: with few warps a
+     * scheduler, a wave lasts at least the mean warp's dependent chain
+     * (a lone thread's loop of square roots, 8 warps an SM). */
+    if (c->chain_cycles > 0 && c->threads_per_block > 0)
+        t->part[KTIME_CHAIN] =
+            t->waves * c->chain_cycles / (blocks * warps_per_block) / k->clock_hz;
     if (!c->has_traffic)
         return;
     /* L1: one request a clock into the tag stage, one wavefront a clock

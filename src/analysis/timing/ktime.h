@@ -30,6 +30,7 @@ enum {
     KTIME_ISSUE,
     KTIME_DISPATCH,
     KTIME_LATENCY,
+    KTIME_CHAIN,
     KTIME_PARTS
 };
 
@@ -82,6 +83,10 @@ typedef struct ktime_counts {
      * source's counts placed (analysis/timing/icount); 0: not known, and there is
      * no issue term. */
     double warp_insts;
+    /* SM clocks the warps take to issue those blocks, each alone, waiting
+     * on their instructions' latencies (analysis/timing/depchain), summed
+     * over the warps; 0: not known, and there is no chain term. */
+    double chain_cycles;
 } ktime_counts;
 
 typedef struct ktime_consts {

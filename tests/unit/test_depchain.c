@@ -1,0 +1,171 @@
+/* depchain and ptxlat: a warp's dependent-issue time through PTX blocks,
+ * on small listings whose times follow from the measured latencies
+ * (tests/data/latprobe): FMA 4 clocks, div.rn.f32 44, a load that L1
+ * holds 34. The listings are parsed by input/ptx, so its operand reading
+ * is checked on the way. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/timing/depchain.h"
+#include "analysis/timing/ptxlat.h"
+#include "input/ptx.h"
+
+static const ptx_function *parse(const char *body, ptx_module *m)
+{
+    char text[4096];
+    snprintf(text, sizeof text, ".version 8.0\n.target sm_90\n.visible .entry k(\n)\n{\n%s}\n",
+             body);
+    ptx_parse(text, strlen(text), m);
+    assert_int_equal(m->problem_line, 0);
+    assert_int_equal(m->n_functions, 1);
+    return &m->functions[0];
+}
+
+static double one_block(const char *body)
+{
+    ptx_module m;
+    const ptx_function *f = parse(body, &m);
+    depchain *d = depchain_new(f->n_insns);
+    double span = depchain_block(d, f->insns, f->n_insns);
+    depchain_free(d);
+    ptx_module_free(&m);
+    return span;
+}
+
+static void test_operands(void **state)
+{
+    (void)state;
+    ptx_module m;
+    const ptx_function *f = parse("\tfma.rn.f32 %f3, %f1, %f2, %f1;\n"
+                                  "\tst.global.f32 [%rd1+4], %f3;\n"
+                                  "\t@!%p1 bra $L__BB0_2;\n"
+                                  "\tld.global.v2.f32 {%f4, %f5}, [%rd2];\n"
+                                  "$L__BB0_2:\n\tret;\n",
+                                  &m);
+    assert_int_equal(f->n_insns, 5);
+    /* the FMA writes %f3 and reads three registers, %f1 twice */
+    assert_true(f->insns[0].dst[0] && !f->insns[0].dst[1]);
+    assert_true(f->insns[0].src[0] && f->insns[0].src[2] && !f->insns[0].src[3]);
+    assert_true(f->insns[0].src[0] == f->insns[0].src[2]);
+    /* a store writes nothing: the address and the value are read */
+    assert_true(!f->insns[1].dst[0]);
+    assert_true(f->insns[1].src[1] == f->insns[0].dst[0]);
+    /* a guarded branch reads its predicate */
+    assert_true(f->insns[2].src[0] && !f->insns[2].dst[0]);
+    /* a vector load writes both lanes */
+    assert_true(f->insns[3].dst[0] && f->insns[3].dst[1] && !f->insns[3].dst[2]);
+    ptx_module_free(&m);
+}
+
+static void test_latencies(void **state)
+{
+    (void)state;
+    bool measured;
+    assert_true(ptxlat_cycles("fma.rn.f32", &measured) == 4 && measured);
+    assert_true(ptxlat_cycles("div.rn.f64", &measured) == 111 && measured);
+    /* not probed: taken as the measured instruction named */
+    assert_true(ptxlat_cycles("sub.f32", &measured) == 4 && !measured);
+    assert_true(ptxlat_cycles("rsqrt.approx.ftz.f32", &measured) == 17 && !measured);
+    assert_true(ptxlat_cycles("ld.global.nc.f32", &measured) == 34 && !measured);
+    assert_true(ptxlat_cycles("ld.shared.u32", &measured) == 23 && !measured);
+    assert_true(ptxlat_cycles("cvt.rn.f32.s32", &measured) == 11 && !measured);
+    assert_true(ptxlat_cycles("cvt.s64.s32", &measured) == 4 && !measured);
+    assert_true(ptxlat_cycles("ld.param.u64", &measured) == 0 && !measured);
+}
+
+static void test_chain_and_independent(void **state)
+{
+    (void)state;
+    /* three dependent FMAs: the third issues at 8, the block ends at 9 */
+    assert_true(one_block("\tfma.rn.f32 %f2, %f1, %f1, %f1;\n"
+                          "\tfma.rn.f32 %f3, %f2, %f2, %f2;\n"
+                          "\tfma.rn.f32 %f4, %f3, %f3, %f3;\n") == 9);
+    /* three independent ones: one a clock */
+    assert_true(one_block("\tfma.rn.f32 %f2, %f1, %f1, %f1;\n"
+                          "\tfma.rn.f32 %f3, %f1, %f1, %f1;\n"
+                          "\tfma.rn.f32 %f4, %f1, %f1, %f1;\n") == 3);
+    /* a division ptxas makes 8 instructions of: its issue slots, however
+     * short the chain */
+    assert_true(one_block("\tdiv.rn.f32 %f2, %f1, %f1;\n") == 8);
+    /* a load, then the arithmetic that waits for it: 34 + 4 + 1 */
+    assert_true(one_block("\tld.global.f32 %f2, [%rd1];\n"
+                          "\tadd.f32 %f3, %f2, %f1;\n"
+                          "\tmul.f32 %f4, %f3, %f1;\n") == 39);
+}
+
+static void test_barrier_fence(void **state)
+{
+    (void)state;
+    /* the independent add after the barrier cannot fill the load's wait:
+     * the barrier issues after the add that waits for the load (35), the
+     * second add after the barrier (36), the block ends at 37 */
+    assert_true(one_block("\tld.shared.f32 %f2, [%r1];\n"
+                          "\tadd.f32 %f3, %f2, %f1;\n"
+                          "\tbar.sync 0;\n"
+                          "\tadd.f32 %f4, %f1, %f1;\n") == 23 + 1 + 1 + 1);
+}
+
+/* Blocks walked in order: the second waits for what the first computes. */
+static void test_across_blocks(void **state)
+{
+    (void)state;
+    ptx_module m;
+    const ptx_function *f = parse("\tdiv.rn.f32 %f2, %f1, %f1;\n"
+                                  "\t@%p1 bra $L__BB0_2;\n"
+                                  "$L__BB0_2:\n"
+                                  "\tadd.f32 %f3, %f2, %f1;\n"
+                                  "\tret;\n",
+                                  &m);
+    depchain *d = depchain_new(f->n_insns);
+    /* the division and the branch: the 8 + 1 SASS instructions' issue */
+    assert_true(depchain_block(d, f->insns, 2) == 9);
+    /* the add waits for the division until 44 and ends the block at 45:
+     * 36 clocks after the block's start at 9 */
+    assert_true(depchain_block(d, f->insns + 2, 2) == 36);
+    depchain_free(d);
+    ptx_module_free(&m);
+}
+
+/* A one-block loop walked twice (as icount walks an innermost loop): the
+ * second pass waits for what the first left in flight, the accumulator
+ * (4) and the counter, whose add, compare and branch set its length. */
+static void test_loop_pass(void **state)
+{
+    (void)state;
+    ptx_module m;
+    const ptx_function *f = parse("$L__BB0_1:\n"
+                                  "\tfma.rn.f32 %f1, %f2, %f2, %f1;\n"
+                                  "\tadd.s32 %r1, %r1, 1;\n"
+                                  "\tsetp.lt.s32 %p1, %r1, %r2;\n"
+                                  "\t@%p1 bra $L__BB0_1;\n"
+                                  "\tret;\n",
+                                  &m);
+    /* by hand: the add issues at t, the compare at t + 4, the branch at
+     * t + 8; the next pass's add waits for the last (t + 4): the pass is
+     * the counter's add, compare and branch, 4 + 4 + 1 = 9 clocks */
+    depchain *d = depchain_new(f->n_insns);
+    depchain_block(d, f->insns, 4);
+    assert_true(depchain_block(d, f->insns, 4) == 9);
+    depchain_free(d);
+    ptx_module_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_operands),
+        cmocka_unit_test(test_latencies),
+        cmocka_unit_test(test_chain_and_independent),
+        cmocka_unit_test(test_barrier_fence),
+        cmocka_unit_test(test_across_blocks),
+        cmocka_unit_test(test_loop_pass),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
