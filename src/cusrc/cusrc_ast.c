@@ -2,6 +2,7 @@
  * offers callbacks and no parent links), cursor helpers (text, locations,
  * types) and the table of what each local variable does: its initialiser,
  * its assignments, whether its address escapes. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -807,4 +808,74 @@ int cn_call_args(cnode *call, CXCursor def, cnode **out, int max)
     for (int i = 0; i < np; i++)
         out[i] = i + skip < na ? args[i + skip] : NULL;
     return np;
+}
+
+static const struct {
+    const char *name;
+    expr_builtin x;
+} builtin_bases[] = {
+    {"threadIdx", SYM_TID_X},
+    {"blockDim", SYM_BDIM_X},
+    {"blockIdx", SYM_BID_X},
+    {"gridDim", SYM_GDIM_X},
+};
+
+/* threadIdx.x and friends: a member of one of the builtin variables. The
+ * component is not in the AST libclang shows (it is a property getter), so
+ * it is read from the tokens. */
+bool cn_builtin_member(cusrc_tu *t, cnode *n, expr_builtin *out)
+{
+    if (n->kind != CXCursor_MemberRefExpr || n->n_kids < 1)
+        return false;
+    cnode *base = cn_strip(n->kids[0]);
+    if (!base || base->kind != CXCursor_DeclRefExpr)
+        return false;
+    char *bname = cn_spelling(base->cur);
+    int which = -1;
+    for (size_t i = 0; i < sizeof builtin_bases / sizeof builtin_bases[0]; i++)
+        if (strcmp(bname, builtin_bases[i].name) == 0)
+            which = (int)i;
+    if (which < 0) {
+        free(bname);
+        return false;
+    }
+    /* Where the member is spelled (inside a macro's definition if it came
+     * from one): `threadIdx . x` in the file's text. */
+    int comp = -1;
+    CXFile file = NULL;
+    unsigned line, col, off = 0;
+    clang_getSpellingLocation(clang_getCursorLocation(n->cur), &file, &line, &col, &off);
+    size_t size = 0;
+    const char *buf = file ? cn_file_contents(t, file, &size) : NULL;
+    size_t bl = strlen(bname);
+    if (buf && off + bl < size && !strncmp(buf + off, bname, bl)) {
+        size_t i = off + bl;
+        while (i < size && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+            i++;
+        if (i < size && buf[i] == '.') {
+            i++;
+            while (i < size && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
+                i++;
+            if (i < size && buf[i] >= 'x' && buf[i] <= 'z' &&
+                (i + 1 >= size || !(isalnum((unsigned char)buf[i + 1]) || buf[i + 1] == '_')))
+                comp = buf[i] - 'x';
+        }
+    }
+    if (comp < 0) {
+        char **toks;
+        int nt = cn_tokens(t, n->cur, &toks);
+        for (int i = 0; i + 2 < nt && comp < 0; i++) {
+            if (strcmp(toks[i], bname) == 0 && strcmp(toks[i + 1], ".") == 0) {
+                const char *c = toks[i + 2];
+                if (c[0] >= 'x' && c[0] <= 'z' && c[1] == '\0')
+                    comp = c[0] - 'x';
+            }
+        }
+        cn_free_tokens(toks, nt);
+    }
+    free(bname);
+    if (comp < 0)
+        return false;
+    *out = (expr_builtin)(builtin_bases[which].x + comp);
+    return true;
 }

@@ -7,7 +7,6 @@
  * initialiser, so `int idx = blockIdx.x * blockDim.x + tid;` reads as the
  * formula and not as a name. On the host side the same machinery evaluates
  * launch configurations and explains the values that are not constant. */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -40,76 +39,6 @@ expr *x_conj(expr *a, expr *b)
     if (!b)
         return a;
     return expr_binary(OP_LAND, a, b);
-}
-
-static const struct {
-    const char *name;
-    expr_builtin x;
-} builtin_bases[] = {
-    {"threadIdx", SYM_TID_X},
-    {"blockDim", SYM_BDIM_X},
-    {"blockIdx", SYM_BID_X},
-    {"gridDim", SYM_GDIM_X},
-};
-
-/* threadIdx.x and friends: a member of one of the builtin variables. The
- * component is not in the AST libclang shows (it is a property getter), so
- * it is read from the tokens. */
-static bool builtin_member(fn_ctx *f, cnode *n, expr_builtin *out)
-{
-    if (n->kind != CXCursor_MemberRefExpr || n->n_kids < 1)
-        return false;
-    cnode *base = cn_strip(n->kids[0]);
-    if (!base || base->kind != CXCursor_DeclRefExpr)
-        return false;
-    char *bname = cn_spelling(base->cur);
-    int which = -1;
-    for (size_t i = 0; i < sizeof builtin_bases / sizeof builtin_bases[0]; i++)
-        if (strcmp(bname, builtin_bases[i].name) == 0)
-            which = (int)i;
-    if (which < 0) {
-        free(bname);
-        return false;
-    }
-    /* Where the member is spelled (inside a macro's definition if it came
-     * from one): `threadIdx . x` in the file's text. */
-    int comp = -1;
-    CXFile file = NULL;
-    unsigned line, col, off = 0;
-    clang_getSpellingLocation(clang_getCursorLocation(n->cur), &file, &line, &col, &off);
-    size_t size = 0;
-    const char *buf = file ? cn_file_contents(f->t, file, &size) : NULL;
-    size_t bl = strlen(bname);
-    if (buf && off + bl < size && !strncmp(buf + off, bname, bl)) {
-        size_t i = off + bl;
-        while (i < size && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
-            i++;
-        if (i < size && buf[i] == '.') {
-            i++;
-            while (i < size && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
-                i++;
-            if (i < size && buf[i] >= 'x' && buf[i] <= 'z' &&
-                (i + 1 >= size || !(isalnum((unsigned char)buf[i + 1]) || buf[i + 1] == '_')))
-                comp = buf[i] - 'x';
-        }
-    }
-    if (comp < 0) {
-        char **toks;
-        int nt = cn_tokens(f->t, n->cur, &toks);
-        for (int i = 0; i + 2 < nt && comp < 0; i++) {
-            if (strcmp(toks[i], bname) == 0 && strcmp(toks[i + 1], ".") == 0) {
-                const char *c = toks[i + 2];
-                if (c[0] >= 'x' && c[0] <= 'z' && c[1] == '\0')
-                    comp = c[0] - 'x';
-            }
-        }
-        cn_free_tokens(toks, nt);
-    }
-    free(bname);
-    if (comp < 0)
-        return false;
-    *out = (expr_builtin)(builtin_bases[which].x + comp);
-    return true;
 }
 
 static bool tree_has_unknown(const expr *e)
@@ -1119,7 +1048,7 @@ static expr *x_declref(fn_ctx *f, cnode *n)
 static expr *x_member(fn_ctx *f, cnode *n)
 {
     expr_builtin b;
-    if (builtin_member(f, n, &b))
+    if (cn_builtin_member(f->t, n, &b))
         return expr_builtin_sym(b);
     if (n->n_kids >= 1) {
         cnode *base = cn_strip(n->kids[0]);
@@ -1378,6 +1307,34 @@ static expr *dim3_var(fn_ctx *f, var_info *v, int comp)
     return expr_const(1);
 }
 
+/* A file-scope dim3 the host reads (`dim3 grid(N / 256, 1, 1);`): its
+ * initializer, or main's one early assignment (global_site), where no
+ * function writes it whole or a member of it; NULL otherwise. */
+static expr *dim3_global(fn_ctx *f, CXCursor var, int comp)
+{
+    cnode *value;
+    bool in_main;
+    if (f->device || global_object_written(f->t, var)) {
+        return NULL;
+    }
+    cnode *tree = global_site(f->t, var, &value, &in_main);
+    if (!tree) {
+        return NULL;
+    }
+    fn_ctx g;
+    fn_init(&g, f->t, tree, false);
+    expr *e = x_dim3(&g, value, comp);
+    expr *c = expr_simplify(e);
+    expr_free(e);
+    fn_free(&g);
+    cn_free(tree);
+    if (c->kind != EX_CONST) {
+        expr_free(c);
+        return NULL;
+    }
+    return c;
+}
+
 static expr *dim3_rec(fn_ctx *f, cnode *n, int comp)
 {
     n = cn_strip(n);
@@ -1426,9 +1383,11 @@ static expr *dim3_rec(fn_ctx *f, cnode *n, int comp)
             v->visiting++;
             e = dim3_var(f, v, comp);
             v->visiting--;
-        } else {
+        } else if (!(e = dim3_global(f, r, comp))) {
             char *name = cn_spelling(r);
-            e = unknownf("global dim3 '%s'", name);
+            e = unknownf("file-scope dim3 '%s' has no constant value (a function writes it, or "
+                         "it is set at run time)",
+                         name);
             free(name);
         }
         break;

@@ -5,7 +5,9 @@
  * function of the file (HeCBench's blockScan: `int grid_size = 1;` at file
  * scope, `grid_size = atoi(argv[1]);` first thing in main). Anything else
  * (a write in another function, in a branch or loop of main, after a call,
- * through a pointer) leaves the variable a run-time value. */
+ * through a pointer) leaves the variable a run-time value. A struct (a
+ * dim3) is also written by an assignment to one of its members or by its
+ * operator=, anywhere in the file (global_object_written). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,4 +175,85 @@ cnode *global_site(cusrc_tu *t, CXCursor var, cnode **value, bool *in_main)
         return NULL;
     }
     return tree;
+}
+
+static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    *(CXCursor *)data = c;
+    return CXChildVisit_Break;
+}
+
+/* The variable an lvalue names, through members (`grid.x`), parens and
+ * implicit casts: libclang's cursor of the outermost DeclRefExpr. */
+static CXCursor lvalue_root(CXCursor c)
+{
+    for (int depth = 0; depth < 16; depth++) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_DeclRefExpr)
+            return clang_getCursorReferenced(c);
+        if (k != CXCursor_MemberRefExpr && k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+            break;
+        CXCursor first = clang_getNullCursor();
+        clang_visitChildren(c, first_child, &first);
+        if (clang_Cursor_isNull(first))
+            break;
+        c = first;
+    }
+    return clang_getNullCursor();
+}
+
+static enum CXChildVisitResult find_object_writes(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    writes *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    bool assign = k == CXCursor_CompoundAssignOperator ||
+                  (k == CXCursor_BinaryOperator &&
+                   clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign);
+    if (!assign && k == CXCursor_CallExpr) {
+        char *name = cn_spelling(c);
+        assign = !strncmp(name, "operator", 8) && strchr(name, '=') && strcmp(name, "operator==") &&
+                 strcmp(name, "operator!=") && strcmp(name, "operator<=") &&
+                 strcmp(name, "operator>=");
+        free(name);
+    }
+    if (assign) {
+        CXCursor first = clang_getNullCursor();
+        clang_visitChildren(c, first_child, &first);
+        CXCursor root = clang_Cursor_isNull(first) ? first : lvalue_root(first);
+        if (!clang_Cursor_isNull(root) && clang_equalCursors(root, w->var))
+            w->elsewhere = true;
+    }
+    return w->elsewhere ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+typedef struct object_scan {
+    cusrc_tu *t;
+    writes w;
+} object_scan;
+
+/* The main file's functions, as each_function walks them. */
+static enum CXChildVisitResult each_body(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    object_scan *s = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (!cn_in_main(s->t, c))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
+        k == CXCursor_StructDecl)
+        return CXChildVisit_Recurse;
+    if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+         k == CXCursor_Constructor) &&
+        clang_isCursorDefinition(c))
+        clang_visitChildren(c, find_object_writes, &s->w);
+    return s->w.elsewhere ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+bool global_object_written(cusrc_tu *t, CXCursor var)
+{
+    object_scan s = {t, {var, false}};
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), each_body, &s);
+    return s.w.elsewhere;
 }

@@ -251,6 +251,8 @@ cnode *cn_assign_rhs(cnode *a);
 /* The argument node of each parameter of def at call (NULL for a default
  * argument); returns the number of parameters, -1 when more than max. */
 int cn_call_args(cnode *call, CXCursor def, cnode **out, int max);
+/* threadIdx.x and friends: n is a member of one of the builtin variables. */
+bool cn_builtin_member(cusrc_tu *t, cnode *n, expr_builtin *out);
 cnode *fn_var_init(cnode *vardecl);
 
 /* ---- cusrc_eval.c ---- */
@@ -359,6 +361,9 @@ void folded_note(fn_ctx *f, var_info *v, const expr *e);
  * main when *in_main, else the initializer), inside the tree returned,
  * which the caller frees; NULL when it is a run-time value. */
 cnode *global_site(cusrc_tu *t, CXCursor var, cnode **value, bool *in_main);
+/* Whether a function of the main file assigns to a member of var
+ * (`grid.x = n`) or assigns it through an operator (`grid = dim3(n)`). */
+bool global_object_written(cusrc_tu *t, CXCursor var);
 
 /* ---- cusrc_tu.c (growth of the unit's arrays) ---- */
 /* Room for one more element of arr (n used of cap). */
