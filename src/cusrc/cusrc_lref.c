@@ -380,6 +380,56 @@ static bool moved_pointer(walker *w, var_info *v, cnode *use, CXType pointee, lr
     return true;
 }
 
+/* A local pointer: followed through its one definition, or the one
+ * definition that reaches this use. */
+static void resolve_local_pointer(walker *w, var_info *v, cnode *n, lref *r, int depth)
+{
+    /* Set once: that value. */
+    if (v->n_assigns == 0 && !v->addr_taken && v->init) {
+        if (v->visiting)
+            return;
+        v->visiting++;
+        wk_resolve_pointer(w, v->init, r, depth + 1);
+        v->visiting--;
+        return;
+    }
+    if (v->n_assigns == 1 && !v->init && !v->addr_taken &&
+        v->assigns[0]->kind == CXCursor_BinaryOperator &&
+        clang_getCursorBinaryOperatorKind(v->assigns[0]->cur) == CXBinaryOperator_Assign) {
+        v->visiting++;
+        wk_resolve_pointer(w, v->assigns[0]->kids[1], r, depth + 1);
+        v->visiting--;
+        return;
+    }
+    /* Set more than once: the one definition that reaches this use
+     * (bincount's `T *smem = nullptr;`, then `smem = (T *)buf;`
+     * in the branch that uses it). */
+    cnode *def = v->addr_taken || v->visiting ? NULL : x_reaching_def(v, n, NULL, NULL);
+    cnode *value = NULL;
+    if (def && def == v->decl_node)
+        value = v->init;
+    else if (def && def->kind == CXCursor_BinaryOperator && def->n_kids == 2 &&
+             clang_getCursorBinaryOperatorKind(def->cur) == CXBinaryOperator_Assign)
+        value = def->kids[1];
+    if (value) {
+        v->visiting++;
+        wk_resolve_pointer(w, value, r, depth + 1);
+        v->visiting--;
+        return;
+    }
+    /* Which memory it is may still be clear from its first value. */
+    if (v->init && !v->visiting) {
+        v->visiting++;
+        wk_resolve_pointer(w, v->init, r, depth + 1);
+        v->visiting--;
+    }
+    if (r->space != SP_NONE) {
+        expr_free(r->off);
+        r->off = expr_unknown("pointer is reassigned");
+    }
+    lref_why(r, "pointer '%s' is reassigned", v->name);
+}
+
 void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
 {
     if (depth > 16) {
@@ -424,34 +474,7 @@ void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
             return;
         }
         if (v && !v->is_shared && !cn_is_array_type(t)) {
-            /* A local pointer: follow it when it is set once. */
-            if (v->n_assigns == 0 && !v->addr_taken && v->init) {
-                if (v->visiting)
-                    return;
-                v->visiting++;
-                wk_resolve_pointer(w, v->init, r, depth + 1);
-                v->visiting--;
-                return;
-            }
-            if (v->n_assigns == 1 && !v->init && !v->addr_taken &&
-                v->assigns[0]->kind == CXCursor_BinaryOperator &&
-                clang_getCursorBinaryOperatorKind(v->assigns[0]->cur) == CXBinaryOperator_Assign) {
-                v->visiting++;
-                wk_resolve_pointer(w, v->assigns[0]->kids[1], r, depth + 1);
-                v->visiting--;
-                return;
-            }
-            /* Which memory it is may still be clear from its first value. */
-            if (v->init && !v->visiting) {
-                v->visiting++;
-                wk_resolve_pointer(w, v->init, r, depth + 1);
-                v->visiting--;
-            }
-            if (r->space != SP_NONE) {
-                expr_free(r->off);
-                r->off = expr_unknown("pointer is reassigned");
-            }
-            lref_why(r, "pointer '%s' is reassigned", v->name);
+            resolve_local_pointer(w, v, n, r, depth);
             return;
         }
         resolve_var(w, d, v ? v->decl_node : decl_node_of(w, d), r);
