@@ -1,10 +1,12 @@
-/* fuzz_ptx: libFuzzer harness for the PTX reader and the instruction mix.
+/* fuzz_ptx: libFuzzer harness for the PTX reader, the instruction mix and
+ * the dependent-issue walk.
  * PTX comes from nvcc's --keep, but a damaged or foreign file must cost a
  * note, never a crash, a hang or a leak; sanitizers judge the rest. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "analysis/timing/depchain.h"
 #include "analysis/timing/imix.h"
 #include "input/ptx.h"
 
@@ -24,6 +26,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         imix mix;
         imix_count(IMIX_PTX, f->insns, f->n_insns, &mix);
         if (mix.n_insns != f->n_insns)
+            __builtin_trap();
+        /* The dependent-issue walk over the operands the reader found:
+         * the body as one block, then again as a loop's second pass. */
+        depchain *d = depchain_new(f->n_insns);
+        double once = depchain_block(d, f->insns, f->n_insns);
+        double again = depchain_block(d, f->insns, f->n_insns);
+        depchain_free(d);
+        if (!(once >= 0) || !(again >= 0))
             __builtin_trap();
     }
     for (size_t i = 0; i < m.n_files; i++)
