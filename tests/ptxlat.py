@@ -12,6 +12,8 @@ clocks of K = 16 and K = 48 dependent copies and their difference over 32).
 3. The constants for what the probe measured as a sequence or a pointer
    chase are the recording's: a compare and a select, a float-int round
    trip, a shared load, a load L1 holds.
+4. The instructions with a slow-path branch are those whose recorded SASS
+   holds one.
 
 usage: ptxlat.py REPO_ROOT. Ends with "N passed, N failed"."""
 import os
@@ -39,7 +41,8 @@ for line in open(os.path.join(ROOT, "tests", "data", "latprobe", "h200", "run.tx
 check(len(measured) > 40, f"{len(measured)} probes recorded")
 
 src = open(os.path.join(ROOT, "src", "analysis", "timing", "ptxlat.c")).read()
-rows = {op: float(v) for op, v in re.findall(r'\{"([a-z0-9.]+)",\s*([0-9.]+)\}', src)}
+rows = {op: float(v) for op, v in
+        re.findall(r'\{"([a-z0-9.]+)",\s*([0-9.]+)\}', src[:src.index("branches[] = {")])}
 check(len(rows) > 30, f"{len(rows)} rows in ptxlat.c")
 ptx_of = {name: ptx for name, ptx, *_ in OPS + MORE}
 for op, v in sorted(rows.items()):
@@ -60,4 +63,19 @@ check(abs(int(consts.get("LD_SHARED", 0)) - measured["ld_shared"]) <= 1,
       f"ld.shared {consts.get('LD_SHARED')}, measured {measured['ld_shared']}")
 check(abs(int(consts.get("LD_L1", 0)) - measured["ld_global_l1"]) <= 1,
       f"a load L1 holds {consts.get('LD_L1')}, measured {measured['ld_global_l1']}")
+
+# 4. The slow-path branches: exactly the probes whose SASS (the probe's
+#    K = 16 kernel) holds a BRA or CALL besides the one every kernel ends
+#    with; those without one have no entry.
+import gzip  # noqa: E402
+sass = gzip.open(os.path.join(ROOT, "tests", "data", "latprobe", "h200", "sass.txt.gz"), "rt").read()
+branch_rows = dict(re.findall(r'\{"([a-z0-9.]+)",\s*([0-9.]+)\}',
+                              src[src.index("branches[] = {"):]))
+for name, ptx in ptx_of.items():
+    m = re.search(r"Function : _Z\d+l_16_" + name + r"P(.*?)(?=\n\s*Function :|\Z)", sass, re.S)
+    if not m or name in FOLDS:
+        continue
+    jumps = len(re.findall(r"\s(BRA|CALL)[\s.]", m.group(1)))
+    check((jumps > 1) == (ptx in branch_rows),
+          f"{name}: {jumps} branches in its SASS, {'a' if ptx in branch_rows else 'no'} slow-path entry")
 check.finish()

@@ -78,6 +78,11 @@ static void test_latencies(void **state)
     assert_true(ptxlat_cycles("cvt.rn.f32.s32", &measured) == 11 && !measured);
     assert_true(ptxlat_cycles("cvt.s64.s32", &measured) == 4 && !measured);
     assert_true(ptxlat_cycles("ld.param.u64", &measured) == 0 && !measured);
+    /* slow-path branches: late in a division, early in a square root */
+    assert_true(ptxlat_branch_at("div.rn.f32") == 40);
+    assert_true(ptxlat_branch_at("sqrt.rn.f32") == 8);
+    assert_true(ptxlat_branch_at("div.full.f32") == 0);
+    assert_true(ptxlat_branch_at("fma.rn.f32") == 0);
 }
 
 static void test_chain_and_independent(void **state)
@@ -124,11 +129,12 @@ static void test_across_blocks(void **state)
                                   "\tret;\n",
                                   &m);
     depchain *d = depchain_new(f->n_insns);
-    /* the division and the branch: the 8 + 1 SASS instructions' issue */
-    assert_true(depchain_block(d, f->insns, 2) == 9);
-    /* the add waits for the division until 44 and ends the block at 45:
-     * 36 clocks after the block's start at 9 */
-    assert_true(depchain_block(d, f->insns + 2, 2) == 36);
+    /* the division, then the branch: the division's own SASS branches
+     * to its slow path 40 clocks in (FCHK and the FFMAs first), and
+     * nothing after it issues before that: the block's branch at 40 */
+    assert_true(depchain_block(d, f->insns, 2) == 41);
+    /* the add waits for the quotient until 44, the block ends at 45 */
+    assert_true(depchain_block(d, f->insns + 2, 2) == 4);
     depchain_free(d);
     ptx_module_free(&m);
 }

@@ -59,9 +59,11 @@ static bool is_barrier(const char *op)
 }
 
 /* Each instruction issues once its operands are ready, not before the
- * block starts (a branch ends what ptxas may reorder) nor before a
+ * block starts (a branch ends what ptxas may reorder), nor before a
  * barrier ahead of it, which holds the warp until every earlier
- * instruction has issued. */
+ * instruction has issued, nor before the branch to the slow path inside
+ * an IEEE division's or square root's sequence ahead of it (which ends
+ * a SASS block the same way). */
 double depchain_block(depchain *d, const imix_insn *in, size_t k)
 {
     double start = d->now, last = start, fence = start, issued = 0;
@@ -72,11 +74,12 @@ double depchain_block(depchain *d, const imix_insn *in, size_t k)
             if (r && *r > t)
                 t = *r;
         }
-        if (is_barrier(in[i].op)) {
-            t = fmax(t, last);
-            fence = t + 1;
-        }
         double lat = ptxlat_cycles(in[i].op, NULL);
+        double branch = ptxlat_branch_at(in[i].op);
+        if (is_barrier(in[i].op) || branch > 0) {
+            t = fmax(t, last);
+            fence = t + fmax(1, branch);
+        }
         for (int s = 0; s < IMIX_DST && in[i].dst[s]; s++)
             *slot(d, in[i].dst[s], true) = t + lat;
         last = fmax(last, t + 1);

@@ -142,3 +142,26 @@ double ptxlat_cycles(const char *op, bool *measured_out)
         *measured_out = false;
     return taken_as(op);
 }
+
+/* Where ptxas's sequence for op branches to a slow path, read from the
+ * probe's SASS (tests/data/latprobe/h200/sass.txt.gz): clocks from the
+ * sequence's start to its branch. div.rn.f32 runs MUFU.RCP, FCHK and its
+ * FFMAs, then branches; rcp.rn.f32 and sqrt.rn.f32 test the operand's
+ * range first (three and two integer instructions); the FP64 ones branch
+ * after their DFMA chain; a 64-bit integer division calls a routine. */
+static const struct {
+    const char *op;
+    double cycles;
+} branches[] = {
+    {"div.rn.f32", 40},  {"div.rn.ftz.f32", 40}, {"rcp.rn.f32", 12},  {"sqrt.rn.f32", 8},
+    {"div.rn.f64", 103}, {"rcp.rn.f64", 52},     {"sqrt.rn.f64", 71}, {"rsqrt.approx.f64", 46},
+    {"div.s64", 337},    {"div.u64", 308},       {"rem.s64", 337},    {"rem.u64", 307},
+};
+
+double ptxlat_branch_at(const char *op)
+{
+    for (size_t i = 0; i < sizeof branches / sizeof branches[0]; i++)
+        if (!strcmp(op, branches[i].op))
+            return branches[i].cycles;
+    return 0;
+}

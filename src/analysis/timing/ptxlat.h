@@ -14,4 +14,11 @@
  * the latency is that of the measured one it is taken as). */
 double ptxlat_cycles(const char *op, bool *measured);
 
+/* Where ptxas's SASS for op holds a branch to a slow path (an IEEE
+ * division, square root or reciprocal, a 64-bit integer division), the
+ * clocks from its first instruction to that branch; 0 where it holds
+ * none. The branch ends a basic block: nothing after it issues earlier,
+ * and nothing before it issues later. */
+double ptxlat_branch_at(const char *op);
+
 #endif
