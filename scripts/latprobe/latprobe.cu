@@ -56,17 +56,30 @@ template <int K> __global__ void chase_shared(const unsigned *in, unsigned *out,
         cyc[0] = t1 - t0;
 }
 
-template <int K> __global__ void chase_global(const unsigned long long *in, unsigned long long *out,
-                                              long long *cyc)
+/* M: 0 ld.global.ca, 1 ld.global.nc (the read-only path __restrict__
+ * const pointers and __ldg take), 2 plain ld.global */
+template <int K, int M>
+__global__ void chase_global(const unsigned long long *in, unsigned long long *out, long long *cyc)
 {
     unsigned long long x = (unsigned long long)&in[threadIdx.x];
     /* once through, so the chase below hits L1 */
-    asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(x));
+    if (M == 0)
+        asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(x));
+    else if (M == 1)
+        asm volatile("ld.global.nc.u64 %0, [%0];" : "+l"(x));
+    else
+        asm volatile("ld.global.u64 %0, [%0];" : "+l"(x));
     x = (unsigned long long)&in[threadIdx.x];
     long long t0 = clock64();
 #pragma unroll
-    for (int i = 0; i < K; i++)
-        asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(x));
+    for (int i = 0; i < K; i++) {
+        if (M == 0)
+            asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(x));
+        else if (M == 1)
+            asm volatile("ld.global.nc.u64 %0, [%0];" : "+l"(x));
+        else
+            asm volatile("ld.global.u64 %0, [%0];" : "+l"(x));
+    }
     long long t1 = clock64();
     out[threadIdx.x] = x;
     if (threadIdx.x == 0)
@@ -96,9 +109,15 @@ int main()
         for (int i = 0; i < 32; i++)
             h[i] = (unsigned long long)(d + i);
         cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
-        double c16 = timed(chase_global<16>, (const unsigned long long *)d, o);
-        double c48 = timed(chase_global<48>, (const unsigned long long *)d, o);
+        double c16 = timed(chase_global<16, 0>, (const unsigned long long *)d, o);
+        double c48 = timed(chase_global<48, 0>, (const unsigned long long *)d, o);
         printf("ld_global_l1 %.0f %.0f %.2f\n", c16, c48, (c48 - c16) / 32);
+        c16 = timed(chase_global<16, 1>, (const unsigned long long *)d, o);
+        c48 = timed(chase_global<48, 1>, (const unsigned long long *)d, o);
+        printf("ld_global_nc_l1 %.0f %.0f %.2f\n", c16, c48, (c48 - c16) / 32);
+        c16 = timed(chase_global<16, 2>, (const unsigned long long *)d, o);
+        c48 = timed(chase_global<48, 2>, (const unsigned long long *)d, o);
+        printf("ld_global_plain %.0f %.0f %.2f\n", c16, c48, (c48 - c16) / 32);
         cudaFree(d);
         cudaFree(o);
     }

@@ -92,7 +92,7 @@ static void test_chain_and_independent(void **state)
     assert_true(one_block("\tfma.rn.f32 %f2, %f1, %f1, %f1;\n"
                           "\tfma.rn.f32 %f3, %f2, %f2, %f2;\n"
                           "\tfma.rn.f32 %f4, %f3, %f3, %f3;\n") == 9);
-    /* three independent ones: one a clock */
+    /* three independent ones: one a clock, in order */
     assert_true(one_block("\tfma.rn.f32 %f2, %f1, %f1, %f1;\n"
                           "\tfma.rn.f32 %f3, %f1, %f1, %f1;\n"
                           "\tfma.rn.f32 %f4, %f1, %f1, %f1;\n") == 3);
@@ -133,15 +133,16 @@ static void test_across_blocks(void **state)
      * to its slow path 40 clocks in (FCHK and the FFMAs first), and
      * nothing after it issues before that: the block's branch at 40 */
     assert_true(depchain_block(d, f->insns, 2) == 41);
-    /* the add waits for the quotient until 44, the block ends at 45 */
-    assert_true(depchain_block(d, f->insns + 2, 2) == 4);
+    /* the add waits for the quotient until 44, the return issues after
+     * it at 45: the block ends at 46, 5 after its start */
+    assert_true(depchain_block(d, f->insns + 2, 2) == 5);
     depchain_free(d);
     ptx_module_free(&m);
 }
 
 /* A one-block loop walked twice (as icount walks an innermost loop): the
  * second pass waits for what the first left in flight, the accumulator
- * (4) and the counter, whose add, compare and branch set its length. */
+ * and the counter, whose add, compare and branch set its length. */
 static void test_loop_pass(void **state)
 {
     (void)state;
@@ -153,12 +154,12 @@ static void test_loop_pass(void **state)
                                   "\t@%p1 bra $L__BB0_1;\n"
                                   "\tret;\n",
                                   &m);
-    /* by hand: the add issues at t, the compare at t + 4, the branch at
-     * t + 8; the next pass's add waits for the last (t + 4): the pass is
-     * the counter's add, compare and branch, 4 + 4 + 1 = 9 clocks */
+    /* by hand: the FMA issues at t (its accumulator came 4 clocks after
+     * the last pass's FMA, long before), the counter's add after it at
+     * t + 1, the compare at t + 5, the branch at t + 9: 10 clocks a pass */
     depchain *d = depchain_new(f->n_insns);
     depchain_block(d, f->insns, 4);
-    assert_true(depchain_block(d, f->insns, 4) == 9);
+    assert_true(depchain_block(d, f->insns, 4) == 10);
     depchain_free(d);
     ptx_module_free(&m);
 }

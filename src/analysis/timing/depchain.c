@@ -53,22 +53,15 @@ void depchain_free(depchain *d)
     free(d);
 }
 
-static bool is_barrier(const char *op)
-{
-    return !strncmp(op, "bar.", 4) || !strncmp(op, "barrier.", 8) || !strcmp(op, "bar");
-}
-
-/* Each instruction issues once its operands are ready, not before the
- * block starts (a branch ends what ptxas may reorder), nor before a
- * barrier ahead of it, which holds the warp until every earlier
- * instruction has issued, nor before the branch to the slow path inside
- * an IEEE division's or square root's sequence ahead of it (which ends
- * a SASS block the same way). */
+/* Each instruction issues once its operands are ready and the one before
+ * it has issued, and not before the branch to the slow path inside an
+ * IEEE division's or square root's sequence ahead of it. */
 double depchain_block(depchain *d, const imix_insn *in, size_t k)
 {
     double start = d->now, last = start, fence = start, issued = 0;
+    double prev = start - 1;
     for (size_t i = 0; i < k; i++) {
-        double t = fence;
+        double t = fmax(fence, prev + 1);
         for (int s = 0; s < IMIX_SRC && in[i].src[s]; s++) {
             double *r = slot(d, in[i].src[s], false);
             if (r && *r > t)
@@ -76,13 +69,12 @@ double depchain_block(depchain *d, const imix_insn *in, size_t k)
         }
         double lat = ptxlat_cycles(in[i].op, NULL);
         double branch = ptxlat_branch_at(in[i].op);
-        if (is_barrier(in[i].op) || branch > 0) {
-            t = fmax(t, last);
-            fence = t + fmax(1, branch);
-        }
+        if (branch > 0)
+            fence = t + branch;
         for (int s = 0; s < IMIX_DST && in[i].dst[s]; s++)
             *slot(d, in[i].dst[s], true) = t + lat;
         last = fmax(last, t + 1);
+        prev = t;
         issued += ptxcost_sass_per_ptx(in[i].op);
     }
     double span = fmax(last - start, issued);
