@@ -6,10 +6,14 @@ recorded by scripts/latprobe/run.sh from scripts/latprobe/chainprobe.cu).
 gpulint reads chainprobe.cu as a user would; for each variant its chain
 per pass of one warp (issue.placed_chain_cycles of the one-warp launch,
 over the loop's 16,384 passes) must be within 10% of the clocks one warp
-measured. Variants gpulint does not place yet are named with why, and
-checked to stay what they are, so a fix shows here.
+measured, and each launch's warp instructions within 25% of Nsight
+Compute's smsp__inst_executed (chain-ncu.csv; the unrolled loop with its
+remainder is where icount's placement is tested). Variants gpulint does
+not place yet are named with why, and checked to stay what they are, so
+a fix shows here.
 
 usage: chain_truth.py GPULINT REPO_ROOT. Ends with "N passed, N failed"."""
+import csv
 import json
 import os
 import re
@@ -26,10 +30,7 @@ PASSES = 16384
 # out of the loop, 4.6 clocks a pass. Variants whose walk is known wrong,
 # and why (checked to stay more than half short, so a fix shows here).
 SKIP = {1}
-KNOWN = {
-    2: "icount leaves the unrolled loop body unplaced (the source loop's count anchors "
-       "the remainder loop): its instructions, and its chain, come out at a fifth",
-}
+KNOWN = {}
 check = Checks()
 
 measured = {}
@@ -38,6 +39,16 @@ for line in open(os.path.join(ROOT, "tests", "data", "latprobe", "h200", "chain.
     if len(f) == 3 and f[1] == "1":
         measured[int(f[0])] = float(f[2])
 check(len(measured) == 4, f"{len(measured)} variants recorded for one warp")
+
+# Nsight Compute's warp instructions per (variant, warps): the runs agree
+insts = {}
+for line in open(os.path.join(ROOT, "tests", "data", "latprobe", "h200", "chain-ncu.csv")):
+    f = next(csv.reader([line])) if line.startswith('"') else []
+    if len(f) == 15 and f[12] == "smsp__inst_executed.sum":
+        m = re.search(r"passes<(\d)>", f[4])
+        warps = int(f[7].strip("()").split(",")[0]) // 32
+        insts[(int(m.group(1)), warps)] = float(f[14].replace(",", ""))
+check(len(insts) == 16, f"{len(insts)} launches' instructions recorded")
 
 env = dict(os.environ, GPULINT_NO_DEVICE="1", NO_COLOR="1", LC_ALL="C",
            GPULINT_MODELS=os.path.join(ROOT, "models"))
@@ -54,6 +65,11 @@ for e in report["roofline"]:
         # the launches run 1, 2, 4 and 8 warps: the least chain is one warp's
         v = int(m.group(1))
         walked[v] = min(walked.get(v, cycles), cycles)
+        key = (v, int(e["threads"]) // 32)
+        if key in insts and v not in SKIP:
+            got, want = e["issue"]["warp_instructions"], insts[key]
+            check(abs(got / want - 1) <= 0.25, f"variant {v}, {key[1]} warps: {got:.0f} warp "
+                  f"instructions, Nsight Compute {want:.0f} ({100 * (got / want - 1):+.0f}%)")
 for v, clocks in sorted(measured.items()):
     per_pass = walked.get(v, 0) / PASSES
     err = per_pass / clocks - 1

@@ -359,6 +359,31 @@ static void test_counts(void **state)
     assert_true(near(c.warp_efficiency[0], 0.625));
     free_site(&b);
 
+    /* a loop past the 4,096 iterations a lane walk follows: its runs come
+     * from the trip count in closed form, whole (16,384 a warp, exact),
+     * not stopped at the cap; a lane-dependent bound still gives each
+     * warp its longest lane's trips: 10,000 + 31 */
+    memset(&b, 0, sizeof b);
+    b.kind = BRANCH_LOOP;
+    b.n_loops = 1;
+    b.loops[0] = loop("j", C(0), B(OP_LT, N("j"), C(16384)), B(OP_ADD, N("j"), C(1)));
+    b.cond = b.loops[0].cond;
+    assert_true(diverge_count(&b, block32, NULL, &c));
+    assert_int_equal(c.runs, 16384);
+    assert_int_equal(c.lanes_on, 16384 * 32);
+    assert_true(c.exact);
+    free_site(&b);
+    memset(&b, 0, sizeof b);
+    b.kind = BRANCH_LOOP;
+    b.n_loops = 1;
+    b.loops[0] =
+        loop("j", C(0), B(OP_LT, N("j"), B(OP_ADD, C(10000), TX())), B(OP_ADD, N("j"), C(1)));
+    b.cond = b.loops[0].cond;
+    assert_true(diverge_count(&b, block32, NULL, &c));
+    assert_int_equal(c.runs, 10031);
+    assert_int_equal(c.warps_divergent, 1);
+    free_site(&b);
+
     /* the neighbored reduction's if, over its loop: every warp enters and
      * diverges; 255 lanes over 47 warp runs as diverge_analyze counts */
     memset(&b, 0, sizeof b);

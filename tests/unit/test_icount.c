@@ -189,6 +189,38 @@ static void test_remainder(void **state)
     assert_true(r.guessed == 2 + 1);
 }
 
+/* The same split of a loop that moves no memory (chainprobe.cu's no-load
+ * variant): four FFMA copies a pass, then a remainder of one. The
+ * compiled code alone says four: the remainder holds one copy of the
+ * body. The source's iteration FLOPs need not agree (a count of 5.5 FLOPs
+ * against the pass's 8 would take 1.45 copies, no unrolling). */
+static const char split_compute[] = ".text._Z1qv:\n"
+                                    "\t//## File \"q.cu\", line 4\n"
+                                    ".L_x_0:\n"
+                                    "        /*0000*/                   FFMA R1, R1, R1, R2 ;\n"
+                                    "        /*0010*/                   FFMA R1, R1, R1, R2 ;\n"
+                                    "        /*0020*/                   FFMA R1, R1, R1, R2 ;\n"
+                                    "        /*0030*/                   FFMA R1, R1, R1, R2 ;\n"
+                                    "        /*0040*/              @P0 BRA `(.L_x_0) ;\n"
+                                    ".L_x_1:\n"
+                                    "        /*0050*/                   FFMA R1, R1, R1, R2 ;\n"
+                                    "        /*0060*/              @P1 BRA `(.L_x_1) ;\n"
+                                    "        /*0070*/                   EXIT ;\n";
+
+static void test_remainder_compute(void **state)
+{
+    (void)state;
+    bool ok;
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 1024, 5.5}};
+    icount r = run(split_compute, a, 1, 1, &ok);
+    /* 256 passes of five instructions; the remainder's block and the
+     * exit guessed once */
+    assert_true(ok && r.warp_insts == 256 * 5 + 2 + 1);
+    /* Without the remainder, the same count takes every trip for a pass. */
+    r = run(compute_loop, a, 1, 1, &ok);
+    assert_true(ok && r.warp_insts == 1 + 1024 * 6 + 1);
+}
+
 static double copies(const char *text, int line, size_t sites)
 {
     sass_listing l;
@@ -375,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_unrolled),
         cmocka_unit_test(test_unrolled_compute),
         cmocka_unit_test(test_remainder),
+        cmocka_unit_test(test_remainder_compute),
         cmocka_unit_test(test_unroll_copies),
         cmocka_unit_test(test_merged),
         cmocka_unit_test(test_flow),

@@ -216,17 +216,10 @@ static double unrolled(const code *c, const group *g, size_t n_groups, size_t lo
 
 static size_t innermost_loop(imix_level level, const imix_insn *insns, size_t n, size_t k);
 
-/* How many times over nvcc unrolled the loop of instructions [lo, hi]
- * whose source iteration does iter_flops FLOPs (tensor FLOPs too, from
- * the MMA shapes): the FLOPs of its own instructions (not an inner loop's)
- * over them, where that is a whole
- * number of copies (within 10%); 1 otherwise. A loop that moves no memory
- * shows its unrolling this way only: nvcc puts N copies of the body's
- * arithmetic in one pass and runs the pass trips / N times. */
-static double unrolled_flops(const code *c, double iter_flops, size_t lo, size_t hi)
+/* The FLOPs (tensor FLOPs too, from the MMA shapes) of the loop of
+ * instructions [lo, hi] outside the loops nested in it: a warp's, over 32. */
+static double own_flops(const code *c, size_t lo, size_t hi)
 {
-    if (iter_flops <= 0)
-        return 1;
     double flops = 0;
     for (size_t k = lo; k <= hi; k++) {
         if (innermost_loop(c->level, c->insns, c->n, k) != hi)
@@ -238,8 +231,43 @@ static double unrolled_flops(const code *c, double iter_flops, size_t lo, size_t
             flops += imix_tensor_flops(c->level, c->insns[k].op, &type) / 32;
         }
     }
-    double copies = flops / iter_flops, whole = floor(copies + 0.5);
+    return flops;
+}
+
+/* How many times over nvcc unrolled the loop of instructions [lo, hi]
+ * whose source iteration does iter_flops FLOPs: its own FLOPs over them,
+ * where that is a whole number of copies (within 10%); 1 otherwise. A
+ * loop that moves no memory and has no remainder loop shows its
+ * unrolling this way only: nvcc puts N copies of the body's arithmetic in
+ * one pass and runs the pass trips / N times. */
+static double unrolled_flops(const code *c, double iter_flops, size_t lo, size_t hi)
+{
+    if (iter_flops <= 0)
+        return 1;
+    double copies = own_flops(c, lo, hi) / iter_flops, whole = floor(copies + 0.5);
     return whole >= 2 && fabs(copies - whole) <= 0.1 * whole ? whole : 1;
+}
+
+/* How many times over nvcc unrolled the loop whose back edge is at edge,
+ * read from the compiled code alone: where the same source loop closes
+ * another, smaller loop too (the remainder NVVM keeps for the last
+ * trips % N), the remainder holds one copy of the body, so the ratio of
+ * the two loops' own FLOPs is N (a whole number within a fifth of a
+ * copy); 1 where there is no such loop. */
+static double unrolled_remainder(const code *c, const group *g, size_t edge)
+{
+    double mine = own_flops(c, (size_t)c->insns[edge].target, edge), u = 1;
+    for (size_t k = 0; k < c->n && mine > 0; k++) {
+        if (k == edge || !meets(c, g, k))
+            continue;
+        double one = own_flops(c, (size_t)c->insns[k].target, k);
+        if (one <= 0)
+            continue;
+        double copies = mine / one, whole = floor(copies + 0.5);
+        if (whole >= 2 && fabs(copies - whole) <= 0.2 && whole > u)
+            u = whole;
+    }
+    return u;
 }
 
 /* An access's requests go to the block holding most of its instructions:
@@ -292,6 +320,8 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
         for (size_t k = 0; k < c->n; k++)
             if (meets(c, &g[i], k)) {
                 double u = unrolled(c, g, n_groups, (size_t)c->insns[k].target, k);
+                if (u <= 1)
+                    u = unrolled_remainder(c, &g[i], k);
                 if (u <= 1)
                     u = unrolled_flops(c, g[i].iter_flops, (size_t)c->insns[k].target, k);
                 if (u > best_u) {

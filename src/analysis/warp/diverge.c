@@ -375,8 +375,12 @@ static const expr *branch_condition(const branch_site *b, const char **why)
 /* Walks the branch over the block's lanes: per warp request the
  * condition's value, or for a loop each lane's trip count (its own
  * condition standing in for the loop context's). */
+/* uncapped: a loop's trip count in closed form is taken in full (a count
+ * of runs needs every trip; a walk that visits each iteration stops at
+ * LANES_MAX_ITER). */
 static bool branch_lanes_run(const branch_site *b, const expr *cond, const int64_t block[3],
-                             const expr_env *env, lanes_fn fn, void *ctx, lanes_result *lr)
+                             const expr_env *env, bool uncapped, lanes_fn fn, void *ctx,
+                             lanes_result *lr)
 {
     lanes_job job = {
         .what = b->kind == BRANCH_LOOP ? "trip count" : "condition",
@@ -385,6 +389,7 @@ static bool branch_lanes_run(const branch_site *b, const expr *cond, const int64
         .loops = b->loops,
         .n_loops = b->n_loops,
         .last_loop_trips = b->kind == BRANCH_LOOP,
+        .uncapped_trips = uncapped && b->kind == BRANCH_LOOP,
         .block = {block[0], block[1], block[2]},
         .env = env,
         .fn = fn,
@@ -417,7 +422,7 @@ bool diverge_count(const branch_site *b, const int64_t block[3], const expr_env 
     c->kind = b->kind;
     c->out = out;
     lanes_result lr;
-    bool ok = branch_lanes_run(b, cond, block, env, on_count, c, &lr);
+    bool ok = branch_lanes_run(b, cond, block, env, true, on_count, c, &lr);
     if (ok && lr.n_assumed > 0) {
         /* Counting needs every value; a symbol taken as 0 because it shifts
          * every lane alike may still move lanes across a bound. */
@@ -522,7 +527,7 @@ bool diverge_analyze(const branch_site *b, const int64_t block[3], const expr_en
         }
     }
     lanes_result lr;
-    bool ok = branch_lanes_run(b, cond, block, env, on_warp, &ctx, &lr);
+    bool ok = branch_lanes_run(b, cond, block, env, false, on_warp, &ctx, &lr);
     for (long i = 0; i < ctx.n_iter; i++) {
         out->taken_ideal_runs += (ctx.taken[i] + LANES_WARP - 1) / LANES_WARP;
         out->other_ideal_runs += (ctx.other[i] + LANES_WARP - 1) / LANES_WARP;
