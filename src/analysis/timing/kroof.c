@@ -178,6 +178,16 @@ static expr *with_arms(const expr *e, arm_env *a)
         strncmp(e->name, "taken_A", 7) == 0) {
         for (int i = 0; i < c->n_arms; i++)
             if (strcmp(c->arm_names[i], e->name) == 0) {
+                /* A condition the instantiation decides (`M == 2` with M a
+                 * template argument) needs no launch: its arm runs for
+                 * every thread or for none. */
+                expr *decided = c->arm_conds[i] ? expr_simplify(c->arm_conds[i]) : NULL;
+                if (decided && decided->kind == EX_CONST) {
+                    expr *w = expr_const(decided->value != 0);
+                    expr_free(decided);
+                    return w;
+                }
+                expr_free(decided);
                 if (a->launch_known && c->arm_conds[i] &&
                     !expr_first_unbound(c->arm_conds[i], &a->check))
                     return expr_cond(expr_clone(c->arm_conds[i]), expr_const(1), expr_const(0));
