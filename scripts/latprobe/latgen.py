@@ -3,7 +3,13 @@
 latprobe.cu. Each probe: one warp runs a chain of K dependent copies of
 one PTX instruction (or of a short sequence), K = 16 and 48, between two
 reads of the SM clock; (cycles(48) - cycles(16)) / 32 is the latency of
-one copy, the clock reads and what surrounds the chain cancelling."""
+one copy, the clock reads and what surrounds the chain cancelling.
+
+`latgen.py C` writes C independent chains side by side instead (each
+round one copy on every chain): with C = 8 a round is issue-bound, not
+latency-bound, for every single-instruction probe whose latency is under
+eight times its issue interval, so per_copy / C is the cycles one warp's
+instruction holds the issue of its pipe (its throughput, one warp alone)."""
 import os
 import sys
 
@@ -36,18 +42,28 @@ SEQS = [
 ]
 
 
+CHAINS = 1  # main() sets it from the command line
+
+
 def chain(k, name, c, cs, asm, arity):
     ins = f' : "{cs}"(y)' if arity > 1 else ""
+    xs = [f"x{j}" for j in range(CHAINS)]
+    # each chain its own start (in[0] plus its number), so none is a copy of another
+    decl = ", ".join(f"{x} = in[0] + ({c}){j}" for j, x in enumerate(xs))
+    body = " ".join(f'asm volatile("{asm}" : "+{cs}"({x}){ins});' for x in xs)
     return (f"__global__ void l_{k}_{name}(const {c} *in, {c} *out, long long *cyc) {{ "
-            f"{c} x = in[0]{', y = in[1]' if arity > 1 else ''}; long long t0 = clock64(); "
-            f'_Pragma("unroll") for (int i = 0; i < {k}; i++) asm volatile("{asm}" : "+{cs}"(x){ins}); '
-            f"long long t1 = clock64(); out[threadIdx.x] = x; if (threadIdx.x == 0) cyc[0] = t1 - t0; }}")
+            f"{c} {decl}{', y = in[1]' if arity > 1 else ''}; long long t0 = clock64(); "
+            f'_Pragma("unroll") for (int i = 0; i < {k}; i++) {{ {body} }} '
+            f"long long t1 = clock64(); out[threadIdx.x] = {' + '.join(xs)}; "
+            f"if (threadIdx.x == 0) cyc[0] = t1 - t0; }}")
 
 
 def kernels(k):
     out = []
     for name, ptx, kind, arity, a, b in OPS + MORE:
         if kind in ("u64sh", "s64sh"):
+            if CHAINS > 1:
+                continue
             c = "uint64_t" if kind == "u64sh" else "int64_t"
             out.append((name, c, a, b,
                         f"__global__ void l_{k}_{name}(const {c} *in, {c} *out, long long *cyc) {{ "
@@ -69,6 +85,8 @@ def kernels(k):
 
 
 def main():
+    global CHAINS
+    CHAINS = int(sys.argv[1]) if len(sys.argv) > 1 else 1
     h, r = [], []
     k16, k48 = kernels(16), kernels(48)
     for (name, c, a, b, t16), (_, _, _, _, t48) in zip(k16, k48):
