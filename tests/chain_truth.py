@@ -93,6 +93,31 @@ def judge(name, kernel, passes, chain_file, ncu_file, skip, known):
             check(abs(err) <= 0.10, what)
 
 
+def judge_fusion():
+    """fuseprobe.cu: PTX's mul feeding one sub, fused by ptxas into FFMA /
+    DFMA; a product read twice is not (fuse-ncu.csv)."""
+    want = {}
+    for line in open(os.path.join(DATA, "fuse-ncu.csv")):
+        f = next(csv.reader([line])) if line.startswith('"') else []
+        if len(f) == 15 and f[12] == "smsp__inst_executed.sum":
+            # "void mulmadd<float>(T1 *, int)" -> "mulmadd<float>"
+            want[f[4].removeprefix("void ").split("(")[0]] = float(f[14].replace(",", ""))
+    r = subprocess.run([GPULINT, "fuseprobe.cu", "--gpu", "h200", "--format", "json"],
+                       cwd=os.path.join(ROOT, "scripts", "latprobe"), env=env, capture_output=True,
+                       text=True, timeout=600)
+    check(r.returncode == 0, f"fuseprobe: gpulint exits 0 ({r.stderr.strip()[-200:]})")
+    got = {e["kernel"]: e["issue"]["warp_instructions"]
+           for e in (json.loads(r.stdout)["roofline"] if r.returncode == 0 else [])}
+    # the fused pairs: within 1%; the unfused product: ptxas unrolls that
+    # loop four times further than NVVM (loop control the PTX count keeps)
+    for kernel, tol in (("mulmadd<float>", 0.01), ("mulmadd<double>", 0.01),
+                        ("shared_product", 0.25)):
+        w, g = want.get(kernel, 0), got.get(kernel, 0)
+        check(w and abs(g / w - 1) <= tol, f"fuseprobe {kernel}: {g:.0f} warp instructions, "
+              f"Nsight Compute {w} ({100 * (g / w - 1) if w else 0:+.1f}%)")
+
+
 for probe in PROBES:
     judge(*probe)
+judge_fusion()
 check.finish()

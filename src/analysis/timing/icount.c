@@ -524,6 +524,72 @@ static double *chain_spans(const code *c)
     return span;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every register the function reads, once per read, sorted. */
+static uint32_t *sorted_reads(const code *c, size_t *n_out)
+{
+    uint32_t *r = xcalloc(c->n * IMIX_SRC + 1, sizeof *r);
+    size_t n = 0;
+    for (size_t i = 0; i < c->n; i++)
+        for (int s = 0; s < IMIX_SRC && c->insns[i].src[s]; s++)
+            r[n++] = c->insns[i].src[s];
+    qsort(r, n, sizeof *r, cmp_u32);
+    *n_out = n;
+    return r;
+}
+
+static size_t reads_of(const uint32_t *r, size_t n, uint32_t reg)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r[mid] < reg)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t k = lo;
+    while (k < n && r[k] == reg)
+        k++;
+    return k - lo;
+}
+
+/* PTX's add, sub and mul without a rounding modifier may be fused: ptxas
+ * contracts a multiply whose one reader is an add or subtract of the same
+ * type in its block into one FFMA/DFMA (PTX ISA, "mul" and "add":
+ * "may be optimized aggressively ... e.g. into fma"), where NVVM left them
+ * apart ((3.75f - 0.355f * s) * s compiles to mul, sub, mul). The
+ * multiplies of block b ptxas folds so. */
+static double contracted_muls(const code *c, const block *b, const uint32_t *reads, size_t n_reads)
+{
+    double folded = 0;
+    for (size_t i = b->first; i < b->end; i++) {
+        const char *op = c->insns[i].op;
+        bool f32 = !strcmp(op, "mul.f32") || !strcmp(op, "mul.ftz.f32");
+        if (!(f32 || !strcmp(op, "mul.f64")) || !c->insns[i].dst[0] || c->insns[i].dst[1] ||
+            reads_of(reads, n_reads, c->insns[i].dst[0]) != 1)
+            continue;
+        for (size_t j = i + 1; j < b->end; j++) {
+            bool reads_it = false;
+            for (int s = 0; s < IMIX_SRC && c->insns[j].src[s]; s++)
+                reads_it |= c->insns[j].src[s] == c->insns[i].dst[0];
+            if (!reads_it)
+                continue;
+            const char *use = c->insns[j].op;
+            folded += f32 ? !strcmp(use, "add.f32") || !strcmp(use, "sub.f32") ||
+                                !strcmp(use, "add.ftz.f32") || !strcmp(use, "sub.ftz.f32")
+                          : !strcmp(use, "add.f64") || !strcmp(use, "sub.f64");
+            break;
+        }
+    }
+    return folded;
+}
+
 /* A tensor instruction run `execs` times: its FLOPs by the shape its
  * opcode names, or counted apart. */
 static void add_tensor(imix_level level, const imix_insn *in, double execs, icount *out)
@@ -572,6 +638,8 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
         propagate(&c);
         guess(&c, warps);
         double *spans = level == IMIX_PTX ? chain_spans(&c) : NULL;
+        size_t n_reads = 0;
+        uint32_t *reads = level == IMIX_PTX ? sorted_reads(&c, &n_reads) : NULL;
         for (int k = 0; k < c.n_blocks; k++) {
             const block *b = &c.b[k];
             if (!b->reached)
@@ -582,6 +650,8 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
                 per_warp += level == IMIX_PTX ? ptxcost_sass_per_ptx(insns[i].op) : 1;
                 add_tensor(level, &insns[i], b->count, out);
             }
+            if (reads)
+                per_warp -= contracted_muls(&c, b, reads, n_reads);
             double insts = b->count * per_warp;
             if (spans && (!b->guessed || every_pass(&c, k)))
                 out->placed_chain_cycles += b->count * spans[k];
@@ -591,6 +661,7 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
             out->placed += !b->guessed;
         }
         free(spans);
+        free(reads);
         out->ok = true;
     }
     free(c.b);
