@@ -435,6 +435,33 @@ static void test_ptx_contraction(void **state)
     assert_true(r.warp_insts == 5);
 }
 
+/* A 32-bit division by a register: ptxcost's count (a chain's by one
+ * divisor) plus the divisor's reciprocal once per divisor and block, as
+ * ptxas leaves it in HeCBench mask's loop body on sm_90 (eight SASS
+ * instructions signed, seven unsigned); by an immediate, none. */
+static void test_ptx_divisors(void **state)
+{
+    (void)state;
+    enum { X = 1, Y = 2, Z = 3, Q = 4 };
+    const struct {
+        const char *op;
+        uint32_t src1;
+    } code[] = {{"div.s32", Y}, {"rem.s32", Y}, {"div.u32", Z}, {"div.s32", 0}};
+    imix_insn in[4];
+    memset(in, 0, sizeof in);
+    for (int i = 0; i < 4; i++) {
+        snprintf(in[i].op, sizeof in[i].op, "%s", code[i].op);
+        in[i].target = -1;
+        in[i].line = 1;
+        in[i].dst[0] = Q;
+        in[i].src[0] = X;
+        in[i].src[1] = code[i].src1;
+    }
+    icount r;
+    assert_true(icount_compute(IMIX_PTX, in, 4, NULL, 0, 1, &r));
+    assert_true(r.warp_insts == (12 + 8) + 10 + (9 + 7) + 12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_ptx_expansion),
         cmocka_unit_test(test_ptx_contraction),
+        cmocka_unit_test(test_ptx_divisors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

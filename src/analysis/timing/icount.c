@@ -594,6 +594,32 @@ static bool *fused_muls(const code *c)
     return fused;
 }
 
+/* A 32-bit integer division by a register computes the divisor's
+ * reciprocal first (I2F.RP, MUFU.RCP, F2I and the IMADs that refine it:
+ * eight SASS instructions with the IABS a signed one needs, seven
+ * without); ptxas shares it among the divisions of one block by that
+ * divisor and does not hoist it out of a loop (HeCBench mask's
+ * upperMaskKernel on sm_90: three divisors, three reciprocals in the loop
+ * body). ptxcost's per-division count is a chain's by one divisor, the
+ * reciprocal made once: block b's reciprocals are added here. */
+static double divisor_setups(const code *c, const block *b)
+{
+    double extra = 0;
+    for (size_t i = b->first; i < b->end; i++) {
+        const imix_insn *in = &c->insns[i];
+        bool div = !strcmp(in->op, "div.s32") || !strcmp(in->op, "rem.s32") ||
+                   !strcmp(in->op, "div.u32") || !strcmp(in->op, "rem.u32");
+        if (!div || !in->src[1])
+            continue; /* by an immediate: a multiply by a magic number */
+        bool seen = false;
+        for (size_t j = b->first; j < i && !seen; j++)
+            seen = c->insns[j].src[1] == in->src[1] &&
+                   (!strncmp(c->insns[j].op, "div.", 4) || !strncmp(c->insns[j].op, "rem.", 4));
+        extra += seen ? 0 : in->op[4] == 's' ? 8 : 7; /* "div.s32" */
+    }
+    return extra;
+}
+
 /* A tensor instruction run `execs` times: its FLOPs by the shape its
  * opcode names, or counted apart. */
 static void add_tensor(imix_level level, const imix_insn *in, double execs, icount *out)
@@ -658,6 +684,8 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
                     per_warp += level == IMIX_PTX ? ptxcost_sass_per_ptx(insns[i].op) : 1;
                 add_tensor(level, &insns[i], b->count, out);
             }
+            if (level == IMIX_PTX)
+                per_warp += divisor_setups(&c, b);
             double insts = b->count * per_warp;
             if (spans && (!b->guessed || every_pass(&c, k)))
                 out->placed_chain_cycles += b->count * spans[k];
