@@ -270,7 +270,17 @@ static void read_operands(imix_insn *in, const char *s, const char *end, const c
             depth--;
         else if (*p == ',' && depth == 0)
             first = false;
-        else if (*p == '%') {
+        else if (!first && depth == 0 && (isdigit((unsigned char)*p) || *p == '-') &&
+                 (p == s || !reg_char(p[-1]))) {
+            /* an integer immediate (0f / 0d are a float's bits) */
+            char *e;
+            long long v = strtoll(p, &e, 0);
+            if (e > p && e <= end && !reg_char(*e) && *e != '.') {
+                in->imm = v;
+                in->has_imm = true;
+                p = e - 1;
+            }
+        } else if (*p == '%') {
             const char *q = p + 1;
             while (q < end && reg_char(*q))
                 q++;

@@ -220,6 +220,25 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
     free(sites);
 }
 
+/* What a loop's counter adds each iteration, where the launch makes it a
+ * constant (`i++`: 1; `i += 4`: 4; a grid-stride loop's step is the
+ * launch's threads); 0 where it is not one. */
+static double loop_step(const branch_site *b, const expr_env *env)
+{
+    const loop_ctx *L = b->n_loops ? &b->loops[b->n_loops - 1] : NULL;
+    if (!L || !L->var || !L->next)
+        return 0;
+    expr_env at0 = *env, at1 = *env;
+    expr_env_set(&at0, L->var, 0);
+    expr_env_set(&at1, L->var, 1);
+    int64_t n0, n1;
+    const char *why;
+    if (expr_eval(L->next, &at0, &n0, &why) != EXPR_OK ||
+        expr_eval(L->next, &at1, &n1, &why) != EXPR_OK || n1 - n0 != 1)
+        return 0; /* not var + constant: i *= 2, or a step that reads var */
+    return (double)n0;
+}
+
 /* What the compiled code's instruction count is tied to (analysis/timing/icount):
  * every access site's warp requests and every loop's iterations summed
  * over the grid's warps. A site or loop that cannot be counted is left
@@ -244,8 +263,13 @@ static void issue_sites(const cusrc_unit *u, const cusrc_variant *v, const mem_a
                             ? (a->is_store ? ICOUNT_STORE_SHARED : ICOUNT_LOAD_SHARED)
                         : a->is_store ? ICOUNT_STORE_GLOBAL
                                       : ICOUNT_LOAD_GLOBAL;
-        (*out)[(*n_out)++] = (icount_site){
-            a->loc.file ? a->loc.file : u->file, a->loc.line, k, (double)t.requests, t.merged, 0};
+        (*out)[(*n_out)++] = (icount_site){a->loc.file ? a->loc.file : u->file,
+                                           a->loc.line,
+                                           k,
+                                           (double)t.requests,
+                                           t.merged,
+                                           0,
+                                           0};
     }
     for (size_t i = 0; i < v->n_branches; i++) {
         const branch_site *b = &u->branches[v->first_branch + i];
@@ -259,7 +283,8 @@ static void issue_sites(const cusrc_unit *u, const cusrc_variant *v, const mem_a
                                            ICOUNT_LOOP,
                                            (double)runs,
                                            1,
-                                           (double)b->iter_flops};
+                                           (double)b->iter_flops,
+                                           loop_step(b, &local)};
     }
 }
 

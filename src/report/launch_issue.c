@@ -14,9 +14,9 @@ json_t *launch_issue_sites_json(const kroof *k)
     json_t *a = json_array();
     for (size_t i = 0; i < k->n_issue_sites; i++) {
         const icount_site *s = &k->issue_sites[i];
-        json_array_append_new(a, json_pack("[o, i, s, f, i, f]", json_text(s->file), s->line,
+        json_array_append_new(a, json_pack("[o, i, s, f, i, f, f]", json_text(s->file), s->line,
                                            kind_names[s->kind], s->execs,
-                                           s->merged > 1 ? s->merged : 1, s->iter_flops));
+                                           s->merged > 1 ? s->merged : 1, s->iter_flops, s->step));
     }
     return a;
 }
@@ -162,8 +162,12 @@ void launch_issue_add(json_t *roof, const code_listing *code, const char *mangle
         json_int_t merged = json_integer_value(json_array_get(s, 4));
         double execs = json_number_value(json_array_get(s, 3)) *
                        (fn.level == IMIX_PTX && merged > 1 ? (double)merged : 1);
-        a[used++] = (icount_anchor){f, (int)json_integer_value(json_array_get(s, 1)),
-                                    (icount_kind)k, execs, json_number_value(json_array_get(s, 5))};
+        a[used++] = (icount_anchor){f,
+                                    (int)json_integer_value(json_array_get(s, 1)),
+                                    (icount_kind)k,
+                                    execs,
+                                    json_number_value(json_array_get(s, 5)),
+                                    json_number_value(json_array_get(s, 6))};
     }
     icount r;
     bool ok = icount_compute(fn.level, fn.insns, fn.n, a, used, warps, &r);

@@ -61,6 +61,27 @@ static void test_operands(void **state)
     assert_true(f->insns[2].src[0] && !f->insns[2].dst[0]);
     /* a vector load writes both lanes */
     assert_true(f->insns[3].dst[0] && f->insns[3].dst[1] && !f->insns[3].dst[2]);
+    /* no integer immediate: a float's bits (0f...) and an address offset
+     * are none */
+    for (int i = 0; i < 5; i++)
+        assert_false(f->insns[i].has_imm);
+    ptx_module_free(&m);
+    /* a loop counter's step and bound, hex and negative */
+    f = parse("\tadd.s32 %r9, %r9, 16;\n"
+              "\tsetp.ne.s32 %p2, %r9, 16384;\n"
+              "\tadd.s32 %r13, %r13, -4;\n"
+              "\tand.b32 %r1, %r2, 0xff;\n"
+              "\tadd.f32 %f1, %f2, 0f3F800000;\n",
+              &m);
+    assert_int_equal(f->n_insns, 5);
+    assert_true(f->insns[0].has_imm && f->insns[0].imm == 16);
+    assert_true(f->insns[1].has_imm && f->insns[1].imm == 16384);
+    assert_true(f->insns[2].has_imm && f->insns[2].imm == -4);
+    assert_true(f->insns[3].has_imm && f->insns[3].imm == 255);
+    assert_false(f->insns[4].has_imm);
+    /* the register read is the one written: the counter's own */
+    assert_true(f->insns[0].dst[0] == f->insns[0].src[0] &&
+                f->insns[1].src[0] == f->insns[0].dst[0]);
     ptx_module_free(&m);
 }
 

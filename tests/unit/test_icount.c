@@ -48,10 +48,10 @@ static void test_reduce0(void **state)
     assert_true(k > 0);
     const double warps = 65536.0 * 8, blocks = 65536.0, tree = blocks * 47;
     const icount_anchor a[] = {
-        {k, 114, ICOUNT_LOAD_GLOBAL, warps, 0},  {k, 114, ICOUNT_STORE_SHARED, warps, 0},
-        {k, 119, ICOUNT_LOOP, 8 * warps, 0},     {k, 122, ICOUNT_LOAD_SHARED, tree, 0},
-        {k, 122, ICOUNT_LOAD_SHARED, tree, 0},   {k, 122, ICOUNT_STORE_SHARED, tree, 0},
-        {k, 130, ICOUNT_LOAD_SHARED, blocks, 0}, {k, 130, ICOUNT_STORE_GLOBAL, blocks, 0},
+        {k, 114, ICOUNT_LOAD_GLOBAL, warps, 0, 0},  {k, 114, ICOUNT_STORE_SHARED, warps, 0, 0},
+        {k, 119, ICOUNT_LOOP, 8 * warps, 0, 0},     {k, 122, ICOUNT_LOAD_SHARED, tree, 0, 0},
+        {k, 122, ICOUNT_LOAD_SHARED, tree, 0, 0},   {k, 122, ICOUNT_STORE_SHARED, tree, 0, 0},
+        {k, 130, ICOUNT_LOAD_SHARED, blocks, 0, 0}, {k, 130, ICOUNT_STORE_GLOBAL, blocks, 0, 0},
     };
     icount r;
     assert_true(
@@ -104,8 +104,8 @@ static void test_unrolled(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10, 0},
-                               {1, 4, ICOUNT_LOOP, 100 * 10, 0}};
+    const icount_anchor a[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10, 0, 0},
+                               {1, 4, ICOUNT_LOOP, 100 * 10, 0, 0}};
     icount r = run(unrolled, a, 2, 10, &ok);
     assert_true(ok);
     /* entry 1 + loop 7 x 100 + tail 2, per warp; the spin is never reached */
@@ -113,9 +113,9 @@ static void test_unrolled(void **state)
     assert_true(r.guessed == 10 * 2);
     assert_int_equal(r.blocks, 3);
     /* The store's anchor places the tail instead of a guess. */
-    const icount_anchor b[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10, 0},
-                               {1, 4, ICOUNT_LOOP, 100 * 10, 0},
-                               {1, 7, ICOUNT_STORE_GLOBAL, 10, 0}};
+    const icount_anchor b[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10, 0, 0},
+                               {1, 4, ICOUNT_LOOP, 100 * 10, 0, 0},
+                               {1, 7, ICOUNT_STORE_GLOBAL, 10, 0, 0}};
     r = run(unrolled, b, 3, 10, &ok);
     assert_true(r.guessed == 0);
     assert_int_equal(r.placed, 3);
@@ -148,14 +148,14 @@ static void test_unrolled_compute(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 1024 * 10, 2}};
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 1024 * 10, 2, 0}};
     icount r = run(compute_loop, a, 1, 10, &ok);
     assert_true(ok);
     /* entry 1 + 256 passes x 6 + exit 1, per warp */
     assert_true(r.warp_insts == 10 * (1 + 256 * 6 + 1));
     /* Copies that are no whole number of iterations are no unrolling: a
      * source iteration of 3 FLOPs against the pass's 8 takes every trip. */
-    const icount_anchor b[] = {{1, 4, ICOUNT_LOOP, 1024 * 10, 3}};
+    const icount_anchor b[] = {{1, 4, ICOUNT_LOOP, 1024 * 10, 3, 0}};
     r = run(compute_loop, b, 1, 10, &ok);
     assert_true(ok && r.warp_insts == 10 * (1 + 1024 * 6 + 1));
 }
@@ -182,7 +182,8 @@ static void test_remainder(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 4, ICOUNT_LOAD_GLOBAL, 400, 0}, {1, 4, ICOUNT_LOOP, 400, 0}};
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOAD_GLOBAL, 400, 0, 0},
+                               {1, 4, ICOUNT_LOOP, 400, 0, 0}};
     icount r = run(split_loop, a, 2, 1, &ok);
     assert_true(ok);
     assert_true(r.warp_insts == 100 * 5 + 2 + 1);
@@ -211,7 +212,7 @@ static void test_remainder_compute(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 1024, 5.5}};
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 1024, 5.5, 0}};
     icount r = run(split_compute, a, 1, 1, &ok);
     /* 256 passes of five instructions; the remainder's block and the
      * exit guessed once */
@@ -269,8 +270,8 @@ static void test_merged(void **state)
                                "        /*0010*/              @P0 BRA `(.L_x_0) ;\n"
                                "        /*0020*/                   EXIT ;\n";
     bool ok;
-    const icount_anchor a[] = {{1, 2, ICOUNT_LOAD_SHARED, 30, 0},
-                               {1, 2, ICOUNT_LOAD_SHARED, 30, 0}};
+    const icount_anchor a[] = {{1, 2, ICOUNT_LOAD_SHARED, 30, 0, 0},
+                               {1, 2, ICOUNT_LOAD_SHARED, 30, 0, 0}};
     icount r = run(text, a, 2, 1, &ok);
     assert_true(ok);
     assert_true(r.warp_insts == 30 * 2 + 1);
@@ -295,7 +296,7 @@ static void test_flow(void **state)
         ".L_x_1:\n"
         "        /*0060*/                   EXIT ;\n";
     bool ok;
-    const icount_anchor a[] = {{1, 4, ICOUNT_STORE_GLOBAL, 3, 0}};
+    const icount_anchor a[] = {{1, 4, ICOUNT_STORE_GLOBAL, 3, 0, 0}};
     icount r = run(text, a, 1, 8, &ok);
     assert_true(ok);
     /* entry 2 x 8; the arm 2 x 3 (its one successor has it as its one
@@ -344,7 +345,8 @@ static void test_nested_guess(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 13, ICOUNT_LOOP, 600 * 10, 0}, {1, 12, ICOUNT_LOOP, 40 * 10, 0}};
+    const icount_anchor a[] = {{1, 13, ICOUNT_LOOP, 600 * 10, 0, 0},
+                               {1, 12, ICOUNT_LOOP, 40 * 10, 0, 0}};
     icount r = run(nested, a, 2, 10, &ok);
     assert_true(ok);
     /* entry 1, outer top 3 x 40, preheader 1 x 40, inner 7 x 600, back
@@ -365,7 +367,7 @@ static void test_refusals(void **state)
     icount r = run(no_lines, NULL, 0, 4, &ok);
     assert_false(ok);
     assert_non_null(strstr(r.why, "no line information"));
-    const icount_anchor elsewhere[] = {{1, 99, ICOUNT_LOOP, 5, 0}};
+    const icount_anchor elsewhere[] = {{1, 99, ICOUNT_LOOP, 5, 0, 0}};
     r = run(unrolled, elsewhere, 1, 4, &ok);
     assert_false(ok);
     assert_non_null(strstr(r.why, "met the code's lines"));
@@ -462,6 +464,53 @@ static void test_ptx_divisors(void **state)
     assert_true(r.warp_insts == (12 + 8) + 10 + (9 + 7) + 12);
 }
 
+/* A loop NVVM unrolled by 16 with no remainder, no access and no FLOPs
+ * the source counts directly (kernels/divergence.cu's div_short: each
+ * iteration's FLOPs sit in an if's arms): its counter steps 16 where the
+ * source's steps 1 (`add.s32 %r9, %r9, 16; setp.ne.s32 %p2, %r9, 16384`),
+ * so 16,384 trips are 1,024 passes. A step the body cannot hold (64 a
+ * pass of 19 instructions: a byte offset) is no unrolling. */
+static void test_unrolled_step(void **state)
+{
+    (void)state;
+    enum { R = 1, P = 2, F = 3, N = 20 };
+    imix_insn in[N];
+    memset(in, 0, sizeof in);
+    for (int i = 0; i < N; i++) {
+        snprintf(in[i].op, sizeof in[i].op, "%s",
+                 i < 16    ? "fma.rn.f32"
+                 : i == 16 ? "add.s32"
+                 : i == 17 ? "setp.ne.s32"
+                 : i == 18 ? "bra"
+                           : "ret");
+        in[i].target = -1;
+        in[i].file = 1;
+        in[i].line = 2;
+        in[i].dst[0] = in[i].src[0] = i < 16 ? F : R;
+    }
+    in[16].has_imm = true;
+    in[16].imm = 16;
+    in[17].dst[0] = P;
+    in[18].dst[0] = 0;
+    in[18].guarded = true;
+    in[18].src[0] = P;
+    in[18].target = 0;
+    in[18].line = 1;
+    in[19].dst[0] = in[19].src[0] = 0;
+    const icount_anchor a[] = {{1, 1, ICOUNT_LOOP, 16384, 0, 1}};
+    icount r;
+    assert_true(icount_compute(IMIX_PTX, in, N, a, 1, 1, &r));
+    assert_true(r.warp_insts == 1024 * 19 + 1);
+    /* the source's step unknown, or 64 a pass of 19 instructions: every
+     * trip a pass */
+    const icount_anchor unknown[] = {{1, 1, ICOUNT_LOOP, 16384, 0, 0}};
+    assert_true(icount_compute(IMIX_PTX, in, N, unknown, 1, 1, &r));
+    assert_true(r.warp_insts == 16384 * 19 + 1);
+    in[16].imm = 64;
+    assert_true(icount_compute(IMIX_PTX, in, N, a, 1, 1, &r));
+    assert_true(r.warp_insts == 16384 * 19 + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_ptx_expansion),
         cmocka_unit_test(test_ptx_contraction),
         cmocka_unit_test(test_ptx_divisors),
+        cmocka_unit_test(test_unrolled_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -166,6 +166,7 @@ typedef struct group {
     size_t sites;
     bool outer;        /* met through the instructions' outer lines */
     double iter_flops; /* loops: the first anchor's */
+    double step;       /* loops: the first anchor's */
 } group;
 
 static bool meets(const code *c, const group *g, size_t k)
@@ -183,7 +184,8 @@ static size_t group_anchors(const icount_anchor *a, size_t n_anchors, group *out
                !(out[g].file == a[i].file && out[g].line == a[i].line && out[g].kind == a[i].kind))
             g++;
         if (g == n)
-            out[n++] = (group){a[i].file, a[i].line, a[i].kind, 0, 0, false, a[i].iter_flops};
+            out[n++] =
+                (group){a[i].file, a[i].line, a[i].kind, 0, 0, false, a[i].iter_flops, a[i].step};
         out[g].execs += a[i].execs;
         out[g].sites++;
     }
@@ -270,6 +272,43 @@ static double unrolled_remainder(const code *c, const group *g, size_t edge)
     return u;
 }
 
+/* How many times over nvcc unrolled the loop whose back edge is at edge,
+ * from its counter: the backward branch is taken on a predicate a setp of
+ * the loop computes from a register the loop adds a constant to (NVVM's
+ * `add.s32 %r9, %r9, 16; setp.ne.s32 %p2, %r9, 16384`): that constant
+ * over the source's step is N, where it is a whole number no larger than
+ * the loop's own instructions (a byte offset stepping 64 a pass is no
+ * unrolling by 64 of a four-instruction body); 1 otherwise. */
+static double unrolled_step(const code *c, double step, size_t edge)
+{
+    const imix_insn *br = &c->insns[edge];
+    size_t lo = (size_t)br->target;
+    if (step == 0 || !br->guarded || !br->src[0])
+        return 1;
+    size_t cmp = edge;
+    for (size_t j = edge; j-- > lo;)
+        if (c->insns[j].dst[0] == br->src[0]) {
+            cmp = j;
+            break;
+        }
+    if (cmp == edge || strncmp(c->insns[cmp].op, "setp.", 5))
+        return 1;
+    for (int s = 0; s < IMIX_SRC && c->insns[cmp].src[s]; s++)
+        for (size_t j = lo; j < edge; j++) {
+            const imix_insn *in = &c->insns[j];
+            bool adds = !strcmp(in->op, "add.s32") || !strcmp(in->op, "add.u32") ||
+                        !strcmp(in->op, "sub.s32") || !strcmp(in->op, "sub.u32");
+            if (!adds || !in->has_imm || in->dst[0] != c->insns[cmp].src[s] ||
+                (in->src[0] != in->dst[0] && in->src[1] != in->dst[0]))
+                continue;
+            double copies = fabs((double)in->imm) / fabs(step), whole = floor(copies + 0.5);
+            return whole >= 2 && fabs(copies - whole) < 1e-9 && whole <= (double)(edge - lo + 1)
+                       ? whole
+                       : 1;
+        }
+    return 1;
+}
+
 /* An access's requests go to the block holding most of its instructions:
  * a site unrolled four times is four instructions of a quarter each, two
  * sites ptxas merged into one wide load one instruction of one site's
@@ -324,6 +363,8 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
                     u = unrolled_remainder(c, &g[i], k);
                 if (u <= 1)
                     u = unrolled_flops(c, g[i].iter_flops, (size_t)c->insns[k].target, k);
+                if (u <= 1 && c->level == IMIX_PTX)
+                    u = unrolled_step(c, g[i].step, k);
                 if (u > best_u) {
                     best_u = u;
                     best = k;

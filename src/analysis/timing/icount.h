@@ -37,6 +37,7 @@ typedef struct icount_anchor {
     icount_kind kind;
     double execs;
     double iter_flops; /* loops: FLOPs one source iteration does (0: none) */
+    double step;       /* loops: what the source's counter adds each iteration (0: unknown) */
 } icount_anchor;
 
 /* The same on the source's side, before its file is matched with the
@@ -51,6 +52,7 @@ typedef struct icount_site {
      * SASS holds; the PTX still holds the source's scalar loads. */
     int merged;
     double iter_flops; /* loops: as icount_anchor.iter_flops */
+    double step;       /* loops: as icount_anchor.step */
 } icount_site;
 
 typedef struct icount {

@@ -25,6 +25,10 @@ typedef struct imix_insn {
      * none; the first IMIX_DST and IMIX_SRC), for the dependent-issue
      * chain (analysis/timing/depchain). */
     uint32_t dst[4], src[8];
+    /* PTX: its last integer immediate operand (`add.s32 %r9, %r9, 16`), for
+     * the step a compiled loop's counter takes. */
+    bool has_imm;
+    int64_t imm;
 } imix_insn;
 enum { IMIX_DST = 4, IMIX_SRC = 8 };
 
