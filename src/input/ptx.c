@@ -252,6 +252,32 @@ static bool writes_first(const char *op)
     return true;
 }
 
+/* A decimal or 0x hexadecimal integer, optionally negative, read no
+ * further than end (the text is not NUL-terminated); returns where it
+ * stops, p where there is none. Wraps rather than overflows. */
+static const char *read_int(const char *p, const char *end, int64_t *v)
+{
+    const char *q = p;
+    bool neg = q < end && *q == '-';
+    q += neg;
+    int base = 10;
+    if (end - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X') &&
+        isxdigit((unsigned char)q[2])) {
+        base = 16;
+        q += 2;
+    }
+    const char *digits = q;
+    uint64_t u = 0;
+    for (; q < end && (base == 16 ? isxdigit((unsigned char)*q) : isdigit((unsigned char)*q)); q++)
+        u = u * (uint64_t)base + (uint64_t)(isdigit((unsigned char)*q)
+                                                ? *q - '0'
+                                                : (tolower((unsigned char)*q) - 'a' + 10));
+    if (q == digits)
+        return p;
+    *v = (int64_t)(neg ? 0 - u : u);
+    return q;
+}
+
 /* The registers an instruction writes (its first operand, where it has
  * one) and reads (the rest, the guard too): every `%name` token. */
 static void read_operands(imix_insn *in, const char *s, const char *end, const char *guard,
@@ -273,9 +299,9 @@ static void read_operands(imix_insn *in, const char *s, const char *end, const c
         else if (!first && depth == 0 && (isdigit((unsigned char)*p) || *p == '-') &&
                  (p == s || !reg_char(p[-1]))) {
             /* an integer immediate (0f / 0d are a float's bits) */
-            char *e;
-            long long v = strtoll(p, &e, 0);
-            if (e > p && e <= end && !reg_char(*e) && *e != '.') {
+            int64_t v;
+            const char *e = read_int(p, end, &v);
+            if (e > p && (e == end || !reg_char(*e))) {
                 in->imm = v;
                 in->has_imm = true;
                 p = e - 1;
