@@ -423,7 +423,7 @@ static bool parse_case(ini_ctx *c, vgroup *g, vkind kind, const char *ceiling, c
     int n = split_words(value, words, 24);
     if (n == -2)
         return bad(c, "unbalanced quotes");
-    if (n <= 0)
+    if (n <= 0 || !words[0][0]) /* `kernel = ""`: quotes around nothing */
         return bad(c, "expected a kernel name");
     vmanifest *m = c->m;
     m->cases = xrealloc(m->cases, (size_t)(m->n_cases + 1) * sizeof *m->cases);
