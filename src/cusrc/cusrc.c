@@ -638,7 +638,7 @@ static bool scan_from_other_units(scan_state *s, CXCursor def)
         any = true;
         param_binding pb[16];
         int n = xcall_bind(x, def, pb, 16);
-        bind_frame fr = {pb, n, NULL};
+        bind_frame fr = {pb, n, NULL, false, NULL};
         s->from = x;
         scan_function(s, def, &fr);
         s->from = NULL;
@@ -747,6 +747,7 @@ static void scratch_free(cusrc_tu *t, scan_state *s)
         expr_free(t->globals[i].value);
     }
     free(t->globals);
+    object_memo_free(t);
 }
 
 bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, char **err)
@@ -810,6 +811,7 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     t.calls = opts->calls;
     t.collect_calls = opts->collect_calls;
     t.u = out;
+    t.obj_eval = &x_obj_evaluator;
     t.main_file = clang_getFile(tu, opts->file);
     out->file = xstrdup(opts->file);
     out->args = a.v;

@@ -253,7 +253,7 @@ bool call_walk(walker *w, cnode *call)
     fn_ctx cf;
     fn_init(&cf, w->t, root, true);
     cf.generic = w->f->generic;
-    bind_frame bf = {vals, nv > 0 ? nv : 0, NULL};
+    bind_frame bf = {vals, nv > 0 ? nv : 0, NULL, false, NULL};
     for (int i = 0; i < bf.n; i++) {
         /* A parameter the helper reassigns is not its argument throughout. */
         var_info *v = fn_var(&cf, vals[i].parm);

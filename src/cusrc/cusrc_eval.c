@@ -383,6 +383,11 @@ int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int ma
     int np = cn_call_args(call, def, args, max < 64 ? max : 64);
     if (np < 0)
         return -1;
+    return x_bind_arg_nodes(f, call, def, args, np, out);
+}
+
+int x_bind_arg_nodes(fn_ctx *f, cnode *call, CXCursor def, cnode **args, int np, param_binding *out)
+{
     for (int i = 0; i < np; i++) {
         out[i].parm = clang_Cursor_getArgument(def, (unsigned)i);
         start_budget(f);
@@ -394,6 +399,9 @@ int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int ma
         out[i].value =
             args[i] ? end_budget(f, x_rec(f, args[i])) : expr_unknown("default argument");
         x_bind_fields(f, call, args[i], &out[i]);
+        memset(&out[i].obj, 0, sizeof out[i].obj);
+        if (args[i] && !f->device)
+            x_object(f, args[i], &out[i].obj);
         f->record = record;
         out[i].origin = f->origin.len ? sbuf_take(&f->origin) : NULL;
         sbuf_free(&f->origin);
@@ -410,6 +418,7 @@ void x_unbind(param_binding *b, int n)
         folded_free(&b[i].folded);
         for (int k = 0; k < b[i].n_fields; k++)
             free(b[i].fields[k].name);
+        obj_free(&b[i].obj);
     }
 }
 
@@ -704,7 +713,7 @@ static expr *inline_call(fn_ctx *f, cnode *call, CXCursor fn)
         param_binding pb[8];
         int n = x_bind_args(f, call, def, pb, 8);
         if (n >= 0) {
-            bind_frame fr = {pb, n, f->bindings};
+            bind_frame fr = {pb, n, f->bindings, false, NULL};
             f->bindings = &fr;
             f->depth++;
             result = x_rec(f, body->kids[0]->kids[0]);
@@ -943,6 +952,8 @@ static expr *x_call(fn_ctx *f, cnode *n)
         e = inline_call(f, n, fn);
     } else if (fn.kind == CXCursor_CXXMethod && f->device) {
         e = x_cg_value(n, name);
+    } else if (fn.kind == CXCursor_CXXMethod) {
+        e = x_method_value(f, n, fn);
     }
     if (!e)
         e = unknownf("result of a call to '%s'", name[0] ? name : "a function");
@@ -1077,6 +1088,9 @@ static expr *x_member(fn_ctx *f, cnode *n)
         }
         free(field);
     }
+    expr *obj = x_object_field(f, n);
+    if (obj)
+        return obj;
     expr *prop = x_device_prop(f, n);
     if (prop)
         return prop;
@@ -1279,6 +1293,8 @@ expr *x_expr(fn_ctx *f, cnode *n)
     start_budget(f);
     return end_budget(f, x_rec(f, n));
 }
+
+const x_obj_eval x_obj_evaluator = {x_expr, x_bind_arg_nodes, x_unbind};
 
 /* ---- dim3 ---- */
 

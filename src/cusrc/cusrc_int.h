@@ -99,6 +99,16 @@ typedef struct folded_list {
 void folded_add(folded_list *l, const cusrc_size_from *s); /* copies; once per variable */
 void folded_free(folded_list *l);
 
+/* The integer fields a host object is known to hold (cusrc_object):
+ * paths relative to the object ("p_.row_count_"), each a constant. */
+typedef struct obj_fields {
+    struct obj_field {
+        char *path;
+        int64_t value;
+    } * v;
+    int n, cap;
+} obj_fields;
+
 #define BIND_MAX_FIELDS 16
 typedef struct param_binding {
     CXCursor parm;
@@ -112,12 +122,19 @@ typedef struct param_binding {
         int64_t value;
     } fields[BIND_MAX_FIELDS];
     int n_fields;
+    /* An object (or a pointer or reference to one) built by a constructor
+     * the caller ran: the fields it holds (cusrc_object). */
+    obj_fields obj;
 } param_binding;
 
 typedef struct bind_frame {
     param_binding *b;
     int n;
     struct bind_frame *up;
+    /* A method entered on an object: the fields *this holds (has_self with
+     * self NULL: an object gpulint could not follow). */
+    bool has_self;
+    const obj_fields *self;
 } bind_frame;
 
 /* A function being looked at: the tree, its variables and, in kernel
@@ -202,6 +219,16 @@ struct cusrc_tu {
         bool in_main; /* set in main, else its initializer */
     } * globals;
     size_t n_globals, cap_globals;
+    /* Per class: the fields a method other than a constructor may write
+     * (cusrc_object). */
+    struct class_memo {
+        char *usr;
+        char **fields;
+        int n;
+        bool escapes; /* a method hands `this` on: any field may change */
+    } * classes;
+    size_t n_classes, cap_classes;
+    const struct x_obj_eval *obj_eval; /* cusrc_eval's entry points, for cusrc_object */
 };
 
 /* ---- cusrc_ast.c ---- */
@@ -255,6 +282,31 @@ int cn_call_args(cnode *call, CXCursor def, cnode **out, int max);
 bool cn_builtin_member(cusrc_tu *t, cnode *n, expr_builtin *out);
 cnode *fn_var_init(cnode *vardecl);
 
+/* ---- cusrc_object.c ---- */
+/* The evaluator's entry points cusrc_object calls back (cusrc_eval.c calls
+ * that file, not the other way round): x_expr, x_bind_arg_nodes, x_unbind. */
+typedef struct x_obj_eval {
+    expr *(*value_of)(fn_ctx *f, cnode *n);
+    int (*bind)(fn_ctx *f, cnode *call, CXCursor def, cnode **args, int np, param_binding *out);
+    void (*unbind)(param_binding *b, int n);
+} x_obj_eval;
+extern const x_obj_eval x_obj_evaluator;
+void obj_free(obj_fields *o);
+/* The fields of the object an expression names (a local built by a
+ * constructor, `new T(...)`, a copy, a method's returned member, this);
+ * false when it names none gpulint can follow. */
+bool x_object(fn_ctx *f, cnode *n, obj_fields *out);
+/* A host read of an object's field (`p.rows`, `rows_` in a method, `d->n`)
+ * where the object is known and holds a constant there; NULL otherwise. */
+expr *x_object_field(fn_ctx *f, cnode *member);
+/* A call of a method that returns one expression (`int rows() const
+ * { return rows_; }`) on a known object; NULL otherwise. */
+expr *x_method_value(fn_ctx *f, cnode *call, CXCursor method);
+/* The object a member call is made on, for the frame that walks the
+ * method (has_self set, *out filled where known). */
+bool x_call_object(fn_ctx *f, cnode *call, obj_fields *out);
+void object_memo_free(cusrc_tu *t);
+
 /* ---- cusrc_eval.c ---- */
 expr *x_expr(fn_ctx *f, cnode *n);
 /* Component 0..2 of a dim3-valued expression. */
@@ -262,6 +314,10 @@ expr *x_dim3(fn_ctx *f, cnode *n, int comp);
 bool x_is_per_lane(fn_ctx *f, const expr *e);
 /* Binds the parameters of def to the arguments of call (translated in f);
  * returns how many, -1 when there are more than max. Free with x_unbind. */
+/* The same for arguments already found (a constructor's: libclang lists
+ * them as the call's expression kids); args[i] NULL: a default argument. */
+int x_bind_arg_nodes(fn_ctx *f, cnode *call, CXCursor def, cnode **args, int np,
+                     param_binding *out);
 int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max);
 /* b's fields (b->parm a struct or a reference to one) from the struct
  * variable arg names at call. */
@@ -312,6 +368,9 @@ bool x_dominates(const cnode *d, const cnode *use, x_arm_fn arm, void *ctx);
  * const to a callee that may write through it, or a method that is not
  * const on v); NULL when none does. */
 const cnode *x_field_changer(const cnode *n, const var_info *v, unsigned from, unsigned to);
+/* The same, leaving out v's own methods (cusrc_object judges what they
+ * write per class). */
+const cnode *x_arg_changer(const cnode *n, const var_info *v, unsigned from, unsigned to);
 cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 /* ---- cusrc_value.c ---- */
 /* Evaluates n into v (e, known, value, text, why); role names it in why. */

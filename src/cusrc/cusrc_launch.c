@@ -351,14 +351,27 @@ static void kernel_args(fn_ctx *f, cusrc_launch *l, cnode *call, int first)
     for (int i = 0; i < n; i++) {
         param_binding pb = {.parm = clang_Cursor_getArgument(kernel, (unsigned)i)};
         x_bind_fields(f, call, cn_expr_kid(call, first + i), &pb);
-        char *pname = pb.n_fields ? cn_spelling(pb.parm) : NULL;
-        for (int k = 0; k < pb.n_fields; k++) {
+        /* An object built by a constructor: its fields, at any depth. */
+        obj_fields obj;
+        x_object(f, cn_expr_kid(call, first + i), &obj);
+        char *pname = pb.n_fields || obj.n ? cn_spelling(pb.parm) : NULL;
+        for (int k = 0; k < pb.n_fields + obj.n; k++) {
+            const char *field = k < pb.n_fields ? pb.fields[k].name : obj.v[k - pb.n_fields].path;
+            int64_t value = k < pb.n_fields ? pb.fields[k].value : obj.v[k - pb.n_fields].value;
+            bool dup = false;
+            for (int j = 0; j < l->n_arg_fields && !dup; j++)
+                dup = !strncmp(l->arg_fields[j].name, pname, strlen(pname)) &&
+                      l->arg_fields[j].name[strlen(pname)] == '.' &&
+                      !strcmp(l->arg_fields[j].name + strlen(pname) + 1, field);
+            if (dup)
+                continue;
             l->arg_fields = xrealloc(l->arg_fields, (l->n_arg_fields + 1) * sizeof *l->arg_fields);
             struct cusrc_arg_field *af = &l->arg_fields[l->n_arg_fields++];
-            af->name = xmalloc(strlen(pname) + strlen(pb.fields[k].name) + 2);
-            sprintf(af->name, "%s.%s", pname, pb.fields[k].name);
-            af->value = pb.fields[k].value;
+            af->name = xmalloc(strlen(pname) + strlen(field) + 2);
+            sprintf(af->name, "%s.%s", pname, field);
+            af->value = value;
         }
+        obj_free(&obj);
         free(pname);
         x_unbind(&pb, 1);
     }
@@ -726,8 +739,12 @@ static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
         }
     param_binding pb[16];
     int n = x_bind_args(f, call, def, pb, 16);
+    obj_fields self = {0};
+    bool method = clang_getCursorKind(fn) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(fn);
+    bool known = method && x_call_object(f, call, &self);
     if (n >= 0) {
-        bind_frame fr = {pb, n, NULL};
+        /* A method walked on an object: what the object holds goes in. */
+        bind_frame fr = {pb, n, NULL, method, known ? &self : NULL};
         s->reach[s->depth] = launch_reach(f, call);
         host_loops_of(f, call, &s->loops[s->depth]);
         s->stack[s->depth++] = key;
@@ -738,6 +755,7 @@ static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
         host_loops_free(&s->loops[s->depth]);
         x_unbind(pb, n);
     }
+    obj_free(&self);
     free(key);
 }
 

@@ -284,12 +284,13 @@ static bool names(const cnode *n, const var_info *v)
 /* Does call let its callee change v's fields: v passed by a reference that
  * is not const to a callee that may write through it, or a method that is
  * not const called on v. */
-static bool call_changes(const cnode *call, const var_info *v)
+static bool call_changes(const cnode *call, const var_info *v, bool methods)
 {
     CXCursor fn = clang_getCursorReferenced(call->cur);
     if (fn.kind == CXCursor_Constructor)
         return false; /* a copy made of v (a by-value argument) */
-    if (fn.kind == CXCursor_CXXMethod && !clang_CXXMethod_isConst(fn) && call->n_kids > 0) {
+    if (methods && fn.kind == CXCursor_CXXMethod && !clang_CXXMethod_isConst(fn) &&
+        call->n_kids > 0) {
         const cnode *callee = cn_strip((cnode *)call->kids[0]);
         if (callee && callee->kind == CXCursor_MemberRefExpr && callee->n_kids > 0 &&
             names(callee->kids[0], v))
@@ -311,17 +312,28 @@ static bool call_changes(const cnode *call, const var_info *v)
     return false;
 }
 
-const cnode *x_field_changer(const cnode *n, const var_info *v, unsigned from, unsigned to)
+static const cnode *changer(const cnode *n, const var_info *v, unsigned from, unsigned to,
+                            bool methods)
 {
     if (n->kind == CXCursor_CallExpr) {
         unsigned at = cn_spelled_at(n->cur);
-        if (at > from && at < to && call_changes(n, v))
+        if (at > from && at < to && call_changes(n, v, methods))
             return n;
     }
     for (int i = 0; i < n->n_kids; i++) {
-        const cnode *c = x_field_changer(n->kids[i], v, from, to);
+        const cnode *c = changer(n->kids[i], v, from, to, methods);
         if (c)
             return c;
     }
     return NULL;
+}
+
+const cnode *x_field_changer(const cnode *n, const var_info *v, unsigned from, unsigned to)
+{
+    return changer(n, v, from, to, true);
+}
+
+const cnode *x_arg_changer(const cnode *n, const var_info *v, unsigned from, unsigned to)
+{
+    return changer(n, v, from, to, false);
 }
