@@ -352,7 +352,51 @@ static void test_nested_guess(void **state)
     /* entry 1, outer top 3 x 40, preheader 1 x 40, inner 7 x 600, back
      * edge 2 x 40, tail 2: per warp */
     assert_true(r.warp_insts == 10 * (1 + 120 + 40 + 4200 + 80 + 2));
-    assert_true(r.guessed == 10 * (120 + 40 + 2));
+    /* The outer top runs on every outer pass: its count is the outer
+     * loop's, not a guess; the preheader, which the top's jump can pass,
+     * and the tail after the loops stay guesses. */
+    assert_true(r.guessed == 10 * (40 + 2));
+}
+
+/* A rotated loop whose top holds no access (HeCBench mask's grid-stride
+ * body: the index arithmetic, then a load in one arm, then the store and
+ * the back edge). Nothing places the top, but every pass runs it: it runs
+ * as often as the loop's back edge, and the time model counts it; only
+ * the exit, after the loop, stays a guess. */
+static const char rotated[] =
+    ".text._Z1mv:\n"
+    "\t//## File \"m.cu\", line 3\n"
+    "        /*0000*/                   MOV R0, RZ ;\n"
+    ".L_x_0:\n"
+    "\t//## File \"m.cu\", line 5\n"
+    "        /*0010*/                   IMAD R1, R0, R0, RZ ;\n"
+    "        /*0020*/                   IMAD R2, R1, R0, RZ ;\n"
+    "        /*0030*/                   ISETP.GT.AND P1, PT, R2, 0x4, PT ;\n"
+    "        /*0040*/              @P1 BRA `(.L_x_1) ;\n"
+    "\t//## File \"m.cu\", line 6\n"
+    "        /*0050*/                   LDG.E R4, desc[UR4][R2.64] ;\n"
+    ".L_x_1:\n"
+    "\t//## File \"m.cu\", line 7\n"
+    "        /*0060*/                   STG.E desc[UR4][R2.64], R4 ;\n"
+    "\t//## File \"m.cu\", line 4\n"
+    "        /*0070*/                   IADD3 R0, R0, 0x1, RZ ;\n"
+    "        /*0080*/                   ISETP.LT.AND P0, PT, R0, 0x64, PT ;\n"
+    "        /*0090*/              @P0 BRA `(.L_x_0) ;\n"
+    "        /*00a0*/                   EXIT ;\n";
+
+static void test_every_pass_counted(void **state)
+{
+    (void)state;
+    bool ok;
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 100 * 10, 0, 0},
+                               {1, 6, ICOUNT_LOAD_GLOBAL, 50 * 10, 0, 0},
+                               {1, 7, ICOUNT_STORE_GLOBAL, 100 * 10, 0, 0}};
+    icount r = run(rotated, a, 3, 10, &ok);
+    assert_true(ok);
+    /* entry 1, top 4 x 100, load 1 x 50, store and back edge 4 x 100,
+     * exit 1: per warp */
+    assert_true(r.warp_insts == 10 * (1 + 400 + 50 + 400 + 1));
+    assert_true(r.guessed == 10 * 1);
 }
 
 static void test_refusals(void **state)
@@ -523,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_merged),
         cmocka_unit_test(test_flow),
         cmocka_unit_test(test_nested_guess),
+        cmocka_unit_test(test_every_pass_counted),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_ptx_expansion),
         cmocka_unit_test(test_ptx_contraction),

@@ -38,6 +38,7 @@ typedef struct block {
     bool leaves;      /* a guarded exit: a way out besides its successors */
     bool reached, placed, guessed;
     double count;
+    size_t guess_loop; /* guessed from the placed blocks of the loop ending here; 0: none */
 } block;
 
 typedef struct code {
@@ -501,6 +502,7 @@ static void guess(code *c, double warps)
                     most = c->b[m].count;
             if (most >= 0) {
                 b->count = most;
+                b->guess_loop = hi[best];
                 break;
             }
         }
@@ -516,7 +518,7 @@ static void guess(code *c, double warps)
  * back). A loop closes with a
  * guarded backward jump (NVVM rotates loops so the test is at the
  * bottom); an unguarded one goes to cold code laid out earlier. */
-static bool every_pass(const code *c, int k)
+static bool every_pass(const code *c, int k, size_t *loop_end)
 {
     size_t at = c->b[k].first, lo = 0, hi = 0;
     bool found = false;
@@ -530,6 +532,8 @@ static bool every_pass(const code *c, int k)
         }
     if (!found)
         return false;
+    if (loop_end)
+        *loop_end = hi;
     for (size_t j = lo; j < at; j++) {
         const imix_insn *in = &c->insns[j];
         if (is_jump(c->level, in->op) &&
@@ -728,12 +732,18 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
             if (level == IMIX_PTX)
                 per_warp += divisor_setups(&c, b);
             double insts = b->count * per_warp;
-            if (spans && (!b->guessed || every_pass(&c, k)))
+            /* A block every pass of its loop runs, guessed from that
+             * loop's placed blocks, runs as often as the loop does: the
+             * count is the loop's own, not a guess. */
+            size_t loop_end = 0;
+            bool sure = !b->guessed || (every_pass(&c, k, &loop_end) && b->guess_loop &&
+                                        b->guess_loop == loop_end);
+            if (spans && (!b->guessed || every_pass(&c, k, NULL)))
                 out->placed_chain_cycles += b->count * spans[k];
             out->warp_insts += insts;
-            out->guessed += b->guessed ? insts : 0;
+            out->guessed += sure ? 0 : insts;
             out->blocks++;
-            out->placed += !b->guessed;
+            out->placed += sure;
         }
         free(spans);
         free(fused);
