@@ -615,7 +615,7 @@ typedef bool (*return_fn)(fn_ctx *f, cnode *ret, void *ctx);
 static bool on_object(fn_ctx *f, cnode *call, CXCursor fn, int depth, return_fn run, void *ctx)
 {
     if (fn.kind != CXCursor_CXXMethod || clang_CXXMethod_isStatic(fn) ||
-        clang_CXXMethod_isVirtual(fn) || f->depth > 6)
+        clang_CXXMethod_isVirtual(fn) || f->depth > X_MAX_DEPTH / 4)
         return false;
     CXCursor def = clang_getCursorDefinition(fn);
     if (clang_Cursor_isNull(def))
