@@ -229,6 +229,7 @@ struct cusrc_tu {
     } * classes;
     size_t n_classes, cap_classes;
     const struct x_obj_eval *obj_eval; /* cusrc_eval's entry points, for cusrc_object */
+    int constructing;                  /* constructors being run, nested (cusrc_object) */
 };
 
 /* ---- cusrc_ast.c ---- */

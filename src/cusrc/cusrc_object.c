@@ -463,6 +463,11 @@ static void body_assigns(fn_ctx *cf, const struct class_memo *m, cnode *body, ob
 static void construct(fn_ctx *f, cnode *call, CXCursor ctor, const struct class_memo *m,
                       obj_fields *out, int depth)
 {
+    /* Each constructor is evaluated in a context of its own, so the
+     * depth of the expression being evaluated does not bound a chain of
+     * constructors that build each other's members: this does. */
+    if (f->t->constructing >= OBJ_MAX_DEPTH)
+        return;
     CXCursor cls = clang_getCursorSemanticParent(ctor);
     CXCursor def = clang_getCursorDefinition(ctor);
     bool has_def = !clang_Cursor_isNull(def);
@@ -482,6 +487,7 @@ static void construct(fn_ctx *f, cnode *call, CXCursor ctor, const struct class_
     }
     bind_frame fr = {pb, n, NULL, true, out};
     cf.bindings = &fr;
+    f->t->constructing++;
     in_class_inits(&cf, cls, m, out, depth);
     for (int i = 0; has_def && i < tree->n_kids; i++) {
         cnode *k = tree->kids[i];
@@ -501,6 +507,7 @@ static void construct(fn_ctx *f, cnode *call, CXCursor ctor, const struct class_
             body_assigns(&cf, m, k, out, depth);
         }
     }
+    f->t->constructing--;
     f->t->obj_eval->unbind(pb, n);
     fn_free(&cf);
     cn_free(tree);
