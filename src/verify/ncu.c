@@ -18,11 +18,12 @@
 #define M_OCCUPANCY "sm__warps_active.avg.pct_of_peak_sustained_active"
 #define M_DRAM_READ "dram__bytes_read.sum"
 #define M_DRAM_WRITE "dram__bytes_write.sum"
+#define M_WARP_INSTS "smsp__inst_executed.sum"
 
 const char *ncu_metrics(void)
 {
     return M_SHARED_WAVEFRONTS "," M_SHARED_LOADS "," M_SECTORS "," M_REQUESTS "," M_THREADS
-                               "," M_OCCUPANCY "," M_DRAM_READ "," M_DRAM_WRITE;
+                               "," M_OCCUPANCY "," M_DRAM_READ "," M_DRAM_WRITE "," M_WARP_INSTS;
 }
 
 /* One CSV field: "..." with "" for a quote, or bare; returns the next
@@ -117,7 +118,7 @@ bool ncu_parse(const char *text, ncu_result *out)
             snprintf(l->kernel, sizeof l->kernel, "%.*s", (int)k, cells[col_kernel]);
             l->shared_wavefronts = l->shared_loads = l->global_sectors = l->global_requests = -1;
             l->threads_per_inst = l->achieved_occupancy_pct = -1;
-            l->dram_read = l->dram_write = -1;
+            l->dram_read = l->dram_write = l->warp_insts = -1;
             snprintf(last_id, sizeof last_id, "%s", cells[col_id]);
         }
         ncu_launch *l = &out->launches[out->n - 1];
@@ -139,6 +140,8 @@ bool ncu_parse(const char *text, ncu_result *out)
             l->dram_read = v;
         else if (strcmp(m, M_DRAM_WRITE) == 0)
             l->dram_write = v;
+        else if (strcmp(m, M_WARP_INSTS) == 0)
+            l->warp_insts = v;
     }
     return out->n > 0;
 }

@@ -9,6 +9,7 @@
  *   threads per instruction      smsp__thread_inst_executed_per_inst_executed
  *   achieved occupancy           sm__warps_active.avg.pct_of_peak_sustained_active
  *   DRAM bytes                   dram__bytes_read.sum + dram__bytes_write.sum
+ *   warp instructions            smsp__inst_executed.sum
  * The CSV parsing is pure and tested; running needs the device. */
 #ifndef GPULINT_VERIFY_NCU_H
 #define GPULINT_VERIFY_NCU_H
@@ -23,6 +24,7 @@ typedef struct ncu_launch {
     double threads_per_inst;
     double achieved_occupancy_pct;
     double dram_read, dram_write; /* bytes; caches flushed before the launch */
+    double warp_insts;
 } ncu_launch;
 
 typedef struct ncu_result {

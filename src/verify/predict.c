@@ -293,6 +293,19 @@ const json_t *vpred_launch(const vpred *p, const char *kernel)
     return NULL;
 }
 
+double vpred_warp_insts(const vpred *p, const char *kernel)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(p->report, "roofline"), i, e)
+    {
+        const json_t *n = json_object_get(json_object_get(e, "issue"), "warp_instructions");
+        if (is_kernel(e, kernel) && json_is_number(n))
+            return json_number_value(n);
+    }
+    return -1;
+}
+
 const json_t *vpred_access(const vpred *p, const char *array_key, const char *kernel)
 {
     const json_t *arr = json_object_get(p->report, array_key);

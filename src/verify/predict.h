@@ -35,6 +35,9 @@ void vpred_free(vpred *p);
 
 /* The first launch of `kernel` with a constant grid and block (NULL if none). */
 const json_t *vpred_launch(const vpred *p, const char *kernel);
+/* The warp instructions the report counts for the kernel's launch
+ * (its roofline entry's issue count), -1 where it gives none. */
+double vpred_warp_insts(const vpred *p, const char *kernel);
 /* The analysed shared- or global-memory load of `kernel` (the probes have one). */
 const json_t *vpred_access(const vpred *p, const char *array_key, const char *kernel);
 /* The branch or loop of `kernel` on `line` (0: the first), leaving out the

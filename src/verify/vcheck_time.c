@@ -97,6 +97,9 @@ void vcheck_time_judge(vrun *x, int ci)
     row->predicted = predicted * 1e3;
     json_object_set_new(row->detail, "limiter", json_string(limiter ? limiter : "?"));
     json_object_set(row->detail, "components_s", (json_t *)parts);
+    double insts = vpred_warp_insts(&x->pred, c->kernel);
+    if (insts >= 0)
+        json_object_set_new(row->detail, "predicted_warp_instructions", json_real(insts));
     /* The same launch predicted with the card's own constants. */
     const json_t *ct = x->have_cal_pred ? predicted_time(x, &x->cal_pred, x->calibrated.id, c,
                                                          has_launch ? &l : NULL, &why)
