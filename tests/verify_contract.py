@@ -211,6 +211,42 @@ def dram_rejudge(name, recorded, today):
               f"{m.group(1)} benchmarks/VERIFY.md records", within >= int(m.group(1)))
 
 
+def insts_rejudge(name, today):
+    """Today's warp instructions (the count each time row's issue term is
+    built from) against the smsp__inst_executed Nsight Compute recorded
+    for the same launches (DATA/NAME-insts: a verify run with the
+    counter): how many within 25%, which may not fall below the count
+    benchmarks/VERIFY.md records for this card."""
+    path = os.path.join(DATA, name + "-insts", "verify.json")
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        recorded = json.load(f)
+    measured = {(r["kernel"], r["launch"]): r["counter_warp_instructions"]
+                for r in recorded["results"]
+                if r["check"] == "time" and r.get("counter_warp_instructions")}
+    errors = []
+    for t in today["results"]:
+        m = measured.get((t["kernel"], t["launch"]))
+        if t["check"] == "time" and m and t.get("predicted_warp_instructions") is not None:
+            e = t["predicted_warp_instructions"] / m - 1
+            errors.append((abs(e), t["kernel"], e))
+    errors.sort()
+    n, within = len(errors), sum(e <= 0.25 for e, _, _ in errors)
+    if not check(f"{name}: a warp instruction count for every time row with the counter",
+                 n == len(measured) and n > 0, f"{n} of {len(measured)}"):
+        return
+    misses = ", ".join(f"{k} {100 * s:+.0f}%" for e, k, s in errors if e > 0.25)
+    print(f"insts {name}: {within} of {n} within 25% of smsp__inst_executed; outside: "
+          f"{misses or 'none'}")
+    with open(os.path.join(ROOT, "benchmarks", "VERIFY.md")) as f:
+        m = re.search(rf"\*\*(\d+) of (\d+) reference kernels' warp instructions within 25% on "
+                      rf"the {CARDS[name]}\*\*", f.read())
+    if check(f"{name}: benchmarks/VERIFY.md records the warp instruction count", m is not None):
+        check(f"{name}: warp instructions within 25% on {within} kernels, at least the "
+              f"{m.group(1)} benchmarks/VERIFY.md records", within >= int(m.group(1)))
+
+
 def other_launch():
     """A time row only for the launch that is timed: with predictions made
     before the source changed, verify times the launch verify.ini gives
@@ -296,6 +332,7 @@ def main():
             timed = json.loads(r.stdout)
         time_rejudge(dev, records[dev], timed)
         dram_rejudge(dev, records[dev], today)
+        insts_rejudge(dev, today)
         # The predictions a GPU machine without libclang reads
         # (scripts/verify-predictions.sh writes them): the same rows as
         # this gpulint's own, every field (the predicted times' components
