@@ -178,6 +178,24 @@ def time_rejudge(name, recorded, today):
               f"{m.group(1)} benchmarks/VERIFY.md records", within >= int(m.group(1)))
 
 
+def record_count(name, tag, what, counter, errors, complete):
+    """Prints how many of (|error|, kernel, error) lie within 25% of the
+    counter, and checks that against the count benchmarks/VERIFY.md
+    records as "**N of M reference kernels' WHAT within 25% on the CARD**"."""
+    if not complete:
+        return
+    errors.sort()
+    n, within = len(errors), sum(e <= 0.25 for e, _, _ in errors)
+    misses = ", ".join(f"{k} {100 * s:+.0f}%" for e, k, s in errors if e > 0.25)
+    print(f"{tag} {name}: {within} of {n} within 25% of {counter}; outside: {misses or 'none'}")
+    with open(os.path.join(ROOT, "benchmarks", "VERIFY.md")) as f:
+        m = re.search(rf"\*\*(\d+) of (\d+) reference kernels' {what} within 25% on the "
+                      rf"{CARDS[name]}\*\*", f.read())
+    if check(f"{name}: benchmarks/VERIFY.md records the {what} count within 25%", m is not None):
+        check(f"{name}: {what} within 25% on {within} kernels, at least the "
+              f"{m.group(1)} benchmarks/VERIFY.md records", within >= int(m.group(1)))
+
+
 def dram_rejudge(name, recorded, today):
     """Today's DRAM estimates against the dram__bytes (read + write) that
     Nsight Compute recorded for the roofline kernels, where the record has
@@ -195,20 +213,9 @@ def dram_rejudge(name, recorded, today):
         if t["check"] == "roofline" and m and t.get("dram_estimate_bytes") is not None:
             errors.append((abs(t["dram_estimate_bytes"] / m - 1), t["kernel"],
                            t["dram_estimate_bytes"] / m - 1))
-    errors.sort()
-    n = len(errors)
-    within = sum(e <= 0.25 for e, _, _ in errors)
-    if not check(f"{name}: a DRAM estimate for every roofline kernel with counters",
-                 n == len(measured), f"{n} of {len(measured)}"):
-        return
-    misses = ", ".join(f"{k} {100 * s:+.0f}%" for e, k, s in errors if e > 0.25)
-    print(f"dram {name}: {within} of {n} within 25% of dram__bytes; outside: {misses or 'none'}")
-    with open(os.path.join(ROOT, "benchmarks", "VERIFY.md")) as f:
-        m = re.search(rf"\*\*(\d+) of (\d+) reference kernels' DRAM bytes within 25% on the "
-                      rf"{CARDS[name]}\*\*", f.read())
-    if check(f"{name}: benchmarks/VERIFY.md records the DRAM count within 25%", m is not None):
-        check(f"{name}: DRAM bytes within 25% on {within} kernels, at least the "
-              f"{m.group(1)} benchmarks/VERIFY.md records", within >= int(m.group(1)))
+    record_count(name, "dram", "DRAM bytes", "dram__bytes", errors,
+                 check(f"{name}: a DRAM estimate for every roofline kernel with counters",
+                       len(errors) == len(measured), f"{len(errors)} of {len(measured)}"))
 
 
 def insts_rejudge(name, today):
@@ -231,20 +238,10 @@ def insts_rejudge(name, today):
         if t["check"] == "time" and m and t.get("predicted_warp_instructions") is not None:
             e = t["predicted_warp_instructions"] / m - 1
             errors.append((abs(e), t["kernel"], e))
-    errors.sort()
-    n, within = len(errors), sum(e <= 0.25 for e, _, _ in errors)
-    if not check(f"{name}: a warp instruction count for every time row with the counter",
-                 n == len(measured) and n > 0, f"{n} of {len(measured)}"):
-        return
-    misses = ", ".join(f"{k} {100 * s:+.0f}%" for e, k, s in errors if e > 0.25)
-    print(f"insts {name}: {within} of {n} within 25% of smsp__inst_executed; outside: "
-          f"{misses or 'none'}")
-    with open(os.path.join(ROOT, "benchmarks", "VERIFY.md")) as f:
-        m = re.search(rf"\*\*(\d+) of (\d+) reference kernels' warp instructions within 25% on "
-                      rf"the {CARDS[name]}\*\*", f.read())
-    if check(f"{name}: benchmarks/VERIFY.md records the warp instruction count", m is not None):
-        check(f"{name}: warp instructions within 25% on {within} kernels, at least the "
-              f"{m.group(1)} benchmarks/VERIFY.md records", within >= int(m.group(1)))
+    record_count(name, "insts", "warp instructions", "smsp__inst_executed", errors,
+                 check(f"{name}: a warp instruction count for every time row with the counter",
+                       len(errors) == len(measured) and len(errors) > 0,
+                       f"{len(errors)} of {len(measured)}"))
 
 
 def other_launch():
