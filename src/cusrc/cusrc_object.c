@@ -563,11 +563,60 @@ static bool address_only_read(const cnode *n, const var_info *v)
     return true;
 }
 
+static bool names_var(const cnode *n, const var_info *v)
+{
+    return n->kind == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(n->cur), v->decl);
+}
+
+static bool pointer_like(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    return t.kind == CXType_Pointer || t.kind == CXType_LValueReference ||
+           t.kind == CXType_RValueReference;
+}
+
+/* Does v (a local object, or a pointer to one) reach another name through
+ * which its fields could be written unseen: a pointer or reference
+ * initialised or assigned from it (`Solver &r = s;`, `Solver *q = p;`),
+ * a pointer to it handed to a parameter that points to non-const, or
+ * returned? (`&v` is address_only_read's; a reference parameter,
+ * x_arg_changer's.) */
+static bool escapes(const cnode *n, const var_info *v)
+{
+    if (names_var(n, v)) {
+        const cnode *arg = n, *p = n->parent;
+        while (p && (is_wrapper(p) || p->kind == CXCursor_CStyleCastExpr)) {
+            arg = p;
+            p = p->parent;
+        }
+        bool ptr = pointer_like(clang_getCursorType(v->decl));
+        if (!p)
+            return false;
+        if (p->kind == CXCursor_VarDecl)
+            return pointer_like(clang_getCursorType(p->cur));
+        if (p->kind == CXCursor_ReturnStmt)
+            return ptr;
+        if (p->kind == CXCursor_BinaryOperator && p->n_kids == 2 && p->kids[1] == arg &&
+            clang_getCursorBinaryOperatorKind(p->cur) == CXBinaryOperator_Assign)
+            return ptr;
+        if (p->kind == CXCursor_CallExpr &&
+            clang_getCanonicalType(clang_getCursorType(v->decl)).kind == CXType_Pointer)
+            return !read_only_arg(n);
+        return false;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (escapes(n->kids[i], v))
+            return true;
+    return false;
+}
+
 /* The one value a local object (or pointer to one) has at use. */
 static bool local_object(fn_ctx *f, var_info *v, cnode *use, obj_fields *out, int depth)
 {
     if (v->visiting || (v->addr_taken && !address_only_read(f->root, v)) || v->n_member_assigns ||
-        var_written(f->root, v) || x_arg_changer(f->root, v, 0, cn_spelled_at(use->cur)))
+        var_written(f->root, v) || escapes(f->root, v) ||
+        x_arg_changer(f->root, v, 0, cn_spelled_at(use->cur)))
         return false;
     cnode *value = NULL;
     if (v->init && !v->n_assigns)

@@ -57,5 +57,13 @@ int main()
     Solver *alias = &moved;
     alias->grow();
     moved.run(d, dev); // &moved handed out: not followed
+    Solver *copied = new Solver(32, 2);
+    Solver *other = copied; // a second pointer to it: not followed
+    other->rows = 1;
+    copied->run(d, dev);
+    Solver named(16, 2);
+    Solver &ref = named; // a reference to it: not followed
+    ref.rows = 1;
+    named.run(d, dev);
     return 0;
 }
