@@ -374,10 +374,14 @@ static void test_ncu_parse_quotes(void **state)
         "576\"\n"
         "\"1\",\"bank_x\",\"smsp__inst_executed_op_shared_ld.sum\",\"\",\"32,768\"\n"
         "\"2\",\"rf_vector_add\",\"dram__bytes_read.sum\",\"byte\",\"536,870,912\"\n"
-        "\"2\",\"rf_vector_add\",\"dram__bytes_write.sum\",\"byte\",\"245,366,784\"\n";
+        "\"2\",\"rf_vector_add\",\"dram__bytes_write.sum\",\"byte\",\"245,366,784\"\n"
+        "\"2\",\"rf_vector_add\",\"smsp__inst_executed.sum\",\"inst\",\"35,651,584\"\n";
     ncu_result r;
     assert_true(ncu_parse(csv, &r));
     assert_int_equal(r.n, 3);
+    /* The H200 record's rf_vector_add (tests/data/verify/h200-insts). */
+    assert_true(r.launches[2].warp_insts == 35651584);
+    assert_true(r.launches[0].warp_insts == -1);
     assert_string_equal(r.launches[0].kernel, "k");
     assert_true(r.launches[0].dram_read == -1);
     assert_true(r.launches[2].dram_read == 536870912 && r.launches[2].dram_write == 245366784);
