@@ -161,16 +161,12 @@ void vcounters_read(vrun *x)
                 /* An estimate against it: counted in the summary, fails nothing. */
                 json_object_set_new(row->detail, "counter_dram_bytes",
                                     json_real(l->dram_read + l->dram_write));
+            else if (row->check == VCHECK_TIME && l->warp_insts >= 0)
+                /* Beside the count the time row's issue term was built from:
+                 * an estimate, counted, fails nothing. */
+                json_object_set_new(row->detail, "counter_warp_instructions",
+                                    json_real(l->warp_insts));
         }
-    }
-    for (int ri = 0; st == NCU_USED && ri < r->n_rows; ri++) {
-        vrow *row = &r->rows[ri];
-        int ci = (int)(row->vc - m->cases);
-        const ncu_launch *l = ncu_find_launch(&nr, row->kernel, launch_rank(x, ci, row->kernel));
-        /* The executed warp instructions, beside the count the time row's
-         * issue term was built from: an estimate, counted, fails nothing. */
-        if (l && row->check == VCHECK_TIME && l->warp_insts >= 0)
-            json_object_set_new(row->detail, "counter_warp_instructions", json_real(l->warp_insts));
     }
     ncu_result_free(&nr);
     free(ncu);
