@@ -736,9 +736,9 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
              * loop's placed blocks, runs as often as the loop does: the
              * count is the loop's own, not a guess. */
             size_t loop_end = 0;
-            bool sure = !b->guessed || (every_pass(&c, k, &loop_end) && b->guess_loop &&
-                                        b->guess_loop == loop_end);
-            if (spans && (!b->guessed || every_pass(&c, k, NULL)))
+            bool each_pass = b->guessed && every_pass(&c, k, &loop_end);
+            bool sure = !b->guessed || (each_pass && b->guess_loop && b->guess_loop == loop_end);
+            if (spans && (!b->guessed || each_pass))
                 out->placed_chain_cycles += b->count * spans[k];
             out->warp_insts += insts;
             out->guessed += sure ? 0 : insts;
