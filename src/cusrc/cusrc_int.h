@@ -46,6 +46,7 @@ typedef struct var_info {
     struct cnode *loop; /* the loop statement that steps it, NULL if none */
     int visiting;       /* recursion guard while substituting */
     int uniform;        /* memo: 0 unknown, 1 same in every lane, 2 not */
+    int aliased;        /* memo (cusrc_object): 0 unknown, 1 fields safe to follow, 2 not */
 } var_info;
 
 typedef struct cusrc_tu cusrc_tu;

@@ -614,9 +614,13 @@ static bool escapes(const cnode *n, const var_info *v)
 /* The one value a local object (or pointer to one) has at use. */
 static bool local_object(fn_ctx *f, var_info *v, cnode *use, obj_fields *out, int depth)
 {
-    if (v->visiting || (v->addr_taken && !address_only_read(f->root, v)) || v->n_member_assigns ||
-        var_written(f->root, v) || escapes(f->root, v) ||
-        x_arg_changer(f->root, v, 0, cn_spelled_at(use->cur)))
+    /* The whole-function scans hold for every use: once per variable. */
+    if (!v->aliased)
+        v->aliased = (v->addr_taken && !address_only_read(f->root, v)) || v->n_member_assigns ||
+                             var_written(f->root, v) || escapes(f->root, v)
+                         ? 2
+                         : 1;
+    if (v->visiting || v->aliased == 2 || x_arg_changer(f->root, v, 0, cn_spelled_at(use->cur)))
         return false;
     cnode *value = NULL;
     if (v->init && !v->n_assigns)
