@@ -351,9 +351,11 @@ static void kernel_args(fn_ctx *f, cusrc_launch *l, cnode *call, int first)
     for (int i = 0; i < n; i++) {
         param_binding pb = {.parm = clang_Cursor_getArgument(kernel, (unsigned)i)};
         x_bind_fields(f, call, cn_expr_kid(call, first + i), &pb);
-        /* An object built by a constructor: its fields, at any depth. */
-        obj_fields obj;
-        x_object(f, cn_expr_kid(call, first + i), &obj);
+        /* An object built by a constructor, passed by value: its fields,
+         * at any depth (a pointer parameter's reads are of device memory). */
+        obj_fields obj = {0};
+        if (clang_getCanonicalType(clang_getCursorType(pb.parm)).kind == CXType_Record)
+            x_object(f, cn_expr_kid(call, first + i), &obj);
         char *pname = pb.n_fields || obj.n ? cn_spelling(pb.parm) : NULL;
         for (int k = 0; k < pb.n_fields + obj.n; k++) {
             const char *field = k < pb.n_fields ? pb.fields[k].name : obj.v[k - pb.n_fields].path;
