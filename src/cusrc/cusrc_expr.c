@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/symbolic/exprpoly.h"
 #include "cusrc/cusrc_walk.h"
 
 /* ---- expressions ---- */
@@ -416,12 +417,44 @@ static bool restrict_element(const cnode *t)
     return pt.kind == CXType_Pointer && clang_isRestrictQualifiedType(pt);
 }
 
-/* Whether every subscript of base's pointer in s names the element `text`:
- * LLVM keeps an element in a register across a loop only where it can
- * tell it apart from every other access through the same pointer, and an
- * offset it cannot compare (`c[i]` beside `c[n * n + i]`) keeps the loads
- * and stores in the loop (nvcc 13's PTX for both shapes). */
-static bool only_element(walker *w, const cnode *s, CXCursor base, const char *text, int depth)
+/* The element an access names, to tell it apart from others. */
+typedef struct element {
+    const char *text;
+    lref at;       /* its byte offset from its base */
+    int64_t width; /* bytes */
+} element;
+
+static int64_t access_width(const cnode *s)
+{
+    long long w = clang_Type_getSizeOf(clang_getCursorType(s->cur));
+    return w > 0 ? w : 0;
+}
+
+/* Whether access s through the same pointer as e never overlaps e: their
+ * offsets from one base differ by a constant at least as wide as either
+ * (`p[k + 1]` beside `p[k]`), for every value of every name. */
+static bool disjoint_from(walker *w, cnode *s, const element *e)
+{
+    if (!e->at.base || !e->at.off || !e->width)
+        return false;
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    wk_resolve_lvalue(w, s, &r, 0);
+    int64_t d = 0, width = access_width(s);
+    bool apart = r.base && r.off && width && strcmp(r.base, e->at.base) == 0 &&
+                 exprpoly_const_difference(r.off, e->at.off, &d) && (d >= e->width || -d >= width);
+    wk_lref_free(&r);
+    return apart;
+}
+
+/* Whether every subscript of base's pointer in s names the element e or
+ * one that never overlaps it: LLVM keeps an element in a register across
+ * a loop only where it can tell it apart from every other access through
+ * the same pointer. An offset it cannot compare (`c[i]` beside
+ * `c[n * n + i]`) keeps the loads and stores in the loop; one a constant
+ * away (a complex number's real and imaginary parts, HeCBench hexciton's
+ * `sigma_out[2 * (dim * i + j) + 1]` beside `[2 * (dim * i + j)]`) does
+ * not (nvcc 13's PTX for each shape). */
+static bool only_element(walker *w, cnode *s, CXCursor base, const element *e, int depth)
 {
     if (depth > 64)
         return false;
@@ -430,14 +463,14 @@ static bool only_element(walker *w, const cnode *s, CXCursor base, const char *t
         if (b && b->kind == CXCursor_DeclRefExpr &&
             clang_equalCursors(clang_getCursorReferenced(b->cur), base)) {
             char *st = cn_text_trunc(w->t, s->cur, 200);
-            bool same = strcmp(st, text) == 0;
+            bool same = strcmp(st, e->text) == 0;
             free(st);
-            if (!same)
+            if (!same && !disjoint_from(w, s, e))
                 return false;
         }
     }
     for (int i = 0; i < s->n_kids; i++)
-        if (!only_element(w, s->kids[i], base, text, depth + 1))
+        if (!only_element(w, s->kids[i], base, e, depth + 1))
             return false;
     return true;
 }
@@ -477,6 +510,9 @@ static int element_loops(walker *w, cnode *n, bool store)
         return f->n_loops;
     char *text = cn_text_trunc(w->t, s->cur, 200);
     bool promotable = restrict_element(s);
+    element e = {text, {SP_NONE, -1, NULL, NULL, NULL}, access_width(s)};
+    if (promotable)
+        wk_resolve_lvalue(w, s, &e.at, 0);
     int level = f->n_loops;
     while (level > 0) {
         loop_frame *fr = f->loops[level - 1];
@@ -486,11 +522,12 @@ static int element_loops(walker *w, cnode *n, bool store)
         bool promoted =
             promotable && stores_promotable(w, fr->stmt, fr->stmt, 0) &&
             only_element(w, fr->stmt, clang_getCursorReferenced(cn_strip_casts(s->kids[0])->cur),
-                         text, 0);
+                         &e, 0);
         if (!promoted && (store || !writes_only(w, fr->stmt, text, 0)))
             break;
         level--;
     }
+    wk_lref_free(&e.at);
     free(text);
     return level;
 }
@@ -523,13 +560,42 @@ static bool in_texts(char *const *texts, int n, const char *text)
     return false;
 }
 
-static void avail_add(walker *w, char *text)
+/* The __restrict__ pointer an element is reached through, or a null
+ * cursor. */
+static CXCursor restrict_base(cnode *n)
+{
+    cnode *s = n ? cn_strip(n) : NULL;
+    return s && restrict_element(s) ? clang_getCursorReferenced(cn_strip_casts(s->kids[0])->cur)
+                                    : clang_getNullCursor();
+}
+
+static void avail_add(walker *w, char *text, CXCursor base)
 {
     if (w->n_avail == w->cap_avail) {
         w->cap_avail = w->cap_avail ? 2 * w->cap_avail : 8;
         w->avail = xrealloc(w->avail, (size_t)w->cap_avail * sizeof *w->avail);
+        w->avail_base = xrealloc(w->avail_base, (size_t)w->cap_avail * sizeof *w->avail_base);
     }
+    w->avail_base[w->n_avail] = base;
     w->avail[w->n_avail++] = text;
+}
+
+/* After a store through __restrict__ pointer `base`: the elements read
+ * through other __restrict__ pointers are other objects, and LLVM keeps
+ * them in registers (noalias); every other element may have changed. */
+static void avail_keep_other_restrict(walker *w, CXCursor base)
+{
+    int kept = 0;
+    for (int i = 0; i < w->n_avail; i++) {
+        CXCursor b = w->avail_base[i];
+        if (!clang_Cursor_isNull(b) && !clang_equalCursors(b, base)) {
+            w->avail[kept] = w->avail[i];
+            w->avail_base[kept++] = b;
+        } else {
+            free(w->avail[i]);
+        }
+    }
+    w->n_avail = kept;
 }
 
 static bool avail_has(const walker *w, const char *text)
@@ -560,7 +626,17 @@ static void avail_after_write(walker *w, cnode *n)
     long keep = w->last_store;
     char *keep_text = w->last_store_text;
     w->last_store_text = NULL;
-    wk_avail_clear(w);
+    bool assigns =
+        n->n_kids == 2 && (n->kind == CXCursor_CompoundAssignOperator ||
+                           (n->kind == CXCursor_BinaryOperator &&
+                            clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign));
+    CXCursor written = assigns && !w->n_calls ? restrict_base(n->kids[0]) : clang_getNullCursor();
+    if (!clang_Cursor_isNull(written)) {
+        avail_keep_other_restrict(w, written);
+        last_store_clear(w);
+    } else {
+        wk_avail_clear(w);
+    }
     /* An assignment reads no memory but what its walk emitted (which ended
      * the last store where it read any): the store may still be
      * overwritten. A call may read anything. */
@@ -572,14 +648,11 @@ static void avail_after_write(walker *w, cnode *n)
     }
     if (w->pending_text && n->kind != CXCursor_CallExpr)
         store_ran(w);
-    if (w->n_calls || w->cse_off || n->n_kids != 2 ||
-        (n->kind != CXCursor_CompoundAssignOperator &&
-         !(n->kind == CXCursor_BinaryOperator &&
-           clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign)))
+    if (w->n_calls || w->cse_off || !assigns)
         return;
     cnode *t = cn_strip(n->kids[0]);
     if (plain_global_element(w, t))
-        avail_add(w, cn_text_trunc(w->t, t->cur, 200));
+        avail_add(w, cn_text_trunc(w->t, t->cur, 200), restrict_base(t));
 }
 
 static void emit_load(walker *w, cnode *n)
@@ -616,7 +689,7 @@ static void emit_load(walker *w, cnode *n)
     w->load_hoist = NULL;
     /* A load in a conditional arm may not have run. */
     if (text && !w->cse_off)
-        avail_add(w, text);
+        avail_add(w, text, restrict_base(n));
     else
         free(text);
 }

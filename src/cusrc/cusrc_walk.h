@@ -99,6 +99,7 @@ typedef struct walker {
      * change them (another store, a variable, a call). nvcc loads such an
      * element again from no memory. */
     char **avail;
+    CXCursor *avail_base; /* each one's __restrict__ pointer, or a null cursor */
     int n_avail, cap_avail;
     /* avail as a loop statement found it, for the loop's frame. */
     char **entry_avail;
