@@ -3,6 +3,7 @@
  * still in a register, a dead store, work hoisted out of a loop), each
  * operation it counts, the conditional arms it guards, the calls it walks
  * (cusrc_call). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -544,11 +545,19 @@ static void last_store_clear(walker *w)
     w->last_store = -1;
 }
 
+static void vec_clear(walker *w)
+{
+    for (int i = 0; i < w->n_vec; i++)
+        free(w->vec[i].elem);
+    w->n_vec = 0;
+}
+
 void wk_avail_clear(walker *w)
 {
     for (int i = 0; i < w->n_avail; i++)
         free(w->avail[i]);
     w->n_avail = 0;
+    vec_clear(w);
     last_store_clear(w);
 }
 
@@ -560,11 +569,27 @@ static bool in_texts(char *const *texts, int n, const char *text)
     return false;
 }
 
+/* The subscript a chain of `.field` members ends in (`a[i].pos.x`), or
+ * NULL where the chain goes through a pointer (`a[i].p->x`) or reaches no
+ * subscript. */
+static cnode *member_subscript(cnode *s)
+{
+    for (int depth = 0; s && s->kind == CXCursor_MemberRefExpr && depth < 8; depth++) {
+        if (s->n_kids != 1)
+            return NULL;
+        cnode *k = cn_strip(s->kids[0]);
+        if (!k || clang_getCanonicalType(clang_getCursorType(k->cur)).kind != CXType_Record)
+            return NULL;
+        s = k;
+    }
+    return s && s->kind == CXCursor_ArraySubscriptExpr ? s : NULL;
+}
+
 /* The __restrict__ pointer an element is reached through, or a null
  * cursor. */
 static CXCursor restrict_base(cnode *n)
 {
-    cnode *s = n ? cn_strip(n) : NULL;
+    cnode *s = n ? member_subscript(cn_strip(n)) : NULL;
     return s && restrict_element(s) ? clang_getCursorReferenced(cn_strip_casts(s->kids[0])->cur)
                                     : clang_getNullCursor();
 }
@@ -585,6 +610,7 @@ static void avail_add(walker *w, char *text, CXCursor base)
  * them in registers (noalias); every other element may have changed. */
 static void avail_keep_other_restrict(walker *w, CXCursor base)
 {
+    vec_clear(w);
     int kept = 0;
     for (int i = 0; i < w->n_avail; i++) {
         CXCursor b = w->avail_base[i];
@@ -603,12 +629,12 @@ static bool avail_has(const walker *w, const char *text)
     return in_texts(w->avail, w->n_avail, text);
 }
 
-/* A non-volatile element of global memory, addressed by a subscript. */
+/* A non-volatile element of global memory, addressed by a subscript, or a
+ * field of one reached by `.` (`a[i].x`). */
 static bool plain_global_element(walker *w, cnode *n)
 {
     cnode *s = cn_strip(n);
-    if (s->kind != CXCursor_ArraySubscriptExpr ||
-        clang_isVolatileQualifiedType(clang_getCursorType(s->cur)))
+    if (!member_subscript(s) || clang_isVolatileQualifiedType(clang_getCursorType(s->cur)))
         return false;
     lref r = {SP_NONE, -1, NULL, NULL, NULL};
     wk_resolve_lvalue(w, s, &r, 0);
@@ -618,6 +644,68 @@ static bool plain_global_element(walker *w, cnode *n)
 }
 
 static void store_ran(walker *w);
+
+/* The name of the local variable an assignment writes (`acc`, `tmp.x`),
+ * where it is one held in registers: not a reference, not reached through
+ * a pointer, not __shared__. NULL otherwise. */
+static char *local_written(walker *w, cnode *target)
+{
+    cnode *s = cn_strip(target);
+    for (int depth = 0; s && s->kind == CXCursor_MemberRefExpr && depth < 8; depth++) {
+        if (s->n_kids != 1)
+            return NULL;
+        s = cn_strip(s->kids[0]);
+        if (!s || clang_getCanonicalType(clang_getCursorType(s->cur)).kind != CXType_Record)
+            return NULL;
+    }
+    if (!s || s->kind != CXCursor_DeclRefExpr || is_memory_lvalue(w, s))
+        return NULL;
+    CXCursor d = clang_getCursorReferenced(s->cur);
+    CXType t = clang_getCanonicalType(clang_getCursorType(d));
+    if ((d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl) ||
+        t.kind == CXType_LValueReference || t.kind == CXType_RValueReference ||
+        clang_getCursorSemanticParent(d).kind == CXCursor_TranslationUnit)
+        return NULL;
+    return cn_spelling(d);
+}
+
+/* Whether name appears in text as a whole identifier. */
+static bool names_in(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after)
+            return true;
+    }
+    return false;
+}
+
+/* After a write to a local variable: memory is as it was; only the
+ * elements whose address names it may now be others. */
+static void avail_drop_naming(walker *w, const char *name)
+{
+    int kept = 0;
+    for (int i = 0; i < w->n_avail; i++) {
+        if (names_in(w->avail[i], name)) {
+            free(w->avail[i]);
+            continue;
+        }
+        w->avail_base[kept] = w->avail_base[i];
+        w->avail[kept++] = w->avail[i];
+    }
+    w->n_avail = kept;
+    int kv = 0;
+    for (int i = 0; i < w->n_vec; i++) {
+        if (names_in(w->vec[i].elem, name)) {
+            free(w->vec[i].elem);
+            continue;
+        }
+        w->vec[kv++] = w->vec[i];
+    }
+    w->n_vec = kv;
+}
 
 /* After a write: an element stored stays in its register; everything
  * else may have changed. */
@@ -631,12 +719,17 @@ static void avail_after_write(walker *w, cnode *n)
                            (n->kind == CXCursor_BinaryOperator &&
                             clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign));
     CXCursor written = assigns && !w->n_calls ? restrict_base(n->kids[0]) : clang_getNullCursor();
+    char *local = assigns && !w->n_calls ? local_written(w, n->kids[0]) : NULL;
     if (!clang_Cursor_isNull(written)) {
         avail_keep_other_restrict(w, written);
+        last_store_clear(w);
+    } else if (local) {
+        avail_drop_naming(w, local);
         last_store_clear(w);
     } else {
         wk_avail_clear(w);
     }
+    free(local);
     /* An assignment reads no memory but what its walk emitted (which ended
      * the last store where it read any): the store may still be
      * overwritten. A call may read anything. */
@@ -655,13 +748,86 @@ static void avail_after_write(walker *w, cnode *n)
         avail_add(w, cn_text_trunc(w->t, t->cur, 200), restrict_base(t));
 }
 
+/* A field of an element of a vector-like record: a record no larger than
+ * 16 bytes aligned to its size (float2, double2, float4, an __align__(16)
+ * struct of four ints), whose fields LLVM's load-store vectorizer loads
+ * with one wide load (ld.global.v2.f64). */
+static cnode *vector_field(cnode *n, int64_t *field, int64_t *size)
+{
+    cnode *s = cn_strip(n);
+    if (!s || s->kind != CXCursor_MemberRefExpr || s->n_kids != 1)
+        return NULL;
+    cnode *e = cn_strip(s->kids[0]);
+    if (!e || e->kind != CXCursor_ArraySubscriptExpr)
+        return NULL;
+    CXType rt = clang_getCanonicalType(clang_getCursorType(e->cur));
+    long long sz = clang_Type_getSizeOf(rt), al = clang_Type_getAlignOf(rt);
+    long long fw = clang_Type_getSizeOf(clang_getCursorType(s->cur));
+    char *fname = cn_spelling(clang_getCursorReferenced(s->cur));
+    long long bits = fname ? clang_Type_getOffsetOf(rt, fname) : -1;
+    free(fname);
+    if (rt.kind != CXType_Record || sz <= 0 || sz > 16 || al != sz || fw <= 0 || fw >= sz ||
+        bits < 0 || bits % 8)
+        return NULL;
+    *field = bits / 8;
+    *size = sz;
+    return e;
+}
+
+/* A load of a field of a vector-like element another field of which was
+ * loaded in this block: the two are one wide load. The first site widens
+ * to the whole element (once); true when n needs no load of its own. */
+static bool joins_vector_load(walker *w, cnode *n)
+{
+    int64_t field = 0, size = 0;
+    cnode *e = w->cse_off ? NULL : vector_field(n, &field, &size);
+    if (!e)
+        return false;
+    char *et = cn_text_trunc(w->t, e->cur, 200);
+    for (int i = 0; i < w->n_vec; i++) {
+        vec_load *v = &w->vec[i];
+        if (strcmp(v->elem, et) != 0 || v->site < 0 || (size_t)v->site >= w->u->n_accesses)
+            continue;
+        free(et);
+        mem_access *a = &w->u->accesses[v->site];
+        if (a->width < v->size) {
+            expr *start = expr_binary(OP_SUB, a->byte_offset, expr_const(v->field));
+            a->byte_offset = expr_simplify(start);
+            expr_free(start);
+            wk_add_count(w, CNT_GLD, v->size - a->width);
+            a->width = (int)v->size;
+        }
+        return true;
+    }
+    free(et);
+    return false;
+}
+
+/* After the load of n was emitted as site `site`: the element's first. */
+static void vec_record(walker *w, cnode *n, size_t site)
+{
+    int64_t field = 0, size = 0;
+    cnode *e = w->cse_off ? NULL : vector_field(n, &field, &size);
+    if (!e || site + 1 != w->u->n_accesses || w->u->accesses[site].is_store ||
+        w->u->accesses[site].space != SPACE_GLOBAL)
+        return;
+    if (w->n_vec == w->cap_vec) {
+        w->cap_vec = w->cap_vec ? 2 * w->cap_vec : 8;
+        w->vec = xrealloc(w->vec, (size_t)w->cap_vec * sizeof *w->vec);
+    }
+    w->vec[w->n_vec++] = (vec_load){cn_text_trunc(w->t, e->cur, 200), (long)site, field, size};
+}
+
 static void emit_load(walker *w, cnode *n)
 {
     char *text = NULL;
     if (!w->n_calls && plain_global_element(w, n)) {
         text = cn_text_trunc(w->t, cn_strip(n)->cur, 200);
-        if (avail_has(w, text)) {
-            free(text);
+        if (avail_has(w, text) || joins_vector_load(w, n)) {
+            if (!w->cse_off && !avail_has(w, text))
+                avail_add(w, text, restrict_base(n));
+            else
+                free(text);
             return; /* the value is in a register */
         }
     }
@@ -685,7 +851,10 @@ static void emit_load(walker *w, cnode *n)
         fr->entry_avail[fr->n_entry_avail++] = xstrdup(text);
     }
     last_store_clear(w); /* the load may read what it stored */
+    size_t site = w->u->n_accesses;
     wk_emit_access(w, n, false);
+    if (text && level == w->f->n_loops)
+        vec_record(w, n, site);
     w->load_hoist = NULL;
     /* A load in a conditional arm may not have run. */
     if (text && !w->cse_off)
@@ -747,6 +916,7 @@ static void store_ran(walker *w)
         access_free(dead);
         memmove(dead, dead + 1, (u->n_accesses - (size_t)i - 1) * sizeof *dead);
         u->n_accesses--;
+        vec_clear(w); /* the sites after it moved */
         w->pending_store--;
     }
     last_store_clear(w);

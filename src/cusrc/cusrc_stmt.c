@@ -864,6 +864,7 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
     wk_avail_clear(&w);
     free(w.avail);
     free(w.avail_base);
+    free(w.vec);
     for (int i = 0; i < w.n_entry_avail; i++)
         free(w.entry_avail[i]);
     free(w.entry_avail);

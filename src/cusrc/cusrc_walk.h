@@ -57,6 +57,13 @@ typedef struct call_frame {
     struct call_frame *up;
 } call_frame;
 
+typedef struct vec_load {
+    char *elem;    /* the element's text, `h[i * n + k]` */
+    long site;     /* its load's index in the unit's accesses */
+    int64_t field; /* offset of the field that load read */
+    int64_t size;  /* the element's bytes */
+} vec_load;
+
 typedef struct walker {
     /* The walkers above cusrc_call.c (cusrc_expr.c, cusrc_stmt.c). */
     void (*walk_expr)(struct walker *w, cnode *n);
@@ -101,6 +108,11 @@ typedef struct walker {
     char **avail;
     CXCursor *avail_base; /* each one's __restrict__ pointer, or a null cursor */
     int n_avail, cap_avail;
+    /* Elements of vector-like records (float2, double4) a field of which
+     * was loaded since control last branched, with nothing written since:
+     * a load of another field joins that load (cusrc_expr.c). */
+    struct vec_load *vec;
+    int n_vec, cap_vec;
     /* avail as a loop statement found it, for the loop's frame. */
     char **entry_avail;
     int n_entry_avail;
