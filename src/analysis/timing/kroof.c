@@ -373,6 +373,38 @@ static void count_totals(const kroof_input *in, const kroof_defines *defs, kroof
                      (!branches.ifs_uniform && (arms.every_thread || c->n_unweighted_arms));
 }
 
+/* What stopped the counts: the name evaluation met first, except that a
+ * thread index left in a count means its sum over the threads could not
+ * be taken; where an unbound loop trip count is what stopped it, that
+ * loop is the reason to give, not the index (which has no value to bind). */
+static char *unbound_reason(expr *const *counts, int n, const expr_env *env, const char *why)
+{
+    expr_builtin b;
+    bool index = why && expr_builtin_from_name(why, &b) &&
+                 ((b >= SYM_TID_X && b <= SYM_TID_Z) || (b >= SYM_BID_X && b <= SYM_BID_Z));
+    for (int i = 0; index && i < n; i++) {
+        expr_sym_ref syms[16];
+        int ns = 0;
+        bool overflow = false;
+        if (!counts[i])
+            continue;
+        expr_unbound_syms(counts[i], env, syms, &ns, 16, &overflow);
+        for (int j = 0; j < ns; j++) {
+            int line;
+            if (syms[j].builtin == SYM_NAMED && syms[j].name &&
+                sscanf(syms[j].name, "trips_L%d", &line) == 1) {
+                char buf[160];
+                snprintf(buf, sizeof buf,
+                         "the trip count of the loop at line %d, which gpulint cannot write as an "
+                         "expression",
+                         line);
+                return xstrdup(buf);
+            }
+        }
+    }
+    return xstrdup(why ? why : "a value is unknown");
+}
+
 /* Evaluates the totals with --define and the trip counts the launch
  * determines; false (k->unbound set) when a name has no value. */
 static bool evaluate(const kroof_input *in, const kroof_defines *defs, const expr *threads,
@@ -420,7 +452,7 @@ static bool evaluate(const kroof_input *in, const kroof_defines *defs, const exp
         k->threads_value = (double)val;
     }
     if (!k->known)
-        k->unbound = xstrdup(why ? why : "a value is unknown");
+        k->unbound = unbound_reason(counts, 5, &env, why);
     return k->known;
 }
 
