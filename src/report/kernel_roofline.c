@@ -608,6 +608,15 @@ static json_t *load_phases_json(const loadlat *l)
     }
     return phases;
 }
+/* Which lower count sets the floor: "l1", "dram" or "compute". */
+static const char *floor_term_key(const kroof *k)
+{
+    if (k->l1_time >= k->min_time && k->l1_time > 0)
+        return "l1";
+    if (k->memory_time >= k->min_time && k->memory_time > 0)
+        return "dram";
+    return "compute";
+}
 
 json_t *kroof_json(const kroof *k)
 {
@@ -704,13 +713,17 @@ json_t *kroof_json(const kroof *k)
         json_object_set_new(o, "min_time_s", json_real(k->min_time));
         json_object_set_new(o, "compute_time_s", json_real(k->compute_time));
         json_object_set_new(o, "compute_time_lower_s", json_real(k->compute_time_lower));
-        json_object_set_new(o, "min_time_term",
-                            json_text(k->l1_time >= k->min_time && k->l1_time > 0 ? "l1"
-                                      : k->memory_time >= k->min_time && k->memory_time > 0
-                                          ? "dram"
-                                          : "compute"));
+        json_object_set_new(o, "min_time_term", json_text(floor_term_key(k)));
         json_object_set_new(o, "memory_time_s", json_real(k->memory_time));
         json_object_set_new(o, "l1_time_s", json_real(k->l1_time));
+    } else if (k->floor_only) {
+        /* A floor from the counts that are known; no estimate, no limiter. */
+        json_object_set_new(o, "min_time_s", json_real(k->min_time));
+        json_object_set_new(o, "compute_time_lower_s", json_real(k->compute_time_lower));
+        json_object_set_new(o, "min_time_term", json_text(floor_term_key(k)));
+        json_object_set_new(o, "memory_time_s", json_real(k->memory_time));
+        json_object_set_new(o, "l1_time_s", json_real(k->l1_time));
+        json_object_set_new(o, "floor_only", json_true());
     } else if (k->why_no_bound) {
         json_object_set_new(o, "reason", json_text(k->why_no_bound));
     }
@@ -797,11 +810,35 @@ static bool flops_exact(const kroof *k)
 /* Which lower count sets the floor, in words. */
 static const char *floor_term(const kroof *k)
 {
-    if (k->l1_time >= k->min_time && k->l1_time > 0)
-        return "L1's load sectors";
-    if (k->memory_time >= k->min_time && k->memory_time > 0)
-        return "the DRAM bytes alone, cold L2";
-    return "the FLOPs every run does";
+    const char *key = floor_term_key(k);
+    return !strcmp(key, "l1")     ? "L1's load sectors"
+           : !strcmp(key, "dram") ? "the DRAM bytes alone, cold L2"
+                                  : "the FLOPs every run does";
+}
+
+/* Why the bound was not computed, and the floor the counts that are
+ * known still give. The sizes block after the roofline names each unbound
+ * name once, with the launches it leaves unsized and how to bind it; an
+ * entry of one thread (no launch) is not among them. */
+static void unbound_text(sbuf *out, const kroof *k)
+{
+    if (strchr(k->unbound, ' '))
+        /* Not a name but why a value cannot be known (read from
+         * memory, floating point): nothing to bind. */
+        sbuf_addf(out, "\n      bound not computed: a size is not known (%s)", k->unbound);
+    else if (k->per_thread)
+        sbuf_addf(out,
+                  "\n      bound not computed: '%s' has no value (no analysed launch of this "
+                  "kernel gives it one; --define %s=VALUE binds it)",
+                  k->unbound, k->unbound);
+    else
+        sbuf_addf(out, "\n      bound not computed: '%s' has no value (see sizes, below)",
+                  k->unbound);
+    if (k->floor_only) {
+        char b[48];
+        sbuf_addf(out, "\n      at least %s (%s, from the counts that are known)",
+                  roofline_fmt_time(k->min_time, b, sizeof b), floor_term(k));
+    }
 }
 
 void kroof_text(sbuf *out, const kroof *k)
@@ -933,21 +970,7 @@ void kroof_text(sbuf *out, const kroof *k)
                   roofline_fmt_si(k->attainable, "FLOP/s", a, sizeof a),
                   roofline_fmt_time(k->min_time, b, sizeof b), k->memory_bound ? " (cold L2)" : "");
     } else if (!k->known) {
-        /* The sizes block after the roofline names each once, with the
-         * launches it leaves unsized and how to bind it; an entry of one
-         * thread (no launch) is not among them. */
-        if (strchr(k->unbound, ' '))
-            /* Not a name but why a value cannot be known (read from
-             * memory, floating point): nothing to bind. */
-            sbuf_addf(out, "\n      bound not computed: a size is not known (%s)", k->unbound);
-        else if (k->per_thread)
-            sbuf_addf(out,
-                      "\n      bound not computed: '%s' has no value (no analysed launch of this "
-                      "kernel gives it one; --define %s=VALUE binds it)",
-                      k->unbound, k->unbound);
-        else
-            sbuf_addf(out, "\n      bound not computed: '%s' has no value (see sizes, below)",
-                      k->unbound);
+        unbound_text(out, k);
     } else if (!k->per_thread && !k->no_product && k->why_no_bound) {
         sbuf_addf(out, "\n      no time bound: %s", k->why_no_bound);
     }

@@ -553,6 +553,39 @@ static void bound(const gpu_product *product, kroof *k)
     k->attainable = k->min_time > 0 ? total / k->min_time : 0;
 }
 
+/* Counts not all known still bound the time by those that are: the
+ * compulsory DRAM bytes, L1's certain load sectors and the FLOPs every run
+ * does, each a lower count (docs/roofline.md, "Lower, estimate, upper").
+ * A floor with no estimate beside it. */
+static void floor_from_known(const gpu_product *product, kroof *k)
+{
+    roof_ceilings bw;
+    const char *w = NULL;
+    if (!product || k->per_thread ||
+        !roofline_ceilings(product, PREC_FP32, ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &bw, &w) ||
+        bw.bandwidth.used <= 0)
+        return;
+    double t_lower = 0;
+    for (int i = 0; i < 4 && !k->annotated; i++) {
+        double lower = flops_floor(k, i);
+        roof_ceilings c;
+        if (lower > 0 &&
+            roofline_ceilings(product, prec_ceiling[i], ROOF_CLOCK_BOOST, ROOF_PREFER_AUTO, &c,
+                              &w) &&
+            c.flops.used > 0)
+            t_lower = fmax(t_lower, lower / c.flops.used);
+    }
+    double dram = k->has_compulsory ? 32 * k->compulsory_read_sectors +
+                                          fmax(0, k->compulsory_write - (double)product->l2_bytes)
+                                    : 0;
+    double l1_cycles = k->has_traffic ? (double)k->certain_units[TRAFFIC_LOAD] / 4.0 : 0;
+    k->compute_time_lower = t_lower;
+    k->memory_time = dram / bw.bandwidth.used;
+    k->l1_time = l1_cycles / ((double)product->sm_count * product->boost_clock_mhz * 1e6);
+    k->min_time = fmax(fmax(t_lower, k->memory_time), k->l1_time);
+    k->floor_only = k->min_time > 0;
+}
+
 /* L1 is write-through for global stores, so every store sector goes to
  * L2. A load sector reaches L2 when L1 does not hold it: taken here as once
  * per block for each sector the block covers (the block's warps run
@@ -713,6 +746,8 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
     }
     if (known)
         bound(product, k);
+    else
+        floor_from_known(product, k);
 }
 
 void kroof_free(kroof *k)

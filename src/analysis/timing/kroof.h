@@ -84,6 +84,9 @@ typedef struct kroof {
     size_t n_issue_sites;
     /* With a product: */
     bool has_bound;
+    /* Not every count known (!known), yet those that are bound the time:
+     * min_time and its parts are set, nothing else of the bound. */
+    bool floor_only;
     /* l1_time: the load sectors that are certain at the L1 data stage's
      * rate (one 128-byte wavefront per SM per clock), at least; a part of
      * min_time. */
