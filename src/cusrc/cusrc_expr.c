@@ -646,8 +646,9 @@ static bool plain_global_element(walker *w, cnode *n)
 static void store_ran(walker *w);
 
 /* The name of the local variable an assignment writes (`acc`, `tmp.x`),
- * where it is one held in registers: not a reference, not reached through
- * a pointer, not __shared__. NULL otherwise. */
+ * where it is one held in registers: a local or parameter of the function
+ * being walked, not a reference, not __shared__, its address never taken.
+ * NULL otherwise. */
 static char *local_written(walker *w, cnode *target)
 {
     cnode *s = cn_strip(target);
@@ -662,9 +663,11 @@ static char *local_written(walker *w, cnode *target)
         return NULL;
     CXCursor d = clang_getCursorReferenced(s->cur);
     CXType t = clang_getCanonicalType(clang_getCursorType(d));
-    if ((d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl) ||
-        t.kind == CXType_LValueReference || t.kind == CXType_RValueReference ||
-        clang_getCursorSemanticParent(d).kind == CXCursor_TranslationUnit)
+    /* One whose address was taken may be read through a pointer an
+     * element's text does not name (`a[*pj]`). */
+    var_info *v = fn_var(w->f, d);
+    if (!v || v->addr_taken || v->is_shared || t.kind == CXType_LValueReference ||
+        t.kind == CXType_RValueReference)
         return NULL;
     return cn_spelling(d);
 }

@@ -3,9 +3,10 @@
 // loaded again, and fields of one element of a vector-like type (double2,
 // float4: aligned to their size) are one wide load (`cmac`: four
 // ld.global.nc.v2.f64 an iteration for sixteen field reads). A local
-// written that the address names (`shift`'s j) ends what was held; float3
-// (12 bytes, aligned to 4) has no wide load (`xyz`: three ld.global a
-// thread).
+// written that the address names (`shift`'s j) ends what was held, and so
+// does one whose address was taken (`through`: `a[*pj]` names no j; two
+// ld.global each); float3 (12 bytes, aligned to 4) has no wide load
+// (`xyz`: three ld.global a thread).
 __global__ void cmac(const double2 *__restrict__ a, const double2 *__restrict__ b,
                      double2 *__restrict__ out, int n)
 {
@@ -26,6 +27,16 @@ __global__ void shift(const float4 *__restrict__ a, float *__restrict__ out)
     float s = a[j].x;
     j = j + 1;
     s += a[j].x;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+__global__ void through(const float4 *__restrict__ a, float *__restrict__ out)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int *pj = &j;
+    float s = a[*pj].x;
+    j = j + 1;
+    s += a[*pj].x;
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
@@ -53,6 +64,7 @@ int main()
     cudaMalloc(&o, 4 * 65536);
     cmac<<<256, 256>>>(a, b, out, n);
     shift<<<256, 256>>>(v, o);
+    through<<<256, 256>>>(v, o);
     xyz<<<256, 256>>>(p, o);
     return 0;
 }
