@@ -923,7 +923,7 @@ void kroof_text(sbuf *out, const kroof *k)
         sbuf_addf(out, "\n      DRAM footprint is a lower bound: %s", k->compulsory_why);
     if (k->flops_estimate && !k->incomplete)
         sbuf_addf(out, "\n      FLOPs partly estimated: %s", k->flops_estimate);
-    if (k->incomplete && k->has_bound) {
+    if (k->incomplete && (k->has_bound || k->floor_only)) {
         char b[48];
         sbuf_addf(out,
                   "\n      at least %s (%s, from what was counted): the kernel could not be "
