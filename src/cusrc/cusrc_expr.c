@@ -3,7 +3,6 @@
  * still in a register, a dead store, work hoisted out of a loop), each
  * operation it counts, the conditional arms it guards, the calls it walks
  * (cusrc_call). */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -594,14 +593,29 @@ static CXCursor restrict_base(cnode *n)
                                     : clang_getNullCursor();
 }
 
-static void avail_add(walker *w, char *text, CXCursor base)
+/* Whether expression n reads variable d, however its text spells it (a
+ * macro's body included: `a[IDX]` with IDX spelling out j). */
+static bool reads_var(const cnode *n, CXCursor d, int depth)
+{
+    if (depth > 64)
+        return true;
+    if (n->kind == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(n->cur), d))
+        return true;
+    for (int i = 0; i < n->n_kids; i++)
+        if (reads_var(n->kids[i], d, depth + 1))
+            return true;
+    return false;
+}
+
+/* Holds the element n, spelled text (taken), in a register. */
+static void avail_add(walker *w, char *text, cnode *n)
 {
     if (w->n_avail == w->cap_avail) {
         w->cap_avail = w->cap_avail ? 2 * w->cap_avail : 8;
         w->avail = xrealloc(w->avail, (size_t)w->cap_avail * sizeof *w->avail);
-        w->avail_base = xrealloc(w->avail_base, (size_t)w->cap_avail * sizeof *w->avail_base);
+        w->avail_meta = xrealloc(w->avail_meta, (size_t)w->cap_avail * sizeof *w->avail_meta);
     }
-    w->avail_base[w->n_avail] = base;
+    w->avail_meta[w->n_avail] = (avail_meta){restrict_base(n), n};
     w->avail[w->n_avail++] = text;
 }
 
@@ -613,10 +627,10 @@ static void avail_keep_other_restrict(walker *w, CXCursor base)
     vec_clear(w);
     int kept = 0;
     for (int i = 0; i < w->n_avail; i++) {
-        CXCursor b = w->avail_base[i];
+        CXCursor b = w->avail_meta[i].base;
         if (!clang_Cursor_isNull(b) && !clang_equalCursors(b, base)) {
-            w->avail[kept] = w->avail[i];
-            w->avail_base[kept++] = b;
+            w->avail_meta[kept] = w->avail_meta[i];
+            w->avail[kept++] = w->avail[i];
         } else {
             free(w->avail[i]);
         }
@@ -645,22 +659,22 @@ static bool plain_global_element(walker *w, cnode *n)
 
 static void store_ran(walker *w);
 
-/* The name of the local variable an assignment writes (`acc`, `tmp.x`),
+/* The local variable an assignment writes (`acc`, `tmp.x`),
  * where it is one held in registers: a local or parameter of the function
  * being walked, not a reference, not __shared__, its address never taken.
- * NULL otherwise. */
-static char *local_written(walker *w, cnode *target)
+ * A null cursor otherwise. */
+static CXCursor local_written(walker *w, cnode *target)
 {
     cnode *s = cn_strip(target);
     for (int depth = 0; s && s->kind == CXCursor_MemberRefExpr && depth < 8; depth++) {
         if (s->n_kids != 1)
-            return NULL;
+            return clang_getNullCursor();
         s = cn_strip(s->kids[0]);
         if (!s || clang_getCanonicalType(clang_getCursorType(s->cur)).kind != CXType_Record)
-            return NULL;
+            return clang_getNullCursor();
     }
     if (!s || s->kind != CXCursor_DeclRefExpr || is_memory_lvalue(w, s))
-        return NULL;
+        return clang_getNullCursor();
     CXCursor d = clang_getCursorReferenced(s->cur);
     CXType t = clang_getCanonicalType(clang_getCursorType(d));
     /* One whose address was taken may be read through a pointer an
@@ -668,40 +682,27 @@ static char *local_written(walker *w, cnode *target)
     var_info *v = fn_var(w->f, d);
     if (!v || v->addr_taken || v->is_shared || t.kind == CXType_LValueReference ||
         t.kind == CXType_RValueReference)
-        return NULL;
-    return cn_spelling(d);
+        return clang_getNullCursor();
+    return d;
 }
 
-/* Whether name appears in text as a whole identifier. */
-static bool names_in(const char *text, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
-        bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
-        if (!before && !after)
-            return true;
-    }
-    return false;
-}
-
-/* After a write to a local variable: memory is as it was; only the
- * elements whose address names it may now be others. */
-static void avail_drop_naming(walker *w, const char *name)
+/* After a write to local variable d: memory is as it was; only the
+ * elements whose address reads d may now be others. */
+static void avail_drop_reading(walker *w, CXCursor d)
 {
     int kept = 0;
     for (int i = 0; i < w->n_avail; i++) {
-        if (names_in(w->avail[i], name)) {
+        if (reads_var(w->avail_meta[i].node, d, 0)) {
             free(w->avail[i]);
             continue;
         }
-        w->avail_base[kept] = w->avail_base[i];
+        w->avail_meta[kept] = w->avail_meta[i];
         w->avail[kept++] = w->avail[i];
     }
     w->n_avail = kept;
     int kv = 0;
     for (int i = 0; i < w->n_vec; i++) {
-        if (names_in(w->vec[i].elem, name)) {
+        if (reads_var(w->vec[i].node, d, 0)) {
             free(w->vec[i].elem);
             continue;
         }
@@ -722,17 +723,16 @@ static void avail_after_write(walker *w, cnode *n)
                            (n->kind == CXCursor_BinaryOperator &&
                             clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign));
     CXCursor written = assigns && !w->n_calls ? restrict_base(n->kids[0]) : clang_getNullCursor();
-    char *local = assigns && !w->n_calls ? local_written(w, n->kids[0]) : NULL;
+    CXCursor local = assigns && !w->n_calls ? local_written(w, n->kids[0]) : clang_getNullCursor();
     if (!clang_Cursor_isNull(written)) {
         avail_keep_other_restrict(w, written);
         last_store_clear(w);
-    } else if (local) {
-        avail_drop_naming(w, local);
+    } else if (!clang_Cursor_isNull(local)) {
+        avail_drop_reading(w, local);
         last_store_clear(w);
     } else {
         wk_avail_clear(w);
     }
-    free(local);
     /* An assignment reads no memory but what its walk emitted (which ended
      * the last store where it read any): the store may still be
      * overwritten. A call may read anything. */
@@ -748,7 +748,7 @@ static void avail_after_write(walker *w, cnode *n)
         return;
     cnode *t = cn_strip(n->kids[0]);
     if (plain_global_element(w, t))
-        avail_add(w, cn_text_trunc(w->t, t->cur, 200), restrict_base(t));
+        avail_add(w, cn_text_trunc(w->t, t->cur, 200), t);
 }
 
 /* A field of an element of a vector-like record: a record no larger than
@@ -818,7 +818,7 @@ static void vec_record(walker *w, cnode *n, size_t site)
         w->cap_vec = w->cap_vec ? 2 * w->cap_vec : 8;
         w->vec = xrealloc(w->vec, (size_t)w->cap_vec * sizeof *w->vec);
     }
-    w->vec[w->n_vec++] = (vec_load){cn_text_trunc(w->t, e->cur, 200), (long)site, field, size};
+    w->vec[w->n_vec++] = (vec_load){cn_text_trunc(w->t, e->cur, 200), e, (long)site, field, size};
 }
 
 static void emit_load(walker *w, cnode *n)
@@ -828,7 +828,7 @@ static void emit_load(walker *w, cnode *n)
         text = cn_text_trunc(w->t, cn_strip(n)->cur, 200);
         if (avail_has(w, text) || joins_vector_load(w, n)) {
             if (!w->cse_off && !avail_has(w, text))
-                avail_add(w, text, restrict_base(n));
+                avail_add(w, text, n);
             else
                 free(text);
             return; /* the value is in a register */
@@ -861,7 +861,7 @@ static void emit_load(walker *w, cnode *n)
     w->load_hoist = NULL;
     /* A load in a conditional arm may not have run. */
     if (text && !w->cse_off)
-        avail_add(w, text, restrict_base(n));
+        avail_add(w, text, n);
     else
         free(text);
 }

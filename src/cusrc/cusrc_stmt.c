@@ -167,8 +167,8 @@ static exit_info walk_stmt(walker *w, cnode *s)
         w->entry_avail = w->avail;
         w->n_entry_avail = w->n_avail;
         w->avail = NULL;
-        free(w->avail_base);
-        w->avail_base = NULL;
+        free(w->avail_meta);
+        w->avail_meta = NULL;
         w->n_avail = w->cap_avail = 0;
     }
     if (control || !s || !s->parent || s->parent->kind != CXCursor_CompoundStmt)
@@ -863,7 +863,7 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
     free(w.pending_text);
     wk_avail_clear(&w);
     free(w.avail);
-    free(w.avail_base);
+    free(w.avail_meta);
     free(w.vec);
     for (int i = 0; i < w.n_entry_avail; i++)
         free(w.entry_avail[i]);

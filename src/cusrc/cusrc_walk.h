@@ -57,11 +57,20 @@ typedef struct call_frame {
     struct call_frame *up;
 } call_frame;
 
+/* An element held in a register (walker.avail): the __restrict__ pointer
+ * it is read through (a null cursor if none), and its node in the
+ * kernel's tree (what its address reads, whatever its text spells). */
+typedef struct avail_meta {
+    CXCursor base;
+    const struct cnode *node;
+} avail_meta;
+
 typedef struct vec_load {
-    char *elem;    /* the element's text, `h[i * n + k]` */
-    long site;     /* its load's index in the unit's accesses */
-    int64_t field; /* offset of the field that load read */
-    int64_t size;  /* the element's bytes */
+    char *elem;               /* the element's text, `h[i * n + k]` */
+    const struct cnode *node; /* the element in the kernel's tree */
+    long site;                /* its load's index in the unit's accesses */
+    int64_t field;            /* offset of the field that load read */
+    int64_t size;             /* the element's bytes */
 } vec_load;
 
 typedef struct walker {
@@ -106,7 +115,7 @@ typedef struct walker {
      * change them (another store, a variable, a call). nvcc loads such an
      * element again from no memory. */
     char **avail;
-    CXCursor *avail_base; /* each one's __restrict__ pointer, or a null cursor */
+    struct avail_meta *avail_meta; /* what each one reads through */
     int n_avail, cap_avail;
     /* Elements of vector-like records (float2, double4) a field of which
      * was loaded since control last branched, with nothing written since:

@@ -4,7 +4,8 @@
 // float4: aligned to their size) are one wide load (`cmac`: four
 // ld.global.nc.v2.f64 an iteration for sixteen field reads). A local
 // written that the address names (`shift`'s j) ends what was held, and so
-// does one whose address was taken (`through`: `a[*pj]` names no j; two
+// does one whose address was taken (`through`: `a[*pj]` names no j) or
+// that a macro hides (`hidden`: `a[AT].x`, AT spelling out j; two
 // ld.global each); float3 (12 bytes, aligned to 4) has no wide load
 // (`xyz`: three ld.global a thread).
 __global__ void cmac(const double2 *__restrict__ a, const double2 *__restrict__ b,
@@ -40,6 +41,16 @@ __global__ void through(const float4 *__restrict__ a, float *__restrict__ out)
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
+#define AT (j)
+__global__ void hidden(const float4 *__restrict__ a, float *__restrict__ out)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = a[AT].x;
+    j = j + 1;
+    s += a[AT].x;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
 __global__ void xyz(const float3 *__restrict__ p, float *__restrict__ out)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -65,6 +76,7 @@ int main()
     cmac<<<256, 256>>>(a, b, out, n);
     shift<<<256, 256>>>(v, o);
     through<<<256, 256>>>(v, o);
+    hidden<<<256, 256>>>(v, o);
     xyz<<<256, 256>>>(p, o);
     return 0;
 }
