@@ -394,6 +394,13 @@ typedef struct cusrc_launch {
      * reach this site with the same values (merged into this one launch;
      * its reach is where any of them runs). */
     char *via;
+    /* Of a loop that sweeps more values than are sized one by one: this
+     * launch stands for those between its first and last (var NULL when
+     * it is not such a launch). */
+    struct cusrc_between {
+        char *var;
+        int64_t from, to, launches;
+    } between;
     int call_paths;
     cusrc_path *paths; /* call_paths of them */
     /* The constants the launch's values were computed from, along the

@@ -111,6 +111,7 @@ void cusrc_launch_free(cusrc_launch *l)
     free(l->why_not);
     expr_free(l->reach);
     free(l->via);
+    free(l->between.var);
     for (int i = 0; l->paths && i < l->call_paths; i++) {
         for (int k = 0; k < l->paths[i].n; k++) {
             free(l->paths[i].fn[k]);
@@ -721,6 +722,7 @@ void cusrc_launch_copy(cusrc_launch *to, const cusrc_launch *l)
     to->why_not = xstrdup_null(l->why_not);
     to->reach = l->reach ? expr_clone(l->reach) : NULL;
     to->via = xstrdup_null(l->via);
+    to->between.var = xstrdup_null(l->between.var);
     to->paths = l->call_paths ? xcalloc((size_t)l->call_paths, sizeof *to->paths) : NULL;
     for (int i = 0; i < l->call_paths; i++) {
         const cusrc_path *p = &l->paths[i];

@@ -326,6 +326,26 @@ static int64_t walked(const host_loop *l, const expr *reach)
     return n;
 }
 
+int64_t host_loop_span(const host_loop *l, const expr *reach, int64_t *first, int64_t *last)
+{
+    if (!l->walkable || l->factor || !l->var)
+        return -1;
+    expr_env env;
+    expr_env_init(&env);
+    int64_t n = 0, steps = 0;
+    for (int64_t v = l->start; in_range(l, v); v += l->step) {
+        if (++steps > WALK_MAX)
+            return -1;
+        expr_env_set(&env, l->var, v);
+        if (reach && cusrc_truth(reach, &env) == 0)
+            continue;
+        if (n++ == 0)
+            *first = v;
+        *last = v;
+    }
+    return n;
+}
+
 expr *host_loops_runs(const host_loops *h, const expr *reach)
 {
     expr *runs = NULL;

@@ -85,6 +85,10 @@ void host_loops_free(host_loops *h);
 /* The counter values of a walkable loop into out, in order: how many, or
  * -1 when it is not walkable or runs more than max values. */
 int host_loop_values(const host_loop *l, int64_t *out, int max);
+/* A walkable loop stepped by a constant, walked value by value: how many
+ * of its values reach allows (NULL: all), the first and the last of them
+ * in *first and *last; -1 when it cannot be walked. */
+int64_t host_loop_span(const host_loop *l, const expr *reach, int64_t *first, int64_t *last);
 
 /* ---- cusrc_sweep.c ---- */
 /* The launches made at call (those from index first on) that read the

@@ -73,13 +73,87 @@ static void add_size(cusrc_launch *l, const char *name, int64_t value, const cha
     l->n_sizes_from = into.n;
 }
 
+static const char *value_role(int k)
+{
+    return k < 3 ? "grid size" : k < 6 ? "block size" : "dynamic shared memory size";
+}
+
+static void say_between(cusrc_value *v, const char *role, const host_loop *lp, int line,
+                        int64_t between, int64_t from, int64_t to)
+{
+    if (!value_uses(v, lp->var))
+        return;
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b,
+              "%s depends on '%s', the counter of the loop at line %d: %lld launches with "
+              "%s from %lld to %lld, not sized one by one (the loop's first and last "
+              "launches are)",
+              role, lp->var, line, (long long)between, lp->var, (long long)from, (long long)to);
+    free(v->why);
+    v->why = sbuf_take(&b);
+}
+
+/* A sweep of more values than SWEEP_MAX (a wavefront's `for (blk = 1;
+ * blk <= 1024; blk++) k<<<blk, 16>>>`): its first and last launches are
+ * sized like a short sweep's, and the launches between stay one launch
+ * that reads the counter, run as many times as there are values between,
+ * so that a count of launches or a total never drops them. */
+static cusrc_launch between_launch(const cusrc_launch *orig, const host_loops *others, int at,
+                                   const host_loop *lp, int line, int64_t between, int64_t from,
+                                   int64_t to)
+{
+    cusrc_launch copy;
+    cusrc_launch_copy(&copy, orig);
+    cusrc_path *p = &copy.paths[0];
+    if (at < p->n) {
+        expr *rest = host_loops_runs(others, copy.reach);
+        expr *runs = expr_binary(OP_MUL, expr_const(between), rest);
+        expr_free(p->runs[at]);
+        p->runs[at] = expr_simplify(runs);
+        expr_free(runs);
+    }
+    copy.between = (struct cusrc_between){xstrdup(lp->var), from, to, between};
+    cusrc_value *v[CUSRC_LAUNCH_VALUES];
+    cusrc_launch_values(&copy, v);
+    for (int k = 0; k < CUSRC_LAUNCH_VALUES; k++)
+        say_between(v[k], value_role(k), lp, line, between, from, to);
+    for (int a = 0; a < copy.n_args; a++)
+        say_between(&copy.args[a], "kernel argument", lp, line, between, from, to);
+    return copy;
+}
+
+static void put_launch(cusrc_tu *t, size_t *slot, int *made, const char *usr, cusrc_launch l)
+{
+    cusrc_unit *u = t->u;
+    if ((*made)++ > 0) {
+        GROW(u->launches, u->n_launches, t->cap_launches);
+        t->launch_usr = xrealloc(t->launch_usr, t->cap_launches * sizeof *t->launch_usr);
+        *slot = u->n_launches++;
+        t->launch_usr[*slot] = xstrdup_null(usr);
+    }
+    u->launches[*slot] = l;
+}
+
 /* The launch at index i as one launch per value of loop j (its index
  * among the path's functions: at). */
 static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, const char *fn)
 {
     const host_loop *lp = &here->v[j];
-    int64_t vals[SWEEP_MAX];
+    cusrc_unit *u = t->u;
+    int64_t vals[SWEEP_MAX], between = 0, first = 0, last = 0;
     int n = host_loop_values(lp, vals, SWEEP_MAX);
+    if (n < 0) {
+        int64_t all = host_loop_span(lp, u->launches[i].reach, &first, &last);
+        if (all < 0)
+            return;
+        n = 0;
+        if (all >= 1)
+            vals[n++] = first;
+        if (all >= 2)
+            vals[n++] = last;
+        between = all - n;
+    }
     if (n <= 0)
         return;
     /* The other loops still count their trips. */
@@ -90,7 +164,6 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
             others.v[others.n++] = here->v[k];
     src_loc loop_at = {0};
     cn_loc(t, lp->loop->cur, &loop_at);
-    cusrc_unit *u = t->u;
     cusrc_launch orig = u->launches[i];
     char *usr = t->launch_usr[i];
     size_t slot = i;
@@ -114,13 +187,13 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
             }
         }
         add_size(&copy, lp->var, vals[k], fn, &loop_at);
-        if (made++ > 0) {
-            GROW(u->launches, u->n_launches, t->cap_launches);
-            t->launch_usr = xrealloc(t->launch_usr, t->cap_launches * sizeof *t->launch_usr);
-            slot = u->n_launches++;
-            t->launch_usr[slot] = xstrdup_null(usr);
+        put_launch(t, &slot, &made, usr, copy);
+        if (k == 0 && between > 0) {
+            int64_t step = lp->step;
+            put_launch(t, &slot, &made, usr,
+                       between_launch(&orig, &others, at, lp, loop_at.line, between, first + step,
+                                      last - step));
         }
-        u->launches[slot] = copy;
     }
     free(loop_at.file);
     if (made == 0) {
@@ -146,14 +219,19 @@ void sweep_launches(scan_state *s, fn_ctx *f, cnode *call, size_t first)
     for (int j = 0; j < here.n; j++) {
         if (!here.v[j].walkable || !here.v[j].var)
             continue;
-        for (size_t i = first; i < t->u->n_launches; i++) {
+        /* The launches a split adds come after end: the copies bound to a
+         * value no longer read the counter, and a long sweep's launch
+         * between its first and last still does, and is not split again. */
+        size_t end = t->u->n_launches;
+        for (size_t i = first; i < end; i++) {
             if (!launch_uses(&t->u->launches[i], here.v[j].var))
                 continue;
             size_t before = t->u->n_launches;
             split(t, i, &here, j, at, f->name);
-            /* The copies made of it do not read the counter any more. */
-            if (t->u->n_launches < before)
+            if (t->u->n_launches < before) {
                 i--;
+                end--;
+            }
         }
     }
     host_loops_free(&here);

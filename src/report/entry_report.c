@@ -60,7 +60,13 @@ static bool has_number(const json_t *arg, size_t index, const void *ctx)
 /* The launch's arguments that are numbers: what tells a site's rows apart. */
 static const char *differs(const json_t *launch, char *buf, size_t size)
 {
-    launch_args_join(json_object_get(launch, "args"), has_number, NULL, buf, size);
+    size_t used = launch_args_join(json_object_get(launch, "args"), has_number, NULL, buf, size);
+    const json_t *between = json_object_get(launch, "between");
+    if (between && used < size)
+        snprintf(buf + used, size - used, "%s%s=%lld..%lld", used ? ", " : "",
+                 json_string_value(json_object_get(between, "var")),
+                 (long long)json_integer_value(json_object_get(between, "from")),
+                 (long long)json_integer_value(json_object_get(between, "to")));
     return buf;
 }
 

@@ -245,6 +245,11 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     if (l->pointer) /* one of the kernels the pointer may hold */
         json_object_set_new(o, "through_pointer", json_text(l->pointer));
     json_object_set_new(o, "call_paths", json_integer(l->call_paths > 0 ? l->call_paths : 1));
+    if (l->between.var)
+        json_object_set_new(o, "between",
+                            json_pack("{s:s, s:I, s:I, s:I}", "var", l->between.var, "from",
+                                      (json_int_t)l->between.from, "to", (json_int_t)l->between.to,
+                                      "launches", (json_int_t)l->between.launches));
     if (l->via)
         json_object_set_new(o, "via", json_text(l->via));
     kroof_defines defs;
@@ -1262,6 +1267,13 @@ static void differs_cell(launch_row *rows, size_t n, size_t i, char *buf, size_t
         last++;
     if (first == last)
         return;
+    const json_t *between = json_object_get(rows[i].l, "between");
+    if (between) {
+        snprintf(buf, size, "%s=%lld..%lld", json_string_value(json_object_get(between, "var")),
+                 (long long)json_integer_value(json_object_get(between, "from")),
+                 (long long)json_integer_value(json_object_get(between, "to")));
+        return;
+    }
     struct site_span span = {rows, first, last};
     size_t used =
         launch_args_join(json_object_get(rows[i].l, "args"), differs_in_site, &span, buf, size);
