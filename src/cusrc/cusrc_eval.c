@@ -128,7 +128,11 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
             argv = x_refs_argv(f, v->assigns[i], 0);
         for (int i = 0; !argv && i < v->n_member_assigns; i++)
             argv = x_refs_argv(f, v->member_assigns[i], 0);
-        if (argv) {
+        /* With the arguments given, a variable that is still not known and
+         * is assigned again (a loop's `pos = end;`) is not held back by
+         * the command line. */
+        bool again = v->n_assigns + (v->init ? 1 : 0) > 1;
+        if (argv && !(again && f->t->run_args)) {
             sbuf_addf(&f->origin,
                       "comes from the command line (variable '%s'; --run-args gives the program's "
                       "arguments)",
@@ -139,7 +143,7 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
             sbuf_addf(&f->origin, "depends on '%s', whose address is passed elsewhere", shown);
             return;
         }
-        if (v->n_assigns + (v->init ? 1 : 0) > 1) {
+        if (again) {
             sbuf_addf(&f->origin, "depends on '%s', which is assigned more than once (line %d)",
                       shown, node_line(f, v->assigns[0]));
             return;
