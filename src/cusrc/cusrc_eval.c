@@ -309,14 +309,39 @@ static int host_arm(void *ctx, const cnode *ifstmt, const cnode *arm);
 
 /* The one assignment of a local struct's field that holds at use: set
  * before it, every time it runs, and v handed to no call in between that
- * could change it (`box.nx = n; shrink(box);` leaves box.nx unknown). */
+ * could change it (`box.nx = n; shrink(box);` leaves box.nx unknown). An
+ * assignment in an arm the arguments leave out (`if (p.w == 0) p.w = 7;`
+ * with --run-args giving w), or one that only runs after use, does not
+ * count against it. */
 static cnode *member_set_before(fn_ctx *f, var_info *v, const char *field, cnode *use)
 {
-    int count;
-    cnode *a = fn_member_assign(v, field, &count);
-    unsigned from = a ? cn_spelled_at(a->cur) : 0, to = cn_spelled_at(use->cur);
-    if (!a || from >= to || !x_dominates(a, use, host_arm, f) ||
-        x_field_changer(f->root, v, from, to))
+    cnode *live[64];
+    int n = 0;
+    for (int i = 0; i < v->n_member_assigns; i++) {
+        cnode *m = v->member_assigns[i];
+        char *name = cn_spelling(cn_strip(m->kids[0])->cur);
+        bool same = !strcmp(name, field);
+        free(name);
+        if (!same || !x_may_reach(m, use, f->root, host_arm, f))
+            continue;
+        if (n == 64)
+            return NULL;
+        live[n++] = m;
+    }
+    /* The last that runs every time before use; none may come after it. */
+    unsigned to = cn_spelled_at(use->cur), from = 0;
+    cnode *a = NULL;
+    for (int i = 0; i < n; i++) {
+        unsigned at = cn_spelled_at(live[i]->cur);
+        if (at < to && (!a || at > from) && x_dominates(live[i], use, host_arm, f)) {
+            a = live[i];
+            from = at;
+        }
+    }
+    for (int i = 0; a && i < n; i++)
+        if (live[i] != a && cn_spelled_at(live[i]->cur) > from)
+            return NULL;
+    if (!a || x_field_changer(f->root, v, from, to))
         return NULL;
     return a;
 }

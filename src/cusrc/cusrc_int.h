@@ -363,6 +363,9 @@ bool x_entry_reaches(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
  * that is not const, names (assign it or a field, take its address, hand
  * it on to one that may)? True where its body is not seen. */
 bool x_ref_param_may_change(CXCursor fn, int i);
+/* Assignment a may run before use, below scope: it is not in an arm that
+ * never runs, and it ends before use or a loop below scope holds both. */
+bool x_may_reach(const cnode *a, const cnode *use, const cnode *scope, x_arm_fn arm, void *ctx);
 /* d runs every time use does, before it (nothing conditional between). */
 bool x_dominates(const cnode *d, const cnode *use, x_arm_fn arm, void *ctx);
 /* The first call below n, spelled between offsets from and to, that lets

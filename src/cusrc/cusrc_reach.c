@@ -93,6 +93,14 @@ static bool never_runs(const cnode *a, const cnode *scope, x_arm_fn arm, void *c
     return false;
 }
 
+bool x_may_reach(const cnode *a, const cnode *use, const cnode *scope, x_arm_fn arm, void *ctx)
+{
+    if (never_runs(a, scope, arm, ctx))
+        return false;
+    return extent_offset(a->cur, true) <= extent_offset(use->cur, false) ||
+           share_loop(a, use, scope);
+}
+
 /* Are a and b in different arms of one if (or ?:) that no loop below
  * scope repeats: then neither runs after the other. */
 static bool exclusive_arms(const cnode *a, const cnode *b, const cnode *scope)
