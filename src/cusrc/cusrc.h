@@ -117,6 +117,12 @@ typedef struct cusrc_xarg {
     bool known;
     int64_t value;
     char *why; /* !known: where the caller's value comes from */
+    /* A struct argument: the integer fields the caller set to constants. */
+    int n_fields;
+    struct cusrc_xfield {
+        char *name;
+        int64_t value;
+    } * fields;
 } cusrc_xarg;
 
 typedef struct cusrc_xcall {

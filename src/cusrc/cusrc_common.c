@@ -636,8 +636,12 @@ void cusrc_xcalls_free(cusrc_xcalls *x)
         free(v->usr);
         free(v->callee);
         loc_free(&v->loc);
-        for (int i = 0; i < v->n_args; i++)
+        for (int i = 0; i < v->n_args; i++) {
             free(v->args[i].why);
+            for (int k = 0; k < v->args[i].n_fields; k++)
+                free(v->args[i].fields[k].name);
+            free(v->args[i].fields);
+        }
         free(v->args);
         for (int i = 0; i < v->n_folded; i++) {
             free(v->folded[i].name);

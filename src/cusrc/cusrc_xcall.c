@@ -79,13 +79,23 @@ void xcall_collect(scan_state *s, fn_ctx *f, cnode *call, const expr *reach)
     for (int i = 0; i < n; i++) {
         expr *v = expr_simplify(pb[i].value);
         if (v->kind == EX_CONST) {
-            x->args[i] = (cusrc_xarg){true, v->value, NULL};
+            x->args[i].known = true;
+            x->args[i].value = v->value;
             for (int k = 0; k < pb[i].folded.n; k++)
                 folded_add(&folded, &pb[i].folded.v[k]);
         } else {
             x->args[i].why = arg_origin(s, f, call, i, pb[i].origin);
         }
         expr_free(v);
+        if (pb[i].n_fields) {
+            x->args[i].fields = xcalloc((size_t)pb[i].n_fields, sizeof *x->args[i].fields);
+            for (int k = 0; k < pb[i].n_fields; k++)
+                x->args[i].fields[k] =
+                    (struct cusrc_xfield){xstrdup(pb[i].fields[k].name), pb[i].fields[k].value};
+            x->args[i].n_fields = pb[i].n_fields;
+            for (int k = 0; k < pb[i].folded.n; k++)
+                folded_add(&folded, &pb[i].folded.v[k]);
+        }
     }
     x_unbind(pb, n);
     x->folded = folded.v;
@@ -120,6 +130,11 @@ int xcall_bind(const cusrc_xcall *x, CXCursor def, param_binding *pb, int max)
         memset(b, 0, sizeof *b);
         b->parm = clang_Cursor_getArgument(def, (unsigned)i);
         char *pname = cn_spelling(b->parm);
+        for (int k = 0; k < x->args[i].n_fields && k < BIND_MAX_FIELDS; k++) {
+            b->fields[k].name = xstrdup(x->args[i].fields[k].name);
+            b->fields[k].value = x->args[i].fields[k].value;
+            b->n_fields = k + 1;
+        }
         if (!x->args[i].known) {
             /* Still the parameter's name, now with the caller's reason. */
             b->value = expr_named(pname);

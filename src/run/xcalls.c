@@ -23,10 +23,17 @@ json_t *xcalls_to_json(const cusrc_xcalls *x)
     json_t *calls = json_array();
     for (size_t c = 0; c < x->n; c++) {
         const cusrc_xcall *v = &x->v[c];
-        json_t *args = json_array(), *folded = json_array(), *path = json_array();
-        for (int i = 0; i < v->n_args; i++)
+        json_t *args = json_array(), *fields = json_array(), *folded = json_array(),
+               *path = json_array();
+        for (int i = 0; i < v->n_args; i++) {
             json_array_append_new(args, v->args[i].known ? json_integer(v->args[i].value)
                                                          : str_or_null(v->args[i].why));
+            json_t *fo = json_object();
+            for (int k = 0; k < v->args[i].n_fields; k++)
+                json_object_set_new(fo, v->args[i].fields[k].name,
+                                    json_integer(v->args[i].fields[k].value));
+            json_array_append_new(fields, fo);
+        }
         for (int i = 0; i < v->n_folded; i++) {
             const cusrc_size_from *f = &v->folded[i];
             json_array_append_new(folded,
@@ -39,10 +46,10 @@ json_t *xcalls_to_json(const cusrc_xcalls *x)
                 path, json_pack("{s:s, s:o, s:o}", "fn", v->fn[i], "runs",
                                 v->runs[i] >= 0 ? json_integer(v->runs[i]) : json_null(), "why",
                                 str_or_null(v->why[i])));
-        json_array_append_new(calls, json_pack("{s:s, s:s, s:o, s:i, s:o, s:o, s:o}", "usr", v->usr,
-                                               "callee", v->callee, "file",
-                                               str_or_null(v->loc.file), "line", v->loc.line,
-                                               "args", args, "folded", folded, "path", path));
+        json_array_append_new(
+            calls, json_pack("{s:s, s:s, s:o, s:i, s:o, s:o, s:o, s:o}", "usr", v->usr, "callee",
+                             v->callee, "file", str_or_null(v->loc.file), "line", v->loc.line,
+                             "args", args, "fields", fields, "folded", folded, "path", path));
     }
     return calls;
 }
@@ -80,7 +87,23 @@ void xcalls_from_json(const json_t *j, cusrc_xcalls *out)
         v->args = xcalloc((size_t)v->n_args + 1, sizeof *v->args);
         for (int i = 0; i < v->n_args; i++) {
             const json_t *a = json_array_get(args, (size_t)i);
-            v->args[i] = (cusrc_xarg){json_is_integer(a), json_integer_value(a), dup_or_null(a)};
+            v->args[i].known = json_is_integer(a);
+            v->args[i].value = json_integer_value(a);
+            v->args[i].why = dup_or_null(a);
+            /* Each integer field of a struct argument the caller set. */
+            const json_t *fo = json_array_get(json_object_get(call, "fields"), (size_t)i);
+            size_t nf = json_is_object(fo) ? json_object_size(fo) : 0;
+            if (!nf)
+                continue;
+            v->args[i].fields = xcalloc(nf, sizeof *v->args[i].fields);
+            const char *key;
+            const json_t *val;
+            json_object_foreach((json_t *)fo, key, val)
+            {
+                if (json_is_integer(val))
+                    v->args[i].fields[v->args[i].n_fields++] =
+                        (struct cusrc_xfield){xstrdup(key), json_integer_value(val)};
+            }
         }
         v->n_folded = (int)json_array_size(folded);
         v->folded = xcalloc((size_t)v->n_folded + 1, sizeof *v->folded);
