@@ -618,6 +618,18 @@ static const char *floor_term_key(const kroof *k)
     return "compute";
 }
 
+/* The floor's terms (the complete bound's also with its compute time). */
+static void floor_json(json_t *o, const kroof *k, bool with_compute)
+{
+    json_object_set_new(o, "min_time_s", json_real(k->min_time));
+    if (with_compute)
+        json_object_set_new(o, "compute_time_s", json_real(k->compute_time));
+    json_object_set_new(o, "compute_time_lower_s", json_real(k->compute_time_lower));
+    json_object_set_new(o, "min_time_term", json_text(floor_term_key(k)));
+    json_object_set_new(o, "memory_time_s", json_real(k->memory_time));
+    json_object_set_new(o, "l1_time_s", json_real(k->l1_time));
+}
+
 json_t *kroof_json(const kroof *k)
 {
     json_t *o = json_object();
@@ -709,20 +721,10 @@ json_t *kroof_json(const kroof *k)
                             : k->memory_bound ? json_text("dram")
                                               : json_text("compute"));
         json_object_set_new(o, "attainable_flops", json_real(k->attainable));
-        /* From upper-bound counts a minimum time would not be a bound. */
-        json_object_set_new(o, "min_time_s", json_real(k->min_time));
-        json_object_set_new(o, "compute_time_s", json_real(k->compute_time));
-        json_object_set_new(o, "compute_time_lower_s", json_real(k->compute_time_lower));
-        json_object_set_new(o, "min_time_term", json_text(floor_term_key(k)));
-        json_object_set_new(o, "memory_time_s", json_real(k->memory_time));
-        json_object_set_new(o, "l1_time_s", json_real(k->l1_time));
+        floor_json(o, k, true);
     } else if (k->floor_only) {
         /* A floor from the counts that are known; no estimate, no limiter. */
-        json_object_set_new(o, "min_time_s", json_real(k->min_time));
-        json_object_set_new(o, "compute_time_lower_s", json_real(k->compute_time_lower));
-        json_object_set_new(o, "min_time_term", json_text(floor_term_key(k)));
-        json_object_set_new(o, "memory_time_s", json_real(k->memory_time));
-        json_object_set_new(o, "l1_time_s", json_real(k->l1_time));
+        floor_json(o, k, false);
         json_object_set_new(o, "floor_only", json_true());
     } else if (k->why_no_bound) {
         json_object_set_new(o, "reason", json_text(k->why_no_bound));
