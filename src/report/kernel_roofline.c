@@ -750,18 +750,6 @@ static void add_count(sbuf *out, const expr *e, bool known, double v, const char
     free(s);
 }
 
-/* Whether a count still holds a thread or block index: one thread's, whose
- * sum over the launch was not taken, not the launch's total. */
-static bool unsummed(const expr *e)
-{
-    static const expr_builtin index[] = {SYM_TID_X, SYM_TID_Y, SYM_TID_Z,
-                                         SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
-    for (size_t i = 0; e && i < sizeof index / sizeof *index; i++)
-        if (expr_uses_builtin(e, index[i]))
-            return true;
-    return false;
-}
-
 /* 0, or a product with a 0 factor: a precision the kernel never uses, times
  * a symbolic thread count (the evaluator keeps x * 0 unfolded so that an
  * unbound x is still reported, but a listing need not show it). */
@@ -880,9 +868,9 @@ void kroof_text(sbuf *out, const kroof *k)
     sbuf_add(out, " requested");
     if (k->per_thread)
         sbuf_add(out, " per thread");
-    bool one_thread = !k->known && !k->per_thread && unsummed(k->bytes);
+    bool one_thread = !k->known && !k->per_thread && expr_uses_thread_index(k->bytes);
     for (int i = 0; i < 4 && !k->known && !k->per_thread; i++)
-        one_thread |= unsummed(k->flops[i]);
+        one_thread |= expr_uses_thread_index(k->flops[i]);
     if (one_thread)
         sbuf_add(out, " (one thread's counts: their sum over the launch was not taken)");
     if (k->has_compulsory) {

@@ -188,6 +188,15 @@ static void test_uses(void **state)
     assert_false(expr_uses_builtin(e, SYM_NAMED));
     assert_true(expr_uses_name(e, "k"));
     assert_false(expr_uses_name(e, "j"));
+    assert_true(expr_uses_thread_index(e));
+    expr_free(e);
+    /* A block index counts; blockDim, the grid's size and names do not. */
+    e = B(OP_MUL, expr_builtin_sym(SYM_BID_Z), expr_named("n"));
+    assert_true(expr_uses_thread_index(e));
+    expr_free(e);
+    e = B(OP_ADD, expr_builtin_sym(SYM_BDIM_X), expr_named("n"));
+    assert_false(expr_uses_thread_index(e));
+    assert_false(expr_uses_thread_index(NULL));
     expr_free(e);
 }
 

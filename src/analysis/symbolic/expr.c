@@ -623,6 +623,16 @@ bool expr_uses_builtin(const expr *e, expr_builtin b)
            expr_uses_builtin(e->d, b);
 }
 
+bool expr_uses_thread_index(const expr *e)
+{
+    static const expr_builtin index[] = {SYM_TID_X, SYM_TID_Y, SYM_TID_Z,
+                                         SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (size_t i = 0; e && i < sizeof index / sizeof *index; i++)
+        if (expr_uses_builtin(e, index[i]))
+            return true;
+    return false;
+}
+
 bool expr_uses_name(const expr *e, const char *name)
 {
     if (!e)

@@ -160,6 +160,9 @@ void expr_alias_names(expr *e, const expr_env *env);
  * front end resolved) count too. */
 bool expr_uses_builtin(const expr *e, expr_builtin b);
 bool expr_uses_name(const expr *e, const char *name);
+/* True if e holds a thread or block index (threadIdx, blockIdx): a count
+ * that is one thread's, not yet summed over a launch. */
+bool expr_uses_thread_index(const expr *e);
 /* The first EX_UNKNOWN node of e (its reason), depth first; NULL when none. */
 const expr *expr_first_unknown(const expr *e);
 /* First unbound symbol in env, or NULL if all are bound. */

@@ -28,16 +28,6 @@ static expr *scaled(expr *per_thread, const expr *threads)
     return s;
 }
 
-static bool uses_index(const expr *e)
-{
-    static const expr_builtin idx[] = {SYM_TID_X, SYM_TID_Y, SYM_TID_Z,
-                                       SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
-    for (size_t i = 0; i < sizeof idx / sizeof idx[0]; i++)
-        if (expr_uses_builtin(e, idx[i]))
-            return true;
-    return false;
-}
-
 /* Most evaluations a thread-dependent count may take (blocks x threads). */
 #define KROOF_MAX_EVALS (1 << 22)
 
@@ -137,7 +127,7 @@ static expr *sum_over_threads(const expr *per, const kroof_input *in, const kroo
     ts.per = folded;
     expr *result = NULL;
     int64_t each, total;
-    if (!uses_index(folded)) {
+    if (!expr_uses_thread_index(folded)) {
         /* Folded to the same count for every thread (an arm weighed 0, a
          * precision the kernel does not use): no walk. */
         if (expr_eval(folded, &ts.env, &each, NULL) == EXPR_OK &&
@@ -289,7 +279,7 @@ static void bind_trips(const kroof_input *in, expr *const *counts, int n, kroof_
 static expr *launch_total(expr *per_thread, const expr *threads, const kroof_input *in,
                           const kroof_defines *defs)
 {
-    if (in->has_launch && uses_index(per_thread)) {
+    if (in->has_launch && expr_uses_thread_index(per_thread)) {
         expr *t = sum_over_threads(per_thread, in, defs);
         expr_free(per_thread);
         return t;
