@@ -289,13 +289,16 @@ static expr *bound_field(fn_ctx *f, CXCursor parm, const char *field)
 }
 
 /* The struct variable an argument names (through the copy a by-value
- * parameter makes), or NULL. */
+ * parameter makes, or the address a pointer parameter takes), or NULL. */
 static cnode *struct_arg(cnode *arg)
 {
     arg = cn_strip_casts(arg);
     if (arg && arg->kind == CXCursor_CallExpr && cn_n_expr_kids(arg) == 1 &&
         clang_getCursorReferenced(arg->cur).kind == CXCursor_Constructor)
         arg = cn_strip_casts(cn_expr_kid(arg, 0));
+    if (arg && arg->kind == CXCursor_UnaryOperator && arg->n_kids == 1 &&
+        clang_getCursorUnaryOperatorKind(arg->cur) == CXUnaryOperator_AddrOf)
+        arg = cn_strip_casts(arg->kids[0]);
     return arg && arg->kind == CXCursor_DeclRefExpr ? arg : NULL;
 }
 
@@ -377,7 +380,10 @@ static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
     char *name = cn_spelling(field);
     CXCursor r = clang_getCursorReferenced(fv->arg->cur);
     var_info *v = fn_var(fv->f, r);
-    cnode *a = v && !v->is_param && !v->n_assigns && !v->addr_taken
+    /* A struct whose address is taken only for parameters that point to
+     * const (`run(&params)` into `const Params *p`) is written nowhere else. */
+    cnode *a = v && !v->is_param && !v->n_assigns &&
+                       (!v->addr_taken || x_address_only_read(fv->f->root, v))
                    ? member_set_before(fv->f, v, name, fv->call)
                    : NULL;
     expr *e = v && v->is_param ? param_field(fv->f, v, name, fv->call)
@@ -400,6 +406,8 @@ void x_bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
     b->n_fields = 0;
     CXType t = clang_getCanonicalType(clang_getCursorType(b->parm));
     if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    else if (t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t)))
         t = clang_getCanonicalType(clang_getPointeeType(t));
     field_visit fv = {f, call, struct_arg(arg), b};
     if (t.kind == CXType_Record && fv.arg && !f->device)

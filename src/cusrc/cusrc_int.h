@@ -298,6 +298,8 @@ void obj_free(obj_fields *o);
  * constructor, `new T(...)`, a copy, a method's returned member, this);
  * false when it names none gpulint can follow. */
 bool x_object(fn_ctx *f, cnode *n, obj_fields *out);
+/* Is every `&v` below n handed to a parameter that points to const? */
+bool x_address_only_read(const cnode *n, const var_info *v);
 /* A host read of an object's field (`p.rows`, `rows_` in a method, `d->n`)
  * where the object is known and holds a constant there; NULL otherwise. */
 expr *x_object_field(fn_ctx *f, cnode *member);

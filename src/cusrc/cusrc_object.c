@@ -547,8 +547,7 @@ static bool var_written(cnode *n, const var_info *v)
     return false;
 }
 
-/* Is every `&v` below n handed to a parameter that points to const? */
-static bool address_only_read(const cnode *n, const var_info *v)
+bool x_address_only_read(const cnode *n, const var_info *v)
 {
     if (n->kind == CXCursor_UnaryOperator && n->n_kids == 1 &&
         clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf) {
@@ -558,7 +557,7 @@ static bool address_only_read(const cnode *n, const var_info *v)
             return read_only_arg(n);
     }
     for (int i = 0; i < n->n_kids; i++)
-        if (!address_only_read(n->kids[i], v))
+        if (!x_address_only_read(n->kids[i], v))
             return false;
     return true;
 }
@@ -616,7 +615,7 @@ static bool local_object(fn_ctx *f, var_info *v, cnode *use, obj_fields *out, in
 {
     /* The whole-function scans hold for every use: once per variable. */
     if (!v->aliased)
-        v->aliased = (v->addr_taken && !address_only_read(f->root, v)) || v->n_member_assigns ||
+        v->aliased = (v->addr_taken && !x_address_only_read(f->root, v)) || v->n_member_assigns ||
                              var_written(f->root, v) || escapes(f->root, v)
                          ? 2
                          : 1;
