@@ -283,8 +283,12 @@ static expr *bound_field(fn_ctx *f, CXCursor parm, const char *field)
     const param_binding *b = field_binding(f, parm, field, &value);
     if (!b)
         return NULL;
-    for (int j = 0; f->record && j < b->folded.n; j++)
-        folded_add(f->record, &b->folded.v[j]);
+    /* The caller's constants, of the fields only this one ("p.width"). */
+    for (int j = 0; f->record && j < b->folded.n; j++) {
+        const char *dot = strrchr(b->folded.v[j].name, '.');
+        if (!dot || !strcmp(dot + 1, field))
+            folded_add(f->record, &b->folded.v[j]);
+    }
     return expr_const(value);
 }
 
@@ -390,6 +394,20 @@ static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
               : a              ? x_rec(fv->f, cn_assign_rhs(a))
                                : NULL;
     expr *c = e ? expr_simplify(e) : NULL;
+    if (c && c->kind == EX_CONST && a && fv->f->record) {
+        /* Listed among the sizes as the caller set it (`p.width = 512
+         * (main, prog.cu:14)`). */
+        char *var = cn_spelling(r);
+        sbuf path;
+        sbuf_init(&path);
+        sbuf_addf(&path, "%s.%s", var, name);
+        cusrc_size_from from = {(char *)sbuf_str(&path), c->value, fv->f->name, {0}};
+        cn_loc(fv->f->t, a->cur, &from.loc);
+        folded_add(fv->f->record, &from);
+        free(from.loc.file);
+        sbuf_free(&path);
+        free(var);
+    }
     if (c && c->kind == EX_CONST) {
         b->fields[b->n_fields].name = name;
         b->fields[b->n_fields++].value = c->value;
