@@ -285,12 +285,15 @@ bool cn_builtin_member(cusrc_tu *t, cnode *n, expr_builtin *out);
 cnode *fn_var_init(cnode *vardecl);
 
 /* ---- cusrc_object.c ---- */
-/* The evaluator's entry points cusrc_object calls back (cusrc_eval.c calls
- * that file, not the other way round): x_expr, x_bind_arg_nodes, x_unbind. */
+/* The evaluator's entry points cusrc_object and cusrc_fields call back
+ * (cusrc_eval.c calls those files, not the other way round): x_expr,
+ * x_bind_arg_nodes, x_unbind, and its test of a host if's arms (an
+ * x_arm_fn: -1 for an arm a constant condition leaves out, 1 taken). */
 typedef struct x_obj_eval {
     expr *(*value_of)(fn_ctx *f, cnode *n);
     int (*bind)(fn_ctx *f, cnode *call, CXCursor def, cnode **args, int np, param_binding *out);
     void (*unbind)(param_binding *b, int n);
+    int (*arm)(void *ctx, const cnode *ifstmt, const cnode *arm);
 } x_obj_eval;
 extern const x_obj_eval x_obj_evaluator;
 void obj_free(obj_fields *o);
@@ -326,6 +329,11 @@ int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int ma
 /* b's fields (b->parm a struct or a reference to one) from the struct
  * variable arg names at call. */
 void x_bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b);
+/* cusrc_fields.c: the assignment of local struct v's field that holds at
+ * use, NULL where none can be shown; a struct parameter's field as the
+ * call bound it, NULL where it did not or the function may change it. */
+cnode *x_member_set_before(fn_ctx *f, var_info *v, const char *field, cnode *use);
+expr *x_param_field(fn_ctx *f, var_info *v, const char *field, const cnode *use);
 void x_unbind(param_binding *b, int n);
 /* The value an assignment (=, op=, ++, --) gives v, in terms of v. */
 expr *x_assign_value(fn_ctx *f, var_info *v, cnode *assign);

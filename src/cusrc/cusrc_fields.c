@@ -1,0 +1,182 @@
+/* cusrc_fields: the integer fields of a host struct as launches see them:
+ * which assignment of a local struct's field holds at a use, the fields a
+ * call binds for a struct it passes (by value, by reference, by its address
+ * to a pointer to const), and those fields read back in the callee. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_int.h"
+
+/* The binding that gives struct parameter parm's field a constant (in
+ * *value); NULL where the call bound none. */
+static const param_binding *field_binding(const fn_ctx *f, CXCursor parm, const char *field,
+                                          int64_t *value)
+{
+    for (const bind_frame *fr = f->bindings; fr; fr = fr->up)
+        for (int i = 0; i < fr->n; i++) {
+            const param_binding *b = &fr->b[i];
+            if (!clang_equalCursors(b->parm, parm))
+                continue;
+            for (int k = 0; k < b->n_fields; k++)
+                if (!strcmp(b->fields[k].name, field)) {
+                    *value = b->fields[k].value;
+                    return b;
+                }
+            return NULL;
+        }
+    return NULL;
+}
+
+/* A field of a struct parameter the call bound to a constant. */
+static expr *bound_field(fn_ctx *f, CXCursor parm, const char *field)
+{
+    int64_t value;
+    const param_binding *b = field_binding(f, parm, field, &value);
+    if (!b)
+        return NULL;
+    /* The caller's constants, of the fields only this one ("p.width"). */
+    for (int j = 0; f->record && j < b->folded.n; j++) {
+        const char *dot = strrchr(b->folded.v[j].name, '.');
+        if (!dot || !strcmp(dot + 1, field))
+            folded_add(f->record, &b->folded.v[j]);
+    }
+    return expr_const(value);
+}
+
+/* The struct variable an argument names (through the copy a by-value
+ * parameter makes, or the address a pointer parameter takes), or NULL. */
+static cnode *struct_arg(cnode *arg)
+{
+    arg = cn_strip_casts(arg);
+    if (arg && arg->kind == CXCursor_CallExpr && cn_n_expr_kids(arg) == 1 &&
+        clang_getCursorReferenced(arg->cur).kind == CXCursor_Constructor)
+        arg = cn_strip_casts(cn_expr_kid(arg, 0));
+    if (arg && arg->kind == CXCursor_UnaryOperator && arg->n_kids == 1 &&
+        clang_getCursorUnaryOperatorKind(arg->cur) == CXUnaryOperator_AddrOf)
+        arg = cn_strip_casts(arg->kids[0]);
+    return arg && arg->kind == CXCursor_DeclRefExpr ? arg : NULL;
+}
+
+typedef struct field_visit {
+    fn_ctx *f;
+    cnode *call, *arg;
+    param_binding *b;
+} field_visit;
+
+/* The one assignment of a local struct's field that holds at use: set
+ * before it, every time it runs, and v handed to no call in between that
+ * could change it (`box.nx = n; shrink(box);` leaves box.nx unknown). An
+ * assignment in an arm the arguments leave out (`if (p.w == 0) p.w = 7;`
+ * with --run-args giving w), or one that only runs after use, does not
+ * count against it. */
+cnode *x_member_set_before(fn_ctx *f, var_info *v, const char *field, cnode *use)
+{
+    cnode *live[64];
+    int n = 0;
+    for (int i = 0; i < v->n_member_assigns; i++) {
+        cnode *m = v->member_assigns[i];
+        char *name = cn_spelling(cn_strip(m->kids[0])->cur);
+        bool same = !strcmp(name, field);
+        free(name);
+        if (!same || !x_may_reach(m, use, f->root, f->t->obj_eval->arm, f))
+            continue;
+        if (n == 64)
+            return NULL;
+        live[n++] = m;
+    }
+    /* The last that runs every time before use; none may come after it. */
+    unsigned to = cn_spelled_at(use->cur), from = 0;
+    cnode *a = NULL;
+    for (int i = 0; i < n; i++) {
+        unsigned at = cn_spelled_at(live[i]->cur);
+        if (at < to && (!a || at > from) && x_dominates(live[i], use, f->t->obj_eval->arm, f)) {
+            a = live[i];
+            from = at;
+        }
+    }
+    for (int i = 0; a && i < n; i++)
+        if (live[i] != a && cn_spelled_at(live[i]->cur) > from)
+            return NULL;
+    if (!a || x_field_changer(f->root, v, from, to))
+        return NULL;
+    return a;
+}
+
+/* A field of struct parameter v at use: the caller's constant, where this
+ * function neither assigns the field nor hands v to a call that could
+ * change it before use. */
+expr *x_param_field(fn_ctx *f, var_info *v, const char *field, const cnode *use)
+{
+    int count;
+    int64_t value;
+    /* The lookup first: the walk for changes is the costly part. */
+    if (!field_binding(f, v->decl, field, &value))
+        return NULL;
+    fn_member_assign(v, field, &count);
+    if (count || x_field_changer(f->root, v, 0, cn_spelled_at(use->cur)))
+        return NULL;
+    return bound_field(f, v->decl, field);
+}
+
+/* A field of the struct an argument names, where the caller sets it once,
+ * before the call, to a constant: `BoxCU domain; domain.nx = N;` then
+ * `init(domain)` (a field a parameter of the caller was bound to passes
+ * on too). */
+static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
+{
+    field_visit *fv = data;
+    param_binding *b = fv->b;
+    if (b->n_fields == BIND_MAX_FIELDS)
+        return CXVisit_Break;
+    if (!cn_type_is_integral(clang_getCursorType(field)))
+        return CXVisit_Continue;
+    char *name = cn_spelling(field);
+    CXCursor r = clang_getCursorReferenced(fv->arg->cur);
+    var_info *v = fn_var(fv->f, r);
+    /* A struct whose address is taken only for parameters that point to
+     * const (`run(&params)` into `const Params *p`) is written nowhere else. */
+    cnode *a = v && !v->is_param && !v->n_assigns &&
+                       (!v->addr_taken || x_address_only_read(fv->f->root, v))
+                   ? x_member_set_before(fv->f, v, name, fv->call)
+                   : NULL;
+    expr *e = v && v->is_param ? x_param_field(fv->f, v, name, fv->call)
+              : a              ? fv->f->t->obj_eval->value_of(fv->f, cn_assign_rhs(a))
+                               : NULL;
+    expr *c = e ? expr_simplify(e) : NULL;
+    if (c && c->kind == EX_CONST && a && fv->f->record) {
+        /* Listed among the sizes as the caller set it (`p.width = 512
+         * (main, prog.cu:14)`). */
+        char *var = cn_spelling(r);
+        sbuf path;
+        sbuf_init(&path);
+        sbuf_addf(&path, "%s.%s", var, name);
+        cusrc_size_from from = {(char *)sbuf_str(&path), c->value, fv->f->name, {0}};
+        cn_loc(fv->f->t, a->cur, &from.loc);
+        folded_add(fv->f->record, &from);
+        free(from.loc.file);
+        sbuf_free(&path);
+        free(var);
+    }
+    if (c && c->kind == EX_CONST) {
+        b->fields[b->n_fields].name = name;
+        b->fields[b->n_fields++].value = c->value;
+        name = NULL;
+    }
+    expr_free(e);
+    expr_free(c);
+    free(name);
+    return CXVisit_Continue;
+}
+
+void x_bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
+{
+    b->n_fields = 0;
+    CXType t = clang_getCanonicalType(clang_getCursorType(b->parm));
+    if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    else if (t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t)))
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    field_visit fv = {f, call, struct_arg(arg), b};
+    if (t.kind == CXType_Record && fv.arg && !f->device)
+        clang_Type_visitFields(t, bind_field, &fv);
+}
