@@ -374,7 +374,7 @@ int pipeline_run(const pipeline_opts *o, report *r)
         diag_note("shard %s holds none of the files", o->shard);
         return EXIT_OK;
     }
-    project_command_line_units(r->project, o->extra, o->n_extra);
+    project_command_line_units(r->project, o->files, o->n_files, o->extra, o->n_extra);
     /* The host units' calls into the CUDA units: sizes set in main.cpp. */
     if ((r->project->db.n_host || r->project->db.n_units > 1) && !o->no_source &&
         cusrc_available()) {

@@ -116,15 +116,16 @@ int project_files(const char *compdb_dir, char *const *files, int n_files, const
     return EXIT_OK;
 }
 
-void project_command_line_units(project *p, char *const *extra, int n_extra)
+void project_command_line_units(project *p, char *const *files, int n_files, char *const *extra,
+                                int n_extra)
 {
-    if (p->db.path || p->n < 2)
+    if (p->db.path || n_files < 2)
         return;
-    p->db.units = xcalloc((size_t)p->n, sizeof *p->db.units);
-    for (int i = 0; i < p->n; i++) {
+    p->db.units = xcalloc((size_t)n_files, sizeof *p->db.units);
+    for (int i = 0; i < n_files; i++) {
         compdb_unit *u = &p->db.units[p->db.n_units++];
-        char *real = realpath(p->files[i], NULL);
-        u->file = real ? real : xstrdup(p->files[i]);
+        char *real = realpath(files[i], NULL);
+        u->file = real ? real : xstrdup(files[i]);
         u->args = xcalloc((size_t)n_extra + 1, sizeof *u->args);
         for (int a = 0; a < n_extra; a++)
             u->args[a] = xstrdup(extra[a]);

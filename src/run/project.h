@@ -29,8 +29,10 @@ void project_free(project *p);
 /* Without -p, files named together on the command line are taken as the
  * units of one program (each with the arguments after "--"), so that the
  * sizes a unit's main passes to another unit's functions follow there
- * (run/xcalls) as in a compile_commands.json project. */
-void project_command_line_units(project *p, char *const *extra, int n_extra);
+ * (run/xcalls) as in a compile_commands.json project. All the files named,
+ * whichever --shard lints: a shard's results are the whole run's. */
+void project_command_line_units(project *p, char *const *files, int n_files, char *const *extra,
+                                int n_extra);
 
 /* An absolute path as shown: relative to the working directory when under
  * it (the names a user typed, the same on every CI machine). */
