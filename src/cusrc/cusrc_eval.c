@@ -497,8 +497,9 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
 }
 
 /* Why a struct field the host reads has no value, as specific as the
- * rules allow: a call that may change it, a second assignment, an
- * assignment that does not always run before the use. */
+ * rules allow: a call that may change it, a pointer through which it may
+ * be written, a second assignment, an assignment that does not always run
+ * before the use. */
 static void field_origin(fn_ctx *f, cnode *n, const char *path)
 {
     cnode *base = n->n_kids ? cn_strip(n->kids[0]) : NULL;
@@ -520,6 +521,9 @@ static void field_origin(fn_ctx *f, cnode *n, const char *path)
     } else if (v && v->n_assigns) {
         sbuf_addf(&f->origin, "a field of a struct assigned as a whole at line %d",
                   node_line(f, v->assigns[0]));
+    } else if (v && !v->is_param && x_fields_escape(f, v)) {
+        sbuf_addf(&f->origin, "a field of a struct that may be written through a pointer or "
+                              "reference to it");
     } else if (count > 1) {
         sbuf_addf(&f->origin, "a field assigned %d times", count);
     } else if (a && from < to) {

@@ -63,16 +63,19 @@ typedef struct field_visit {
     param_binding *b;
 } field_visit;
 
-/* The one assignment of a local struct's field that holds at use: set
- * before it, every time it runs, and v handed to no call in between that
- * could change it (`box.nx = n; shrink(box);` leaves box.nx unknown). An
- * assignment in an arm the arguments leave out (`if (p.w == 0) p.w = 7;`
- * with --run-args giving w), or one that only runs after use, does not
- * count against it. */
+/* The assignment of a local struct's field that holds at use: the last
+ * that runs before it every time, with none that may run later, and v
+ * handed to no call in between that could change it (`box.nx = n;
+ * shrink(box);` leaves box.nx unknown) nor written through another name
+ * (`widen(&box)` into a `Box *`). An assignment in an arm the arguments
+ * leave out (`if (p.w == 0) p.w = 7;` with --run-args giving w), or one
+ * that only runs after use, does not count against it. */
 cnode *x_member_set_before(fn_ctx *f, var_info *v, const char *field, cnode *use)
 {
     cnode *live[64];
     int n = 0;
+    if (x_fields_escape(f, v))
+        return NULL;
     for (int i = 0; i < v->n_member_assigns; i++) {
         cnode *m = v->member_assigns[i];
         char *name = cn_spelling(cn_strip(m->kids[0])->cur);
@@ -133,12 +136,8 @@ static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
     char *name = cn_spelling(field);
     CXCursor r = clang_getCursorReferenced(fv->arg->cur);
     var_info *v = fn_var(fv->f, r);
-    /* A struct whose address is taken only for parameters that point to
-     * const (`run(&params)` into `const Params *p`) is written nowhere else. */
-    cnode *a = v && !v->is_param && !v->n_assigns &&
-                       (!v->addr_taken || x_address_only_read(fv->f->root, v))
-                   ? x_member_set_before(fv->f, v, name, fv->call)
-                   : NULL;
+    cnode *a =
+        v && !v->is_param && !v->n_assigns ? x_member_set_before(fv->f, v, name, fv->call) : NULL;
     expr *e = v && v->is_param ? x_param_field(fv->f, v, name, fv->call)
               : a              ? fv->f->t->obj_eval->value_of(fv->f, cn_assign_rhs(a))
                                : NULL;

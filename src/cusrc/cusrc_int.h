@@ -47,6 +47,7 @@ typedef struct var_info {
     int visiting;       /* recursion guard while substituting */
     int uniform;        /* memo: 0 unknown, 1 same in every lane, 2 not */
     int aliased;        /* memo (cusrc_object): 0 unknown, 1 fields safe to follow, 2 not */
+    int escapes;        /* memo (x_fields_escape): 0 unknown, 1 no, 2 yes */
 } var_info;
 
 typedef struct cusrc_tu cusrc_tu;
@@ -303,6 +304,10 @@ void obj_free(obj_fields *o);
 bool x_object(fn_ctx *f, cnode *n, obj_fields *out);
 /* Is every `&v` below n handed to a parameter that points to const? */
 bool x_address_only_read(const cnode *n, const var_info *v);
+/* Can v's fields be written through another name in f: its address handed
+ * to a pointer that is not to const, a pointer or reference made from it,
+ * returned? (A reference argument is x_field_changer's, per call.) */
+bool x_fields_escape(fn_ctx *f, var_info *v);
 /* A host read of an object's field (`p.rows`, `rows_` in a method, `d->n`)
  * where the object is known and holds a constant there; NULL otherwise. */
 expr *x_object_field(fn_ctx *f, cnode *member);

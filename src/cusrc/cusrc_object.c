@@ -610,15 +610,21 @@ static bool escapes(const cnode *n, const var_info *v)
     return false;
 }
 
+bool x_fields_escape(fn_ctx *f, var_info *v)
+{
+    if (!v->escapes)
+        v->escapes =
+            (v->addr_taken && !x_address_only_read(f->root, v)) || escapes(f->root, v) ? 2 : 1;
+    return v->escapes == 2;
+}
+
 /* The one value a local object (or pointer to one) has at use. */
 static bool local_object(fn_ctx *f, var_info *v, cnode *use, obj_fields *out, int depth)
 {
     /* The whole-function scans hold for every use: once per variable. */
     if (!v->aliased)
-        v->aliased = (v->addr_taken && !x_address_only_read(f->root, v)) || v->n_member_assigns ||
-                             var_written(f->root, v) || escapes(f->root, v)
-                         ? 2
-                         : 1;
+        v->aliased =
+            x_fields_escape(f, v) || v->n_member_assigns || var_written(f->root, v) ? 2 : 1;
     if (v->visiting || v->aliased == 2 || x_arg_changer(f->root, v, 0, cn_spelled_at(use->cur)))
         return false;
     cnode *value = NULL;
