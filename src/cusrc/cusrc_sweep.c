@@ -105,6 +105,8 @@ static cusrc_launch between_launch(const cusrc_launch *orig, const host_loops *o
 {
     cusrc_launch copy;
     cusrc_launch_copy(&copy, orig);
+    /* One call path: launches of several paths merge after the scan
+     * (scan_merge_launches), each path's runs already set. */
     cusrc_path *p = &copy.paths[0];
     if (at < p->n) {
         expr *rest = host_loops_runs(others, copy.reach);

@@ -181,14 +181,23 @@ void findings_sort(finding_list *l)
     free(tmp);
 }
 
+/* Is f already among the kept findings at its place (file, line, column,
+ * check)? Two launches of one site (a sweep's first and last) can give
+ * the same words for different accesses, interleaved after the sort. */
+static bool already_kept(const finding_list *l, size_t kept, const finding *f)
+{
+    for (size_t k = kept; k-- > 0 && cmp_finding(&l->items[k], f) == 0;)
+        if (!strcmp(l->items[k].message, f->message) && l->items[k].severity == f->severity)
+            return true;
+    return false;
+}
+
 void findings_dedupe(finding_list *l)
 {
     size_t kept = 0;
     for (size_t i = 0; i < l->n; i++) {
         finding *f = &l->items[i];
-        if (kept && cmp_finding(&l->items[kept - 1], f) == 0 &&
-            strcmp(l->items[kept - 1].message, f->message) == 0 &&
-            l->items[kept - 1].severity == f->severity) {
+        if (already_kept(l, kept, f)) {
             free(f->check);
             free(f->file);
             free(f->message);
