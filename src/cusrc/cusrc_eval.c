@@ -140,7 +140,8 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
             return;
         }
         if (v->addr_taken) {
-            sbuf_addf(&f->origin, "depends on '%s', whose address is passed elsewhere", shown);
+            if (!x_parsed_why(f, v, &f->origin))
+                sbuf_addf(&f->origin, "depends on '%s', whose address is passed elsewhere", shown);
             return;
         }
         if (again) {
@@ -463,6 +464,9 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         return host_value(f, v, e, mark);
     }
     if (!f->device) {
+        expr *parsed = x_parsed_value(f, v, use);
+        if (parsed)
+            return host_value(f, v, parsed, f->origin.len);
         expr *attr = v->addr_taken && !v->n_assigns ? x_device_attribute(f, v) : NULL;
         if (attr)
             return attr;

@@ -48,6 +48,9 @@ typedef struct var_info {
     int uniform;        /* memo: 0 unknown, 1 same in every lane, 2 not */
     int aliased;        /* memo (cusrc_object): 0 unknown, 1 fields safe to follow, 2 not */
     int escapes;        /* memo (x_fields_escape): 0 unknown, 1 no, 2 yes */
+    int parsed;         /* memo (x_parsed_value): 0 not run, 1 ran, 2 could not */
+    bool parsed_written;
+    int64_t parsed_value;
 } var_info;
 
 typedef struct cusrc_tu cusrc_tu;
@@ -410,6 +413,27 @@ expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev
 /* The if whose condition picks v's value at use between its one assignment
  * (*assign) and the value before it; NULL where there is no such if. */
 cnode *x_guarding_if(var_info *v, cnode *use, cnode **assign);
+
+/* ---- cusrc_argrun.c ---- */
+/* Is call handed main's argv? */
+bool x_passes_argv(const cnode *call);
+/* Runs def, called at call in f, on --run-args: argc and argv as main's,
+ * the caller's integer locals handed by address as cells. True where it
+ * ran to its end, with *written (and *value) for the local decl; why (may
+ * be NULL) says where it stopped otherwise. earlier: a call handed argv
+ * before this one that may have run getopt (NULL: none), whose place in
+ * argv the run cannot know. */
+bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const cnode *earlier,
+                      int64_t *value, bool *written, sbuf *why);
+
+/* ---- cusrc_argparse.c ---- */
+/* v's value at use where main hands &v, with argc and argv, to a function
+ * that reads the program's options, run on --run-args; NULL where there is
+ * no such call or it cannot be run. */
+expr *x_parsed_value(fn_ctx *f, var_info *v, cnode *use);
+/* Why v has no value, where main hands &v to such a call (into out, in
+ * note_origin's words); false where it does not. */
+bool x_parsed_why(fn_ctx *f, var_info *v, sbuf *out);
 
 /* ---- cusrc_devprop.c ---- */
 /* n (a member expression on the host) as "cudaDeviceProp.<field>" where

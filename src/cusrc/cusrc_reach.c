@@ -70,10 +70,15 @@ static bool dominates(const cnode *d, const cnode *use, const cnode *scope, x_ar
                 return false;
             break;
         }
-        case CXCursor_IfStmt:
+        case CXCursor_IfStmt: {
+            /* The condition runs whenever the if does. */
+            const cnode *cond = NULL;
+            if (x_if_arm(p, child, &cond) < 0 && cond == child)
+                break;
             if (arm && arm(ctx, p, child) == 1)
                 break;
             return false;
+        }
         default:
             if (clang_isStatement(p->kind) || p->kind == CXCursor_ConditionalOperator)
                 return false;

@@ -1,0 +1,207 @@
+/* cusrc_argparse: the value a host local has after main hands its address
+ * to a function that reads the program's options (`parseCommandline(argc,
+ * argv, &size)`): which call that is, its run on --run-args
+ * (cusrc_argrun), and why there is no value where there is none. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_int.h"
+
+/* May fn (a function's definition cursor, or none) call getopt, itself or
+ * through the functions it calls (depth levels down)? */
+static bool may_getopt(CXCursor fn, int depth);
+
+static bool calls_getopt(const cnode *n, int depth)
+{
+    if (n->kind == CXCursor_CallExpr) {
+        char *name = cn_ref_name(n->cur);
+        bool g = !strncmp(name, "getopt", 6);
+        free(name);
+        CXCursor callee = clang_getCursorReferenced(n->cur);
+        /* The C library's other functions do not touch getopt's place. */
+        bool library = !clang_Cursor_isNull(callee) &&
+                       clang_Location_isInSystemHeader(clang_getCursorLocation(callee));
+        if (g || (!library && !clang_Cursor_isNull(callee) &&
+                  may_getopt(clang_getCursorDefinition(callee), depth + 1)))
+            return true;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (calls_getopt(n->kids[i], depth))
+            return true;
+    return false;
+}
+
+static bool may_getopt(CXCursor fn, int depth)
+{
+    if (clang_Cursor_isNull(fn) || fn.kind != CXCursor_FunctionDecl)
+        return depth > 0; /* a callee without a body here could */
+    if (depth > 4)
+        return true;
+    cnode *tree = cn_build(fn);
+    bool g = tree && calls_getopt(tree, depth);
+    cn_free(tree);
+    return g;
+}
+
+/* A call before `call` below n that is handed argv too and may run
+ * getopt, whose place in argv is global. */
+static const cnode *argv_before(const cnode *n, const cnode *call)
+{
+    if (n->kind == CXCursor_CallExpr && n != call && !cn_inside(call, n) &&
+        cn_spelled_at(n->cur) < cn_spelled_at(call->cur) && x_passes_argv(n) &&
+        may_getopt(clang_getCursorDefinition(clang_getCursorReferenced(n->cur)), 1))
+        return n;
+    for (int i = 0; i < n->n_kids; i++) {
+        const cnode *c = argv_before(n->kids[i], call);
+        if (c)
+            return c;
+    }
+    return NULL;
+}
+
+/* The calls below n that take v's address, in order (at most max). */
+static int address_calls(const cnode *n, const var_info *v, cnode **out, int n_out, int max)
+{
+    if (n->kind == CXCursor_UnaryOperator && n->n_kids == 1 &&
+        clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf) {
+        cnode *k = cn_strip(n->kids[0]);
+        if (k && k->kind == CXCursor_DeclRefExpr &&
+            clang_equalCursors(clang_getCursorReferenced(k->cur), v->decl)) {
+            const cnode *p = n->parent;
+            while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_CStyleCastExpr ||
+                         p->kind == CXCursor_ParenExpr))
+                p = p->parent;
+            if (n_out < max)
+                out[n_out] = p && p->kind == CXCursor_CallExpr ? (cnode *)p : NULL;
+            return n_out + 1;
+        }
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        n_out = address_calls(n->kids[i], v, out, n_out, max);
+    return n_out;
+}
+
+/* The call that sets v before use from the command line: the one call
+ * handed &v that may reach use, given argv, running every time before it
+ * (*only false where another call handed &v may reach use too). */
+static cnode *find_parser(fn_ctx *f, var_info *v, cnode *use, bool *only)
+{
+    cnode *calls[8];
+    int n = address_calls(f->root, v, calls, 0, 8);
+    *only = n <= 8;
+    if (n > 8)
+        return NULL;
+    x_arm_fn arm = f->t->obj_eval->arm;
+    cnode *parser = NULL;
+    for (int i = 0; i < n; i++) {
+        if (!calls[i]) {
+            *only = false; /* the address goes somewhere other than a call */
+            return NULL;
+        }
+        if (use && !x_may_reach(calls[i], use, f->root, arm, f))
+            continue;
+        if (!x_passes_argv(calls[i]) || parser) {
+            *only = false;
+            return NULL;
+        }
+        parser = calls[i];
+    }
+    if (parser && use &&
+        (cn_spelled_at(parser->cur) >= cn_spelled_at(use->cur) ||
+         !x_dominates(parser, use, arm, f)))
+        return NULL;
+    return parser;
+}
+
+static CXCursor parser_def(cnode *parser)
+{
+    return clang_getCursorDefinition(clang_getCursorReferenced(parser->cur));
+}
+
+expr *x_parsed_value(fn_ctx *f, var_info *v, cnode *use)
+{
+    if (f->device || !f->t->run_args || v->is_param || !v->addr_taken || v->n_assigns ||
+        v->n_member_assigns || !cn_type_is_integral(clang_getCursorType(v->decl)))
+        return NULL;
+    bool only;
+    cnode *parser = find_parser(f, v, use, &only);
+    if (!parser)
+        return NULL;
+    CXCursor def = parser_def(parser);
+    if (clang_Cursor_isNull(def) || def.kind != CXCursor_FunctionDecl)
+        return NULL;
+    /* Every use that reaches its value finds the same call: run it once. */
+    if (!v->parsed)
+        v->parsed = x_run_arg_parser(f, parser, def, v->decl, argv_before(f->root, parser),
+                                     &v->parsed_value, &v->parsed_written, NULL)
+                        ? 1
+                        : 2;
+    if (v->parsed != 1)
+        return NULL;
+    if (v->parsed_written)
+        return expr_const(v->parsed_value);
+    if (!v->init)
+        return NULL;
+    expr *e = f->t->obj_eval->value_of(f, v->init);
+    expr *s = e ? expr_simplify(e) : NULL;
+    expr_free(e);
+    if (s && s->kind == EX_CONST)
+        return s;
+    expr_free(s);
+    return NULL;
+}
+
+bool x_parsed_why(fn_ctx *f, var_info *v, sbuf *out)
+{
+    cnode *calls[8], *parser = NULL, *other = NULL;
+    int n = f->device || v->is_param ? 0 : address_calls(f->root, v, calls, 0, 8);
+    for (int i = 0; i < n && i < 8; i++) {
+        if (calls[i] && !parser && x_passes_argv(calls[i]))
+            parser = calls[i];
+        else if (!other)
+            other = calls[i];
+    }
+    if (!parser)
+        return false;
+    char *callee = cn_ref_name(parser->cur);
+    src_loc at = {0};
+    cn_loc(f->t, parser->cur, &at);
+    sbuf_addf(out, "depends on '%s', which '%s' (line %d) sets from the command line", v->name,
+              callee, at.line);
+    free(callee);
+    free(at.file);
+    if (other || n > 8) {
+        char *o = other ? cn_ref_name(other->cur) : NULL;
+        src_loc oat = {0};
+        if (other)
+            cn_loc(f->t, other->cur, &oat);
+        if (o && o[0])
+            sbuf_addf(out, " and '%s' (line %d) may change", o, oat.line);
+        else
+            sbuf_addf(out, " and more code may change");
+        free(o);
+        free(oat.file);
+        if (f->t->run_args)
+            return true;
+    }
+    CXCursor def = parser_def(parser);
+    if (!f->t->run_args) {
+        sbuf_addf(out, " (--run-args gives the program's arguments)");
+        return true;
+    }
+    sbuf why;
+    sbuf_init(&why);
+    int64_t value;
+    bool written = false;
+    if (clang_Cursor_isNull(def) || def.kind != CXCursor_FunctionDecl)
+        sbuf_addf(&why, "its body is not in this file");
+    else if (v->n_assigns || v->n_member_assigns)
+        sbuf_addf(&why, "'%s' is also assigned in %s", v->name, f->name);
+    else if (x_run_arg_parser(f, parser, def, v->decl, argv_before(f->root, parser), &value,
+                              &written, &why))
+        sbuf_addf(&why, "it leaves '%s' unset, and '%s' has no initial value", v->name, v->name);
+    char *text = sbuf_take(&why);
+    sbuf_addf(out, ", which gpulint could not run on --run-args: %s", text);
+    free(text);
+    return true;
+}

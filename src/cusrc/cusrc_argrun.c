@@ -1,0 +1,780 @@
+/* cusrc_argrun: runs a host function that reads the program's options on
+ * the arguments --run-args gives, as the program would: loops, ifs and
+ * switches over argv's characters, strcmp, getopt, atoi, and stores
+ * through the pointers to the caller's integer locals it was handed.
+ * Anything else (a call of the program's own, a pointer it was not
+ * handed, a loop that runs too long) stops it, and it says where. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_int.h"
+
+/* An option loop runs once per argument; a parser that takes longer is
+ * not one, and is not worth running. */
+#define ARGRUN_MAX_STEPS 20000
+#define ARGRUN_MAX_VARS 64
+
+typedef enum { V_NONE, V_INT, V_STR, V_ARGV, V_CELL, V_BUF } vkind;
+
+typedef struct val {
+    vkind k;
+    int64_t i;     /* V_INT; V_CELL: the cell */
+    const char *s; /* V_STR: the string (argv's or a literal's), at offset i */
+} val;
+
+typedef struct cell {
+    CXCursor var; /* the caller's local whose address was handed over */
+    int64_t value;
+    bool written;
+} cell;
+
+typedef struct argrun {
+    fn_ctx *f; /* the caller */
+    const char **argv;
+    int argc;
+    struct {
+        CXCursor decl;
+        val v;
+    } vars[ARGRUN_MAX_VARS];
+    int n_vars;
+    cell cells[8];
+    int n_cells;
+    char *lits[32]; /* string literals read, owned */
+    int n_lits;
+    long steps;
+    val ret;
+    cnode *stop; /* the innermost expression or statement that could not run */
+    /* getopt's state: the argument and the character it reads next, and
+     * the option argument it found last. */
+    int optind, optpos;
+    const char *optarg;
+    bool getopt_called;
+    bool getopt_fresh; /* no call handed argv before this one (and may have run getopt) */
+} argrun;
+
+typedef enum { F_NEXT, F_BREAK, F_CONT, F_RET, F_FAIL } flow;
+
+static val vint(int64_t i)
+{
+    return (val){V_INT, i, NULL};
+}
+
+static val *var_slot(argrun *r, CXCursor decl, bool make)
+{
+    for (int i = 0; i < r->n_vars; i++)
+        if (clang_equalCursors(r->vars[i].decl, decl))
+            return &r->vars[i].v;
+    if (!make || r->n_vars == ARGRUN_MAX_VARS)
+        return NULL;
+    r->vars[r->n_vars].decl = decl;
+    r->vars[r->n_vars].v = (val){V_NONE, 0, NULL};
+    return &r->vars[r->n_vars++].v;
+}
+
+static bool eval(argrun *r, cnode *n, val *out);
+
+static const char *str_at(const val *v)
+{
+    return v->k == V_STR && v->s ? v->s + v->i : NULL;
+}
+
+/* A plain "..." literal (its spelling, quotes and simple escapes); a
+ * prefixed or raw one is not read. */
+static bool literal_string(argrun *r, cnode *n, val *out)
+{
+    char *sp = cn_spelling(n->cur);
+    size_t len = strlen(sp);
+    bool ok = r->n_lits < 32 && len >= 2 && sp[0] == '"' && sp[len - 1] == '"';
+    char *lit = ok ? xmalloc(len) : NULL;
+    size_t k = 0;
+    for (size_t i = 1; ok && i + 1 < len; i++) {
+        char c = sp[i];
+        if (c == '\\') {
+            char e = sp[++i];
+            c = e == 'n' ? '\n' : e == 't' ? '\t' : e == '\\' || e == '"' || e == '\'' ? e : 0;
+            ok = c != 0 && i + 1 < len;
+        }
+        lit[k++] = c;
+    }
+    free(sp);
+    if (!ok) {
+        free(lit);
+        return false;
+    }
+    lit[k] = 0;
+    r->lits[r->n_lits++] = lit;
+    *out = (val){V_STR, 0, lit};
+    return true;
+}
+
+/* POSIX getopt(argc, argv, optstring) as glibc runs it: arguments that
+ * are not options are passed over (glibc moves them to the end), "--"
+ * ends the options; returns the option's character, '?' for one not in
+ * optstring or missing its argument (':' where optstring starts with
+ * ':'), -1 at the end. */
+static int run_getopt(argrun *r, const char *optstring)
+{
+    r->getopt_called = true;
+    r->optarg = NULL;
+    if (optstring[0] == '+' || optstring[0] == '-' || !r->getopt_fresh)
+        return -2; /* POSIX order, "every argument", or a place another call moved */
+    if (r->optpos == 0) {
+        while (r->optind < r->argc) {
+            const char *a = r->argv[r->optind];
+            if (!strcmp(a, "--")) {
+                r->optind++;
+                return -1;
+            }
+            if (a[0] == '-' && a[1])
+                break;
+            r->optind++;
+        }
+        if (r->optind >= r->argc)
+            return -1;
+        r->optpos = 1;
+    }
+    const char *a = r->argv[r->optind];
+    char c = a[r->optpos++];
+    const char *spec = c != ':' ? strchr(optstring, c) : NULL;
+    bool at_end = a[r->optpos] == 0;
+    if (!spec || spec[1] != ':') {
+        if (at_end) {
+            r->optind++;
+            r->optpos = 0;
+        }
+        return spec ? (unsigned char)c : '?';
+    }
+    if (!at_end) {
+        r->optarg = a + r->optpos; /* -m8 */
+        r->optind++;
+    } else if (spec[2] == ':') {
+        r->optind++; /* an optional argument is only ever attached */
+    } else if (r->optind + 1 < r->argc) {
+        r->optarg = r->argv[r->optind + 1];
+        r->optind += 2;
+    } else {
+        r->optind++;
+        r->optpos = 0;
+        return optstring[0] == ':' ? ':' : '?';
+    }
+    r->optpos = 0;
+    return (unsigned char)c;
+}
+
+/* Does n assign, step or call anything? */
+static bool changes(const cnode *n)
+{
+    if (n->kind == CXCursor_CallExpr || n->kind == CXCursor_CompoundAssignOperator)
+        return true;
+    if (n->kind == CXCursor_BinaryOperator &&
+        clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign)
+        return true;
+    if (n->kind == CXCursor_UnaryOperator) {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
+        if (k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreInc ||
+            k == CXUnaryOperator_PostDec || k == CXUnaryOperator_PreDec)
+            return true;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (changes(n->kids[i]))
+            return true;
+    return false;
+}
+
+/* The C library calls an option parser makes: string tests and
+ * conversions, and output that changes nothing it returns. */
+static bool call(argrun *r, cnode *n, val *out)
+{
+    char *name = cn_ref_name(n->cur);
+    int na = cn_n_expr_kids(n) - 1;
+    val a[3] = {{V_NONE, 0, NULL}, {V_NONE, 0, NULL}, {V_NONE, 0, NULL}};
+    bool ok = true;
+    static const char *const quiet[] = {"printf",  "fprintf", "puts", "fputs",
+                                        "putchar", "fflush",  NULL};
+    static const char *const copies[] = {"strcpy",   "strncpy", "memcpy",
+                                         "snprintf", "sprintf", NULL};
+    *out = vint(0);
+    /* Output: what it prints changes nothing, unless an argument does. */
+    for (const char *const *q = quiet; *q; q++)
+        if (!strcmp(name, *q)) {
+            for (int i = 1; ok && i <= na; i++)
+                ok = !changes(cn_expr_kid(n, i));
+            goto done;
+        }
+    for (int i = 0; i < na && i < 3; i++)
+        if (!eval(r, cn_expr_kid(n, i + 1), &a[i]))
+            ok = false;
+    for (const char *const *q = copies; *q; q++)
+        if (!strcmp(name, *q)) {
+            ok = ok && a[0].k == V_BUF; /* into a buffer nothing here reads */
+            goto done;
+        }
+    const char *s0 = str_at(&a[0]), *s1 = str_at(&a[1]), *s2 = str_at(&a[2]);
+    if (!ok) {
+    } else if (!strcmp(name, "getopt") && na == 3 && a[0].k == V_INT && a[0].i == r->argc &&
+               a[1].k == V_ARGV && s2) {
+        int c = run_getopt(r, s2);
+        *out = vint(c);
+        ok = c != -2;
+    } else if (!strcmp(name, "strcmp") && na == 2 && s0 && s1) {
+        int c = strcmp(s0, s1);
+        *out = vint((c > 0) - (c < 0));
+    } else if (!strcmp(name, "strncmp") && na == 3 && s0 && s1 && a[2].k == V_INT) {
+        int c = strncmp(s0, s1, (size_t)(a[2].i < 0 ? 0 : a[2].i));
+        *out = vint((c > 0) - (c < 0));
+    } else if (!strcmp(name, "strlen") && na == 1 && s0) {
+        *out = vint((int64_t)strlen(s0));
+    } else if ((!strcmp(name, "atoi") || !strcmp(name, "atol") || !strcmp(name, "atoll")) &&
+               na == 1 && s0) {
+        errno = 0;
+        *out = vint(strtoll(s0, NULL, 10));
+        ok = errno == 0;
+    } else if ((!strcmp(name, "strtol") || !strcmp(name, "strtoll")) && na == 3 && s0 &&
+               a[1].k == V_INT && a[1].i == 0 && a[2].k == V_INT && a[2].i >= 0 && a[2].i != 1 &&
+               a[2].i <= 36) {
+        errno = 0;
+        *out = vint(strtoll(s0, NULL, (int)a[2].i));
+        ok = errno == 0;
+    } else {
+        ok = false; /* exit, a helper of the program's own: not followed */
+    }
+done:
+    free(name);
+    return ok;
+}
+
+/* Assigns v to what target names: a local of the parser, or the caller's
+ * local through the pointer it handed over (`*size = ...`), which takes
+ * integers only. */
+static bool assign(argrun *r, cnode *target, val v)
+{
+    cnode *t = cn_strip_casts(target);
+    if (t && t->kind == CXCursor_DeclRefExpr) {
+        val *slot = var_slot(r, clang_getCursorReferenced(t->cur), false);
+        if (slot)
+            *slot = v;
+        return slot != NULL;
+    }
+    val p;
+    if (!t || t->kind != CXCursor_UnaryOperator || t->n_kids != 1 ||
+        clang_getCursorUnaryOperatorKind(t->cur) != CXUnaryOperator_Deref ||
+        !eval(r, t->kids[0], &p) || p.k != V_CELL || v.k != V_INT)
+        return false;
+    r->cells[p.i].value = v.i;
+    r->cells[p.i].written = true;
+    return true;
+}
+
+static bool read_target(argrun *r, cnode *target, val *out)
+{
+    return eval(r, target, out) && out->k == V_INT;
+}
+
+static bool arith(enum CXBinaryOperatorKind k, int64_t a, int64_t b, int64_t *out)
+{
+    switch (k) {
+    case CXBinaryOperator_Add:
+    case CXBinaryOperator_AddAssign:
+        *out = a + b;
+        return true;
+    case CXBinaryOperator_Sub:
+    case CXBinaryOperator_SubAssign:
+        *out = a - b;
+        return true;
+    case CXBinaryOperator_Mul:
+    case CXBinaryOperator_MulAssign:
+        *out = a * b;
+        return true;
+    case CXBinaryOperator_Div:
+    case CXBinaryOperator_DivAssign:
+        return b != 0 && (*out = a / b, true);
+    case CXBinaryOperator_Rem:
+    case CXBinaryOperator_RemAssign:
+        return b != 0 && (*out = a % b, true);
+    case CXBinaryOperator_LT:
+        *out = a < b;
+        return true;
+    case CXBinaryOperator_GT:
+        *out = a > b;
+        return true;
+    case CXBinaryOperator_LE:
+        *out = a <= b;
+        return true;
+    case CXBinaryOperator_GE:
+        *out = a >= b;
+        return true;
+    case CXBinaryOperator_EQ:
+        *out = a == b;
+        return true;
+    case CXBinaryOperator_NE:
+        *out = a != b;
+        return true;
+    case CXBinaryOperator_And:
+    case CXBinaryOperator_AndAssign:
+        *out = a & b;
+        return true;
+    case CXBinaryOperator_Or:
+    case CXBinaryOperator_OrAssign:
+        *out = a | b;
+        return true;
+    case CXBinaryOperator_Xor:
+    case CXBinaryOperator_XorAssign:
+        *out = a ^ b;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool binary(argrun *r, cnode *n, val *out)
+{
+    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+    val a, b;
+    if (k == CXBinaryOperator_LAnd || k == CXBinaryOperator_LOr) {
+        if (!eval(r, n->kids[0], &a) || a.k != V_INT)
+            return false;
+        if ((k == CXBinaryOperator_LAnd) != (a.i != 0)) {
+            *out = vint(a.i != 0);
+            return true;
+        }
+        if (!eval(r, n->kids[1], &b) || b.k != V_INT)
+            return false;
+        *out = vint(b.i != 0);
+        return true;
+    }
+    if (!eval(r, n->kids[1], &b))
+        return false;
+    if (k == CXBinaryOperator_Assign) {
+        *out = b;
+        return assign(r, n->kids[0], b);
+    }
+    bool compound = n->kind == CXCursor_CompoundAssignOperator;
+    if (compound ? !read_target(r, n->kids[0], &a) : !eval(r, n->kids[0], &a))
+        return false;
+    if (a.k == V_STR && b.k == V_INT &&
+        (k == CXBinaryOperator_Add || k == CXBinaryOperator_AddAssign)) {
+        *out = (val){V_STR, a.i + b.i, a.s}; /* argv[i] + 2: a pointer into it */
+        return !compound || assign(r, n->kids[0], *out);
+    }
+    int64_t v;
+    if (a.k != V_INT || b.k != V_INT || !arith(k, a.i, b.i, &v))
+        return false;
+    *out = vint(v);
+    return !compound || assign(r, n->kids[0], *out);
+}
+
+static bool unary(argrun *r, cnode *n, val *out)
+{
+    enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
+    val a;
+    if (k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreInc ||
+        k == CXUnaryOperator_PostDec || k == CXUnaryOperator_PreDec) {
+        if (!read_target(r, n->kids[0], &a))
+            return false;
+        int64_t d = k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreInc ? 1 : -1;
+        bool post = k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec;
+        *out = vint(post ? a.i : a.i + d);
+        return assign(r, n->kids[0], vint(a.i + d));
+    }
+    if (!eval(r, n->kids[0], &a))
+        return false;
+    switch (k) {
+    case CXUnaryOperator_Minus:
+        *out = vint(-a.i);
+        return a.k == V_INT;
+    case CXUnaryOperator_Plus:
+        *out = a;
+        return a.k == V_INT;
+    case CXUnaryOperator_LNot:
+        *out = vint(!a.i);
+        return a.k == V_INT;
+    case CXUnaryOperator_Not:
+        *out = vint(~a.i);
+        return a.k == V_INT;
+    case CXUnaryOperator_Deref:
+        if (a.k == V_CELL && r->cells[a.i].written) {
+            *out = vint(r->cells[a.i].value);
+            return true;
+        }
+        if (a.k == V_STR) {
+            *out = vint((unsigned char)str_at(&a)[0]);
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+static bool subscript(argrun *r, cnode *n, val *out)
+{
+    val base, idx;
+    if (n->n_kids != 2 || !eval(r, n->kids[0], &base) || !eval(r, n->kids[1], &idx) ||
+        idx.k != V_INT)
+        return false;
+    if (base.k == V_ARGV) {
+        if (idx.i < 0 || idx.i >= r->argc)
+            return false; /* past argc: the program would read its NULL */
+        *out = (val){V_STR, 0, r->argv[idx.i]};
+        return true;
+    }
+    if (base.k == V_STR) {
+        int64_t len = (int64_t)strlen(base.s);
+        int64_t at = base.i + idx.i;
+        if (at < 0 || at > len)
+            return false;
+        *out = vint((unsigned char)base.s[at]);
+        return true;
+    }
+    return false;
+}
+
+static bool eval1(argrun *r, cnode *n, val *out);
+
+static bool eval(argrun *r, cnode *n, val *out)
+{
+    bool ok = eval1(r, n, out);
+    if (!ok && !r->stop)
+        r->stop = n;
+    return ok;
+}
+
+static bool eval1(argrun *r, cnode *n, val *out)
+{
+    if (!n || ++r->steps > ARGRUN_MAX_STEPS)
+        return false;
+    n = cn_strip_casts(n);
+    if (!n)
+        return false;
+    switch (n->kind) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral: {
+        int64_t v;
+        if (!x_const(r->f, n, &v))
+            return false;
+        *out = vint(v);
+        return true;
+    }
+    case CXCursor_StringLiteral:
+        return literal_string(r, n, out);
+    case CXCursor_GNUNullExpr:
+    case CXCursor_CXXNullPtrLiteralExpr:
+        *out = vint(0);
+        return true;
+    case CXCursor_DeclRefExpr: {
+        val *v = var_slot(r, clang_getCursorReferenced(n->cur), false);
+        if (v && v->k != V_NONE) {
+            *out = *v;
+            return true;
+        }
+        char *name = cn_ref_name(n->cur);
+        bool optarg = !strcmp(name, "optarg");
+        free(name);
+        if (optarg && r->getopt_called && r->optarg) {
+            *out = (val){V_STR, 0, r->optarg};
+            return true;
+        }
+        int64_t c;
+        if (x_const(r->f, n, &c)) { /* an enum constant, a constexpr */
+            *out = vint(c);
+            return true;
+        }
+        return false;
+    }
+    case CXCursor_ParenExpr:
+    case CXCursor_UnexposedExpr:
+        return n->n_kids == 1 && eval(r, n->kids[0], out);
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+        return n->n_kids == 2 && binary(r, n, out);
+    case CXCursor_UnaryOperator:
+        return n->n_kids == 1 && unary(r, n, out);
+    case CXCursor_ArraySubscriptExpr:
+        return subscript(r, n, out);
+    case CXCursor_ConditionalOperator: {
+        val c;
+        if (n->n_kids != 3 || !eval(r, n->kids[0], &c) || c.k != V_INT)
+            return false;
+        return eval(r, n->kids[c.i ? 1 : 2], out);
+    }
+    case CXCursor_CallExpr:
+        return call(r, n, out);
+    default:
+        return false;
+    }
+}
+
+static flow exec(argrun *r, cnode *s);
+
+static bool test(argrun *r, cnode *c, bool *yes)
+{
+    val v;
+    if (!eval(r, c, &v) || v.k != V_INT)
+        return false;
+    *yes = v.i != 0;
+    return true;
+}
+
+static flow loop(argrun *r, cnode *cond, cnode *inc, cnode *body, bool test_first)
+{
+    for (;;) {
+        bool go = true;
+        if (test_first && cond && !test(r, cond, &go))
+            return F_FAIL;
+        if (!go)
+            return F_NEXT;
+        test_first = true;
+        flow fl = exec(r, body);
+        if (fl == F_BREAK)
+            return F_NEXT;
+        if (fl == F_RET || fl == F_FAIL)
+            return fl;
+        val ignored;
+        if (inc && !eval(r, inc, &ignored))
+            return F_FAIL;
+        if (r->steps > ARGRUN_MAX_STEPS)
+            return F_FAIL;
+    }
+}
+
+/* The statement a chain of labels (`case 'a': case 'b': stmt`) labels. */
+static cnode *labelled(cnode *s, cnode **label_of, val c, argrun *r, bool want_default)
+{
+    *label_of = NULL;
+    for (; s && (s->kind == CXCursor_CaseStmt || s->kind == CXCursor_DefaultStmt);
+         s = s->n_kids ? s->kids[s->n_kids - 1] : NULL) {
+        if (*label_of)
+            continue;
+        int64_t v;
+        if (s->kind == CXCursor_DefaultStmt
+                ? want_default
+                : (!want_default && s->n_kids == 2 && x_const(r->f, s->kids[0], &v) && v == c.i))
+            *label_of = s;
+    }
+    return s;
+}
+
+static flow run_switch(argrun *r, cnode *sw)
+{
+    val c;
+    cnode *body = sw->n_kids == 2 ? sw->kids[1] : NULL;
+    if (!body || body->kind != CXCursor_CompoundStmt || !eval(r, sw->kids[0], &c) || c.k != V_INT)
+        return F_FAIL;
+    int from = -1;
+    cnode *first = NULL, *hit;
+    for (int pass = 0; pass < 2 && from < 0; pass++)
+        for (int i = 0; i < body->n_kids && from < 0; i++) {
+            cnode *s = labelled(body->kids[i], &hit, c, r, pass == 1);
+            if (hit) {
+                from = i;
+                first = s;
+            }
+        }
+    for (int i = from; i >= 0 && i < body->n_kids; i++) {
+        cnode *hit2;
+        cnode *s = i == from ? first : labelled(body->kids[i], &hit2, c, r, false);
+        flow fl = s ? exec(r, s) : F_NEXT;
+        if (fl == F_BREAK)
+            return F_NEXT;
+        if (fl != F_NEXT)
+            return fl;
+    }
+    return F_NEXT;
+}
+
+static flow exec1(argrun *r, cnode *s);
+
+static flow exec(argrun *r, cnode *s)
+{
+    flow fl = exec1(r, s);
+    if (fl == F_FAIL && !r->stop)
+        r->stop = s;
+    return fl;
+}
+
+static flow exec1(argrun *r, cnode *s)
+{
+    if (!s || ++r->steps > ARGRUN_MAX_STEPS)
+        return F_FAIL;
+    val v;
+    switch (s->kind) {
+    case CXCursor_CompoundStmt:
+        for (int i = 0; i < s->n_kids; i++) {
+            flow fl = exec(r, s->kids[i]);
+            if (fl != F_NEXT)
+                return fl;
+        }
+        return F_NEXT;
+    case CXCursor_NullStmt:
+        return F_NEXT;
+    case CXCursor_DeclStmt:
+        for (int i = 0; i < s->n_kids; i++) {
+            cnode *d = s->kids[i];
+            val *slot = d->kind == CXCursor_VarDecl ? var_slot(r, d->cur, true) : NULL;
+            cnode *init = d->kind == CXCursor_VarDecl ? fn_var_init(d) : NULL;
+            if (!slot || (init && !eval(r, init, slot)))
+                return F_FAIL;
+        }
+        return F_NEXT;
+    case CXCursor_IfStmt: {
+        bool yes;
+        if (s->n_kids < 2 || s->n_kids > 3 || !test(r, s->kids[0], &yes))
+            return F_FAIL;
+        return yes ? exec(r, s->kids[1]) : s->n_kids == 3 ? exec(r, s->kids[2]) : F_NEXT;
+    }
+    case CXCursor_WhileStmt:
+        return s->n_kids == 2 ? loop(r, s->kids[0], NULL, s->kids[1], true) : F_FAIL;
+    case CXCursor_DoStmt:
+        return s->n_kids == 2 ? loop(r, s->kids[1], NULL, s->kids[0], false) : F_FAIL;
+    case CXCursor_ForStmt:
+        /* libclang drops a for's missing parts: only the whole header or none. */
+        if (s->n_kids == 4) {
+            cnode *init = s->kids[0];
+            if (init->kind == CXCursor_DeclStmt ? exec(r, init) != F_NEXT : !eval(r, init, &v))
+                return F_FAIL;
+            return loop(r, s->kids[1], s->kids[2], s->kids[3], true);
+        }
+        return s->n_kids == 1 ? loop(r, NULL, NULL, s->kids[0], true) : F_FAIL;
+    case CXCursor_SwitchStmt:
+        return run_switch(r, s);
+    case CXCursor_BreakStmt:
+        return F_BREAK;
+    case CXCursor_ContinueStmt:
+        return F_CONT;
+    case CXCursor_ReturnStmt:
+        r->ret = vint(0);
+        if (s->n_kids == 1 && !eval(r, s->kids[0], &r->ret))
+            return F_FAIL;
+        return F_RET;
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt: {
+        /* Reached by falling through: its labels change nothing. */
+        cnode *hit;
+        return exec(r, labelled(s, &hit, vint(0), r, false));
+    }
+    default:
+        if (cn_is_expr(s))
+            return eval(r, s, &v) ? F_NEXT : F_FAIL;
+        return F_FAIL;
+    }
+}
+
+/* Does n name main's argc (pos 0) or argv (pos 1)? */
+static bool main_param(const cnode *n, int pos)
+{
+    n = cn_strip_casts((cnode *)n);
+    if (!n || n->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor r = clang_getCursorReferenced(n->cur), owner = clang_getCursorSemanticParent(r);
+    char *on = cn_spelling(owner);
+    bool is_main = !strcmp(on, "main");
+    free(on);
+    return r.kind == CXCursor_ParmDecl && is_main &&
+           clang_equalCursors(clang_Cursor_getArgument(owner, (unsigned)pos), r);
+}
+
+/* Is n `&v` for a local v of the caller: its cell (made on first sight). */
+static int address_cell(argrun *r, const cnode *n)
+{
+    n = cn_strip_casts((cnode *)n);
+    if (!n || n->kind != CXCursor_UnaryOperator || n->n_kids != 1 ||
+        clang_getCursorUnaryOperatorKind(n->cur) != CXUnaryOperator_AddrOf)
+        return -1;
+    cnode *k = cn_strip(n->kids[0]);
+    var_info *v = k && k->kind == CXCursor_DeclRefExpr
+                      ? fn_var(r->f, clang_getCursorReferenced(k->cur))
+                      : NULL;
+    if (!v || v->is_param || !cn_type_is_integral(clang_getCursorType(v->decl)) || r->n_cells == 8)
+        return -1;
+    r->cells[r->n_cells] = (cell){v->decl, 0, false};
+    return r->n_cells++;
+}
+
+/* Is call handed main's argv? */
+bool x_passes_argv(const cnode *call)
+{
+    for (int a = 0; a < cn_n_expr_kids(call); a++)
+        if (main_param(cn_expr_kid(call, a), 1))
+            return true;
+    return false;
+}
+
+bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const cnode *earlier,
+                      int64_t *value, bool *written, sbuf *why)
+{
+    cnode *args[16];
+    int np = cn_call_args(call, def, args, 16);
+    if (np < 2)
+        return false;
+    argrun *r = xcalloc(1, sizeof *r);
+    r->f = f;
+    r->argc = f->t->n_run_args + 1;
+    r->argv = xcalloc((size_t)r->argc, sizeof *r->argv);
+    r->argv[0] = "a.out"; /* the program's name: no option parser compares it */
+    r->optind = 1;
+    r->getopt_fresh = earlier == NULL;
+    for (int i = 1; i < r->argc; i++)
+        r->argv[i] = f->t->run_args[i - 1];
+    bool ok = true, argv_seen = false;
+    for (int i = 0; i < np && ok; i++) {
+        val *slot = var_slot(r, clang_Cursor_getArgument(def, (unsigned)i), true);
+        int c;
+        int64_t k;
+        if (!slot || !args[i])
+            ok = false;
+        else if (main_param(args[i], 0))
+            *slot = vint(r->argc);
+        else if (main_param(args[i], 1)) {
+            *slot = (val){V_ARGV, 0, NULL};
+            argv_seen = true;
+        } else if ((c = address_cell(r, args[i])) >= 0)
+            *slot = (val){V_CELL, c, NULL};
+        else if (x_const(f, args[i], &k))
+            *slot = vint(k);
+        else if (clang_getCanonicalType(clang_getCursorType(args[i]->cur)).kind == CXType_Pointer)
+            *slot = (val){V_BUF, 0, NULL}; /* a buffer (the file name): written, never read */
+        /* anything else stays V_NONE: reading it stops the run */
+    }
+    cnode *body = NULL;
+    cnode *tree = ok && argv_seen ? cn_build(def) : NULL;
+    if (tree && tree->n_kids && tree->kids[tree->n_kids - 1]->kind == CXCursor_CompoundStmt)
+        body = tree->kids[tree->n_kids - 1];
+    flow fl = body ? exec(r, body) : F_FAIL;
+    ok = fl == F_NEXT || fl == F_RET;
+    if (!ok && why) {
+        if (r->steps > ARGRUN_MAX_STEPS)
+            sbuf_addf(why, "it runs past %d steps", ARGRUN_MAX_STEPS);
+        else if (r->getopt_called && earlier) {
+            char *e = cn_ref_name(earlier->cur);
+            src_loc at = {0};
+            cn_loc(f->t, earlier->cur, &at);
+            sbuf_addf(why,
+                      "its getopt may start where '%s' (line %d), handed argv before, left off", e,
+                      at.line);
+            free(e);
+            free(at.file);
+        } else if (r->stop && body) {
+            src_loc at = {0};
+            cn_loc(f->t, r->stop->cur, &at);
+            char *text = cn_text_trunc(f->t, r->stop->cur, 60);
+            sbuf_addf(why, "it stops at line %d ('%s')", at.line, text ? text : "");
+            free(text);
+            free(at.file);
+        } else
+            sbuf_addf(why, "its arguments are not main's argc and argv and locals' addresses");
+    }
+    for (int i = 0; ok && i < r->n_cells; i++)
+        if (clang_equalCursors(r->cells[i].var, decl)) {
+            *written = r->cells[i].written || *written;
+            if (r->cells[i].written)
+                *value = r->cells[i].value;
+        }
+    if (tree)
+        cn_free(tree);
+    for (int i = 0; i < r->n_lits; i++)
+        free(r->lits[i]);
+    free(r->argv);
+    free(r);
+    return ok;
+}
