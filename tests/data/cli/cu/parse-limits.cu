@@ -30,7 +30,7 @@ static void last_flag(int argc, char **argv, int *n)
 static void with_getopt(int argc, char **argv, int *n)
 {
     int c;
-    while ((c = getopt(argc, argv, "m:")) != -1)
+    while ((c = getopt(argc, argv, "qm:")) != -1)
         if (c == 'm')
             *n = atoi(optarg);
 }
