@@ -7,58 +7,6 @@
 
 #include "cusrc/cusrc_int.h"
 
-/* May fn (a function's definition cursor, or none) call getopt, itself or
- * through the functions it calls (depth levels down)? */
-static bool may_getopt(CXCursor fn, int depth);
-
-static bool calls_getopt(const cnode *n, int depth)
-{
-    if (n->kind == CXCursor_CallExpr) {
-        char *name = cn_ref_name(n->cur);
-        bool g = !strncmp(name, "getopt", 6);
-        free(name);
-        CXCursor callee = clang_getCursorReferenced(n->cur);
-        /* The C library's other functions do not touch getopt's place. */
-        bool library = !clang_Cursor_isNull(callee) &&
-                       clang_Location_isInSystemHeader(clang_getCursorLocation(callee));
-        if (g || (!library && !clang_Cursor_isNull(callee) &&
-                  may_getopt(clang_getCursorDefinition(callee), depth + 1)))
-            return true;
-    }
-    for (int i = 0; i < n->n_kids; i++)
-        if (calls_getopt(n->kids[i], depth))
-            return true;
-    return false;
-}
-
-static bool may_getopt(CXCursor fn, int depth)
-{
-    if (clang_Cursor_isNull(fn) || fn.kind != CXCursor_FunctionDecl)
-        return depth > 0; /* a callee without a body here could */
-    if (depth > 4)
-        return true;
-    cnode *tree = cn_build(fn);
-    bool g = tree && calls_getopt(tree, depth);
-    cn_free(tree);
-    return g;
-}
-
-/* A call before `call` below n that is handed argv too and may run
- * getopt, whose place in argv is global. */
-static const cnode *argv_before(const cnode *n, const cnode *call)
-{
-    if (n->kind == CXCursor_CallExpr && n != call && !cn_inside(call, n) &&
-        cn_spelled_at(n->cur) < cn_spelled_at(call->cur) && x_passes_argv(n) &&
-        may_getopt(clang_getCursorDefinition(clang_getCursorReferenced(n->cur)), 1))
-        return n;
-    for (int i = 0; i < n->n_kids; i++) {
-        const cnode *c = argv_before(n->kids[i], call);
-        if (c)
-            return c;
-    }
-    return NULL;
-}
-
 /* The calls below n that take v's address, in order (at most max). */
 static int address_calls(const cnode *n, const var_info *v, cnode **out, int n_out, int max)
 {
@@ -132,7 +80,7 @@ expr *x_parsed_value(fn_ctx *f, var_info *v, cnode *use)
         return NULL;
     /* Every use that reaches its value finds the same call: run it once. */
     if (!v->parsed)
-        v->parsed = x_run_arg_parser(f, parser, def, v->decl, argv_before(f->root, parser),
+        v->parsed = x_run_arg_parser(f, parser, def, v->decl, x_argv_before(f->root, parser),
                                      &v->parsed_value, &v->parsed_written, NULL)
                         ? 1
                         : 2;
@@ -197,7 +145,7 @@ bool x_parsed_why(fn_ctx *f, var_info *v, sbuf *out)
         sbuf_addf(&why, "its body is not in this file");
     else if (v->n_assigns || v->n_member_assigns)
         sbuf_addf(&why, "'%s' is also assigned in %s", v->name, f->name);
-    else if (x_run_arg_parser(f, parser, def, v->decl, argv_before(f->root, parser), &value,
+    else if (x_run_arg_parser(f, parser, def, v->decl, x_argv_before(f->root, parser), &value,
                               &written, &why))
         sbuf_addf(&why, "it leaves '%s' unset, and '%s' has no initial value", v->name, v->name);
     char *text = sbuf_take(&why);

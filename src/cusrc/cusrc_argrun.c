@@ -50,7 +50,8 @@ typedef struct argrun {
     int optind, optpos;
     const char *optarg;
     bool getopt_called;
-    bool getopt_fresh; /* no call handed argv before this one (and may have run getopt) */
+    bool getopt_fresh;          /* no call handed argv before this one (and may have run getopt) */
+    const x_arg_fields *fields; /* this's fields (a constructor's run), NULL: none */
 } argrun;
 
 typedef enum { F_NEXT, F_BREAK, F_CONT, F_RET, F_FAIL } flow;
@@ -244,14 +245,42 @@ done:
     return ok;
 }
 
+/* n as a field of this (`n_reps`, `this->n_reps`), an integer, where
+ * the run has this's fields; NULL otherwise. */
+static char *this_field_name(const argrun *r, cnode *n)
+{
+    if (!r->fields || n->kind != CXCursor_MemberRefExpr ||
+        clang_getCursorReferenced(n->cur).kind != CXCursor_FieldDecl ||
+        !cn_type_is_integral(clang_getCursorType(n->cur)))
+        return NULL;
+    cnode *base = n->n_kids ? cn_strip(n->kids[0]) : NULL;
+    if (n->n_kids && (!base || base->kind != CXCursor_CXXThisExpr))
+        return NULL;
+    return cn_spelling(n->cur);
+}
+
 /* Assigns v to what target names: a local of the parser, or the caller's
  * local through the pointer it handed over (`*size = ...`), which takes
  * integers only. */
 static bool assign(argrun *r, cnode *target, val v)
 {
     cnode *t = cn_strip_casts(target);
+    char *field = t ? this_field_name(r, t) : NULL;
+    if (field) {
+        if (v.k == V_INT)
+            r->fields->set(r->fields->ctx, field, v.i);
+        free(field);
+        return v.k == V_INT;
+    }
     if (t && t->kind == CXCursor_DeclRefExpr) {
-        val *slot = var_slot(r, clang_getCursorReferenced(t->cur), false);
+        /* A local declared before the statement being run (a
+         * constructor's `int opt;`) gets its slot at its first store. */
+        CXCursor d = clang_getCursorReferenced(t->cur);
+        enum CXCursorKind owner = clang_getCursorSemanticParent(d).kind;
+        bool local = d.kind == CXCursor_VarDecl &&
+                     (owner == CXCursor_FunctionDecl || owner == CXCursor_CXXMethod ||
+                      owner == CXCursor_Constructor || owner == CXCursor_FunctionTemplate);
+        val *slot = var_slot(r, d, local);
         if (slot)
             *slot = v;
         return slot != NULL;
@@ -500,6 +529,14 @@ static bool eval1(argrun *r, cnode *n, val *out)
     }
     case CXCursor_CallExpr:
         return call(r, n, out);
+    case CXCursor_MemberRefExpr: {
+        char *field = this_field_name(r, n);
+        int64_t v;
+        bool ok = field && r->fields->get(r->fields->ctx, field, &v);
+        free(field);
+        *out = vint(v);
+        return ok;
+    }
     default:
         return false;
     }
@@ -660,8 +697,7 @@ static flow exec1(argrun *r, cnode *s)
     }
 }
 
-/* Does n name main's argc (pos 0) or argv (pos 1)? */
-static bool main_param(const cnode *n, int pos)
+bool x_main_param(const cnode *n, int pos)
 {
     n = cn_strip_casts((cnode *)n);
     if (!n || n->kind != CXCursor_DeclRefExpr)
@@ -691,13 +727,111 @@ static int address_cell(argrun *r, const cnode *n)
     return r->n_cells++;
 }
 
+static argrun *argrun_new(fn_ctx *f, const cnode *earlier)
+{
+    argrun *r = xcalloc(1, sizeof *r);
+    r->f = f;
+    r->argc = f->t->n_run_args + 1;
+    r->argv = xcalloc((size_t)r->argc, sizeof *r->argv);
+    r->argv[0] = "a.out"; /* the program's name: no option parser compares it */
+    for (int i = 1; i < r->argc; i++)
+        r->argv[i] = f->t->run_args[i - 1];
+    r->optind = 1;
+    r->getopt_fresh = earlier == NULL;
+    return r;
+}
+
+static void argrun_free(argrun *r)
+{
+    for (int i = 0; i < r->n_lits; i++)
+        free(r->lits[i]);
+    free(r->argv);
+    free(r);
+}
+
+/* Where a run that did not end stopped, in the sizes block's words. */
+static void say_stop(argrun *r, const cnode *earlier, bool had_body, sbuf *why)
+{
+    fn_ctx *f = r->f;
+
+    if (r->steps > ARGRUN_MAX_STEPS)
+        sbuf_addf(why, "it runs past %d steps", ARGRUN_MAX_STEPS);
+    else if (r->getopt_called && earlier) {
+        char *e = cn_ref_name(earlier->cur);
+        src_loc at = {0};
+        cn_loc(f->t, earlier->cur, &at);
+        sbuf_addf(why, "its getopt may start where '%s' (line %d), handed argv before, left off", e,
+                  at.line);
+        free(e);
+        free(at.file);
+    } else if (r->stop && had_body) {
+        src_loc at = {0};
+        cn_loc(f->t, r->stop->cur, &at);
+        char *text = cn_text_trunc(f->t, r->stop->cur, 60);
+        sbuf_addf(why, "it stops at line %d ('%s')", at.line, text ? text : "");
+        free(text);
+        free(at.file);
+    } else
+        sbuf_addf(why, "its arguments are not main's argc and argv and locals' addresses");
+}
+
 /* Is call handed main's argv? */
 bool x_passes_argv(const cnode *call)
 {
     for (int a = 0; a < cn_n_expr_kids(call); a++)
-        if (main_param(cn_expr_kid(call, a), 1))
+        if (x_main_param(cn_expr_kid(call, a), 1))
             return true;
     return false;
+}
+
+/* May fn (a function's definition cursor, or none) call getopt, itself or
+ * through the functions it calls (depth levels down)? */
+static bool may_getopt(CXCursor fn, int depth);
+
+static bool calls_getopt(const cnode *n, int depth)
+{
+    if (n->kind == CXCursor_CallExpr) {
+        char *name = cn_ref_name(n->cur);
+        bool g = !strncmp(name, "getopt", 6);
+        free(name);
+        CXCursor callee = clang_getCursorReferenced(n->cur);
+        /* The C library's other functions do not touch getopt's place. */
+        bool library = !clang_Cursor_isNull(callee) &&
+                       clang_Location_isInSystemHeader(clang_getCursorLocation(callee));
+        if (g || (!library && !clang_Cursor_isNull(callee) &&
+                  may_getopt(clang_getCursorDefinition(callee), depth + 1)))
+            return true;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (calls_getopt(n->kids[i], depth))
+            return true;
+    return false;
+}
+
+static bool may_getopt(CXCursor fn, int depth)
+{
+    if (clang_Cursor_isNull(fn) || fn.kind != CXCursor_FunctionDecl)
+        return depth > 0; /* a callee without a body here could */
+    if (depth > 4)
+        return true;
+    cnode *tree = cn_build(fn);
+    bool g = tree && calls_getopt(tree, depth);
+    cn_free(tree);
+    return g;
+}
+
+const cnode *x_argv_before(const cnode *n, const cnode *call)
+{
+    if (n->kind == CXCursor_CallExpr && n != call && !cn_inside(call, n) &&
+        cn_spelled_at(n->cur) < cn_spelled_at(call->cur) && x_passes_argv(n) &&
+        may_getopt(clang_getCursorDefinition(clang_getCursorReferenced(n->cur)), 1))
+        return n;
+    for (int i = 0; i < n->n_kids; i++) {
+        const cnode *c = x_argv_before(n->kids[i], call);
+        if (c)
+            return c;
+    }
+    return NULL;
 }
 
 bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const cnode *earlier,
@@ -707,15 +841,7 @@ bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const
     int np = cn_call_args(call, def, args, 16);
     if (np < 2)
         return false;
-    argrun *r = xcalloc(1, sizeof *r);
-    r->f = f;
-    r->argc = f->t->n_run_args + 1;
-    r->argv = xcalloc((size_t)r->argc, sizeof *r->argv);
-    r->argv[0] = "a.out"; /* the program's name: no option parser compares it */
-    r->optind = 1;
-    r->getopt_fresh = earlier == NULL;
-    for (int i = 1; i < r->argc; i++)
-        r->argv[i] = f->t->run_args[i - 1];
+    argrun *r = argrun_new(f, earlier);
     bool ok = true, argv_seen = false;
     for (int i = 0; i < np && ok; i++) {
         val *slot = var_slot(r, clang_Cursor_getArgument(def, (unsigned)i), true);
@@ -723,9 +849,9 @@ bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const
         int64_t k;
         if (!slot || !args[i])
             ok = false;
-        else if (main_param(args[i], 0))
+        else if (x_main_param(args[i], 0))
             *slot = vint(r->argc);
-        else if (main_param(args[i], 1)) {
+        else if (x_main_param(args[i], 1)) {
             *slot = (val){V_ARGV, 0, NULL};
             argv_seen = true;
         } else if ((c = address_cell(r, args[i])) >= 0)
@@ -742,28 +868,8 @@ bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const
         body = tree->kids[tree->n_kids - 1];
     flow fl = body ? exec(r, body) : F_FAIL;
     ok = fl == F_NEXT || fl == F_RET;
-    if (!ok && why) {
-        if (r->steps > ARGRUN_MAX_STEPS)
-            sbuf_addf(why, "it runs past %d steps", ARGRUN_MAX_STEPS);
-        else if (r->getopt_called && earlier) {
-            char *e = cn_ref_name(earlier->cur);
-            src_loc at = {0};
-            cn_loc(f->t, earlier->cur, &at);
-            sbuf_addf(why,
-                      "its getopt may start where '%s' (line %d), handed argv before, left off", e,
-                      at.line);
-            free(e);
-            free(at.file);
-        } else if (r->stop && body) {
-            src_loc at = {0};
-            cn_loc(f->t, r->stop->cur, &at);
-            char *text = cn_text_trunc(f->t, r->stop->cur, 60);
-            sbuf_addf(why, "it stops at line %d ('%s')", at.line, text ? text : "");
-            free(text);
-            free(at.file);
-        } else
-            sbuf_addf(why, "its arguments are not main's argc and argv and locals' addresses");
-    }
+    if (!ok && why)
+        say_stop(r, earlier, body != NULL, why);
     for (int i = 0; ok && i < r->n_cells; i++)
         if (clang_equalCursors(r->cells[i].var, decl)) {
             *written = r->cells[i].written || *written;
@@ -772,9 +878,22 @@ bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const
         }
     if (tree)
         cn_free(tree);
-    for (int i = 0; i < r->n_lits; i++)
-        free(r->lits[i]);
-    free(r->argv);
-    free(r);
+    argrun_free(r);
     return ok;
+}
+
+bool x_run_arg_stmt(fn_ctx *f, cnode *stmt, CXCursor argc_parm, CXCursor argv_parm,
+                    const cnode *earlier, const x_arg_fields *fields)
+{
+    argrun *r = argrun_new(f, earlier);
+    r->fields = fields;
+    val *c = clang_Cursor_isNull(argc_parm) ? NULL : var_slot(r, argc_parm, true);
+    val *v = var_slot(r, argv_parm, true);
+    if (c)
+        *c = vint(r->argc);
+    if (v)
+        *v = (val){V_ARGV, 0, NULL};
+    flow fl = v ? exec(r, stmt) : F_FAIL;
+    argrun_free(r);
+    return fl == F_NEXT;
 }

@@ -415,8 +415,13 @@ expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev
 cnode *x_guarding_if(var_info *v, cnode *use, cnode **assign);
 
 /* ---- cusrc_argrun.c ---- */
+/* Does n name main's argc (pos 0) or argv (pos 1)? */
+bool x_main_param(const cnode *n, int pos);
 /* Is call handed main's argv? */
 bool x_passes_argv(const cnode *call);
+/* A call before `call` below n that is handed argv too and may run
+ * getopt, whose place in argv is global; NULL where there is none. */
+const cnode *x_argv_before(const cnode *n, const cnode *call);
 /* Runs def, called at call in f, on --run-args: argc and argv as main's,
  * the caller's integer locals handed by address as cells. True where it
  * ran to its end, with *written (and *value) for the local decl; why (may
@@ -425,6 +430,18 @@ bool x_passes_argv(const cnode *call);
  * argv the run cannot know. */
 bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const cnode *earlier,
                       int64_t *value, bool *written, sbuf *why);
+
+/* The integer fields of `this` a constructor's run reads and writes. */
+typedef struct x_arg_fields {
+    bool (*get)(void *ctx, const char *field, int64_t *value);
+    void (*set)(void *ctx, const char *field, int64_t value);
+    void *ctx;
+} x_arg_fields;
+/* Runs stmt, a statement of constructor f whose parameters argc_parm (may
+ * be null) and argv_parm hold main's argc and argv, on --run-args, this's
+ * fields through fields; true where it ran to its end. */
+bool x_run_arg_stmt(fn_ctx *f, cnode *stmt, CXCursor argc_parm, CXCursor argv_parm,
+                    const cnode *earlier, const x_arg_fields *fields);
 
 /* ---- cusrc_argparse.c ---- */
 /* v's value at use where main hands &v, with argc and argv, to a function

@@ -424,10 +424,38 @@ static void in_class_inits(fn_ctx *cf, CXCursor cls, const struct class_memo *m,
     cn_free(tree);
 }
 
+/* Main's argc and argv as a constructor's parameters (`Params p(argc,
+ * argv)`), and whether another call may have run getopt before. */
+typedef struct ctor_args {
+    CXCursor argc, argv;
+    const cnode *earlier;
+} ctor_args;
+
+typedef struct field_run {
+    obj_fields *out;
+    const struct class_memo *m;
+} field_run;
+
+static bool run_get(void *ctx, const char *field, int64_t *value)
+{
+    const field_run *fr = ctx;
+    return obj_get(fr->out, field, value);
+}
+
+static void run_set(void *ctx, const char *field, int64_t value)
+{
+    field_run *fr = ctx;
+    obj_drop(fr->out, field);
+    if (!writable(fr->m, field))
+        obj_set(fr->out, "", field, value);
+}
+
 /* The constructor's body, statement by statement: `rows_ = r;` sets a
- * field; any other statement forgets what it writes. */
+ * field; a statement handed main's argv (a getopt loop) is run on
+ * --run-args where it can be; any other statement forgets what it
+ * writes. */
 static void body_assigns(fn_ctx *cf, const struct class_memo *m, cnode *body, obj_fields *out,
-                         int depth)
+                         const ctor_args *ca, int depth)
 {
     for (int i = 0; i < body->n_kids; i++) {
         cnode *s = body->kids[i];
@@ -445,6 +473,11 @@ static void body_assigns(fn_ctx *cf, const struct class_memo *m, cnode *body, ob
             continue;
         }
         free(path);
+        field_run fr = {out, m};
+        x_arg_fields fields = {run_get, run_set, &fr};
+        if (ca && cf->t->run_args &&
+            x_run_arg_stmt(cf, s, ca->argc, ca->argv, ca->earlier, &fields))
+            continue;
         writes w = {0};
         scan_writes(s, &w);
         for (int k = 0; k < w.n; k++) {
@@ -487,6 +520,15 @@ static void construct(fn_ctx *f, cnode *call, CXCursor ctor, const struct class_
     }
     bind_frame fr = {pb, n, NULL, true, out};
     cf.bindings = &fr;
+    ctor_args ca = {clang_getNullCursor(), clang_getNullCursor(), NULL};
+    for (int i = 0; i < np && i < 16; i++) {
+        if (args[i] && x_main_param(args[i], 0))
+            ca.argc = clang_Cursor_getArgument(def, (unsigned)i);
+        if (args[i] && x_main_param(args[i], 1))
+            ca.argv = clang_Cursor_getArgument(def, (unsigned)i);
+    }
+    if (!clang_Cursor_isNull(ca.argv))
+        ca.earlier = x_argv_before(f->root, call);
     f->t->constructing++;
     in_class_inits(&cf, cls, m, out, depth);
     for (int i = 0; has_def && i < tree->n_kids; i++) {
@@ -504,7 +546,7 @@ static void construct(fn_ctx *f, cnode *call, CXCursor ctor, const struct class_
             construct(&cf, next, clang_getCursorReferenced(next->cur), m, out, depth + 1);
             i++;
         } else if (k->kind == CXCursor_CompoundStmt) {
-            body_assigns(&cf, m, k, out, depth);
+            body_assigns(&cf, m, k, out, clang_Cursor_isNull(ca.argv) ? NULL : &ca, depth);
         }
     }
     f->t->constructing--;

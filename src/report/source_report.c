@@ -277,6 +277,9 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
                      "block size of this launch of '%s' is not constant (%s); "
                      "pass --block to choose one, or --define to bind the names it depends on",
                      v->name, dim3_why(&l->block));
+        if (t->product)
+            json_object_set_new(
+                o, "time", json_pack("{s:s}", "reason", "the block size has no value (see sizes)"));
         return;
     }
     int64_t threads = block[0] * block[1] * block[2];
