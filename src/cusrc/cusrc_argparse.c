@@ -80,7 +80,7 @@ expr *x_parsed_value(fn_ctx *f, var_info *v, cnode *use)
         return NULL;
     /* Every use that reaches its value finds the same call: run it once. */
     if (!v->parsed)
-        v->parsed = x_run_arg_parser(f, parser, def, v->decl, x_argv_before(f->root, parser),
+        v->parsed = x_run_arg_parser(f, parser, def, v->decl, NULL, x_argv_before(f->root, parser),
                                      &v->parsed_value, &v->parsed_written, NULL)
                         ? 1
                         : 2;
@@ -99,7 +99,7 @@ expr *x_parsed_value(fn_ctx *f, var_info *v, cnode *use)
     return NULL;
 }
 
-bool x_parsed_why(fn_ctx *f, var_info *v, sbuf *out)
+bool x_parsed_why(fn_ctx *f, var_info *v, const char *field, const char *shown, sbuf *out)
 {
     cnode *calls[8], *parser = NULL, *other = NULL;
     int n = f->device || v->is_param ? 0 : address_calls(f->root, v, calls, 0, 8);
@@ -114,7 +114,7 @@ bool x_parsed_why(fn_ctx *f, var_info *v, sbuf *out)
     char *callee = cn_ref_name(parser->cur);
     src_loc at = {0};
     cn_loc(f->t, parser->cur, &at);
-    sbuf_addf(out, "depends on '%s', which '%s' (line %d) sets from the command line", v->name,
+    sbuf_addf(out, "depends on '%s', which '%s' (line %d) sets from the command line", shown,
               callee, at.line);
     free(callee);
     free(at.file);
@@ -143,13 +143,69 @@ bool x_parsed_why(fn_ctx *f, var_info *v, sbuf *out)
     bool written = false;
     if (clang_Cursor_isNull(def) || def.kind != CXCursor_FunctionDecl)
         sbuf_addf(&why, "its body is not in this file");
-    else if (v->n_assigns || v->n_member_assigns)
+    else if (v->n_assigns || (!field && v->n_member_assigns))
         sbuf_addf(&why, "'%s' is also assigned in %s", v->name, f->name);
-    else if (x_run_arg_parser(f, parser, def, v->decl, x_argv_before(f->root, parser), &value,
-                              &written, &why))
-        sbuf_addf(&why, "it leaves '%s' unset, and '%s' has no initial value", v->name, v->name);
+    else if (x_run_arg_parser(f, parser, def, v->decl, field, x_argv_before(f->root, parser),
+                              &value, &written, &why))
+        sbuf_addf(&why, "%s, and no constant value of '%s' holds before the call",
+                  written ? "what it leaves does not reach this use" : "it leaves it unset", shown);
     char *text = sbuf_take(&why);
     sbuf_addf(out, ", which gpulint could not run on --run-args: %s", text);
     free(text);
     return true;
+}
+
+expr *x_parsed_field(fn_ctx *f, var_info *v, const char *field, cnode *use)
+{
+    if (f->device || !f->t->run_args || v->is_param || !v->addr_taken || v->n_assigns ||
+        clang_getCanonicalType(clang_getCursorType(v->decl)).kind != CXType_Record ||
+        x_fields_alias(f, v))
+        return NULL;
+    bool only;
+    cnode *parser = find_parser(f, v, use, &only);
+    if (!parser)
+        return NULL;
+    CXCursor def = parser_def(parser);
+    if (clang_Cursor_isNull(def) || def.kind != CXCursor_FunctionDecl)
+        return NULL;
+    /* An assignment of the field after the call that may reach use holds
+     * instead of what the run leaves. */
+    unsigned at = cn_spelled_at(parser->cur);
+    for (int i = 0; i < v->n_member_assigns; i++) {
+        cnode *m = v->member_assigns[i];
+        char *name = cn_spelling(cn_strip(m->kids[0])->cur);
+        bool same = !strcmp(name, field);
+        free(name);
+        if (same && cn_spelled_at(m->cur) > at &&
+            x_may_reach(m, use, f->root, f->t->obj_eval->arm, f))
+            return NULL;
+    }
+    int64_t value = 0;
+    bool written = false;
+    if (!x_run_arg_parser(f, parser, def, v->decl, field, x_argv_before(f->root, parser), &value,
+                          &written, NULL))
+        return NULL;
+    cnode *a = written ? parser : x_member_set_at(f, v, field, parser);
+    expr *e = written ? expr_const(value)
+              : a     ? f->t->obj_eval->value_of(f, cn_assign_rhs(a))
+                      : NULL;
+    expr *s = e ? expr_simplify(e) : NULL;
+    expr_free(e);
+    if (!s || s->kind != EX_CONST) {
+        expr_free(s);
+        return NULL;
+    }
+    if (f->record) {
+        /* Listed where it was set: the parser's call, or the assignment. */
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "%s.%s", v->name, field);
+        char *path = sbuf_take(&b);
+        cusrc_size_from from = {path, s->value, f->name, {0}};
+        cn_loc(f->t, a->cur, &from.loc);
+        folded_add(f->record, &from);
+        free(from.loc.file);
+        free(path);
+    }
+    return s;
 }

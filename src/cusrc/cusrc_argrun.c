@@ -23,10 +23,19 @@ typedef struct val {
     const char *s; /* V_STR: the string (argv's or a literal's), at offset i */
 } val;
 
+#define CELL_MAX_FIELDS 16
+
 typedef struct cell {
     CXCursor var; /* the caller's local whose address was handed over */
     int64_t value;
     bool written;
+    /* A struct's: the integer fields written through it (`opts->nx = ...`). */
+    bool is_struct;
+    struct {
+        char *name;
+        int64_t value;
+    } fields[CELL_MAX_FIELDS];
+    int n_fields;
 } cell;
 
 typedef struct argrun {
@@ -245,6 +254,38 @@ done:
     return ok;
 }
 
+/* The integer field `p->name` names through a struct the caller handed
+ * over (*c its cell); NULL otherwise. */
+static char *cell_field_name(argrun *r, cnode *n, cell **c)
+{
+    if (n->kind != CXCursor_MemberRefExpr || n->n_kids != 1 ||
+        clang_getCursorReferenced(n->cur).kind != CXCursor_FieldDecl ||
+        !cn_type_is_integral(clang_getCursorType(n->cur)))
+        return NULL;
+    cnode *base = cn_strip(n->kids[0]);
+    val *p = base && base->kind == CXCursor_DeclRefExpr
+                 ? var_slot(r, clang_getCursorReferenced(base->cur), false)
+                 : NULL;
+    if (!p || p->k != V_CELL || !r->cells[p->i].is_struct)
+        return NULL;
+    *c = &r->cells[p->i];
+    return cn_spelling(n->cur);
+}
+
+static bool cell_field(cell *c, const char *name, bool make, int64_t **value)
+{
+    for (int i = 0; i < c->n_fields; i++)
+        if (!strcmp(c->fields[i].name, name)) {
+            *value = &c->fields[i].value;
+            return true;
+        }
+    if (!make || c->n_fields == CELL_MAX_FIELDS)
+        return false;
+    c->fields[c->n_fields].name = xstrdup(name);
+    *value = &c->fields[c->n_fields++].value;
+    return true;
+}
+
 /* n as a field of this (`n_reps`, `this->n_reps`), an integer, where
  * the run has this's fields; NULL otherwise. */
 static char *this_field_name(const argrun *r, cnode *n)
@@ -265,6 +306,16 @@ static char *this_field_name(const argrun *r, cnode *n)
 static bool assign(argrun *r, cnode *target, val v)
 {
     cnode *t = cn_strip_casts(target);
+    cell *c;
+    char *through = t ? cell_field_name(r, t, &c) : NULL;
+    if (through) {
+        int64_t *at;
+        bool ok = v.k == V_INT && cell_field(c, through, true, &at);
+        if (ok)
+            *at = v.i;
+        free(through);
+        return ok;
+    }
     char *field = t ? this_field_name(r, t) : NULL;
     if (field) {
         if (v.k == V_INT)
@@ -530,8 +581,20 @@ static bool eval1(argrun *r, cnode *n, val *out)
     case CXCursor_CallExpr:
         return call(r, n, out);
     case CXCursor_MemberRefExpr: {
+        cell *c;
+        char *through = cell_field_name(r, n, &c);
+        if (through) {
+            /* A field the parser has not written holds the caller's value,
+             * which the run does not know. */
+            int64_t *at;
+            bool ok = cell_field(c, through, false, &at);
+            free(through);
+            if (ok)
+                *out = vint(*at);
+            return ok;
+        }
         char *field = this_field_name(r, n);
-        int64_t v;
+        int64_t v = 0;
         bool ok = field && r->fields->get(r->fields->ctx, field, &v);
         free(field);
         *out = vint(v);
@@ -721,9 +784,11 @@ static int address_cell(argrun *r, const cnode *n)
     var_info *v = k && k->kind == CXCursor_DeclRefExpr
                       ? fn_var(r->f, clang_getCursorReferenced(k->cur))
                       : NULL;
-    if (!v || v->is_param || !cn_type_is_integral(clang_getCursorType(v->decl)) || r->n_cells == 8)
+    CXType t = v ? clang_getCanonicalType(clang_getCursorType(v->decl)) : (CXType){0};
+    bool is_struct = v && t.kind == CXType_Record;
+    if (!v || v->is_param || (!is_struct && !cn_type_is_integral(t)) || r->n_cells == 8)
         return -1;
-    r->cells[r->n_cells] = (cell){v->decl, 0, false};
+    r->cells[r->n_cells] = (cell){.var = v->decl, .is_struct = is_struct};
     return r->n_cells++;
 }
 
@@ -743,6 +808,9 @@ static argrun *argrun_new(fn_ctx *f, const cnode *earlier)
 
 static void argrun_free(argrun *r)
 {
+    for (int i = 0; i < r->n_cells; i++)
+        for (int k = 0; k < r->cells[i].n_fields; k++)
+            free(r->cells[i].fields[k].name);
     for (int i = 0; i < r->n_lits; i++)
         free(r->lits[i]);
     free(r->argv);
@@ -834,8 +902,8 @@ const cnode *x_argv_before(const cnode *n, const cnode *call)
     return NULL;
 }
 
-bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const cnode *earlier,
-                      int64_t *value, bool *written, sbuf *why)
+bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const char *field,
+                      const cnode *earlier, int64_t *value, bool *written, sbuf *why)
 {
     cnode *args[16];
     int np = cn_call_args(call, def, args, 16);
@@ -870,12 +938,16 @@ bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const
     ok = fl == F_NEXT || fl == F_RET;
     if (!ok && why)
         say_stop(r, earlier, body != NULL, why);
-    for (int i = 0; ok && i < r->n_cells; i++)
-        if (clang_equalCursors(r->cells[i].var, decl)) {
-            *written = r->cells[i].written || *written;
-            if (r->cells[i].written)
-                *value = r->cells[i].value;
+    for (int i = 0; ok && i < r->n_cells; i++) {
+        cell *c = &r->cells[i];
+        int64_t *at;
+        if (!clang_equalCursors(c->var, decl))
+            continue;
+        if (field ? c->is_struct && cell_field(c, field, false, &at) : c->written) {
+            *written = true;
+            *value = field ? *at : c->value;
         }
+    }
     if (tree)
         cn_free(tree);
     argrun_free(r);

@@ -140,7 +140,7 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
             return;
         }
         if (v->addr_taken) {
-            if (!x_parsed_why(f, v, &f->origin))
+            if (!x_parsed_why(f, v, NULL, shown, &f->origin))
                 sbuf_addf(&f->origin, "depends on '%s', whose address is passed elsewhere", shown);
             return;
         }
@@ -515,7 +515,11 @@ static void field_origin(fn_ctx *f, cnode *n, const char *path)
     cnode *a = v ? fn_member_assign(v, field, &count) : NULL;
     unsigned from = a ? cn_spelled_at(a->cur) : 0, to = cn_spelled_at(n->cur);
     const cnode *c = v && (a || v->is_param) ? x_field_changer(f->root, v, from, to) : NULL;
+    bool parsed =
+        !c && v && !v->is_param && !v->n_assigns && x_parsed_why(f, v, field, path, &f->origin);
     free(field);
+    if (parsed)
+        return;
     sbuf_addf(&f->origin, "depends on '%s', ", path);
     if (c) {
         char *callee = cn_ref_name(c->cur);
@@ -964,6 +968,11 @@ static expr *x_member(fn_ctx *f, cnode *n)
             if (bf) {
                 free(field);
                 return bf;
+            }
+            expr *pf = v ? x_parsed_field(f, v, field, n) : NULL;
+            if (pf) {
+                free(field);
+                return pf;
             }
             if (v && !f->device && v->n_member_assigns) {
                 cnode *a = x_member_set_before(f, v, field, n);

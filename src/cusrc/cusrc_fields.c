@@ -72,10 +72,13 @@ typedef struct field_visit {
  * that only runs after use, does not count against it. */
 cnode *x_member_set_before(fn_ctx *f, var_info *v, const char *field, cnode *use)
 {
+    return x_fields_escape(f, v) ? NULL : x_member_set_at(f, v, field, use);
+}
+
+cnode *x_member_set_at(fn_ctx *f, var_info *v, const char *field, cnode *use)
+{
     cnode *live[64];
     int n = 0;
-    if (x_fields_escape(f, v))
-        return NULL;
     for (int i = 0; i < v->n_member_assigns; i++) {
         cnode *m = v->member_assigns[i];
         char *name = cn_spelling(cn_strip(m->kids[0])->cur);

@@ -311,6 +311,9 @@ bool x_address_only_read(const cnode *n, const var_info *v);
  * to a pointer that is not to const, a pointer or reference made from it,
  * returned? (A reference argument is x_field_changer's, per call.) */
 bool x_fields_escape(fn_ctx *f, var_info *v);
+/* The same, leaving out `&v` (a pointer or reference made from v,
+ * returned). */
+bool x_fields_alias(fn_ctx *f, var_info *v);
 /* A host read of an object's field (`p.rows`, `rows_` in a method, `d->n`)
  * where the object is known and holds a constant there; NULL otherwise. */
 expr *x_object_field(fn_ctx *f, cnode *member);
@@ -341,6 +344,9 @@ void x_bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b);
  * use, NULL where none can be shown; a struct parameter's field as the
  * call bound it, NULL where it did not or the function may change it. */
 cnode *x_member_set_before(fn_ctx *f, var_info *v, const char *field, cnode *use);
+/* The same where v's address is handed on: the caller has shown that
+ * those it reaches do not write the field before use. */
+cnode *x_member_set_at(fn_ctx *f, var_info *v, const char *field, cnode *use);
 expr *x_param_field(fn_ctx *f, var_info *v, const char *field, const cnode *use);
 void x_unbind(param_binding *b, int n);
 /* The value an assignment (=, op=, ++, --) gives v, in terms of v. */
@@ -424,12 +430,13 @@ bool x_passes_argv(const cnode *call);
 const cnode *x_argv_before(const cnode *n, const cnode *call);
 /* Runs def, called at call in f, on --run-args: argc and argv as main's,
  * the caller's integer locals handed by address as cells. True where it
- * ran to its end, with *written (and *value) for the local decl; why (may
+ * ran to its end, with *written (and *value) for the local decl (its
+ * field `field` where that is not NULL: a struct written through); why (may
  * be NULL) says where it stopped otherwise. earlier: a call handed argv
  * before this one that may have run getopt (NULL: none), whose place in
  * argv the run cannot know. */
-bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const cnode *earlier,
-                      int64_t *value, bool *written, sbuf *why);
+bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const char *field,
+                      const cnode *earlier, int64_t *value, bool *written, sbuf *why);
 
 /* The integer fields of `this` a constructor's run reads and writes. */
 typedef struct x_arg_fields {
@@ -448,9 +455,14 @@ bool x_run_arg_stmt(fn_ctx *f, cnode *stmt, CXCursor argc_parm, CXCursor argv_pa
  * that reads the program's options, run on --run-args; NULL where there is
  * no such call or it cannot be run. */
 expr *x_parsed_value(fn_ctx *f, var_info *v, cnode *use);
-/* Why v has no value, where main hands &v to such a call (into out, in
- * note_origin's words); false where it does not. */
-bool x_parsed_why(fn_ctx *f, var_info *v, sbuf *out);
+/* Why v, or its field `field` (not NULL), shown as `shown`, has no value,
+ * where main hands &v to such a call (into out, in note_origin's words);
+ * false where it does not. */
+bool x_parsed_why(fn_ctx *f, var_info *v, const char *field, const char *shown, sbuf *out);
+/* Field `field` of local struct v at use where main hands &v, with argc and
+ * argv, to such a function (`parse(argc, argv, &opts)` writing
+ * `opts->nx`): what the run writes, else the assignment before the call. */
+expr *x_parsed_field(fn_ctx *f, var_info *v, const char *field, cnode *use);
 
 /* ---- cusrc_devprop.c ---- */
 /* n (a member expression on the host) as "cudaDeviceProp.<field>" where

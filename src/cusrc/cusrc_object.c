@@ -652,6 +652,11 @@ static bool escapes(const cnode *n, const var_info *v)
     return false;
 }
 
+bool x_fields_alias(fn_ctx *f, var_info *v)
+{
+    return escapes(f->root, v);
+}
+
 bool x_fields_escape(fn_ctx *f, var_info *v)
 {
     if (!v->escapes)
