@@ -29,13 +29,25 @@ static int address_calls(const cnode *n, const var_info *v, cnode **out, int n_o
     return n_out;
 }
 
+/* The calls that hand v on: its address, or v to a reference that is not
+ * const (at most max; the count, which may be more). */
+static int handing_calls(fn_ctx *f, var_info *v, cnode **out, int max)
+{
+    int n = v->addr_taken ? address_calls(f->root, v, out, 0, max) : 0;
+    if (x_ref_call_reaching(f, v, NULL, NULL))
+        for (int i = 0; i < v->n_ref_calls; i++, n++)
+            if (n < max)
+                out[n] = v->ref_calls[i];
+    return n;
+}
+
 /* The call that sets v before use from the command line: the one call
  * handed &v that may reach use, given argv, running every time before it
  * (*only false where another call handed &v may reach use too). */
 static cnode *find_parser(fn_ctx *f, var_info *v, cnode *use, bool *only)
 {
     cnode *calls[8];
-    int n = address_calls(f->root, v, calls, 0, 8);
+    int n = handing_calls(f, v, calls, 8);
     *only = n <= 8;
     if (n > 8)
         return NULL;
@@ -68,8 +80,9 @@ static CXCursor parser_def(cnode *parser)
 
 expr *x_parsed_value(fn_ctx *f, var_info *v, cnode *use)
 {
-    if (f->device || !f->t->run_args || v->is_param || !v->addr_taken || v->n_assigns ||
-        v->n_member_assigns || !cn_type_is_integral(clang_getCursorType(v->decl)))
+    if (f->device || !f->t->run_args || v->is_param || v->n_assigns || v->n_member_assigns ||
+        !cn_type_is_integral(clang_getCursorType(v->decl)) ||
+        (!v->addr_taken && !x_ref_call_reaching(f, v, NULL, NULL)))
         return NULL;
     bool only;
     cnode *parser = find_parser(f, v, use, &only);
@@ -102,7 +115,7 @@ expr *x_parsed_value(fn_ctx *f, var_info *v, cnode *use)
 bool x_parsed_why(fn_ctx *f, var_info *v, const char *field, const char *shown, sbuf *out)
 {
     cnode *calls[8], *parser = NULL, *other = NULL;
-    int n = f->device || v->is_param ? 0 : address_calls(f->root, v, calls, 0, 8);
+    int n = f->device || v->is_param ? 0 : handing_calls(f, v, calls, 8);
     for (int i = 0; i < n && i < 8; i++) {
         if (calls[i] && !parser && x_passes_argv(calls[i]))
             parser = calls[i];

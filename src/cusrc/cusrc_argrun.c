@@ -15,11 +15,11 @@
 #define ARGRUN_MAX_STEPS 20000
 #define ARGRUN_MAX_VARS 64
 
-typedef enum { V_NONE, V_INT, V_STR, V_ARGV, V_CELL, V_BUF } vkind;
+typedef enum { V_NONE, V_INT, V_STR, V_ARGV, V_CELL, V_REF, V_BUF } vkind;
 
 typedef struct val {
     vkind k;
-    int64_t i;     /* V_INT; V_CELL: the cell */
+    int64_t i;     /* V_INT; V_CELL (a pointer to it), V_REF (a reference): the cell */
     const char *s; /* V_STR: the string (argv's or a literal's), at offset i */
 } val;
 
@@ -29,6 +29,7 @@ typedef struct cell {
     CXCursor var; /* the caller's local whose address was handed over */
     int64_t value;
     bool written;
+    bool known; /* value holds the caller's before the call */
     /* A struct's: the integer fields written through it (`opts->nx = ...`). */
     bool is_struct;
     struct {
@@ -332,6 +333,13 @@ static bool assign(argrun *r, cnode *target, val v)
                      (owner == CXCursor_FunctionDecl || owner == CXCursor_CXXMethod ||
                       owner == CXCursor_Constructor || owner == CXCursor_FunctionTemplate);
         val *slot = var_slot(r, d, local);
+        if (slot && slot->k == V_REF) {
+            if (v.k != V_INT)
+                return false;
+            r->cells[slot->i].value = v.i;
+            r->cells[slot->i].written = true;
+            return true;
+        }
         if (slot)
             *slot = v;
         return slot != NULL;
@@ -473,7 +481,7 @@ static bool unary(argrun *r, cnode *n, val *out)
         *out = vint(~a.i);
         return a.k == V_INT;
     case CXUnaryOperator_Deref:
-        if (a.k == V_CELL && r->cells[a.i].written) {
+        if (a.k == V_CELL && (r->cells[a.i].written || r->cells[a.i].known)) {
             *out = vint(r->cells[a.i].value);
             return true;
         }
@@ -544,6 +552,11 @@ static bool eval1(argrun *r, cnode *n, val *out)
         return true;
     case CXCursor_DeclRefExpr: {
         val *v = var_slot(r, clang_getCursorReferenced(n->cur), false);
+        if (v && v->k == V_REF) {
+            cell *c = &r->cells[v->i];
+            *out = vint(c->value);
+            return c->written || c->known;
+        }
         if (v && v->k != V_NONE) {
             *out = *v;
             return true;
@@ -773,23 +786,44 @@ bool x_main_param(const cnode *n, int pos)
            clang_equalCursors(clang_Cursor_getArgument(owner, (unsigned)pos), r);
 }
 
-/* Is n `&v` for a local v of the caller: its cell (made on first sight). */
-static int address_cell(argrun *r, const cnode *n)
+/* The cell of the caller's local n names (`&v` where by_ref is false, `v`
+ * handed to a reference where it is true), made on first sight, seeded
+ * with the value the caller gives it where that is a constant; -1 where n
+ * is no such local. */
+static int caller_cell(argrun *r, const cnode *n, bool by_ref)
 {
     n = cn_strip_casts((cnode *)n);
-    if (!n || n->kind != CXCursor_UnaryOperator || n->n_kids != 1 ||
-        clang_getCursorUnaryOperatorKind(n->cur) != CXUnaryOperator_AddrOf)
-        return -1;
-    cnode *k = cn_strip(n->kids[0]);
-    var_info *v = k && k->kind == CXCursor_DeclRefExpr
-                      ? fn_var(r->f, clang_getCursorReferenced(k->cur))
+    if (!by_ref) {
+        if (!n || n->kind != CXCursor_UnaryOperator || n->n_kids != 1 ||
+            clang_getCursorUnaryOperatorKind(n->cur) != CXUnaryOperator_AddrOf)
+            return -1;
+        n = cn_strip(n->kids[0]);
+    }
+    var_info *v = n && n->kind == CXCursor_DeclRefExpr
+                      ? fn_var(r->f, clang_getCursorReferenced(n->cur))
                       : NULL;
     CXType t = v ? clang_getCanonicalType(clang_getCursorType(v->decl)) : (CXType){0};
-    bool is_struct = v && t.kind == CXType_Record;
+    bool is_struct = v && !by_ref && t.kind == CXType_Record;
     if (!v || v->is_param || (!is_struct && !cn_type_is_integral(t)) || r->n_cells == 8)
         return -1;
-    r->cells[r->n_cells] = (cell){.var = v->decl, .is_struct = is_struct};
+    cell *c = &r->cells[r->n_cells];
+    *c = (cell){.var = v->decl, .is_struct = is_struct};
+    if (!is_struct && v->init && !v->n_assigns) {
+        expr *e = r->f->t->obj_eval->value_of(r->f, v->init), *k = expr_simplify(e);
+        c->known = k->kind == EX_CONST;
+        c->value = c->known ? k->value : 0;
+        expr_free(e);
+        expr_free(k);
+    }
     return r->n_cells++;
+}
+
+/* Is parameter i of def a reference that is not const? */
+static bool mutable_ref(CXCursor def, int i)
+{
+    CXType t =
+        clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)i)));
+    return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
 static argrun *argrun_new(fn_ctx *f, const cnode *earlier)
@@ -922,8 +956,10 @@ bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const
         else if (x_main_param(args[i], 1)) {
             *slot = (val){V_ARGV, 0, NULL};
             argv_seen = true;
-        } else if ((c = address_cell(r, args[i])) >= 0)
+        } else if ((c = caller_cell(r, args[i], false)) >= 0)
             *slot = (val){V_CELL, c, NULL};
+        else if (mutable_ref(def, i) && (c = caller_cell(r, args[i], true)) >= 0)
+            *slot = (val){V_REF, c, NULL};
         else if (x_const(f, args[i], &k))
             *slot = vint(k);
         else if (clang_getCanonicalType(clang_getCursorType(args[i]->cur)).kind == CXType_Pointer)

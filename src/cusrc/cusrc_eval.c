@@ -139,6 +139,15 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
                       shown);
             return;
         }
+        cnode *ref = v->is_param ? NULL : x_ref_call_reaching(f, v, NULL, NULL);
+        if (ref && !x_parsed_why(f, v, NULL, shown, &f->origin)) {
+            char *callee = cn_ref_name(ref->cur);
+            sbuf_addf(&f->origin, "depends on '%s', handed at line %d to '%s', which may change it",
+                      shown, node_line(f, ref), callee);
+            free(callee);
+        }
+        if (ref)
+            return;
         if (v->addr_taken) {
             if (!x_parsed_why(f, v, NULL, shown, &f->origin))
                 sbuf_addf(&f->origin, "depends on '%s', whose address is passed elsewhere", shown);
@@ -441,6 +450,15 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         return unknownf("'%s' is used after its loop", v->name);
     if (v->is_shared)
         return unknownf("value read from shared memory ('%s')", v->name);
+    /* Handed before use to a reference a callee may write through: the
+     * value the callee leaves, where it reads the options, else a name. */
+    if (!f->device && !v->is_param && x_ref_call_reaching(f, v, use, host_arm)) {
+        expr *parsed = x_parsed_value(f, v, use);
+        if (parsed)
+            return host_value(f, v, parsed, f->origin.len);
+        note_origin(f, v, v->name);
+        return expr_named(v->name);
+    }
     if (v->n_assigns > 0) {
         size_t mark = f->origin.len;
         expr *e = x_value_at(f, v, use);

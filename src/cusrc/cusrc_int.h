@@ -49,6 +49,11 @@ typedef struct var_info {
     int aliased;        /* memo (cusrc_object): 0 unknown, 1 fields safe to follow, 2 not */
     int escapes;        /* memo (x_fields_escape): 0 unknown, 1 no, 2 yes */
     int parsed;         /* memo (x_parsed_value): 0 not run, 1 ran, 2 could not */
+    /* memo (x_ref_calls): the calls v is handed to by a reference that is
+     * not const and may change it (more than 4: n_ref_calls 5, the first 4) */
+    bool ref_scanned;
+    int n_ref_calls;
+    cnode *ref_calls[4];
     bool parsed_written;
     int64_t parsed_value;
 } var_info;
@@ -400,6 +405,10 @@ const cnode *x_field_changer(const cnode *n, const var_info *v, unsigned from, u
 /* The same, leaving out v's own methods (cusrc_object judges what they
  * write per class). */
 const cnode *x_arg_changer(const cnode *n, const var_info *v, unsigned from, unsigned to);
+/* The first of the calls in f that hand v to a reference that is not
+ * const and may change it (`parse(argc, argv, n)` into `int &n`) that may
+ * run before use (any, where use is NULL); NULL where there is none. */
+cnode *x_ref_call_reaching(fn_ctx *f, var_info *v, cnode *use, x_arm_fn arm);
 cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 /* ---- cusrc_value.c ---- */
 /* Evaluates n into v (e, known, value, text, why); role names it in why. */

@@ -350,3 +350,29 @@ const cnode *x_arg_changer(const cnode *n, const var_info *v, unsigned from, uns
 {
     return changer(n, v, from, to, false);
 }
+
+static void ref_calls(cnode *n, var_info *v)
+{
+    if (n->kind == CXCursor_CallExpr && call_changes(n, v, false)) {
+        if (v->n_ref_calls < 4)
+            v->ref_calls[v->n_ref_calls] = n;
+        if (v->n_ref_calls < 5)
+            v->n_ref_calls++;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        ref_calls(n->kids[i], v);
+}
+
+cnode *x_ref_call_reaching(fn_ctx *f, var_info *v, cnode *use, x_arm_fn arm)
+{
+    if (!v->ref_scanned) {
+        v->ref_scanned = true;
+        ref_calls(f->root, v);
+    }
+    if (v->n_ref_calls > 4 || (!use && v->n_ref_calls))
+        return v->ref_calls[0];
+    for (int i = 0; use && i < v->n_ref_calls; i++)
+        if (x_may_reach(v->ref_calls[i], use, f->root, arm, f))
+            return v->ref_calls[i];
+    return NULL;
+}
