@@ -451,8 +451,17 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
     if (v->is_shared)
         return unknownf("value read from shared memory ('%s')", v->name);
     /* Handed before use to a reference a callee may write through: the
-     * value the callee leaves, where it reads the options, else a name. */
-    if (!f->device && !v->is_param && x_ref_call_reaching(f, v, use, host_arm)) {
+     * value the callee leaves, where it reads the options, else a name
+     * (in a kernel, a value not known: `twice(stride)` doubles it). */
+    cnode *ref = v->is_param ? NULL : x_ref_call_reaching(f, v, use, f->device ? NULL : host_arm);
+    if (ref && f->device) {
+        char *callee = cn_ref_name(ref->cur);
+        expr *e =
+            unknownf("'%s' is handed to '%s' by a reference it may write through", v->name, callee);
+        free(callee);
+        return e;
+    }
+    if (ref) {
         expr *parsed = x_parsed_value(f, v, use);
         if (parsed)
             return host_value(f, v, parsed, f->origin.len);
