@@ -452,6 +452,14 @@ static bool binary(argrun *r, cnode *n, val *out)
     return !compound || assign(r, n->kids[0], *out);
 }
 
+/* A char n reads, as the host compiler reads it (signed on x86-64). */
+static int64_t char_value(const cnode *n, char c)
+{
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(n->cur)).kind;
+    return k == CXType_Char_S || k == CXType_SChar ? (int64_t)(signed char)c
+                                                   : (int64_t)(unsigned char)c;
+}
+
 static bool unary(argrun *r, cnode *n, val *out)
 {
     enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
@@ -486,7 +494,7 @@ static bool unary(argrun *r, cnode *n, val *out)
             return true;
         }
         if (a.k == V_STR) {
-            *out = vint((unsigned char)str_at(&a)[0]);
+            *out = vint(char_value(n, str_at(&a)[0]));
             return true;
         }
         return false;
@@ -512,7 +520,7 @@ static bool subscript(argrun *r, cnode *n, val *out)
         int64_t at = base.i + idx.i;
         if (at < 0 || at > len)
             return false;
-        *out = vint((unsigned char)base.s[at]);
+        *out = vint(char_value(n, base.s[at]));
         return true;
     }
     return false;
@@ -662,17 +670,51 @@ static cnode *labelled(cnode *s, cnode **label_of, val c, argrun *r, bool want_d
         int64_t v;
         if (s->kind == CXCursor_DefaultStmt
                 ? want_default
-                : (!want_default && s->n_kids == 2 && x_const(r->f, s->kids[0], &v) && v == c.i))
+                : (!want_default && x_const(r->f, s->kids[0], &v) && v == c.i))
             *label_of = s;
     }
     return s;
+}
+
+/* Does n hold a label of the switch around it (one not inside a switch of
+ * its own)? */
+static bool holds_label(const cnode *n)
+{
+    if (n->kind == CXCursor_CaseStmt || n->kind == CXCursor_DefaultStmt)
+        return true;
+    if (n->kind == CXCursor_SwitchStmt)
+        return false;
+    for (int i = 0; i < n->n_kids; i++)
+        if (holds_label(n->kids[i]))
+            return true;
+    return false;
+}
+
+/* Are the switch's labels all at the top of its body, each a constant
+ * gpulint reads (no `case 'a' ... 'z'`, no label inside a nested
+ * statement), so that the one that matches is found? */
+static bool plain_labels(argrun *r, const cnode *body)
+{
+    for (int i = 0; i < body->n_kids; i++) {
+        const cnode *s = body->kids[i];
+        for (; s && (s->kind == CXCursor_CaseStmt || s->kind == CXCursor_DefaultStmt);
+             s = s->n_kids ? s->kids[s->n_kids - 1] : NULL) {
+            int64_t v;
+            if (s->kind == CXCursor_CaseStmt && (s->n_kids != 2 || !x_const(r->f, s->kids[0], &v)))
+                return false;
+        }
+        if (s && holds_label(s))
+            return false;
+    }
+    return true;
 }
 
 static flow run_switch(argrun *r, cnode *sw)
 {
     val c;
     cnode *body = sw->n_kids == 2 ? sw->kids[1] : NULL;
-    if (!body || body->kind != CXCursor_CompoundStmt || !eval(r, sw->kids[0], &c) || c.k != V_INT)
+    if (!body || body->kind != CXCursor_CompoundStmt || !plain_labels(r, body) ||
+        !eval(r, sw->kids[0], &c) || c.k != V_INT)
         return F_FAIL;
     int from = -1;
     cnode *first = NULL, *hit;

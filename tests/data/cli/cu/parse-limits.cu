@@ -1,7 +1,8 @@
 // Option parsers gpulint runs or, where it cannot be sure, does not claim
 // to have run: one that never ends, one that reads past the last argument,
-// one built on getopt (run), and the same again (getopt's place in argv is
-// global: the second call starts where the first left off).
+// one built on getopt (run), one with a case range, and getopt again
+// (getopt's place in argv is global: the second call starts where the
+// first left off).
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
@@ -35,12 +36,27 @@ static void with_getopt(int argc, char **argv, int *n)
             *n = atoi(optarg);
 }
 
+// A GNU case range: which label matches is not read, so it is not run.
+static void ranged(int argc, char **argv, int *n)
+{
+    for (int i = 1; i < argc; i++)
+        switch (argv[i][0]) {
+        case '0' ... '9':
+            *n = atoi(argv[i]);
+            break;
+        default:
+            break;
+        }
+}
+
 int main(int argc, char **argv)
 {
     int a = 1, b = 1, m = 1;
     spin(argc, argv, &a);
     last_flag(argc, argv, &b);
     with_getopt(argc, argv, &m);
+    int digits = 1;
+    ranged(argc, argv, &digits);
     int again = 1;
     with_getopt(argc, argv, &again);
     float *x;
@@ -49,5 +65,6 @@ int main(int argc, char **argv)
     fill<<<b, 256>>>(x, b * 256);
     fill<<<m, 256>>>(x, m * 256);
     fill<<<again, 256>>>(x, again * 256);
+    fill<<<digits, 256>>>(x, digits * 256);
     return 0;
 }
