@@ -34,10 +34,13 @@ static int address_calls(const cnode *n, const var_info *v, cnode **out, int n_o
 static int handing_calls(fn_ctx *f, var_info *v, cnode **out, int max)
 {
     int n = v->addr_taken ? address_calls(f->root, v, out, 0, max) : 0;
-    if (x_ref_call_reaching(f, v, NULL, NULL))
-        for (int i = 0; i < v->n_ref_calls; i++, n++)
-            if (n < max)
-                out[n] = v->ref_calls[i];
+    if (!x_ref_call_reaching(f, v, NULL, NULL))
+        return n;
+    if (v->n_ref_calls > 4) /* more than the memo keeps */
+        return max + 1;
+    for (int i = 0; i < v->n_ref_calls; i++, n++)
+        if (n < max)
+            out[n] = v->ref_calls[i];
     return n;
 }
 
@@ -91,12 +94,14 @@ expr *x_parsed_value(fn_ctx *f, var_info *v, cnode *use)
     CXCursor def = parser_def(parser);
     if (clang_Cursor_isNull(def) || def.kind != CXCursor_FunctionDecl)
         return NULL;
-    /* Every use that reaches its value finds the same call: run it once. */
-    if (!v->parsed)
+    /* The uses its value reaches find the same call: run it once. */
+    if (v->parsed_by != parser) {
+        v->parsed_by = parser;
         v->parsed = x_run_arg_parser(f, parser, def, v->decl, NULL, x_argv_before(f->root, parser),
                                      &v->parsed_value, &v->parsed_written, NULL)
                         ? 1
                         : 2;
+    }
     if (v->parsed != 1)
         return NULL;
     if (v->parsed_written)
@@ -116,9 +121,12 @@ bool x_parsed_why(fn_ctx *f, var_info *v, const char *field, const char *shown, 
 {
     cnode *calls[8], *parser = NULL, *other = NULL;
     int n = f->device || v->is_param ? 0 : handing_calls(f, v, calls, 8);
+    bool elsewhere = n > 8; /* an address kept, not handed to a call */
     for (int i = 0; i < n && i < 8; i++) {
         if (calls[i] && !parser && x_passes_argv(calls[i]))
             parser = calls[i];
+        else if (!calls[i])
+            elsewhere = true;
         else if (!other)
             other = calls[i];
     }
@@ -131,7 +139,7 @@ bool x_parsed_why(fn_ctx *f, var_info *v, const char *field, const char *shown, 
               callee, at.line);
     free(callee);
     free(at.file);
-    if (other || n > 8) {
+    if (other || elsewhere) {
         char *o = other ? cn_ref_name(other->cur) : NULL;
         src_loc oat = {0};
         if (other)

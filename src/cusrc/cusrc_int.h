@@ -48,7 +48,8 @@ typedef struct var_info {
     int uniform;        /* memo: 0 unknown, 1 same in every lane, 2 not */
     int aliased;        /* memo (cusrc_object): 0 unknown, 1 fields safe to follow, 2 not */
     int escapes;        /* memo (x_fields_escape): 0 unknown, 1 no, 2 yes */
-    int parsed;         /* memo (x_parsed_value): 0 not run, 1 ran, 2 could not */
+    int parsed;         /* memo (x_parsed_value): 1 ran, 2 could not, of the call parsed_by */
+    struct cnode *parsed_by;
     /* memo (x_ref_calls): the calls v is handed to by a reference that is
      * not const and may change it (more than 4: n_ref_calls 5, the first 4) */
     bool ref_scanned;
