@@ -213,9 +213,9 @@ static bool call(argrun *r, cnode *n, val *out)
                 ok = !changes(cn_expr_kid(n, i));
             goto done;
         }
-    for (int i = 0; i < na && i < 3; i++)
-        if (!eval(r, cn_expr_kid(n, i + 1), &a[i]))
-            ok = false;
+    for (int i = 0; i < na; i++)
+        if (i < 3 ? !eval(r, cn_expr_kid(n, i + 1), &a[i]) : changes(cn_expr_kid(n, i + 1)))
+            ok = false; /* past the third, an argument only passes what it reads */
     for (const char *const *q = copies; *q; q++)
         if (!strcmp(name, *q)) {
             ok = ok && a[0].k == V_BUF; /* into a buffer nothing here reads */
@@ -240,7 +240,8 @@ static bool call(argrun *r, cnode *n, val *out)
                na == 1 && s0) {
         errno = 0;
         *out = vint(strtoll(s0, NULL, 10));
-        ok = errno == 0;
+        /* atoi's int cannot hold more: the program's value is not this. */
+        ok = errno == 0 && (strcmp(name, "atoi") || (out->i >= INT32_MIN && out->i <= INT32_MAX));
     } else if ((!strcmp(name, "strtol") || !strcmp(name, "strtoll")) && na == 3 && s0 &&
                a[1].k == V_INT && a[1].i == 0 && a[2].k == V_INT && a[2].i >= 0 && a[2].i != 1 &&
                a[2].i <= 36) {
