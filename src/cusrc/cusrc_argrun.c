@@ -305,9 +305,30 @@ static char *this_field_name(const argrun *r, cnode *n)
 /* Assigns v to what target names: a local of the parser, or the caller's
  * local through the pointer it handed over (`*size = ...`), which takes
  * integers only. */
+/* v converted to integer type t as the compiler converts it: wrapped to
+ * t's width (gcc's rule for signed types too), bool to 0 or 1. */
+static int64_t as_type(CXType t, int64_t v)
+{
+    t = clang_getCanonicalType(t);
+    long long size = clang_Type_getSizeOf(t);
+    if (t.kind == CXType_Bool)
+        return v != 0;
+    if (size <= 0 || size >= 8)
+        return v;
+    unsigned bits = (unsigned)size * 8;
+    uint64_t u = (uint64_t)v & ((UINT64_C(1) << bits) - 1);
+    bool is_signed = t.kind == CXType_Char_S || t.kind == CXType_SChar || t.kind == CXType_Short ||
+                     t.kind == CXType_Int || t.kind == CXType_Long || t.kind == CXType_WChar;
+    if (is_signed && (u >> (bits - 1)))
+        return (int64_t)(u | ~((UINT64_C(1) << bits) - 1));
+    return (int64_t)u;
+}
+
 static bool assign(argrun *r, cnode *target, val v)
 {
     cnode *t = cn_strip_casts(target);
+    if (t && v.k == V_INT)
+        v.i = as_type(clang_getCursorType(t->cur), v.i);
     cell *c;
     char *through = t ? cell_field_name(r, t, &c) : NULL;
     if (through) {
@@ -771,6 +792,8 @@ static flow exec1(argrun *r, cnode *s)
             cnode *init = d->kind == CXCursor_VarDecl ? fn_var_init(d) : NULL;
             if (!slot || (init && !eval(r, init, slot)))
                 return F_FAIL;
+            if (init && slot->k == V_INT)
+                slot->i = as_type(clang_getCursorType(d->cur), slot->i);
         }
         return F_NEXT;
     case CXCursor_IfStmt: {
