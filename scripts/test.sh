@@ -229,11 +229,12 @@ if [[ $STAGES == *" valgrind "* ]]; then
   # Left out here (they run in the other stages): ptxas asserts that 10 MB
   # parse in under a second of wall time, which nothing does under memcheck;
   # cusrc parses every example with libclang, which takes memcheck over 20
-  # minutes (libclang itself is not ours to check; gpulint's use of it is
-  # covered by the ASan stage and the valgrind runs of gpulint below).
+  # minutes, and argrun parses its file once per argument list (libclang
+  # itself is not ours to check; gpulint's use of it is covered by the ASan
+  # stage and the valgrind runs of gpulint below).
   mapfile -t vg_tests < <(meson introspect --tests build-test 2>/dev/null | python3 -c '
 import json, sys
-skip = {"ptxas", "cusrc"}
+skip = {"ptxas", "cusrc", "argrun"}
 for t in json.load(sys.stdin):
     if any(x.split(":")[-1] == "unit" for x in t["suite"]) and t["name"] not in skip:
         print(t["name"])')

@@ -549,6 +549,7 @@ static bool subscript(argrun *r, cnode *n, val *out)
 }
 
 static bool eval1(argrun *r, cnode *n, val *out);
+static bool test(argrun *r, cnode *c, bool *yes);
 
 static bool eval(argrun *r, cnode *n, val *out)
 {
@@ -594,8 +595,9 @@ static bool eval1(argrun *r, cnode *n, val *out)
         char *name = cn_ref_name(n->cur);
         bool optarg = !strcmp(name, "optarg");
         free(name);
-        if (optarg && r->getopt_called && r->optarg) {
-            *out = (val){V_STR, 0, r->optarg};
+        if (optarg && r->getopt_called) {
+            /* An option without its argument leaves optarg null. */
+            *out = r->optarg ? (val){V_STR, 0, r->optarg} : vint(0);
             return true;
         }
         int64_t c;
@@ -616,10 +618,10 @@ static bool eval1(argrun *r, cnode *n, val *out)
     case CXCursor_ArraySubscriptExpr:
         return subscript(r, n, out);
     case CXCursor_ConditionalOperator: {
-        val c;
-        if (n->n_kids != 3 || !eval(r, n->kids[0], &c) || c.k != V_INT)
+        bool yes;
+        if (n->n_kids != 3 || !test(r, n->kids[0], &yes))
             return false;
-        return eval(r, n->kids[c.i ? 1 : 2], out);
+        return eval(r, n->kids[yes ? 1 : 2], out);
     }
     case CXCursor_CallExpr:
         return call(r, n, out);
@@ -650,12 +652,13 @@ static bool eval1(argrun *r, cnode *n, val *out)
 
 static flow exec(argrun *r, cnode *s);
 
+/* A condition: an integer, or a pointer (argv, an argument: never null). */
 static bool test(argrun *r, cnode *c, bool *yes)
 {
     val v;
-    if (!eval(r, c, &v) || v.k != V_INT)
+    if (!eval(r, c, &v) || (v.k != V_INT && v.k != V_STR && v.k != V_ARGV))
         return false;
-    *yes = v.i != 0;
+    *yes = v.k != V_INT || v.i != 0;
     return true;
 }
 
