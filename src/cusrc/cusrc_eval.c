@@ -123,14 +123,16 @@ static void note_origin(fn_ctx *f, var_info *v, const char *shown)
         return;
     }
     if (v) {
-        bool argv = x_refs_argv(f, v->init, 0);
+        /* With the arguments given, a variable that is still not known is
+         * held back by the command line only where it reads argv itself
+         * (an argument past those given); else by what else it reads (a
+         * count of random data beside an argument, a loop's `pos = end;`). */
+        int from = f->t->run_args ? 6 : 0; /* x_refs_argv's last depth: argv itself */
+        bool argv = x_refs_argv(f, v->init, from);
         for (int i = 0; !argv && i < v->n_assigns; i++)
-            argv = x_refs_argv(f, v->assigns[i], 0);
+            argv = x_refs_argv(f, v->assigns[i], from);
         for (int i = 0; !argv && i < v->n_member_assigns; i++)
-            argv = x_refs_argv(f, v->member_assigns[i], 0);
-        /* With the arguments given, a variable that is still not known and
-         * is assigned again (a loop's `pos = end;`) is not held back by
-         * the command line. */
+            argv = x_refs_argv(f, v->member_assigns[i], from);
         bool again = v->n_assigns + (v->init ? 1 : 0) > 1;
         if (argv && !(again && f->t->run_args)) {
             sbuf_addf(&f->origin,
