@@ -68,6 +68,146 @@ static bool step_of(fn_ctx *f, cnode *inc, CXCursor var, int64_t *step)
     return false;
 }
 
+/* Does p write the counter (`i++`, `i -= 2`, `i = ...`)? */
+static bool writes_counter(cnode *p, CXCursor var)
+{
+    p = cn_strip(p);
+    if (!p || p->n_kids < 1 || !refers_to(p->kids[0], var))
+        return false;
+    if (p->kind == CXCursor_UnaryOperator || p->kind == CXCursor_CompoundAssignOperator)
+        return true;
+    return p->kind == CXCursor_BinaryOperator &&
+           clang_getCursorBinaryOperatorKind(p->cur) == CXBinaryOperator_Assign;
+}
+
+static bool is_comma(const cnode *n)
+{
+    return n && n->kind == CXCursor_BinaryOperator && n->n_kids == 2 &&
+           clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Comma;
+}
+
+/* The part of a for's increment that steps the counter: the increment
+ * itself, or the one operand of a comma list that writes it (`log2N -= 2,
+ * N >>= 2, M <<= 2`: the other counters move with it, the trips are the
+ * tested one's); NULL where two operands write it. */
+static bool mentions(cnode *n, CXCursor var)
+{
+    if (!n)
+        return false;
+    if (refers_to(n, var))
+        return true;
+    for (int i = 0; i < n->n_kids; i++)
+        if (mentions(n->kids[i], var))
+            return true;
+    return false;
+}
+
+/* Does an operand of the comma list other than the counter's write a
+ * local the condition reads (`i += 3, j--` under `i < j`)? Then the
+ * bound moves too, and the trips are not the counter's alone. */
+static bool moves_bound(cnode *p, cnode *cond)
+{
+    p = cn_strip(p);
+    cnode *lhs = p && p->n_kids >= 1 ? cn_strip_casts(p->kids[0]) : NULL;
+    if (!lhs || lhs->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor target = clang_getCursorReferenced(lhs->cur);
+    return writes_counter(p, target) && mentions(cond, target);
+}
+
+static cnode *counter_step(cnode *inc, cnode *cond, CXCursor var)
+{
+    inc = cn_strip(inc);
+    if (!is_comma(inc))
+        return inc;
+    cnode *found = NULL;
+    cnode *todo[32];
+    int n = 0;
+    todo[n++] = inc;
+    while (n > 0) {
+        cnode *p = cn_strip(todo[--n]);
+        if (is_comma(p)) {
+            if (n + 2 > 32)
+                return NULL;
+            todo[n++] = p->kids[1];
+            todo[n++] = p->kids[0];
+        } else if (writes_counter(p, var)) {
+            if (found)
+                return NULL;
+            found = p;
+        } else if (moves_bound(p, cond)) {
+            return NULL;
+        }
+    }
+    return found;
+}
+
+static bool is_comparison(const cnode *n)
+{
+    if (!n || n->kind != CXCursor_BinaryOperator || n->n_kids != 2)
+        return false;
+    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+    return k == CXBinaryOperator_LT || k == CXBinaryOperator_GT || k == CXBinaryOperator_LE ||
+           k == CXBinaryOperator_GE || k == CXBinaryOperator_NE;
+}
+
+/* A for's init (NULL when left out), condition and increment. libclang
+ * gives only the parts written: `for (; log2N > 4; log2N -= 2)` has three
+ * kids, the first the condition (an init that is a bare comparison does
+ * nothing, so a first kid that is one is taken as the condition). */
+static bool for_parts(cnode *s, cnode **init, cnode **cond, cnode **inc)
+{
+    if (s->n_kids == 4) {
+        *init = s->kids[0];
+        *cond = cn_strip(s->kids[1]);
+        *inc = s->kids[2];
+        return *cond != NULL;
+    }
+    if (s->n_kids == 3 && is_comparison(cn_strip(s->kids[0]))) {
+        *init = NULL;
+        *cond = cn_strip(s->kids[0]);
+        *inc = s->kids[1];
+        return true;
+    }
+    return false;
+}
+
+/* `int i = 0, j = 10`: of several locals declared, the one the condition
+ * tests and the increment steps. */
+static bool counter_of_many(cnode *init, cnode *cond, cnode *inc, CXCursor *var, cnode **start)
+{
+    if (init->kind != CXCursor_DeclStmt || init->n_kids < 2)
+        return false;
+    for (int i = 0; i < init->n_kids; i++) {
+        cnode *d = init->kids[i];
+        if (d->kind != CXCursor_VarDecl || !fn_var_init(d) || !counter_step(inc, cond, d->cur) ||
+            !(refers_to(cond->kids[0], d->cur) || refers_to(cond->kids[1], d->cur)))
+            continue;
+        *var = d->cur;
+        *start = fn_var_init(d);
+        return true;
+    }
+    return false;
+}
+
+/* The counter of a for without an init: the local its condition tests,
+ * started at the value it has where the loop begins. */
+static bool counter_before(fn_ctx *f, cnode *s, cnode *cond, cnode *inc, CXCursor *var, expr **from)
+{
+    for (int side = 0; side < 2; side++) {
+        cnode *n = cn_strip_casts(cond->kids[side]);
+        if (!n || n->kind != CXCursor_DeclRefExpr)
+            continue;
+        var_info *v = fn_var(f, clang_getCursorReferenced(n->cur));
+        if (!v || !counter_step(inc, cond, v->decl))
+            continue;
+        *var = v->decl;
+        *from = x_value_at(f, v, s);
+        return *from != NULL;
+    }
+    return false;
+}
+
 static enum CXBinaryOperatorKind flipped(enum CXBinaryOperatorKind op)
 {
     return op == CXBinaryOperator_LT   ? CXBinaryOperator_GT
@@ -150,13 +290,13 @@ int host_loop_values(const host_loop *l, int64_t *out, int max)
 }
 
 /* A loop stepped by a factor over a constant range: walked for its trips. */
-static bool geometric_loop(fn_ctx *f, cnode *s, CXCursor var, cnode *start, host_loop *out)
+static bool geometric_loop(fn_ctx *f, cnode *cond, cnode *inc, CXCursor var, const expr *start,
+                           host_loop *out)
 {
     int64_t factor;
     bool shrinks;
-    cnode *cond = s->n_kids == 4 ? cn_strip(s->kids[1]) : NULL;
     if (!cond || cond->kind != CXCursor_BinaryOperator || cond->n_kids != 2 ||
-        !factor_of(f, s->kids[2], var, &factor, &shrinks))
+        !factor_of(f, inc, var, &factor, &shrinks))
         return false;
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(cond->cur);
     cnode *bound = cond->kids[1];
@@ -166,8 +306,12 @@ static bool geometric_loop(fn_ctx *f, cnode *s, CXCursor var, cnode *start, host
     } else if (!refers_to(cond->kids[0], var)) {
         return false;
     }
-    int64_t from, to;
-    if (!x_const(f, start, &from) || !x_const(f, bound, &to))
+    int64_t to;
+    expr *first = expr_simplify(start);
+    bool known = first->kind == EX_CONST;
+    int64_t from = known ? first->value : 0;
+    expr_free(first);
+    if (!known || !x_const(f, bound, &to))
         return false;
     bool ok = shrinks ? (op == CXBinaryOperator_GT || op == CXBinaryOperator_GE)
                       : (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE);
@@ -201,15 +345,25 @@ static void unknown_loop(fn_ctx *f, cnode *s, host_loop *out)
 
 static void for_loop(fn_ctx *f, cnode *s, host_loop *out)
 {
-    /* init; cond; inc; body (a for with a part left out has fewer kids). */
     CXCursor var;
-    cnode *start, *cond = s->n_kids == 4 ? cn_strip(s->kids[1]) : NULL;
+    cnode *init, *cond, *inc, *start = NULL;
+    expr *from = NULL;
     int64_t step;
-    if (cond && s->n_kids == 4 && counter_of(s->kids[0], &var, &start) &&
-        !step_of(f, s->kids[2], var, &step) && geometric_loop(f, s, var, start, out))
+    bool counted = false;
+    if (for_parts(s, &init, &cond, &inc) && cond->kind == CXCursor_BinaryOperator &&
+        cond->n_kids == 2) {
+        if (init &&
+            (counter_of(init, &var, &start) || counter_of_many(init, cond, inc, &var, &start)))
+            from = x_expr(f, start);
+        counted = from || (!init && counter_before(f, s, cond, inc, &var, &from));
+    }
+    inc = counted ? counter_step(inc, cond, var) : NULL;
+    if (inc && !step_of(f, inc, var, &step) && geometric_loop(f, cond, inc, var, from, out)) {
+        expr_free(from);
         return;
-    if (!cond || !counter_of(s->kids[0], &var, &start) || !step_of(f, s->kids[2], var, &step) ||
-        cond->kind != CXCursor_BinaryOperator || cond->n_kids != 2) {
+    }
+    if (!inc || !step_of(f, inc, var, &step)) {
+        expr_free(from);
         unknown_loop(f, s, out);
         return;
     }
@@ -219,12 +373,13 @@ static void for_loop(fn_ctx *f, cnode *s, host_loop *out)
         bound = cond->kids[0];
         op = flipped(op);
     } else if (!refers_to(cond->kids[0], var)) {
+        expr_free(from);
         unknown_loop(f, s, out);
         return;
     }
     /* The span the counter covers, in steps: up to a bound it stays
      * below (or reaches, for <=), or down to one it stays above. */
-    expr *from = x_expr(f, start), *to = x_expr(f, bound), *span = NULL;
+    expr *to = x_expr(f, bound), *span = NULL;
     bool up = step > 0, unit = step == 1 || step == -1;
     if (up && (op == CXBinaryOperator_LT || (op == CXBinaryOperator_NE && unit)))
         span = expr_binary(OP_SUB, expr_clone(to), expr_clone(from));
