@@ -1052,6 +1052,13 @@ static bool is_warp_size(cnode *n)
 static expr *x_unary(fn_ctx *f, cnode *n)
 {
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(n->cur);
+    cnode *ptr = op == CXUnaryOperator_Deref && n->n_kids == 1 ? cn_strip_casts(n->kids[0]) : NULL;
+    var_info *pv = ptr && ptr->kind == CXCursor_DeclRefExpr
+                       ? fn_var(f, clang_getCursorReferenced(ptr->cur))
+                       : NULL;
+    expr *pointee = pv ? x_pointee(f, pv) : NULL;
+    if (pointee)
+        return pointee;
     expr *a = n->n_kids == 1 ? x_rec(f, n->kids[0]) : expr_unknown("odd operator");
     switch (op) {
     case CXUnaryOperator_Minus:

@@ -354,6 +354,11 @@ cnode *x_member_set_before(fn_ctx *f, var_info *v, const char *field, cnode *use
  * those it reaches do not write the field before use. */
 cnode *x_member_set_at(fn_ctx *f, var_info *v, const char *field, cnode *use);
 expr *x_param_field(fn_ctx *f, var_info *v, const char *field, const cnode *use);
+/* `*p` for pointer parameter p, which the caller handed an integer local's
+ * address (x_bind_fields) and this function only reads through: the
+ * local's value at the call; NULL otherwise. */
+expr *x_pointee(fn_ctx *f, var_info *v);
+bool x_pointee_only_read(cnode *root, CXCursor parm);
 void x_unbind(param_binding *b, int n);
 /* The value an assignment (=, op=, ++, --) gives v, in terms of v. */
 expr *x_assign_value(fn_ctx *f, var_info *v, cnode *assign);
