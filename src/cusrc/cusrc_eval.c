@@ -1226,7 +1226,7 @@ expr *x_expr(fn_ctx *f, cnode *n)
     return end_budget(f, x_rec(f, n));
 }
 
-const x_obj_eval x_obj_evaluator = {x_expr, x_bind_arg_nodes, x_unbind, host_arm};
+const x_obj_eval x_obj_evaluator = {x_expr, x_bind_arg_nodes, x_unbind, host_arm, x_value_at};
 
 /* ---- dim3 ---- */
 

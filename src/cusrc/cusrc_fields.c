@@ -284,7 +284,7 @@ static void bind_pointee(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
      * definitions are its own initializer and assignments. */
     bool taken = v->addr_taken;
     v->addr_taken = false;
-    expr *e = x_value_at(f, v, call);
+    expr *e = f->t->obj_eval->value_at(f, v, call);
     v->addr_taken = taken;
     expr *c = e ? expr_simplify(e) : NULL;
     if (c && c->kind == EX_CONST && f->record) {

@@ -304,6 +304,7 @@ typedef struct x_obj_eval {
     int (*bind)(fn_ctx *f, cnode *call, CXCursor def, cnode **args, int np, param_binding *out);
     void (*unbind)(param_binding *b, int n);
     int (*arm)(void *ctx, const cnode *ifstmt, const cnode *arm);
+    expr *(*value_at)(fn_ctx *f, var_info *v, cnode *use);
 } x_obj_eval;
 extern const x_obj_eval x_obj_evaluator;
 void obj_free(obj_fields *o);
