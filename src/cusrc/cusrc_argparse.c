@@ -81,18 +81,29 @@ static CXCursor parser_def(cnode *parser)
     return clang_getCursorDefinition(clang_getCursorReferenced(parser->cur));
 }
 
+/* The parser call that sets v before use, with its body in this unit
+ * (*def): both the value and the field paths run it. */
+static cnode *runnable_parser(fn_ctx *f, var_info *v, cnode *use, CXCursor *def)
+{
+    bool only;
+    cnode *parser = find_parser(f, v, use, &only);
+    if (!parser)
+        return NULL;
+    *def = parser_def(parser);
+    if (clang_Cursor_isNull(*def) || def->kind != CXCursor_FunctionDecl)
+        return NULL;
+    return parser;
+}
+
 expr *x_parsed_value(fn_ctx *f, var_info *v, cnode *use)
 {
     if (f->device || !f->t->run_args || v->is_param || v->n_assigns || v->n_member_assigns ||
         !cn_type_is_integral(clang_getCursorType(v->decl)) ||
         (!v->addr_taken && !x_ref_call_reaching(f, v, NULL, NULL)))
         return NULL;
-    bool only;
-    cnode *parser = find_parser(f, v, use, &only);
+    CXCursor def;
+    cnode *parser = runnable_parser(f, v, use, &def);
     if (!parser)
-        return NULL;
-    CXCursor def = parser_def(parser);
-    if (clang_Cursor_isNull(def) || def.kind != CXCursor_FunctionDecl)
         return NULL;
     /* The uses its value reaches find the same call: run it once. */
     if (v->parsed_by != parser) {
@@ -182,12 +193,9 @@ expr *x_parsed_field(fn_ctx *f, var_info *v, const char *field, cnode *use)
         clang_getCanonicalType(clang_getCursorType(v->decl)).kind != CXType_Record ||
         x_fields_alias(f, v))
         return NULL;
-    bool only;
-    cnode *parser = find_parser(f, v, use, &only);
+    CXCursor def;
+    cnode *parser = runnable_parser(f, v, use, &def);
     if (!parser)
-        return NULL;
-    CXCursor def = parser_def(parser);
-    if (clang_Cursor_isNull(def) || def.kind != CXCursor_FunctionDecl)
         return NULL;
     /* An assignment of the field after the call that may reach use holds
      * instead of what the run leaves. */

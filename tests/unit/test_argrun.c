@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "config.h"
 #include "cusrc/cusrc.h"
+#include "util/fsutil.h"
 
 #if GPULINT_HAVE_LIBCLANG
 
@@ -164,22 +164,6 @@ static void test_getopt_matches_glibc(void **state)
 }
 
 /* The cache directory holds the precompiled wrapper header: removed after. */
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char p[512];
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
-
 int main(void)
 {
     char cache[] = "/tmp/gpulint-argrun-cache-XXXXXX";
@@ -188,7 +172,7 @@ int main(void)
     setenv("GPULINT_CACHE_DIR", cache, 1);
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_getopt_matches_glibc)};
     int rc = cmocka_run_group_tests_name("argrun", tests, NULL, NULL);
-    remove_tree(cache);
+    fsutil_remove_tree(cache);
     return rc;
 }
 

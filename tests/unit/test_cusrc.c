@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "cusrc/cusrc.h"
+#include "util/fsutil.h"
 #include "input/compdb.h"
 
 #ifndef CUSRC_ROOT
@@ -81,22 +82,6 @@ static int setup(void **state)
     return ctx ? 0 : -1;
 }
 
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char p[512];
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
-
 static int count_pch(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -117,7 +102,7 @@ static int teardown(void **state)
         free(cache[i].rel);
     }
     cusrc_ctx_free(ctx);
-    remove_tree(cache_dir);
+    fsutil_remove_tree(cache_dir);
     return 0;
 }
 
@@ -1490,7 +1475,7 @@ static void test_pch_cache(void **state)
     free(plain);
     free(damaged);
     free(rebuilt);
-    remove_tree(dir);
+    fsutil_remove_tree(dir);
 }
 
 static void test_dump_and_timing(void **state)
