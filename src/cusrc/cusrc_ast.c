@@ -1,7 +1,8 @@
 /* cusrc_ast: a walkable copy of one function's cursors (libclang only
  * offers callbacks and no parent links), cursor helpers (text, locations,
  * types) and the table of what each local variable does: its initialiser,
- * its assignments, whether its address escapes. */
+ * its assignments, whether its address escapes (an address lent only for
+ * reading does not). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -603,6 +604,102 @@ static void collect_decls(fn_ctx *f, cnode *n)
         collect_decls(f, n->kids[i]);
 }
 
+/* ---- addresses lent for reading ---- */
+
+/* The expression around n, past parentheses and implicit conversions. */
+static cnode *outer(cnode *n)
+{
+    cnode *p = n->parent;
+    while (p && (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr) &&
+           p->n_kids == 1)
+        p = p->parent;
+    return p;
+}
+
+/* Is n (a `*p`) written: the left of an assignment, stepped, or its
+ * address taken again? A call handed `*p` by reference could write it. */
+static bool deref_written(cnode *deref)
+{
+    /* libclang shows the conversion of an lvalue to its value as an
+     * unexposed expression: what stands under one is read. */
+    if (deref->parent && deref->parent->kind == CXCursor_UnexposedExpr)
+        return false;
+    cnode *p = outer(deref);
+    if (!p)
+        return false;
+    cnode *lhs = p->n_kids ? cn_strip(p->kids[0]) : NULL;
+    switch (p->kind) {
+    case CXCursor_BinaryOperator:
+        return lhs == deref && clang_getCursorBinaryOperatorKind(p->cur) == CXBinaryOperator_Assign;
+    case CXCursor_CompoundAssignOperator:
+        return lhs == deref;
+    case CXCursor_UnaryOperator:
+        return clang_getCursorUnaryOperatorKind(p->cur) != CXUnaryOperator_Deref;
+    case CXCursor_CallExpr:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool pointee_only_read(cnode *n, CXCursor parm)
+{
+    if (n->kind == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(n->cur), parm)) {
+        cnode *d = outer(n);
+        return d && d->kind == CXCursor_UnaryOperator &&
+               clang_getCursorUnaryOperatorKind(d->cur) == CXUnaryOperator_Deref &&
+               !deref_written(d);
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (!pointee_only_read(n->kids[i], parm))
+            return false;
+    return true;
+}
+
+/* Does function body root use pointer parameter parm only as `*parm`
+ * read? Then what it reads is what the caller's local held at the call. */
+bool x_pointee_only_read(cnode *root, CXCursor parm)
+{
+    return root && pointee_only_read(root, parm);
+}
+
+/* Is the address `&v` (addrof) lent only for reading: an argument of a
+ * parameter that points to const, or of a callee defined here that only
+ * reads through it? Then v's definitions stay its own (`run(d, &n)`,
+ * `cudaMemcpy(d, &h, ...)`); any other use of the address may write v. */
+static bool lent_for_reading(cnode *addrof)
+{
+    cnode *arg = addrof, *p = addrof->parent;
+    while (p &&
+           (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr ||
+            p->kind == CXCursor_CStyleCastExpr) &&
+           p->n_kids == 1) {
+        arg = p;
+        p = p->parent;
+    }
+    if (!p || p->kind != CXCursor_CallExpr)
+        return false;
+    CXCursor fn = clang_getCursorReferenced(p->cur);
+    int na = clang_Cursor_getNumArguments(p->cur), np = clang_Cursor_getNumArguments(fn);
+    int k = 0;
+    while (k < na && !clang_equalCursors(clang_Cursor_getArgument(p->cur, (unsigned)k), arg->cur))
+        k++;
+    if (k >= na || k >= np)
+        return false;
+    CXType t =
+        clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)k)));
+    if (t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t)))
+        return true;
+    CXCursor def = clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(def) || clang_Cursor_getNumArguments(def) != np)
+        return false;
+    cnode *body = cn_build(def);
+    bool read = x_pointee_only_read(body, clang_Cursor_getArgument(def, (unsigned)k));
+    cn_free(body);
+    return read;
+}
+
 static void collect_uses(fn_ctx *f, cnode *n)
 {
     switch (n->kind) {
@@ -632,7 +729,8 @@ static void collect_uses(fn_ctx *f, cnode *n)
                 cnode *p = n->parent;
                 while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr))
                     p = p->parent;
-                if (v && !(p && p->kind == CXCursor_InitListExpr))
+                if (v && !(p && p->kind == CXCursor_InitListExpr) && !v->addr_taken &&
+                    !lent_for_reading(n))
                     v->addr_taken = true;
             }
         }

@@ -1059,6 +1059,34 @@ static expr *x_unary(fn_ctx *f, cnode *n)
     expr *pointee = pv ? x_pointee(f, pv) : NULL;
     if (pointee)
         return pointee;
+    if (pv && !f->device && cn_type_is_integral(clang_getCursorType(n->cur))) {
+        /* An integer the host reads through a pointer it cannot follow
+         * (a caller's address also handed to a writer, a buffer filled at
+         * run time): named `*p`, so the sizes block lists it and --define
+         * binds it. */
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "*%s", pv->name);
+        char *shown = sbuf_take(&b);
+        if (f->origin.len)
+            ;
+        else if (!pv->is_param)
+            sbuf_addf(&f->origin, "depends on '%s', read through the pointer '%s'", shown,
+                      pv->name);
+        else if (x_pointee_only_read(f->root, pv->decl))
+            sbuf_addf(&f->origin,
+                      "depends on '%s', read through the pointer '%s' its caller hands in, whose "
+                      "address may also be written through elsewhere",
+                      shown, pv->name);
+        else
+            sbuf_addf(&f->origin,
+                      "depends on '%s', read through the pointer '%s', which '%s' also writes "
+                      "through or hands on",
+                      shown, pv->name, f->name);
+        expr *e = expr_named(shown);
+        free(shown);
+        return e;
+    }
     expr *a = n->n_kids == 1 ? x_rec(f, n->kids[0]) : expr_unknown("odd operator");
     switch (op) {
     case CXUnaryOperator_Minus:

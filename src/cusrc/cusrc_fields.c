@@ -170,97 +170,6 @@ static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
     return CXVisit_Continue;
 }
 
-/* The expression around n, past parentheses and implicit conversions. */
-static cnode *outer(cnode *n)
-{
-    cnode *p = n->parent;
-    while (p && (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr) &&
-           p->n_kids == 1)
-        p = p->parent;
-    return p;
-}
-
-/* Is n (a `*p`) written: the left of an assignment, stepped, or its
- * address taken again? A call handed `*p` by reference could write it. */
-static bool deref_written(cnode *deref)
-{
-    /* libclang shows the conversion of an lvalue to its value as an
-     * unexposed expression: what stands under one is read. */
-    if (deref->parent && deref->parent->kind == CXCursor_UnexposedExpr)
-        return false;
-    cnode *p = outer(deref);
-    if (!p)
-        return false;
-    cnode *lhs = p->n_kids ? cn_strip(p->kids[0]) : NULL;
-    switch (p->kind) {
-    case CXCursor_BinaryOperator:
-        return lhs == deref && clang_getCursorBinaryOperatorKind(p->cur) == CXBinaryOperator_Assign;
-    case CXCursor_CompoundAssignOperator:
-        return lhs == deref;
-    case CXCursor_UnaryOperator:
-        return clang_getCursorUnaryOperatorKind(p->cur) != CXUnaryOperator_Deref;
-    case CXCursor_CallExpr:
-        return true;
-    default:
-        return false;
-    }
-}
-
-static bool pointee_only_read(cnode *n, CXCursor parm)
-{
-    if (n->kind == CXCursor_DeclRefExpr &&
-        clang_equalCursors(clang_getCursorReferenced(n->cur), parm)) {
-        cnode *d = outer(n);
-        return d && d->kind == CXCursor_UnaryOperator &&
-               clang_getCursorUnaryOperatorKind(d->cur) == CXUnaryOperator_Deref &&
-               !deref_written(d);
-    }
-    for (int i = 0; i < n->n_kids; i++)
-        if (!pointee_only_read(n->kids[i], parm))
-            return false;
-    return true;
-}
-
-/* Does function body root use pointer parameter parm only as `*parm`
- * read? Then what it reads is what the caller's local held at the call. */
-bool x_pointee_only_read(cnode *root, CXCursor parm)
-{
-    return root && pointee_only_read(root, parm);
-}
-
-/* Every `&v` in the caller's function is an argument of a call whose
- * callee, defined here, only reads through it: nothing else may change v
- * through its address (`parse(&n)` before `run(&n)` would). */
-static bool address_only_read(cnode *n, CXCursor var)
-{
-    if (n->kind == CXCursor_UnaryOperator &&
-        clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf && n->n_kids == 1) {
-        cnode *r = cn_strip_casts(n->kids[0]);
-        if (r && r->kind == CXCursor_DeclRefExpr &&
-            clang_equalCursors(clang_getCursorReferenced(r->cur), var)) {
-            cnode *call = outer(n);
-            if (!call || call->kind != CXCursor_CallExpr)
-                return false;
-            CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(call->cur));
-            int i = 0;
-            while (i < call->n_kids && cn_strip_casts(call->kids[i]) != n)
-                i++;
-            /* kids: the callee first, then the arguments */
-            int arg = i - 1;
-            if (clang_Cursor_isNull(def) || arg < 0 || arg >= clang_Cursor_getNumArguments(def))
-                return false;
-            cnode *body = cn_build(def);
-            bool read = x_pointee_only_read(body, clang_Cursor_getArgument(def, (unsigned)arg));
-            cn_free(body);
-            return read;
-        }
-    }
-    for (int i = 0; i < n->n_kids; i++)
-        if (!address_only_read(n->kids[i], var))
-            return false;
-    return true;
-}
-
 /* An integer local handed by its address (`run(d, &n)`, C's and Fortran's
  * way of passing sizes): the value it holds at the call, bound as the
  * field "*" for x_pointee to read back. */
@@ -277,23 +186,12 @@ static void bind_pointee(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
     cnode *r = cn_strip_casts(a->kids[0]);
     var_info *v =
         r && r->kind == CXCursor_DeclRefExpr ? fn_var(f, clang_getCursorReferenced(r->cur)) : NULL;
-    if (!v || v->is_param || !address_only_read(f->root, v->decl))
+    /* Not taken: every address of it is lent only for reading
+     * (cusrc_ast), so its definitions are its own. */
+    if (!v || v->is_param || v->addr_taken)
         return;
-    /* The local's own rules give up on an address handed out; every
-     * callee this one goes to only reads through it, so the local's
-     * definitions are its own initializer and assignments. */
-    bool taken = v->addr_taken;
-    v->addr_taken = false;
     expr *e = f->t->obj_eval->value_at(f, v, call);
-    v->addr_taken = taken;
     expr *c = e ? expr_simplify(e) : NULL;
-    if (c && c->kind == EX_CONST && f->record) {
-        /* Listed among the sizes as the caller holds it at the call. */
-        cusrc_size_from from = {v->name, c->value, f->name, {0}};
-        cn_loc(f->t, call->cur, &from.loc);
-        folded_add(f->record, &from);
-        free(from.loc.file);
-    }
     if (c && c->kind == EX_CONST) {
         b->fields[b->n_fields].name = xstrdup("*");
         b->fields[b->n_fields++].value = c->value;

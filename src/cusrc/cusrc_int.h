@@ -35,8 +35,8 @@ typedef struct var_info {
     unsigned hash;
     char *name;
     bool is_param;
-    bool is_shared; /* __shared__ */
-    bool addr_taken;
+    bool is_shared;   /* __shared__ */
+    bool addr_taken;  /* an address of it may be written through (not only lent for reading) */
     cnode *decl_node; /* the VarDecl or ParmDecl */
     cnode *init;      /* initialiser expression, NULL when none */
     cnode **assigns;  /* =, op=, ++, -- with the variable itself as target */
@@ -312,8 +312,6 @@ void obj_free(obj_fields *o);
  * constructor, `new T(...)`, a copy, a method's returned member, this);
  * false when it names none gpulint can follow. */
 bool x_object(fn_ctx *f, cnode *n, obj_fields *out);
-/* Is every `&v` below n handed to a parameter that points to const? */
-bool x_address_only_read(const cnode *n, const var_info *v);
 /* Can v's fields be written through another name in f: its address handed
  * to a pointer that is not to const, a pointer or reference made from it,
  * returned? (A reference argument is x_field_changer's, per call.) */

@@ -589,21 +589,6 @@ static bool var_written(cnode *n, const var_info *v)
     return false;
 }
 
-bool x_address_only_read(const cnode *n, const var_info *v)
-{
-    if (n->kind == CXCursor_UnaryOperator && n->n_kids == 1 &&
-        clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf) {
-        cnode *k = cn_strip(n->kids[0]);
-        if (k && k->kind == CXCursor_DeclRefExpr &&
-            clang_equalCursors(clang_getCursorReferenced(k->cur), v->decl))
-            return read_only_arg(n);
-    }
-    for (int i = 0; i < n->n_kids; i++)
-        if (!x_address_only_read(n->kids[i], v))
-            return false;
-    return true;
-}
-
 static bool names_var(const cnode *n, const var_info *v)
 {
     return n->kind == CXCursor_DeclRefExpr &&
@@ -621,7 +606,7 @@ static bool pointer_like(CXType t)
  * which its fields could be written unseen: a pointer or reference
  * initialised or assigned from it (`Solver &r = s;`, `Solver *q = p;`),
  * a pointer to it handed to a parameter that points to non-const, or
- * returned? (`&v` is address_only_read's; a reference parameter,
+ * returned? (`&v` is addr_taken's, cusrc_ast; a reference parameter,
  * x_arg_changer's.) */
 static bool escapes(const cnode *n, const var_info *v)
 {
@@ -660,8 +645,7 @@ bool x_fields_alias(fn_ctx *f, var_info *v)
 bool x_fields_escape(fn_ctx *f, var_info *v)
 {
     if (!v->escapes)
-        v->escapes =
-            (v->addr_taken && !x_address_only_read(f->root, v)) || escapes(f->root, v) ? 2 : 1;
+        v->escapes = v->addr_taken || escapes(f->root, v) ? 2 : 1;
     return v->escapes == 2;
 }
 
