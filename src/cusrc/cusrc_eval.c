@@ -424,10 +424,12 @@ expr *x_value_at(fn_ctx *f, var_info *v, cnode *use)
 /* A host local's value e: where part of it is unknown, the local stays a
  * name (with why in f->origin), unless the unknown part lies in an arm its
  * constant condition leaves out (`argc > 4 ? atoi(argv[4]) : 256`). */
-static expr *host_value(fn_ctx *f, var_info *v, expr *e, size_t mark)
+/* set: where v got the value (an assignment, the parser's call), listed
+ * among the sizes; NULL for its declaration. */
+static expr *host_value(fn_ctx *f, var_info *v, expr *e, size_t mark, const cnode *set)
 {
     if (!f->device)
-        folded_note(f, v, e);
+        folded_note(f, v, e, set);
     if (f->device || !tree_has_unknown(e))
         return e;
     expr *s = expr_simplify(e);
@@ -466,7 +468,7 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
     if (ref) {
         expr *parsed = x_parsed_value(f, v, use);
         if (parsed)
-            return host_value(f, v, parsed, f->origin.len);
+            return host_value(f, v, parsed, f->origin.len, v->parsed_by);
         note_origin(f, v, v->name);
         return expr_named(v->name);
     }
@@ -474,14 +476,14 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         size_t mark = f->origin.len;
         expr *e = x_value_at(f, v, use);
         if (e)
-            return host_value(f, v, e, mark);
+            return host_value(f, v, e, mark, x_reaching_def(v, use, host_arm, f));
     }
     if (!v->addr_taken && v->n_assigns == 0 && v->init) {
         size_t mark = f->origin.len;
         v->visiting++;
         expr *e = x_rec(f, v->init);
         v->visiting--;
-        return host_value(f, v, e, mark);
+        return host_value(f, v, e, mark, NULL);
     }
     if (!v->addr_taken && v->n_assigns == 1 && !v->init &&
         v->assigns[0]->kind == CXCursor_BinaryOperator &&
@@ -490,12 +492,12 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         v->visiting++;
         expr *e = x_rec(f, v->assigns[0]->kids[1]);
         v->visiting--;
-        return host_value(f, v, e, mark);
+        return host_value(f, v, e, mark, v->assigns[0]);
     }
     if (!f->device) {
         expr *parsed = x_parsed_value(f, v, use);
         if (parsed)
-            return host_value(f, v, parsed, f->origin.len);
+            return host_value(f, v, parsed, f->origin.len, v->parsed_by);
         expr *attr = v->addr_taken && !v->n_assigns ? x_device_attribute(f, v) : NULL;
         if (attr)
             return attr;
@@ -913,7 +915,7 @@ static expr *reassigned_param(fn_ctx *f, var_info *v, cnode *use)
     size_t mark = f->origin.len;
     expr *e = x_value_at(f, v, use);
     if (e)
-        return host_value(f, v, e, mark);
+        return host_value(f, v, e, mark, x_reaching_def(v, use, host_arm, f));
     if (!f->origin.len)
         sbuf_addf(&f->origin, "depends on '%s', a parameter of '%s' assigned in it (line %d)",
                   v->name, f->name, node_line(f, v->assigns[0]));

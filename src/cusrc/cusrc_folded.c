@@ -36,7 +36,7 @@ void folded_free(folded_list *l)
 /* A host variable that came out a constant: noted where the caller asked
  * (a launch's sizes, an argument bound at a call), for the report's
  * "B = 4, from main at line 76". */
-void folded_note(fn_ctx *f, var_info *v, const expr *e)
+void folded_note(fn_ctx *f, var_info *v, const expr *e, const cnode *set)
 {
     if (!f->record || f->device || v->is_param ||
         !cn_type_is_integral(clang_getCursorType(v->decl)))
@@ -45,7 +45,7 @@ void folded_note(fn_ctx *f, var_info *v, const expr *e)
     const expr *c = s ? s : e;
     if (c->kind == EX_CONST) {
         cusrc_size_from from = {v->name, c->value, f->name, {0}};
-        cn_loc(f->t, v->decl, &from.loc);
+        cn_loc(f->t, set ? set->cur : v->decl, &from.loc);
         folded_add(f->record, &from);
         free(from.loc.file);
     }

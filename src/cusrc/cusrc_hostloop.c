@@ -333,6 +333,9 @@ static bool geometric_loop(fn_ctx *f, cnode *cond, cnode *inc, CXCursor var, con
     return true;
 }
 
+static void stepped_loop(fn_ctx *f, cnode *s, cnode *cond, CXCursor var, expr *from, int64_t step,
+                         host_loop *out);
+
 static void unknown_loop(fn_ctx *f, cnode *s, host_loop *out)
 {
     src_loc l = {0};
@@ -367,6 +370,14 @@ static void for_loop(fn_ctx *f, cnode *s, host_loop *out)
         unknown_loop(f, s, out);
         return;
     }
+    stepped_loop(f, s, cond, var, from, step, out);
+}
+
+/* A loop whose counter var starts at from (taken) and moves by step each
+ * trip while cond holds: its trips, and its range where constant. */
+static void stepped_loop(fn_ctx *f, cnode *s, cnode *cond, CXCursor var, expr *from, int64_t step,
+                         host_loop *out)
+{
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(cond->cur);
     cnode *bound = cond->kids[1];
     if (refers_to(cond->kids[1], var)) { /* B > i  ==  i < B */
@@ -420,6 +431,124 @@ static void for_loop(fn_ctx *f, cnode *s, host_loop *out)
     expr_free(to);
 }
 
+/* Does the loop body hold a `continue` of its own (one that could skip
+ * the counter's step)? Nested loops' are theirs. */
+static bool continues(const cnode *n)
+{
+    if (n->kind == CXCursor_ContinueStmt)
+        return true;
+    if (n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt ||
+        n->kind == CXCursor_DoStmt || n->kind == CXCursor_CXXForRangeStmt)
+        return false;
+    for (int i = 0; i < n->n_kids; i++)
+        if (continues(n->kids[i]))
+            return true;
+    return false;
+}
+
+static bool same_bound(fn_ctx *f, cnode *a, cnode *b)
+{
+    char *x = cn_text(f->t, cn_strip_casts(a)->cur), *y = cn_text(f->t, cn_strip_casts(b)->cur);
+    bool same = x && y && x[0] && !strcmp(x, y);
+    free(x);
+    free(y);
+    return same;
+}
+
+/* `c + K` (either order) with K a positive constant: K. */
+static bool plus_const(fn_ctx *f, cnode *n, CXCursor var, int64_t *step)
+{
+    n = cn_strip_casts(n);
+    if (!n || n->kind != CXCursor_BinaryOperator || n->n_kids != 2 ||
+        clang_getCursorBinaryOperatorKind(n->cur) != CXBinaryOperator_Add)
+        return false;
+    for (int side = 0; side < 2; side++)
+        if (refers_to(n->kids[side], var) && x_const(f, n->kids[1 - side], step) && *step > 0)
+            return true;
+    return false;
+}
+
+/* `if (e >= B) e = B;` (or `>`; B the loop's bound): e clamped to B. */
+static bool clamps_to(fn_ctx *f, cnode *assign, CXCursor e, cnode *bound)
+{
+    cnode *ifs = assign->parent;
+    if (ifs && ifs->kind == CXCursor_CompoundStmt && ifs->n_kids == 1)
+        ifs = ifs->parent;
+    if (!ifs || ifs->kind != CXCursor_IfStmt || ifs->n_kids != 2 ||
+        clang_getCursorBinaryOperatorKind(assign->cur) != CXBinaryOperator_Assign ||
+        !same_bound(f, assign->kids[1], bound))
+        return false;
+    cnode *c = cn_strip(ifs->kids[0]);
+    if (!c || c->kind != CXCursor_BinaryOperator || c->n_kids != 2)
+        return false;
+    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c->cur);
+    return (k == CXBinaryOperator_GE || k == CXBinaryOperator_GT) && refers_to(c->kids[0], e) &&
+           same_bound(f, c->kids[1], bound);
+}
+
+/* `c = c + K`, or `c = e` for a local e of the body that starts at
+ * `c + K` and is at most clamped to the loop's bound (`end = pos + batch;
+ * if (end >= n) end = n; ... pos = end;`, a batched loop): stepped by K,
+ * for the clamp only ends the last trip where the bound would. */
+static bool assigned_step(fn_ctx *f, cnode *a, CXCursor var, cnode *body, cnode *bound,
+                          int64_t *step)
+{
+    if (a->kind != CXCursor_BinaryOperator || a->n_kids != 2 ||
+        clang_getCursorBinaryOperatorKind(a->cur) != CXBinaryOperator_Assign)
+        return false;
+    if (plus_const(f, a->kids[1], var, step))
+        return true;
+    cnode *r = cn_strip_casts(a->kids[1]);
+    var_info *e =
+        r && r->kind == CXCursor_DeclRefExpr ? fn_var(f, clang_getCursorReferenced(r->cur)) : NULL;
+    if (!e || e->is_param || e->addr_taken || !e->init || !e->decl_node ||
+        !cn_inside(e->decl_node, body) || !plus_const(f, e->init, var, step))
+        return false;
+    for (int i = 0; i < e->n_assigns; i++)
+        if (!clamps_to(f, e->assigns[i], e->decl, bound))
+            return false;
+    return true;
+}
+
+/* `while (c < M) { ...; c += K; }`: a counter the condition tests and the
+ * body steps once, at its top level, by a constant (or to a local that
+ * does, clamped to the bound); with no `continue` to skip the step. */
+static void while_loop(fn_ctx *f, cnode *s, host_loop *out)
+{
+    cnode *cond = s->n_kids == 2 ? cn_strip(s->kids[0]) : NULL;
+    cnode *body = s->n_kids == 2 ? s->kids[1] : NULL;
+    if (!is_comparison(cond) || !body || body->kind != CXCursor_CompoundStmt || continues(body)) {
+        unknown_loop(f, s, out);
+        return;
+    }
+    for (int side = 0; side < 2; side++) {
+        cnode *n = cn_strip_casts(cond->kids[side]);
+        var_info *v = n && n->kind == CXCursor_DeclRefExpr
+                          ? fn_var(f, clang_getCursorReferenced(n->cur))
+                          : NULL;
+        if (!v || v->addr_taken)
+            continue;
+        cnode *step_at = NULL;
+        int inside = 0;
+        for (int i = 0; i < v->n_assigns; i++)
+            if (cn_inside(v->assigns[i], body)) {
+                inside++;
+                step_at = v->assigns[i];
+            }
+        int64_t step;
+        if (inside != 1 || cn_strip(step_at) != step_at || step_at->parent != body ||
+            !(step_of(f, step_at, v->decl, &step) ||
+              assigned_step(f, step_at, v->decl, body, cond->kids[1 - side], &step)))
+            continue;
+        expr *from = x_value_at(f, v, s);
+        if (!from)
+            break;
+        stepped_loop(f, s, cond, v->decl, from, step, out);
+        return;
+    }
+    unknown_loop(f, s, out);
+}
+
 static bool is_loop(const cnode *n)
 {
     return n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt ||
@@ -442,6 +571,8 @@ void host_loops_of(fn_ctx *f, cnode *call, host_loops *out)
         host_loop *l = &out->v[out->n++];
         if (p->kind == CXCursor_ForStmt)
             for_loop(f, p, l);
+        else if (p->kind == CXCursor_WhileStmt)
+            while_loop(f, p, l);
         else
             unknown_loop(f, p, l);
         l->loop = p;

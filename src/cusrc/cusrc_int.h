@@ -499,7 +499,7 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn);
 
 /* ---- cusrc_folded.c ---- */
 /* Notes v in f->record where e, its value, is a constant (host integers). */
-void folded_note(fn_ctx *f, var_info *v, const expr *e);
+void folded_note(fn_ctx *f, var_info *v, const expr *e, const cnode *set);
 
 /* ---- cusrc_global.c ---- */
 /* Where the file sets a file-scope variable host code reads once before
