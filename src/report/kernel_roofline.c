@@ -630,6 +630,13 @@ static void floor_json(json_t *o, const kroof *k, bool with_compute)
     json_object_set_new(o, "l1_time_s", json_real(k->l1_time));
 }
 
+/* Counts that take an arm as run by every thread: every branch arm
+ * (upper_bound), or checks whose sizes have no value taken as passing. */
+static bool over_counted(const kroof *k)
+{
+    return k->upper_bound || (k->assumed && !k->incomplete);
+}
+
 json_t *kroof_json(const kroof *k)
 {
     json_t *o = json_object();
@@ -641,16 +648,18 @@ json_t *kroof_json(const kroof *k)
     json_object_set_new(o, "upper_bound", json_boolean(k->upper_bound));
     /* What flops, transcendentals, requested_bytes and global_accesses are. */
     json_object_set_new(o, "counts_label",
-                        json_text(k->annotated     ? "annotated"
-                                  : k->also_over   ? "unknown"
-                                  : k->incomplete  ? "lower_bound"
-                                  : k->upper_bound ? "upper_bound"
-                                                   : "exact"));
-    if (k->incomplete || (k->upper_bound && !k->annotated))
+                        json_text(k->annotated      ? "annotated"
+                                  : k->also_over    ? "unknown"
+                                  : k->incomplete   ? "lower_bound"
+                                  : over_counted(k) ? "upper_bound"
+                                                    : "exact"));
+    if (k->incomplete || (over_counted(k) && !k->annotated))
         json_object_set_new(o, "counts_why",
-                            json_text(k->incomplete ? k->incomplete
-                                                    : "a branch that is not a bounds check guards "
-                                                      "counted work: every arm is counted"));
+                            json_text(k->incomplete    ? k->incomplete
+                                      : k->upper_bound ? "a branch that is not a bounds check "
+                                                         "guards counted work: every arm is counted"
+                                                       : "a check against a size with no value is "
+                                                         "counted as passing for every thread"));
     json_t *fl = json_object();
     for (int i = 0; i < 4; i++)
         json_object_set_new(fl, prec_names[i],
@@ -799,7 +808,7 @@ static void unmark(sbuf *out, size_t from)
  * in and out: only other counts (bytes an unknown arm stores) are upper. */
 static bool flops_exact(const kroof *k)
 {
-    if (!k->upper_bound)
+    if (!over_counted(k))
         return true;
     if (!k->known || !k->flops_lower_known)
         return false;
@@ -849,7 +858,11 @@ void kroof_text(sbuf *out, const kroof *k)
     sbuf_addf(out, "  %s:%d  %s%s: ", k->file ? k->file : "?", k->line, k->kernel,
               k->annotated ? " (annotated)" : "");
     bool any = false;
-    bool flops_upper = k->upper_bound && !flops_exact(k);
+    /* No FLOPs counted are none at most: "at most" then goes to the bytes. */
+    bool no_flops = true;
+    for (int i = 0; i < 4; i++)
+        no_flops &= k->known ? k->flops_value[i] == 0 : zero_count(k->flops[i]);
+    bool flops_upper = over_counted(k) && !flops_exact(k) && !no_flops;
     if (flops_upper)
         sbuf_add(out, "at most ");
     for (int i = 0; i < 4; i++) {
@@ -863,7 +876,7 @@ void kroof_text(sbuf *out, const kroof *k)
     }
     if (!any)
         sbuf_add(out, "0 FLOP");
-    sbuf_add(out, k->upper_bound && !flops_upper ? ", at most " : ", ");
+    sbuf_add(out, over_counted(k) && !flops_upper ? ", at most " : ", ");
     add_count(out, k->bytes, k->known, k->bytes_value, "B");
     sbuf_add(out, " requested");
     if (k->per_thread)
@@ -882,6 +895,8 @@ void kroof_text(sbuf *out, const kroof *k)
     }
     if (k->upper_bound)
         sbuf_add(out, " (every branch arm counted)");
+    else if (over_counted(k))
+        sbuf_add(out, " (checks against sizes with no value counted as passing)");
     if (k->known && k->transcendental_value > 0)
         sbuf_addf(out, ", %.0f math-library calls", k->transcendental_value);
     if (k->known && k->threads_known) {

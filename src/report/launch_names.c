@@ -88,6 +88,16 @@ static void add_counts(name_set *s, const cusrc_kernel *kn, const cusrc_launch *
         else if (!internal_name(name))
             add_name(s, name);
     }
+    /* A check taken as passing (`i < n`, n an argument with no value)
+     * leaves the counts upper values: the argument's sizes are named too
+     * (a device loop's counter in it, `threadIdx.x < w`, is no size). */
+    name_set checks = {0};
+    add_syms(&checks, k->assumed);
+    for (int i = 0; i < checks.n; i++) {
+        const cusrc_value *arg = arg_of(kn, l, checks.name[i]);
+        if (arg && !arg->known && arg->e)
+            add_syms(s, arg->e);
+    }
     /* A trip count stays unknown only when nothing else is missing. */
     if (!k->known && k->unbound && internal_name(k->unbound))
         add_name(s, k->unbound);

@@ -157,6 +157,7 @@ typedef struct arm_env {
     /* A lower count: an arm whose condition cannot be evaluated is counted
      * for no thread (it may never run), not for every one. */
     bool lower;
+    bool *assumed; /* per arm: counted for every thread, its condition not evaluated */
 } arm_env;
 
 static expr *with_arms(const expr *e, arm_env *a)
@@ -184,6 +185,8 @@ static expr *with_arms(const expr *e, arm_env *a)
                 if (a->lower)
                     return expr_const(0);
                 a->every_thread = true;
+                if (a->assumed)
+                    a->assumed[i] = true;
                 return expr_const(1);
             }
     }
@@ -337,6 +340,7 @@ static void count_totals(const kroof_input *in, const kroof_defines *defs, kroof
     /* Which arm conditions can be evaluated: every name bound but the
      * thread and block indices, which the sum over threads sets. */
     arms.every_thread = false;
+    arms.assumed = c->n_arms ? xcalloc((size_t)c->n_arms, sizeof *arms.assumed) : NULL;
     arms.launch_known = in->has_launch && in->dims_known;
     expr_env_init(&arms.check);
     for (int i = 0; i < bound.n; i++)
@@ -361,6 +365,15 @@ static void count_totals(const kroof_input *in, const kroof_defines *defs, kroof
      * only where one of its arms had to be counted for every thread. */
     k->upper_bound = !branches.others_uniform ||
                      (!branches.ifs_uniform && (arms.every_thread || c->n_unweighted_arms));
+    /* The conditions counted as true for every thread (a bounds check
+     * against a size with no value): the counts are upper values there,
+     * and the sizes block names what they read. */
+    for (int i = 0; arms.assumed && i < c->n_arms; i++)
+        if (arms.assumed[i] && c->arm_conds[i]) {
+            expr *cond = expr_clone(c->arm_conds[i]);
+            k->assumed = k->assumed ? expr_binary(OP_LAND, k->assumed, cond) : cond;
+        }
+    free(arms.assumed);
 }
 
 /* What stopped the counts: the name evaluation met first, except that a
@@ -729,7 +742,7 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         /* Counts that may miss code are lower bounds: the floor still
          * holds (from the lower counts), an estimate would not. */
         k->incomplete = xstrdup(in->incomplete);
-        k->also_over = k->upper_bound; /* missed code and over-counted arms */
+        k->also_over = k->upper_bound || k->assumed; /* missed code and over-counted arms */
         k->upper_bound = false;
     } else {
         dram_estimate(in, product, k);
@@ -749,6 +762,7 @@ void kroof_free(kroof *k)
     expr_free(k->transcendental);
     expr_free(k->bytes);
     expr_free(k->accesses);
+    expr_free(k->assumed);
     free(k->unbound);
     free(k->why_no_bound);
     free(k->dram_estimate_covered);

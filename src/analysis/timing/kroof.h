@@ -27,6 +27,11 @@ typedef struct kroof {
     /* The kernel branches: every arm was counted, so the counts are upper
      * bounds (a reduction's guarded adds count in every iteration). */
     bool upper_bound;
+    /* The conditions of arms counted for every thread because they could
+     * not be evaluated (a bounds check `i < n` with n unknown), joined by
+     * &&; NULL when none. Where upper_bound is false the counts are still
+     * upper values: the estimate takes every such check as passing. */
+    expr *assumed;
     /* Totals for the launch (or per thread when there is no launch). */
     bool per_thread;
     expr *flops[4];       /* fp16, fp32, fp64, tensor */
