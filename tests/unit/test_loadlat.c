@@ -91,6 +91,35 @@ static void test_one_statement(void **state)
         free_site(&s[i]);
 }
 
+/* The same body in a loop that may break (a search's `if (hit) break;`):
+ * the loads still go out together, and their counts and shares are those
+ * of the full run, the estimate the request counts take too (HeCBench's
+ * ga: its two loads were chained one after the other before). */
+static void test_leaves_early(void **state)
+{
+    (void)state;
+    mem_access s[2] = {
+        in_loop("A", "4 * (i * 128 + " J ")", false, 1, 64),
+        in_loop("t", "4 * i", false, 1, 64),
+    };
+    s[0].loops[0].leaves_early = s[1].loops[0].leaves_early = true;
+    const mem_access *sites[2] = {&s[0], &s[1]};
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {32, 8, 1};
+    loadlat l;
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_true(l.ok);
+    assert_int_equal(l.n_phases, 1);
+    assert_int_equal(l.loads[0].phase, 0);
+    assert_int_equal(l.loads[1].phase, 0);
+    assert_int_equal(l.loads[0].requests, 4 * 8 * 64);
+    assert_float_equal(l.loads[0].new_share, 1, 1e-12);
+    assert_float_equal(l.loads[1].new_share, 0.125, 1e-12);
+    assert_float_equal(l.loads[1].first_share, 0.25, 1e-12);
+    loadlat_free(&l);
+    for (int i = 0; i < 2; i++)
+        free_site(&s[i]);
+}
+
 /* tmp[j] += A[j * 128 + i]; y[j] += B[j * 128 + i]: the second
  * statement's loads wait for the first statement's store. */
 static void test_two_statements(void **state)
@@ -381,7 +410,7 @@ int main(void)
         cmocka_unit_test(test_lockstep),          cmocka_unit_test(test_trips_closed_form),
         cmocka_unit_test(test_not_followed),      cmocka_unit_test(test_unbound_offset),
         cmocka_unit_test(test_seen_before),       cmocka_unit_test(test_unrolled_together),
-        cmocka_unit_test(test_macro_loops_apart),
+        cmocka_unit_test(test_macro_loops_apart), cmocka_unit_test(test_leaves_early),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

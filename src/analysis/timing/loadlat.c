@@ -226,6 +226,24 @@ static double seen_share(const mem_access *a, const mem_access *const *sites, si
     return share;
 }
 
+/* A loop that may leave early (a search's `break`) taken as running in
+ * full, as the request counts take it: which loads go out together does
+ * not depend on when the loop ends, and the sectors of the full run are
+ * the estimate of where their data come from. */
+static bool full_run_sectors(const mem_access *a, const int64_t grid[3], const int64_t block[3],
+                             const expr_env *env, int64_t out[3])
+{
+    mem_access full = *a;
+    bool leaves = false;
+    for (int i = 0; i < full.n_loops; i++) {
+        leaves |= full.loops[i].leaves_early;
+        full.loops[i].leaves_early = false;
+    }
+    char why[128];
+    return leaves && (site_sectors(&full, grid, block, env, out, why, sizeof why) ||
+                      probed_sectors(&full, grid, block, env, out, why, sizeof why));
+}
+
 /* Phase numbers: a load opens a new phase in its body when it is the
  * body's first, or when a store of an earlier statement came since the
  * body's last phase began. */
@@ -291,7 +309,8 @@ void loadlat_compute(const mem_access *const *sites, size_t n, const int64_t gri
             return;
         }
         if (!site_sectors(a, grid, block, env, sectors, why, sizeof why) &&
-            !probed_sectors(a, grid, block, env, sectors, why, sizeof why)) {
+            !probed_sectors(a, grid, block, env, sectors, why, sizeof why) &&
+            !full_run_sectors(a, grid, block, env, sectors)) {
             snprintf(out->why, sizeof out->why, "%s", why);
             return;
         }
