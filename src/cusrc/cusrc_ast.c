@@ -665,10 +665,10 @@ bool x_pointee_only_read(cnode *root, CXCursor parm)
 }
 
 /* Is the address `&v` (addrof) lent only for reading: an argument of a
- * parameter that points to const, or of a callee defined here that only
- * reads through it? Then v's definitions stay its own (`run(d, &n)`,
+ * parameter that points to const, or (in host code) of a callee defined
+ * here that only reads through it? Then v's definitions stay its own (`run(d, &n)`,
  * `cudaMemcpy(d, &h, ...)`); any other use of the address may write v. */
-static bool lent_for_reading(cnode *addrof)
+static bool lent_for_reading(cnode *addrof, bool host)
 {
     cnode *arg = addrof, *p = addrof->parent;
     while (p &&
@@ -691,7 +691,9 @@ static bool lent_for_reading(cnode *addrof)
         clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)k)));
     if (t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t)))
         return true;
-    CXCursor def = clang_getCursorDefinition(fn);
+    /* A kernel's locals size nothing on the host: its calls (`sincosf(x,
+     * &s, &c)`) are not worth reading. */
+    CXCursor def = host ? clang_getCursorDefinition(fn) : clang_getNullCursor();
     if (clang_Cursor_isNull(def) || clang_Cursor_getNumArguments(def) != np)
         return false;
     cnode *body = cn_build(def);
@@ -730,7 +732,7 @@ static void collect_uses(fn_ctx *f, cnode *n)
                 while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr))
                     p = p->parent;
                 if (v && !(p && p->kind == CXCursor_InitListExpr) && !v->addr_taken &&
-                    !lent_for_reading(n))
+                    !lent_for_reading(n, !f->device))
                     v->addr_taken = true;
             }
         }
