@@ -440,7 +440,8 @@ function drawEntry(e) {
   const rows = e.launches || [];
   $("entry-note").textContent = `${rows.length} launch site${rows.length === 1 ? "" : "s"} on ${e.arch || "the target"}, ` +
     `${e.complete ? "" : "at least "}${fmtTime(e.total_s)} predicted in all` +
-    (e.complete ? "." : "; a count or a time gpulint does not know leaves a row out of the bars (see its reason in the table).");
+    (e.complete ? "." : "; a count or a time gpulint does not know leaves a row out of the bars (see its reason in the table), " +
+      "and each share shown is of the known part, so at most the row's share of the whole.");
   const svg = $("entry-chart");
   svg.replaceChildren();
   const known = rows.filter((r) => typeof r.share === "number");
@@ -458,12 +459,12 @@ function drawEntry(e) {
     svg.append(
       el("text", { x: left - 8, y: y + bar * 0.65, "text-anchor": "end" }, `${r.kernel.slice(0, 30)} (:${r.line}${differs(r) ? ", " + differs(r).slice(0, 24) : ""})`),
       el("rect", { x: left, y: y + 3, width: w, height: bar - 6, class: "bar" }),
-      el("text", { x: left + w + 6, y: y + bar * 0.65 }, pct(r.share)));
+      el("text", { x: left + w + 6, y: y + bar * 0.65 }, (r.share_upper_bound ? "≤ " : "") + pct(r.share)));
   });
   table("entry-table", [["launch"], ["kernel"], ["launches", "num"], ["each", "num"], ["total", "num"], ["share", "num"], ["arguments"], ["unknown"]],
     rows.map((r) => ({ cells: [`${r.file}:${r.line}`, r.kernel,
       r.launches === null ? "?" : String(r.launches), fmtTime(r.each_s), fmtTime(r.total_s),
-      typeof r.share === "number" ? pct(r.share) : "?", r.arguments || "",
+      typeof r.share === "number" ? (r.share_upper_bound ? "at most " : "") + pct(r.share) : "?", r.arguments || "",
       [r.launches_unknown ? `launches: ${r.launches_unknown}` : "", r.time_unknown ? `time: ${r.time_unknown}` : ""].filter(Boolean).join("; ")] })));
 }
 

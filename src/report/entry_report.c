@@ -143,6 +143,10 @@ json_t *entry_json(const json_t *launches, const char *entry)
         json_object_set_new(sorted[i], "share",
                             json_is_number(t) && total > 0 ? json_real(json_number_value(t) / total)
                                                            : json_null());
+        /* Of the known part only: the whole, with the launches whose total
+         * is not known, is larger, so each share is at most this. */
+        if (!complete && json_is_number(t) && total > 0)
+            json_object_set_new(sorted[i], "share_upper_bound", json_true());
         json_array_append(out_rows, sorted[i]);
     }
     free(sorted);
@@ -196,7 +200,8 @@ void entry_text(sbuf *out, const json_t *e)
                  json_is_number(t) ? roofline_fmt_time(json_number_value(t), b, sizeof b) : "?");
         const json_t *s = json_object_get(r, "share");
         if (json_is_number(s))
-            snprintf(c[C_SHARE], 160, "%.1f%%", json_number_value(s) * 100.0);
+            snprintf(c[C_SHARE], 160, "%s%.1f%%", complete ? "" : "at most ",
+                     json_number_value(s) * 100.0);
         else
             snprintf(c[C_SHARE], 160, "?");
         snprintf(c[C_ARGS], 160, "%s", json_string_value(json_object_get(r, "arguments")));
