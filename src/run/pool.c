@@ -55,6 +55,9 @@ typedef struct pool_state {
     int *attempts;
     pool_outcome *done; /* accepted outcomes, by job */
     bool *ready;
+    /* Here and not a local: a worker forked inside the loop exits with it
+     * live, and a leak checker finds it only through ps on the stack. */
+    struct pollfd *pfd;
     size_t delivered, finished, failed;
     double t0;
     bool progress_shown;
@@ -355,7 +358,7 @@ bool pool_run(const pool_spec *spec, char *err, size_t errlen)
     stop_signal = 0;
     for (int i = 0; i < 3; i++)
         sigaction(sigs[i], &sa, &old[i]);
-    struct pollfd *pfd = xcalloc((size_t)parallel + 1, sizeof *pfd);
+    struct pollfd *pfd = ps.pfd = xcalloc((size_t)parallel + 1, sizeof *pfd);
 
     while (ok && ps.delivered < spec->n_jobs) {
         if (stop_signal)
