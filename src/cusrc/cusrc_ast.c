@@ -139,6 +139,38 @@ cnode *cn_strip_casts(cnode *n)
     }
 }
 
+cnode *cn_arg_call(const cnode *n, CXCursor *callee, int *slot)
+{
+    const cnode *arg = n;
+    cnode *p = n->parent;
+    while (p &&
+           (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr ||
+            p->kind == CXCursor_CStyleCastExpr) &&
+           p->n_kids == 1) {
+        arg = p;
+        p = p->parent;
+    }
+    if (!p || p->kind != CXCursor_CallExpr)
+        return NULL;
+    CXCursor fn = clang_getCursorReferenced(p->cur);
+    int na = clang_Cursor_getNumArguments(p->cur);
+    int np = clang_Cursor_getNumArguments(fn);
+    for (int k = 0; k < na && k < np; k++)
+        if (clang_equalCursors(clang_Cursor_getArgument(p->cur, (unsigned)k), arg->cur)) {
+            *callee = fn;
+            *slot = k;
+            return p;
+        }
+    return NULL;
+}
+
+bool cn_param_reads_only(CXCursor callee, int slot)
+{
+    CXType t = clang_getCanonicalType(
+        clang_getCursorType(clang_Cursor_getArgument(callee, (unsigned)slot)));
+    return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
 /* ---- strings and locations ---- */
 
 char *cx_str(CXString s)
@@ -670,31 +702,18 @@ bool x_pointee_only_read(cnode *root, CXCursor parm)
  * `cudaMemcpy(d, &h, ...)`); any other use of the address may write v. */
 static bool lent_for_reading(cnode *addrof, bool host)
 {
-    cnode *arg = addrof, *p = addrof->parent;
-    while (p &&
-           (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr ||
-            p->kind == CXCursor_CStyleCastExpr) &&
-           p->n_kids == 1) {
-        arg = p;
-        p = p->parent;
-    }
-    if (!p || p->kind != CXCursor_CallExpr)
+    CXCursor fn;
+    int k;
+    cnode *call = cn_arg_call(addrof, &fn, &k);
+    if (!call)
         return false;
-    CXCursor fn = clang_getCursorReferenced(p->cur);
-    int na = clang_Cursor_getNumArguments(p->cur), np = clang_Cursor_getNumArguments(fn);
-    int k = 0;
-    while (k < na && !clang_equalCursors(clang_Cursor_getArgument(p->cur, (unsigned)k), arg->cur))
-        k++;
-    if (k >= na || k >= np)
-        return false;
-    CXType t =
-        clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)k)));
-    if (t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t)))
+    if (cn_param_reads_only(fn, k))
         return true;
     /* A kernel's locals size nothing on the host: its calls (`sincosf(x,
      * &s, &c)`) are not worth reading. */
     CXCursor def = host ? clang_getCursorDefinition(fn) : clang_getNullCursor();
-    if (clang_Cursor_isNull(def) || clang_Cursor_getNumArguments(def) != np)
+    if (clang_Cursor_isNull(def) ||
+        clang_Cursor_getNumArguments(def) != clang_Cursor_getNumArguments(fn))
         return false;
     cnode *body = cn_build(def);
     bool read = x_pointee_only_read(body, clang_Cursor_getArgument(def, (unsigned)k));

@@ -1051,6 +1051,25 @@ static bool is_warp_size(cnode *n)
     return w;
 }
 
+/* Why `*p` has no value (the first reason wins, as in note_origin). */
+static void note_pointee_origin(fn_ctx *f, const var_info *pv, const char *shown)
+{
+    if (f->origin.len)
+        return;
+    if (!pv->is_param)
+        sbuf_addf(&f->origin, "depends on '%s', read through the pointer '%s'", shown, pv->name);
+    else if (x_pointee_only_read(f->root, pv->decl))
+        sbuf_addf(&f->origin,
+                  "depends on '%s', read through the pointer '%s' its caller hands in, whose "
+                  "address may also be written through elsewhere",
+                  shown, pv->name);
+    else
+        sbuf_addf(&f->origin,
+                  "depends on '%s', read through the pointer '%s', which '%s' also writes "
+                  "through or hands on",
+                  shown, pv->name, f->name);
+}
+
 static expr *x_unary(fn_ctx *f, cnode *n)
 {
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(n->cur);
@@ -1070,21 +1089,7 @@ static expr *x_unary(fn_ctx *f, cnode *n)
         sbuf_init(&b);
         sbuf_addf(&b, "*%s", pv->name);
         char *shown = sbuf_take(&b);
-        if (f->origin.len)
-            ;
-        else if (!pv->is_param)
-            sbuf_addf(&f->origin, "depends on '%s', read through the pointer '%s'", shown,
-                      pv->name);
-        else if (x_pointee_only_read(f->root, pv->decl))
-            sbuf_addf(&f->origin,
-                      "depends on '%s', read through the pointer '%s' its caller hands in, whose "
-                      "address may also be written through elsewhere",
-                      shown, pv->name);
-        else
-            sbuf_addf(&f->origin,
-                      "depends on '%s', read through the pointer '%s', which '%s' also writes "
-                      "through or hands on",
-                      shown, pv->name, f->name);
+        note_pointee_origin(f, pv, shown);
         expr *e = expr_named(shown);
         free(shown);
         return e;

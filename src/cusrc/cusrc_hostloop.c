@@ -431,14 +431,19 @@ static void stepped_loop(fn_ctx *f, cnode *s, cnode *cond, CXCursor var, expr *f
     expr_free(to);
 }
 
+static bool is_loop(const cnode *n)
+{
+    return n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt ||
+           n->kind == CXCursor_DoStmt || n->kind == CXCursor_CXXForRangeStmt;
+}
+
 /* Does the loop body hold a `continue` of its own (one that could skip
  * the counter's step)? Nested loops' are theirs. */
 static bool continues(const cnode *n)
 {
     if (n->kind == CXCursor_ContinueStmt)
         return true;
-    if (n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt ||
-        n->kind == CXCursor_DoStmt || n->kind == CXCursor_CXXForRangeStmt)
+    if (is_loop(n))
         return false;
     for (int i = 0; i < n->n_kids; i++)
         if (continues(n->kids[i]))
@@ -547,12 +552,6 @@ static void while_loop(fn_ctx *f, cnode *s, host_loop *out)
         return;
     }
     unknown_loop(f, s, out);
-}
-
-static bool is_loop(const cnode *n)
-{
-    return n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt ||
-           n->kind == CXCursor_DoStmt || n->kind == CXCursor_CXXForRangeStmt;
 }
 
 void host_loops_of(fn_ctx *f, cnode *call, host_loops *out)

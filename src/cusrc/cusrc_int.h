@@ -251,6 +251,12 @@ void cn_free(cnode *n);
 expr_op cn_binop(enum CXBinaryOperatorKind k, bool *ok);
 cnode *cn_strip(cnode *n);       /* parens, implicit casts, wrappers with one expression kid */
 cnode *cn_strip_casts(cnode *n); /* also explicit casts */
+/* The call n is handed to as an argument (through parentheses, implicit
+ * conversions and casts), with its callee and n's parameter slot; NULL when
+ * n is no argument or the callee declares no parameter for it. */
+cnode *cn_arg_call(const cnode *n, CXCursor *callee, int *slot);
+/* Does the parameter point to const (`cudaMemcpy`'s source only reads)? */
+bool cn_param_reads_only(CXCursor callee, int slot);
 bool cn_inside(const cnode *n, const cnode *anc); /* n is anc or lies below it */
 bool cn_is_expr(const cnode *n);
 int cn_n_expr_kids(const cnode *n);

@@ -177,22 +177,9 @@ static char *this_field(cnode *n)
  * (`cudaMemcpy(d, &p, sizeof p, ...)` copies p, it does not change it)? */
 static bool read_only_arg(const cnode *n)
 {
-    const cnode *arg = n, *p = n->parent;
-    while (p && (is_wrapper(p) || p->kind == CXCursor_CStyleCastExpr)) {
-        arg = p;
-        p = p->parent;
-    }
-    if (!p || p->kind != CXCursor_CallExpr)
-        return false;
-    CXCursor fn = clang_getCursorReferenced(p->cur);
-    int na = clang_Cursor_getNumArguments(p->cur);
-    for (int i = 0; i < na && i < clang_Cursor_getNumArguments(fn); i++)
-        if (clang_equalCursors(clang_Cursor_getArgument(p->cur, (unsigned)i), arg->cur)) {
-            CXType t = clang_getCanonicalType(
-                clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i)));
-            return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
-        }
-    return false;
+    CXCursor fn;
+    int k;
+    return cn_arg_call(n, &fn, &k) && cn_param_reads_only(fn, k);
 }
 
 typedef struct writes {
