@@ -40,12 +40,15 @@ static int64_t gcd64(int64_t a, int64_t b)
     return a;
 }
 
-/* set |= set << shift, over nbits bits. */
-static void shift_or(uint64_t *w, int64_t nbits, int64_t shift)
+/* set |= set << shift, over nbits bits of which only the first hi may be
+ * set: the words past the shifted copy's top stay as they are, so a set
+ * that grows by doubling costs its final size, not nbits a doubling. */
+static void shift_or(uint64_t *w, int64_t nbits, int64_t hi, int64_t shift)
 {
     int64_t nw = (nbits + 63) / 64, q = shift / 64;
+    int64_t top = (hi + shift + 63) / 64;
     int r = (int)(shift % 64);
-    for (int64_t i = nw - 1; i >= q; i--) {
+    for (int64_t i = (top < nw ? top : nw) - 1; i >= q; i--) {
         uint64_t v = w[i - q] << r;
         if (r && i - q - 1 >= 0)
             v |= w[i - q - 1] >> (64 - r);
@@ -55,14 +58,16 @@ static void shift_or(uint64_t *w, int64_t nbits, int64_t shift)
         w[nw - 1] &= ((uint64_t)1 << (nbits % 64)) - 1;
 }
 
-/* The union of shifts 0, step, ..., (count - 1) * step. */
-static void spread(uint64_t *w, int64_t nbits, int64_t step, int64_t count)
+/* The union of shifts 0, step, ..., (count - 1) * step; *hi bounds the set
+ * bits before and after. */
+static void spread(uint64_t *w, int64_t nbits, int64_t *hi, int64_t step, int64_t count)
 {
     int64_t have = 1;
     while (have < count) {
         int64_t add = have <= count - have ? have : count - have;
         /* [0, have) | [add, add + have) = [0, have + add) when add <= have. */
-        shift_or(w, nbits, step * add);
+        shift_or(w, nbits, *hi, step * add);
+        *hi = *hi + step * add < nbits ? *hi + step * add : nbits;
         have += add;
     }
 }
@@ -157,9 +162,10 @@ static uint64_t *draw(const affbox_image *im, int64_t g, int64_t *nbits)
     *nbits = im->span / g;
     uint64_t *w = xcalloc((size_t)((*nbits + 63) / 64) + 1, sizeof *w);
     w[0] = 1;
+    int64_t hi = 1;
     for (int i = 0; i < im->n; i++)
-        spread(w, *nbits, im->coef[i] / g, im->count[i]);
-    spread(w, *nbits, 1, im->width / g);
+        spread(w, *nbits, &hi, im->coef[i] / g, im->count[i]);
+    spread(w, *nbits, &hi, 1, im->width / g);
     return w;
 }
 
