@@ -40,6 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import Checks, skip_without_nvcc  # noqa: E402
+from hecbench_flags import nvcc_args  # noqa: E402
 
 GPULINT, SRC_ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 TABLE = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else None
@@ -51,18 +52,6 @@ check = Checks()
 
 def ok(what, cond, detail=""):
     return check(cond, what, detail)
-
-# nvcc flags of a Makefile's CFLAGS that change device code; the rest
-# (host warnings, -Xcompiler, the arch gpulint picks) stay behind.
-KEEP = re.compile(r"^(-std=|-D|-I|--expt-|--extended-lambda|-use_fast_math|--use_fast_math)")
-
-
-def nvcc_args(cflags, where):
-    """A -I of a directory not copied with the program (another
-    benchmark's) is left out: nothing there is in the tree."""
-    return [t for t in cflags.split() if KEEP.match(t) and
-            not (t.startswith("-I") and not os.path.isdir(os.path.join(where, t[2:])))]
-
 
 def num(s):
     try:
