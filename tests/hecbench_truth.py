@@ -25,6 +25,8 @@ constant of the model was shaped on). benchmarks/HECBENCH.md records each
 half's counts; a count that falls below its record fails, so does a floor
 above a measured time that the record does not list. --table writes the
 per-launch table, --summary the summary block of benchmarks/HECBENCH.md.
+With GPULINT_SWEEP=quick (the sanitizer stage) every third program is run
+and each of its launches must give the row that table records.
 
 Ends with "N passed, N failed"; exit 77 without nvcc.
 """
@@ -231,6 +233,37 @@ def summary_lines(sums):
     return out
 
 
+def table_line(r):
+    """A launch's row of the table (benchmarks/HECBENCH.md's "## Launches")."""
+    def us(x):
+        return "-" if x is None else "%.4g us" % (x * 1e6)
+    return "| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        r["half"], r["program"], r["kernel"][:60], us(r["measured_s"]), us(r["floor"]),
+        us(r["predicted"]), pct(err(r["predicted"], r["measured_s"])),
+        pct(err(r["p_insts"], r["insts"])), pct(err(r["p_dram"], r["dram"])),
+        pct(err(r["p_sectors"], r["sectors"])), (r["why"] or "").replace("|", "/")[:120])
+
+
+def recorded_lines():
+    """The rows of benchmarks/HECBENCH.md's per-launch table, as written."""
+    text = open(RECORD, encoding="utf-8").read().split("\n## Launches", 1)[-1]
+    return {line for line in text.splitlines() if line.startswith("| fitting |") or
+            line.startswith("| judging |")}
+
+
+def quick_check(rows, names):
+    """The sanitizer stage runs a third of the programs; each of their
+    launches must give the row the record holds (the plain build judges
+    every program against the summary)."""
+    lines = recorded_lines()
+    for r in rows:
+        line = table_line(r)
+        ok(f"{r['program']} {r['kernel'][:40]}: the recorded row", line in lines, line)
+    print(f"GPULINT_SWEEP=quick: {len(names)} programs judged row by row against "
+          "benchmarks/HECBENCH.md (the plain build runs them all)")
+    return check.finish()
+
+
 def recorded():
     """{half: {column: count}} from benchmarks/HECBENCH.md's summary."""
     rec = {}
@@ -258,8 +291,12 @@ def main():
     half_of.update({n: "judging" for n in split["judging"]})
     jobs = max(1, os.cpu_count() or 1)
     rows = []
+    todo = sorted(programs.items())
+    quick = os.environ.get("GPULINT_SWEEP") == "quick"
+    if quick:
+        todo = todo[::3]
     with ThreadPoolExecutor(jobs) as pool:
-        for name, doc, stderr in pool.map(report, sorted(programs.items())):
+        for name, doc, stderr in pool.map(report, todo):
             half = half_of.get("hecbench/" + name)
             ok(f"{name}: in the split", half is not None, "not in truth-split.json")
             found = launches_of(doc) if doc else []
@@ -268,6 +305,8 @@ def main():
                 if doc is None:
                     r["why"] = "gpulint gave no report: %s" % " ".join(stderr)
                 rows.append(r)
+    if quick:
+        return quick_check(rows, [n for n, _ in todo])
     sums = {h: summarize([r for r in rows if r["half"] == h]) for h in ("fitting", "judging")}
     sums["judging-hecbench"] = sums["judging"]  # every judged launch here is HeCBench's
     for line in summary_lines(sums):
@@ -298,14 +337,7 @@ def main():
                     "insts error | DRAM error | L1 sectors error | note |\n"
                     "|---|---|---|---|---|---|---|---|---|---|---|\n")
             for r in sorted(rows, key=lambda r: (r["half"] or "", r["program"], r["kernel"])):
-                def us(x):
-                    return "-" if x is None else "%.4g us" % (x * 1e6)
-                f.write("| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n" % (
-                    r["half"], r["program"], r["kernel"][:60], us(r["measured_s"]), us(r["floor"]),
-                    us(r["predicted"]), pct(err(r["predicted"], r["measured_s"])),
-                    pct(err(r["p_insts"], r["insts"])), pct(err(r["p_dram"], r["dram"])),
-                    pct(err(r["p_sectors"], r["sectors"])),
-                    (r["why"] or "").replace("|", "/")[:120]))
+                f.write(table_line(r) + "\n")
     if SUMMARY:
         with open(SUMMARY, "w") as f:
             f.write("\n".join(summary_lines(sums)) + "\n")
