@@ -14,7 +14,9 @@
 #                    quick suite of each.
 #   2. build-asan/   gcc with -fsanitize=address,undefined: the unit and cli
 #                    suites, GPULINT_SWEEP=quick (a strided occupancy sweep;
-#                    the truth set without its programs marked heavy).
+#                    the truth set without its programs marked heavy; a
+#                    third of the HeCBench programs and half of the whole
+#                    runs, each row checked against benchmarks/HECBENCH.md).
 #   3. build-fuzz/   clang-22 with -Dfuzz=true: each libFuzzer target in
 #                    tests/fuzz for GPULINT_FUZZ_SECONDS (default 30) over
 #                    a copy of its seed corpus tests/fuzz/corpus/<name>.
