@@ -291,12 +291,12 @@ def main():
     half_of.update({n: "judging" for n in split["judging"]})
     jobs = max(1, os.cpu_count() or 1)
     rows = []
-    todo = sorted(programs.items())
+    chosen = sorted(programs.items())
     quick = os.environ.get("GPULINT_SWEEP") == "quick"
     if quick:
-        todo = todo[::3]
+        chosen = chosen[::3]
     with ThreadPoolExecutor(jobs) as pool:
-        for name, doc, stderr in pool.map(report, todo):
+        for name, doc, stderr in pool.map(report, chosen):
             half = half_of.get("hecbench/" + name)
             ok(f"{name}: in the split", half is not None, "not in truth-split.json")
             found = launches_of(doc) if doc else []
@@ -306,7 +306,7 @@ def main():
                     r["why"] = "gpulint gave no report: %s" % " ".join(stderr)
                 rows.append(r)
     if quick:
-        return quick_check(rows, [n for n, _ in todo])
+        return quick_check(rows, [n for n, _ in chosen])
     sums = {h: summarize([r for r in rows if r["half"] == h]) for h in ("fitting", "judging")}
     sums["judging-hecbench"] = sums["judging"]  # every judged launch here is HeCBench's
     for line in summary_lines(sums):

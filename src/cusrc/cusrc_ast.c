@@ -704,8 +704,7 @@ static bool lent_for_reading(cnode *addrof, bool host)
 {
     CXCursor fn;
     int k;
-    cnode *call = cn_arg_call(addrof, &fn, &k);
-    if (!call)
+    if (!cn_arg_call(addrof, &fn, &k))
         return false;
     if (cn_param_reads_only(fn, k))
         return true;
