@@ -154,10 +154,10 @@ def main():
     if quick:
         # The sanitizer stage: every other program, each row the one the
         # record holds (the plain build judges all against the summary).
-        recorded = set(open(RECORD).read().splitlines())
+        record_lines = set(open(RECORD).read().splitlines())
         for res in results:
             rows = table([res]).splitlines()[2:]
-            wrong = [r for r in rows if r not in recorded]
+            wrong = [r for r in rows if r not in record_lines]
             check(not wrong, "%s: the rows benchmarks/HECBENCH.md records" % res["program"],
                   " ".join(wrong[:2]))
         print("GPULINT_SWEEP=quick: %d programs judged row by row (the plain build runs all)"
