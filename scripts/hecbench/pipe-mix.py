@@ -11,22 +11,22 @@ sm__cycles_elapsed.avg.per_second x 132 SMs) >= 2 warp instructions a
 clock an SM), it reads the kernel's SASS from
 tests/data/hecbench/sass/hecbench-sass.tar.xz, sorts each instruction into
 the pipe Nsight Compute's documentation puts it on, and prints the rate
-the model gives beside the measured one. The model, per scheduler: one
-warp instruction a clock at most; the ALU pipe (integer and logic but for
-IMAD, compares, selects, conversions to FP32), the FMA-heavy pipe (IMAD,
-IMUL) and, on GH100, the FP64 pipe take one every second clock (16 lanes;
-the CUDA C++ Programming Guide's throughput table for compute capability
-9.0); an instruction whose half-rate pipe took the instruction issued just
-before waits a clock, which a stream of independent picks does with
-probability f_p for the share f_p of its instructions on pipe p: clocks
-an instruction = max(1 + sum f_p^2, max f_p x clocks_p). The XU pipe
-takes one every eighth clock (tests/data/xuprobe). The mix is the
-kernel's static one (every instruction once), not the executed one: a
-first look, not the model.
+the model gives beside the measured one. The model
+(src/analysis/timing/pipes.c, which the time model applies to the PTX of
+the blocks it places), per scheduler: one warp instruction a clock at
+most; the ALU pipe (integer and logic but for IMAD, compares, selects,
+conversions to FP32), the FMA-heavy pipe (IMAD, IMUL) and, on GH100, the
+FP64 pipe take one every second clock (16 lanes; the CUDA C++ Programming
+Guide's throughput table for compute capability 9.0), the XU pipe one
+every eighth (tests/data/xuprobe); an instruction whose pipe, of c_p
+clocks, took the instruction issued just before waits c_p - 1 clocks,
+which a stream of independent picks does with probability f_p for the
+share f_p of its instructions on pipe p: clocks an instruction =
+max(1 + sum (c_p - 1) f_p^2, max f_p x c_p). The mix here is the
+kernel's static one (every instruction once), not the executed one.
 """
 
 import csv
-import io
 import json
 import os
 import re
@@ -74,7 +74,7 @@ def model_rate(ops):
     share = {}
     for op in ops:
         share[pipe(op)] = share.get(pipe(op), 0) + 1 / len(ops)
-    contention = 1 + sum(share.get(p, 0) ** 2 for p in ("alu", "heavy", "fp64"))
+    contention = 1 + sum(share.get(p, 0) ** 2 * (c - 1) for p, c in CLOCKS.items())
     bound = max([1] + [share.get(p, 0) * c for p, c in CLOCKS.items()])
     return PEAK / max(contention, bound), share
 

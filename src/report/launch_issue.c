@@ -186,6 +186,11 @@ void launch_issue_add(json_t *roof, const code_listing *code, const char *mangle
                         json_integer((json_int_t)(r.warp_insts - r.guessed + 0.5)));
     if (r.placed_chain_cycles > 0)
         json_object_set_new(o, "placed_chain_cycles", json_real(r.placed_chain_cycles));
+    json_t *pipes = json_object();
+    for (int p = 0; p < PIPES_OTHER; p++)
+        json_object_set_new(pipes, pipes_name(p),
+                            json_integer((json_int_t)(r.placed_pipes[p] + 0.5)));
+    json_object_set_new(o, "placed_pipe_instructions", pipes);
     json_object_set_new(o, "blocks", json_integer((json_int_t)r.blocks));
     json_object_set_new(o, "blocks_placed", json_integer((json_int_t)r.placed));
     json_object_set_new(o, "label", json_text("estimate"));

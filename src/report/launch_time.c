@@ -108,6 +108,16 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
     if (!whole(json_object_get(json_object_get(roof, "issue"), "placed_warp_instructions"),
                &c->warp_insts))
         c->warp_insts = 0;
+    const json_t *pipes =
+        json_object_get(json_object_get(roof, "issue"), "placed_pipe_instructions");
+    for (int q = 0; q < PIPES_OTHER; q++)
+        if (!whole(json_object_get(pipes, pipes_name(q)), &c->pipe_insts[q]))
+            c->pipe_insts[q] = 0;
+    /* the rest of the placed instructions issue one a clock */
+    double on_pipes = 0;
+    for (int q = 0; q < PIPES_OTHER; q++)
+        on_pipes += c->pipe_insts[q];
+    c->pipe_insts[PIPES_OTHER] = fmax(0, c->warp_insts - on_pipes);
     const json_t *chain = json_object_get(json_object_get(roof, "issue"), "placed_chain_cycles");
     c->chain_cycles = json_is_number(chain) ? json_number_value(chain) : 0;
     const json_t *l2 = json_object_get(roof, "l2_bytes");

@@ -379,6 +379,12 @@ static void test_issue(void **state)
     ktime_predict(&c, &k, &t);
     assert_float_equal(t.part[KTIME_ISSUE], 1e6 * 497 / 65536 / (4 * 1.5e9), 1e-15);
     assert_int_equal(t.limiter, KTIME_LATENCY);
+    /* Half of them on the ALU pipe, which takes one every second clock: a
+     * scheduler's clocks a warp instruction are 1 + 0.5^2 (pipes.h). */
+    k.pipe_clocks[PIPES_ALU] = 2;
+    c.pipe_insts[PIPES_ALU] = c.pipe_insts[PIPES_OTHER] = 0.5e6;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_ISSUE], 1.25 * 1e6 * 497 / 65536 / (4 * 1.5e9), 1e-15);
 }
 
 /* A tree reduction's loop under __syncthreads: 9 iterations the block's
@@ -527,6 +533,25 @@ static void test_refusals(void **state)
     assert_float_equal(k.flops_per_clock_per_sm[1], 128, 0);
     assert_float_equal(k.launch_s, 2e-6, 1e-18);
     assert_float_equal(k.block_dispatch_s, 0, 0); /* optional: not measured */
+    /* The pipes slower than issue: Volta to Hopper only; FP64 from the
+     * product's rate (an H200's 64 DFMA a clock an SM, an RTX 4090's 2). */
+    for (int q = 0; q < PIPES_N; q++)
+        assert_float_equal(k.pipe_clocks[q], 0, 0);
+    strcpy(p.arch, "sm_90");
+    p.flops_per_clock_per_sm[PREC_FP64] = 128;
+    assert_true(ktime_consts_of(&p, 1.5e9, &k, why, sizeof why));
+    assert_float_equal(k.pipe_clocks[PIPES_ALU], 2, 0);
+    assert_float_equal(k.pipe_clocks[PIPES_FMA_HEAVY], 2, 0);
+    assert_float_equal(k.pipe_clocks[PIPES_XU], 8, 0);
+    assert_float_equal(k.pipe_clocks[PIPES_FP64], 2, 0);
+    assert_float_equal(k.pipe_clocks[PIPES_OTHER], 0, 0);
+    strcpy(p.arch, "sm_89");
+    p.flops_per_clock_per_sm[PREC_FP64] = 4;
+    assert_true(ktime_consts_of(&p, 1.5e9, &k, why, sizeof why));
+    assert_float_equal(k.pipe_clocks[PIPES_FP64], 64, 0);
+    strcpy(p.arch, "sm_61");
+    assert_true(ktime_consts_of(&p, 1.5e9, &k, why, sizeof why));
+    assert_float_equal(k.pipe_clocks[PIPES_ALU], 0, 0);
     p.block_dispatch_ns = 68;
     assert_true(ktime_consts_of(&p, 1.5e9, &k, why, sizeof why));
     assert_float_equal(k.block_dispatch_s, 68e-9, 1e-18);

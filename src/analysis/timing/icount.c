@@ -646,8 +646,9 @@ static bool *fused_muls(const code *c)
  * divisor and does not hoist it out of a loop (HeCBench mask's
  * upperMaskKernel on sm_90: three divisors, three reciprocals in the loop
  * body). ptxcost's per-division count is a chain's by one divisor, the
- * reciprocal made once: block b's reciprocals are added here. */
-static double divisor_setups(const code *c, const block *b)
+ * reciprocal made once: block b's reciprocals are added here, and their
+ * pipes to pipes[]. */
+static double divisor_setups(const code *c, const block *b, double pipes[PIPES_N])
 {
     double extra = 0;
     for (size_t i = b->first; i < b->end; i++) {
@@ -660,7 +661,10 @@ static double divisor_setups(const code *c, const block *b)
         for (size_t j = b->first; j < i && !seen; j++)
             seen = c->insns[j].src[1] == in->src[1] &&
                    (!strncmp(c->insns[j].op, "div.", 4) || !strncmp(c->insns[j].op, "rem.", 4));
-        extra += seen ? 0 : in->op[4] == 's' ? 8 : 7; /* "div.s32" */
+        double setup = seen ? 0 : in->op[4] == 's' ? 8 : 7; /* "div.s32" */
+        if (setup > 0)
+            pipes_add_divisor_setup(setup, pipes);
+        extra += setup;
     }
     return extra;
 }
@@ -723,14 +727,17 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
             if (!b->reached)
                 continue;
             /* PTX stands for the SASS ptxas makes of it (ptxcost). */
-            double per_warp = 0;
+            double per_warp = 0, pipes[PIPES_N] = {0};
             for (size_t i = b->first; i < b->end; i++) {
-                if (!fused || !fused[i])
-                    per_warp += level == IMIX_PTX ? ptxcost_sass_per_ptx(insns[i].op) : 1;
+                if (!fused || !fused[i]) {
+                    double sass = level == IMIX_PTX ? ptxcost_sass_per_ptx(insns[i].op) : 1;
+                    per_warp += sass;
+                    pipes_add(level, insns[i].op, sass, pipes);
+                }
                 add_tensor(level, &insns[i], b->count, out);
             }
             if (level == IMIX_PTX)
-                per_warp += divisor_setups(&c, b);
+                per_warp += divisor_setups(&c, b, pipes);
             double insts = b->count * per_warp;
             /* A block every pass of its loop runs, guessed from that
              * loop's placed blocks, runs as often as the loop does: the
@@ -742,6 +749,8 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
                 out->placed_chain_cycles += b->count * spans[k];
             out->warp_insts += insts;
             out->guessed += sure ? 0 : insts;
+            for (int p = 0; p < PIPES_N && sure; p++)
+                out->placed_pipes[p] += b->count * pipes[p];
             out->blocks++;
             out->placed += sure;
         }

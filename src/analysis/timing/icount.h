@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "analysis/timing/imix.h"
+#include "analysis/timing/pipes.h"
 
 typedef enum icount_kind {
     ICOUNT_LOAD_GLOBAL,
@@ -72,6 +73,9 @@ typedef struct icount {
      * warp alone (analysis/timing/depchain), summed over the launch's
      * warps; 0 from SASS. */
     double placed_chain_cycles;
+    /* The placed blocks' warp instructions by the pipe they issue to
+     * (analysis/timing/pipes): what slows their issue. */
+    double placed_pipes[PIPES_N];
 } icount;
 
 /* How many iterations of its loop one pass through the code runs for the

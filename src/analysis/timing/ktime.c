@@ -71,6 +71,20 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
      * whitepapers; the CUDA C++ Programming Guide's throughput table counts
      * in the same units). */
     out->issue_per_clock_per_sm = 4;
+    /* From Volta (sm_70) to Hopper (sm_90) a scheduler's integer ALU and
+     * IMAD (FMA-heavy) pipes have 16 lanes, a warp instruction every
+     * second clock, and its XU pipe 4 lanes, one every eighth (the CUDA C++
+     * Programming Guide's throughput table: 64 and 16 results a clock an
+     * SM; tests/data/xuprobe: 0.497 XU warp instructions a clock an SM on
+     * an H200). FP64 from the product's rate: 32 lanes over its DFMA
+     * lanes a scheduler. Other generations are left at one a clock. */
+    int cc = 0;
+    if (sscanf(p->arch, "sm_%d", &cc) == 1 && cc >= 70 && cc < 100) {
+        out->pipe_clocks[PIPES_ALU] = out->pipe_clocks[PIPES_FMA_HEAVY] = 2;
+        out->pipe_clocks[PIPES_XU] = 8;
+        double fp64 = p->flops_per_clock_per_sm[PREC_FP64];
+        out->pipe_clocks[PIPES_FP64] = fp64 > 0 ? fmax(1, 256 / fp64) : 0;
+    }
     return true;
 }
 
@@ -203,8 +217,13 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
         if (c->flops[i] > 0 && k->flops_per_clock_per_sm[i] > 0)
             t->part[KTIME_FP16 + i] =
                 c->flops[i] * busiest / (k->flops_per_clock_per_sm[i] * k->clock_hz);
+    /* A scheduler issues a warp instruction a clock where its pipes keep
+     * up; an instruction whose half-rate pipe took the one before waits
+     * (analysis/timing/pipes). */
     if (c->warp_insts > 0)
-        t->part[KTIME_ISSUE] = c->warp_insts * busiest / (k->issue_per_clock_per_sm * k->clock_hz);
+        t->part[KTIME_ISSUE] = c->warp_insts * busiest *
+                               pipes_issue_clocks(c->pipe_insts, k->pipe_clocks) /
+                               (k->issue_per_clock_per_sm * k->clock_hz);
     /* A scheduler interleaves its warps, but none of them issues faster
      * than its own instructions' latencies let it: with few warps a
      * scheduler, a wave lasts at least the mean warp's dependent chain

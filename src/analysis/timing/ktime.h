@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "analysis/memory/traffic.h"
+#include "analysis/timing/pipes.h"
 #include "model/model.h"
 
 enum {
@@ -87,6 +88,9 @@ typedef struct ktime_counts {
      * on their instructions' latencies (analysis/timing/depchain), summed
      * over the warps; 0: not known, and there is no chain term. */
     double chain_cycles;
+    /* Of the warp instructions, those on each pipe slower than issue
+     * (analysis/timing/pipes); all 0: not known, issued one a clock. */
+    double pipe_insts[PIPES_N];
 } ktime_counts;
 
 typedef struct ktime_consts {
@@ -105,6 +109,7 @@ typedef struct ktime_consts {
     double l2_latency_s, l2_read_bandwidth, l2_write_bandwidth;
     double l2_partial_write_bandwidth; /* 0: not measured, partial writes as whole */
     double issue_per_clock_per_sm;     /* warp instructions an SM issues a clock, at most */
+    double pipe_clocks[PIPES_N];       /* a scheduler's clocks a warp instruction; 0: one */
 } ktime_consts;
 
 typedef struct ktime {

@@ -1,0 +1,208 @@
+/* test_pipes: which pipe each instruction issues to, against what Nsight
+ * Compute measured on an H200, and the clocks a scheduler spends on a mix.
+ * tests/pipes_xu.py checks the XU table below against its recording. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/timing/pipes.h"
+#include "analysis/timing/ptxcost.h"
+
+/* XU warp instructions per PTX instruction (or per round trip of two
+ * conversions): (K = 48 - K = 16) / 32 of smsp__inst_executed_pipe_xu,
+ * tests/data/xuprobe/ptx_xu.csv.gz and xu.csv.gz. */
+static const struct {
+    const char *ptx; /* one instruction, or two separated by a space */
+    double xu;
+} measured_xu[] = {
+    {"add.u32", 0},
+    {"mad.lo.s32", 0},
+    {"div.s32", 0}, /* a division by one divisor, its reciprocal made once */
+    {"div.u32", 0},
+    {"rem.s32", 0},
+    {"rem.u32", 0},
+    {"div.s64", 3},
+    {"div.u64", 3},
+    {"rem.s64", 3},
+    {"rem.u64", 3},
+    {"add.s64", 0},
+    {"mul.lo.s64", 0},
+    {"shl.b64", 0},
+    {"shr.s64", 0},
+    {"add.f32", 0},
+    {"fma.rn.f32", 0},
+    {"div.rn.f32", 2},
+    {"div.rn.ftz.f32", 2},
+    {"rcp.rn.f32", 1},
+    {"rcp.approx.f32", 1},
+    {"sqrt.rn.f32", 1},
+    {"sqrt.approx.f32", 1},
+    {"rsqrt.approx.f32", 1},
+    {"ex2.approx.f32", 1},
+    {"lg2.approx.f32", 1},
+    {"sin.approx.f32", 1},
+    {"cos.approx.f32", 1},
+    {"tanh.approx.f32", 1},
+    {"add.f64", 0},
+    {"fma.rn.f64", 0},
+    {"div.rn.f64", 1},
+    {"rcp.rn.f64", 1},
+    {"sqrt.rn.f64", 1},
+    {"rsqrt.approx.f64", 1},
+    {"cvt.rzi.s32.f32 cvt.rn.f32.s32", 1}, /* F2I, then I2FP on the ALU pipe */
+    {"cvt.rzi.s64.f32 cvt.rn.f32.s64", 2},
+    {"cvt.f64.f32 cvt.rn.f32.f64", 2},
+    {"cvt.rzi.s32.f64 cvt.rn.f64.s32", 2},
+};
+
+static void test_xu_as_measured(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof measured_xu / sizeof measured_xu[0]; i++) {
+        char ops[64];
+        strcpy(ops, measured_xu[i].ptx);
+        double got[PIPES_N] = {0};
+        for (char *op = strtok(ops, " "); op; op = strtok(NULL, " "))
+            pipes_add(IMIX_PTX, op, ptxcost_sass_per_ptx(op), got);
+        if (fabs(got[PIPES_XU] - measured_xu[i].xu) > 0)
+            fail_msg("%s: %g XU, measured %g", measured_xu[i].ptx, got[PIPES_XU],
+                     measured_xu[i].xu);
+        /* every SASS instruction of it lands on some pipe */
+        double sum = 0;
+        for (int p = 0; p < PIPES_N; p++)
+            sum += got[p];
+        char one[64];
+        strcpy(one, measured_xu[i].ptx);
+        double sass = 0;
+        for (char *op = strtok(one, " "); op; op = strtok(NULL, " "))
+            sass += ptxcost_sass_per_ptx(op);
+        assert_float_equal(sum, sass, 1e-12);
+    }
+}
+
+static pipes_pipe ptx(const char *op)
+{
+    double got[PIPES_N] = {0};
+    pipes_add(IMIX_PTX, op, 1, got);
+    for (int p = 0; p < PIPES_N; p++)
+        if (got[p] == 1)
+            return (pipes_pipe)p;
+    return PIPES_N;
+}
+
+static pipes_pipe sass(const char *op)
+{
+    double got[PIPES_N] = {0};
+    pipes_add(IMIX_SASS, op, 1, got);
+    for (int p = 0; p < PIPES_N; p++)
+        if (got[p] == 1)
+            return (pipes_pipe)p;
+    return PIPES_N;
+}
+
+/* The pipes Nsight Compute's documentation names for each SASS opcode, and
+ * what ptxas makes of the PTX (mask's and all-pairs-distance's listings in
+ * tests/data/hecbench/sass). */
+static void test_classes(void **state)
+{
+    (void)state;
+    assert_int_equal(sass("IMAD.WIDE.U32"), PIPES_FMA_HEAVY);
+    assert_int_equal(sass("IMAD.MOV.U32"), PIPES_FMA_HEAVY);
+    assert_int_equal(sass("HFMA2.MMA"), PIPES_FMA_HEAVY); /* a move */
+    assert_int_equal(sass("HFMA2"), PIPES_OTHER);
+    assert_int_equal(sass("ISETP.GE.AND"), PIPES_ALU);
+    assert_int_equal(sass("LOP3.LUT"), PIPES_ALU);
+    assert_int_equal(sass("I2FP.F32.S32"), PIPES_ALU);
+    assert_int_equal(sass("I2F.RP"), PIPES_XU);
+    assert_int_equal(sass("MUFU.RCP"), PIPES_XU);
+    assert_int_equal(sass("DFMA"), PIPES_FP64);
+    assert_int_equal(sass("FFMA"), PIPES_OTHER);
+    assert_int_equal(sass("LDG.E"), PIPES_OTHER);
+
+    assert_int_equal(ptx("mad.lo.s32"), PIPES_FMA_HEAVY);
+    assert_int_equal(ptx("mul.wide.s32"), PIPES_FMA_HEAVY);
+    assert_int_equal(ptx("add.s32"), PIPES_ALU_OR_HEAVY);
+    assert_int_equal(ptx("shl.b32"), PIPES_ALU_OR_HEAVY);
+    assert_int_equal(ptx("add.s64"), PIPES_ALU);
+    assert_int_equal(ptx("shr.u32"), PIPES_ALU);
+    assert_int_equal(ptx("and.b32"), PIPES_ALU);
+    assert_int_equal(ptx("setp.lt.s32"), PIPES_ALU);
+    assert_int_equal(ptx("setp.lt.f32"), PIPES_ALU);
+    assert_int_equal(ptx("setp.lt.f64"), PIPES_FP64);
+    assert_int_equal(ptx("selp.f64"), PIPES_ALU);
+    assert_int_equal(ptx("max.f32"), PIPES_ALU);
+    assert_int_equal(ptx("abs.s32"), PIPES_ALU);
+    assert_int_equal(ptx("neg.f32"), PIPES_OTHER); /* an operand's modifier */
+    assert_int_equal(ptx("fma.rn.f32"), PIPES_OTHER);
+    assert_int_equal(ptx("fma.rn.f64"), PIPES_FP64);
+    assert_int_equal(ptx("mul.f64"), PIPES_FP64);
+    assert_int_equal(ptx("popc.b32"), PIPES_XU);
+    assert_int_equal(ptx("cvt.rn.f32.f16"), PIPES_ALU);
+    assert_int_equal(ptx("cvt.rni.f32.f32"), PIPES_XU);
+    assert_int_equal(ptx("cvt.u32.u16"), PIPES_ALU);
+    assert_int_equal(ptx("ld.global.f32"), PIPES_OTHER);
+    assert_int_equal(ptx("mov.u32"), PIPES_OTHER);
+    assert_int_equal(ptx("bra.uni"), PIPES_OTHER);
+    assert_string_equal(pipes_name(PIPES_ALU_OR_HEAVY), "alu_or_fma_heavy");
+    assert_string_equal(pipes_name(PIPES_N), "?");
+}
+
+/* A 32-bit division by a register: the reciprocal's three XU instructions,
+ * the rest IMADs and adds. */
+static void test_divisor_setup(void **state)
+{
+    (void)state;
+    double got[PIPES_N] = {0};
+    pipes_add_divisor_setup(8, got);
+    assert_float_equal(got[PIPES_XU], 3, 0);
+    assert_float_equal(got[PIPES_ALU] + got[PIPES_FMA_HEAVY], 5, 1e-12);
+}
+
+/* Clocks a warp instruction, by hand. */
+static void test_issue_clocks(void **state)
+{
+    (void)state;
+    const double hopper[PIPES_N] = {
+        [PIPES_ALU] = 2, [PIPES_FMA_HEAVY] = 2, [PIPES_FP64] = 2, [PIPES_XU] = 8};
+    const double none[PIPES_N] = {0};
+    /* FFMA alone, and anything where no pipe is slower than issue */
+    double ffma[PIPES_N] = {[PIPES_OTHER] = 100};
+    assert_float_equal(pipes_issue_clocks(ffma, hopper), 1, 0);
+    double mix[PIPES_N] = {
+        [PIPES_ALU] = 33, [PIPES_FMA_HEAVY] = 32, [PIPES_XU] = 7, [PIPES_OTHER] = 28};
+    assert_float_equal(pipes_issue_clocks(mix, none), 1, 0);
+    /* mask's kernels from their SASS: 1 + .33^2 + .32^2 + 7 x .07^2 */
+    assert_float_equal(pipes_issue_clocks(mix, hopper),
+                       1 + 0.33 * 0.33 + 0.32 * 0.32 + 7 * 0.07 * 0.07, 1e-12);
+    /* all ALU: every second clock */
+    double alu[PIPES_N] = {[PIPES_ALU] = 10};
+    assert_float_equal(pipes_issue_clocks(alu, hopper), 2, 0);
+    /* XU at a third: the pipe's bound (8 / 3) over the waits (1 + 7 / 9) */
+    double xu[PIPES_N] = {[PIPES_XU] = 1, [PIPES_OTHER] = 2};
+    assert_float_equal(pipes_issue_clocks(xu, hopper), 8.0 / 3, 1e-12);
+    /* adds and shifts even out the two integer pipes: 40 ALU, 0 IMAD and
+     * 20 either make 40 and 20; 10, 10 and 20 make 20 and 20 */
+    double uneven[PIPES_N] = {[PIPES_ALU] = 40, [PIPES_ALU_OR_HEAVY] = 20, [PIPES_OTHER] = 40};
+    assert_float_equal(pipes_issue_clocks(uneven, hopper), 1 + 0.4 * 0.4 + 0.2 * 0.2, 1e-12);
+    double even[PIPES_N] = {
+        [PIPES_ALU] = 10, [PIPES_FMA_HEAVY] = 10, [PIPES_ALU_OR_HEAVY] = 20, [PIPES_OTHER] = 60};
+    assert_float_equal(pipes_issue_clocks(even, hopper), 1 + 2 * 0.2 * 0.2, 1e-12);
+    double empty[PIPES_N] = {0};
+    assert_float_equal(pipes_issue_clocks(empty, hopper), 1, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xu_as_measured),
+        cmocka_unit_test(test_classes),
+        cmocka_unit_test(test_divisor_setup),
+        cmocka_unit_test(test_issue_clocks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
