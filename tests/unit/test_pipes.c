@@ -85,20 +85,11 @@ static void test_xu_as_measured(void **state)
     }
 }
 
-static pipes_pipe ptx(const char *op)
+/* The one pipe a single instruction of op lands on; PIPES_N: none or several. */
+static pipes_pipe pipe_of(imix_level level, const char *op)
 {
     double got[PIPES_N] = {0};
-    pipes_add(IMIX_PTX, op, 1, got);
-    for (int p = 0; p < PIPES_N; p++)
-        if (got[p] == 1)
-            return (pipes_pipe)p;
-    return PIPES_N;
-}
-
-static pipes_pipe sass(const char *op)
-{
-    double got[PIPES_N] = {0};
-    pipes_add(IMIX_SASS, op, 1, got);
+    pipes_add(level, op, 1, got);
     for (int p = 0; p < PIPES_N; p++)
         if (got[p] == 1)
             return (pipes_pipe)p;
@@ -111,43 +102,43 @@ static pipes_pipe sass(const char *op)
 static void test_classes(void **state)
 {
     (void)state;
-    assert_int_equal(sass("IMAD.WIDE.U32"), PIPES_FMA_HEAVY);
-    assert_int_equal(sass("IMAD.MOV.U32"), PIPES_FMA_HEAVY);
-    assert_int_equal(sass("HFMA2.MMA"), PIPES_FMA_HEAVY); /* a move */
-    assert_int_equal(sass("HFMA2"), PIPES_OTHER);
-    assert_int_equal(sass("ISETP.GE.AND"), PIPES_ALU);
-    assert_int_equal(sass("LOP3.LUT"), PIPES_ALU);
-    assert_int_equal(sass("I2FP.F32.S32"), PIPES_ALU);
-    assert_int_equal(sass("I2F.RP"), PIPES_XU);
-    assert_int_equal(sass("MUFU.RCP"), PIPES_XU);
-    assert_int_equal(sass("DFMA"), PIPES_FP64);
-    assert_int_equal(sass("FFMA"), PIPES_OTHER);
-    assert_int_equal(sass("LDG.E"), PIPES_OTHER);
+    assert_int_equal(pipe_of(IMIX_SASS, "IMAD.WIDE.U32"), PIPES_FMA_HEAVY);
+    assert_int_equal(pipe_of(IMIX_SASS, "IMAD.MOV.U32"), PIPES_FMA_HEAVY);
+    assert_int_equal(pipe_of(IMIX_SASS, "HFMA2.MMA"), PIPES_FMA_HEAVY); /* a move */
+    assert_int_equal(pipe_of(IMIX_SASS, "HFMA2"), PIPES_OTHER);
+    assert_int_equal(pipe_of(IMIX_SASS, "ISETP.GE.AND"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_SASS, "LOP3.LUT"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_SASS, "I2FP.F32.S32"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_SASS, "I2F.RP"), PIPES_XU);
+    assert_int_equal(pipe_of(IMIX_SASS, "MUFU.RCP"), PIPES_XU);
+    assert_int_equal(pipe_of(IMIX_SASS, "DFMA"), PIPES_FP64);
+    assert_int_equal(pipe_of(IMIX_SASS, "FFMA"), PIPES_OTHER);
+    assert_int_equal(pipe_of(IMIX_SASS, "LDG.E"), PIPES_OTHER);
 
-    assert_int_equal(ptx("mad.lo.s32"), PIPES_FMA_HEAVY);
-    assert_int_equal(ptx("mul.wide.s32"), PIPES_FMA_HEAVY);
-    assert_int_equal(ptx("add.s32"), PIPES_ALU_OR_HEAVY);
-    assert_int_equal(ptx("shl.b32"), PIPES_ALU_OR_HEAVY);
-    assert_int_equal(ptx("add.s64"), PIPES_ALU);
-    assert_int_equal(ptx("shr.u32"), PIPES_ALU);
-    assert_int_equal(ptx("and.b32"), PIPES_ALU);
-    assert_int_equal(ptx("setp.lt.s32"), PIPES_ALU);
-    assert_int_equal(ptx("setp.lt.f32"), PIPES_ALU);
-    assert_int_equal(ptx("setp.lt.f64"), PIPES_FP64);
-    assert_int_equal(ptx("selp.f64"), PIPES_ALU);
-    assert_int_equal(ptx("max.f32"), PIPES_ALU);
-    assert_int_equal(ptx("abs.s32"), PIPES_ALU);
-    assert_int_equal(ptx("neg.f32"), PIPES_OTHER); /* an operand's modifier */
-    assert_int_equal(ptx("fma.rn.f32"), PIPES_OTHER);
-    assert_int_equal(ptx("fma.rn.f64"), PIPES_FP64);
-    assert_int_equal(ptx("mul.f64"), PIPES_FP64);
-    assert_int_equal(ptx("popc.b32"), PIPES_XU);
-    assert_int_equal(ptx("cvt.rn.f32.f16"), PIPES_ALU);
-    assert_int_equal(ptx("cvt.rni.f32.f32"), PIPES_XU);
-    assert_int_equal(ptx("cvt.u32.u16"), PIPES_ALU);
-    assert_int_equal(ptx("ld.global.f32"), PIPES_OTHER);
-    assert_int_equal(ptx("mov.u32"), PIPES_OTHER);
-    assert_int_equal(ptx("bra.uni"), PIPES_OTHER);
+    assert_int_equal(pipe_of(IMIX_PTX, "mad.lo.s32"), PIPES_FMA_HEAVY);
+    assert_int_equal(pipe_of(IMIX_PTX, "mul.wide.s32"), PIPES_FMA_HEAVY);
+    assert_int_equal(pipe_of(IMIX_PTX, "add.s32"), PIPES_ALU_OR_HEAVY);
+    assert_int_equal(pipe_of(IMIX_PTX, "shl.b32"), PIPES_ALU_OR_HEAVY);
+    assert_int_equal(pipe_of(IMIX_PTX, "add.s64"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_PTX, "shr.u32"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_PTX, "and.b32"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_PTX, "setp.lt.s32"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_PTX, "setp.lt.f32"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_PTX, "setp.lt.f64"), PIPES_FP64);
+    assert_int_equal(pipe_of(IMIX_PTX, "selp.f64"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_PTX, "max.f32"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_PTX, "abs.s32"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_PTX, "neg.f32"), PIPES_OTHER); /* an operand's modifier */
+    assert_int_equal(pipe_of(IMIX_PTX, "fma.rn.f32"), PIPES_OTHER);
+    assert_int_equal(pipe_of(IMIX_PTX, "fma.rn.f64"), PIPES_FP64);
+    assert_int_equal(pipe_of(IMIX_PTX, "mul.f64"), PIPES_FP64);
+    assert_int_equal(pipe_of(IMIX_PTX, "popc.b32"), PIPES_XU);
+    assert_int_equal(pipe_of(IMIX_PTX, "cvt.rn.f32.f16"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_PTX, "cvt.rni.f32.f32"), PIPES_XU);
+    assert_int_equal(pipe_of(IMIX_PTX, "cvt.u32.u16"), PIPES_ALU);
+    assert_int_equal(pipe_of(IMIX_PTX, "ld.global.f32"), PIPES_OTHER);
+    assert_int_equal(pipe_of(IMIX_PTX, "mov.u32"), PIPES_OTHER);
+    assert_int_equal(pipe_of(IMIX_PTX, "bra.uni"), PIPES_OTHER);
     assert_string_equal(pipes_name(PIPES_ALU_OR_HEAVY), "alu_or_fma_heavy");
     assert_string_equal(pipes_name(PIPES_N), "?");
 }

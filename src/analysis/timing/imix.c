@@ -7,6 +7,8 @@
  * fuse, split or fold; a figure from PTX says so. */
 #include "analysis/timing/imix.h"
 
+#include "analysis/timing/ptxop.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,45 +66,9 @@ const char *imix_precision_name(int p)
 
 /* ---- opcodes ---- */
 
-/* The dot-separated parts of an opcode: parts[0] is the mnemonic. */
-#define MAX_PARTS 12
-typedef struct parts {
-    char buf[64];
-    const char *p[MAX_PARTS];
-    int n;
-} parts;
-
-static void split(const char *op, parts *s)
-{
-    snprintf(s->buf, sizeof s->buf, "%s", op);
-    s->n = 0;
-    char *c = s->buf;
-    while (s->n < MAX_PARTS) {
-        s->p[s->n++] = c;
-        char *dot = strchr(c, '.');
-        if (!dot)
-            break;
-        *dot = '\0';
-        c = dot + 1;
-    }
-}
-
-static bool has(const parts *s, const char *part)
-{
-    for (int i = 1; i < s->n; i++)
-        if (strcmp(s->p[i], part) == 0)
-            return true;
-    return false;
-}
-
 static bool starts(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static bool is(const parts *s, const char *mnemonic)
-{
-    return strcmp(s->p[0], mnemonic) == 0;
 }
 
 static imix_op op_of(imix_class c, int width, int lanes)
@@ -110,23 +76,7 @@ static imix_op op_of(imix_class c, int width, int lanes)
     return (imix_op){.cls = c, .width_bits = width, .lanes = lanes};
 }
 
-/* PTX type suffix -> bits (0 = not a type). */
-static int ptx_type_bits(const char *t)
-{
-    static const struct {
-        const char *name;
-        int bits;
-    } types[] = {{"b8", 8},   {"u8", 8},   {"s8", 8},     {"b16", 16},    {"u16", 16},
-                 {"s16", 16}, {"f16", 16}, {"bf16", 16},  {"b32", 32},    {"u32", 32},
-                 {"s32", 32}, {"f32", 32}, {"f16x2", 32}, {"bf16x2", 32}, {"b64", 64},
-                 {"u64", 64}, {"s64", 64}, {"f64", 64},   {"b128", 128}};
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (strcmp(t, types[i].name) == 0)
-            return types[i].bits;
-    return 0;
-}
-
-static int ptx_access_bits(const parts *s)
+static int ptx_access_bits(const ptxop *s)
 {
     int vec = 1, bits = 0;
     for (int i = 1; i < s->n; i++) {
@@ -136,26 +86,26 @@ static int ptx_access_bits(const parts *s)
             vec = 4;
         else if (strcmp(s->p[i], "v8") == 0)
             vec = 8;
-        else if (ptx_type_bits(s->p[i]))
-            bits = ptx_type_bits(s->p[i]);
+        else if (ptxop_type_bits(s->p[i]))
+            bits = ptxop_type_bits(s->p[i]);
     }
     return vec * bits;
 }
 
 /* The precision of a PTX arithmetic opcode: -1 = not floating point; lanes
  * 2 for the packed types. */
-static int ptx_precision(const parts *s, int *lanes)
+static int ptx_precision(const ptxop *s, int *lanes)
 {
     *lanes = 1;
-    if (has(s, "f32"))
+    if (ptxop_has(s, "f32"))
         return IMIX_P_FP32;
-    if (has(s, "f64"))
+    if (ptxop_has(s, "f64"))
         return IMIX_P_FP64;
-    if (has(s, "f16x2") || has(s, "bf16x2")) {
+    if (ptxop_has(s, "f16x2") || ptxop_has(s, "bf16x2")) {
         *lanes = 2;
         return IMIX_P_FP16;
     }
-    if (has(s, "f16") || has(s, "bf16"))
+    if (ptxop_has(s, "f16") || ptxop_has(s, "bf16"))
         return IMIX_P_FP16;
     return -1;
 }
@@ -166,11 +116,11 @@ static const imix_class arith[IMIX_N_PRECISIONS][3] = {
     [IMIX_P_FP64] = {IMIX_FP64_ADD, IMIX_FP64_MUL, IMIX_FP64_FMA},
 };
 
-static imix_op classify_ptx(const parts *s)
+static imix_op classify_ptx(const ptxop *s)
 {
     const char *m = s->p[0];
     int lanes;
-    if (is(s, "ld") || is(s, "ldu") || is(s, "st")) {
+    if (ptxop_is(s, "ld") || ptxop_is(s, "ldu") || ptxop_is(s, "st")) {
         bool load = m[0] == 'l';
         int bits = ptx_access_bits(s);
         for (int i = 1; i < s->n; i++) {
@@ -185,61 +135,63 @@ static imix_op classify_ptx(const parts *s)
         }
         return op_of(load ? IMIX_LD_GENERIC : IMIX_ST_GENERIC, bits, 0);
     }
-    if (is(s, "atom") || is(s, "red")) {
+    if (ptxop_is(s, "atom") || ptxop_is(s, "red")) {
         for (int i = 1; i < s->n; i++)
             if (starts(s->p[i], "shared"))
                 return op_of(IMIX_ATOM_SHARED, 0, 0);
         return op_of(IMIX_ATOM_GLOBAL, 0, 0);
     }
-    if (is(s, "cp") && has(s, "async"))
-        return op_of(has(s, "bulk") ? IMIX_TMA : IMIX_CP_ASYNC, 0, 0);
-    if (is(s, "mbarrier") || (is(s, "fence") && has(s, "mbarrier_init")))
+    if (ptxop_is(s, "cp") && ptxop_has(s, "async"))
+        return op_of(ptxop_has(s, "bulk") ? IMIX_TMA : IMIX_CP_ASYNC, 0, 0);
+    if (ptxop_is(s, "mbarrier") || (ptxop_is(s, "fence") && ptxop_has(s, "mbarrier_init")))
         return op_of(IMIX_MBARRIER, 0, 0);
-    if (is(s, "tcgen05") && has(s, "mma"))
+    if (ptxop_is(s, "tcgen05") && ptxop_has(s, "mma"))
         return op_of(IMIX_TENSOR, 0, 0);
     /* wgmma.fence, .commit_group and .wait_group order the MMAs; only
      * wgmma.mma_async is one */
-    if (is(s, "mma") || ((is(s, "wgmma") || is(s, "wmma")) && s->n > 1 && starts(s->p[1], "mma")))
+    if (ptxop_is(s, "mma") ||
+        ((ptxop_is(s, "wgmma") || ptxop_is(s, "wmma")) && s->n > 1 && starts(s->p[1], "mma")))
         return op_of(IMIX_TENSOR, 0, 0);
-    if (is(s, "shfl"))
+    if (ptxop_is(s, "shfl"))
         return op_of(IMIX_SHUFFLE, 0, 0);
-    if (is(s, "vote") || is(s, "match") || is(s, "redux"))
+    if (ptxop_is(s, "vote") || ptxop_is(s, "match") || ptxop_is(s, "redux"))
         return op_of(IMIX_VOTE, 0, 0);
-    if (is(s, "bar") || is(s, "barrier"))
+    if (ptxop_is(s, "bar") || ptxop_is(s, "barrier"))
         return op_of(IMIX_BARRIER, 0, 0);
-    if (is(s, "bra") || is(s, "brx") || is(s, "ret") || is(s, "exit"))
+    if (ptxop_is(s, "bra") || ptxop_is(s, "brx") || ptxop_is(s, "ret") || ptxop_is(s, "exit"))
         return op_of(IMIX_BRANCH, 0, 0);
-    if (is(s, "call"))
+    if (ptxop_is(s, "call"))
         return op_of(IMIX_CALL, 0, 0);
     int p = ptx_precision(s, &lanes);
     if (p >= 0) {
-        if (is(s, "add") || is(s, "sub"))
+        if (ptxop_is(s, "add") || ptxop_is(s, "sub"))
             return op_of(arith[p][0], 0, lanes);
-        if (is(s, "mul"))
+        if (ptxop_is(s, "mul"))
             return op_of(arith[p][1], 0, lanes);
-        if (is(s, "fma") || is(s, "mad"))
+        if (ptxop_is(s, "fma") || ptxop_is(s, "mad"))
             return op_of(arith[p][2], 0, lanes);
-        if (is(s, "div") || is(s, "rcp") || is(s, "sqrt") || is(s, "rsqrt") || is(s, "ex2") ||
-            is(s, "lg2") || is(s, "sin") || is(s, "cos") || is(s, "tanh"))
+        if (ptxop_is(s, "div") || ptxop_is(s, "rcp") || ptxop_is(s, "sqrt") ||
+            ptxop_is(s, "rsqrt") || ptxop_is(s, "ex2") || ptxop_is(s, "lg2") ||
+            ptxop_is(s, "sin") || ptxop_is(s, "cos") || ptxop_is(s, "tanh"))
             return op_of(IMIX_SPECIAL, 0, lanes);
     }
     return op_of(IMIX_OTHER, 0, 0);
 }
 
-static int sass_access_bits(const parts *s)
+static int sass_access_bits(const ptxop *s)
 {
-    if (has(s, "U8") || has(s, "S8"))
+    if (ptxop_has(s, "U8") || ptxop_has(s, "S8"))
         return 8;
-    if (has(s, "U16") || has(s, "S16"))
+    if (ptxop_has(s, "U16") || ptxop_has(s, "S16"))
         return 16;
-    if (has(s, "64"))
+    if (ptxop_has(s, "64"))
         return 64;
-    if (has(s, "128"))
+    if (ptxop_has(s, "128"))
         return 128;
     return 32;
 }
 
-static imix_op classify_sass(const parts *s)
+static imix_op classify_sass(const ptxop *s)
 {
     static const struct {
         const char *mnemonic;
@@ -252,7 +204,7 @@ static imix_op classify_sass(const parts *s)
         {"HADD2", IMIX_FP16_ADD, 2}, {"HMUL2", IMIX_FP16_MUL, 2}, {"HFMA2", IMIX_FP16_FMA, 2},
     };
     for (size_t i = 0; i < sizeof arith_ops / sizeof arith_ops[0]; i++)
-        if (is(s, arith_ops[i].mnemonic))
+        if (ptxop_is(s, arith_ops[i].mnemonic))
             return op_of(arith_ops[i].cls, 0, arith_ops[i].lanes);
     static const struct {
         const char *mnemonic;
@@ -264,51 +216,52 @@ static imix_op classify_sass(const parts *s)
         {"STSM", IMIX_ST_SHARED},
     };
     for (size_t i = 0; i < sizeof memory_ops / sizeof memory_ops[0]; i++) {
-        if (!is(s, memory_ops[i].mnemonic))
+        if (!ptxop_is(s, memory_ops[i].mnemonic))
             continue;
         int bits = sass_access_bits(s);
         /* LDSM.16.M88.4: four 8x8 matrices, 4 registers (128 bits) a thread */
-        if (is(s, "LDSM") || is(s, "STSM")) {
+        if (ptxop_is(s, "LDSM") || ptxop_is(s, "STSM")) {
             const char *last = s->p[s->n - 1];
             bits = strcmp(last, "4") == 0 ? 128 : strcmp(last, "2") == 0 ? 64 : 32;
         }
         return op_of(memory_ops[i].cls, bits, 0);
     }
     const char *m = s->p[0];
-    if (is(s, "LDC") || is(s, "ULDC"))
+    if (ptxop_is(s, "LDC") || ptxop_is(s, "ULDC"))
         return op_of(IMIX_LD_CONST, 0, 0);
-    if (is(s, "ATOMS"))
+    if (ptxop_is(s, "ATOMS"))
         return op_of(IMIX_ATOM_SHARED, 0, 0);
-    if (is(s, "ATOMG") || is(s, "ATOM") || is(s, "RED") || is(s, "REDG") || is(s, "REDUX"))
-        return is(s, "REDUX") ? op_of(IMIX_VOTE, 0, 0) : op_of(IMIX_ATOM_GLOBAL, 0, 0);
-    if (is(s, "LDGSTS"))
+    if (ptxop_is(s, "ATOMG") || ptxop_is(s, "ATOM") || ptxop_is(s, "RED") || ptxop_is(s, "REDG") ||
+        ptxop_is(s, "REDUX"))
+        return ptxop_is(s, "REDUX") ? op_of(IMIX_VOTE, 0, 0) : op_of(IMIX_ATOM_GLOBAL, 0, 0);
+    if (ptxop_is(s, "LDGSTS"))
         return op_of(IMIX_CP_ASYNC, 0, 0);
-    if (is(s, "UBLKCP") || starts(m, "UTMA"))
+    if (ptxop_is(s, "UBLKCP") || starts(m, "UTMA"))
         return op_of(IMIX_TMA, 0, 0);
-    if (is(s, "SYNCS"))
+    if (ptxop_is(s, "SYNCS"))
         return op_of(IMIX_MBARRIER, 0, 0);
     if (strstr(m, "MMA")) /* HMMA, IMMA, DMMA, BMMA, HGMMA, QGMMA ... */
         return op_of(IMIX_TENSOR, 0, 0);
-    if (is(s, "MUFU"))
+    if (ptxop_is(s, "MUFU"))
         return op_of(IMIX_SPECIAL, 0, 1);
-    if (is(s, "SHFL"))
+    if (ptxop_is(s, "SHFL"))
         return op_of(IMIX_SHUFFLE, 0, 0);
-    if (is(s, "VOTE") || is(s, "VOTEU") || is(s, "MATCH"))
+    if (ptxop_is(s, "VOTE") || ptxop_is(s, "VOTEU") || ptxop_is(s, "MATCH"))
         return op_of(IMIX_VOTE, 0, 0);
-    if (is(s, "BAR"))
+    if (ptxop_is(s, "BAR"))
         return op_of(IMIX_BARRIER, 0, 0);
-    if (is(s, "BRA") || is(s, "BRX") || is(s, "JMP") || is(s, "JMX") || is(s, "EXIT") ||
-        is(s, "RET"))
+    if (ptxop_is(s, "BRA") || ptxop_is(s, "BRX") || ptxop_is(s, "JMP") || ptxop_is(s, "JMX") ||
+        ptxop_is(s, "EXIT") || ptxop_is(s, "RET"))
         return op_of(IMIX_BRANCH, 0, 0);
-    if (is(s, "CALL"))
+    if (ptxop_is(s, "CALL"))
         return op_of(IMIX_CALL, 0, 0);
     return op_of(IMIX_OTHER, 0, 0);
 }
 
 imix_op imix_classify(imix_level level, const char *op)
 {
-    parts s;
-    split(op, &s);
+    ptxop s;
+    ptxop_split(op, &s);
     return level == IMIX_PTX ? classify_ptx(&s) : classify_sass(&s);
 }
 
@@ -402,7 +355,7 @@ const char *imix_tensor_type_name(int t)
  * SASS the accumulator, then A/B where they are not half). An opcode that
  * names only accumulators multiplies halves: wmma .f32.f32, HMMA.F32;
  * IMMA multiplies 8-bit integers, DMMA doubles, QGMMA 8-bit floats. */
-static int tensor_type(const parts *s)
+static int tensor_type(const ptxop *s)
 {
     static const struct {
         const char *part;
@@ -414,10 +367,10 @@ static int tensor_type(const parts *s)
         {"f16", IMIX_T_FP16},  {"F16", IMIX_T_FP16},
     };
     for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
-        if (has(s, named[k].part))
+        if (ptxop_has(s, named[k].part))
             return named[k].type;
     const char *m = s->p[0];
-    if (!strcmp(m, "DMMA") || has(s, "f64"))
+    if (!strcmp(m, "DMMA") || ptxop_has(s, "f64"))
         return IMIX_T_FP64;
     if (!strcmp(m, "IMMA"))
         return IMIX_T_INT8;
@@ -429,7 +382,7 @@ static int tensor_type(const parts *s)
 }
 
 /* "m16n8k16" -> 16, 8, 16. */
-static bool ptx_shape(const parts *s, long *m, long *n, long *k)
+static bool ptx_shape(const ptxop *s, long *m, long *n, long *k)
 {
     for (int i = 1; i < s->n; i++)
         if (sscanf(s->p[i], "m%ldn%ldk%ld", m, n, k) == 3)
@@ -439,7 +392,7 @@ static bool ptx_shape(const parts *s, long *m, long *n, long *k)
 
 /* SASS: "64x128x16" (HGMMA), or digits: "16816" is m16 n8 k16, "1688"
  * m16 n8 k8, "884" m8 n8 k4 (m is 16 or 8, n one digit, the rest k). */
-static bool sass_shape(const parts *s, long *m, long *n, long *k)
+static bool sass_shape(const ptxop *s, long *m, long *n, long *k)
 {
     for (int i = 1; i < s->n; i++) {
         const char *p = s->p[i];
@@ -459,8 +412,8 @@ static bool sass_shape(const parts *s, long *m, long *n, long *k)
 
 double imix_tensor_flops(imix_level level, const char *op, int *type)
 {
-    parts s;
-    split(op, &s);
+    ptxop s;
+    ptxop_split(op, &s);
     long m = 0, n = 0, k = 0;
     bool shaped = level == IMIX_PTX ? ptx_shape(&s, &m, &n, &k) : sass_shape(&s, &m, &n, &k);
     *type = tensor_type(&s);
@@ -468,7 +421,7 @@ double imix_tensor_flops(imix_level level, const char *op, int *type)
         return 0;
     double flops = 2.0 * (double)m * (double)n * (double)k;
     /* a warpgroup's instruction, issued by each of its four warps */
-    if (level == IMIX_PTX ? is(&s, "wgmma") : strstr(s.p[0], "GMMA") != NULL)
+    if (level == IMIX_PTX ? ptxop_is(&s, "wgmma") : strstr(s.p[0], "GMMA") != NULL)
         flops /= 4;
     return flops;
 }

@@ -10,6 +10,8 @@
  * instructions, a 64-bit division three. */
 #include "analysis/timing/pipes.h"
 
+#include "analysis/timing/ptxop.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -46,9 +48,9 @@ static pipes_pipe sass_pipe(const char *op)
     /* ptxas's register move through the FMA-heavy pipe */
     if (strncmp(op, "HFMA2.MMA", 9) == 0)
         return PIPES_FMA_HEAVY;
-    char base[32];
-    size_t n = strcspn(op, ".");
-    snprintf(base, sizeof base, "%.*s", (int)(n < sizeof base ? n : sizeof base - 1), op);
+    ptxop s;
+    ptxop_split(op, &s);
+    const char *base = s.p[0];
     if (in_list(base, heavy))
         return PIPES_FMA_HEAVY;
     if (in_list(base, alu))
@@ -62,44 +64,12 @@ static pipes_pipe sass_pipe(const char *op)
 
 /* ---- PTX ---- */
 
-typedef struct words {
-    char buf[64];
-    const char *w[12];
-    int n;
-} words;
-
-static void split(const char *op, words *s)
-{
-    snprintf(s->buf, sizeof s->buf, "%s", op);
-    s->n = 0;
-    for (char *c = s->buf; c && s->n < 12;) {
-        s->w[s->n++] = c;
-        c = strchr(c, '.');
-        if (c)
-            *c++ = '\0';
-    }
-}
-
-typedef enum kind { K_NONE, K_INT, K_FLOAT, K_F64 } kind;
-
-static kind kind_of(const char *t)
-{
-    static const char *const ints[] = {"s8",  "u8",  "b8",  "s16", "u16", "b16",  "s32",
-                                       "u32", "b32", "s64", "u64", "b64", "pred", NULL};
-    static const char *const floats[] = {"f32", "f16", "bf16", "f16x2", "bf16x2", "tf32", NULL};
-    if (strcmp(t, "f64") == 0)
-        return K_F64;
-    if (in_list(t, floats))
-        return K_FLOAT;
-    return in_list(t, ints) ? K_INT : K_NONE;
-}
-
 /* The widest kind among the opcode's type words (f64 over float over int). */
-static kind op_kind(const words *s)
+static ptxop_kind op_kind(const ptxop *s)
 {
-    kind k = K_NONE;
+    ptxop_kind k = PTXOP_NONE;
     for (int i = 1; i < s->n; i++) {
-        kind t = kind_of(s->w[i]);
+        ptxop_kind t = ptxop_type_kind(s->p[i]);
         if (t > k)
             k = t;
     }
@@ -112,24 +82,24 @@ static bool is64(const char *t)
 }
 
 /* cvt.RND.DTYPE.ATYPE: the last two words. */
-static pipes_pipe cvt_pipe(const words *s)
+static pipes_pipe cvt_pipe(const ptxop *s)
 {
     if (s->n < 3)
         return PIPES_OTHER;
-    const char *d = s->w[s->n - 2], *a = s->w[s->n - 1];
-    kind kd = kind_of(d), ka = kind_of(a);
-    if (kd == K_F64 || ka == K_F64)
+    const char *d = s->p[s->n - 2], *a = s->p[s->n - 1];
+    ptxop_kind kd = ptxop_type_kind(d), ka = ptxop_type_kind(a);
+    if (kd == PTXOP_F64 || ka == PTXOP_F64)
         return PIPES_XU;
-    if (kd == K_FLOAT && ka == K_FLOAT) /* to an integral value (FRND), else F2FP */
+    if (kd == PTXOP_FLOAT && ka == PTXOP_FLOAT) /* to an integral value (FRND), else F2FP */
         return strcmp(d, a) == 0 ? PIPES_XU : PIPES_ALU;
-    if (kd == K_INT && ka == K_FLOAT)
+    if (kd == PTXOP_INT && ka == PTXOP_FLOAT)
         return PIPES_XU; /* F2I */
-    if (kd == K_FLOAT && ka == K_INT)
+    if (kd == PTXOP_FLOAT && ka == PTXOP_INT)
         return is64(a) ? PIPES_XU : PIPES_ALU; /* I2F.S64, I2FP */
-    return kd == K_INT && ka == K_INT ? PIPES_ALU : PIPES_OTHER;
+    return kd == PTXOP_INT && ka == PTXOP_INT ? PIPES_ALU : PIPES_OTHER;
 }
 
-static pipes_pipe ptx_pipe(const words *s)
+static pipes_pipe ptx_pipe(const ptxop *s)
 {
     static const char *const logic[] = {
         "and", "or",  "xor",  "not",   "cnot", "shl",  "shr",   "shf",      "lop3", "prmt",
@@ -138,11 +108,11 @@ static pipes_pipe ptx_pipe(const words *s)
     static const char *const adds[] = {"add", "sub", "addc", "subc", "abs", "neg", NULL};
     static const char *const muls[] = {"mul", "mad", "mul24", "mad24", "fma", "madc", NULL};
     static const char *const xu[] = {"popc", "clz", "brev", "bfind", NULL};
-    const char *m = s->w[0];
-    kind k = op_kind(s);
+    const char *m = s->p[0];
+    ptxop_kind k = op_kind(s);
     /* a 32-bit add or left shift: IADD3 or IMAD.IADD, SHF or IMAD.SHL */
-    bool narrow = s->n > 1 && !is64(s->w[s->n - 1]);
-    if (narrow && k == K_INT &&
+    bool narrow = s->n > 1 && !is64(s->p[s->n - 1]);
+    if (narrow && k == PTXOP_INT &&
         (strcmp(m, "add") == 0 || strcmp(m, "sub") == 0 || strcmp(m, "shl") == 0))
         return PIPES_ALU_OR_HEAVY;
     if (in_list(m, logic))
@@ -154,13 +124,13 @@ static pipes_pipe ptx_pipe(const words *s)
     if (strcmp(m, "cvt") == 0)
         return cvt_pipe(s);
     if (in_list(m, compare))
-        return k == K_F64 ? PIPES_FP64 : PIPES_ALU;
+        return k == PTXOP_F64 ? PIPES_FP64 : PIPES_ALU;
     /* a float's add runs at the full FMA rate; its abs and neg fold into
      * the operands of the instruction that reads them */
     if (in_list(m, adds))
-        return k == K_F64 ? PIPES_FP64 : k == K_INT ? PIPES_ALU : PIPES_OTHER;
+        return k == PTXOP_F64 ? PIPES_FP64 : k == PTXOP_INT ? PIPES_ALU : PIPES_OTHER;
     if (in_list(m, muls))
-        return k == K_F64 ? PIPES_FP64 : k == K_INT ? PIPES_FMA_HEAVY : PIPES_OTHER;
+        return k == PTXOP_F64 ? PIPES_FP64 : k == PTXOP_INT ? PIPES_FMA_HEAVY : PIPES_OTHER;
     return PIPES_OTHER;
 }
 
@@ -186,25 +156,25 @@ void pipes_add(imix_level level, const char *op, double count, double out[PIPES_
         out[sass_pipe(op)] += count;
         return;
     }
-    words s;
-    split(op, &s);
-    const char *m = s.w[0];
-    kind k = op_kind(&s);
+    ptxop s;
+    ptxop_split(op, &s);
+    const char *m = s.p[0];
+    ptxop_kind k = op_kind(&s);
     bool special = strcmp(m, "rcp") == 0 || strcmp(m, "sqrt") == 0 || strcmp(m, "rsqrt") == 0 ||
                    strcmp(m, "ex2") == 0 || strcmp(m, "lg2") == 0 || strcmp(m, "sin") == 0 ||
                    strcmp(m, "cos") == 0 || strcmp(m, "tanh") == 0;
     bool divide = strcmp(m, "div") == 0 || strcmp(m, "rem") == 0;
-    if (special || (divide && k != K_INT)) {
+    if (special || (divide && k != PTXOP_INT)) {
         /* MUFU (two for an IEEE single division: the reciprocal and its
          * check), the rest FFMAs or DFMAs */
-        double xu = fmin(count, divide && k == K_FLOAT && strstr(op, ".rn.") ? 2 : 1);
+        double xu = fmin(count, divide && k == PTXOP_FLOAT && strstr(op, ".rn.") ? 2 : 1);
         out[PIPES_XU] += xu;
-        out[k == K_F64 ? PIPES_FP64 : PIPES_OTHER] += count - xu;
+        out[k == PTXOP_F64 ? PIPES_FP64 : PIPES_OTHER] += count - xu;
         return;
     }
-    if (divide && k == K_INT) {
+    if (divide && k == PTXOP_INT) {
         /* a 64-bit division makes its reciprocal with three XU instructions */
-        double xu = s.n > 1 && is64(s.w[s.n - 1]) ? fmin(3, count) : 0;
+        double xu = s.n > 1 && is64(s.p[s.n - 1]) ? fmin(3, count) : 0;
         out[PIPES_XU] += xu;
         integer_sequence(count - xu, out);
         return;
@@ -214,14 +184,13 @@ void pipes_add(imix_level level, const char *op, double count, double out[PIPES_
 
 double pipes_issue_clocks(const double insts[PIPES_N], const double clocks[PIPES_N])
 {
-    double total = 0;
-    for (int p = 0; p < PIPES_N; p++)
-        total += insts[p] > 0 ? insts[p] : 0;
+    double on[PIPES_N], total = 0;
+    for (int p = 0; p < PIPES_N; p++) {
+        on[p] = insts[p] > 0 ? insts[p] : 0;
+        total += on[p];
+    }
     if (!(total > 0))
         return 1;
-    double on[PIPES_N];
-    for (int p = 0; p < PIPES_N; p++)
-        on[p] = insts[p] > 0 ? insts[p] : 0;
     double a = on[PIPES_ALU], h = on[PIPES_FMA_HEAVY], e = on[PIPES_ALU_OR_HEAVY];
     if (fabs(a - h) >= e)
         on[a < h ? PIPES_ALU : PIPES_FMA_HEAVY] += e;
