@@ -196,6 +196,165 @@ static void walk_ctor_inits(walker *w, cnode *root)
             w->walk_expr(w, root->kids[i]);
 }
 
+/* A store target a pure helper may write: its own local (not static,
+ * not __shared__, not a reference) or by-value parameter, a field of one,
+ * or the reference parameter ref. */
+static bool writes_own(cnode *t, CXCursor def, CXCursor ref)
+{
+    t = cn_strip(t);
+    for (int depth = 0; t && t->kind == CXCursor_MemberRefExpr && depth < 8; depth++) {
+        if (t->n_kids != 1)
+            return false;
+        cnode *b = cn_strip(t->kids[0]);
+        if (!b || clang_getCanonicalType(clang_getCursorType(b->cur)).kind == CXType_Pointer)
+            return false; /* p->f: memory */
+        t = b;
+    }
+    if (!t || t->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor d = clang_getCursorReferenced(t->cur);
+    if (!clang_Cursor_isNull(ref) && clang_equalCursors(d, ref))
+        return true;
+    if (call_is_reference(clang_getCursorType(d)))
+        return false;
+    if (d.kind == CXCursor_ParmDecl)
+        return true;
+    return d.kind == CXCursor_VarDecl &&
+           clang_equalCursors(clang_getCursorSemanticParent(d), def) &&
+           clang_Cursor_getStorageClass(d) != CX_SC_Static &&
+           !cn_has_attr(d, CXCursor_CUDASharedAttr);
+}
+
+static bool pure_call_at(walker *w, cnode *call, CXCursor ref, int calls);
+
+/* calls: how many helpers deep the body is. */
+static bool pure_body(walker *w, cnode *n, CXCursor def, CXCursor ref, int calls, int depth)
+{
+    if (depth > 64)
+        return false;
+    if (n->kind == CXCursor_AsmStmt ||
+        (n->kind == CXCursor_CallExpr && !pure_call_at(w, n, clang_getNullCursor(), calls + 1)))
+        return false;
+    cnode *target = wk_assign_target(n);
+    if (target && !writes_own(target, def, ref))
+        return false;
+    for (int i = 0; i < n->n_kids; i++)
+        if (!pure_body(w, n->kids[i], def, ref, calls, depth + 1))
+            return false;
+    return true;
+}
+
+static bool pure_call_at(walker *w, cnode *call, CXCursor ref, int calls)
+{
+    if (wk_pure_call(call))
+        return true;
+    CXCursor def = clang_getNullCursor();
+    callee_kind kind = call_classify(w->t, call, &def);
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    if (kind == CALLEE_NONE) {
+        /* CUDA's make_float4 and friends, and constructors, build a value */
+        char *name = cn_spelling(fn);
+        bool maker = name && !strncmp(name, "make_", 5) && !cn_in_main(w->t, fn);
+        free(name);
+        return maker || fn.kind == CXCursor_Constructor;
+    }
+    if (kind != CALLEE_WALK || calls > 4)
+        return false;
+    /* ref is the callee's first parameter where given (call_vector_op_assign) */
+    bool by_ref = !clang_Cursor_isNull(ref);
+    for (int i = 0; i < w->n_pure_seen; i++)
+        if (w->pure_seen[i].by_ref == by_ref && clang_equalCursors(w->pure_seen[i].def, def))
+            return w->pure_seen[i].pure;
+    cnode *root = cn_build(def);
+    bool pure = root && pure_body(w, root, def, ref, calls, 0);
+    cn_free(root);
+    if (w->n_pure_seen < (int)(sizeof w->pure_seen / sizeof w->pure_seen[0]))
+        w->pure_seen[w->n_pure_seen++] = (struct helper_purity){def, by_ref, pure};
+    return pure;
+}
+
+bool call_pure(walker *w, cnode *call, CXCursor ref)
+{
+    return pure_call_at(w, call, ref, 0);
+}
+
+bool call_vector_op_assign(walker *w, cnode *call, CXCursor *param0)
+{
+    if (!call || call->kind != CXCursor_CallExpr || call->n_kids < 2)
+        return false;
+    char *name = cn_spelling(call->cur);
+    bool compound = name && (!strcmp(name, "operator+=") || !strcmp(name, "operator-=") ||
+                             !strcmp(name, "operator*=") || !strcmp(name, "operator/="));
+    free(name);
+    CXCursor def = clang_getNullCursor();
+    if (!compound || call_classify(w->t, call, &def) != CALLEE_WALK ||
+        clang_Cursor_getNumArguments(def) != 2)
+        return false;
+    CXCursor a = clang_Cursor_getArgument(def, 0);
+    CXType at = clang_getCursorType(a);
+    if (at.kind != CXType_LValueReference)
+        return false;
+    CXType rt = clang_getCanonicalType(clang_getPointeeType(at));
+    long long sz = clang_Type_getSizeOf(rt), al = clang_Type_getAlignOf(rt);
+    if (rt.kind != CXType_Record || clang_isConstQualifiedType(rt) || sz <= 0 || sz > 16 ||
+        al != sz)
+        return false;
+    cnode *e = cn_strip(call->kids[0]);
+    if (!e || e->kind != CXCursor_ArraySubscriptExpr ||
+        !clang_equalTypes(clang_getCanonicalType(clang_getCursorType(e->cur)), rt) ||
+        clang_isVolatileQualifiedType(clang_getCursorType(e->cur)) || !call_pure(w, call, a))
+        return false;
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    wk_resolve_lvalue(w, e, &r, 0);
+    bool global = r.space == SP_GLOBAL;
+    wk_lref_free(&r);
+    if (!global)
+        return false;
+    if (param0)
+        *param0 = a;
+    return true;
+}
+
+/* The elements in registers, set aside while a helper that writes no
+ * memory is walked: its body starts with none, what it leaves is dropped
+ * and the caller's come back (nothing it does changes them). */
+typedef struct avail_set {
+    char **avail;
+    struct avail_meta *meta;
+    int n, cap;
+    struct vec_load *vec;
+    int n_vec, cap_vec;
+} avail_set;
+
+static void avail_set_aside(walker *w, avail_set *saved)
+{
+    *saved = (avail_set){w->avail, w->avail_meta, w->n_avail, w->cap_avail,
+                         w->vec,   w->n_vec,      w->cap_vec};
+    w->avail = NULL;
+    w->avail_meta = NULL;
+    w->n_avail = w->cap_avail = 0;
+    w->vec = NULL;
+    w->n_vec = w->cap_vec = 0;
+}
+
+static void avail_restore(walker *w, avail_set *saved)
+{
+    for (int i = 0; i < w->n_avail; i++)
+        free(w->avail[i]);
+    free(w->avail);
+    free(w->avail_meta);
+    for (int i = 0; i < w->n_vec; i++)
+        free(w->vec[i].elem);
+    free(w->vec);
+    w->avail = saved->avail;
+    w->avail_meta = saved->meta;
+    w->n_avail = saved->n;
+    w->cap_avail = saved->cap;
+    w->vec = saved->vec;
+    w->n_vec = saved->n_vec;
+    w->cap_vec = saved->cap_vec;
+}
+
 bool call_walk(walker *w, cnode *call)
 {
     CXCursor def = clang_getNullCursor();
@@ -247,6 +406,8 @@ bool call_walk(walker *w, cnode *call)
     fr.up = w->calls;
     fr.ctx = NULL; /* set once the helper's context exists */
     fr.this_path = object_path(w, call, def);
+    fr.whole_param = clang_getNullCursor();
+    call_vector_op_assign(w, call, &fr.whole_param);
     if (np > 0)
         bind_pointers(w, args, np, def, &fr);
 
@@ -271,12 +432,18 @@ bool call_walk(walker *w, cnode *call)
     rename_locals(w, &cf, short_name);
     free(short_name);
 
+    avail_set kept = {0};
+    bool pure = call_pure(w, call, fr.whole_param);
+    if (pure)
+        avail_set_aside(w, &kept);
     w->f = &cf;
     w->calls = &fr;
     w->n_calls++;
     walk_ctor_inits(w, root);
     w->walk_body(w, root);
     w->n_calls--;
+    if (pure)
+        avail_restore(w, &kept);
     w->calls = fr.up;
     w->f = caller;
     caller->loops = cf.loops;

@@ -54,6 +54,8 @@ static int access_use(walker *w, cnode *n)
     case CXCursor_CompoundAssignOperator:
         return p->n_kids == 2 && p->kids[0] == child ? 3 : 1;
     case CXCursor_CallExpr: {
+        if (p->kids[0] == child && call_vector_op_assign(w, p, NULL))
+            return 3; /* loaded and stored whole here */
         if (call_arg_by_reference(w, p, child))
             return 0; /* the helper's body reads or writes it */
         char *name = cn_spelling(p->cur);
@@ -353,29 +355,12 @@ static loop_frame *hoist_target(walker *w, cnode *n)
  * *impure when s is a call that may write memory. */
 static cnode *store_target(walker *w, cnode *s, bool *impure)
 {
-    cnode *target = NULL;
-    switch (s->kind) {
-    case CXCursor_BinaryOperator:
-        if (clang_getCursorBinaryOperatorKind(s->cur) >= CXBinaryOperator_Assign && s->n_kids == 2)
+    cnode *target = wk_assign_target(s);
+    if (s->kind == CXCursor_CallExpr) {
+        if (call_vector_op_assign(w, s, NULL))
             target = s->kids[0];
-        break;
-    case CXCursor_CompoundAssignOperator:
-        if (s->n_kids == 2)
-            target = s->kids[0];
-        break;
-    case CXCursor_UnaryOperator: {
-        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(s->cur);
-        if ((k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec ||
-             k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PreDec) &&
-            s->n_kids == 1)
-            target = s->kids[0];
-        break;
-    }
-    case CXCursor_CallExpr:
-        *impure = !wk_pure_call(s);
-        break;
-    default:
-        break;
+        else
+            *impure = !call_pure(w, s, clang_getNullCursor());
     }
     cnode *t = target ? cn_strip(target) : NULL;
     return t && is_memory_lvalue(w, t) ? t : NULL;
@@ -551,13 +536,29 @@ static void vec_clear(walker *w)
     w->n_vec = 0;
 }
 
-void wk_avail_clear(walker *w)
+static void vst_clear(walker *w)
+{
+    for (int i = 0; i < w->n_vst; i++)
+        free(w->vst[i].elem);
+    w->n_vst = 0;
+}
+
+/* Forgets the elements in registers; keep_stores keeps the vector stores
+ * (after a plain store, which emit_store set against them). */
+static void avail_clear(walker *w, bool keep_stores)
 {
     for (int i = 0; i < w->n_avail; i++)
         free(w->avail[i]);
     w->n_avail = 0;
     vec_clear(w);
+    if (!keep_stores)
+        vst_clear(w);
     last_store_clear(w);
+}
+
+void wk_avail_clear(walker *w)
+{
+    avail_clear(w, false);
 }
 
 static bool in_texts(char *const *texts, int n, const char *text)
@@ -624,7 +625,15 @@ static void avail_add(walker *w, char *text, cnode *n)
  * them in registers (noalias); every other element may have changed. */
 static void avail_keep_other_restrict(walker *w, CXCursor base)
 {
-    vec_clear(w);
+    int kv = 0;
+    for (int i = 0; i < w->n_vec; i++) {
+        CXCursor b = restrict_base((cnode *)w->vec[i].node);
+        if (!clang_Cursor_isNull(b) && !clang_equalCursors(b, base))
+            w->vec[kv++] = w->vec[i];
+        else
+            free(w->vec[i].elem);
+    }
+    w->n_vec = kv;
     int kept = 0;
     for (int i = 0; i < w->n_avail; i++) {
         CXCursor b = w->avail_meta[i].base;
@@ -658,6 +667,19 @@ static bool plain_global_element(walker *w, cnode *n)
 }
 
 static void store_ran(walker *w);
+
+/* An access through the parameter the caller loads and stores whole. */
+static bool through_whole_param(walker *w, cnode *n)
+{
+    if (!w->calls || clang_Cursor_isNull(w->calls->whole_param))
+        return false;
+    cnode *s = cn_strip(n);
+    for (int depth = 0; s && s->kind == CXCursor_MemberRefExpr && s->n_kids == 1 && depth < 8;
+         depth++)
+        s = cn_strip(s->kids[0]);
+    return s && s->kind == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(s->cur), w->calls->whole_param);
+}
 
 /* The local variable an assignment writes (`acc`, `tmp.x`),
  * where it is one held in registers: a local or parameter of the function
@@ -718,10 +740,12 @@ static void avail_after_write(walker *w, cnode *n)
     long keep = w->last_store;
     char *keep_text = w->last_store_text;
     w->last_store_text = NULL;
+    bool op_assign = n->kind == CXCursor_CallExpr && call_vector_op_assign(w, n, NULL);
     bool assigns =
-        n->n_kids == 2 && (n->kind == CXCursor_CompoundAssignOperator ||
-                           (n->kind == CXCursor_BinaryOperator &&
-                            clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign));
+        op_assign || (n->n_kids == 2 &&
+                      (n->kind == CXCursor_CompoundAssignOperator ||
+                       (n->kind == CXCursor_BinaryOperator &&
+                        clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign)));
     CXCursor written = assigns && !w->n_calls ? restrict_base(n->kids[0]) : clang_getNullCursor();
     CXCursor local = assigns && !w->n_calls ? local_written(w, n->kids[0]) : clang_getNullCursor();
     if (!clang_Cursor_isNull(written)) {
@@ -730,8 +754,11 @@ static void avail_after_write(walker *w, cnode *n)
     } else if (!clang_Cursor_isNull(local)) {
         avail_drop_reading(w, local);
         last_store_clear(w);
+    } else if (n->kind == CXCursor_CallExpr && !op_assign &&
+               call_pure(w, n, clang_getNullCursor())) {
+        /* writes no memory: what is in registers stays */
     } else {
-        wk_avail_clear(w);
+        avail_clear(w, assigns && plain_global_element(w, n->kids[0]));
     }
     /* An assignment reads no memory but what its walk emitted (which ended
      * the last store where it read any): the store may still be
@@ -821,8 +848,149 @@ static void vec_record(walker *w, cnode *n, size_t site)
     w->vec[w->n_vec++] = (vec_load){cn_text_trunc(w->t, e->cur, 200), e, (long)site, field, size};
 }
 
+/* Whether a memory access through n may touch the bytes [lo, hi) of the
+ * element v stored: not when both go through different __restrict__
+ * pointers (noalias), or n reads other bytes of the same element. */
+static bool may_touch(walker *w, cnode *n, const vec_store *v)
+{
+    CXCursor b = restrict_base(n);
+    if (!clang_Cursor_isNull(v->base) && !clang_Cursor_isNull(b) && !clang_equalCursors(v->base, b))
+        return false;
+    int64_t field = 0, size = 0;
+    cnode *e = vector_field(n, &field, &size);
+    if (!e)
+        return true;
+    char *et = cn_text_trunc(w->t, e->cur, 200);
+    bool same = strcmp(et, v->elem) == 0;
+    free(et);
+    int64_t fw = access_width(cn_strip(n));
+    return !same || !(field + fw <= v->lo || field >= v->hi);
+}
+
+/* Before an access through n: the vector stores it may reorder with stop
+ * collecting fields (LLVM's load-store vectorizer moves a store only past
+ * accesses it can tell apart from it). */
+static void vst_drop_touched(walker *w, cnode *n)
+{
+    if (!w->n_vst || !clang_Cursor_isNull(local_written(w, n)))
+        return; /* a local in registers */
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    wk_resolve_lvalue(w, cn_strip(n), &r, 0);
+    space_kind space = r.space;
+    wk_lref_free(&r);
+    if (space == SP_SHARED)
+        return; /* another address space */
+    int kept = 0, tail_of = -1;
+    for (int i = 0; i < w->n_vst; i++) {
+        if (may_touch(w, n, &w->vst[i])) {
+            free(w->vst[i].elem);
+            continue;
+        }
+        if (i == w->vst_tail_of)
+            tail_of = kept;
+        w->vst[kept++] = w->vst[i];
+    }
+    w->n_vst = kept;
+    w->vst_tail_of = tail_of;
+}
+
+static bool aligned_power(int64_t lo, int64_t len, int64_t size)
+{
+    return len > 0 && !(len & (len - 1)) && lo % len == 0 && len <= size;
+}
+
+/* A store to a field of a vector-like element next to fields stored since
+ * control last branched: LLVM's load-store vectorizer writes them with one
+ * st.global.v2/.v4 where the bytes together are a power of two aligned to
+ * their size (`out[i].x = a; out[i].y = b;` on a float2 is one 8-byte
+ * store, a float4's four fields one 16-byte store, three of them an 8-
+ * and a 4-byte one; nvcc 13's PTX). The first site widens; true when n
+ * needs no store of its own. */
+static bool joins_vector_store(walker *w, cnode *n)
+{
+    w->vst_tail_of = -1;
+    int64_t field = 0, size = 0;
+    cnode *e = w->cse_off || w->n_calls ? NULL : vector_field(n, &field, &size);
+    if (!e || !plain_global_element(w, n))
+        return false;
+    int64_t fw = access_width(cn_strip(n));
+    char *et = cn_text_trunc(w->t, e->cur, 200);
+    int at = -1;
+    for (int i = 0; i < w->n_vst && at < 0; i++)
+        if (strcmp(w->vst[i].elem, et) == 0)
+            at = i;
+    free(et);
+    vec_store *v = at >= 0 ? &w->vst[at] : NULL;
+    if (!v || v->site < 0 || (size_t)v->site >= w->u->n_accesses || fw <= 0)
+        return false;
+    mem_access *a = &w->u->accesses[v->site];
+    if (!a->is_store || a->space != SPACE_GLOBAL || a->width != v->hi - v->lo)
+        return false;
+    int64_t lo = v->lo, hi = v->hi;
+    if (v->tail >= 0) {
+        /* the tail's store goes where nothing was emitted after it */
+        if (field != v->tail_hi || v->tail + 1 != (long)w->u->n_accesses ||
+            !aligned_power(lo, field + fw - lo, size))
+            return false;
+        loop_frame *fr = wk_count_frame(w);
+        mem_access *t = &w->u->accesses[v->tail];
+        fr->direct[CNT_GST] -= t->width;
+        fr->direct[CNT_GACC] -= 1;
+        access_free(t);
+        w->u->n_accesses--;
+        v->tail = -1;
+        hi = field + fw;
+    } else if (field == hi || field + fw == lo) {
+        int64_t nlo = field < lo ? field : lo, nhi = field + fw > hi ? field + fw : hi;
+        if (!aligned_power(nlo, nhi - nlo, size)) {
+            if (field == hi)
+                w->vst_tail_of = at;
+            return false;
+        }
+        lo = nlo;
+        hi = nhi;
+    } else {
+        return false;
+    }
+    expr *start = expr_binary(OP_SUB, a->byte_offset, expr_const(v->lo - lo));
+    a->byte_offset = expr_simplify(start);
+    expr_free(start);
+    wk_add_count(w, CNT_GST, (hi - lo) - a->width);
+    a->width = (int)(hi - lo);
+    v->lo = lo;
+    v->hi = hi;
+    last_store_clear(w); /* the widened store is no longer one field's */
+    return true;
+}
+
+/* After the store of n was emitted as site `site`: a field its neighbours
+ * may join. */
+static void vst_record(walker *w, cnode *n, size_t site)
+{
+    int64_t field = 0, size = 0;
+    cnode *e = w->cse_off || w->n_calls ? NULL : vector_field(n, &field, &size);
+    if (!e || site + 1 != w->u->n_accesses || !w->u->accesses[site].is_store ||
+        w->u->accesses[site].space != SPACE_GLOBAL)
+        return;
+    if (w->n_vst == w->cap_vst) {
+        w->cap_vst = w->cap_vst ? 2 * w->cap_vst : 8;
+        w->vst = xrealloc(w->vst, (size_t)w->cap_vst * sizeof *w->vst);
+    }
+    int64_t fw = access_width(cn_strip(n));
+    if (w->vst_tail_of >= 0 && w->vst_tail_of < w->n_vst) {
+        w->vst[w->vst_tail_of].tail = (long)site;
+        w->vst[w->vst_tail_of].tail_hi = field + fw;
+        w->vst_tail_of = -1;
+        return;
+    }
+    w->vst[w->n_vst++] = (vec_store){
+        cn_text_trunc(w->t, e->cur, 200), restrict_base(n), (long)site, field, field + fw, -1, 0};
+}
+
 static void emit_load(walker *w, cnode *n)
 {
+    if (through_whole_param(w, n))
+        return;
     char *text = NULL;
     if (!w->n_calls && plain_global_element(w, n)) {
         text = cn_text_trunc(w->t, cn_strip(n)->cur, 200);
@@ -854,6 +1022,7 @@ static void emit_load(walker *w, cnode *n)
         fr->entry_avail[fr->n_entry_avail++] = xstrdup(text);
     }
     last_store_clear(w); /* the load may read what it stored */
+    vst_drop_touched(w, n);
     size_t site = w->u->n_accesses;
     wk_emit_access(w, n, false);
     if (text && level == w->f->n_loops)
@@ -895,9 +1064,15 @@ static void emit_store(walker *w, cnode *n)
     free(w->pending_text);
     w->pending_text = NULL;
     w->pending_store = -1;
-    if (emit_sunk_store(w, n))
+    if (through_whole_param(w, n))
         return;
+    if (emit_sunk_store(w, n) || joins_vector_store(w, n))
+        return;
+    vst_drop_touched(w, n);
+    size_t site = w->u->n_accesses;
     int pieces = wk_emit_access(w, n, true);
+    if (pieces == 1)
+        vst_record(w, n, site);
     if (pieces == 1 && !w->n_calls && !w->cse_off && plain_global_element(w, n)) {
         w->pending_store = (long)w->u->n_accesses - 1;
         w->pending_text = cn_text_trunc(w->t, cn_strip(n)->cur, 200);
@@ -920,6 +1095,7 @@ static void store_ran(walker *w)
         memmove(dead, dead + 1, (u->n_accesses - (size_t)i - 1) * sizeof *dead);
         u->n_accesses--;
         vec_clear(w); /* the sites after it moved */
+        vst_clear(w);
         w->pending_store--;
     }
     last_store_clear(w);

@@ -508,3 +508,25 @@ bool wk_pure_call(cnode *n)
     free(name);
     return pure;
 }
+
+cnode *wk_assign_target(cnode *n)
+{
+    switch (n->kind) {
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+        return k >= CXBinaryOperator_Assign && k != CXBinaryOperator_Comma && n->n_kids == 2
+                   ? n->kids[0]
+                   : NULL;
+    }
+    case CXCursor_CompoundAssignOperator:
+        return n->n_kids == 2 ? n->kids[0] : NULL;
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
+        bool step = k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec ||
+                    k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PreDec;
+        return step && n->n_kids == 1 ? n->kids[0] : NULL;
+    }
+    default:
+        return NULL;
+    }
+}

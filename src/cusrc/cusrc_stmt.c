@@ -814,6 +814,7 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
     w.variant = variant;
     w.call_budget = CALL_BUDGET;
     w.last_store = w.pending_store = -1;
+    w.vst_tail_of = -1;
     cusrc_variant *var = &t->u->variants[variant];
     w.kname = var->name;
     cnode *root = cn_build(fn);
@@ -865,6 +866,7 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
     free(w.avail);
     free(w.avail_meta);
     free(w.vec);
+    free(w.vst);
     for (int i = 0; i < w.n_entry_avail; i++)
         free(w.entry_avail[i]);
     free(w.entry_avail);

@@ -54,6 +54,10 @@ typedef struct call_frame {
      * on a `LOAD load` parameter): the parameter's name, which its members
      * read through `this` are fields of. NULL otherwise. */
     char *this_path;
+    /* A reference parameter whose fields the caller loads and stores whole
+     * (call_vector_op_assign): the body's accesses through it are not its
+     * own. Null otherwise. */
+    CXCursor whole_param;
     struct call_frame *up;
 } call_frame;
 
@@ -72,6 +76,17 @@ typedef struct vec_load {
     int64_t field;            /* offset of the field that load read */
     int64_t size;             /* the element's bytes */
 } vec_load;
+
+typedef struct vec_store {
+    char *elem;     /* the element's text */
+    CXCursor base;  /* the __restrict__ pointer it is stored through, or null */
+    long site;      /* the store's index in the unit's accesses */
+    int64_t lo, hi; /* the bytes of the element its fields stored so far */
+    /* The last access emitted: the next field's own store, while lo..hi
+     * and it are no power of two together (a float4's z); -1: none. */
+    long tail;
+    int64_t tail_hi;
+} vec_store;
 
 typedef struct walker {
     /* The walkers above cusrc_call.c (cusrc_expr.c, cusrc_stmt.c). */
@@ -122,6 +137,19 @@ typedef struct walker {
      * a load of another field joins that load (cusrc_expr.c). */
     struct vec_load *vec;
     int n_vec, cap_vec;
+    /* Elements of vector-like records a field of which was stored since
+     * control last branched, with nothing since that may read or write it:
+     * a store to the next field joins that store (cusrc_expr.c). */
+    struct vec_store *vst;
+    int n_vst, cap_vst;
+    int vst_tail_of; /* the vst the next store recorded is the tail of; -1 none */
+    /* Helpers found to write no memory or not (call_pure). */
+    struct helper_purity {
+        CXCursor def;
+        bool by_ref; /* writes through its first parameter allowed */
+        bool pure;
+    } pure_seen[32];
+    int n_pure_seen;
     /* avail as a loop statement found it, for the loop's frame. */
     char **entry_avail;
     int n_entry_avail;
@@ -187,6 +215,8 @@ void wk_incomplete(walker *w, const char *fmt, ...) __attribute__((format(printf
 /* ---- cusrc_ops.c ---- */
 bool wk_in_list(const char *s, const char *const *l);
 bool wk_pure_call(cnode *n); /* a math function without side effects */
+/* What an assignment, compound assignment, ++ or -- writes; NULL otherwise. */
+cnode *wk_assign_target(cnode *n);
 bool wk_folds(walker *w, cnode *n, int depth);
 void wk_count_ops(walker *w, cnode *n);
 
@@ -195,6 +225,16 @@ void wk_count_ops(walker *w, cnode *n);
  * (arguments first, then the body with the parameters bound). False when
  * the call is not one to walk (an intrinsic, a library function). */
 bool call_walk(walker *w, cnode *call);
+/* Whether a call writes no memory (but through the reference parameter
+ * `ref` of its callee, where not null) and calls nothing that may: a math
+ * function, a CUDA make_ or constructor, or a helper of the project whose
+ * body writes only its locals (helper_math.h's vector operators). LLVM
+ * inlines such a call and keeps values in registers across it. */
+bool call_pure(walker *w, cnode *call, CXCursor ref);
+/* `out[i] -= v` through a helper's `operator-=(float4 &a, float4 b)` on a
+ * global element of a vector-like record, the operator writing nothing but
+ * a: the element is loaded and stored whole at the call (param0: a). */
+bool call_vector_op_assign(walker *w, cnode *call, CXCursor *param0);
 
 /* ---- cusrc_expr.c ---- */
 void wk_walk_expr(walker *w, cnode *n);
