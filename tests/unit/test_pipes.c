@@ -1,11 +1,14 @@
 /* test_pipes: which pipe each instruction issues to, against what Nsight
  * Compute measured on an H200, and the clocks a scheduler spends on a mix.
- * tests/pipes_xu.py checks the XU table below against its recording. */
+ * tests/pipes_xu.py and tests/pipes_probe.py check the tables below against
+ * their recordings. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -82,6 +85,100 @@ static void test_xu_as_measured(void **state)
         for (char *op = strtok(one, " "); op; op = strtok(NULL, " "))
             sass += ptxcost_sass_per_ptx(op);
         assert_float_equal(sum, sass, 1e-12);
+    }
+}
+
+/* Warp instructions on each pipe per copy of a PTX instruction (or of
+ * the instructions named, where a probe's separator did not fold away),
+ * Nsight Compute on an H200: tests/data/pipeprobe (scripts/pipeprobe;
+ * tests/pipes_probe.py checks every row against the recording). `known`
+ * names where gpulint's count or pipe differs, and why. */
+static const struct {
+    const char *probe, *ptx;
+    double all, alu, heavy, fp64, xu;
+    const char *known;
+} measured_pipes[] = {
+    {"add_s32", "add.s32 xor.b32", 2, 1, 1, 0, 0, NULL}, /* IMAD.IADD beside the LOP3s */
+    {"sub_s32", "sub.s32 xor.b32", 2, 1, 1, 0, 0, NULL},
+    {"add_s32_mul", "add.s32", 0, 0, 0, 0, 0, "fuses into the IMAD after it"},
+    {"shl_b32", "shl.b32", 1, 1, 0, 0, 0, NULL},
+    {"shr_u32", "shr.u32", 1, 1, 0, 0, 0, NULL},
+    {"shr_s32", "shr.s32", 1, 1, 0, 0, 0, NULL},
+    {"and_b32", "and.b32", 1, 1, 0, 0, 0, NULL},
+    {"or_b32", "or.b32", 1, 1, 0, 0, 0, NULL},
+    {"xor_b32", "xor.b32", 1, 1, 0, 0, 0, NULL},
+    {"not_b32", "not.b32", 1, 1, 0, 0, 0, NULL},
+    {"lop3_b32", "lop3.b32", 1, 1, 0, 0, 0, NULL},
+    {"shf_l_wrap_b32", "shf.l.wrap.b32", 1, 1, 0, 0, 0, NULL},
+    {"prmt_b32", "prmt.b32", 1, 1, 0, 0, 0, NULL},
+    {"bfe_u32", "bfe.u32", 2, 2, 0, 0, 0, "two ALU instructions; counted as one"},
+    {"min_s32", "min.s32", 1, 1, 0, 0, 0, NULL},
+    {"max_u32", "max.u32", 1, 1, 0, 0, 0, NULL},
+    {"abs_s32", "abs.s32 xor.b32", 2, 2, 0, 0, 0, NULL},
+    {"neg_s32", "neg.s32 xor.b32", 2, 1, 1, 0, 0,
+     "IMAD.IADD or IADD3 like an add; counted on the ALU"},
+    {"mul_lo_s32", "mul.lo.s32", 1, 0, 1, 0, 0, NULL},
+    {"mul_hi_s32", "mul.hi.s32", 1, 0, 1, 0, 0, NULL},
+    {"mad_lo_s32", "mad.lo.s32", 1, 0, 1, 0, 0, NULL},
+    {"popc_b32", "popc.b32", 1, 0, 0, 0, 1, NULL},
+    {"clz_b32", "clz.b32", 2, 1, 0, 0, 1, "FLO and an add; counted as one FLO"},
+    {"brev_b32", "brev.b32", 1, 0, 0, 0, 1, NULL},
+    {"setp_selp_s32", "setp.lt.s32 selp.s32", 1, 1, 0, 0, 0,
+     "the pair is one IMNMX; counted as two"},
+    {"cvt_f32_s32_rt", "cvt.rn.f32.s32 cvt.rzi.s32.f32", 2, 1, 0, 0, 1, NULL},
+    {"add_s64", "add.s64 xor.b64", 4, 3, 1, 0, 0,
+     "a 64-bit add and xor are two SASS each; counted as one"},
+    {"sub_s64", "sub.s64 xor.b64", 4, 3, 1, 0, 0, "as add_s64"},
+    {"shl_b64", "shl.b64", 2, 2, 0, 0, 0, NULL},
+    {"add_f32", "add.f32", 1, 0, 0, 0, 0, NULL}, /* FMA-lite */
+    {"mul_f32", "mul.f32", 1, 0, 0, 0, 0, NULL},
+    {"fma_rn_f32", "fma.rn.f32", 1, 0, 0, 0, 0, NULL},
+    {"min_f32", "min.f32", 1, 1, 0, 0, 0, NULL},
+    {"max_f32", "max.f32", 1, 1, 0, 0, 0, NULL},
+    {"setp_selp_f32", "setp.lt.f32 selp.f32", 2, 2, 0, 0, 0, NULL},
+    {"cvt_rni_f32", "cvt.rni.f32.f32", 1, 0, 0, 0, 1, NULL},
+    {"add_f64", "add.f64", 1, 0, 0, 1, 0, NULL},
+    {"fma_rn_f64", "fma.rn.f64", 1, 0, 0, 1, 0, NULL},
+    {"min_f64", "min.f64", 8, 3.5, 3.5, 1, 0, "eight SASS (NaN handling); counted as one"},
+    {"setp_selp_f64", "setp.lt.f64 selp.f64", 3, 2, 0, 1, 0,
+     "selp.f64 is two SELs; counted as one"},
+};
+
+/* Whether gpulint's pipes for the row's instructions agree with the
+ * measurement: the totals, XU and FP64 exactly; the integer pipes
+ * together, and each where no instruction may go to either. */
+static bool pipes_agree(int row)
+{
+    char ops[96];
+    snprintf(ops, sizeof ops, "%s", measured_pipes[row].ptx);
+    double got[PIPES_N] = {0};
+    for (char *op = strtok(ops, " "); op; op = strtok(NULL, " "))
+        pipes_add(IMIX_PTX, op, ptxcost_sass_per_ptx(op), got);
+    double all = 0;
+    for (int p = 0; p < PIPES_N; p++)
+        all += got[p];
+    double alu = measured_pipes[row].alu, heavy = measured_pipes[row].heavy;
+    double lite =
+        measured_pipes[row].all - alu - heavy - measured_pipes[row].fp64 - measured_pipes[row].xu;
+    double either = got[PIPES_ALU_OR_HEAVY];
+    bool placed = either > 0 ? alu >= got[PIPES_ALU] && heavy >= got[PIPES_FMA_HEAVY]
+                             : alu == got[PIPES_ALU] && heavy == got[PIPES_FMA_HEAVY];
+    return all == measured_pipes[row].all && got[PIPES_XU] == measured_pipes[row].xu &&
+           got[PIPES_FP64] == measured_pipes[row].fp64 &&
+           got[PIPES_ALU] + got[PIPES_FMA_HEAVY] + either == alu + heavy && placed &&
+           got[PIPES_OTHER] == lite;
+}
+
+static void test_pipes_as_measured(void **state)
+{
+    (void)state;
+    for (int i = 0; i < (int)(sizeof measured_pipes / sizeof measured_pipes[0]); i++) {
+        bool agree = pipes_agree(i);
+        if (!measured_pipes[i].known && !agree)
+            fail_msg("%s: gpulint's pipes differ from the measured ones", measured_pipes[i].probe);
+        if (measured_pipes[i].known && agree)
+            fail_msg("%s: now as measured; drop its note (%s)", measured_pipes[i].probe,
+                     measured_pipes[i].known);
     }
 }
 
@@ -190,9 +287,8 @@ static void test_issue_clocks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_xu_as_measured),
-        cmocka_unit_test(test_classes),
-        cmocka_unit_test(test_divisor_setup),
+        cmocka_unit_test(test_xu_as_measured),    cmocka_unit_test(test_classes),
+        cmocka_unit_test(test_pipes_as_measured), cmocka_unit_test(test_divisor_setup),
         cmocka_unit_test(test_issue_clocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
