@@ -30,7 +30,7 @@ check(len(measured) == len(OPS), f"{len(measured)} of gen.py's {len(OPS)} probes
 
 src = open(os.path.join(ROOT, "tests", "unit", "test_pipes.c")).read()
 row_re = (r'\{"(\w+)", "([a-z0-9. ]+)", ([0-9.]+), ([0-9.]+), ([0-9.]+), ([0-9.]+), '
-          r'([0-9.]+), (?:NULL|"[^"]*")\}')
+          r'([0-9.]+),\s*(?:NULL|"[^"]*")\s*\}')
 rows = {m[0]: (m[1], [float(x) for x in m[2:]]) for m in re.findall(row_re, src)}
 check(len(rows) >= 30, f"{len(rows)} rows in test_pipes.c's measured_pipes")
 

@@ -113,7 +113,8 @@ static pipes_pipe ptx_pipe(const ptxop *s)
     /* a 32-bit add or left shift: IADD3 or IMAD.IADD, SHF or IMAD.SHL */
     bool narrow = s->n > 1 && !is64(s->p[s->n - 1]);
     if (narrow && k == PTXOP_INT &&
-        (strcmp(m, "add") == 0 || strcmp(m, "sub") == 0 || strcmp(m, "shl") == 0))
+        (strcmp(m, "add") == 0 || strcmp(m, "sub") == 0 || strcmp(m, "neg") == 0 ||
+         strcmp(m, "shl") == 0))
         return PIPES_ALU_OR_HEAVY;
     if (in_list(m, logic))
         return PIPES_ALU;
@@ -170,6 +171,21 @@ void pipes_add(imix_level level, const char *op, double count, double out[PIPES_
         double xu = fmin(count, divide && k == PTXOP_FLOAT && strstr(op, ".rn.") ? 2 : 1);
         out[PIPES_XU] += xu;
         out[k == PTXOP_F64 ? PIPES_FP64 : PIPES_OTHER] += count - xu;
+        return;
+    }
+    if (strcmp(m, "clz") == 0) {
+        /* FLO, and an add for 31 minus its result */
+        double xu = fmin(1, count);
+        out[PIPES_XU] += xu;
+        out[PIPES_ALU] += count - xu;
+        return;
+    }
+    if (strcmp(m, "min") == 0 && k == PTXOP_F64) {
+        /* a DSETP, the rest integer tests and selects for NaNs, evenly
+         * on the two integer pipes (tests/data/pipeprobe) */
+        double fp64 = fmin(1, count);
+        out[PIPES_FP64] += fp64;
+        integer_sequence(count - fp64, out);
         return;
     }
     if (divide && k == PTXOP_INT) {

@@ -20,10 +20,26 @@ static const struct {
     {"rcp.rn.f64", 9},     {"sqrt.rn.f64", 16},   {"rsqrt.approx.f64", 12},
 };
 
+/* Per copy of each probe's smsp__inst_executed with a separator ptxas
+ * cannot fold into the chain (tests/data/pipeprobe; scripts/pipeprobe/
+ * table.py): selp.f64 is its pair with setp.lt.f64 (3) less the DSETP. */
+static const struct {
+    const char *op;
+    double sass;
+} measured_pipeprobe[] = {
+    {"bfe.u32", 2},
+    {"clz.b32", 2},
+    {"min.f64", 8},
+    {"selp.f64", 2},
+};
+
 double ptxcost_sass_per_ptx(const char *op)
 {
     for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++)
         if (!strcmp(op, measured[i].op))
             return measured[i].sass;
+    for (size_t i = 0; i < sizeof measured_pipeprobe / sizeof measured_pipeprobe[0]; i++)
+        if (!strcmp(op, measured_pipeprobe[i].op))
+            return measured_pipeprobe[i].sass;
     return 1;
 }

@@ -5,8 +5,9 @@
  * instructions, a 64-bit one a call of 70-88, an IEEE float division
  * MUFU.RCP, FCHK, five FFMAs and a branch. Measured on an H200 (sm_90,
  * CUDA 13.0) under Nsight Compute with scripts/ptxprobe, recorded in
- * tests/data/ptxprobe; tests/ptxcost.py checks the table against the
- * recording. The fast path is what is counted (a divisor of 1, values near
+ * tests/data/ptxprobe (tests/ptxcost.py checks the table against the
+ * recording), and with scripts/pipeprobe, whose chains ptxas cannot fold
+ * (tests/data/pipeprobe; tests/unit/test_pipes.c). The fast path is what is counted (a divisor of 1, values near
  * 1.5): the slow paths for denormals and overflow run rarely. Pure. */
 #ifndef GPULINT_PTXCOST_H
 #define GPULINT_PTXCOST_H
