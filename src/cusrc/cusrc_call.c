@@ -225,26 +225,56 @@ static bool writes_own(cnode *t, CXCursor def, CXCursor ref)
            !cn_has_attr(d, CXCursor_CUDASharedAttr);
 }
 
-static bool pure_call_at(walker *w, cnode *call, CXCursor ref, int calls);
+/* A variable of file scope named as itself (`calls`, `&calls`): an
+ * object no __restrict__ pointer's element can be (C11 6.7.3.1: an object
+ * reached through a restrict pointer is reached through it alone). */
+static bool named_global(cnode *t)
+{
+    t = cn_strip_casts(cn_strip(t));
+    if (t && t->kind == CXCursor_UnaryOperator && t->n_kids == 1 &&
+        clang_getCursorUnaryOperatorKind(t->cur) == CXUnaryOperator_AddrOf)
+        t = cn_strip_casts(cn_strip(t->kids[0]));
+    if (!t || t->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor d = clang_getCursorReferenced(t->cur);
+    return d.kind == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 1 &&
+           clang_getCursorSemanticParent(d).kind != CXCursor_FunctionDecl &&
+           !call_is_reference(clang_getCursorType(d)) &&
+           clang_getCanonicalType(clang_getCursorType(d)).kind != CXType_Pointer;
+}
 
-/* calls: how many helpers deep the body is. */
-static bool pure_body(walker *w, cnode *n, CXCursor def, CXCursor ref, int calls, int depth)
+/* An atomic on a named variable of file scope (`atomicAdd(&calls, 1)`). */
+static bool atomic_on_named(cnode *call)
+{
+    char *name = cn_spelling(call->cur);
+    bool atomic = name && !strncmp(name, "atomic", 6);
+    free(name);
+    return atomic && call->n_kids >= 2 && named_global(call->kids[1]);
+}
+
+static bool pure_call_at(walker *w, cnode *call, CXCursor ref, bool named, int calls);
+
+/* calls: how many helpers deep the body is; named: writes to variables of
+ * file scope allowed. */
+static bool pure_body(walker *w, cnode *n, CXCursor def, CXCursor ref, bool named, int calls,
+                      int depth)
 {
     if (depth > 64)
         return false;
     if (n->kind == CXCursor_AsmStmt ||
-        (n->kind == CXCursor_CallExpr && !pure_call_at(w, n, clang_getNullCursor(), calls + 1)))
+        (n->kind == CXCursor_CallExpr && !(named && atomic_on_named(n)) &&
+         !pure_call_at(w, n, clang_getNullCursor(), named, calls + 1)))
         return false;
     cnode *target = wk_assign_target(n);
-    if (target && !writes_own(target, def, ref))
+    if (target && !writes_own(target, def, ref) && !(named && named_global(target)))
         return false;
     for (int i = 0; i < n->n_kids; i++)
-        if (!pure_body(w, n->kids[i], def, ref, calls, depth + 1))
+        if (!pure_body(w, n->kids[i], def, ref, named, calls, depth + 1))
             return false;
     return true;
 }
 
-static bool pure_call_at(walker *w, cnode *call, CXCursor ref, int calls)
+static bool pure_call_at(walker *w, cnode *call, CXCursor ref, bool named, int calls)
 {
     if (wk_pure_call(call))
         return true;
@@ -263,19 +293,20 @@ static bool pure_call_at(walker *w, cnode *call, CXCursor ref, int calls)
     /* ref is the callee's first parameter where given (call_vector_op_assign) */
     bool by_ref = !clang_Cursor_isNull(ref);
     for (int i = 0; i < w->n_pure_seen; i++)
-        if (w->pure_seen[i].by_ref == by_ref && clang_equalCursors(w->pure_seen[i].def, def))
+        if (w->pure_seen[i].by_ref == by_ref && w->pure_seen[i].named == named &&
+            clang_equalCursors(w->pure_seen[i].def, def))
             return w->pure_seen[i].pure;
     cnode *root = cn_build(def);
-    bool pure = root && pure_body(w, root, def, ref, calls, 0);
+    bool pure = root && pure_body(w, root, def, ref, named, calls, 0);
     cn_free(root);
     if (w->n_pure_seen < (int)(sizeof w->pure_seen / sizeof w->pure_seen[0]))
-        w->pure_seen[w->n_pure_seen++] = (struct helper_purity){def, by_ref, pure};
+        w->pure_seen[w->n_pure_seen++] = (struct helper_purity){def, by_ref, named, pure};
     return pure;
 }
 
 bool call_pure(walker *w, cnode *call, CXCursor ref)
 {
-    return pure_call_at(w, call, ref, 0);
+    return pure_call_at(w, call, ref, false, 0);
 }
 
 bool call_vector_op_assign(walker *w, cnode *call, CXCursor *param0)
@@ -302,7 +333,11 @@ bool call_vector_op_assign(walker *w, cnode *call, CXCursor *param0)
     cnode *e = cn_strip(call->kids[0]);
     if (!e || e->kind != CXCursor_ArraySubscriptExpr ||
         !clang_equalTypes(clang_getCanonicalType(clang_getCursorType(e->cur)), rt) ||
-        clang_isVolatileQualifiedType(clang_getCursorType(e->cur)) || !call_pure(w, call, a))
+        clang_isVolatileQualifiedType(clang_getCursorType(e->cur)))
+        return false;
+    /* An element of a __restrict__ pointer is no variable the operator
+     * names: nvcc keeps it in a register across an atomic on a counter. */
+    if (!call_pure(w, call, a) && !(wk_restrict_element(e) && pure_call_at(w, call, a, true, 0)))
         return false;
     lref r = {SP_NONE, -1, NULL, NULL, NULL};
     wk_resolve_lvalue(w, e, &r, 0);

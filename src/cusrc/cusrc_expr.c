@@ -389,19 +389,6 @@ static bool writes_only(walker *w, cnode *s, const char *text, int depth)
     return true;
 }
 
-/* A subscript of a pointer declared __restrict__: only it reaches the
- * element, so no other pointer's load or store can change it. */
-static bool restrict_element(const cnode *t)
-{
-    if (!t || t->kind != CXCursor_ArraySubscriptExpr || t->n_kids != 2)
-        return false;
-    const cnode *b = cn_strip_casts((cnode *)t->kids[0]);
-    if (!b || b->kind != CXCursor_DeclRefExpr)
-        return false;
-    CXType pt = clang_getCanonicalType(clang_getCursorType(clang_getCursorReferenced(b->cur)));
-    return pt.kind == CXType_Pointer && clang_isRestrictQualifiedType(pt);
-}
-
 /* The element an access names, to tell it apart from others. */
 typedef struct element {
     const char *text;
@@ -471,7 +458,7 @@ static bool stores_promotable(walker *w, cnode *s, cnode *loop, int depth)
         return false;
     bool impure = false;
     cnode *t = store_target(w, s, &impure);
-    if (impure || (t && (!restrict_element(t) || !invariant_in(w, t->kids[0], loop, 0) ||
+    if (impure || (t && (!wk_restrict_element(t) || !invariant_in(w, t->kids[0], loop, 0) ||
                          !invariant_in(w, t->kids[1], loop, 0))))
         return false;
     for (int i = 0; i < s->n_kids; i++)
@@ -494,7 +481,7 @@ static int element_loops(walker *w, cnode *n, bool store)
     if (w->n_calls || !f->n_loops || s->kind != CXCursor_ArraySubscriptExpr || s->n_kids != 2)
         return f->n_loops;
     char *text = cn_text_trunc(w->t, s->cur, 200);
-    bool promotable = restrict_element(s);
+    bool promotable = wk_restrict_element(s);
     element e = {text, {SP_NONE, -1, NULL, NULL, NULL}, access_width(s)};
     if (promotable)
         wk_resolve_lvalue(w, s, &e.at, 0);
@@ -590,8 +577,8 @@ static cnode *member_subscript(cnode *s)
 static CXCursor restrict_base(cnode *n)
 {
     cnode *s = n ? member_subscript(cn_strip(n)) : NULL;
-    return s && restrict_element(s) ? clang_getCursorReferenced(cn_strip_casts(s->kids[0])->cur)
-                                    : clang_getNullCursor();
+    return s && wk_restrict_element(s) ? clang_getCursorReferenced(cn_strip_casts(s->kids[0])->cur)
+                                       : clang_getNullCursor();
 }
 
 /* Whether expression n reads variable d, however its text spells it (a
@@ -708,6 +695,27 @@ static CXCursor local_written(walker *w, cnode *target)
     return d;
 }
 
+/* Whether bytes [a, a + alen) and [b, b + blen) of two elements of one
+ * size never overlap: each element is aligned to its size (CUDA faults on
+ * a misaligned access), so any two of them, through any pointers, lie a
+ * multiple of the size apart, and different bytes within one size stay
+ * apart (LLVM's load-store vectorizer merges `out[i].x = in[i].x; out[i].y
+ * = in[i].y;` on plain double2 pointers: nvcc 13's PTX). */
+static bool modulo_apart(int64_t a, int64_t alen, int64_t b, int64_t blen)
+{
+    return a >= 0 && b >= 0 && alen > 0 && blen > 0 && (a + alen <= b || b + blen <= a);
+}
+
+/* The bytes [lo, lo + len) of an element of at most 16 bytes as a mask. */
+static uint32_t byte_mask(int64_t lo, int64_t len)
+{
+    if (lo < 0 || len <= 0 || lo + len > 16)
+        return 0xffff;
+    return (uint32_t)(((1u << len) - 1u) << lo);
+}
+
+static cnode *vector_field(cnode *n, int64_t *field, int64_t *size);
+
 /* After a write to local variable d: memory is as it was; only the
  * elements whose address reads d may now be others. */
 static void avail_drop_reading(walker *w, CXCursor d)
@@ -733,10 +741,40 @@ static void avail_drop_reading(walker *w, CXCursor d)
     w->n_vec = kv;
 }
 
+/* Before a store to target, a field of a vector-like element: the wide
+ * loads of elements of its size move out of w->vec into *out, with the
+ * bytes it may write marked (none where both go through different
+ * __restrict__ pointers); their other fields may still join them. */
+static int vec_set_apart(walker *w, cnode *target, vec_load **out)
+{
+    int64_t field = 0, size = 0;
+    if (!vector_field(target, &field, &size))
+        return 0;
+    uint32_t bytes = byte_mask(field, access_width(cn_strip(target)));
+    CXCursor base = restrict_base(target);
+    int n = 0, kept = 0;
+    for (int i = 0; i < w->n_vec; i++) {
+        vec_load v = w->vec[i];
+        if (v.size != size) {
+            w->vec[kept++] = v;
+            continue;
+        }
+        CXCursor b = restrict_base((cnode *)v.node);
+        if (clang_Cursor_isNull(base) || clang_Cursor_isNull(b) || clang_equalCursors(b, base))
+            v.clobbered |= bytes;
+        *out = xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+        (*out)[n++] = v;
+    }
+    w->n_vec = kept;
+    return n;
+}
+
 /* After a write: an element stored stays in its register; everything
  * else may have changed. */
 static void avail_after_write(walker *w, cnode *n)
 {
+    for (int i = 0; i < w->n_vst; i++)
+        w->vst[i].fresh = false;
     long keep = w->last_store;
     char *keep_text = w->last_store_text;
     w->last_store_text = NULL;
@@ -746,6 +784,10 @@ static void avail_after_write(walker *w, cnode *n)
                       (n->kind == CXCursor_CompoundAssignOperator ||
                        (n->kind == CXCursor_BinaryOperator &&
                         clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign)));
+    vec_load *apart = NULL;
+    int n_apart = 0;
+    if (assigns && !op_assign && !w->n_calls)
+        n_apart = vec_set_apart(w, n->kids[0], &apart);
     CXCursor written = assigns && !w->n_calls ? restrict_base(n->kids[0]) : clang_getNullCursor();
     CXCursor local = assigns && !w->n_calls ? local_written(w, n->kids[0]) : clang_getNullCursor();
     if (!clang_Cursor_isNull(written)) {
@@ -760,6 +802,14 @@ static void avail_after_write(walker *w, cnode *n)
     } else {
         avail_clear(w, assigns && plain_global_element(w, n->kids[0]));
     }
+    for (int i = 0; i < n_apart; i++) {
+        if (w->n_vec == w->cap_vec) {
+            w->cap_vec = w->cap_vec ? 2 * w->cap_vec : 8;
+            w->vec = xrealloc(w->vec, (size_t)w->cap_vec * sizeof *w->vec);
+        }
+        w->vec[w->n_vec++] = apart[i];
+    }
+    free(apart);
     /* An assignment reads no memory but what its walk emitted (which ended
      * the last store where it read any): the store may still be
      * overwritten. A call may read anything. */
@@ -819,6 +869,8 @@ static bool joins_vector_load(walker *w, cnode *n)
         if (strcmp(v->elem, et) != 0 || v->site < 0 || (size_t)v->site >= w->u->n_accesses)
             continue;
         free(et);
+        if (v->clobbered & byte_mask(field, access_width(cn_strip(n))))
+            return false; /* a store between may have written these bytes */
         mem_access *a = &w->u->accesses[v->site];
         if (a->width < v->size) {
             expr *start = expr_binary(OP_SUB, a->byte_offset, expr_const(v->field));
@@ -845,7 +897,8 @@ static void vec_record(walker *w, cnode *n, size_t site)
         w->cap_vec = w->cap_vec ? 2 * w->cap_vec : 8;
         w->vec = xrealloc(w->vec, (size_t)w->cap_vec * sizeof *w->vec);
     }
-    w->vec[w->n_vec++] = (vec_load){cn_text_trunc(w->t, e->cur, 200), e, (long)site, field, size};
+    w->vec[w->n_vec++] =
+        (vec_load){cn_text_trunc(w->t, e->cur, 200), e, (long)site, field, size, 0};
 }
 
 /* Whether a memory access through n may touch the bytes [lo, hi) of the
@@ -860,11 +913,44 @@ static bool may_touch(walker *w, cnode *n, const vec_store *v)
     cnode *e = vector_field(n, &field, &size);
     if (!e)
         return true;
+    int64_t fw = access_width(cn_strip(n));
+    if (size == v->size && modulo_apart(field, fw, v->lo, v->hi - v->lo))
+        return false;
     char *et = cn_text_trunc(w->t, e->cur, 200);
     bool same = strcmp(et, v->elem) == 0;
     free(et);
-    int64_t fw = access_width(cn_strip(n));
     return !same || !(field + fw <= v->lo || field >= v->hi);
+}
+
+/* Whether an access through n may reach global memory: not a local in
+ * registers, not shared memory (another address space). */
+static bool beside_global(walker *w, cnode *n)
+{
+    if (!clang_Cursor_isNull(local_written(w, n)))
+        return false;
+    lref r = {SP_NONE, -1, NULL, NULL, NULL};
+    wk_resolve_lvalue(w, cn_strip(n), &r, 0);
+    space_kind space = r.space;
+    wk_lref_free(&r);
+    return space != SP_SHARED;
+}
+
+/* Whether the value an assignment stores reads or writes memory that may
+ * touch v, or calls what may: the store of that value then comes after
+ * it, and v's store cannot be moved down to it. */
+static bool value_touches(walker *w, cnode *s, const vec_store *v, int depth)
+{
+    if (!s || depth > 64)
+        return s != NULL;
+    if (s->kind == CXCursor_CallExpr && !wk_pure_call(s) && !call_pure(w, s, clang_getNullCursor()))
+        return true;
+    if (cn_is_expr(s) && is_memory_lvalue(w, s) && access_use(w, s) && beside_global(w, s) &&
+        may_touch(w, s, v))
+        return true;
+    for (int i = 0; i < s->n_kids; i++)
+        if (value_touches(w, s->kids[i], v, depth + 1))
+            return true;
+    return false;
 }
 
 /* Before an access through n: the vector stores it may reorder with stop
@@ -872,17 +958,11 @@ static bool may_touch(walker *w, cnode *n, const vec_store *v)
  * accesses it can tell apart from it). */
 static void vst_drop_touched(walker *w, cnode *n)
 {
-    if (!w->n_vst || !clang_Cursor_isNull(local_written(w, n)))
-        return; /* a local in registers */
-    lref r = {SP_NONE, -1, NULL, NULL, NULL};
-    wk_resolve_lvalue(w, cn_strip(n), &r, 0);
-    space_kind space = r.space;
-    wk_lref_free(&r);
-    if (space == SP_SHARED)
-        return; /* another address space */
+    if (!w->n_vst || !beside_global(w, n))
+        return;
     int kept = 0, tail_of = -1;
     for (int i = 0; i < w->n_vst; i++) {
-        if (may_touch(w, n, &w->vst[i])) {
+        if (!w->vst[i].fresh && may_touch(w, n, &w->vst[i])) {
             free(w->vst[i].elem);
             continue;
         }
@@ -924,7 +1004,8 @@ static bool joins_vector_store(walker *w, cnode *n)
     if (!v || v->site < 0 || (size_t)v->site >= w->u->n_accesses || fw <= 0)
         return false;
     mem_access *a = &w->u->accesses[v->site];
-    if (!a->is_store || a->space != SPACE_GLOBAL || a->width != v->hi - v->lo)
+    if (!a->is_store || a->space != SPACE_GLOBAL || a->width != v->hi - v->lo ||
+        value_touches(w, w->assign_rhs, v, 0))
         return false;
     int64_t lo = v->lo, hi = v->hi;
     if (v->tail >= 0) {
@@ -983,8 +1064,15 @@ static void vst_record(walker *w, cnode *n, size_t site)
         w->vst_tail_of = -1;
         return;
     }
-    w->vst[w->n_vst++] = (vec_store){
-        cn_text_trunc(w->t, e->cur, 200), restrict_base(n), (long)site, field, field + fw, -1, 0};
+    w->vst[w->n_vst++] = (vec_store){cn_text_trunc(w->t, e->cur, 200),
+                                     restrict_base(n),
+                                     (long)site,
+                                     field,
+                                     field + fw,
+                                     size,
+                                     -1,
+                                     0,
+                                     true};
 }
 
 static void emit_load(walker *w, cnode *n)
@@ -1242,7 +1330,13 @@ void wk_walk_expr(walker *w, cnode *n)
     if (hoist)
         w->hoist = hoist;
     wk_count_ops(w, n);
+    cnode *rhs = w->assign_rhs;
+    if (n->n_kids == 2 && (n->kind == CXCursor_CompoundAssignOperator ||
+                           (n->kind == CXCursor_BinaryOperator &&
+                            clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign)))
+        w->assign_rhs = n->kids[1];
     wk_walk_kids(w, n);
+    w->assign_rhs = rhs;
     if (hoist)
         w->hoist = NULL;
     w->no_flops -= repeat;

@@ -530,3 +530,16 @@ cnode *wk_assign_target(cnode *n)
         return NULL;
     }
 }
+
+/* A subscript of a pointer declared __restrict__: only it reaches the
+ * element, so no other pointer's load or store can change it. */
+bool wk_restrict_element(const cnode *t)
+{
+    if (!t || t->kind != CXCursor_ArraySubscriptExpr || t->n_kids != 2)
+        return false;
+    const cnode *b = cn_strip_casts((cnode *)t->kids[0]);
+    if (!b || b->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXType pt = clang_getCanonicalType(clang_getCursorType(clang_getCursorReferenced(b->cur)));
+    return pt.kind == CXType_Pointer && clang_isRestrictQualifiedType(pt);
+}

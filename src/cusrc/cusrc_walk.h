@@ -75,6 +75,9 @@ typedef struct vec_load {
     long site;                /* its load's index in the unit's accesses */
     int64_t field;            /* offset of the field that load read */
     int64_t size;             /* the element's bytes */
+    /* Bytes of the element, modulo its size, that a store since may have
+     * written (bit k: byte k): a field there cannot join the load. */
+    uint32_t clobbered;
 } vec_load;
 
 typedef struct vec_store {
@@ -82,10 +85,14 @@ typedef struct vec_store {
     CXCursor base;  /* the __restrict__ pointer it is stored through, or null */
     long site;      /* the store's index in the unit's accesses */
     int64_t lo, hi; /* the bytes of the element its fields stored so far */
+    int64_t size;   /* the element's bytes */
     /* The last access emitted: the next field's own store, while lo..hi
      * and it are no power of two together (a float4's z); -1: none. */
     long tail;
     int64_t tail_hi;
+    /* Its assignment is still being walked: what the walk meets now (the
+     * value stored) runs before the store. */
+    bool fresh;
 } vec_store;
 
 typedef struct walker {
@@ -120,6 +127,8 @@ typedef struct walker {
      * iterations do not change it; its FLOPs go to that loop's `once`
      * (the compiler computes it before the loop). NULL: none. */
     loop_frame *hoist;
+    /* The value of the assignment being walked: it runs before the store. */
+    struct cnode *assign_rhs;
     /* A global load of an element the loops from `load_hoist` in keep in a
      * register: the load runs once before them; its site keeps only the
      * loops outside (load_loops of them). NULL: none. */
@@ -147,6 +156,7 @@ typedef struct walker {
     struct helper_purity {
         CXCursor def;
         bool by_ref; /* writes through its first parameter allowed */
+        bool named;  /* writes to variables of file scope allowed */
         bool pure;
     } pure_seen[32];
     int n_pure_seen;
@@ -217,6 +227,7 @@ bool wk_in_list(const char *s, const char *const *l);
 bool wk_pure_call(cnode *n); /* a math function without side effects */
 /* What an assignment, compound assignment, ++ or -- writes; NULL otherwise. */
 cnode *wk_assign_target(cnode *n);
+bool wk_restrict_element(const cnode *t); /* a subscript of a __restrict__ pointer */
 bool wk_folds(walker *w, cnode *n, int depth);
 void wk_count_ops(walker *w, cnode *n);
 

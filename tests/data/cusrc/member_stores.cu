@@ -6,8 +6,13 @@
 // loads through another __restrict__ pointer between them, `swapped` in
 // either order); three fields are an 8- and a 4-byte store (`three`); a
 // load through a pointer that may alias between keeps them apart
-// (`between`), and so does one through a plain pointer (`aliased`, though
-// LLVM merges these: gpulint does not prove it).
+// (`between`), but not one through a plain pointer to another field of an
+// element of the same size (`aliased`: each element is aligned to its
+// size, so x of one and y of another never overlap). The value a store
+// stores is read before it: where it reads bytes the earlier store may
+// have written, the stores stay apart (`value_reads`: st.global.u32,
+// ld.global.f32, st.global.f32; `value_same_field`: st.global.u64,
+// ld.global.f64, st.global.f64).
 __global__ void scale(const float4 *__restrict__ in, float4 *__restrict__ out)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -55,6 +60,20 @@ __global__ void swapped(int2 *__restrict__ out, const int *__restrict__ a)
     out[i].x = a[i] + 1;
 }
 
+__global__ void value_reads(float2 *out, const float *other)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i].x = 1.f;
+    out[i].y = other[i];
+}
+
+__global__ void value_same_field(double2 *out, const double2 *in)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i].x = 1.0;
+    out[i].y = in[i].x;
+}
+
 int main()
 {
     float4 *f4, *g4;
@@ -77,5 +96,7 @@ int main()
     three<<<256, 256>>>(f4, 1.f);
     between<<<256, 256>>>(f2, f);
     swapped<<<256, 256>>>(i2, i1);
+    value_reads<<<256, 256>>>(f2, f);
+    value_same_field<<<256, 256>>>(e2, d2);
     return 0;
 }

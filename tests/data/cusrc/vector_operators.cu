@@ -5,10 +5,10 @@
 // `acc1` does on float: one ld.global.v4.f32 and one st.global.v4.f32 an
 // i, the loads of `in` and `h` in the loop; `add_once`'s `out[i] += v` is
 // one 16-byte load and store, not four of each. `counted`'s operator also
-// counts into a global with an atomic: gpulint walks it field by field in
-// the loop (four 4-byte loads and stores a k), where nvcc, which can tell
-// the counter from the __restrict__ element, still keeps out[t] in a
-// register (one ld.global.v4.f32 before the loop, one st after it).
+// counts into a variable of file scope with an atomic, which no element of
+// a __restrict__ pointer can be: nvcc still keeps out[t] in a register
+// (one ld.global.v4.f32 before the loop, one st after it; the atomic in
+// the loop).
 struct vec4 {
     float x, y, z, w;
 } __attribute__((aligned(16)));
