@@ -49,6 +49,13 @@ OPS = [
     ("fma_rn_f64", "fma.rn.f64 %0, %0, %1, %1;", "f64"),
     ("min_f64", "min.f64 %0, %0, %1;", "f64"),
     ("setp_selp_f64", "{ .reg .pred p; setp.lt.f64 p, %0, %1; selp.f64 %0, %1, %0, p; }", "f64"),
+    # stop 71: the forms ptxcost counted as one without a measurement
+    ("max_f64", "max.f64 %0, %0, %1;", "f64"),
+    ("bfe_s32", "bfe.s32 %0, %0, 3, 8;", "s32"),
+    ("min_s64", "min.s64 %0, %0, %1;", "s64x"),
+    ("setp_selp_s64", "{ .reg .pred p; setp.lt.s64 p, %0, %1; selp.s64 %0, %1, %0, p; }", "s64x"),
+    ("mul_lo_s64", "mul.lo.s64 %0, %0, %1;", "s64x"),
+    ("shr_s64", "shr.s64 %0, %0, 3;", "s64x"),
 ]
 TYPES = {  # C type, asm constraint, separator
     "s32": ("int32_t", "r", "mul.lo.s32 %0, %0, %0;"),

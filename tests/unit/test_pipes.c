@@ -126,7 +126,7 @@ static const struct {
      "the pair is one IMNMX; counted as two"},
     {"cvt_f32_s32_rt", "cvt.rn.f32.s32 cvt.rzi.s32.f32", 2, 1, 0, 0, 1, NULL},
     {"add_s64", "add.s64 xor.b64", 4, 3, 1, 0, 0,
-     "a data add or xor is two SASS; in addresses ptxas folds the add: counted as one"},
+     "a data add is two SASS (IADD3, IMAD.X); in addresses ptxas folds it: counted as one"},
     {"sub_s64", "sub.s64 xor.b64", 4, 3, 1, 0, 0, "as add_s64"},
     {"shl_b64", "shl.b64", 2, 2, 0, 0, 0, NULL},
     {"add_f32", "add.f32", 1, 0, 0, 0, 0, NULL}, /* FMA-lite */
@@ -140,6 +140,13 @@ static const struct {
     {"fma_rn_f64", "fma.rn.f64", 1, 0, 0, 1, 0, NULL},
     {"min_f64", "min.f64", 8, 3.5, 3.5, 1, 0, NULL},
     {"setp_selp_f64", "setp.lt.f64 selp.f64", 3, 2, 0, 1, 0, NULL},
+    /* stop 71 */
+    {"max_f64", "max.f64", 8, 3.5, 3.5, 1, 0, NULL},
+    {"bfe_s32", "bfe.s32", 2, 2, 0, 0, 0, NULL},
+    {"min_s64", "min.s64 xor.b64", 6, 6, 0, 0, 0, NULL},
+    {"setp_selp_s64", "setp.lt.s64 selp.s64 xor.b64", 6, 6, 0, 0, 0, NULL},
+    {"mul_lo_s64", "mul.lo.s64 xor.b64", 6, 3, 3, 0, 0, NULL},
+    {"shr_s64", "shr.s64 xor.b64", 4, 4, 0, 0, 0, NULL},
 };
 
 /* Whether gpulint's pipes for the row's instructions agree with the
@@ -150,8 +157,12 @@ static bool pipes_agree(int row)
     char ops[96];
     snprintf(ops, sizeof ops, "%s", measured_pipes[row].ptx);
     double got[PIPES_N] = {0};
-    for (char *op = strtok(ops, " "); op; op = strtok(NULL, " "))
-        pipes_add(IMIX_PTX, op, ptxcost_sass_per_ptx(op), got);
+    for (char *op = strtok(ops, " "); op; op = strtok(NULL, " ")) {
+        if (!strcmp(op, "xor.b64") && strchr(measured_pipes[row].ptx, ' '))
+            got[PIPES_ALU] += 2; /* the separator: two LOP3.LUT a copy in sass.txt */
+        else
+            pipes_add(IMIX_PTX, op, ptxcost_sass_per_ptx(op), got);
+    }
     double all = 0;
     for (int p = 0; p < PIPES_N; p++)
         all += got[p];
@@ -170,14 +181,18 @@ static bool pipes_agree(int row)
 static void test_pipes_as_measured(void **state)
 {
     (void)state;
+    int wrong = 0;
     for (int i = 0; i < (int)(sizeof measured_pipes / sizeof measured_pipes[0]); i++) {
         bool agree = pipes_agree(i);
         if (!measured_pipes[i].known && !agree)
-            fail_msg("%s: gpulint's pipes differ from the measured ones", measured_pipes[i].probe);
+            print_error("%s: gpulint's pipes differ from the measured ones\n",
+                        measured_pipes[i].probe);
         if (measured_pipes[i].known && agree)
-            fail_msg("%s: now as measured; drop its note (%s)", measured_pipes[i].probe,
-                     measured_pipes[i].known);
+            print_error("%s: now as measured; drop its note (%s)\n", measured_pipes[i].probe,
+                        measured_pipes[i].known);
+        wrong += !measured_pipes[i].known != agree;
     }
+    assert_int_equal(wrong, 0);
 }
 
 /* The one pipe a single instruction of op lands on; PIPES_N: none or several. */

@@ -180,12 +180,21 @@ void pipes_add(imix_level level, const char *op, double count, double out[PIPES_
         out[PIPES_ALU] += count - xu;
         return;
     }
-    if (strcmp(m, "min") == 0 && k == PTXOP_F64) {
+    if ((strcmp(m, "min") == 0 || strcmp(m, "max") == 0) && k == PTXOP_F64) {
         /* a DSETP, the rest integer tests and selects for NaNs, evenly
          * on the two integer pipes (tests/data/pipeprobe) */
         double fp64 = fmin(1, count);
         out[PIPES_FP64] += fp64;
         integer_sequence(count - fp64, out);
+        return;
+    }
+    if (strcmp(m, "mul") == 0 && k == PTXOP_INT && s.n > 2 && strcmp(s.p[1], "lo") == 0 &&
+        is64(s.p[s.n - 1])) {
+        /* IMAD.WIDE.U32 and two IMADs for the cross products, an IADD3 to
+         * sum the high words (tests/data/pipeprobe, sass.txt) */
+        double alu = fmin(1, count / 4);
+        out[PIPES_ALU] += alu;
+        out[PIPES_FMA_HEAVY] += count - alu;
         return;
     }
     if (divide && k == PTXOP_INT) {

@@ -1,6 +1,7 @@
 /* ptxcost: SASS warp instructions per PTX instruction (see ptxcost.h). */
 #include "analysis/timing/ptxcost.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /* (K = 48 - K = 16) / 32 of each probe's smsp__inst_executed
@@ -22,16 +23,30 @@ static const struct {
 
 /* Per copy of each probe's smsp__inst_executed with a separator ptxas
  * cannot fold into the chain (tests/data/pipeprobe; scripts/pipeprobe/
- * table.py): selp.f64 is its pair with setp.lt.f64 (3) less the DSETP. */
+ * table.py): selp.f64 is its pair with setp.lt.f64 (3) less the DSETP;
+ * the 64-bit integer probes less their separator's two LOP3s (sass.txt):
+ * min.s64 two ISETPs and two SELs, setp.lt.s64 + selp.s64 the same. */
 static const struct {
     const char *op;
     double sass;
 } measured_pipeprobe[] = {
-    {"bfe.u32", 2},
-    {"clz.b32", 2},
-    {"min.f64", 8},
-    {"selp.f64", 2},
+    {"bfe.u32", 2}, {"bfe.s32", 2}, {"clz.b32", 2},  {"min.f64", 8},
+    {"max.f64", 8}, {"min.s64", 4}, {"selp.f64", 2}, {"selp.s64", 2},
 };
+
+/* Where the PTX type's width decides, not the name: SEL and ISETP take
+ * 32 bits, so a 64-bit integer select is two SELs and a 64-bit integer
+ * compare an ISETP and its .EX (selp.s64, setp.lt.s64 measured; the other
+ * comparisons and spellings of the type are the same instructions). */
+static double by_width(const char *op)
+{
+    size_t n = strlen(op);
+    bool int64 = n > 4 && (!strcmp(op + n - 4, ".s64") || !strcmp(op + n - 4, ".u64") ||
+                           !strcmp(op + n - 4, ".b64"));
+    if (int64 && (!strncmp(op, "selp.", 5) || !strncmp(op, "setp.", 5)))
+        return 2;
+    return 1;
+}
 
 double ptxcost_sass_per_ptx(const char *op)
 {
@@ -41,5 +56,5 @@ double ptxcost_sass_per_ptx(const char *op)
     for (size_t i = 0; i < sizeof measured_pipeprobe / sizeof measured_pipeprobe[0]; i++)
         if (!strcmp(op, measured_pipeprobe[i].op))
             return measured_pipeprobe[i].sass;
-    return 1;
+    return by_width(op);
 }
