@@ -467,6 +467,33 @@ static bool stores_promotable(walker *w, cnode *s, cnode *loop, int depth)
     return true;
 }
 
+/* Whether every store in s goes to a local or to an element of a
+ * __restrict__ pointer other than base, and s calls nothing but math
+ * functions: no store in s can change an element of base, so LLVM hoists
+ * a load of one whose address the loop does not change out of it (LICM;
+ * `a[i]` in `for (k ...) out[i * n + k] = a[i] * b[k];` with all three
+ * __restrict__: one ld.global.nc before the loop, nvcc 13's PTX). */
+static bool stores_elsewhere(walker *w, cnode *s, CXCursor base, int depth)
+{
+    if (depth > 64)
+        return false;
+    bool impure = false;
+    cnode *t = store_target(w, s, &impure);
+    if (impure)
+        return false;
+    if (t) {
+        if (!wk_restrict_element(t))
+            return false;
+        CXCursor b = clang_getCursorReferenced(cn_strip_casts(t->kids[0])->cur);
+        if (clang_equalCursors(b, base))
+            return false;
+    }
+    for (int i = 0; i < s->n_kids; i++)
+        if (!stores_elsewhere(w, s->kids[i], base, depth + 1))
+            return false;
+    return true;
+}
+
 /* How many of the enclosing loops a global load `a[i]` runs in. nvcc loads
  * an element once before the loops in which its address does not change and
  * nothing is written but that element (`acc[i] += ...` in a loop: the value
@@ -491,11 +518,11 @@ static int element_loops(walker *w, cnode *n, bool store)
         if (w->n_guards != fr->guards_at_entry || !cn_inside(n, fr->stmt) ||
             !invariant_in(w, s->kids[0], fr->stmt, 0) || !invariant_in(w, s->kids[1], fr->stmt, 0))
             break;
-        bool promoted =
-            promotable && stores_promotable(w, fr->stmt, fr->stmt, 0) &&
-            only_element(w, fr->stmt, clang_getCursorReferenced(cn_strip_casts(s->kids[0])->cur),
-                         &e, 0);
-        if (!promoted && (store || !writes_only(w, fr->stmt, text, 0)))
+        CXCursor base = clang_getCursorReferenced(cn_strip_casts(s->kids[0])->cur);
+        bool promoted = promotable && stores_promotable(w, fr->stmt, fr->stmt, 0) &&
+                        only_element(w, fr->stmt, base, &e, 0);
+        bool hoisted = !store && promotable && stores_elsewhere(w, fr->stmt, base, 0);
+        if (!promoted && !hoisted && (store || !writes_only(w, fr->stmt, text, 0)))
             break;
         level--;
     }
