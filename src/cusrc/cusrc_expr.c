@@ -366,27 +366,38 @@ static cnode *store_target(walker *w, cnode *s, bool *impure)
     return t && is_memory_lvalue(w, t) ? t : NULL;
 }
 
-/* Whether nothing in s writes memory but stores to the element `text`
- * names (and locals): no other store, no call that is not a math function. */
-static bool writes_only(walker *w, cnode *s, const char *text, int depth)
+/* Whether s calls nothing but math functions and every store in it goes
+ * to a local or to a target `ok` accepts (the walks below differ only in
+ * which stores they allow). */
+typedef bool (*store_ok)(walker *w, cnode *target, const void *ctx);
+
+static bool every_store(walker *w, cnode *s, store_ok ok, const void *ctx, int depth)
 {
     if (depth > 64)
         return false;
     bool impure = false;
     cnode *t = store_target(w, s, &impure);
-    if (impure)
+    if (impure || (t && !ok(w, t, ctx)))
         return false;
-    if (t) {
-        char *tt = cn_text_trunc(w->t, t->cur, 200);
-        bool same = strcmp(tt, text) == 0;
-        free(tt);
-        if (!same)
-            return false;
-    }
     for (int i = 0; i < s->n_kids; i++)
-        if (!writes_only(w, s->kids[i], text, depth + 1))
+        if (!every_store(w, s->kids[i], ok, ctx, depth + 1))
             return false;
     return true;
+}
+
+static bool names_text(walker *w, cnode *t, const void *text)
+{
+    char *tt = cn_text_trunc(w->t, t->cur, 200);
+    bool same = strcmp(tt, text) == 0;
+    free(tt);
+    return same;
+}
+
+/* Whether nothing in s writes memory but stores to the element `text`
+ * names (and locals): no other store, no call that is not a math function. */
+static bool writes_only(walker *w, cnode *s, const char *text)
+{
+    return every_store(w, s, names_text, text, 0);
 }
 
 /* The element an access names, to tell it apart from others. */
@@ -447,51 +458,29 @@ static bool only_element(walker *w, cnode *s, CXCursor base, const element *e, i
     return true;
 }
 
-/* Whether every store in s goes to an element of a __restrict__ pointer
- * whose address does not change in loop, and s calls nothing but math
- * functions (no barrier, no atomic): LLVM keeps each such element in a
- * register across the loop, loaded before it and stored after it
- * (scalar promotion; HeCBench adam's moment updates). */
-static bool stores_promotable(walker *w, cnode *s, cnode *loop, int depth)
+/* A store to an element of a __restrict__ pointer whose address does not
+ * change in loop: where every store in the loop is one (and it calls
+ * nothing but math functions: no barrier, no atomic), LLVM keeps each such
+ * element in a register across the loop, loaded before it and stored after
+ * it (scalar promotion; HeCBench adam's moment updates). */
+static bool invariant_restrict(walker *w, cnode *t, const void *loop)
 {
-    if (depth > 64)
-        return false;
-    bool impure = false;
-    cnode *t = store_target(w, s, &impure);
-    if (impure || (t && (!wk_restrict_element(t) || !invariant_in(w, t->kids[0], loop, 0) ||
-                         !invariant_in(w, t->kids[1], loop, 0))))
-        return false;
-    for (int i = 0; i < s->n_kids; i++)
-        if (!stores_promotable(w, s->kids[i], loop, depth + 1))
-            return false;
-    return true;
+    return wk_restrict_element(t) && invariant_in(w, t->kids[0], (cnode *)loop, 0) &&
+           invariant_in(w, t->kids[1], (cnode *)loop, 0);
 }
 
-/* Whether every store in s goes to a local or to an element of a
- * __restrict__ pointer other than base, and s calls nothing but math
- * functions: no store in s can change an element of base, so LLVM hoists
+/* A store through a __restrict__ pointer other than base: where every
+ * store in a loop is one or goes to a local (and it calls nothing but math
+ * functions), no store in it can change an element of base, so LLVM hoists
  * a load of one whose address the loop does not change out of it (LICM;
  * `a[i]` in `for (k ...) out[i * n + k] = a[i] * b[k];` with all three
  * __restrict__: one ld.global.nc before the loop, nvcc 13's PTX). */
-static bool stores_elsewhere(walker *w, cnode *s, CXCursor base, int depth)
+static bool other_restrict(walker *w, cnode *t, const void *base)
 {
-    if (depth > 64)
-        return false;
-    bool impure = false;
-    cnode *t = store_target(w, s, &impure);
-    if (impure)
-        return false;
-    if (t) {
-        if (!wk_restrict_element(t))
-            return false;
-        CXCursor b = clang_getCursorReferenced(cn_strip_casts(t->kids[0])->cur);
-        if (clang_equalCursors(b, base))
-            return false;
-    }
-    for (int i = 0; i < s->n_kids; i++)
-        if (!stores_elsewhere(w, s->kids[i], base, depth + 1))
-            return false;
-    return true;
+    (void)w;
+    return wk_restrict_element(t) &&
+           !clang_equalCursors(clang_getCursorReferenced(cn_strip_casts(t->kids[0])->cur),
+                               *(const CXCursor *)base);
 }
 
 /* How many of the enclosing loops a global load `a[i]` runs in. nvcc loads
@@ -519,10 +508,10 @@ static int element_loops(walker *w, cnode *n, bool store)
             !invariant_in(w, s->kids[0], fr->stmt, 0) || !invariant_in(w, s->kids[1], fr->stmt, 0))
             break;
         CXCursor base = clang_getCursorReferenced(cn_strip_casts(s->kids[0])->cur);
-        bool promoted = promotable && stores_promotable(w, fr->stmt, fr->stmt, 0) &&
+        bool promoted = promotable && every_store(w, fr->stmt, invariant_restrict, fr->stmt, 0) &&
                         only_element(w, fr->stmt, base, &e, 0);
-        bool hoisted = !store && promotable && stores_elsewhere(w, fr->stmt, base, 0);
-        if (!promoted && !hoisted && (store || !writes_only(w, fr->stmt, text, 0)))
+        bool hoisted = !store && promotable && every_store(w, fr->stmt, other_restrict, &base, 0);
+        if (!promoted && !hoisted && (store || !writes_only(w, fr->stmt, text)))
             break;
         level--;
     }
