@@ -657,6 +657,47 @@ static void test_first_iteration(void **state)
         site_free(&s[i]);
 }
 
+/* Blocks that take their tiles in another order (blockperm): the CUDA
+ * samples' diagonal transpose, square and not, touches what the plain
+ * order touches; a reordering that sends two blocks to one tile is no
+ * permutation, and the site stays left out. */
+static void test_block_orders(void **state)
+{
+    (void)state;
+    const int64_t sq[3] = {8, 8, 1}, wide[3] = {8, 4, 1}, b[3] = {4, 4, 1};
+    mem_access d[2] = {
+        site("a",
+             "4 * ((blockIdx.x * 4 + threadIdx.y) * 32 + (blockIdx.x + blockIdx.y) % gridDim.x * 4 "
+             "+ threadIdx.x)",
+             4, false, NULL, 0, NULL),
+        site("a",
+             "4 * 1024 + 4 * (((blockIdx.x + blockIdx.y) % gridDim.x * 4 + threadIdx.y) * 32 + "
+             "blockIdx.x * 4 + threadIdx.x)",
+             4, true, NULL, 0, NULL),
+    };
+    check_exact(d, 2, sq, b);
+    /* bid = x + 8y; by = bid % 4, bx = (bid / 4 + by) % 8 over a 32 x 16 matrix */
+    mem_access w[1] = {site("a",
+                            "4 * ((((blockIdx.x + gridDim.x * blockIdx.y) % gridDim.y) * 4 + "
+                            "threadIdx.y) * 32 + (((blockIdx.x + gridDim.x * blockIdx.y) / "
+                            "gridDim.y + (blockIdx.x + gridDim.x * blockIdx.y) % gridDim.y) % "
+                            "gridDim.x) * 4 + threadIdx.x)",
+                            4, false, NULL, 0, NULL)};
+    check_exact(w, 1, wide, b);
+    mem_access t = site("a",
+                        "4 * ((blockIdx.x * 4 + threadIdx.y) * 32 + (blockIdx.x + blockIdx.y) % 4 "
+                        "* 4 + threadIdx.x)",
+                        4, false, NULL, 0, NULL);
+    footprint_site ft = {&t, "a"};
+    footprint f;
+    footprint_compute(&ft, 1, sq, b, NULL, &f);
+    assert_int_equal(f.n_left_out, 1);
+    assert_non_null(f.why);
+    assert_non_null(strstr(f.why, "mixes two indices"));
+    footprint_free(&f);
+    site_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -677,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_flattened_index),
         cmocka_unit_test(test_two_per_thread),
         cmocka_unit_test(test_first_iteration),
+        cmocka_unit_test(test_block_orders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/symbolic/affbox.h"
+#include "analysis/symbolic/blockperm.h"
 
 #include "util/sbuf.h"
 
@@ -367,6 +368,14 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
             mem_access b;
             access_bind(a, &local, &b);
             ok = affbox_images(&b, grid, threads, ims, &n_ims, &partial, &reason);
+            /* Blocks that take their tiles in another order touch what the
+             * plain order touches, where the order is a permutation. */
+            if (!ok && !bid && blockperm_rewrite(&b, grid)) {
+                const char *first = reason;
+                ok = affbox_images(&b, grid, threads, ims, &n_ims, &partial, &reason);
+                if (!ok)
+                    reason = first;
+            }
             const char *uncut;
             if (!ok && cover && affbox_cover(&b, grid, threads, ims, &n_ims, &partial, &uncut)) {
                 /* Counted by the box around it: no longer a bound either way. */
