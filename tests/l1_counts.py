@@ -45,10 +45,14 @@ def measured(path):
     with open(path) as f:
         rows = list(csv.reader(line for line in f if line.startswith('"')))
     head = rows[0]
-    ki, mi, vi = (head.index(c) for c in ("Kernel Name", "Metric Name", "Metric Value"))
+    ii, ki, mi, vi = (head.index(c) for c in ("ID", "Kernel Name", "Metric Name", "Metric Value"))
+    launches = {}
     for r in rows[1:]:
         name = r[ki].split("(")[0].split("<")[0].replace("void ", "").strip()
-        out.setdefault(name, {})[r[mi]] = float(r[vi].replace(",", ""))
+        if r[ii] not in launches:
+            launches[r[ii]] = {}
+            out.setdefault(name, []).append(launches[r[ii]])
+        launches[r[ii]][r[mi]] = float(r[vi].replace(",", ""))
     return out
 
 
@@ -65,9 +69,18 @@ def main():
                            text=True)
         if not check(r.returncode == 0, f"{name}: gpulint runs", r.stderr):
             continue
-        entries = {e["kernel"]: e for e in json.loads(r.stdout).get("roofline", [])}
-        for kernel, m in sorted(meas.items()):
-            e = entries.get(kernel)
+        entries = {}
+        for e in json.loads(r.stdout).get("roofline", []):
+            entries.setdefault(e["kernel"], []).append(e)
+        # A kernel launched more than once: its launches in order, named
+        # kernel#2 and on.
+        pairs = []
+        for kernel, ms in sorted(meas.items()):
+            es = entries.get(kernel, [])
+            for i, m in enumerate(ms):
+                pairs.append((kernel + ("#%d" % (i + 1) if i else ""), m,
+                              es[i] if i < len(es) else None))
+        for kernel, m, e in pairs:
             t = (e or {}).get("l1_traffic")
             if not check(t is not None, f"{name}/{kernel}: L1 counts given"):
                 continue

@@ -395,6 +395,44 @@ static expr *def_value(fn_ctx *f, var_info *v, cnode *d)
 }
 
 static expr *param_entry(fn_ctx *f, CXCursor parm, var_info *v, const char *name, cnode *use);
+static expr *arm_choice(fn_ctx *f, var_info *v, cnode *ifs, cnode *top);
+
+/* v's value after an arm of a choosing if; top: the outermost such if,
+ * whose value before stands for an arm that assigns nothing (NULL where
+ * it may not). */
+static expr *arm_value(fn_ctx *f, var_info *v, cnode *arm, cnode *top)
+{
+    cnode *d;
+    switch (x_arm_def(v, arm, &d)) {
+    case 0:
+        return top ? x_value_at(f, v, top) : NULL;
+    case 1:
+        return def_value(f, v, d);
+    case 2:
+        return arm_choice(f, v, d, top);
+    default:
+        return NULL;
+    }
+}
+
+static expr *arm_choice(fn_ctx *f, var_info *v, cnode *ifs, cnode *top)
+{
+    const cnode *cond;
+    int ci = ifs->n_kids >= 3 ? ifs->n_kids - 3 : 0;
+    if (x_if_arm(ifs, ifs->kids[ci + 1], &cond) < 0)
+        return NULL;
+    cnode *other = ci + 2 < ifs->n_kids ? ifs->kids[ci + 2] : NULL;
+    expr *then = arm_value(f, v, ifs->kids[ci + 1], top);
+    expr *otherwise = !then ? NULL : other ? arm_value(f, v, other, top)
+                              : top        ? x_value_at(f, v, top)
+                                           : NULL;
+    if (!otherwise) {
+        expr_free(then);
+        return NULL;
+    }
+    return expr_cond(x_rec(f, (cnode *)cond), then, otherwise);
+}
+
 
 expr *x_value_at(fn_ctx *f, var_info *v, cnode *use)
 {
@@ -403,22 +441,17 @@ expr *x_value_at(fn_ctx *f, var_info *v, cnode *use)
         return def_value(f, v, d);
     if (v->is_param && !f->device && x_entry_reaches(v, use, host_arm, f))
         return param_entry(f, v->decl, v, v->name, use);
-    /* Host code that clamps a size (`if (n < threads) threads = n;`): the
-     * condition's choice, kept symbolic until the condition has values. */
-    cnode *assign;
-    cnode *ifs = f->device ? NULL : x_guarding_if(v, use, &assign);
-    if (!ifs) {
-        cnode *loop = f->device ? NULL : x_defining_loop(v, use, host_arm, f);
-        static const x_loop_eval ev = {x_value_at, x_expr, x_assign_value};
-        return loop ? x_run_host_loop(f, v, loop, &ev) : NULL;
-    }
-    expr *before = x_value_at(f, v, ifs);
-    expr *then = before ? def_value(f, v, assign) : NULL;
-    if (!then) {
-        expr_free(before);
-        return NULL;
-    }
-    return expr_cond(x_rec(f, ifs->kids[0]), then, before);
+    /* An if whose arms choose the value (host code that clamps a size,
+     * `if (n < threads) threads = n;`; a kernel's `if (w == h) bx = ...;
+     * else bx = ...;`): the condition's choice, kept symbolic until the
+     * condition has values. */
+    bool before_reaches;
+    cnode *ifs = x_choosing_if(v, use, host_arm, f, &before_reaches);
+    if (ifs)
+        return arm_choice(f, v, ifs, before_reaches ? ifs : NULL);
+    cnode *loop = f->device ? NULL : x_defining_loop(v, use, host_arm, f);
+    static const x_loop_eval ev = {x_value_at, x_expr, x_assign_value};
+    return loop ? x_run_host_loop(f, v, loop, &ev) : NULL;
 }
 
 /* A host local's value e: where part of it is unknown, the local stays a

@@ -436,9 +436,18 @@ typedef struct x_loop_eval {
     expr *(*assigned)(fn_ctx *f, var_info *v, cnode *a);   /* x_assign_value */
 } x_loop_eval;
 expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev);
-/* The if whose condition picks v's value at use between its one assignment
- * (*assign) and the value before it; NULL where there is no such if. */
-cnode *x_guarding_if(var_info *v, cnode *use, cnode **assign);
+/* The if whose arms choose v's value at use (`if (w == h) bx = ...; else
+ * bx = ...;`, `if (bytes < n * k) n = bytes / k;`): it runs every time use
+ * does, holds the last assignment of v before use, and nothing between it
+ * and use assigns v; NULL where there is none. *before_reaches: whether v's
+ * value before the if may stand (false in a loop, where it may be last
+ * trip's). */
+cnode *x_choosing_if(var_info *v, cnode *use, x_arm_fn arm, void *ctx, bool *before_reaches);
+/* What an arm of such an if makes v: 0 nothing (the value before the if),
+ * 1 the assignment *def that always runs in it and comes last, 2 the if
+ * *def the arm is (`else if`), -1 something gpulint cannot follow (an
+ * assignment in a loop or under a condition of the arm). */
+int x_arm_def(const var_info *v, const cnode *arm, cnode **def);
 
 /* ---- cusrc_argrun.c ---- */
 /* Does n name main's argc (pos 0) or argv (pos 1)? */

@@ -245,41 +245,127 @@ cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
     return loop;
 }
 
-/* `int n = 96 * 8 * 32; if (bytes < n * k) n = bytes / k;` then a use of n:
- * no single definition reaches the use, but the value there is the if's
- * condition choosing between its one assignment and the value before the
- * if. That if (its then-arm the assignment alone, no else, run once: no
- * loop below scope around it, nothing else assigning v inside it, and the
- * last assignment before use), with the assignment in *assign; NULL where
- * the shape is any other. */
-cnode *x_guarding_if(var_info *v, cnode *use, cnode **assign)
+/* Does a run every time the statement arm does: nothing between them but
+ * blocks, declarations and expressions that always run? */
+static bool runs_with(const cnode *a, const cnode *arm)
+{
+    for (const cnode *p = a; p != arm; p = p->parent) {
+        const cnode *up = p->parent;
+        if (!up)
+            return false;
+        switch (up->kind) {
+        case CXCursor_CompoundStmt:
+        case CXCursor_DeclStmt:
+        case CXCursor_ParenExpr:
+        case CXCursor_UnexposedExpr:
+            break;
+        case CXCursor_BinaryOperator: {
+            enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(up->cur);
+            if (k == CXBinaryOperator_LAnd || k == CXBinaryOperator_LOr)
+                return false;
+            break;
+        }
+        default:
+            if (clang_isStatement(up->kind) || up->kind == CXCursor_ConditionalOperator)
+                return false;
+            break;
+        }
+    }
+    return true;
+}
+
+static bool within(const cnode *a, const cnode *n)
+{
+    return a == n || cn_inside(a, n);
+}
+
+int x_arm_def(const var_info *v, const cnode *arm, cnode **def)
+{
+    *def = NULL;
+    while (arm && arm->kind == CXCursor_CompoundStmt && arm->n_kids == 1)
+        arm = arm->kids[0];
+    if (!arm)
+        return 0;
+    cnode *last = NULL;
+    unsigned last_end = 0;
+    int n = 0;
+    for (int i = 0; i < v->n_assigns; i++) {
+        cnode *a = v->assigns[i];
+        if (!within(a, arm))
+            continue;
+        n++;
+        unsigned end = extent_offset(a->cur, true);
+        if (!last || end > last_end) {
+            last = a;
+            last_end = end;
+        }
+    }
+    if (n == 0)
+        return 0;
+    if (arm->kind == CXCursor_IfStmt) {
+        *def = (cnode *)arm;
+        return 2;
+    }
+    /* The last assignment in the arm, where it always runs, decides (an
+     * earlier one matters only to a compound one, which asks for the value
+     * before it again). */
+    if (!runs_with(last, arm))
+        return -1;
+    *def = last;
+    return 1;
+}
+
+cnode *x_choosing_if(var_info *v, cnode *use, x_arm_fn arm, void *ctx, bool *before_reaches)
 {
     const cnode *scope = use_scope(v, use);
     if (!scope)
         return NULL;
-    cnode *last = last_assign_before(v, use, scope, false, NULL, NULL);
+    cnode *last = last_assign_before(v, use, scope, false, arm, ctx);
     if (!last)
         return NULL;
-    /* Up through the statement and a block of that one statement. */
-    const cnode *child = last;
-    cnode *p = last->parent;
-    while (p && (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr ||
-                 (p->kind == CXCursor_CompoundStmt && p->n_kids == 1))) {
-        child = p;
-        p = p->parent;
+    cnode *ifs = NULL;
+    for (cnode *p = last->parent, *child = last; p && p != scope; child = p, p = p->parent) {
+        if (is_loop_stmt(p))
+            return NULL; /* an assignment in a loop, not an arm */
+        const cnode *cond;
+        if (p->kind == CXCursor_IfStmt && x_if_arm(p, child, &cond) >= 0 &&
+            dominates(p, use, scope, arm, ctx)) {
+            ifs = p;
+            break;
+        }
     }
-    if (!p || p->kind != CXCursor_IfStmt || p->n_kids != 2 || p->kids[1] != child)
+    if (!ifs)
         return NULL;
-    for (const cnode *q = p->parent; q && q != scope; q = q->parent)
+    /* Every other assignment ends before the if or cannot run between it
+     * and use (nor again before use through a loop's back edge). */
+    unsigned at = extent_offset(use->cur, false), start = extent_offset(ifs->cur, false);
+    bool all_inside = true;
+    for (int i = 0; i < v->n_assigns; i++) {
+        cnode *a = v->assigns[i];
+        if (never_runs(a, scope, arm, ctx))
+            continue;
+        const cnode *cond;
+        if (within(a, ifs)) {
+            int ci = ifs->n_kids >= 3 ? ifs->n_kids - 3 : 0;
+            if (x_if_arm(ifs, ifs->kids[ci + 1], &cond) >= 0 && within(a, cond))
+                return NULL; /* the condition itself assigns it */
+            continue;
+        }
+        all_inside = false;
+        unsigned end = extent_offset(a->cur, true);
+        if (end > start && end <= at)
+            return NULL;
+        if (end > at && share_loop(a, use, scope))
+            return NULL;
+    }
+    /* In a loop, the value before the if may be last trip's. */
+    *before_reaches = true;
+    for (const cnode *q = ifs->parent; q && q != scope; q = q->parent)
         if (is_loop_stmt(q))
-            return NULL;
-    if (!dominates(p, use, scope, NULL, NULL))
+            *before_reaches = false;
+    if (!*before_reaches && !all_inside)
         return NULL;
-    for (int i = 0; i < v->n_assigns; i++)
-        if (v->assigns[i] != last && cn_inside(v->assigns[i], p))
-            return NULL;
-    *assign = last;
-    return p;
+    return ifs;
 }
 
 bool x_dominates(const cnode *d, const cnode *use, x_arm_fn arm, void *ctx)

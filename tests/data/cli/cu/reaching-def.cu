@@ -33,7 +33,7 @@ __global__ void compound(float *out)
     out[threadIdx.x * stride] = 0.0f;
 }
 
-// An assignment that only sometimes runs before the use: not certain.
+// An assignment that only sometimes runs before the use: the if chooses (flag).
 __global__ void maybe_assigned(float *out, int flag)
 {
     int stride = 1;
