@@ -564,6 +564,34 @@ void wk_avail_clear(walker *w)
     avail_clear(w, false);
 }
 
+static void avail_add(walker *w, char *text, cnode *n);
+
+void wk_avail_save(const walker *w, avail_saved *out)
+{
+    out->n = w->n_avail;
+    out->texts = xcalloc((size_t)(w->n_avail + 1), sizeof *out->texts);
+    out->meta = xcalloc((size_t)(w->n_avail + 1), sizeof *out->meta);
+    for (int i = 0; i < w->n_avail; i++) {
+        out->texts[i] = xstrdup(w->avail[i]);
+        out->meta[i] = w->avail_meta[i];
+    }
+}
+
+void wk_avail_restore(walker *w, const avail_saved *saved)
+{
+    avail_clear(w, false);
+    for (int i = 0; i < saved->n; i++)
+        avail_add(w, xstrdup(saved->texts[i]), (cnode *)saved->meta[i].node);
+}
+
+void wk_avail_free(avail_saved *saved)
+{
+    for (int i = 0; i < saved->n; i++)
+        free(saved->texts[i]);
+    free(saved->texts);
+    free(saved->meta);
+}
+
 static bool in_texts(char *const *texts, int n, const char *text)
 {
     for (int i = 0; i < n; i++)

@@ -105,6 +105,10 @@ static exit_info walk_if(walker *w, cnode *s)
     cnode *cond = s->kids[first], *then = s->kids[first + 1];
     cnode *els = s->n_kids - first >= 3 ? s->kids[first + 2] : NULL;
     wk_walk_expr(w, cond);
+    /* What the condition loaded is in a register in either arm (`if (b[k]
+     * > 0) s += a[i] * b[k];` loads b[k] once). */
+    avail_saved held;
+    wk_avail_save(w, &held);
     expr *c = x_expr(w->f, cond);
     size_t branch = w->u->n_branches;
     wk_emit_branch(w, BRANCH_IF, cond, s, expr_clone(c));
@@ -112,6 +116,8 @@ static exit_info walk_if(walker *w, cnode *s)
     arm_saved saved;
     wk_push_guard(w, expr_clone(c));
     wk_arm_begin(w, &saved);
+    wk_avail_restore(w, &held);
+    w->arm_keeps_avail = true;
     exit_info r1 = walk_stmt(w, then);
     wk_arm_end(w, &saved, w->guards[w->n_guards - 1]);
     wk_pop_guard(w);
@@ -119,10 +125,13 @@ static exit_info walk_if(walker *w, cnode *s)
     if (els) {
         wk_push_guard(w, expr_unary(OP_NOT, expr_clone(c)));
         wk_arm_begin(w, &saved);
+        wk_avail_restore(w, &held);
+        w->arm_keeps_avail = true;
         r2 = walk_stmt(w, els);
         wk_arm_end(w, &saved, w->guards[w->n_guards - 1]);
         wk_pop_guard(w);
     }
+    wk_avail_free(&held);
     expr *after = NULL;
     bool ret1 = false, ret2 = false;
     bool returns = r1.returns || r2.returns;
@@ -171,7 +180,9 @@ static exit_info walk_stmt(walker *w, cnode *s)
         w->avail_meta = NULL;
         w->n_avail = w->cap_avail = 0;
     }
-    if (control || !s || !s->parent || s->parent->kind != CXCursor_CompoundStmt)
+    bool keep = w->arm_keeps_avail;
+    w->arm_keeps_avail = false;
+    if (!keep && (control || !s || !s->parent || s->parent->kind != CXCursor_CompoundStmt))
         wk_avail_clear(w);
     exit_info r = walk_stmt_kind(w, s);
     if (control)

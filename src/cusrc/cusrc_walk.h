@@ -141,6 +141,9 @@ typedef struct walker {
     char **avail;
     struct avail_meta *avail_meta; /* what each one reads through */
     int n_avail, cap_avail;
+    /* The next statement walked is an arm of an if: it starts with what
+     * the condition left in registers, not afresh. */
+    bool arm_keeps_avail;
     /* Elements of vector-like records (float2, double4) a field of which
      * was loaded since control last branched, with nothing written since:
      * a load of another field joins that load (cusrc_expr.c). */
@@ -252,6 +255,17 @@ void wk_walk_expr(walker *w, cnode *n);
 void wk_walk_kids(walker *w, cnode *n);
 int wk_load_loops(walker *w, cnode *n);
 void wk_avail_clear(walker *w);
+/* The elements in registers, copied (wk_avail_restore puts a copy back
+ * in their place; wk_avail_free frees it). An if's condition runs before
+ * either arm: what it loaded each arm has. */
+typedef struct avail_saved {
+    char **texts;
+    struct avail_meta *meta;
+    int n;
+} avail_saved;
+void wk_avail_save(const walker *w, avail_saved *out);
+void wk_avail_restore(walker *w, const avail_saved *saved);
+void wk_avail_free(avail_saved *saved);
 
 /* ---- cusrc_stmt.c ---- */
 void wk_walk_body(walker *w, cnode *body); /* a function body; early exits end it */
