@@ -555,6 +555,52 @@ static void test_unrolled_step(void **state)
     assert_true(r.warp_insts == 16384 * 19 + 1);
 }
 
+/* hexciton's comm_aosoa_constants, in small: for i (7) for j (7) for k (7)
+ * reads a[i][k] and b[k][j]. nvcc unrolls k in full; a[i][k] no longer
+ * changes with j, and LLVM moves its seven copies out of the j loop. The
+ * source's two sites on the line run 343 times each; in the code one sits
+ * in the i loop (7 passes), the other in j (49). Before, the line's copies
+ * put the i loop's block at 98 passes and j's copies of k counted as j
+ * unrolled 3.5 times (14 passes): 831 instructions for 562. */
+static void test_hoisted_unrolled(void **state)
+{
+    (void)state;
+    enum { N = 22, P = 2 };
+    imix_insn in[N];
+    memset(in, 0, sizeof in);
+    for (int i = 0; i < N; i++) {
+        const char *op = i == 0               ? "mov.u32"
+                         : i < 15             ? "ld.global.f32"
+                         : i == 15 || i == 18 ? "add.s32"
+                         : i == 16 || i == 19 ? "setp.ne.s32"
+                         : i == 17 || i == 20 ? "bra"
+                                              : "ret";
+        snprintf(in[i].op, sizeof in[i].op, "%s", op);
+        in[i].target = -1;
+        in[i].file = 1;
+        in[i].line = i == 0 ? 3 : i < 15 ? 10 : i < 18 ? 5 : i < 21 ? 4 : 12;
+        in[i].dst[0] = i + 10;
+        in[i].src[0] = i + 9;
+    }
+    for (int e = 17; e <= 20; e += 3) {
+        in[e - 1].dst[0] = P;
+        in[e].dst[0] = 0;
+        in[e].src[0] = P;
+        in[e].guarded = true;
+    }
+    in[17].target = 8; /* j */
+    in[20].target = 1; /* i */
+    const icount_anchor a[] = {
+        {1, 10, ICOUNT_LOAD_GLOBAL, 343, 0, 0},
+        {1, 10, ICOUNT_LOAD_GLOBAL, 343, 0, 0},
+        {1, 5, ICOUNT_LOOP, 49, 0, 1},
+        {1, 4, ICOUNT_LOOP, 7, 0, 1},
+    };
+    icount r;
+    assert_true(icount_compute(IMIX_PTX, in, N, a, 4, 1, &r));
+    assert_true(r.warp_insts == 1 + 7 * 7 + 49 * 10 + 7 * 3 + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -573,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_ptx_contraction),
         cmocka_unit_test(test_ptx_divisors),
         cmocka_unit_test(test_unrolled_step),
+        cmocka_unit_test(test_hoisted_unrolled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,7 @@ typedef struct block {
     bool leaves;      /* a guarded exit: a way out besides its successors */
     bool reached, placed, guessed;
     double count;
+    double loop_count; /* a loop anchor's count for the back edge that ends here (0: none) */
     size_t guess_loop; /* guessed from the placed blocks of the loop ending here; 0: none */
 } block;
 
@@ -200,9 +201,13 @@ static void place(block *b, double count)
     b->placed = true;
 }
 
-/* How many times over nvcc unrolled the loop of instructions [lo, hi]:
- * the most copies of one access site in it (at least 1). */
-static double unrolled(const code *c, const group *g, size_t n_groups, size_t lo, size_t hi)
+/* How many times over nvcc unrolled the loop of instructions [lo, hi]
+ * whose source loop runs iters iterations: the most copies of one access
+ * site in it (at least 1). A site that runs several times an iteration
+ * sits in a loop nested in the source loop; its copies are that loop's,
+ * unrolled in full, not this one's (hexciton's k loop of 7 inside j). */
+static double unrolled(const code *c, const group *g, size_t n_groups, size_t lo, size_t hi,
+                       double iters)
 {
     double u = 1;
     for (size_t i = 0; i < n_groups; i++) {
@@ -211,8 +216,10 @@ static double unrolled(const code *c, const group *g, size_t n_groups, size_t lo
         size_t in = 0;
         for (size_t k = lo; k <= hi; k++)
             in += meets(c, &g[i], k);
-        if ((double)in / (double)g[i].sites > u)
-            u = (double)in / (double)g[i].sites;
+        double per_iter = iters > 0 ? floor(g[i].execs / (double)g[i].sites / iters + 0.5) : 1;
+        double copies = (double)in / (double)g[i].sites / (per_iter > 1 ? per_iter : 1);
+        if (copies > u)
+            u = copies;
     }
     return u;
 }
@@ -249,6 +256,46 @@ static double unrolled_flops(const code *c, double iter_flops, size_t lo, size_t
         return 1;
     double copies = own_flops(c, lo, hi) / iter_flops, whole = floor(copies + 0.5);
     return whole >= 2 && fabs(copies - whole) <= 0.1 * whole ? whole : 1;
+}
+
+/* Does the loop of instructions [lo, hi], outside the loops nested in
+ * it, hold an access that runs several times an iteration of its source
+ * loop (iters): a source loop nested in it that nvcc unrolled in full.
+ * Its FLOPs then count that loop's copies too, and say nothing of how
+ * often the outer loop was unrolled. */
+static bool holds_inner(const code *c, const group *g, size_t n_groups, size_t lo, size_t hi,
+                        double iters)
+{
+    for (size_t i = 0; i < n_groups && iters > 0; i++) {
+        if (g[i].kind == ICOUNT_LOOP || !g[i].sites ||
+            g[i].execs / (double)g[i].sites < 1.5 * iters)
+            continue;
+        for (size_t k = lo; k <= hi; k++)
+            if (meets(c, &g[i], k) && innermost_loop(c->level, c->insns, c->n, k) == hi)
+                return true;
+    }
+    return false;
+}
+
+/* Does an access of the loop of instructions [lo, hi], outside the loops
+ * nested in it, appear once an iteration of its source loop (iters): the
+ * loop is not unrolled, whatever its counter steps by (NVVM strength-
+ * reduces a counter to the byte offset it feeds, hexciton's
+ * `add.s32 %r64, %r64, 56` for a k stepping 1). */
+static bool one_copy(const code *c, const group *g, size_t n_groups, size_t lo, size_t hi,
+                     double iters)
+{
+    for (size_t i = 0; i < n_groups && iters > 0; i++) {
+        if (g[i].kind == ICOUNT_LOOP || !g[i].sites)
+            continue;
+        size_t in = 0;
+        for (size_t k = lo; k <= hi; k++)
+            in += meets(c, &g[i], k) && innermost_loop(c->level, c->insns, c->n, k) == hi;
+        double per_iter = floor(g[i].execs / (double)g[i].sites / iters + 0.5);
+        if (in > 0 && per_iter >= 1 && (double)in == (double)g[i].sites * per_iter)
+            return true;
+    }
+    return false;
 }
 
 /* How many times over nvcc unrolled the loop whose back edge is at edge,
@@ -359,19 +406,29 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
         size_t best = 0;
         for (size_t k = 0; k < c->n; k++)
             if (meets(c, &g[i], k)) {
-                double u = unrolled(c, g, n_groups, (size_t)c->insns[k].target, k);
+                double u = unrolled(c, g, n_groups, (size_t)c->insns[k].target, k,
+                                    g[i].execs / (double)g[i].sites);
                 if (u <= 1)
                     u = unrolled_remainder(c, &g[i], k);
-                if (u <= 1)
-                    u = unrolled_flops(c, g[i].iter_flops, (size_t)c->insns[k].target, k);
-                if (u <= 1 && c->level == IMIX_PTX)
+                /* FLOPs and the counter's step are read where the loop's
+                 * accesses say nothing (none of its own has one copy). */
+                double iters = g[i].execs / (double)g[i].sites;
+                size_t lo = (size_t)c->insns[k].target;
+                bool silent = !one_copy(c, g, n_groups, lo, k, iters);
+                if (u <= 1 && silent && !holds_inner(c, g, n_groups, lo, k, iters))
+                    u = unrolled_flops(c, g[i].iter_flops, lo, k);
+                if (u <= 1 && silent && c->level == IMIX_PTX)
                     u = unrolled_step(c, g[i].step, k);
                 if (u > best_u) {
                     best_u = u;
                     best = k;
                 }
             }
-        place(&c->b[c->block_of[best]], g[i].execs / (double)g[i].sites / best_u);
+        block *latch = &c->b[c->block_of[best]];
+        double iters = g[i].execs / (double)g[i].sites / best_u;
+        place(latch, iters);
+        if (iters > latch->loop_count)
+            latch->loop_count = iters;
     }
     free(in_block);
     free(g);
@@ -389,6 +446,29 @@ static size_t innermost_loop(imix_level level, const imix_insn *insns, size_t n,
             best_len = j - (size_t)insns[j].target;
         }
     return best;
+}
+
+/* A block in a loop's body, outside the loops nested in it, runs at most
+ * once an iteration: where an access's count says more, nvcc moved the
+ * access out of the loop it sits in in the source (a load whose address
+ * only a loop unrolled in full changes, hoisted past the loop around that
+ * one: hexciton's comm_aosoa_constants loads hamiltonian[i][k] once an i,
+ * not once a j). The loop's own anchor bounds it. */
+static void cap_by_loops(code *c)
+{
+    for (size_t j = 0; j < c->n; j++) {
+        if (!back_edge(c->level, &c->insns[j], j))
+            continue;
+        const block *latch = &c->b[c->block_of[j]];
+        if (latch->loop_count <= 0)
+            continue;
+        for (int m = c->block_of[c->insns[j].target]; m <= c->block_of[j]; m++) {
+            block *b = &c->b[m];
+            if (b->placed && b->count > latch->loop_count &&
+                innermost_loop(c->level, c->insns, c->n, b->first) == j)
+                b->count = latch->loop_count;
+        }
+    }
 }
 
 double icount_unrolled(imix_level level, const imix_insn *insns, size_t n, int file, int line,
@@ -695,6 +775,7 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
     split_blocks(&c);
     link_blocks(&c);
     place_anchors(&c, a, n_anchors, out);
+    cap_by_loops(&c);
     bool loops = false;
     for (size_t i = 0; i < n && !loops; i++)
         loops = back_edge(level, &insns[i], i);
