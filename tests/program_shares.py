@@ -97,7 +97,9 @@ def judge(name, half, entry, err):
     shares_ok = complete and all(
         r["p_share"] is not None and abs(r["p_share"] / r["share"] - 1) <= 0.25 for r in big)
     top_m = [r["kernel"] for r in sorted(rows, key=lambda r: -r["share"])[:3]]
-    top_p = [r["kernel"] for r in sorted(rows, key=lambda r: -(r["p_share"] or 0))[:3]]
+    # Kernels predicted to take equal time are not ranked by the prediction:
+    # the tie goes by name, not by the measured order rows come in.
+    top_p = [r["kernel"] for r in sorted(rows, key=lambda r: (-(r["p_share"] or 0), r["kernel"]))[:3]]
     ranking_ok = complete and top_m == top_p
     if not why and not shares_ok:
         why = "a kernel above 5% is off its share by more than 25%"
