@@ -47,6 +47,26 @@ static bool loop_kills(const cnode *a, const cnode *best, const cnode *use, cons
     return false;
 }
 
+/* Does a child of p run whenever p does: p a block, a declaration or an
+ * expression other than the short-circuit operators and ?: (not an if,
+ * a loop or any other statement). */
+static bool passes_on(const cnode *p)
+{
+    switch (p->kind) {
+    case CXCursor_CompoundStmt:
+    case CXCursor_DeclStmt:
+    case CXCursor_ParenExpr:
+    case CXCursor_UnexposedExpr:
+        return true;
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(p->cur);
+        return k != CXBinaryOperator_LAnd && k != CXBinaryOperator_LOr;
+    }
+    default:
+        return !clang_isStatement(p->kind) && p->kind != CXCursor_ConditionalOperator;
+    }
+}
+
 /* Does d run, with nothing conditional in between, every time control
  * reaches use: is there a block that holds use and reaches d through
  * blocks and plain expressions only? */
@@ -58,32 +78,17 @@ static bool dominates(const cnode *d, const cnode *use, const cnode *scope, x_ar
             return true;
         if (p == scope)
             return false;
-        switch (p->kind) {
-        case CXCursor_CompoundStmt:
-        case CXCursor_DeclStmt:
-        case CXCursor_ParenExpr:
-        case CXCursor_UnexposedExpr:
-            break;
-        case CXCursor_BinaryOperator: {
-            enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(p->cur);
-            if (k == CXBinaryOperator_LAnd || k == CXBinaryOperator_LOr)
-                return false;
-            break;
-        }
-        case CXCursor_IfStmt: {
+        if (p->kind == CXCursor_IfStmt) {
             /* The condition runs whenever the if does. */
             const cnode *cond = NULL;
             if (x_if_arm(p, child, &cond) < 0 && cond == child)
-                break;
+                continue;
             if (arm && arm(ctx, p, child) == 1)
-                break;
+                continue;
             return false;
         }
-        default:
-            if (clang_isStatement(p->kind) || p->kind == CXCursor_ConditionalOperator)
-                return false;
-            break;
-        }
+        if (!passes_on(p))
+            return false;
     }
     return false;
 }
@@ -249,28 +254,9 @@ cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
  * blocks, declarations and expressions that always run? */
 static bool runs_with(const cnode *a, const cnode *arm)
 {
-    for (const cnode *p = a; p != arm; p = p->parent) {
-        const cnode *up = p->parent;
-        if (!up)
+    for (const cnode *p = a; p != arm; p = p->parent)
+        if (!p->parent || !passes_on(p->parent))
             return false;
-        switch (up->kind) {
-        case CXCursor_CompoundStmt:
-        case CXCursor_DeclStmt:
-        case CXCursor_ParenExpr:
-        case CXCursor_UnexposedExpr:
-            break;
-        case CXCursor_BinaryOperator: {
-            enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(up->cur);
-            if (k == CXBinaryOperator_LAnd || k == CXBinaryOperator_LOr)
-                return false;
-            break;
-        }
-        default:
-            if (clang_isStatement(up->kind) || up->kind == CXCursor_ConditionalOperator)
-                return false;
-            break;
-        }
-    }
     return true;
 }
 
