@@ -1014,6 +1014,19 @@ static void dram_line(sbuf *out, const json_t *e)
             : "",
         roofline_fmt_si((double)json_integer_value(json_object_get(d, "read")), "B", r, sizeof r),
         roofline_fmt_si((double)json_integer_value(json_object_get(d, "write")), "B", w, sizeof w));
+    const json_t *local = json_object_get(d, "local");
+    json_int_t lr = json_integer_value(json_object_get(local, "read")),
+               lw = json_integer_value(json_object_get(local, "write"));
+    if (lr + lw > 0) {
+        char a[48], b[48];
+        sbuf_addf(out, "; of it local memory (a %lld-byte stack frame a thread, %s of frames "
+                       "resident with a wave's traffic, past the L2): %s read, %s written",
+                  (long long)json_integer_value(json_object_get(local, "frame_bytes")),
+                  roofline_fmt_si((double)json_integer_value(json_object_get(local, "working_set")),
+                                  "B", r, sizeof r),
+                  roofline_fmt_si((double)lr, "B", a, sizeof a),
+                  roofline_fmt_si((double)lw, "B", b, sizeof b));
+    }
     /* Said where it moves the figure: the re-reads of shared panels. */
     const char *regime = json_string_value(json_object_get(sh, "regime"));
     json_int_t again = json_integer_value(json_object_get(sh, "again"));

@@ -191,6 +191,10 @@ void launch_issue_add(json_t *roof, const code_listing *code, const char *mangle
         json_object_set_new(pipes, pipes_name(p),
                             json_integer((json_int_t)(r.placed_pipes[p] + 0.5)));
     json_object_set_new(o, "placed_pipe_instructions", pipes);
+    if (r.local_load_bytes > 0 || r.local_store_bytes > 0) {
+        json_object_set_new(o, "local_load_bytes", json_real(r.local_load_bytes));
+        json_object_set_new(o, "local_store_bytes", json_real(r.local_store_bytes));
+    }
     json_object_set_new(o, "blocks", json_integer((json_int_t)r.blocks));
     json_object_set_new(o, "blocks_placed", json_integer((json_int_t)r.placed));
     json_object_set_new(o, "label", json_text("estimate"));

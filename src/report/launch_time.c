@@ -54,8 +54,14 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
     if (!whole(json_object_get(dram, "read_sectors"), &read_sectors) ||
         !whole(json_object_get(dram, "write"), &written))
         return "the DRAM footprint is not known";
+    /* Local memory past the L2 (launch_local): an estimate, so it moves
+     * the predicted time and never the floor. */
+    const json_t *local = json_object_get(json_object_get(roof, "dram_bytes"), "local");
+    double local_read = json_number_value(json_object_get(local, "read"));
+    double local_write = json_number_value(json_object_get(local, "write"));
     c->dram_read_sectors = read_sectors;
     c->dram_bytes = 32 * read_sectors + written;
+    c->local_dram_bytes = local_read + local_write;
     const json_t *tr = json_object_get(roof, "l1_traffic");
     static const char *const kinds[TRAFFIC_KINDS] = {"global_load", "global_store", "shared"};
     if (tr) {

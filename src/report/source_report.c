@@ -16,7 +16,9 @@
 #include "report/launch_args.h"
 #include "report/launch_cluster.h"
 #include "report/launch_maxnreg.h"
+#include "analysis/timing/roofline.h"
 #include "report/launch_issue.h"
+#include "report/launch_local.h"
 #include "report/launch_share.h"
 #include "report/launch_time.h"
 #include "report/launch_values.h"
@@ -228,6 +230,48 @@ static json_t *sizes_from_json(const source_inputs *in, const cusrc_launch *l, c
     return from;
 }
 
+/* Local memory that reaches DRAM (report/launch_local): where a stack
+ * frame (local arrays, spills) costs the launch its DRAM bandwidth. */
+static void local_memory_note(finding_list *findings, const char *file, const cusrc_launch *l,
+                              const char *kernel, const gpu_product *product, const json_t *roof)
+{
+    const json_t *local = json_object_get(json_object_get(roof, "dram_bytes"), "local");
+    json_int_t rd = json_integer_value(json_object_get(local, "read")),
+               wr = json_integer_value(json_object_get(local, "write"));
+    if (rd + wr <= 0)
+        return;
+    char ws[48], r[48], w[48], l2[48];
+    findings_add(findings, "gpulint-local-memory", SEV_NOTE, file, l->loc.line, l->loc.column,
+                 json_pack("{s:I,s:I}", "dram_read", (json_int_t)rd, "dram_write", (json_int_t)wr),
+                 "this launch of '%s' keeps a %lld-byte stack frame a thread (local arrays or "
+                 "spills); the resident threads' frames and a wave's other traffic (%s) exceed "
+                 "the %s L2 of %s, so its local memory moves about %s from and %s to DRAM "
+                 "(estimate)",
+                 kernel, (long long)json_integer_value(json_object_get(local, "frame_bytes")),
+                 roofline_fmt_si((double)json_integer_value(json_object_get(local, "working_set")),
+                                 "B", ws, sizeof ws),
+                 roofline_fmt_si((double)product->l2_bytes, "B", l2, sizeof l2), product->name,
+                 roofline_fmt_si((double)rd, "B", r, sizeof r),
+                 roofline_fmt_si((double)wr, "B", w, sizeof w));
+}
+
+/* The figures a launch's entry gets once its grid and occupancy are known:
+ * executed instructions, the DRAM re-reads of shared panels and the local
+ * memory that reaches DRAM. */
+static void launch_counts(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
+                          const gpu_product *product, const int64_t grid[3], int64_t threads,
+                          int64_t frame_bytes, const occ_result *r, json_t *roof,
+                          finding_list *findings)
+{
+    const gpu_arch *a = in->targets[0].arch;
+    double warps = (double)(grid[0] * grid[1] * grid[2]) * (double)((threads + 31) / 32);
+    launch_issue_add(roof, in->code, variant_mangled(in->unit, v), a->name, warps);
+    launch_share_apply(roof, product, grid, r->blocks_per_sm, r->warps_per_sm, r->max_warps_per_sm);
+    launch_local_apply(roof, product, grid[0] * grid[1] * grid[2], threads, r->blocks_per_sm,
+                       frame_bytes);
+    local_memory_note(findings, l->loc.file ? l->loc.file : in->file, l, v->name, product, roof);
+}
+
 static void check_launch(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
                          const source_target *t, kernel_row *row, json_t *list, json_t *roof,
                          finding_list *findings)
@@ -352,13 +396,8 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
         /* The roofline entry holds the first target's product's figures. */
         bool first =
             in->product && !strcmp(in->product->id, t->product->id) && t == &in->targets[0];
-        if (first && roof) {
-            double warps = (double)(grid[0] * grid[1] * grid[2]) * (double)((threads + 31) / 32);
-            launch_issue_add(roof, in->code, variant_mangled(in->unit, v), a->name, warps);
-        }
         if (first && roof)
-            launch_share_apply(roof, t->product, grid, r.blocks_per_sm, r.warps_per_sm,
-                               r.max_warps_per_sm);
+            launch_counts(in, l, v, t->product, grid, threads, row->ptx->stack, &r, roof, findings);
         launch_time_add(o, roof, first, t->product, in->base_clock, grid, block, r.blocks_per_sm);
         int64_t blocks = grid[0] * grid[1] * grid[2];
         int64_t wave = (int64_t)t->product->sm_count * r.blocks_per_sm;

@@ -728,6 +728,18 @@ static bool *fused_muls(const code *c)
  * body). ptxcost's per-division count is a chain's by one divisor, the
  * reciprocal made once: block b's reciprocals are added here, and their
  * pipes to pipes[]. */
+static void add_local(imix_level level, const imix_insn *in, double count, icount *out)
+{
+    imix_op op = imix_classify(level, in->op);
+    /* 32 lanes: a thread's local word is interleaved with its warp's, so
+     * one warp instruction moves the width of each lane, contiguous. */
+    double bytes = count * 32.0 * op.width_bits / 8.0;
+    if (op.cls == IMIX_LD_LOCAL)
+        out->local_load_bytes += bytes;
+    else if (op.cls == IMIX_ST_LOCAL)
+        out->local_store_bytes += bytes;
+}
+
 static double divisor_setups(const code *c, const block *b, double pipes[PIPES_N])
 {
     double extra = 0;
@@ -816,6 +828,7 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
                     pipes_add(level, insns[i].op, sass, pipes);
                 }
                 add_tensor(level, &insns[i], b->count, out);
+                add_local(level, &insns[i], b->count, out);
             }
             if (level == IMIX_PTX)
                 per_warp += divisor_setups(&c, b, pipes);

@@ -76,6 +76,10 @@ typedef struct icount {
     /* The placed blocks' warp instructions by the pipe they issue to
      * (analysis/timing/pipes): what slows their issue. */
     double placed_pipes[PIPES_N];
+    /* Bytes the warps' local loads and stores move over the launch (every
+     * lane active; guessed blocks included): a stack frame's traffic, which
+     * no source access counts. */
+    double local_load_bytes, local_store_bytes;
 } icount;
 
 /* How many iterations of its loop one pass through the code runs for the

@@ -211,8 +211,9 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
     t->part[KTIME_LAUNCH] = k->launch_s + k->block_dispatch_s * fmax(0, first_wave - 1);
     /* A stream's first bytes arrive one DRAM latency after its first
      * request; the bandwidth counts from then on. */
-    if (c->dram_bytes > 0)
-        t->part[KTIME_DRAM] = k->dram_latency_s + c->dram_bytes / (k->dram_bandwidth * fill);
+    if (c->dram_bytes > 0 || c->local_dram_bytes > 0)
+        t->part[KTIME_DRAM] = k->dram_latency_s + c->dram_bytes / (k->dram_bandwidth * fill) +
+                              c->local_dram_bytes / k->dram_bandwidth;
     for (int i = 0; i < 4; i++)
         if (c->flops[i] > 0 && k->flops_per_clock_per_sm[i] > 0)
             t->part[KTIME_FP16 + i] =

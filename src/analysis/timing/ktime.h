@@ -62,6 +62,9 @@ typedef struct ktime_counts {
     double flops[4]; /* fp16, fp32, fp64, tensor */
     double dram_bytes;
     double dram_read_sectors; /* 32-byte sectors DRAM must read */
+    /* Local memory's DRAM bytes (analysis/memory/localmem): whole lines,
+     * a warp's lanes interleaved, whatever the global accesses' fill. */
+    double local_dram_bytes;
     bool has_traffic;
     double requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
     double busiest_loads;        /* the busiest warp's global load requests; 0: not known */
