@@ -306,9 +306,19 @@ static bool member_of_param(walker *w, cnode *n, lref *r)
     return true;
 }
 
+static bool in_loop(const cnode *n, const cnode *root)
+{
+    for (const cnode *p = n->parent; p && p != root; p = p->parent)
+        if (p->kind == CXCursor_ForStmt || p->kind == CXCursor_WhileStmt ||
+            p->kind == CXCursor_DoStmt || p->kind == CXCursor_CXXForRangeStmt)
+            return true;
+    return false;
+}
+
 /* How far one `p += by` moves a pointer at use, in elements of es bytes;
  * NULL where gpulint cannot say. At the kernel body's top level before use
- * it moves it once (an initial offset, `A += blockIdx.y * BM * K`); as a
+ * it moves it once (an initial offset, `A += blockIdx.y * BM * K`), and
+ * so in a block outside loops that holds use; as a
  * statement of the body of a loop around use, or in its increment, once
  * each pass (`A += BK` in a tiled GEMM's k loop): iteration * by, where
  * the loop's iteration is (counter - init) / counter's step, one more
@@ -320,7 +330,12 @@ static expr *pointer_move(walker *w, cnode *a, cnode *use)
         return NULL;
     cnode *up = a->parent;
     bool before = cn_spelled_at(a->cur) < cn_spelled_at(use->cur);
-    if (up && up->kind == CXCursor_CompoundStmt && up->parent == w->f->root) {
+    /* A block that holds use, outside every loop, runs the move once
+     * before use wherever use runs (logprob's `logits += step_offset +
+     * batch_offset;` under the kernel's bounds check). */
+    bool once_here = up && up->kind == CXCursor_CompoundStmt &&
+                     (up->parent == w->f->root || (cn_inside(use, up) && !in_loop(a, w->f->root)));
+    if (once_here) {
         if (!before)
             return expr_const(0); /* moved after use: not yet at use */
         expr *by = x_expr(w->f, a->kids[1]);

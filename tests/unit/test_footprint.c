@@ -3,7 +3,8 @@
  * reaches: bounds checks, a 2-D tile, a stencil's overlapping sites, a
  * grid-stride loop, gaps and overlaps of strided accesses, a loop counting
  * down, and the sites that must be left out (a division, a loop that can
- * break, a condition on two indices at once, a triangular loop) with the
+ * break, a condition on two indices at once, a triangular loop, a guard on
+ * a value read from memory) with the
  * figure kept a lower bound and the reason given. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -446,6 +447,34 @@ static void test_cover(void **state)
     }
 }
 
+/* A guard comparing a value read from memory (`blockIdx.x < len[0]`)
+ * leaves the site out of the footprint, with that reason; the cover takes
+ * an order comparison as passing (every block's row), never an equality,
+ * the anti-DCE idiom (`if (v == -1.2345f)`), which stays left out. */
+static void test_cover_memory_guard(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {4, 1, 1}, b[3] = {32, 1, 1};
+    const expr_op ops[2] = {OP_LT, OP_EQ};
+    for (int c = 0; c < 2; c++) {
+        mem_access s = site("a", "128 * blockIdx.x + 4 * threadIdx.x", 4, false, NULL, 0, NULL);
+        s.guard = expr_binary(ops[c], P("blockIdx.x"),
+                              expr_unknown("value read from memory ('len[0]')"));
+        footprint_site fs = {&s, "a"};
+        footprint f;
+        footprint_compute(&fs, 1, g, b, NULL, &f);
+        assert_int_equal(f.n_left_out, 1);
+        assert_non_null(f.why);
+        assert_non_null(strstr(f.why, "compares a value read from memory"));
+        footprint_free(&f);
+        footprint_cover(&fs, 1, g, b, NULL, &f);
+        assert_int_equal(f.n_left_out, c == 0 ? 0 : 1);
+        assert_int_equal(f.read_bytes, c == 0 ? 4 * 128 : 0);
+        footprint_free(&f);
+        site_free(&s);
+    }
+}
+
 static void test_unreached_and_defines(void **state)
 {
     (void)state;
@@ -711,6 +740,7 @@ int main(void)
         cmocka_unit_test(test_blocks64),
         cmocka_unit_test(test_left_out),
         cmocka_unit_test(test_cover),
+        cmocka_unit_test(test_cover_memory_guard),
         cmocka_unit_test(test_unreached_and_defines),
         cmocka_unit_test(test_store_left_out),
         cmocka_unit_test(test_in_place),

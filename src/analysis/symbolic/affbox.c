@@ -56,6 +56,7 @@ typedef struct ctx {
     bool no_split; /* probing: a split fails instead */
     bool partial;  /* only part of the iteration space is followed */
     bool cover;    /* a condition that cannot be cut may be relaxed (affbox_cover) */
+    bool in_guard; /* reading the access's guard, not a loop's condition */
     aff loopv[ACCESS_MAX_LOOPS];
     int n_ready; /* loops whose counter is set */
     const char *why;
@@ -419,6 +420,16 @@ static bool dnf(ctx *s, boxes *bs, const expr *e, bool pos, int depth)
     if (e->op < OP_LT || e->op > OP_NE)
         return fail(s, "a condition around the access is not a comparison");
     expr_op op = pos ? e->op : negated(e->op);
+    /* An order comparison with a value read from memory (`step <
+     * lengths[b] - 1`) decides nothing gpulint can know: the cover takes
+     * it as passing, every address it may guard. Not equality: a value
+     * read equal to another is the exception a benchmark's anti-DCE store
+     * counts on (`if (v == -1.2345f) out[i] = v;`). */
+    if (expr_first_unknown(e->a) || expr_first_unknown(e->b)) {
+        if (s->cover && s->in_guard && op != OP_EQ)
+            return true;
+        return fail(s, "a condition around it compares a value read from memory");
+    }
     if (op == OP_NE) {
         /* l != r: l < r or l > r. */
         expr lt = *e, gt = *e;
@@ -791,7 +802,10 @@ static bool attempt(ctx *s, const int64_t grid[3], const int64_t block[3], boxes
     for (int i = 0; i < s->a->n_loops; i++)
         if (!add_loop(s, b, i))
             return false;
-    if (s->a->guard && !dnf(s, bs, s->a->guard, true, 0))
+    s->in_guard = true;
+    bool guarded = !s->a->guard || dnf(s, bs, s->a->guard, true, 0);
+    s->in_guard = false;
+    if (!guarded)
         return false;
     aff off;
     if (!aff_of(s, s->a->byte_offset, &off, 0))

@@ -41,8 +41,9 @@ bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t blo
 
 /* The same, where a condition bounds two indices at once (j2 > j1, a
  * bounds check on blockIdx.x * B + threadIdx.x - halo) and cannot be cut
- * into boxes: the box without that condition, a superset of the site's
- * addresses, for an estimate (affbox_images fails there). */
+ * into boxes, or compares a value read from memory: the box without that
+ * condition, a superset of the site's addresses, for an estimate
+ * (affbox_images fails there). */
 bool affbox_cover(const mem_access *a, const int64_t grid[3], const int64_t block[3],
                   affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why);
 
