@@ -458,8 +458,8 @@ static void test_cover_memory_guard(void **state)
     const expr_op ops[2] = {OP_LT, OP_EQ};
     for (int c = 0; c < 2; c++) {
         mem_access s = site("a", "128 * blockIdx.x + 4 * threadIdx.x", 4, false, NULL, 0, NULL);
-        s.guard = expr_binary(ops[c], P("blockIdx.x"),
-                              expr_unknown("value read from memory ('len[0]')"));
+        s.guard =
+            expr_binary(ops[c], P("blockIdx.x"), expr_unknown("value read from memory ('len[0]')"));
         footprint_site fs = {&s, "a"};
         footprint f;
         footprint_compute(&fs, 1, g, b, NULL, &f);
@@ -470,6 +470,41 @@ static void test_cover_memory_guard(void **state)
         footprint_cover(&fs, 1, g, b, NULL, &f);
         assert_int_equal(f.n_left_out, c == 0 ? 0 : 1);
         assert_int_equal(f.read_bytes, c == 0 ? 4 * 128 : 0);
+        footprint_free(&f);
+        site_free(&s);
+    }
+}
+
+/* An array of more than 2^28 of its elements (2^29 floats) is drawn in
+ * 32-byte sectors: a row per block, contiguous or every other row, counted
+ * whole; rows at a stride that is not a multiple of 32 bytes cannot be,
+ * and the array keeps the old rule, its widest single image that fits (here
+ * none: 0 B, a lower bound, said so). */
+static void test_wide_array(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {8192, 1, 1}, b[3] = {256, 1, 1};
+    lp k = {"k", "0", "k < 256", "k + 1", false};
+    const struct {
+        const char *off;
+        int64_t bytes, sectors;
+        bool wide;
+    } cases[] = {
+        {"4 * (blockIdx.x * 65536 + k * 256 + threadIdx.x)", (int64_t)1 << 31, (int64_t)1 << 26,
+         false},
+        {"4 * (blockIdx.x * 131072 + k * 256 + threadIdx.x)", (int64_t)1 << 31, (int64_t)1 << 26,
+         false},
+        {"4 * (blockIdx.x * 65537 + k * 256 + threadIdx.x)", 0, 0, true},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        mem_access s = site("a", cases[c].off, 4, false, NULL, 1, &k);
+        footprint_site fs = {&s, "a"};
+        footprint f;
+        footprint_compute(&fs, 1, g, b, NULL, &f);
+        assert_int_equal(f.n_left_out, 0);
+        assert_int_equal(f.read_bytes, cases[c].bytes);
+        assert_int_equal(f.read_sectors, cases[c].sectors);
+        assert_true(cases[c].wide ? f.why && strstr(f.why, "more than 2^28") : !f.why);
         footprint_free(&f);
         site_free(&s);
     }
@@ -741,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_left_out),
         cmocka_unit_test(test_cover),
         cmocka_unit_test(test_cover_memory_guard),
+        cmocka_unit_test(test_wide_array),
         cmocka_unit_test(test_unreached_and_defines),
         cmocka_unit_test(test_store_left_out),
         cmocka_unit_test(test_in_place),

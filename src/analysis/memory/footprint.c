@@ -170,6 +170,42 @@ static uint64_t *draw(const affbox_image *im, int64_t g, int64_t *nbits)
     return w;
 }
 
+/* The sectors a site's image fills at the least, as bits of 32 bytes from
+ * bit 0 at the sector of im->base; NULL where its terms are not one
+ * contiguous run (the terms of smallest coefficient, each step no longer
+ * than the run so far) repeated at multiples of 32 bytes. An array too
+ * long to draw byte by byte is drawn so: each run takes ceil(run / 32)
+ * sectors, what it needs however the array is aligned. */
+static uint64_t *draw_sectors(const affbox_image *im, int64_t *nbits)
+{
+    int order[AFFBOX_MAX_TERMS];
+    for (int i = 0; i < im->n; i++) {
+        int j = i;
+        for (; j > 0 && im->coef[order[j - 1]] > im->coef[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    int64_t run = im->width;
+    int t = 0;
+    for (; t < im->n && im->coef[order[t]] <= run; t++) {
+        int64_t reach;
+        if (__builtin_mul_overflow(im->coef[order[t]], im->count[order[t]] - 1, &reach) ||
+            __builtin_add_overflow(run, reach, &run))
+            return NULL;
+    }
+    for (int k = t; k < im->n; k++)
+        if (im->coef[order[k]] % 32)
+            return NULL;
+    *nbits = im->span / 32 + 2;
+    uint64_t *w = xcalloc((size_t)((*nbits + 63) / 64) + 1, sizeof *w);
+    w[0] = 1;
+    int64_t hi = 1;
+    spread(w, *nbits, &hi, 1, (run + 31) / 32);
+    for (int k = t; k < im->n; k++)
+        spread(w, *nbits, &hi, im->coef[order[k]] / 32, im->count[order[k]]);
+    return w;
+}
+
 /* ---- arrays ---- */
 
 typedef struct arr_acc {
@@ -247,6 +283,39 @@ static arr_acc *array_for(arr_acc **arrs, size_t *n, const char *name)
     return a;
 }
 
+/* An array whose images span more than FP_MAX_BITS of their grain (a
+ * softmax over 50,257 words of 1,024 steps and 8 rows: 412 M floats), drawn
+ * in 32-byte sectors where it spans at most FP_MAX_BITS of them: *lo
+ * rounded down to a sector, *nbits sectors, the read and written bitsets
+ * out. False where an image is not runs at multiples of 32 bytes. */
+static bool draw_wide(const arr_acc *acc, int64_t *lo, int64_t hi, int64_t *nbits, uint64_t **rd,
+                      uint64_t **wr)
+{
+    int64_t lo32 = floor_div(*lo, 32) * 32, nb = (hi - lo32 + 31) / 32 + 2;
+    if (nb > FP_MAX_BITS)
+        return false;
+    size_t nw = (size_t)((nb + 63) / 64) + 2;
+    uint64_t *r = xcalloc(nw, sizeof *r), *w = xcalloc(nw, sizeof *w);
+    for (int i = 0; i < acc->n_ims; i++) {
+        int64_t n = 0;
+        uint64_t *bits = draw_sectors(&acc->ims[i].im, &n);
+        int64_t at = floor_div(acc->ims[i].im.base, 32) - lo32 / 32;
+        if (!bits || at < 0 || at + n > nb) {
+            free(bits);
+            free(r);
+            free(w);
+            return false;
+        }
+        or_at(acc->ims[i].is_store ? w : r, bits, n, at);
+        free(bits);
+    }
+    *lo = lo32;
+    *nbits = nb;
+    *rd = r;
+    *wr = w;
+    return true;
+}
+
 /* Union of the array's images: read, write and both, in bytes. */
 static void array_union(const arr_acc *acc, footprint_array *out)
 {
@@ -268,7 +337,10 @@ static void array_union(const arr_acc *acc, footprint_array *out)
     for (int i = 0; i < acc->n_ims; i++)
         g = gcd64(g, acc->ims[i].im.base - lo);
     int64_t nbits = (hi - lo) / g;
-    if (nbits > FP_MAX_BITS) {
+    uint64_t *rd = NULL, *wr = NULL;
+    if (nbits > FP_MAX_BITS && draw_wide(acc, &lo, hi, &nbits, &rd, &wr)) {
+        g = 32;
+    } else if (nbits > FP_MAX_BITS) {
         /* Too wide to draw: the widest single image that fits, a lower bound. */
         out->n_left_out = acc->n_sites;
         for (int i = 0; i < acc->n_ims; i++) {
@@ -293,12 +365,15 @@ static void array_union(const arr_acc *acc, footprint_array *out)
         return;
     }
     size_t nw = (size_t)((nbits + 63) / 64) + 2;
-    uint64_t *rd = xcalloc(nw, sizeof *rd), *wr = xcalloc(nw, sizeof *wr);
-    for (int i = 0; i < acc->n_ims; i++) {
-        int64_t nb;
-        uint64_t *w = draw(&acc->ims[i].im, g, &nb);
-        or_at(acc->ims[i].is_store ? wr : rd, w, nb, (acc->ims[i].im.base - lo) / g);
-        free(w);
+    if (!rd) {
+        rd = xcalloc(nw, sizeof *rd);
+        wr = xcalloc(nw, sizeof *wr);
+        for (int i = 0; i < acc->n_ims; i++) {
+            int64_t nb;
+            uint64_t *w = draw(&acc->ims[i].im, g, &nb);
+            or_at(acc->ims[i].is_store ? wr : rd, w, nb, (acc->ims[i].im.base - lo) / g);
+            free(w);
+        }
     }
     out->write_bytes = popcount_bits(wr, (int64_t)nw) * g;
     out->write_sectors = aligned_blocks(wr, nbits, g, lo, 32);
