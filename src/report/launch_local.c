@@ -20,6 +20,11 @@ void launch_local_apply(json_t *roof, const gpu_product *product, int64_t blocks
         .store_bytes = json_number_value(json_object_get(issue, "local_store_bytes")),
         .global_dram_bytes = (double)(json_integer_value(read) + json_integer_value(write)),
         .l2_bytes = (double)product->l2_bytes};
+    /* What the global estimate's own writes leave of the L2's retained ones. */
+    double global_write = (double)json_integer_value(write);
+    l.retained_bytes = product->l2_write_retained_bytes > global_write
+                           ? product->l2_write_retained_bytes - global_write
+                           : 0;
     localmem_dram d;
     if (!localmem_dram_traffic(&l, &d))
         return;

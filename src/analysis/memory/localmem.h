@@ -18,6 +18,10 @@ typedef struct localmem_launch {
     double store_bytes;       /* the local stores' */
     double global_dram_bytes; /* the launch's other DRAM traffic, estimated */
     double l2_bytes;
+    /* Dirty bytes the L2 still holds when the launch ends (the product's
+     * l2_write_retained_bytes) that the launch's global writes leave free:
+     * written back after it. */
+    double retained_bytes;
 } localmem_launch;
 
 typedef struct localmem_dram {
