@@ -305,6 +305,29 @@ static void test_grid_stride(void **state)
     check_exact(s, 1, g, b);
 }
 
+/* A tile loop whose last tile is cut short by a count of valid items
+ * (`valid = min(n - i, TILE)`, CUB's BlockLoad with valid_items): a bound
+ * through min or max is split into the comparisons it stands for, on
+ * either side (the last two: a bound of one index, where the split gives
+ * alternatives). n = 1000 leaves the last of 4 tiles of 256 partial. */
+static void test_min_max_bounds(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {3, 1, 1}, b[3] = {64, 1, 1};
+    lp i = {"i", "blockIdx.x * 256", "i < 1000", "i + gridDim.x * 256", false};
+    const char *guards[] = {
+        "threadIdx.x * 4 < min(1000 - i, 256)",
+        "!(threadIdx.x * 4 >= min(1000 - i, 256))",
+        "min(1000 - i, 256) > threadIdx.x * 4 + 2",
+        "max(threadIdx.x * 4, 200) < 232",
+        "min(threadIdx.x, 10) < 5 || threadIdx.x > max(59, 3)",
+    };
+    for (size_t c = 0; c < sizeof guards / sizeof guards[0]; c++) {
+        mem_access s[1] = {site("a", "4 * (i + threadIdx.x * 4)", 4, false, guards[c], 1, &i)};
+        check_exact(s, 1, g, b);
+    }
+}
+
 /* What DRAM reads for a gather: a load every 64 bytes or more takes a
  * 64-byte block each, one every 32 bytes a block per two (dramprobe.cu
  * measured 64 and 32 bytes a load on an H100); a contiguous range 12 bytes
@@ -783,6 +806,7 @@ int main(void)
         cmocka_unit_test(test_digits_and_alternatives),
         cmocka_unit_test(test_flattened_index),
         cmocka_unit_test(test_two_per_thread),
+        cmocka_unit_test(test_min_max_bounds),
         cmocka_unit_test(test_first_iteration),
         cmocka_unit_test(test_block_orders),
     };

@@ -430,6 +430,38 @@ static bool dnf(ctx *s, boxes *bs, const expr *e, bool pos, int depth)
             return true;
         return fail(s, "a condition around it compares a value read from memory");
     }
+    if (op != OP_EQ && op != OP_NE) {
+        /* A bound through min or max (`t < min(n - i, TILE)`, a tile's
+         * count of valid items): l < min(b, c) is l < b and l < c;
+         * l < max(b, c) is either; the reverse for >, and for min or max
+         * on the left. */
+        bool less = op == OP_LT || op == OP_LE;
+        const expr *m = NULL;
+        bool right = false;
+        if (e->b->kind == EX_BINARY && (e->b->op == OP_MIN || e->b->op == OP_MAX)) {
+            m = e->b;
+            right = true;
+        } else if (e->a->kind == EX_BINARY && (e->a->op == OP_MIN || e->a->op == OP_MAX)) {
+            m = e->a;
+        }
+        if (m) {
+            expr x = *e, y = *e;
+            x.op = y.op = op;
+            if (right) {
+                x.b = m->a;
+                y.b = m->b;
+            } else {
+                x.a = m->a;
+                y.a = m->b;
+            }
+            /* Both must hold where the bound is the smaller one on the
+             * far side of the comparison, or the larger on the near. */
+            bool both = (m->op == OP_MIN) == (less == right);
+            if (both)
+                return dnf(s, bs, &x, true, depth + 1) && dnf(s, bs, &y, true, depth + 1);
+            return either(s, bs, &x, &y, true, depth);
+        }
+    }
     if (op == OP_NE) {
         /* l != r: l < r or l > r. */
         expr lt = *e, gt = *e;
