@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """l1_counts: gpulint's global load and store requests and sectors of the
-register-rule kernels (tests/data/cusrc/<name>.cu: elements kept in
-registers across loops, fields joined into wide loads) against what Nsight
+cusrc kernels measured for them (tests/data/cusrc/<name>.cu: elements kept
+in registers across loops, fields joined into wide loads, CUB's tiles,
+device objects) against what Nsight
 Compute counted on an H200 (tests/data/ncu/h200/cusrc-<name>.csv, recorded
 with l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_{ld,st}.sum).
 
@@ -71,7 +72,9 @@ def main():
             continue
         entries = {}
         for e in json.loads(r.stdout).get("roofline", []):
-            entries.setdefault(e["kernel"], []).append(e)
+            # Instantiations by their template's name, as Nsight Compute's
+            # rows are matched (in launch order).
+            entries.setdefault(e["kernel"].split("<")[0], []).append(e)
         # A kernel launched more than once: its launches in order, named
         # kernel#2 and on.
         pairs = []

@@ -397,7 +397,7 @@ bool call_walk(walker *w, cnode *call)
     if (kind == CALLEE_NONE)
         return false;
     if (kind == CALLEE_LIBRARY) {
-        if (!cub_collective(w, call, def))
+        if (!cub_collective(w, call, def) && !cub_block_io(w, call, def))
             skip_call(w, call, "calls the library function", def);
         return false;
     }
@@ -458,6 +458,11 @@ bool call_walk(walker *w, cnode *call)
     }
     cf.bindings = &bf;
     cf.this_path = fr.this_path;
+    self_vals self = {0};
+    if (x_self_vals(w->f, call, def, &self))
+        cf.self = &self;
+    else if (x_self_inherits(call))
+        cf.self = w->f->self;
     fn_ctx *caller = w->f;
     cf.loops = caller->loops;
     cf.n_loops = caller->n_loops;
@@ -494,5 +499,6 @@ bool call_walk(walker *w, cnode *call)
     free(fr.name);
     free(fr.call_file);
     free(fr.this_path);
+    x_self_free(&self);
     return true;
 }

@@ -1016,6 +1016,9 @@ static expr *x_member(fn_ctx *f, cnode *n)
     expr_builtin b;
     if (cn_builtin_member(f->t, n, &b))
         return expr_builtin_sym(b);
+    expr *own = f->device ? x_self_field(f, n) : NULL;
+    if (own)
+        return own;
     if (n->n_kids >= 1) {
         cnode *base = cn_strip(n->kids[0]);
         CXType bt = clang_getCursorType(base->cur);

@@ -11,6 +11,41 @@
 
 /* ---- expressions ---- */
 
+/* A field of this read below n (by member, or *this copied whole). */
+static bool reads_this(const cnode *n, int depth)
+{
+    if (depth > 64)
+        return true;
+    if (n->kind == CXCursor_MemberRefExpr &&
+        clang_getCursorReferenced(n->cur).kind == CXCursor_FieldDecl) {
+        const cnode *b = n->n_kids ? cn_strip(n->kids[0]) : NULL;
+        if (!n->n_kids || (b && b->kind == CXCursor_CXXThisExpr))
+            return true;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (reads_this(n->kids[i], depth + 1))
+            return true;
+    return false;
+}
+
+/* A method that hands back a reference to the object and reads none of
+ * its fields (CUB's TempStorage::Alias(), `return *this;`): calling it
+ * reads nothing. */
+static bool alias_method(CXCursor m)
+{
+    CXCursor def = clang_getCursorDefinition(m);
+    if (clang_Cursor_isNull(def) ||
+        clang_getCanonicalType(clang_getCursorResultType(def)).kind != CXType_LValueReference)
+        return false;
+    cnode *tree = cn_build(def);
+    bool reads = false;
+    for (int i = 0; i < tree->n_kids && !reads; i++)
+        if (tree->kids[i]->kind == CXCursor_CompoundStmt)
+            reads = reads_this(tree->kids[i], 0);
+    cn_free(tree);
+    return !reads;
+}
+
 /* How the value of an lvalue node is used: 0 not an access (address taken,
  * decays, base of a member), 1 load, 2 store, 3 load and store. */
 static int access_use(walker *w, cnode *n)
@@ -29,6 +64,8 @@ static int access_use(walker *w, cnode *n)
              * reads the object (a method gpulint walks reads its fields
              * itself, but libclang shows no `this` to bind). */
             CXCursor m = clang_getCursorReferenced(p->cur);
+            if (m.kind == CXCursor_CXXMethod && alias_method(m))
+                return 0;
             if (m.kind == CXCursor_CXXMethod || m.kind == CXCursor_ConversionFunction)
                 return 1;
             CXType bt = clang_getCanonicalType(clang_getCursorType(n->cur));

@@ -148,6 +148,15 @@ typedef struct bind_frame {
     const obj_fields *self;
 } bind_frame;
 
+/* The integer fields of a device object a method is walked on, as its
+ * constructor's member initialisers set them (cusrc_selfval.c). */
+#define SELF_MAX_FIELDS 16
+typedef struct self_vals {
+    int n;
+    char *name[SELF_MAX_FIELDS];
+    expr *value[SELF_MAX_FIELDS];
+} self_vals;
+
 /* A function being looked at: the tree, its variables and, in kernel
  * bodies, the loops around the current point. */
 typedef struct fn_ctx {
@@ -166,6 +175,9 @@ typedef struct fn_ctx {
     /* A method walked at its call on a struct the kernel takes by value: the
      * parameter's name, whose fields its members read through this are. */
     const char *this_path;
+    /* A method walked on a device object built where it is called: the
+     * fields its constructor set, NULL when none is known. */
+    const self_vals *self;
     long budget;         /* translation steps left for the current expression: substituting
                             `int b = a + a; int c = b + b; ...` doubles at each step */
     folded_list *record; /* host: where constants folded now are noted, NULL: nowhere */
@@ -328,6 +340,20 @@ bool x_fields_alias(fn_ctx *f, var_info *v);
 /* A host read of an object's field (`p.rows`, `rows_` in a method, `d->n`)
  * where the object is known and holds a constant there; NULL otherwise. */
 expr *x_object_field(fn_ctx *f, cnode *member);
+/* Whether a method of cls other than a constructor may write field. */
+bool x_class_field_written(cusrc_tu *t, CXCursor cls, const char *field);
+/* Whether running def (a method or constructor, as instantiated) may
+ * write field of this: its body and the methods of this it calls. */
+bool x_method_writes_field(CXCursor def, const char *field, int depth);
+
+/* cusrc_selfval.c: the fields of the object a device method call is made
+ * on, where a constructor in the caller's sight built it (false: none);
+ * whether a call is made on `this` (the caller's own fields hold); the
+ * value of a field of *this read by member, NULL when not known. */
+bool x_self_vals(fn_ctx *f, cnode *call, CXCursor method, self_vals *out);
+void x_self_free(self_vals *s);
+bool x_self_inherits(cnode *call);
+expr *x_self_field(const fn_ctx *f, cnode *member);
 /* A call of a method that returns one expression (`int rows() const
  * { return rows_; }`) on a known object; NULL otherwise. */
 expr *x_method_value(fn_ctx *f, cnode *call, CXCursor method);

@@ -335,6 +335,57 @@ static bool writable(const struct class_memo *m, const char *field)
     return false;
 }
 
+static bool calls_on_this_write(cnode *n, const char *field, int depth);
+
+bool x_method_writes_field(CXCursor def, const char *field, int depth)
+{
+    if (clang_Cursor_isNull(def) || depth > OBJ_MAX_DEPTH)
+        return true;
+    cnode *tree = cn_build(def);
+    writes w = {0};
+    w.ref_return = hands_out(clang_getCursorResultType(def));
+    scan_writes(tree, &w);
+    bool hit = w.escapes;
+    for (int i = 0; i < w.n; i++) {
+        hit = hit || !strcmp(w.fields[i], field);
+        free(w.fields[i]);
+    }
+    free(w.fields);
+    hit = hit || calls_on_this_write(tree, field, depth);
+    cn_free(tree);
+    return hit;
+}
+
+/* A method of this called below n that may write field. */
+static bool calls_on_this_write(cnode *n, const char *field, int depth)
+{
+    if (n->kind == CXCursor_CallExpr && n->n_kids >= 1) {
+        cnode *callee = cn_strip(n->kids[0]);
+        CXCursor m = clang_getCursorReferenced(n->cur);
+        cnode *base = callee && callee->kind == CXCursor_MemberRefExpr && callee->n_kids
+                          ? cn_strip(callee->kids[0])
+                          : NULL;
+        if (callee && callee->kind == CXCursor_MemberRefExpr &&
+            (!callee->n_kids || (base && base->kind == CXCursor_CXXThisExpr)) &&
+            m.kind == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(m) &&
+            !clang_CXXMethod_isConst(m) &&
+            x_method_writes_field(clang_getCursorDefinition(m), field, depth + 1))
+            return true;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (calls_on_this_write(n->kids[i], field, depth))
+            return true;
+    return false;
+}
+
+bool x_class_field_written(cusrc_tu *t, CXCursor cls, const char *field)
+{
+    /* An instantiated class lists only the members its users needed;
+     * its template's pattern has them all. */
+    CXCursor pattern = clang_getSpecializedCursorTemplate(cls);
+    return writable(class_writes(t, clang_Cursor_isNull(pattern) ? cls : pattern), field);
+}
+
 void object_memo_free(cusrc_tu *t)
 {
     for (size_t i = 0; i < t->n_classes; i++) {

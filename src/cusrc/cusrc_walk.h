@@ -4,6 +4,7 @@
  *   cusrc_lref.c   declarations: where names, pointers and lvalues point
  *   cusrc_site.c   guards, per-loop counts, access and branch sites
  *   cusrc_ops.c    what an operation costs (FLOPs, math calls, wmma)
+ *   cusrc_cubio.c  CUB's BlockLoad and BlockStore as the accesses they make
  *   cusrc_call.c   calls to __device__ functions, walked at the call site
  *   cusrc_expr.c   expressions: loads, stores, operations, calls
  *   cusrc_stmt.c   statements and loops; body_analyse is the entry
@@ -233,6 +234,13 @@ cnode *wk_assign_target(cnode *n);
 bool wk_restrict_element(const cnode *t); /* a subscript of a __restrict__ pointer */
 bool wk_folds(walker *w, cnode *n, int depth);
 void wk_count_ops(walker *w, cnode *n);
+
+/* ---- cusrc_cubio.c ---- */
+/* A call of cub::BlockLoad::Load or BlockStore::Store (or their
+ * constructors) recorded as its global accesses; false when def is
+ * neither, or its tile cannot be placed (an iterator, an unknown
+ * algorithm): then it is a call the counts miss. */
+bool cub_block_io(walker *w, cnode *call, CXCursor def);
 
 /* ---- cusrc_call.c ---- */
 /* Walks a call to a __device__ function of the project at its call site
