@@ -27,6 +27,8 @@ above a measured time that the record does not list. --table writes the
 per-launch table, --summary the summary block of benchmarks/HECBENCH.md.
 With GPULINT_SWEEP=quick (the sanitizer stage) every third program is run
 and each of its launches must give the row that table records.
+GPULINT_SWEEP_ONLY=NAME,NAME runs those programs and prints their rows,
+with no summary and no check (for a look while working on a rule).
 
 Ends with "N passed, N failed"; exit 77 without nvcc.
 """
@@ -295,6 +297,10 @@ def main():
     quick = os.environ.get("GPULINT_SWEEP") == "quick"
     if quick:
         chosen = chosen[::3]
+    # A look at a few programs while working on a rule: their rows, no summary.
+    only = [n for n in os.environ.get("GPULINT_SWEEP_ONLY", "").split(",") if n]
+    if only:
+        chosen = [(n, p) for n, p in chosen if n in only]
     with ThreadPoolExecutor(jobs) as pool:
         for name, doc, stderr in pool.map(report, chosen):
             half = half_of.get("hecbench/" + name)
@@ -307,6 +313,10 @@ def main():
                 rows.append(r)
     if quick:
         return quick_check(rows, [n for n, _ in chosen])
+    if only:
+        for r in rows:
+            print(table_line(r))
+        return 0
     sums = {h: summarize([r for r in rows if r["half"] == h]) for h in ("fitting", "judging")}
     sums["judging-hecbench"] = sums["judging"]  # every judged launch here is HeCBench's
     for line in summary_lines(sums):
