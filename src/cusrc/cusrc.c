@@ -636,8 +636,8 @@ static bool scan_from_other_units(scan_state *s, CXCursor def)
         if (strcmp(x->usr, usr) != 0)
             continue;
         any = true;
-        param_binding pb[16];
-        int n = xcall_bind(x, def, pb, 16);
+        param_binding pb[XCALL_MAX_ARGS];
+        int n = xcall_bind(x, def, pb, XCALL_MAX_ARGS);
         bind_frame fr = {pb, n, NULL, false, NULL};
         s->from = x;
         scan_function(s, def, &fr);

@@ -90,9 +90,9 @@
  *
  * Not followed: accesses through pointers that are reassigned, loop
  * counters also stepped inside the loop body (the loop's next is then
- * NULL). Across translation units, only calls from the project's host
- * units and main's unit into functions defined here are followed
- * (cusrc_xcall.c). */
+ * NULL). Across translation units, calls from the project's host units,
+ * main's unit and the units a chain of such calls passes through into
+ * functions defined here are followed (cusrc_xcall.c, run/xcalls.c). */
 #ifndef GPULINT_CUSRC_H
 #define GPULINT_CUSRC_H
 

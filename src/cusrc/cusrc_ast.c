@@ -161,6 +161,17 @@ cnode *cn_arg_call(const cnode *n, CXCursor *callee, int *slot)
             *slot = k;
             return p;
         }
+    /* libclang's argument cursors do not always compare equal to the
+     * visited ones (a call that initialises a variable, `long t =
+     * run(&n, ...)`): the argument's place among the call's expressions,
+     * after the callee, then. */
+    if (fn.kind == CXCursor_FunctionDecl && cn_n_expr_kids(p) == na + 1)
+        for (int k = 0; k < na && k < np; k++)
+            if (cn_expr_kid(p, k + 1) == arg) {
+                *callee = fn;
+                *slot = k;
+                return p;
+            }
     return NULL;
 }
 

@@ -173,6 +173,61 @@ static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
 /* An integer local handed by its address (`run(d, &n)`, C's and Fortran's
  * way of passing sizes): the value it holds at the call, bound as the
  * field "*" for x_pointee to read back. */
+/* Whether each address of v taken below n is lent for reading (to a
+ * pointer to const, or to a function here that only reads through it) or
+ * handed to callee, a function of another unit (same USR). */
+static bool lent_only_to(const cnode *n, const var_info *v, const char *usr)
+{
+    if (n->kind == CXCursor_UnaryOperator && n->n_kids == 1 &&
+        clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf) {
+        cnode *r = cn_strip_casts(n->kids[0]);
+        if (r && r->kind == CXCursor_DeclRefExpr &&
+            clang_equalCursors(clang_getCursorReferenced(r->cur), v->decl)) {
+            CXCursor fn;
+            int slot;
+            if (!cn_arg_call(n, &fn, &slot))
+                return false;
+            if (cn_param_reads_only(fn, slot))
+                return true;
+            CXCursor def = clang_getCursorDefinition(fn);
+            if (!clang_Cursor_isNull(def)) {
+                /* A function of this file that only reads through it. */
+                cnode *tree = cn_build(def);
+                bool only =
+                    slot < clang_Cursor_getNumArguments(def) &&
+                    x_pointee_only_read(tree, clang_Cursor_getArgument(def, (unsigned)slot));
+                cn_free(tree);
+                return only;
+            }
+            char *u = cx_str(clang_getCursorUSR(fn));
+            bool same = !strcmp(u, usr);
+            free(u);
+            return same;
+        }
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (!lent_only_to(n->kids[i], v, usr))
+            return false;
+    return true;
+}
+
+/* A local whose address main hands only to a function of another unit
+ * (`ccsd_trpdrv(..., &nvir, ...)` in a loop): its value at the call is
+ * what the callee reads through the pointer, as long as the callee only
+ * reads through it, which only the callee's unit can tell (x_pointee
+ * asks it there). */
+static bool lent_across_units(fn_ctx *f, cnode *call, const var_info *v)
+{
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    if (fn.kind != CXCursor_FunctionDecl || !clang_Cursor_isNull(clang_getCursorDefinition(fn)) ||
+        clang_getCursorLinkage(fn) != CXLinkage_External)
+        return false;
+    char *usr = cx_str(clang_getCursorUSR(fn));
+    bool ok = lent_only_to(f->root, v, usr);
+    free(usr);
+    return ok;
+}
+
 static void bind_pointee(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(b->parm));
@@ -188,9 +243,16 @@ static void bind_pointee(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
         r && r->kind == CXCursor_DeclRefExpr ? fn_var(f, clang_getCursorReferenced(r->cur)) : NULL;
     /* Not taken: every address of it is lent only for reading
      * (cusrc_ast), so its definitions are its own. */
-    if (!v || v->is_param || v->addr_taken)
+    if (!v || v->is_param)
         return;
+    bool lent = v->addr_taken && lent_across_units(f, call, v);
+    if (v->addr_taken && !lent)
+        return;
+    /* Lent across units only: its definitions here are its own, for the
+     * callee's unit to judge whether the callee writes through it. */
+    v->addr_taken = false;
     expr *e = f->t->obj_eval->value_at(f, v, call);
+    v->addr_taken = lent;
     expr *c = e ? expr_simplify(e) : NULL;
     if (c && c->kind == EX_CONST) {
         b->fields[b->n_fields].name = xstrdup("*");

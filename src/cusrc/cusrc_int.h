@@ -121,6 +121,9 @@ typedef struct obj_fields {
 } obj_fields;
 
 #define BIND_MAX_FIELDS 16
+/* The parameters a call across units binds (Fortran-style drivers pass
+ * forty pointers: HeCBench ccsd-trpdrv). */
+#define XCALL_MAX_ARGS 64
 typedef struct param_binding {
     CXCursor parm;
     expr *value;

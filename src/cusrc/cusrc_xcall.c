@@ -36,9 +36,9 @@ static int64_t runs_of(const expr *e)
  * the command line (...)". */
 static char *arg_origin(scan_state *s, fn_ctx *f, cnode *call, int i, const char *origin)
 {
-    cnode *args[16];
+    cnode *args[XCALL_MAX_ARGS];
     CXCursor fn = clang_getCursorReferenced(call->cur);
-    int n = cn_call_args(call, fn, args, 16);
+    int n = cn_call_args(call, fn, args, XCALL_MAX_ARGS);
     char *text = i < n && args[i] ? cn_text_trunc(s->t, args[i]->cur, 60) : NULL;
     src_loc at = {0};
     cn_loc(s->t, call->cur, &at);
@@ -63,8 +63,8 @@ void xcall_collect(scan_state *s, fn_ctx *f, cnode *call, const expr *reach)
         return;
     if (reach && reach->kind == EX_CONST && reach->value == 0)
         return; /* never runs with these values */
-    param_binding pb[16];
-    int n = x_bind_args(f, call, fn, pb, 16);
+    param_binding pb[XCALL_MAX_ARGS];
+    int n = x_bind_args(f, call, fn, pb, XCALL_MAX_ARGS);
     if (n < 0)
         return;
     GROW(out->v, out->n, out->cap);
@@ -100,21 +100,29 @@ void xcall_collect(scan_state *s, fn_ctx *f, cnode *call, const expr *reach)
     x_unbind(pb, n);
     x->folded = folded.v;
     x->n_folded = folded.n;
-    x->n_path = s->depth + 1;
+    /* Followed from another unit's call: that unit's path first. */
+    const cusrc_xcall *from = s->from;
+    int pre = from ? from->n_path : 0;
+    x->n_path = pre + s->depth + 1;
     x->fn = xcalloc((size_t)x->n_path, sizeof *x->fn);
     x->runs = xcalloc((size_t)x->n_path, sizeof *x->runs);
     x->why = xcalloc((size_t)x->n_path, sizeof *x->why);
+    for (int i = 0; i < pre; i++) {
+        x->fn[i] = xstrdup(from->fn[i]);
+        x->runs[i] = from->runs[i];
+        x->why[i] = xstrdup_null(from->why[i]);
+    }
     for (int i = 0; i <= s->depth; i++) {
-        x->fn[i] = xstrdup(s->names[i] ? s->names[i] : "?");
+        x->fn[pre + i] = xstrdup(s->names[i] ? s->names[i] : "?");
         host_loops here, *h = &here;
         if (i < s->depth)
             h = &s->loops[i];
         else
             host_loops_of(f, call, &here);
         expr *r = host_loops_runs(h, reach);
-        x->runs[i] = runs_of(r);
-        if (x->runs[i] < 0)
-            x->why[i] = xstrdup(h->why ? h->why : "a count gpulint cannot compute");
+        x->runs[pre + i] = runs_of(r);
+        if (x->runs[pre + i] < 0)
+            x->why[pre + i] = xstrdup(h->why ? h->why : "a count gpulint cannot compute");
         expr_free(r);
         if (i == s->depth)
             host_loops_free(&here);

@@ -135,8 +135,10 @@ void xcalls_from_json(const json_t *j, cusrc_xcalls *out)
 
 typedef struct collect_ctx {
     const pipeline_opts *o;
-    const compdb_unit **units; /* the host units, then the CUDA units that define main */
+    const compdb_unit **units; /* this round's: the host units, then the CUDA units that define
+                                  main; later, the CUDA units called into */
     size_t n_units;
+    const cusrc_xcalls *incoming; /* the calls earlier rounds found, NULL in the first */
     cusrc_xcalls *out;
     sbuf text;
 } collect_ctx;
@@ -187,6 +189,7 @@ static int collect_one(void *ctx, size_t job, int attempt, int fd)
                         .run_args = (const char *const *)c->o->run_args,
                         .n_run_args = c->o->n_run_args,
                         .arch = cusrc_arch_of(u->args, u->n_args, arch) ? arch : NULL,
+                        .calls = c->incoming,
                         .collect_calls = &calls};
     char *error = NULL;
     pool_phase('s');
@@ -247,29 +250,83 @@ static void collect_deliver(void *ctx, size_t job, pool_outcome *po)
     json_decref(j);
 }
 
-void xcalls_collect(const pipeline_opts *o, const compdb *db, cusrc_xcalls *out, char **text)
+/* Whether the file's text names a callee of calls[from..] followed by
+ * '(': a unit that may define it, read in the next round. */
+static bool names_callee(const char *file, const cusrc_xcalls *calls, size_t from)
 {
-    memset(out, 0, sizeof *out);
-    collect_ctx c = {.o = o, .out = out};
-    c.units = xcalloc(db->n_host + db->n_units + 1, sizeof *c.units);
-    for (size_t i = 0; i < db->n_host; i++)
-        c.units[c.n_units++] = &db->host[i];
-    for (size_t i = 0; i < db->n_units && db->n_units > 1; i++)
-        if (defines_main(db->units[i].file))
-            c.units[c.n_units++] = &db->units[i];
-    sbuf_init(&c.text);
-    pool_spec spec = {.n_jobs = c.n_units,
+    char *text;
+    size_t len;
+    if (fileio_read(file, 64u << 20, &text, &len) != FILEIO_OK)
+        return false;
+    bool found = false;
+    for (size_t i = from; i < calls->n && !found; i++) {
+        const char *name = calls->v[i].callee;
+        size_t n = name ? strlen(name) : 0;
+        for (const char *p = text; n && !found && (p = strstr(p, name)) != NULL; p += n) {
+            const char *q = p + n;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            found = *q == '(' && (p == text || !is_ident(p[-1]));
+        }
+    }
+    free(text);
+    return found;
+}
+
+static void collect_round(collect_ctx *c)
+{
+    const pipeline_opts *o = c->o;
+    pool_spec spec = {.n_jobs = c->n_units,
                       .parallel = o->jobs > 0 ? o->jobs : pool_cores(),
                       .timeout_s = o->seen_timeout ? o->timeout_s : PIPELINE_TIMEOUT_DEFAULT,
-                      .ctx = &c,
+                      .ctx = c,
                       .work = collect_one,
                       .ended = collect_ended,
                       .deliver = collect_deliver};
     if (spec.parallel < 1)
         spec.parallel = 1;
     char err[512];
-    if (c.n_units && !pool_run(&spec, err, sizeof err))
+    if (c->n_units && !pool_run(&spec, err, sizeof err))
         diag_note("the host units were not read for the sizes they pass: %s", err);
+}
+
+/* A chain of calls through CUDA units that do not define main (main.cu
+ * calls run(n) in driver.cu, which calls launch(n) in kernels.cu) is
+ * followed a unit per round: each round reads the units named as callees
+ * by the last, with the calls found so far bound. */
+#define XCALLS_ROUNDS 3
+
+void xcalls_collect(const pipeline_opts *o, const compdb *db, cusrc_xcalls *out, char **text)
+{
+    memset(out, 0, sizeof *out);
+    collect_ctx c = {.o = o, .out = out};
+    c.units = xcalloc(db->n_host + db->n_units + 1, sizeof *c.units);
+    bool *read = xcalloc(db->n_units + 1, sizeof *read);
+    for (size_t i = 0; i < db->n_host; i++)
+        c.units[c.n_units++] = &db->host[i];
+    for (size_t i = 0; i < db->n_units && db->n_units > 1; i++)
+        if (defines_main(db->units[i].file)) {
+            c.units[c.n_units++] = &db->units[i];
+            read[i] = true;
+        }
+    sbuf_init(&c.text);
+    collect_round(&c);
+    size_t last = 0;
+    for (int round = 1; round < XCALLS_ROUNDS && out->n > last && db->n_units > 1; round++) {
+        size_t from = last;
+        last = out->n;
+        c.n_units = 0;
+        for (size_t i = 0; i < db->n_units; i++)
+            if (!read[i] && names_callee(db->units[i].file, out, from)) {
+                c.units[c.n_units++] = &db->units[i];
+                read[i] = true;
+            }
+        if (!c.n_units)
+            break;
+        c.incoming = out;
+        collect_round(&c);
+    }
     *text = sbuf_take(&c.text);
+    free(read);
     free(c.units);
 }

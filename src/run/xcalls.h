@@ -2,8 +2,9 @@
  * host C/C++ units and the CUDA units that define main are read (each in a
  * pool worker, as the CUDA units are)
  * for their calls into functions defined elsewhere with the constant
- * arguments and call paths (cusrc_xcall.c); each CUDA unit's scan then
- * follows its functions from those calls. Internal to run/. */
+ * arguments and call paths (cusrc_xcall.c), then, round by round, the
+ * CUDA units those calls go to, with them bound; each CUDA unit's scan
+ * then follows its functions from all of them. Internal to run/. */
 #ifndef GPULINT_XCALLS_H
 #define GPULINT_XCALLS_H
 
