@@ -305,6 +305,40 @@ static void test_grid_stride(void **state)
     check_exact(s, 1, g, b);
 }
 
+/* A struct of nine floats copied field by field from an array of 2^26
+ * elements (HeCBench black-scholes' options): the fields' images join into
+ * one contiguous run per element, drawn in sectors although the array
+ * spans more than 2^28 floats; with a field missing they do not, and the
+ * footprint says it is a lower bound. */
+static void test_wide_struct(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {(int64_t)1 << 18, 1, 1}, b[3] = {256, 1, 1};
+    for (int fields = 9; fields >= 8; fields--) {
+        mem_access s[9];
+        footprint_site fs[9];
+        char off[9][80];
+        for (int k = 0; k < fields; k++) {
+            snprintf(off[k], sizeof off[k], "36 * (blockIdx.x * 256 + threadIdx.x) + %d", 4 * k);
+            s[k] = site("a", off[k], 4, false, NULL, 0, NULL);
+            fs[k] = (footprint_site){&s[k], "a"};
+        }
+        footprint f;
+        footprint_compute(fs, (size_t)fields, g, b, NULL, &f);
+        if (fields == 9) {
+            assert_int_equal(f.n_left_out, 0);
+            assert_int_equal(f.read_bytes, (int64_t)36 << 26);
+            assert_int_equal(f.read_sectors, ((int64_t)36 << 26) / 32);
+            assert_null(f.why);
+        } else {
+            assert_true(f.why && strstr(f.why, "more than 2^28"));
+        }
+        footprint_free(&f);
+        for (int k = 0; k < fields; k++)
+            site_free(&s[k]);
+    }
+}
+
 /* A tile loop whose last tile is cut short by a count of valid items
  * (`valid = min(n - i, TILE)`, CUB's BlockLoad with valid_items): a bound
  * through min or max is split into the comparisons it stands for, on
@@ -807,6 +841,7 @@ int main(void)
         cmocka_unit_test(test_flattened_index),
         cmocka_unit_test(test_two_per_thread),
         cmocka_unit_test(test_min_max_bounds),
+        cmocka_unit_test(test_wide_struct),
         cmocka_unit_test(test_first_iteration),
         cmocka_unit_test(test_block_orders),
     };

@@ -283,6 +283,63 @@ static arr_acc *array_for(arr_acc **arrs, size_t *n, const char *name)
     return a;
 }
 
+/* The terms of a and b, as sets of (coefficient, count). */
+static bool same_terms(const affbox_image *a, const affbox_image *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (int i = 0; i < a->n; i++) {
+        int k = 0;
+        while (k < b->n && (b->coef[k] != a->coef[i] || b->count[k] != a->count[i]))
+            k++;
+        if (k == b->n)
+            return false;
+    }
+    return true;
+}
+
+/* The images with images of the same terms whose bytes at each point meet
+ * (a struct's fields copied one by one: offsets 0, 4, ..., 32 of a 36-byte
+ * element) joined into one of the joint width: the same union, in runs
+ * draw_sectors can draw. *n in, the joined count out. */
+static image *join_fields(const arr_acc *acc, int *n)
+{
+    image *m = xmalloc((size_t)(acc->n_ims ? acc->n_ims : 1) * sizeof *m);
+    int k = 0;
+    bool *used = xcalloc((size_t)acc->n_ims + 1, sizeof *used);
+    for (int i = 0; i < acc->n_ims; i++) {
+        if (used[i])
+            continue;
+        image cur = acc->ims[i];
+        used[i] = true;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (int j = 0; j < acc->n_ims; j++) {
+                const image *o = &acc->ims[j];
+                int64_t end = cur.im.base + cur.im.width, oend = o->im.base + o->im.width;
+                if (used[j] || o->is_store != cur.is_store || !same_terms(&o->im, &cur.im) ||
+                    o->im.base > end || oend < cur.im.base)
+                    continue;
+                int64_t lo = o->im.base < cur.im.base ? o->im.base : cur.im.base;
+                int64_t hi = oend > end ? oend : end;
+                if (hi - lo > INT32_MAX)
+                    continue;
+                int64_t last = cur.im.base + cur.im.span > o->im.base + o->im.span
+                                   ? cur.im.base + cur.im.span
+                                   : o->im.base + o->im.span;
+                cur.im.base = lo;
+                cur.im.width = (int)(hi - lo);
+                cur.im.span = last - lo;
+                used[j] = grew = true;
+            }
+        }
+        m[k++] = cur;
+    }
+    free(used);
+    *n = k;
+    return m;
+}
+
 /* An array whose images span more than FP_MAX_BITS of their grain (a
  * softmax over 50,257 words of 1,024 steps and 8 rows: 412 M floats), drawn
  * in 32-byte sectors where it spans at most FP_MAX_BITS of them: *lo
@@ -296,19 +353,23 @@ static bool draw_wide(const arr_acc *acc, int64_t *lo, int64_t hi, int64_t *nbit
         return false;
     size_t nw = (size_t)((nb + 63) / 64) + 2;
     uint64_t *r = xcalloc(nw, sizeof *r), *w = xcalloc(nw, sizeof *w);
-    for (int i = 0; i < acc->n_ims; i++) {
+    int n_ims;
+    image *ims = join_fields(acc, &n_ims);
+    for (int i = 0; i < n_ims; i++) {
         int64_t n = 0;
-        uint64_t *bits = draw_sectors(&acc->ims[i].im, &n);
-        int64_t at = floor_div(acc->ims[i].im.base, 32) - lo32 / 32;
+        uint64_t *bits = draw_sectors(&ims[i].im, &n);
+        int64_t at = floor_div(ims[i].im.base, 32) - lo32 / 32;
         if (!bits || at < 0 || at + n > nb) {
             free(bits);
             free(r);
             free(w);
+            free(ims);
             return false;
         }
-        or_at(acc->ims[i].is_store ? w : r, bits, n, at);
+        or_at(ims[i].is_store ? w : r, bits, n, at);
         free(bits);
     }
+    free(ims);
     *lo = lo32;
     *nbits = nb;
     *rd = r;
