@@ -422,11 +422,14 @@ static bool dnf(ctx *s, boxes *bs, const expr *e, bool pos, int depth)
     expr_op op = pos ? e->op : negated(e->op);
     /* An order comparison with a value read from memory (`step <
      * lengths[b] - 1`) decides nothing gpulint can know: the cover takes
-     * it as passing, every address it may guard. Not equality: a value
-     * read equal to another is the exception a benchmark's anti-DCE store
-     * counts on (`if (v == -1.2345f) out[i] = v;`). */
+     * it as passing, every address it may guard. So does an equality with
+     * an integer (`if (mask[i] == 0)`, a mask's test). Not an equality
+     * with anything else: a value read equal to a float is the exception
+     * a benchmark's anti-DCE store counts on (`if (v == -1.2345f) out[i] =
+     * v;`; the literal is no integer to gpulint). */
     if (expr_first_unknown(e->a) || expr_first_unknown(e->b)) {
-        if (s->cover && s->in_guard && op != OP_EQ)
+        bool integer_test = e->a->kind == EX_CONST || e->b->kind == EX_CONST;
+        if (s->cover && s->in_guard && (op != OP_EQ || integer_test))
             return true;
         return fail(s, "a condition around it compares a value read from memory");
     }
