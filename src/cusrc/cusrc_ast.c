@@ -711,7 +711,7 @@ bool x_pointee_only_read(cnode *root, CXCursor parm)
  * parameter that points to const, or (in host code) of a callee defined
  * here that only reads through it? Then v's definitions stay its own (`run(d, &n)`,
  * `cudaMemcpy(d, &h, ...)`); any other use of the address may write v. */
-static bool lent_for_reading(cnode *addrof, bool host)
+bool cn_lent_for_reading(const cnode *addrof, bool host)
 {
     CXCursor fn;
     int k;
@@ -761,7 +761,7 @@ static void collect_uses(fn_ctx *f, cnode *n)
                 while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr))
                     p = p->parent;
                 if (v && !(p && p->kind == CXCursor_InitListExpr) && !v->addr_taken &&
-                    !lent_for_reading(n, !f->device))
+                    !cn_lent_for_reading(n, !f->device))
                     v->addr_taken = true;
             }
         }

@@ -112,18 +112,8 @@ static bool cub_collective(walker *w, cnode *call, CXCursor def)
         return false;
     }
     /* The arguments are walked by the caller, as for any call not followed. */
-    cusrc_counts *c = &w->u->variants[w->variant].counts;
-    if (!c->shared_missing && def.kind != CXCursor_Constructor) {
-        src_loc l = {0};
-        cn_loc(w->t, call->cur, &l);
-        char *q = call_qualified_name(def);
-        sbuf b;
-        sbuf_init(&b);
-        sbuf_addf(&b, "line %d: the shared-memory traffic of '%s' is not counted", l.line, q);
-        c->shared_missing = sbuf_take(&b);
-        free(q);
-        free(l.file);
-    }
+    if (def.kind != CXCursor_Constructor)
+        cub_note_shared(w, call, def);
     return true;
 }
 

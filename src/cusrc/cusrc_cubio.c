@@ -153,7 +153,7 @@ static int64_t vector_items(const tile_shape *s, bool store)
     return s->items % 4 == 0 ? 4 : s->items % 2 == 0 ? 2 : 1;
 }
 
-static void note_exchange(walker *w, cnode *call, CXCursor def)
+void cub_note_shared(walker *w, cnode *call, CXCursor def)
 {
     cusrc_counts *c = &w->u->variants[w->variant].counts;
     if (c->shared_missing)
@@ -222,6 +222,6 @@ bool cub_block_io(walker *w, cnode *call, CXCursor def)
     expr_free(bound);
     wk_lref_free(&r);
     if (s.exchange)
-        note_exchange(w, call, def);
+        cub_note_shared(w, call, def);
     return true;
 }

@@ -185,20 +185,10 @@ static bool lent_only_to(const cnode *n, const var_info *v, const char *usr)
             clang_equalCursors(clang_getCursorReferenced(r->cur), v->decl)) {
             CXCursor fn;
             int slot;
-            if (!cn_arg_call(n, &fn, &slot))
-                return false;
-            if (cn_param_reads_only(fn, slot))
+            if (cn_lent_for_reading(n, true))
                 return true;
-            CXCursor def = clang_getCursorDefinition(fn);
-            if (!clang_Cursor_isNull(def)) {
-                /* A function of this file that only reads through it. */
-                cnode *tree = cn_build(def);
-                bool only =
-                    slot < clang_Cursor_getNumArguments(def) &&
-                    x_pointee_only_read(tree, clang_Cursor_getArgument(def, (unsigned)slot));
-                cn_free(tree);
-                return only;
-            }
+            if (!cn_arg_call(n, &fn, &slot) || !clang_Cursor_isNull(clang_getCursorDefinition(fn)))
+                return false;
             char *u = cx_str(clang_getCursorUSR(fn));
             bool same = !strcmp(u, usr);
             free(u);

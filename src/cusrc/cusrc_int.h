@@ -272,6 +272,10 @@ cnode *cn_strip_casts(cnode *n); /* also explicit casts */
 cnode *cn_arg_call(const cnode *n, CXCursor *callee, int *slot);
 /* Does the parameter point to const (`cudaMemcpy`'s source only reads)? */
 bool cn_param_reads_only(CXCursor callee, int slot);
+/* Is the address `&v` (addrof) lent only for reading: to a parameter that
+ * points to const, or (host) to a function defined here that only reads
+ * through it? */
+bool cn_lent_for_reading(const cnode *addrof, bool host);
 bool cn_inside(const cnode *n, const cnode *anc); /* n is anc or lies below it */
 bool cn_is_expr(const cnode *n);
 int cn_n_expr_kids(const cnode *n);

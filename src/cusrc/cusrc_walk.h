@@ -241,6 +241,10 @@ void wk_count_ops(walker *w, cnode *n);
  * neither, or its tile cannot be placed (an iterator, an unknown
  * algorithm): then it is a call the counts miss. */
 bool cub_block_io(walker *w, cnode *call, CXCursor def);
+/* The first CUB call of the variant whose shared-memory traffic has no
+ * site: the counts say so ("line 14: the shared-memory traffic of
+ * 'cub::BlockReduce::Sum' is not counted"). */
+void cub_note_shared(walker *w, cnode *call, CXCursor def);
 
 /* ---- cusrc_call.c ---- */
 /* Walks a call to a __device__ function of the project at its call site
