@@ -6,11 +6,13 @@
  * evaluated with the constructor's arguments bound, in the caller, through
  * cusrc_eval's entry points (which call this file, not the reverse).
  *
- * Only member initialisers count, only for integer fields that no method
- * of the class other than a constructor writes (cusrc_object's scan), and
- * only for an object built by the call's own expression or held by a local
- * that is initialised once, never assigned and never lent out: anything
- * else may have changed the field by the time the method reads it. */
+ * Only member initialisers count, only for integer fields the
+ * constructor's body does not write, and only for an object built by the
+ * call's own expression (then the method and the methods of this it calls
+ * must not write the field either) or held by a local that is initialised
+ * once, never assigned and never lent out (then no method of its class
+ * may, cusrc_object's scan): anything else may have changed the field by
+ * the time the method reads it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,16 +59,17 @@ static cnode *built_by(fn_ctx *f, cnode *obj, bool *temporary)
                : NULL;
 }
 
-/* A field of an object the call's own expression built is as its
- * constructor left it unless the constructor's body or the method (with
- * the methods of this it calls) writes it; one a local holds, unless any
- * method of its class may. */
+/* Whether a field may no longer hold its member initialiser's value when
+ * the method reads it: the constructor's body writes it, or, for an object
+ * the call's own expression built, the method (with the methods of this it
+ * calls) does, or, for one a local holds, any method of its class may. */
 static bool may_change(fn_ctx *f, CXCursor ctor, CXCursor method, bool temporary, const char *field)
 {
+    if (x_method_writes_field(ctor, field, 0))
+        return true;
     if (!temporary)
         return x_class_field_written(f->t, clang_getCursorSemanticParent(ctor), field);
-    return x_method_writes_field(ctor, field, 0) ||
-           x_method_writes_field(clang_getCursorDefinition(method), field, 0);
+    return x_method_writes_field(clang_getCursorDefinition(method), field, 0);
 }
 
 static void constructor_inits(fn_ctx *f, cnode *call, CXCursor method, bool temporary,

@@ -287,7 +287,7 @@ static void collect_round(collect_ctx *c)
         spec.parallel = 1;
     char err[512];
     if (c->n_units && !pool_run(&spec, err, sizeof err))
-        diag_note("the host units were not read for the sizes they pass: %s", err);
+        diag_note("the units that call into others were not read for the sizes they pass: %s", err);
 }
 
 /* A chain of calls through CUDA units that do not define main (main.cu

@@ -4,7 +4,8 @@
 // accesses are placed at them. `tile` is built in the call's own
 // expression, `kept` is held by a local, `aliased` binds shared storage
 // through a method that returns *this (which reads nothing). `moved`'s
-// object has a method that changes its field: the field is not taken.
+// object has a method that changes its field, `bumped`'s constructor body
+// changes it after its initialiser: neither field is taken.
 __device__ __forceinline__ int row_major_rank(int x, int y, int z)
 {
     return (z == 1 ? 0 : threadIdx.z * x * y) + (y == 1 ? 0 : threadIdx.y * x) + threadIdx.x;
@@ -45,6 +46,12 @@ struct Cursor {
     __device__ float get(const float *p) const { return p[pos]; }
 };
 
+struct Bumped {
+    int pos;
+    __device__ Bumped() : pos(threadIdx.x) { pos += 32; }
+    __device__ float get(const float *p) const { return p[pos]; }
+};
+
 __global__ void tile(const float *in, float *out)
 {
     float v[4];
@@ -73,6 +80,12 @@ __global__ void moved(const float *in, float *out)
     out[blockIdx.x * 128 + threadIdx.x] = c.get(in);
 }
 
+__global__ void bumped(const float *in, float *out)
+{
+    Bumped b;
+    out[blockIdx.x * 128 + threadIdx.x] = b.get(in + blockIdx.x * 128);
+}
+
 int main()
 {
     float *a, *b;
@@ -82,6 +95,7 @@ int main()
     kept<<<4096, 128>>>(a, b);
     aliased<<<4096, 128>>>(b);
     moved<<<4096, 128>>>(a, b);
+    bumped<<<4095, 128>>>(a, b);
     cudaDeviceSynchronize();
     return 0;
 }
