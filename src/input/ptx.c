@@ -320,6 +320,71 @@ static void read_operands(imix_insn *in, const char *s, const char *end, const c
     }
 }
 
+/* PTX names for the SASS special registers (S2R, S2UR, CS2R) and the
+ * launch's constant bank (LDC): a copy of one is an instruction. */
+static bool special_register(const char *p, const char *end)
+{
+    static const char *const names[] = {
+        "tid",         "ntid",       "ctaid",         "nctaid",
+        "laneid",      "warpid",     "nwarpid",       "smid",
+        "nsmid",       "gridid",     "lanemask",      "clock",
+        "globaltimer", "pm",         "envreg",        "dynamic_smem",
+        "total_smem",  "aggr_smem",  "reserved_smem", "is_explicit",
+        "cluster",     "nclusterid", "clusterid",     "current_graph_exec"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t n = strlen(names[i]);
+        if ((size_t)(end - p) >= n && strncmp(p, names[i], n) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* ptxas keeps no instruction for a copy of a virtual register or of an
+ * immediate (the register is renamed; the immediate becomes its reader's
+ * operand: langevin's eleven `mov.f32 %f, 0f...` are none of its SASS)
+ * nor for cvta.to.global, whose generic and global addresses are the same
+ * bits on every sm_ since Fermi. A copy of a special register, or of a
+ * symbol's address, is an instruction. */
+/* Where the operands after the destination begin (past the first comma
+ * outside braces), end where there is none. */
+static const char *after_destination(const char *s, const char *end)
+{
+    int depth = 0;
+    for (const char *p = s; p < end && *p != ';'; p++) {
+        if (*p == '{')
+            depth++;
+        else if (*p == '}' && depth > 0)
+            depth--;
+        else if (*p == ',' && depth == 0)
+            return skip_space(p + 1, end);
+    }
+    return end;
+}
+
+static uint32_t args_hash(const char *s, const char *end)
+{
+    uint32_t h = 2166136261u;
+    bool any = false;
+    for (const char *p = after_destination(s, end); p < end && *p != ';'; p++)
+        if (!isspace((unsigned char)*p)) {
+            h = (h ^ (unsigned char)*p) * 16777619u;
+            any = true;
+        }
+    return any ? (h ? h : 1) : 0;
+}
+
+static bool folded_by_ptxas(const char *op, const char *s, const char *end)
+{
+    if (!strncmp(op, "cvta.to.global.", 15) || !strncmp(op, "cvta.global.", 12))
+        return true;
+    if (strncmp(op, "mov.", 4) != 0)
+        return false;
+    const char *p = after_destination(s, end);
+    if (p < end && *p == '%')
+        return !special_register(p + 1, end);
+    return p < end && (*p == '{' || *p == '-' || isdigit((unsigned char)*p));
+}
+
 /* An instruction line: [@[!]%p] op operands[;] */
 static void add_insn(reader *r, const char *s, const char *end, int line)
 {
@@ -372,6 +437,8 @@ static void add_insn(reader *r, const char *s, const char *end, int line)
     if (strncmp(in->op, "setmaxnreg.", 11) == 0)
         add_maxnreg(f, in, skip_space(s + n, end), end);
     read_operands(in, s + n, end, guard, guard_len);
+    in->folded = folded_by_ptxas(in->op, s + n, end);
+    in->args = args_hash(s + n, end);
     f->n_insns++;
     r->total++;
     r->continued = !memchr(s, ';', (size_t)(end - s));

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "analysis/timing/icount.h"
+#include "input/ptx.h"
 #include "input/sass.h"
 #include "util/fileio.h"
 
@@ -440,7 +441,8 @@ static void test_ptx_expansion(void **state)
     }
     icount r;
     assert_true(icount_compute(IMIX_PTX, insns, 4, NULL, 0, 10, &r));
-    assert_true(r.warp_insts == 10 * (1 + 12 + 8 + 1));
+    /* + the stack pointer's load ptxas adds at the top (sass_prologue) */
+    assert_true(r.warp_insts == 10 * (1 + 12 + 8 + 1) + 10);
     /* The same instructions read as SASS count one each. */
     assert_true(icount_compute(IMIX_SASS, insns, 4, NULL, 0, 10, &r));
     assert_true(r.warp_insts == 10 * 4);
@@ -476,9 +478,9 @@ static void test_ptx_contraction(void **state)
     /* mul, sub, mul: the first multiply fuses (two instructions); then a
      * product read twice (Q) and a rounded one (.rn) stay: five */
     assert_true(icount_compute(IMIX_PTX, in, 3, NULL, 0, 1, &r));
-    assert_true(r.warp_insts == 2);
+    assert_true(r.warp_insts == 2 + 1); /* + the prologue's stack pointer */
     assert_true(icount_compute(IMIX_PTX, in + 3, 5, NULL, 0, 1, &r));
-    assert_true(r.warp_insts == 5);
+    assert_true(r.warp_insts == 5 + 1);
 }
 
 /* A 32-bit division by a register: ptxcost's count (a chain's by one
@@ -505,7 +507,91 @@ static void test_ptx_divisors(void **state)
     }
     icount r;
     assert_true(icount_compute(IMIX_PTX, in, 4, NULL, 0, 1, &r));
-    assert_true(r.warp_insts == (12 + 8) + 10 + (9 + 7) + 12);
+    assert_true(r.warp_insts == (12 + 8) + 10 + (9 + 7) + 12 + 1);
+}
+
+static double ptx_count(const char *body)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"k.cu\"\n"
+             ".visible .entry k(.param .u64 p0, .param .u64 p1)\n{\n.loc 1 1 1\n%s}\n",
+             body);
+    ptx_module m;
+    ptx_parse(text, strlen(text), &m);
+    assert_int_equal(m.problem_line, 0);
+    assert_int_equal(m.n_functions, 1);
+    icount r;
+    assert_true(
+        icount_compute(IMIX_PTX, m.functions[0].insns, m.functions[0].n_insns, NULL, 0, 1, &r));
+    ptx_module_free(&m);
+    return r.warp_insts;
+}
+
+/* What ptxas makes no SASS of (langevin's and channelSum's kernels on
+ * sm_90, tests/data/hecbench/sass): copies of registers and immediates,
+ * cvta.to.global, a widened offset every reader adds to a base (each add
+ * an IMAD.WIDE), and a read-only load of an address its block already
+ * loaded. Copies of special registers, symbols' addresses, a load at
+ * another offset and a plain load stay. */
+static void test_ptx_folds(void **state)
+{
+    (void)state;
+    double n = ptx_count("ld.param.u64 %rd1, [p0];\n"        /* 1 */
+                         "ld.param.u64 %rd2, [p1];\n"        /* 1 */
+                         "cvta.to.global.u64 %rd3, %rd1;\n"  /* 0 */
+                         "cvta.to.global.u64 %rd4, %rd2;\n"  /* 0 */
+                         "mov.u32 %r1, %tid.x;\n"            /* 1: S2R */
+                         "mov.f32 %f1, 0f3F800000;\n"        /* 0 */
+                         "mov.b32 %r2, %r1;\n"               /* 0 */
+                         "mul.wide.s32 %rd5, %r2, 4;\n"      /* 0 */
+                         "add.s64 %rd6, %rd3, %rd5;\n"       /* 1 */
+                         "add.s64 %rd7, %rd4, %rd5;\n"       /* 1 */
+                         "ld.global.nc.f32 %f2, [%rd6];\n"   /* 1 */
+                         "ld.global.nc.f32 %f3, [%rd6];\n"   /* 0 */
+                         "ld.global.nc.f32 %f4, [%rd6+4];\n" /* 1 */
+                         "ld.global.f32 %f7, [%rd7];\n"      /* 1 */
+                         "ld.global.f32 %f8, [%rd7];\n"      /* 1 */
+                         "add.f32 %f5, %f2, %f3;\n"          /* 1 */
+                         "fma.rn.f32 %f6, %f5, %f1, %f4;\n"  /* 1 */
+                         "st.global.f32 [%rd7], %f6;\n"      /* 1 */
+                         "ret;\n");                          /* 1 */
+    assert_true(n == 13 + 2); /* + the stack pointer and memory descriptor */
+    /* A widened offset also read by something else than an add stays. */
+    n = ptx_count("ld.param.u64 %rd1, [p0];\n"
+                  "mov.u32 %r1, %ctaid.x;\n"
+                  "mul.wide.s32 %rd5, %r1, 4;\n"
+                  "add.s64 %rd6, %rd1, %rd5;\n"
+                  "st.global.u64 [%rd6], %rd5;\n"
+                  "ret;\n");
+    assert_true(n == 6 + 2);
+}
+
+/* LLVM's bypass of a slow 64-bit division (HeCBench lif's size_t `i / n`):
+ * where both operands fit in 32 bits the 32-bit arm runs, and the call of
+ * the 64-bit routine does not. Test block 7 (setp.s64 is two), 32-bit arm
+ * 1 + 1 + 9 + 7 (the divisor's reciprocal) + 1, join 2: 28, not the 103
+ * both arms would give; and the prologue's two. */
+static void test_ptx_division_bypass(void **state)
+{
+    (void)state;
+    double n = ptx_count("ld.param.u64 %rd1, [p0];\n"
+                         "ld.param.u64 %rd2, [p1];\n"
+                         "or.b64 %rd3, %rd1, %rd2;\n"
+                         "and.b64 %rd4, %rd3, -4294967296;\n"
+                         "setp.eq.s64 %p1, %rd4, 0;\n"
+                         "@%p1 bra $L__BB0_2;\n"
+                         "div.u64 %rd5, %rd1, %rd2;\n"
+                         "bra.uni $L__BB0_3;\n"
+                         "$L__BB0_2:\n"
+                         "cvt.u32.u64 %r1, %rd1;\n"
+                         "cvt.u32.u64 %r2, %rd2;\n"
+                         "div.u32 %r3, %r1, %r2;\n"
+                         "cvt.u64.u32 %rd5, %r3;\n"
+                         "$L__BB0_3:\n"
+                         "st.global.u64 [%rd1], %rd5;\n"
+                         "ret;\n");
+    assert_true(n == 28 + 2);
 }
 
 /* A loop NVVM unrolled by 16 with no remainder, no access and no FLOPs
@@ -544,15 +630,15 @@ static void test_unrolled_step(void **state)
     const icount_anchor a[] = {{1, 1, ICOUNT_LOOP, 16384, 0, 1}};
     icount r;
     assert_true(icount_compute(IMIX_PTX, in, N, a, 1, 1, &r));
-    assert_true(r.warp_insts == 1024 * 19 + 1);
+    assert_true(r.warp_insts == 1024 * 19 + 1 + 1); /* + the prologue's stack pointer */
     /* the source's step unknown, or 64 a pass of 19 instructions: every
      * trip a pass */
     const icount_anchor unknown[] = {{1, 1, ICOUNT_LOOP, 16384, 0, 0}};
     assert_true(icount_compute(IMIX_PTX, in, N, unknown, 1, 1, &r));
-    assert_true(r.warp_insts == 16384 * 19 + 1);
+    assert_true(r.warp_insts == 16384 * 19 + 1 + 1);
     in[16].imm = 64;
     assert_true(icount_compute(IMIX_PTX, in, N, a, 1, 1, &r));
-    assert_true(r.warp_insts == 16384 * 19 + 1);
+    assert_true(r.warp_insts == 16384 * 19 + 1 + 1);
 }
 
 /* hexciton's comm_aosoa_constants, in small: for i (7) for j (7) for k (7)
@@ -598,7 +684,7 @@ static void test_hoisted_unrolled(void **state)
     };
     icount r;
     assert_true(icount_compute(IMIX_PTX, in, N, a, 4, 1, &r));
-    assert_true(r.warp_insts == 1 + 7 * 7 + 49 * 10 + 7 * 3 + 1);
+    assert_true(r.warp_insts == 1 + 7 * 7 + 49 * 10 + 7 * 3 + 1 + 2); /* + the prologue */
 }
 
 int main(void)
@@ -618,6 +704,8 @@ int main(void)
         cmocka_unit_test(test_ptx_expansion),
         cmocka_unit_test(test_ptx_contraction),
         cmocka_unit_test(test_ptx_divisors),
+        cmocka_unit_test(test_ptx_folds),
+        cmocka_unit_test(test_ptx_division_bypass),
         cmocka_unit_test(test_unrolled_step),
         cmocka_unit_test(test_hoisted_unrolled),
     };

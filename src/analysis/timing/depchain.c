@@ -61,11 +61,18 @@ double depchain_block(depchain *d, const imix_insn *in, size_t k)
     double start = d->now, last = start, fence = start, issued = 0;
     double prev = start - 1;
     for (size_t i = 0; i < k; i++) {
-        double t = fmax(fence, prev + 1);
+        /* A copy ptxas renames away hands its source's time on and takes
+         * no issue slot. */
+        double t = in[i].folded ? start : fmax(fence, prev + 1);
         for (int s = 0; s < IMIX_SRC && in[i].src[s]; s++) {
             double *r = slot(d, in[i].src[s], false);
             if (r && *r > t)
                 t = *r;
+        }
+        if (in[i].folded) {
+            for (int s = 0; s < IMIX_DST && in[i].dst[s]; s++)
+                *slot(d, in[i].dst[s], true) = t;
+            continue;
         }
         double lat = ptxlat_cycles(in[i].op, NULL);
         double branch = ptxlat_branch_at(in[i].op);

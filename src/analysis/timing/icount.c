@@ -506,6 +506,53 @@ double icount_unrolled(imix_level level, const imix_insn *insns, size_t n, int f
     return per_pass > 1 ? per_pass : 1;
 }
 
+/* LLVM's bypass of slow division: a 64-bit division or remainder whose
+ * operands both fit in 32 bits (`(a | b) & 0xffffffff00000000 == 0`)
+ * takes a 32-bit one instead. Sizes and indices fit: the 32-bit arm is
+ * taken as the one every warp runs and the call of the 64-bit routine as
+ * none (HeCBench lif's `i / n`, `i % n` on size_t). Block k tests; the
+ * arm it jumps to on an equal test is the 32-bit one. Gives the count of
+ * any of test, 32-bit arm and join to the others: whether it placed a
+ * block. */
+static bool bypass_division(code *c, int k)
+{
+    block *t = &c->b[k];
+    if (t->n_succ != 2 || t->end - t->first < 3)
+        return false;
+    const imix_insn *bra = &c->insns[t->end - 1], *test = &c->insns[t->end - 2],
+                    *mask = &c->insns[t->end - 3];
+    bool eq = !strcmp(test->op, "setp.eq.s64"), ne = !strcmp(test->op, "setp.ne.s64");
+    if (!bra->guarded || bra->target < 0 || (!eq && !ne) || strcmp(mask->op, "and.b64") ||
+        !mask->has_imm || mask->imm != -4294967296LL)
+        return false;
+    int jumped = c->block_of[bra->target], fell = k + 1;
+    int fast = eq ? jumped : fell, slow = eq ? fell : jumped;
+    block *f = &c->b[fast], *sl = &c->b[slow];
+    bool calls_64 = false;
+    for (size_t i = sl->first; i < sl->end; i++)
+        calls_64 |= !strncmp(c->insns[i].op, "div.", 4) || !strncmp(c->insns[i].op, "rem.", 4);
+    if (!calls_64 || f->n_pred != 1 || sl->n_pred != 1 || f->n_succ != 1 || sl->n_succ != 1 ||
+        f->succ[0] != sl->succ[0])
+        return false;
+    block *j = &c->b[f->succ[0]];
+    const block *known = t->placed ? t : f->placed ? f : j->placed && j->n_pred == 2 ? j : NULL;
+    if (!known)
+        return false;
+    double count = known->count;
+    bool placed = false;
+    block *all[] = {t, f, j};
+    for (int i = 0; i < 3; i++)
+        if (!all[i]->placed && (all[i] != j || j->n_pred == 2)) {
+            all[i]->count = count;
+            all[i]->placed = placed = true;
+        }
+    if (!sl->placed) {
+        sl->count = 0;
+        sl->placed = placed = true;
+    }
+    return placed;
+}
+
 /* A block with one way in from a block with one way out runs as often as
  * it, and the other way round (a guarded EXIT is a second way out: the
  * warps whose lanes all leave do not run on). Where a warp's lanes split, both arms of a
@@ -528,6 +575,9 @@ static void propagate(code *c)
                 b->placed = changed = true;
             }
         }
+        for (int k = 0; k < c->n_blocks; k++)
+            if (c->b[k].reached && bypass_division(c, k))
+                changed = true;
     }
 }
 
@@ -684,13 +734,68 @@ static size_t reads_of(const uint32_t *r, size_t n, uint32_t reg)
     return k - lo;
 }
 
+/* A 32-bit index widened and scaled (`mul.wide.s32 %rd7, %r30, 4`) whose
+ * every reader adds it to a 64-bit base is no instruction of its own:
+ * ptxas makes each add an IMAD.WIDE that scales and adds at once
+ * (channelSum's loop: mul.wide and add.s64, one IMAD.WIDE; langevin's
+ * offset added to two bases, two). */
+static void wide_offsets(const code *c, bool *folded)
+{
+    uint32_t *adds = xcalloc(c->n * IMIX_SRC + 1, sizeof *adds);
+    size_t n_adds = 0, n_reads = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (!strcmp(c->insns[i].op, "add.s64") || !strcmp(c->insns[i].op, "add.u64"))
+            for (int s = 0; s < IMIX_SRC && c->insns[i].src[s]; s++)
+                adds[n_adds++] = c->insns[i].src[s];
+    qsort(adds, n_adds, sizeof *adds, cmp_u32);
+    uint32_t *reads = sorted_reads(c, &n_reads);
+    for (size_t i = 0; i < c->n; i++) {
+        const imix_insn *in = &c->insns[i];
+        if (strncmp(in->op, "mul.wide.", 9) != 0 || !in->dst[0] || in->dst[1])
+            continue;
+        size_t by_adds = reads_of(adds, n_adds, in->dst[0]);
+        folded[i] |= by_adds > 0 && by_adds == reads_of(reads, n_reads, in->dst[0]);
+    }
+    free(reads);
+    free(adds);
+}
+
+/* A read-only load (ld.global.nc, what __ldg writes) of an address an
+ * earlier one in its block read is the same value: ptxas loads it once
+ * (channelSum's `__ldg(X + index) * __ldg(X + index)` beside a third:
+ * three PTX loads, one LDG). */
+static bool redefined_between(const code *c, size_t from, size_t to, const imix_insn *reader)
+{
+    for (size_t m = from; m < to; m++)
+        for (int d = 0; d < IMIX_DST && c->insns[m].dst[d]; d++)
+            for (int s = 0; s < IMIX_SRC && reader->src[s]; s++)
+                if (c->insns[m].dst[d] == reader->src[s])
+                    return true;
+    return false;
+}
+
+static void repeated_loads(const code *c, bool *folded)
+{
+    for (int k = 0; k < c->n_blocks; k++)
+        for (size_t i = c->b[k].first; i < c->b[k].end; i++) {
+            const imix_insn *in = &c->insns[i];
+            if (strncmp(in->op, "ld.global.nc.", 13) != 0 || !in->args)
+                continue;
+            for (size_t j = c->b[k].first; j < i && !folded[i]; j++)
+                folded[i] = !strcmp(c->insns[j].op, in->op) && c->insns[j].args == in->args &&
+                            !c->insns[j].guarded && !in->guarded &&
+                            !redefined_between(c, j + 1, i, in);
+        }
+}
+
 /* PTX's add, sub and mul without a rounding modifier may be fused: ptxas
  * contracts a multiply whose one reader is an add or subtract of the same
  * type in its block into one FFMA/DFMA (PTX ISA, "mul" and "add":
  * "may be optimized aggressively ... e.g. into fma"), where NVVM left them
  * apart ((3.75f - 0.355f * s) * s compiles to mul, sub, mul). Marks the
- * multiplies ptxas folds so. */
-static bool *fused_muls(const code *c)
+ * multiplies ptxas folds so, and the other PTX instructions it makes no
+ * SASS of beside their readers (below). */
+static bool *ptxas_folds(const code *c)
 {
     size_t n_reads = 0;
     uint32_t *reads = sorted_reads(c, &n_reads);
@@ -716,6 +821,8 @@ static bool *fused_muls(const code *c)
             }
         }
     free(reads);
+    wide_offsets(c, fused);
+    repeated_loads(c, fused);
     return fused;
 }
 
@@ -738,6 +845,21 @@ static void add_local(imix_level level, const imix_insn *in, double count, icoun
         out->local_load_bytes += bytes;
     else if (op.cls == IMIX_ST_LOCAL)
         out->local_store_bytes += bytes;
+}
+
+/* What ptxas puts at the top of every kernel that its PTX does not
+ * spell: the stack pointer's load (`LDC R1, c[0x0][0x28]`), and where the
+ * kernel touches global memory the memory descriptor its loads and stores
+ * name (`ULDC.64 UR4, c[0x0][0x208]`): both in every sm_90 listing of
+ * tests/data/hecbench/sass that has them to make. */
+static double sass_prologue(const code *c)
+{
+    bool global = false;
+    for (size_t i = 0; i < c->n && !global; i++) {
+        imix_class cls = imix_classify(c->level, c->insns[i].op).cls;
+        global = cls == IMIX_LD_GLOBAL || cls == IMIX_ST_GLOBAL || cls == IMIX_ATOM_GLOBAL;
+    }
+    return 1 + global; /* constant-bank loads: on no arithmetic pipe */
 }
 
 static double divisor_setups(const code *c, const block *b, double pipes[PIPES_N])
@@ -809,12 +931,14 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
         c.b[0].placed = true;
         propagate(&c);
         guess(&c, warps);
-        bool *fused = level == IMIX_PTX ? fused_muls(&c) : NULL;
+        bool *fused = level == IMIX_PTX ? ptxas_folds(&c) : NULL;
         /* The chain walks a fused multiply as its own instruction: walking
          * it as part of the FMA (4 clocks for the pair, not 8) put
          * chainprobe's no-load variant 11% short and moved five HeCBench
          * fitting launches further under, none over (stop 61). */
         double *spans = level == IMIX_PTX ? chain_spans(&c) : NULL;
+        if (level == IMIX_PTX)
+            out->warp_insts += warps * sass_prologue(&c); /* once a warp, loop or not */
         for (int k = 0; k < c.n_blocks; k++) {
             const block *b = &c.b[k];
             if (!b->reached)
@@ -822,7 +946,7 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
             /* PTX stands for the SASS ptxas makes of it (ptxcost). */
             double per_warp = 0, pipes[PIPES_N] = {0};
             for (size_t i = b->first; i < b->end; i++) {
-                if (!fused || !fused[i]) {
+                if ((!fused || !fused[i]) && !insns[i].folded) {
                     double sass = level == IMIX_PTX ? ptxcost_sass_per_ptx(insns[i].op) : 1;
                     per_warp += sass;
                     pipes_add(level, insns[i].op, sass, pipes);

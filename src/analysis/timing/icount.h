@@ -93,7 +93,8 @@ double icount_unrolled(imix_level level, const imix_insn *insns, size_t n, int f
                        size_t sites);
 
 /* warps: the launch's warps. False (with why) when the code has no line
- * information or no instruction. */
+ * information or no instruction. PTX is taken for a whole kernel: its
+ * count has the SASS prologue ptxas adds to every kernel. */
 bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
                     size_t n_anchors, double warps, icount *out);
 

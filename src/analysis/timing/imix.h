@@ -21,6 +21,13 @@ typedef struct imix_insn {
     bool guarded;   /* under a predicate (@%p1, @!P0; @PT is not a guard) */
     int32_t target; /* a branch's target instruction (n = the end); -1 = none or unknown */
     bool move;      /* arithmetic opcode used as a register move (HFMA2.MMA R, -RZ, RZ, c) */
+    /* PTX: an instruction ptxas makes no SASS of: a copy of a register or
+     * an immediate (renamed away, or folded into its reader's operand),
+     * a conversion of a generic address to a global one (the same bits). */
+    bool folded;
+    /* PTX: a hash of the operands after the destination, as written
+     * (`[%rd6+4]`), to tell a repeated load; 0: none. */
+    uint32_t args;
     /* PTX: the registers it writes and reads, as hashes of their names (0:
      * none; the first IMIX_DST and IMIX_SRC), for the dependent-issue
      * chain (analysis/timing/depchain). */
