@@ -266,7 +266,8 @@ static bool pure_body(walker *w, cnode *n, CXCursor def, CXCursor ref, bool name
 
 static bool pure_call_at(walker *w, cnode *call, CXCursor ref, bool named, int calls)
 {
-    if (wk_pure_call(call))
+    /* A load through a cache-hint intrinsic writes no memory. */
+    if (wk_pure_call(call) || wk_load_intrinsic(call))
         return true;
     CXCursor def = clang_getNullCursor();
     callee_kind kind = call_classify(w->t, call, &def);

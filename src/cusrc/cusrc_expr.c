@@ -596,6 +596,36 @@ static void avail_clear(walker *w, bool keep_stores)
     last_store_clear(w);
 }
 
+/* A value a cache-hint load other than __ldcv read (`__ldg(X + i)`):
+ * ptxas keeps it past stores, as the non-coherent load promises the
+ * memory does not change while the kernel runs (HeCBench channelSum's
+ * three __ldg, one LDG; tests/data/cusrc/ldg_repeat.cu's stored_between,
+ * one LDG for two __ldg with a store between, on an H200). */
+static bool read_only_value(const char *text)
+{
+    return strncmp(text, "__ld", 4) == 0 && strncmp(text, "__ldcv", 6) != 0;
+}
+
+/* After a write through memory: only what read_only_value keeps stays in
+ * registers. */
+static void avail_clear_after_store(walker *w, bool keep_stores)
+{
+    int kept = 0;
+    for (int i = 0; i < w->n_avail; i++) {
+        if (read_only_value(w->avail[i])) {
+            w->avail_meta[kept] = w->avail_meta[i];
+            w->avail[kept++] = w->avail[i];
+        } else {
+            free(w->avail[i]);
+        }
+    }
+    w->n_avail = kept;
+    vec_clear(w);
+    if (!keep_stores)
+        vst_clear(w);
+    last_store_clear(w);
+}
+
 void wk_avail_clear(walker *w)
 {
     avail_clear(w, false);
@@ -705,7 +735,8 @@ static void avail_keep_other_restrict(walker *w, CXCursor base)
     int kept = 0;
     for (int i = 0; i < w->n_avail; i++) {
         CXCursor b = w->avail_meta[i].base;
-        if (!clang_Cursor_isNull(b) && !clang_equalCursors(b, base)) {
+        if ((!clang_Cursor_isNull(b) && !clang_equalCursors(b, base)) ||
+            read_only_value(w->avail[i])) {
             w->avail_meta[kept] = w->avail_meta[i];
             w->avail[kept++] = w->avail[i];
         } else {
@@ -881,7 +912,7 @@ static void avail_after_write(walker *w, cnode *n)
                call_pure(w, n, clang_getNullCursor())) {
         /* writes no memory: what is in registers stays */
     } else {
-        avail_clear(w, assigns && plain_global_element(w, n->kids[0]));
+        avail_clear_after_store(w, assigns && plain_global_element(w, n->kids[0]));
     }
     for (int i = 0; i < n_apart; i++) {
         if (w->n_vec == w->cap_vec) {
@@ -1279,10 +1310,10 @@ static void store_ran(walker *w)
  * __ldg/__ldcs(p + i) load,
  * __stcs(p + i, v) stores (the cache-operator intrinsics of the CUDA C++
  * Programming Guide, "Load Functions Using Cache Hints"). */
+static void mem_access_of(walker *w, cnode *ptr, bool atomic, bool store);
+
 static void mem_intrinsic(walker *w, cnode *call)
 {
-    static const char *const loads[] = {"__ldg",  "__ldcg", "__ldca", "__ldcs",
-                                        "__ldlu", "__ldcv", NULL};
     static const char *const stores[] = {"__stcg", "__stcs", "__stwb", "__stwt", NULL};
     char *name = cn_ref_name(call->cur);
     /* Copies the hardware makes on the threads' behalf (cp.async, the copy
@@ -1301,7 +1332,7 @@ static void mem_intrinsic(walker *w, cnode *call)
     if (!name)
         return;
     bool atomic = strncmp(name, "atomic", 6) == 0;
-    bool load = wk_in_list(name, loads), store = wk_in_list(name, stores);
+    bool load = wk_load_intrinsic(call), store = wk_in_list(name, stores);
     /* nvcc 12.8's scoped atomics: __nv_atomic_load(_n) loads,
      * __nv_atomic_store(_n) stores, the rest read and write. */
     if (strncmp(name, "__nv_atomic_", 12) == 0 && strcmp(name, "__nv_atomic_thread_fence")) {
@@ -1314,6 +1345,28 @@ static void mem_intrinsic(walker *w, cnode *call)
     cnode *ptr = (atomic || load || store) ? cn_expr_kid(call, 1) : NULL;
     if (!ptr)
         return;
+    /* A cache-hint load of what one before it loaded through the same
+     * pointer is the value in a register: ptxas loads `__ldg(X + i) *
+     * __ldg(X + i)` once, and `__ldcv(X + i) + __ldcv(X + i)` too (one
+     * LDG.E.STRONG.SYS on an H200); a store between ends it for __ldcv
+     * only (read_only_value). */
+    char *again = NULL;
+    if (load && !w->n_calls) {
+        again = cn_text_trunc(w->t, call->cur, 200);
+        if (again && avail_has(w, again)) {
+            free(again);
+            return;
+        }
+    }
+    mem_access_of(w, ptr, atomic, store);
+    if (again && !w->cse_off)
+        avail_add(w, again, ptr);
+    else
+        free(again);
+}
+
+static void mem_access_of(walker *w, cnode *ptr, bool atomic, bool store)
+{
     cnode *target = cn_strip(ptr);
     if (target && target->kind == CXCursor_UnaryOperator &&
         clang_getCursorUnaryOperatorKind(target->cur) == CXUnaryOperator_AddrOf &&

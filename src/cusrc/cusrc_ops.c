@@ -509,6 +509,16 @@ bool wk_pure_call(cnode *n)
     return pure;
 }
 
+bool wk_load_intrinsic(cnode *n)
+{
+    static const char *const loads[] = {"__ldg",  "__ldcg", "__ldca", "__ldcs",
+                                        "__ldlu", "__ldcv", NULL};
+    char *name = cn_ref_name(n->cur);
+    bool load = name && wk_in_list(name, loads);
+    free(name);
+    return load;
+}
+
 cnode *wk_assign_target(cnode *n)
 {
     switch (n->kind) {

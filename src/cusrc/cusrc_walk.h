@@ -228,7 +228,8 @@ void wk_incomplete(walker *w, const char *fmt, ...) __attribute__((format(printf
 
 /* ---- cusrc_ops.c ---- */
 bool wk_in_list(const char *s, const char *const *l);
-bool wk_pure_call(cnode *n); /* a math function without side effects */
+bool wk_pure_call(cnode *n);      /* a math function without side effects */
+bool wk_load_intrinsic(cnode *n); /* __ldg and the other cache-hint loads */
 /* What an assignment, compound assignment, ++ or -- writes; NULL otherwise. */
 cnode *wk_assign_target(cnode *n);
 bool wk_restrict_element(const cnode *t); /* a subscript of a __restrict__ pointer */
