@@ -29,6 +29,14 @@ from checks import Checks  # noqa: E402
 # (file, kernel name, passes a launch runs, recorded clocks, recorded
 # instructions, variants skipped, variants whose walk is a known miss and
 # why: checked to stay on the side they fall, so a fix shows here).
+# Instruction counts known short, with why: checked to stay short and
+# within 30%, so a fix shows here.
+SHORT_INSTS = {
+    ("chainprobe", 3): "its loop's SASS (chain-sass.txt.gz) holds 53 MOVs, 5 calls of "
+                       "__frcp_rn's slow path with their BSSY/BSYNC and argument moves around "
+                       "the fast path ptxcost counts (8 a reciprocal); -25.0% before stop 75, "
+                       "-25.6% once the copies ptxas renames away count none; not traced",
+}
 PROBES = [
     ("chainprobe", "passes", 16384, "chain.txt", "chain-ncu.csv",
      # the loads from one address: NVVM hoists them, 4.6 clocks a pass, no test
@@ -78,8 +86,13 @@ def judge(name, kernel, passes, chain_file, ncu_file, skip, known):
         key = (v, int(e["threads"]) // 32)
         if key in insts and v not in skip:
             got, want = e["issue"]["warp_instructions"], insts[key]
-            check(abs(got / want - 1) <= 0.25, f"{name} variant {v}, {key[1]} warps: {got:.0f} "
-                  f"warp instructions, Nsight Compute {want:.0f} ({100 * (got / want - 1):+.0f}%)")
+            what = f"{name} variant {v}, {key[1]} warps: {got:.0f} warp instructions, " \
+                   f"Nsight Compute {want:.0f} ({100 * (got / want - 1):+.0f}%)"
+            if (name, v) in SHORT_INSTS:
+                check(-0.30 <= got / want - 1 < -0.25,
+                      f"{what}, known short: {SHORT_INSTS[(name, v)]}")
+            else:
+                check(abs(got / want - 1) <= 0.25, what)
     for v, clocks in sorted(measured.items()):
         per_pass = walked.get(v, 0) / passes
         err = per_pass / clocks - 1

@@ -296,8 +296,13 @@ static void read_operands(imix_insn *in, const char *s, const char *end, const c
             depth--;
         else if (*p == ',' && depth == 0)
             first = false;
-        else if (!first && depth == 0 && (isdigit((unsigned char)*p) || *p == '-') &&
-                 (p == s || !reg_char(p[-1]))) {
+        else if (!first && depth == 0 && *p == '0' && end - p > 2 && (p[1] == 'f' || p[1] == 'd') &&
+                 isxdigit((unsigned char)p[2]) && (p == s || !reg_char(p[-1]))) {
+            in->literal = true; /* a float's bits */
+            while (p + 1 < end && reg_char(p[1]))
+                p++;
+        } else if (!first && depth == 0 && (isdigit((unsigned char)*p) || *p == '-') &&
+                   (p == s || !reg_char(p[-1]))) {
             /* an integer immediate (0f / 0d are a float's bits) */
             int64_t v;
             const char *e = read_int(p, end, &v);
@@ -438,6 +443,8 @@ static void add_insn(reader *r, const char *s, const char *end, int line)
         add_maxnreg(f, in, skip_space(s + n, end), end);
     read_operands(in, s + n, end, guard, guard_len);
     in->folded = folded_by_ptxas(in->op, s + n, end);
+    const char *from = after_destination(s + n, end);
+    in->folded_literal = in->folded && !strncmp(in->op, "mov.", 4) && from < end && *from != '%';
     in->args = args_hash(s + n, end);
     f->n_insns++;
     r->total++;

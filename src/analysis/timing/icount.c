@@ -734,6 +734,35 @@ static size_t reads_of(const uint32_t *r, size_t n, uint32_t reg)
     return k - lo;
 }
 
+/* Whether instruction j has a literal operand, or reads the product of a
+ * multiply with one that ptxas fuses into it (fused[k]). */
+static bool takes_literal(const code *c, const bool *fused, size_t j)
+{
+    const imix_insn *in = &c->insns[j];
+    if (in->literal || in->has_imm)
+        return true;
+    for (size_t k = 0; k < j; k++)
+        if (fused[k] && (c->insns[k].literal || c->insns[k].has_imm))
+            for (int s = 0; s < IMIX_SRC && in->src[s]; s++)
+                if (c->insns[k].dst[0] == in->src[s])
+                    return true;
+    return false;
+}
+
+/* A SASS instruction takes one literal: a copy of a literal whose reader
+ * has another (3.75f - 0.355f * x, an FFMA of x and two constants) stays a
+ * move, made again each pass of a loop (fuseprobe's HFMA2.MMA R0, 0.355
+ * at the top of its loop, tests/data/latprobe/h200/fuse-sass.txt.gz). */
+static bool literal_kept(const code *c, const bool *fused, size_t i)
+{
+    uint32_t reg = c->insns[i].dst[0];
+    for (size_t j = i + 1; j < c->n && reg; j++)
+        for (int s = 0; s < IMIX_SRC && c->insns[j].src[s]; s++)
+            if (c->insns[j].src[s] == reg && takes_literal(c, fused, j))
+                return true;
+    return false;
+}
+
 /* A 32-bit index widened and scaled (`mul.wide.s32 %rd7, %r30, 4`) whose
  * every reader adds it to a 64-bit base is no instruction of its own:
  * ptxas makes each add an IMAD.WIDE that scales and adds at once
@@ -821,6 +850,12 @@ static bool *ptxas_folds(const code *c)
             }
         }
     free(reads);
+    /* The renamed copies, but a literal one whose reader ends up with a
+     * second literal (below): before the multiplies fused into their
+     * readers are marked among them. */
+    for (size_t i = 0; i < c->n; i++)
+        fused[i] |=
+            c->insns[i].folded && !(c->insns[i].folded_literal && literal_kept(c, fused, i));
     wide_offsets(c, fused);
     repeated_loads(c, fused);
     return fused;
@@ -946,7 +981,7 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
             /* PTX stands for the SASS ptxas makes of it (ptxcost). */
             double per_warp = 0, pipes[PIPES_N] = {0};
             for (size_t i = b->first; i < b->end; i++) {
-                if ((!fused || !fused[i]) && !insns[i].folded) {
+                if (!fused || !fused[i]) {
                     double sass = level == IMIX_PTX ? ptxcost_sass_per_ptx(insns[i].op) : 1;
                     per_warp += sass;
                     pipes_add(level, insns[i].op, sass, pipes);

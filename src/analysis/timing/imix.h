@@ -25,6 +25,8 @@ typedef struct imix_insn {
      * an immediate (renamed away, or folded into its reader's operand),
      * a conversion of a generic address to a global one (the same bits). */
     bool folded;
+    bool folded_literal; /* folded, and what it copies is a literal */
+    bool literal;        /* PTX: has a float literal operand (0f..., 0d...) */
     /* PTX: a hash of the operands after the destination, as written
      * (`[%rd6+4]`), to tell a repeated load; 0: none. */
     uint32_t args;
