@@ -583,19 +583,6 @@ static void vst_clear(walker *w)
     w->n_vst = 0;
 }
 
-/* Forgets the elements in registers; keep_stores keeps the vector stores
- * (after a plain store, which emit_store set against them). */
-static void avail_clear(walker *w, bool keep_stores)
-{
-    for (int i = 0; i < w->n_avail; i++)
-        free(w->avail[i]);
-    w->n_avail = 0;
-    vec_clear(w);
-    if (!keep_stores)
-        vst_clear(w);
-    last_store_clear(w);
-}
-
 /* A value a cache-hint load other than __ldcv read (`__ldg(X + i)`):
  * ptxas keeps it past stores, as the non-coherent load promises the
  * memory does not change while the kernel runs (HeCBench channelSum's
@@ -606,13 +593,14 @@ static bool read_only_value(const char *text)
     return strncmp(text, "__ld", 4) == 0 && strncmp(text, "__ldcv", 6) != 0;
 }
 
-/* After a write through memory: only what read_only_value keeps stays in
- * registers. */
-static void avail_clear_after_store(walker *w, bool keep_stores)
+/* Forgets the elements in registers (after a write through memory, all
+ * but what read_only_value keeps: keep_read_only); keep_stores keeps the
+ * vector stores (after a plain store, which emit_store set against them). */
+static void avail_clear(walker *w, bool keep_stores, bool keep_read_only)
 {
     int kept = 0;
     for (int i = 0; i < w->n_avail; i++) {
-        if (read_only_value(w->avail[i])) {
+        if (keep_read_only && read_only_value(w->avail[i])) {
             w->avail_meta[kept] = w->avail_meta[i];
             w->avail[kept++] = w->avail[i];
         } else {
@@ -628,7 +616,7 @@ static void avail_clear_after_store(walker *w, bool keep_stores)
 
 void wk_avail_clear(walker *w)
 {
-    avail_clear(w, false);
+    avail_clear(w, false, false);
 }
 
 static void avail_add(walker *w, char *text, cnode *n);
@@ -646,7 +634,7 @@ void wk_avail_save(const walker *w, avail_saved *out)
 
 void wk_avail_restore(walker *w, const avail_saved *saved)
 {
-    avail_clear(w, false);
+    avail_clear(w, false, false);
     for (int i = 0; i < saved->n; i++)
         avail_add(w, xstrdup(saved->texts[i]), (cnode *)saved->meta[i].node);
 }
@@ -912,7 +900,7 @@ static void avail_after_write(walker *w, cnode *n)
                call_pure(w, n, clang_getNullCursor())) {
         /* writes no memory: what is in registers stays */
     } else {
-        avail_clear_after_store(w, assigns && plain_global_element(w, n->kids[0]));
+        avail_clear(w, assigns && plain_global_element(w, n->kids[0]), true);
     }
     for (int i = 0; i < n_apart; i++) {
         if (w->n_vec == w->cap_vec) {

@@ -344,12 +344,6 @@ static bool special_register(const char *p, const char *end)
     return false;
 }
 
-/* ptxas keeps no instruction for a copy of a virtual register or of an
- * immediate (the register is renamed; the immediate becomes its reader's
- * operand: langevin's eleven `mov.f32 %f, 0f...` are none of its SASS)
- * nor for cvta.to.global, whose generic and global addresses are the same
- * bits on every sm_ since Fermi. A copy of a special register, or of a
- * symbol's address, is an instruction. */
 /* Where the operands after the destination begin (past the first comma
  * outside braces), end where there is none. */
 static const char *after_destination(const char *s, const char *end)
@@ -378,6 +372,12 @@ static uint32_t args_hash(const char *s, const char *end)
     return any ? (h ? h : 1) : 0;
 }
 
+/* ptxas keeps no instruction for a copy of a virtual register or of an
+ * immediate (the register is renamed; the immediate becomes its reader's
+ * operand: langevin's eleven `mov.f32 %f, 0f...` are none of its SASS)
+ * nor for cvta.to.global, whose generic and global addresses are the same
+ * bits on every sm_ since Fermi. A copy of a special register, or of a
+ * symbol's address, is an instruction. */
 static bool folded_by_ptxas(const char *op, const char *s, const char *end)
 {
     if (!strncmp(op, "cvta.to.global.", 15) || !strncmp(op, "cvta.global.", 12))
@@ -444,7 +444,8 @@ static void add_insn(reader *r, const char *s, const char *end, int line)
     read_operands(in, s + n, end, guard, guard_len);
     in->folded = folded_by_ptxas(in->op, s + n, end);
     const char *from = after_destination(s + n, end);
-    in->folded_literal = in->folded && !strncmp(in->op, "mov.", 4) && from < end && *from != '%';
+    in->folded_literal = in->folded && !strncmp(in->op, "mov.", 4) && from < end &&
+                         (*from == '-' || isdigit((unsigned char)*from));
     in->args = args_hash(s + n, end);
     f->n_insns++;
     r->total++;
