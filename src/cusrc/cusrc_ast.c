@@ -272,6 +272,20 @@ void cn_loc(cusrc_tu *t, CXCursor c, src_loc *out)
     out->column = (int)col;
 }
 
+bool cn_line_span(CXCursor c, int *first, int *last)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile f1 = NULL, f2 = NULL;
+    unsigned l1 = 0, l2 = 0, col, off;
+    clang_getExpansionLocation(clang_getRangeStart(r), &f1, &l1, &col, &off);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &f2, &l2, &col, &off);
+    if (!f1 || !f2 || !clang_File_isEqual(f1, f2) || l2 < l1)
+        return false;
+    *first = (int)l1;
+    *last = (int)l2;
+    return true;
+}
+
 /* The cursor's extent as a range of the file it was expanded in: an extent
  * that starts inside a macro (`__global__ void k(...)`) tokenizes to
  * nothing otherwise. */

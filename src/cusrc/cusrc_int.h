@@ -291,6 +291,9 @@ bool cn_in_user_header(cusrc_tu *t, CXCursor c);
 void cn_loc(cusrc_tu *t, CXCursor c, src_loc *out);
 /* The offset of c's spelling in the file that spells it (0: none). */
 unsigned cn_spelled_at(CXCursor c);
+/* The first and last lines c spans in the file it is expanded in; false
+ * where its ends lie in different files. */
+bool cn_line_span(CXCursor c, int *first, int *last);
 char *cn_text(cusrc_tu *t, CXCursor c); /* source text of the cursor's extent */
 /* clang_getFileContents, remembered per file (libclang's lookup is slow). */
 const char *cn_file_contents(cusrc_tu *t, CXFile f, size_t *size);

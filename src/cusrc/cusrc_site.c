@@ -310,6 +310,28 @@ void wk_emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, expr *c
     cn_loc(w->t, (cond ? cond : at)->cur, &b->loc);
 }
 
+/* The lines a branch's arm spans (a loop's or switch's: the statement's):
+ * a block's first to last statement (its braces may share the branch's
+ * line); none where an if's arm starts on the if's own line, whose
+ * condition's code it could not be told from. */
+void wk_branch_arm(walker *w, size_t branch, int arm, cnode *s)
+{
+    branch_site *b = &w->u->branches[branch];
+    cnode *from = s, *to = s;
+    if (s && s->kind == CXCursor_CompoundStmt) {
+        from = s->n_kids ? s->kids[0] : NULL;
+        to = s->n_kids ? s->kids[s->n_kids - 1] : NULL;
+    }
+    int first, last, a, z;
+    if (!from || !cn_line_span(from->cur, &first, &a) || !cn_line_span(to->cur, &z, &last) ||
+        last < first)
+        return;
+    if (b->kind == BRANCH_IF && first <= b->loc.line)
+        return;
+    b->arm_first[arm] = first;
+    b->arm_last[arm] = last;
+}
+
 void wk_incomplete(walker *w, const char *fmt, ...)
 {
     cusrc_counts *c = &w->u->variants[w->variant].counts;

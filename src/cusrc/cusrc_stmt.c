@@ -112,6 +112,9 @@ static exit_info walk_if(walker *w, cnode *s)
     expr *c = x_expr(w->f, cond);
     size_t branch = w->u->n_branches;
     wk_emit_branch(w, BRANCH_IF, cond, s, expr_clone(c));
+    wk_branch_arm(w, branch, 0, then);
+    if (els)
+        wk_branch_arm(w, branch, 1, els);
     long work_before = w->work_events;
     arm_saved saved;
     wk_push_guard(w, expr_clone(c));
@@ -254,6 +257,7 @@ static exit_info walk_stmt_kind(walker *w, cnode *s)
         if (cond) {
             wk_walk_expr(w, cond);
             wk_emit_branch(w, BRANCH_SWITCH, cond, s, x_expr(w->f, cond));
+            wk_branch_arm(w, w->u->n_branches - 1, 0, s);
         }
         w->in_switch++;
         if (body)
@@ -771,6 +775,7 @@ static void walk_loop(walker *w, cnode *s)
     fr->trips = trip_count(w, fr);
     size_t site = w->u->n_branches;
     wk_emit_branch(w, BRANCH_LOOP, cond, s, cond ? expr_clone(fr->ctx.cond) : NULL);
+    wk_branch_arm(w, site, 0, s);
 
     if (cond)
         wk_walk_expr(w, cond);

@@ -223,6 +223,7 @@ void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_stor
 int wk_emit_access(walker *w, cnode *n, bool is_store);
 void wk_emit_access_ptr(walker *w, cnode *ptr, int64_t width, bool is_store);
 void wk_emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, expr *ce);
+void wk_branch_arm(walker *w, size_t branch, int arm, cnode *s);
 /* The counts of this variant miss code; the first reason is kept. */
 void wk_incomplete(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -38,11 +38,12 @@ typedef struct reader {
     size_t cap_functions;
     ptx_function *fn; /* the body being read, NULL outside */
     size_t cap_insns;
-    int depth;      /* braces inside the body */
-    int section;    /* braces of a skipped .section, -1 = none */
-    bool header;    /* between `.entry NAME(` and its `{` */
-    bool continued; /* an instruction runs on past this line */
-    int file, line; /* the last .loc */
+    int depth;                  /* braces inside the body */
+    int section;                /* braces of a skipped .section, -1 = none */
+    bool header;                /* between `.entry NAME(` and its `{` */
+    bool continued;             /* an instruction runs on past this line */
+    int file, line;             /* the last .loc */
+    int outer_file, outer_line; /* its inlined_at, or file and line */
     label *labels;
     size_t n_labels, cap_labels;
     branch *branches;
@@ -154,7 +155,7 @@ static void begin_function(reader *r, const char *s, const char *end, int line)
     r->cap_insns = 0;
     r->header = true;
     r->depth = 0;
-    r->file = r->line = 0;
+    r->file = r->line = r->outer_file = r->outer_line = 0;
     r->n_labels = r->n_branches = 0;
     if (memchr(s, '{', (size_t)(end - s))) {
         r->header = false;
@@ -278,6 +279,20 @@ static const char *read_int(const char *p, const char *end, int64_t *v)
     return q;
 }
 
+/* `%r5+12]`: the register and the offset of a memory operand. */
+static void read_address(imix_insn *in, const char *p, const char *end)
+{
+    if (p >= end || *p != '%')
+        return;
+    const char *q = p + 1;
+    while (q < end && reg_char(*q))
+        q++;
+    in->addr_base = reg_hash(p + 1, (size_t)(q - p - 1));
+    int64_t v;
+    if (q < end && (*q == '+' || *q == '-') && read_int(q + (*q == '+'), end, &v) > q + 1)
+        in->addr_offset = v;
+}
+
 /* The registers an instruction writes (its first operand, where it has
  * one) and reads (the rest, the guard too): every `%name` token. */
 static void read_operands(imix_insn *in, const char *s, const char *end, const char *guard,
@@ -290,6 +305,8 @@ static void read_operands(imix_insn *in, const char *s, const char *end, const c
     if (op_starts(in->op, "call"))
         return;
     for (const char *p = s; p < end && *p != ';'; p++) {
+        if (*p == '[' && depth == 0)
+            read_address(in, p + 1, end);
         if (*p == '{' || *p == '[')
             depth++;
         else if ((*p == '}' || *p == ']') && depth > 0)
@@ -426,6 +443,8 @@ static void add_insn(reader *r, const char *s, const char *end, int line)
     snprintf(in->op, sizeof in->op, "%.*s", (int)n, s);
     in->file = r->file;
     in->line = r->line;
+    in->outer_file = r->outer_file;
+    in->outer_line = r->outer_line;
     in->guarded = guarded;
     in->target = -1;
     if (strncmp(in->op, "bra", 3) == 0 && (in->op[3] == '\0' || in->op[3] == '.')) {
@@ -455,14 +474,20 @@ static void add_insn(reader *r, const char *s, const char *end, int line)
 /* `.loc 1 74 41[, function_name ..., inlined_at 1 74 41]` */
 static void read_loc(reader *r, const char *s, const char *end)
 {
-    char buf[64];
+    char buf[192];
     size_t n = (size_t)(end - s) < sizeof buf - 1 ? (size_t)(end - s) : sizeof buf - 1;
     memcpy(buf, s, n);
     buf[n] = '\0';
     int file, line;
     if (sscanf(buf, ".loc %d %d", &file, &line) == 2 && file >= 0 && line >= 0) {
-        r->file = file;
-        r->line = line;
+        r->file = r->outer_file = file;
+        r->line = r->outer_line = line;
+    }
+    /* One level: the line of the function the helper was inlined into. */
+    const char *at = strstr(buf, "inlined_at ");
+    if (at && sscanf(at, "inlined_at %d %d", &file, &line) == 2 && file >= 0 && line >= 0) {
+        r->outer_file = file;
+        r->outer_line = line;
     }
 }
 

@@ -239,6 +239,37 @@ static double loop_step(const branch_site *b, const expr_env *env)
     return (double)n0;
 }
 
+/* A branch's condition's line, and its arms as lines the compiled code's
+ * blocks run as often as: an
+ * if's then and else paths by their warp executions over the grid (unknown
+ * where the if cannot be counted, as a switch's), a loop's whole statement
+ * apart (its blocks are the loop's, whatever if holds it). */
+static void arm_sites(const cusrc_unit *u, const branch_site *b, const kroof_input *in,
+                      const expr_env *local, icount_site *out, size_t *n_out)
+{
+    int64_t runs[2] = {-1, -1};
+    bool exact;
+    char why[LANES_WHY_MAX];
+    /* A count that assumed a guard or sampled a bound may be far off. */
+    if (b->kind == BRANCH_IF && !b->why_not &&
+        (!diverge_grid_arms(b, in->block, local, in->grid, runs, &exact, why, sizeof why) ||
+         !exact))
+        runs[0] = runs[1] = -1;
+    out[(*n_out)++] = (icount_site){.file = b->loc.file ? b->loc.file : u->file,
+                                    .line = b->loc.line,
+                                    .kind = ICOUNT_BRANCH_LINE,
+                                    .merged = 1};
+    for (int arm = 0; arm < 2; arm++)
+        if (b->arm_first[arm] > 0)
+            out[(*n_out)++] =
+                (icount_site){.file = b->loc.file ? b->loc.file : u->file,
+                              .line = b->arm_first[arm],
+                              .kind = b->kind == BRANCH_LOOP ? ICOUNT_LOOP_LINES : ICOUNT_ARM,
+                              .execs = b->kind == BRANCH_IF ? (double)runs[arm] : -1,
+                              .merged = 1,
+                              .last_line = b->arm_last[arm]};
+}
+
 /* What the compiled code's instruction count is tied to (analysis/timing/icount):
  * every access site's warp requests and every loop's iterations summed
  * over the grid's warps. A site or loop that cannot be counted is left
@@ -250,7 +281,7 @@ static void issue_sites(const cusrc_unit *u, const cusrc_variant *v, const mem_a
     /* Bound as traffic_compute binds them, so that its memo serves. */
     expr_env local;
     expr_env_bind_launch(&local, env, in->grid, in->block);
-    *out = xcalloc(v->n_accesses + v->n_branches + 1, sizeof **out);
+    *out = xcalloc(v->n_accesses + 4 * v->n_branches + 1, sizeof **out);
     *n_out = 0;
     char why[LANES_WHY_MAX];
     for (size_t i = 0; i < v->n_accesses; i++) {
@@ -269,8 +300,11 @@ static void issue_sites(const cusrc_unit *u, const cusrc_variant *v, const mem_a
                                            (double)t.requests,
                                            t.merged,
                                            0,
+                                           0,
                                            0};
     }
+    for (size_t i = 0; i < v->n_branches; i++)
+        arm_sites(u, &u->branches[v->first_branch + i], in, &local, *out, n_out);
     for (size_t i = 0; i < v->n_branches; i++) {
         const branch_site *b = &u->branches[v->first_branch + i];
         int64_t runs;
@@ -284,7 +318,8 @@ static void issue_sites(const cusrc_unit *u, const cusrc_variant *v, const mem_a
                                            (double)runs,
                                            1,
                                            (double)b->iter_flops,
-                                           loop_step(b, &local)};
+                                           loop_step(b, &local),
+                                           0};
     }
 }
 
@@ -1019,8 +1054,9 @@ static void dram_line(sbuf *out, const json_t *e)
                lw = json_integer_value(json_object_get(local, "write"));
     if (lr + lw > 0) {
         char a[48], b[48];
-        sbuf_addf(out, "; of it local memory (a %lld-byte stack frame a thread, %s of frames "
-                       "resident with a wave's traffic, past the L2): %s read, %s written",
+        sbuf_addf(out,
+                  "; of it local memory (a %lld-byte stack frame a thread, %s of frames "
+                  "resident with a wave's traffic, past the L2): %s read, %s written",
                   (long long)json_integer_value(json_object_get(local, "frame_bytes")),
                   roofline_fmt_si((double)json_integer_value(json_object_get(local, "working_set")),
                                   "B", r, sizeof r),

@@ -7,16 +7,17 @@
 #include "util/jsontext.h"
 #include "util/sbuf.h"
 
-static const char *const kind_names[ICOUNT_KINDS] = {"ldg", "stg", "lds", "sts", "loop"};
+static const char *const kind_names[ICOUNT_KINDS] = {"ldg", "stg", "lds", "sts", "loop", "arm", "looplines", "branch"};
 
 json_t *launch_issue_sites_json(const kroof *k)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < k->n_issue_sites; i++) {
         const icount_site *s = &k->issue_sites[i];
-        json_array_append_new(a, json_pack("[o, i, s, f, i, f, f]", json_text(s->file), s->line,
+        json_array_append_new(a, json_pack("[o, i, s, f, i, f, f, i]", json_text(s->file), s->line,
                                            kind_names[s->kind], s->execs,
-                                           s->merged > 1 ? s->merged : 1, s->iter_flops, s->step));
+                                           s->merged > 1 ? s->merged : 1, s->iter_flops, s->step,
+                                           s->last_line));
     }
     return a;
 }
@@ -167,7 +168,9 @@ void launch_issue_add(json_t *roof, const code_listing *code, const char *mangle
                                     (icount_kind)k,
                                     execs,
                                     json_number_value(json_array_get(s, 5)),
-                                    json_number_value(json_array_get(s, 6))};
+                                    json_number_value(json_array_get(s, 6)),
+                                    (int)json_integer_value(json_array_get(s, 7)),
+                                    (int)merged};
     }
     icount r;
     bool ok = icount_compute(fn.level, fn.insns, fn.n, a, used, warps, &r);

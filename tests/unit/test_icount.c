@@ -49,10 +49,14 @@ static void test_reduce0(void **state)
     assert_true(k > 0);
     const double warps = 65536.0 * 8, blocks = 65536.0, tree = blocks * 47;
     const icount_anchor a[] = {
-        {k, 114, ICOUNT_LOAD_GLOBAL, warps, 0, 0},  {k, 114, ICOUNT_STORE_SHARED, warps, 0, 0},
-        {k, 119, ICOUNT_LOOP, 8 * warps, 0, 0},     {k, 122, ICOUNT_LOAD_SHARED, tree, 0, 0},
-        {k, 122, ICOUNT_LOAD_SHARED, tree, 0, 0},   {k, 122, ICOUNT_STORE_SHARED, tree, 0, 0},
-        {k, 130, ICOUNT_LOAD_SHARED, blocks, 0, 0}, {k, 130, ICOUNT_STORE_GLOBAL, blocks, 0, 0},
+        {k, 114, ICOUNT_LOAD_GLOBAL, warps, 0, 0, 0, 0},
+        {k, 114, ICOUNT_STORE_SHARED, warps, 0, 0, 0, 0},
+        {k, 119, ICOUNT_LOOP, 8 * warps, 0, 0, 0, 0},
+        {k, 122, ICOUNT_LOAD_SHARED, tree, 0, 0, 0, 0},
+        {k, 122, ICOUNT_LOAD_SHARED, tree, 0, 0, 0, 0},
+        {k, 122, ICOUNT_STORE_SHARED, tree, 0, 0, 0, 0},
+        {k, 130, ICOUNT_LOAD_SHARED, blocks, 0, 0, 0, 0},
+        {k, 130, ICOUNT_STORE_GLOBAL, blocks, 0, 0, 0, 0},
     };
     icount r;
     assert_true(
@@ -105,8 +109,8 @@ static void test_unrolled(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10, 0, 0},
-                               {1, 4, ICOUNT_LOOP, 100 * 10, 0, 0}};
+    const icount_anchor a[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10, 0, 0, 0, 0},
+                               {1, 4, ICOUNT_LOOP, 100 * 10, 0, 0, 0, 0}};
     icount r = run(unrolled, a, 2, 10, &ok);
     assert_true(ok);
     /* entry 1 + loop 7 x 100 + tail 2, per warp; the spin is never reached */
@@ -114,9 +118,9 @@ static void test_unrolled(void **state)
     assert_true(r.guessed == 10 * 2);
     assert_int_equal(r.blocks, 3);
     /* The store's anchor places the tail instead of a guess. */
-    const icount_anchor b[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10, 0, 0},
-                               {1, 4, ICOUNT_LOOP, 100 * 10, 0, 0},
-                               {1, 7, ICOUNT_STORE_GLOBAL, 10, 0, 0}};
+    const icount_anchor b[] = {{1, 5, ICOUNT_LOAD_GLOBAL, 400 * 10, 0, 0, 0, 0},
+                               {1, 4, ICOUNT_LOOP, 100 * 10, 0, 0, 0, 0},
+                               {1, 7, ICOUNT_STORE_GLOBAL, 10, 0, 0, 0, 0}};
     r = run(unrolled, b, 3, 10, &ok);
     assert_true(r.guessed == 0);
     assert_int_equal(r.placed, 3);
@@ -149,14 +153,14 @@ static void test_unrolled_compute(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 1024 * 10, 2, 0}};
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 1024 * 10, 2, 0, 0, 0}};
     icount r = run(compute_loop, a, 1, 10, &ok);
     assert_true(ok);
     /* entry 1 + 256 passes x 6 + exit 1, per warp */
     assert_true(r.warp_insts == 10 * (1 + 256 * 6 + 1));
     /* Copies that are no whole number of iterations are no unrolling: a
      * source iteration of 3 FLOPs against the pass's 8 takes every trip. */
-    const icount_anchor b[] = {{1, 4, ICOUNT_LOOP, 1024 * 10, 3, 0}};
+    const icount_anchor b[] = {{1, 4, ICOUNT_LOOP, 1024 * 10, 3, 0, 0, 0}};
     r = run(compute_loop, b, 1, 10, &ok);
     assert_true(ok && r.warp_insts == 10 * (1 + 1024 * 6 + 1));
 }
@@ -183,8 +187,8 @@ static void test_remainder(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 4, ICOUNT_LOAD_GLOBAL, 400, 0, 0},
-                               {1, 4, ICOUNT_LOOP, 400, 0, 0}};
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOAD_GLOBAL, 400, 0, 0, 0, 0},
+                               {1, 4, ICOUNT_LOOP, 400, 0, 0, 0, 0}};
     icount r = run(split_loop, a, 2, 1, &ok);
     assert_true(ok);
     assert_true(r.warp_insts == 100 * 5 + 2 + 1);
@@ -213,7 +217,7 @@ static void test_remainder_compute(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 1024, 5.5, 0}};
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 1024, 5.5, 0, 0, 0}};
     icount r = run(split_compute, a, 1, 1, &ok);
     /* 256 passes of five instructions; the remainder's block and the
      * exit guessed once */
@@ -271,8 +275,8 @@ static void test_merged(void **state)
                                "        /*0010*/              @P0 BRA `(.L_x_0) ;\n"
                                "        /*0020*/                   EXIT ;\n";
     bool ok;
-    const icount_anchor a[] = {{1, 2, ICOUNT_LOAD_SHARED, 30, 0, 0},
-                               {1, 2, ICOUNT_LOAD_SHARED, 30, 0, 0}};
+    const icount_anchor a[] = {{1, 2, ICOUNT_LOAD_SHARED, 30, 0, 0, 0, 0},
+                               {1, 2, ICOUNT_LOAD_SHARED, 30, 0, 0, 0, 0}};
     icount r = run(text, a, 2, 1, &ok);
     assert_true(ok);
     assert_true(r.warp_insts == 30 * 2 + 1);
@@ -297,7 +301,7 @@ static void test_flow(void **state)
         ".L_x_1:\n"
         "        /*0060*/                   EXIT ;\n";
     bool ok;
-    const icount_anchor a[] = {{1, 4, ICOUNT_STORE_GLOBAL, 3, 0, 0}};
+    const icount_anchor a[] = {{1, 4, ICOUNT_STORE_GLOBAL, 3, 0, 0, 0, 0}};
     icount r = run(text, a, 1, 8, &ok);
     assert_true(ok);
     /* entry 2 x 8; the arm 2 x 3 (its one successor has it as its one
@@ -346,8 +350,8 @@ static void test_nested_guess(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 13, ICOUNT_LOOP, 600 * 10, 0, 0},
-                               {1, 12, ICOUNT_LOOP, 40 * 10, 0, 0}};
+    const icount_anchor a[] = {{1, 13, ICOUNT_LOOP, 600 * 10, 0, 0, 0, 0},
+                               {1, 12, ICOUNT_LOOP, 40 * 10, 0, 0, 0, 0}};
     icount r = run(nested, a, 2, 10, &ok);
     assert_true(ok);
     /* entry 1, outer top 3 x 40, preheader 1 x 40, inner 7 x 600, back
@@ -389,9 +393,9 @@ static void test_every_pass_counted(void **state)
 {
     (void)state;
     bool ok;
-    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 100 * 10, 0, 0},
-                               {1, 6, ICOUNT_LOAD_GLOBAL, 50 * 10, 0, 0},
-                               {1, 7, ICOUNT_STORE_GLOBAL, 100 * 10, 0, 0}};
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOOP, 100 * 10, 0, 0, 0, 0},
+                               {1, 6, ICOUNT_LOAD_GLOBAL, 50 * 10, 0, 0, 0, 0},
+                               {1, 7, ICOUNT_STORE_GLOBAL, 100 * 10, 0, 0, 0, 0}};
     icount r = run(rotated, a, 3, 10, &ok);
     assert_true(ok);
     /* entry 1, top 4 x 100, load 1 x 50, store and back edge 4 x 100,
@@ -412,7 +416,7 @@ static void test_refusals(void **state)
     icount r = run(no_lines, NULL, 0, 4, &ok);
     assert_false(ok);
     assert_non_null(strstr(r.why, "no line information"));
-    const icount_anchor elsewhere[] = {{1, 99, ICOUNT_LOOP, 5, 0, 0}};
+    const icount_anchor elsewhere[] = {{1, 99, ICOUNT_LOOP, 5, 0, 0, 0, 0}};
     r = run(unrolled, elsewhere, 1, 4, &ok);
     assert_false(ok);
     assert_non_null(strstr(r.why, "met the code's lines"));
@@ -627,13 +631,13 @@ static void test_unrolled_step(void **state)
     in[18].target = 0;
     in[18].line = 1;
     in[19].dst[0] = in[19].src[0] = 0;
-    const icount_anchor a[] = {{1, 1, ICOUNT_LOOP, 16384, 0, 1}};
+    const icount_anchor a[] = {{1, 1, ICOUNT_LOOP, 16384, 0, 1, 0, 0}};
     icount r;
     assert_true(icount_compute(IMIX_PTX, in, N, a, 1, 1, &r));
     assert_true(r.warp_insts == 1024 * 19 + 1 + 1); /* + the prologue's stack pointer */
     /* the source's step unknown, or 64 a pass of 19 instructions: every
      * trip a pass */
-    const icount_anchor unknown[] = {{1, 1, ICOUNT_LOOP, 16384, 0, 0}};
+    const icount_anchor unknown[] = {{1, 1, ICOUNT_LOOP, 16384, 0, 0, 0, 0}};
     assert_true(icount_compute(IMIX_PTX, in, N, unknown, 1, 1, &r));
     assert_true(r.warp_insts == 16384 * 19 + 1 + 1);
     in[16].imm = 64;
@@ -677,14 +681,87 @@ static void test_hoisted_unrolled(void **state)
     in[17].target = 8; /* j */
     in[20].target = 1; /* i */
     const icount_anchor a[] = {
-        {1, 10, ICOUNT_LOAD_GLOBAL, 343, 0, 0},
-        {1, 10, ICOUNT_LOAD_GLOBAL, 343, 0, 0},
-        {1, 5, ICOUNT_LOOP, 49, 0, 1},
-        {1, 4, ICOUNT_LOOP, 7, 0, 1},
+        {1, 10, ICOUNT_LOAD_GLOBAL, 343, 0, 0, 0, 0},
+        {1, 10, ICOUNT_LOAD_GLOBAL, 343, 0, 0, 0, 0},
+        {1, 5, ICOUNT_LOOP, 49, 0, 1, 0, 0},
+        {1, 4, ICOUNT_LOOP, 7, 0, 1, 0, 0},
     };
     icount r;
     assert_true(icount_compute(IMIX_PTX, in, N, a, 4, 1, &r));
     assert_true(r.warp_insts == 1 + 7 * 7 + 49 * 10 + 7 * 3 + 1 + 2); /* + the prologue */
+}
+
+/* The kernel of arm_kernel(): a guarded jump over an if's arm of `adds`
+ * additions on line 3 and one inlined from a helper (file 2) at line 4,
+ * then a loop on lines 5-6 when `loop`, all before the join on line 8. */
+static icount arm_run(int adds, bool loop, const icount_anchor *a, size_t n, double warps)
+{
+    char body[2048];
+    int at = snprintf(body, sizeof body,
+                      "mov.u32 %%r1, %%tid.x;\nsetp.gt.u32 %%p1, %%r1, 31;\n@%%p1 bra $L_join;\n"
+                      ".loc 1 3 1\n");
+    for (int i = 0; i < adds; i++)
+        at += snprintf(body + at, sizeof body - (size_t)at, "add.s32 %%r%d, %%r1, %d;\n", i + 2,
+                       i + 1);
+    at += snprintf(body + at, sizeof body - (size_t)at,
+                   ".loc 2 9 1, function_name $L__info_string0, inlined_at 1 4 1\n"
+                   "add.s32 %%r40, %%r1, 7;\n");
+    if (loop)
+        at += snprintf(body + at, sizeof body - (size_t)at,
+                       ".loc 1 5 1\n$L_loop:\nadd.s32 %%r41, %%r41, 1;\n"
+                       "setp.lt.u32 %%p2, %%r41, 10;\n@%%p2 bra $L_loop;\n");
+    snprintf(body + at, sizeof body - (size_t)at, "$L_join:\n.loc 1 8 1\nret;\n");
+    char text[4096];
+    snprintf(text, sizeof text,
+             ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"k.cu\"\n"
+             ".file 2 \"h.h\"\n.visible .entry k()\n{\n.loc 1 2 1\n%s}\n",
+             body);
+    ptx_module m;
+    ptx_parse(text, strlen(text), &m);
+    assert_int_equal(m.problem_line, 0);
+    icount r;
+    assert_true(
+        icount_compute(IMIX_PTX, m.functions[0].insns, m.functions[0].n_insns, a, n, warps, &r));
+    ptx_module_free(&m);
+    return r;
+}
+
+static double arm_count(int adds, bool loop, const icount_anchor *a, size_t n, double warps)
+{
+    return arm_run(adds, loop, a, n, warps).warp_insts;
+}
+
+/* An if's arm runs on the warps with a lane on it (red_shuffle8's `if (tid
+ * < 32)`: 1 warp of 16), its helper's inlined code too; an arm of eight
+ * instructions or fewer ptxas predicates, and every warp that reaches the
+ * if issues it (red_neighbored_less's `if (index < RED_BLOCK)`); a loop in
+ * the arm runs as its own anchor says, not as the arm. */
+static void test_arms(void **state)
+{
+    (void)state;
+    const icount_anchor arm[] = {{1, 3, ICOUNT_ARM, 4, 0, 0, 6, 0}};
+    const icount_anchor unknown[] = {{1, 3, ICOUNT_ARM, -1, 0, 0, 6, 0}};
+    const double warps = 64;
+    /* 11 instructions in the arm: 4 warps, not 64 */
+    double placed = arm_count(10, false, arm, 1, warps);
+    double guessed = arm_count(10, false, unknown, 1, warps);
+    assert_true(guessed - placed == (warps - 4) * 11);
+    assert_true(arm_count(10, false, NULL, 0, warps) == guessed);
+    /* 8: predicated, as often as the block that branches to it (every
+     * warp), and counted by the time model, not guessed */
+    icount short_arm = arm_run(7, false, arm, 1, warps);
+    assert_true(short_arm.warp_insts == arm_count(7, false, unknown, 1, warps));
+    assert_true(arm_run(7, false, unknown, 1, warps).guessed - short_arm.guessed == warps * 8);
+    /* A loop of lines 5-6 in it: its block runs as the loop's anchor says,
+     * the rest as the arm. */
+    const icount_anchor with_loop[] = {{1, 3, ICOUNT_ARM, 4, 0, 0, 6, 0},
+                                       {1, 5, ICOUNT_LOOP_LINES, -1, 0, 0, 6, 0},
+                                       {1, 5, ICOUNT_LOOP, 40, 0, 0, 0, 0}};
+    const icount_anchor loop_only[] = {{1, 3, ICOUNT_ARM, -1, 0, 0, 6, 0},
+                                       {1, 5, ICOUNT_LOOP, 40, 0, 0, 0, 0}};
+    double loop_placed = arm_count(10, true, with_loop, 3, warps);
+    double loop_guessed = arm_count(10, true, loop_only, 2, warps);
+    assert_true(loop_guessed - loop_placed == (warps - 4) * 11);
 }
 
 int main(void)
@@ -708,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_ptx_division_bypass),
         cmocka_unit_test(test_unrolled_step),
         cmocka_unit_test(test_hoisted_unrolled),
+        cmocka_unit_test(test_arms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

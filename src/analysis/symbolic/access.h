@@ -99,6 +99,12 @@ typedef struct branch_site {
      * outside its arms and inner loops (0: none, or not a loop). The
      * compiled loop's copies of them tell how far nvcc unrolled it. */
     int64_t iter_flops;
+    /* The lines of loc.file the code it guards spans: an if's then and
+     * else arms ([0], [1]), a loop's or a switch's whole statement ([0]);
+     * 0 where absent, or where the arm shares the branch's own line (a
+     * macro's body, a one-line if). The compiled code's blocks on those
+     * lines run as often as the arm (analysis/timing/icount). */
+    int arm_first[2], arm_last[2];
     src_loc loc;
 } branch_site;
 

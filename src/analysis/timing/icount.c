@@ -181,6 +181,8 @@ static size_t group_anchors(const icount_anchor *a, size_t n_anchors, group *out
 {
     size_t n = 0;
     for (size_t i = 0; i < n_anchors; i++) {
+        if (a[i].kind >= ICOUNT_ARM)
+            continue; /* placed apart (place_arms) */
         size_t g = 0;
         while (g < n &&
                !(out[g].file == a[i].file && out[g].line == a[i].line && out[g].kind == a[i].kind))
@@ -434,6 +436,190 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
     free(g);
 }
 
+/* Whether instruction in lies on lines [first, last] of file, itself or
+ * through the line its helper was inlined at. */
+static bool insn_within(const imix_insn *in, int file, int first, int last)
+{
+    return (in->file == file && in->line >= first && in->line <= last) ||
+           (in->outer_file == file && in->outer_line >= first && in->outer_line <= last);
+}
+
+/* Whether every line of block b lies on lines [first, last] of file (and
+ * it has one). */
+static bool block_within(const code *c, const block *b, int file, int first, int last)
+{
+    bool any = false;
+    for (size_t i = b->first; i < b->end; i++) {
+        const imix_insn *in = &c->insns[i];
+        if (in->line <= 0)
+            continue;
+        if (!insn_within(in, file, first, last))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* Whether the code still loops on a source loop's lines: nvcc unrolled it
+ * in full where no backward jump lies on them, and its copies then run as
+ * the code around them. */
+static bool loops_on(const code *c, const icount_anchor *a)
+{
+    for (size_t j = 0; j < c->n; j++)
+        if (back_edge(c->level, &c->insns[j], j) &&
+            insn_within(&c->insns[j], a->file, a->line, a->last_line))
+            return true;
+    return false;
+}
+
+/* The innermost arm that holds every line of block b: the one of fewest
+ * lines; -1 where none does. Two arms of the same lines (a helper's if,
+ * walked at two calls) are one whose count is unknown. */
+static int home_arm(const code *c, const block *b, const icount_anchor *a, const bool *arm,
+                    size_t n, bool *known)
+{
+    int best = -1;
+    *known = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!arm[i] || !block_within(c, b, a[i].file, a[i].line, a[i].last_line))
+            continue;
+        if (best >= 0 && a[i].line == a[best].line && a[i].last_line == a[best].last_line &&
+            a[i].file == a[best].file)
+            *known = false;
+        else if (best < 0 || a[i].last_line - a[i].line < a[best].last_line - a[best].line) {
+            best = (int)i;
+            *known = a[i].kind == ICOUNT_ARM && a[i].execs >= 0;
+        }
+    }
+    return best;
+}
+
+/* Whether instruction in sits on the line of a source branch's condition. */
+static bool on_branch_line(const imix_insn *in, const icount_anchor *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i].kind == ICOUNT_BRANCH_LINE && in->file == a[i].file && in->line == a[i].line)
+            return true;
+    return false;
+}
+
+/* Branches the source has no branch for (lgammaf's special cases, in
+ * libdevice code on the caller's line; a helper's, inlined) are no arms
+ * the source analysis counted: a block reached through a conditional
+ * jump off every source branch's line, or from such a block, leaves its
+ * arm (home -1) and the guess keeps it. */
+static void helpers_branch(const code *c, const icount_anchor *a, size_t n, int *home)
+{
+    bool *left = xcalloc((size_t)c->n_blocks, sizeof *left);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int k = 0; k < c->n_blocks; k++)
+            for (int s = 0; c->b[k].reached && s < c->b[k].n_succ; s++) {
+                int t = c->b[k].succ[s], h = home[t];
+                if (h < 0 || left[t] ||
+                    !block_within(c, &c->b[k], a[h].file, a[h].line, a[h].last_line))
+                    continue;
+                const imix_insn *last = &c->insns[c->b[k].end - 1];
+                bool foreign_jump =
+                    is_jump(c->level, last->op) && last->guarded && !on_branch_line(last, a, n);
+                if (foreign_jump || left[k]) {
+                    left[t] = true;
+                    changed = true;
+                }
+            }
+    }
+    for (int k = 0; k < c->n_blocks; k++)
+        if (left[k])
+            home[k] = -1;
+    free(left);
+}
+
+/* ptxas predicates an arm of this many SASS instructions or fewer (PTX
+ * weighed by arm_weight: a `sqrt.rn.f32` is 8) and every warp issues it:
+ * red_neighbored_less's eight-instruction arm (kernels/reduction.cu,
+ * H200); on the fitting half of HeCBench 16 lost matrixT's
+ * transposeDiagonal (+0% to +74%) and gained nothing. */
+enum { ARM_PREDICATED_MAX = 8 };
+
+/* An instruction's part in an arm's size: the SASS of what ptxas expands
+ * (a division, a square root: a sequence or a call) and 1 for the rest (a
+ * 64-bit add of an address folds into the load's IMAD.WIDE). */
+static double arm_weight(imix_level level, const char *op)
+{
+    double sass = level == IMIX_PTX ? ptxcost_sass_per_ptx(op) : 1;
+    return sass >= 4 ? sass : 1;
+}
+
+/* A block of the code of an if's arm (every line of it on the arm's lines,
+ * in no arm nested in it) runs as often as warps take the arm: a warp none
+ * of whose lanes take it jumps past it. Where nvcc made copies of the arm
+ * (a loop around it unrolled), each copy's way in from outside the arm
+ * takes an equal share. A loop's lines are an arm of unknown count: its
+ * blocks are the loop's, not the if's around it. An arm of at most
+ * ARM_PREDICATED_MAX instructions a copy ptxas predicates: its blocks are
+ * returned, for place_predicated. */
+static bool *place_arms(code *c, const icount_anchor *a, size_t n)
+{
+    bool *predicated = xcalloc((size_t)c->n_blocks, sizeof *predicated);
+    int *home = xcalloc((size_t)c->n_blocks, sizeof *home);
+    bool *inner_pred = xcalloc((size_t)c->n_blocks, sizeof *inner_pred);
+    bool *arm = xcalloc(n ? n : 1, sizeof *arm);
+    for (size_t i = 0; i < n; i++)
+        arm[i] = a[i].kind == ICOUNT_ARM || (a[i].kind == ICOUNT_LOOP_LINES && loops_on(c, &a[i]));
+    for (int k = 0; k < c->n_blocks; k++) {
+        bool known;
+        home[k] = c->b[k].reached ? home_arm(c, &c->b[k], a, arm, n, &known) : -1;
+        if (home[k] >= 0 && !known)
+            home[k] = -1;
+    }
+    for (int k = 0; k < c->n_blocks; k++)
+        for (int s = 0; c->b[k].reached && s < c->b[k].n_succ; s++) {
+            int t = c->b[k].succ[s], h = home[t];
+            if (h >= 0 && block_within(c, &c->b[k], a[h].file, a[h].line, a[h].last_line))
+                inner_pred[t] = true;
+        }
+    helpers_branch(c, a, n, home);
+    for (size_t i = 0; i < n; i++) {
+        if (a[i].kind != ICOUNT_ARM || a[i].execs < 0)
+            continue;
+        int entries = 0;
+        double sass = 0;
+        for (int k = 0; k < c->n_blocks; k++) {
+            entries += home[k] == (int)i && !inner_pred[k];
+            if (c->b[k].reached && block_within(c, &c->b[k], a[i].file, a[i].line, a[i].last_line))
+                for (size_t j = c->b[k].first; j < c->b[k].end; j++)
+                    sass += arm_weight(c->level, c->insns[j].op);
+        }
+        bool short_arm = sass <= ARM_PREDICATED_MAX * (entries > 1 ? entries : 1);
+        for (int k = 0; k < c->n_blocks; k++)
+            if (home[k] == (int)i && !c->b[k].placed) {
+                predicated[k] = short_arm;
+                if (!short_arm) {
+                    c->b[k].count = a[i].execs / (entries > 1 ? entries : 1);
+                    c->b[k].placed = true;
+                }
+            }
+    }
+    free(home);
+    free(inner_pred);
+    free(arm);
+    return predicated;
+}
+
+/* A short arm ptxas predicates runs as often as the block that branches to
+ * it: every warp that reaches the if issues it. */
+static void place_predicated(code *c, const bool *predicated)
+{
+    for (int k = 0; k < c->n_blocks; k++)
+        for (int s = 0; c->b[k].reached && c->b[k].placed && s < c->b[k].n_succ; s++) {
+            block *t = &c->b[c->b[k].succ[s]];
+            if (predicated[c->b[k].succ[s]] && !t->placed && !predicated[k]) {
+                t->count = c->b[k].count;
+                t->placed = true;
+            }
+        }
+}
+
 /* The innermost loop around instruction k: the back edge whose range
  * [target, edge] holds k and is the shortest; n when none does. */
 static size_t innermost_loop(imix_level level, const imix_insn *insns, size_t n, size_t k)
@@ -671,6 +857,45 @@ static bool every_pass(const code *c, int k, size_t *loop_end)
             return false;
     }
     return true;
+}
+
+/* Whether shared load k has a neighbour on its line: a shared load of the
+ * same register, one word of its width before or after. */
+static bool has_neighbour(const code *c, size_t k)
+{
+    const imix_insn *in = &c->insns[k];
+    int64_t width = imix_classify(c->level, in->op).width_bits / 8;
+    for (size_t j = 0; j < c->n && width > 0 && in->addr_base; j++) {
+        const imix_insn *o = &c->insns[j];
+        if (j != k && o->addr_base == in->addr_base && o->line == in->line && o->file == in->file &&
+            kind_matches(ICOUNT_LOAD_SHARED, o, c->level, j) &&
+            (o->addr_offset == in->addr_offset + width ||
+             o->addr_offset == in->addr_offset - width))
+            return true;
+    }
+    return false;
+}
+
+/* What a PTX instruction weighs among the SASS: a shared load of a site
+ * ptxas merges (analysis/warp/vecmerge: gemm_regtile's four `ld.shared.f32`
+ * of `as[k][threadIdx.y * 4 + i]` are one LDS.128) a share of the wide
+ * load; 1 otherwise. A merged site's loads read neighbouring words of one
+ * register; another site's on the line (`bs[k][tx]`, 128 bytes apart) do
+ * not. */
+static double *merge_shares(const code *c, const icount_anchor *a, size_t n_anchors)
+{
+    double *share = xcalloc(c->n, sizeof *share);
+    for (size_t k = 0; k < c->n; k++)
+        share[k] = 1;
+    for (size_t i = 0; i < n_anchors && c->level == IMIX_PTX; i++) {
+        if (a[i].kind != ICOUNT_LOAD_SHARED || a[i].merged <= 1)
+            continue;
+        for (size_t k = 0; k < c->n; k++)
+            if (at_line(&c->insns[k], a[i].file, a[i].line, false) &&
+                kind_matches(ICOUNT_LOAD_SHARED, &c->insns[k], c->level, k) && has_neighbour(c, k))
+                share[k] = 1.0 / a[i].merged;
+    }
+    return share;
 }
 
 /* Each block's dependent-issue span (analysis/timing/depchain), in code
@@ -965,8 +1190,19 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
             c.b[0].count = warps;
         c.b[0].placed = true;
         propagate(&c);
+        /* PTX only, for now: on SASS (the truth set's listings) the arms
+         * of OneFlow's SoftmaxWarpImpl took its guessed share from 81% to
+         * 66% while its placed instructions alone came to 1.6e8 against
+         * 1.23e8 measured in all (H200), a cause not found yet. */
+        bool *predicated = level == IMIX_PTX ? place_arms(&c, a, n_anchors)
+                                             : xcalloc((size_t)c.n_blocks, sizeof *predicated);
+        propagate(&c);
+        place_predicated(&c, predicated);
+        propagate(&c);
+        free(predicated);
         guess(&c, warps);
         bool *fused = level == IMIX_PTX ? ptxas_folds(&c) : NULL;
+        double *share = merge_shares(&c, a, n_anchors);
         /* The chain walks a fused multiply as its own instruction: walking
          * it as part of the FMA (4 clocks for the pair, not 8) put
          * chainprobe's no-load variant 11% short and moved five HeCBench
@@ -982,7 +1218,8 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
             double per_warp = 0, pipes[PIPES_N] = {0};
             for (size_t i = b->first; i < b->end; i++) {
                 if (!fused || !fused[i]) {
-                    double sass = level == IMIX_PTX ? ptxcost_sass_per_ptx(insns[i].op) : 1;
+                    double sass =
+                        level == IMIX_PTX ? ptxcost_sass_per_ptx(insns[i].op) * share[i] : 1;
                     per_warp += sass;
                     pipes_add(level, insns[i].op, sass, pipes);
                 }
@@ -1009,6 +1246,7 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
         }
         free(spans);
         free(fused);
+        free(share);
         out->ok = true;
     }
     free(c.b);

@@ -27,6 +27,9 @@ typedef enum icount_kind {
     ICOUNT_LOAD_SHARED,
     ICOUNT_STORE_SHARED,
     ICOUNT_LOOP, /* a loop's iterations: its backward branch */
+    ICOUNT_ARM,  /* an if's arm, lines [line, last_line]: its warp executions (< 0: unknown) */
+    ICOUNT_LOOP_LINES, /* a loop's lines [line, last_line] */
+    ICOUNT_BRANCH_LINE, /* the line of a source branch's condition (if, ?:, loop, switch) */
     ICOUNT_KINDS
 } icount_kind;
 
@@ -39,6 +42,10 @@ typedef struct icount_anchor {
     double execs;
     double iter_flops; /* loops: FLOPs one source iteration does (0: none) */
     double step;       /* loops: what the source's counter adds each iteration (0: unknown) */
+    int last_line;     /* arms: the last line */
+    /* Shared loads of the PTX that ptxas issues as one wide load, this many
+     * to one (icount_site.merged); 0 or 1: none. */
+    int merged;
 } icount_anchor;
 
 /* The same on the source's side, before its file is matched with the
@@ -54,6 +61,7 @@ typedef struct icount_site {
     int merged;
     double iter_flops; /* loops: as icount_anchor.iter_flops */
     double step;       /* loops: as icount_anchor.step */
+    int last_line;     /* arms: as icount_anchor.last_line */
 } icount_site;
 
 typedef struct icount {

@@ -38,6 +38,9 @@ typedef struct imix_insn {
      * the step a compiled loop's counter takes. */
     bool has_imm;
     int64_t imm;
+    /* PTX: a memory operand's register and offset (`[%r5+12]`); 0: none. */
+    uint32_t addr_base;
+    int64_t addr_offset;
 } imix_insn;
 enum { IMIX_DST = 4, IMIX_SRC = 8 };
 

@@ -310,6 +310,7 @@ typedef struct count_ctx {
     branch_kind kind;
     diverge_counts *out;
     int64_t lanes[LANES_MAX_THREADS / LANES_WARP], runs[LANES_MAX_THREADS / LANES_WARP];
+    int64_t other_runs;
     bool divergent[LANES_MAX_THREADS / LANES_WARP];
 } count_ctx;
 
@@ -346,6 +347,7 @@ static bool on_count(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, 
             taken += (v->active >> l & 1) && v->value[l] != 0;
         c->lanes[w] += taken;
         c->runs[w] += taken > 0;
+        c->other_runs += taken < active;
         c->divergent[w] |= taken > 0 && taken < active;
     }
     return true;
@@ -441,6 +443,7 @@ bool diverge_count(const branch_site *b, const int64_t block[3], const expr_env 
         out->warp_efficiency[w] =
             c->runs[w] > 0 ? (double)c->lanes[w] / ((double)LANES_WARP * (double)c->runs[w]) : -1.0;
     }
+    out->other_runs = ok ? c->other_runs : 0;
     out->exact = ok && !lr.bound_sampled && !lr.guard_assumed && !lr.loop_capped;
     free(c);
     return ok;
@@ -590,6 +593,23 @@ static bool runs_of_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char
     }
     g->exact &= c.exact;
     m[0] = c.runs;
+    m[1] = c.other_runs;
+    return true;
+}
+
+bool diverge_grid_arms(const branch_site *b, const int64_t block[3], const expr_env *env,
+                       const int64_t grid[3], int64_t runs[2], bool *exact, char *why,
+                       size_t why_size)
+{
+    bool uses[3];
+    diverge_uses_block_index(b, uses);
+    grid_runs_ctx g = {.b = b, .block = block, .env = env, .exact = true};
+    gridcls_result r;
+    if (!gridcls_sum(grid, uses, 2, runs_of_block, &g, &r, why, why_size))
+        return false;
+    runs[0] = r.sum[0];
+    runs[1] = r.sum[1];
+    *exact = g.exact && r.uniform;
     return true;
 }
 
@@ -597,13 +617,9 @@ bool diverge_grid_runs(const branch_site *b, const int64_t block[3], const expr_
                        const int64_t grid[3], int64_t *runs, bool *exact, char *why,
                        size_t why_size)
 {
-    bool uses[3];
-    diverge_uses_block_index(b, uses);
-    grid_runs_ctx g = {.b = b, .block = block, .env = env, .exact = true};
-    gridcls_result r;
-    if (!gridcls_sum(grid, uses, 1, runs_of_block, &g, &r, why, why_size))
+    int64_t both[2];
+    if (!diverge_grid_arms(b, block, env, grid, both, exact, why, why_size))
         return false;
-    *runs = r.sum[0];
-    *exact = g.exact && r.uniform;
+    *runs = both[0];
     return true;
 }

@@ -82,6 +82,7 @@ typedef struct diverge_counts {
     int64_t warps_divergent; /* with a visit whose active lanes disagree */
     int64_t lanes_on;        /* lane-executions of the path (loops: trips summed) */
     int64_t runs;            /* warp-executions of the path: simd = lanes_on / (32 x runs) */
+    int64_t other_runs;      /* an if's: warp-executions of the else path */
     /* Per warp: lanes_on / (32 x runs); < 0 when the warp never runs it. */
     double warp_efficiency[LANES_MAX_THREADS / LANES_WARP];
     /* Loops, summed over the warps' instances: the iterations every active
@@ -109,6 +110,10 @@ void diverge_uses_block_index(const branch_site *b, bool uses[3]);
  * False, with why, when a block cannot be counted. */
 bool diverge_grid_runs(const branch_site *b, const int64_t block[3], const expr_env *env,
                        const int64_t grid[3], int64_t *runs, bool *exact, char *why,
+                       size_t why_size);
+/* The same for an if's else path ([1]) beside its then path ([0]). */
+bool diverge_grid_arms(const branch_site *b, const int64_t block[3], const expr_env *env,
+                       const int64_t grid[3], int64_t runs[2], bool *exact, char *why,
                        size_t why_size);
 
 const char *diverge_verdict_name(diverge_verdict v); /* "divergent", "bounds-check", ... */
