@@ -423,16 +423,16 @@ static expr *arm_choice(fn_ctx *f, var_info *v, cnode *ifs, cnode *top)
         return NULL;
     cnode *other = ci + 2 < ifs->n_kids ? ifs->kids[ci + 2] : NULL;
     expr *then = arm_value(f, v, ifs->kids[ci + 1], top);
-    expr *otherwise = !then ? NULL : other ? arm_value(f, v, other, top)
-                              : top        ? x_value_at(f, v, top)
-                                           : NULL;
+    expr *otherwise = !then   ? NULL
+                      : other ? arm_value(f, v, other, top)
+                      : top   ? x_value_at(f, v, top)
+                              : NULL;
     if (!otherwise) {
         expr_free(then);
         return NULL;
     }
     return expr_cond(x_rec(f, (cnode *)cond), then, otherwise);
 }
-
 
 expr *x_value_at(fn_ctx *f, var_info *v, cnode *use)
 {
