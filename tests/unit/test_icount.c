@@ -514,11 +514,13 @@ static void test_ptx_divisors(void **state)
     assert_true(r.warp_insts == (12 + 8) + 10 + (9 + 7) + 12 + 1);
 }
 
-static double ptx_count(const char *body)
+/* One kernel k of PTX body (files k.cu and h.h), counted with anchors a. */
+static icount ptx_run(const char *body, const icount_anchor *a, size_t n, double warps)
 {
     char text[4096];
     snprintf(text, sizeof text,
              ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"k.cu\"\n"
+             ".file 2 \"h.h\"\n"
              ".visible .entry k(.param .u64 p0, .param .u64 p1)\n{\n.loc 1 1 1\n%s}\n",
              body);
     ptx_module m;
@@ -527,9 +529,14 @@ static double ptx_count(const char *body)
     assert_int_equal(m.n_functions, 1);
     icount r;
     assert_true(
-        icount_compute(IMIX_PTX, m.functions[0].insns, m.functions[0].n_insns, NULL, 0, 1, &r));
+        icount_compute(IMIX_PTX, m.functions[0].insns, m.functions[0].n_insns, a, n, warps, &r));
     ptx_module_free(&m);
-    return r.warp_insts;
+    return r;
+}
+
+static double ptx_count(const char *body)
+{
+    return ptx_run(body, NULL, 0, 1).warp_insts;
 }
 
 /* What ptxas makes no SASS of (langevin's and channelSum's kernels on
@@ -711,19 +718,7 @@ static icount arm_run(int adds, bool loop, const icount_anchor *a, size_t n, dou
                        ".loc 1 5 1\n$L_loop:\nadd.s32 %%r41, %%r41, 1;\n"
                        "setp.lt.u32 %%p2, %%r41, 10;\n@%%p2 bra $L_loop;\n");
     snprintf(body + at, sizeof body - (size_t)at, "$L_join:\n.loc 1 8 1\nret;\n");
-    char text[4096];
-    snprintf(text, sizeof text,
-             ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"k.cu\"\n"
-             ".file 2 \"h.h\"\n.visible .entry k()\n{\n.loc 1 2 1\n%s}\n",
-             body);
-    ptx_module m;
-    ptx_parse(text, strlen(text), &m);
-    assert_int_equal(m.problem_line, 0);
-    icount r;
-    assert_true(
-        icount_compute(IMIX_PTX, m.functions[0].insns, m.functions[0].n_insns, a, n, warps, &r));
-    ptx_module_free(&m);
-    return r;
+    return ptx_run(body, a, n, warps);
 }
 
 static double arm_count(int adds, bool loop, const icount_anchor *a, size_t n, double warps)

@@ -1194,12 +1194,13 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
          * of OneFlow's SoftmaxWarpImpl took its guessed share from 81% to
          * 66% while its placed instructions alone came to 1.6e8 against
          * 1.23e8 measured in all (H200), a cause not found yet. */
-        bool *predicated = level == IMIX_PTX ? place_arms(&c, a, n_anchors)
-                                             : xcalloc((size_t)c.n_blocks, sizeof *predicated);
-        propagate(&c);
-        place_predicated(&c, predicated);
-        propagate(&c);
-        free(predicated);
+        if (level == IMIX_PTX) {
+            bool *predicated = place_arms(&c, a, n_anchors);
+            propagate(&c);
+            place_predicated(&c, predicated);
+            propagate(&c);
+            free(predicated);
+        }
         guess(&c, warps);
         bool *fused = level == IMIX_PTX ? ptxas_folds(&c) : NULL;
         double *share = merge_shares(&c, a, n_anchors);
