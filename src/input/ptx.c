@@ -214,10 +214,7 @@ static void add_maxnreg(ptx_function *f, const imix_insn *in, const char *arg, c
  * collide in 32 bits in practice (0 is kept for "none"). */
 static uint32_t reg_hash(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h ? h : 1;
+    return imix_reg_hash(s, n);
 }
 
 static bool reg_char(char c)
@@ -411,12 +408,13 @@ static bool folded_by_ptxas(const char *op, const char *s, const char *end)
 static void add_insn(reader *r, const char *s, const char *end, int line)
 {
     ptx_function *f = r->fn;
-    bool guarded = false;
+    bool guarded = false, negated = false;
     const char *guard = NULL;
     size_t guard_len = 0;
     if (*s == '@') {
         guarded = true;
-        guard = s + 1 + (s + 1 < end && s[1] == '!');
+        negated = s + 1 < end && s[1] == '!';
+        guard = s + 1 + negated;
         guard_len = word_len(s, end) - (size_t)(guard - s);
         if (guard_len && *guard == '%')
             guard++, guard_len--;
@@ -446,6 +444,7 @@ static void add_insn(reader *r, const char *s, const char *end, int line)
     in->outer_file = r->outer_file;
     in->outer_line = r->outer_line;
     in->guarded = guarded;
+    in->guard_negated = negated;
     in->target = -1;
     if (strncmp(in->op, "bra", 3) == 0 && (in->op[3] == '\0' || in->op[3] == '.')) {
         const char *t = skip_space(s + n, end);

@@ -131,7 +131,7 @@ static void set_reason(json_t *roof, const char *why)
 }
 
 void launch_issue_add(json_t *roof, const code_listing *code, const char *mangled, const char *arch,
-                      double warps)
+                      double warps, const int64_t block[3])
 {
     if (!roof)
         return;
@@ -174,7 +174,7 @@ void launch_issue_add(json_t *roof, const code_listing *code, const char *mangle
                                     (int)merged};
     }
     icount r;
-    bool ok = icount_compute(fn.level, fn.insns, fn.n, a, used, warps, &r);
+    bool ok = icount_compute_in(fn.level, fn.insns, fn.n, a, used, warps, block, &r);
     free(a);
     if (!ok) {
         set_reason(roof, r.why);

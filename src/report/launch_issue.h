@@ -19,9 +19,10 @@ json_t *launch_issue_sites_json(const kroof *k);
 
 /* Sets roof's "issue" from its sites and the kernel's code (mangled name,
  * arch "sm_90"): SASS where there is a listing, else PTX; "reason" where
- * neither can be counted. warps: the launch's. code may be NULL. */
+ * neither can be counted. warps: the launch's; block: its threads a block
+ * (NULL: not known). code may be NULL. */
 void launch_issue_add(json_t *roof, const code_listing *code, const char *mangled, const char *arch,
-                      double warps);
+                      double warps, const int64_t block[3]);
 
 /* Drops the private key from every entry of a roofline array. */
 void launch_issue_strip(json_t *roofline);

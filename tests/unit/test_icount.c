@@ -515,7 +515,8 @@ static void test_ptx_divisors(void **state)
 }
 
 /* One kernel k of PTX body (files k.cu and h.h), counted with anchors a. */
-static icount ptx_run(const char *body, const icount_anchor *a, size_t n, double warps)
+static icount ptx_run_in(const char *body, const icount_anchor *a, size_t n, double warps,
+                         const int64_t threads[3])
 {
     char text[4096];
     snprintf(text, sizeof text,
@@ -528,10 +529,15 @@ static icount ptx_run(const char *body, const icount_anchor *a, size_t n, double
     assert_int_equal(m.problem_line, 0);
     assert_int_equal(m.n_functions, 1);
     icount r;
-    assert_true(
-        icount_compute(IMIX_PTX, m.functions[0].insns, m.functions[0].n_insns, a, n, warps, &r));
+    assert_true(icount_compute_in(IMIX_PTX, m.functions[0].insns, m.functions[0].n_insns, a, n,
+                                  warps, threads, &r));
     ptx_module_free(&m);
     return r;
+}
+
+static icount ptx_run(const char *body, const icount_anchor *a, size_t n, double warps)
+{
+    return ptx_run_in(body, a, n, warps, NULL);
 }
 
 static double ptx_count(const char *body)
@@ -726,6 +732,53 @@ static double arm_count(int adds, bool loop, const icount_anchor *a, size_t n, d
     return arm_run(adds, loop, a, n, warps).warp_insts;
 }
 
+/* The guard (a register made of %tid.x) and the four adds it skips, in a
+ * launch of 4 blocks of 1,024 threads. */
+static double guard_count(const char *guard, bool know_block)
+{
+    char body[1024];
+    snprintf(body, sizeof body,
+             "mov.u32 %%r1, %%tid.x;\n%s"
+             "$L__BB0_1:\nadd.s32 %%r5, %%r1, 1;\nadd.s32 %%r6, %%r5, 1;\n"
+             "add.s32 %%r7, %%r6, 1;\nadd.s32 %%r8, %%r7, 1;\n"
+             "$L__BB0_2:\nret;\n",
+             guard);
+    const int64_t threads[3] = {1024, 1, 1};
+    return ptx_run_in(body, NULL, 0, 128, know_block ? threads : NULL).warp_insts;
+}
+
+/* Code a branch on the thread index skips runs on the warps with a lane
+ * that reaches it: CUB's raking warp (`tid > 31` jumps past it) is one warp
+ * of 32 a block, as is warp 0 (`tid >> 5`); every warp has a lane 0; a
+ * bound read from a parameter leaves the guess (every warp). */
+/* The warp instructions knowing the block saves: the adds on the warps
+ * no lane of which reaches them. */
+static double guard_saves(const char *guard)
+{
+    return guard_count(guard, false) - guard_count(guard, true);
+}
+
+static void test_tid_guards(void **state)
+{
+    (void)state;
+    /* 4 adds on 4 warps, not 128 */
+    assert_true(guard_saves("setp.gt.u32 %p1, %r1, 31;\n@%p1 bra $L__BB0_2;\n") == 4 * (128 - 4));
+    assert_true(guard_saves("shr.u32 %r2, %r1, 5;\nsetp.ne.s32 %p1, %r2, 0;\n"
+                            "@%p1 bra $L__BB0_2;\n") == 4 * (128 - 4));
+    assert_true(guard_saves("setp.lt.u32 %p1, %r1, 32;\n@!%p1 bra $L__BB0_2;\n") == 4 * (128 - 4));
+    /* tid < 40: warps 0 and 1 of each block */
+    assert_true(guard_saves("setp.gt.u32 %p1, %r1, 39;\n@%p1 bra $L__BB0_2;\n") == 4 * (128 - 8));
+    /* lane 0 of every warp */
+    assert_true(guard_saves("and.b32 %r2, %r1, 31;\nsetp.ne.s32 %p1, %r2, 0;\n"
+                            "@%p1 bra $L__BB0_2;\n") == 0);
+    /* a bound read from a parameter, a register written twice (a loop's
+     * counter): no guard */
+    assert_true(guard_saves("ld.param.u32 %r2, [p0];\nsetp.ge.u32 %p1, %r1, %r2;\n"
+                            "@%p1 bra $L__BB0_2;\n") == 0);
+    assert_true(guard_saves("add.s32 %r1, %r1, 1;\nsetp.gt.u32 %p1, %r1, 31;\n"
+                            "@%p1 bra $L__BB0_2;\n") == 0);
+}
+
 /* An if's arm runs on the warps with a lane on it (red_shuffle8's `if (tid
  * < 32)`: 1 warp of 16), its helper's inlined code too; an arm of eight
  * instructions or fewer ptxas predicates, and every warp that reaches the
@@ -781,6 +834,7 @@ int main(void)
         cmocka_unit_test(test_unrolled_step),
         cmocka_unit_test(test_hoisted_unrolled),
         cmocka_unit_test(test_arms),
+        cmocka_unit_test(test_tid_guards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 
 #include "analysis/timing/depchain.h"
 #include "analysis/timing/ptxcost.h"
+#include "analysis/timing/tidguard.h"
 #include "util/sbuf.h" /* xcalloc */
 
 /* "BRA", "BRA.U", "bra.uni": op is mnemonic m with modifiers or none. */
@@ -767,6 +768,33 @@ static void propagate(code *c)
     }
 }
 
+/* A way out of a placed block that jumps on the thread's x index against
+ * a constant, into a block reached from nowhere else: it runs on the
+ * warps with a lane that goes that way (analysis/timing/tidguard), as
+ * often as the branch does. Left alone where some other rule placed it. */
+static bool place_tid_guards(code *c, const int64_t threads[3])
+{
+    bool any = false;
+    for (int k = 0; k < c->n_blocks; k++) {
+        const block *b = &c->b[k];
+        size_t last = b->end - 1;
+        double taken, through;
+        if (!b->reached || !b->placed || b->n_succ != 2 || !is_jump(c->level, c->insns[last].op) ||
+            !tidguard_shares(c->insns, c->n, last, threads, &taken, &through))
+            continue;
+        for (int s = 0; s < 2; s++) {
+            int to = b->succ[s]; /* link_blocks: the target first, then the next block */
+            bool jumps = s == 0;
+            block *d = &c->b[to];
+            if (to == k || d->placed || d->n_pred != 1)
+                continue;
+            d->count = b->count * (jumps ? taken : through);
+            d->placed = any = true;
+        }
+    }
+    return any;
+}
+
 /* Whether instruction at lies in a loop nested in [outer_lo, outer_hi]
  * that does not hold instruction own: such a block runs as often as that
  * inner loop, not as the blocks beside own (a triangular loop's inner
@@ -1160,6 +1188,12 @@ static void add_tensor(imix_level level, const imix_insn *in, double execs, icou
 bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
                     size_t n_anchors, double warps, icount *out)
 {
+    return icount_compute_in(level, insns, n, a, n_anchors, warps, NULL, out);
+}
+
+bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
+                       size_t n_anchors, double warps, const int64_t threads[3], icount *out)
+{
     memset(out, 0, sizeof *out);
     if (n == 0 || warps <= 0) {
         snprintf(out->why, sizeof out->why, "the kernel's code has no instructions");
@@ -1200,6 +1234,8 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
             place_predicated(&c, predicated);
             propagate(&c);
             free(predicated);
+            while (threads && place_tid_guards(&c, threads))
+                propagate(&c);
         }
         guess(&c, warps);
         bool *fused = level == IMIX_PTX ? ptxas_folds(&c) : NULL;

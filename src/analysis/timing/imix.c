@@ -48,6 +48,14 @@ static const char *const class_names[IMIX_N_CLASSES] = {
     [IMIX_OTHER] = "other",
 };
 
+uint32_t imix_reg_hash(const char *name, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return h ? h : 1;
+}
+
 const char *imix_class_name(imix_class c)
 {
     return c < IMIX_N_CLASSES ? class_names[c] : "?";

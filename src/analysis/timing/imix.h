@@ -18,9 +18,10 @@ typedef struct imix_insn {
     /* SASS -gi: the outermost frame of an inlined helper's instruction, the
      * kernel's own line that reached it (= file, line outside helpers); 0 = not given. */
     int outer_file, outer_line;
-    bool guarded;   /* under a predicate (@%p1, @!P0; @PT is not a guard) */
-    int32_t target; /* a branch's target instruction (n = the end); -1 = none or unknown */
-    bool move;      /* arithmetic opcode used as a register move (HFMA2.MMA R, -RZ, RZ, c) */
+    bool guarded;       /* under a predicate (@%p1, @!P0; @PT is not a guard) */
+    bool guard_negated; /* PTX: the predicate taken negated (@!%p1); its register is src[0] */
+    int32_t target;     /* a branch's target instruction (n = the end); -1 = none or unknown */
+    bool move;          /* arithmetic opcode used as a register move (HFMA2.MMA R, -RZ, RZ, c) */
     /* PTX: an instruction ptxas makes no SASS of: a copy of a register or
      * an immediate (renamed away, or folded into its reader's operand),
      * a conversion of a generic address to a global one (the same bits). */
@@ -43,6 +44,10 @@ typedef struct imix_insn {
     int64_t addr_offset;
 } imix_insn;
 enum { IMIX_DST = 4, IMIX_SRC = 8 };
+
+/* The hash dst and src hold for a PTX register or special register named
+ * name[0..n) without its '%' ("r12", "tid.x"): FNV-1a, never 0. */
+uint32_t imix_reg_hash(const char *name, size_t n);
 
 typedef enum imix_class {
     IMIX_FP32_ADD,
