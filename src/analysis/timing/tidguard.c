@@ -157,25 +157,38 @@ static int64_t eval(const tg_tree *t, int k, int64_t tid_x, int64_t lane)
     }
 }
 
+/* -1, 0 or 1 as a is below, at or above b, compared as PTX type type
+ * compares them ("u32": unsigned, the low 32 bits); 2 for a type it does
+ * not know. */
+static int order(const char *type, int64_t a, int64_t b)
+{
+    if (!strcmp(type, "u32") || !strcmp(type, "b32"))
+        return (uint32_t)a < (uint32_t)b ? -1 : (uint32_t)a > (uint32_t)b;
+    if (!strcmp(type, "s32"))
+        return (int32_t)a < (int32_t)b ? -1 : (int32_t)a > (int32_t)b;
+    if (!strcmp(type, "u64") || !strcmp(type, "b64"))
+        return (uint64_t)a < (uint64_t)b ? -1 : (uint64_t)a > (uint64_t)b;
+    if (!strcmp(type, "s64"))
+        return a < b ? -1 : a > b;
+    return 2;
+}
+
 /* setp's comparison and operand type: "setp.gt.u32". */
 static bool compare(const char *op, int64_t a, int64_t b, bool *out)
 {
     const char *cmp = op + 5, *type = strchr(cmp, '.');
     if (!type)
         return false;
-    type++;
-    if (!strcmp(type, "u32") || !strcmp(type, "b32"))
-        a = (uint32_t)a, b = (uint32_t)b;
-    else if (!strcmp(type, "s32"))
-        a = (int32_t)a, b = (int32_t)b;
-    else if (strcmp(type, "s64") && strcmp(type, "u64") && strcmp(type, "b64"))
+    int o = order(type + 1, a, b);
+    if (o == 2)
         return false;
+    /* lo, ls, hi and hs are the unsigned names of lt, le, gt and ge. */
     static const char *const names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
-    size_t len = (size_t)(type - 1 - cmp);
+    const bool holds[] = {o == 0, o != 0, o<0, o <= 0, o> 0, o >= 0, o<0, o <= 0, o> 0, o >= 0};
+    size_t len = (size_t)(type - cmp);
     for (int k = 0; k < 10; k++)
         if (strlen(names[k]) == len && !strncmp(cmp, names[k], len)) {
-            bool r[] = {a == b, a != b, a<b, a <= b, a> b, a >= b, a<b, a <= b, a> b, a >= b};
-            *out = r[k];
+            *out = holds[k];
             return true;
         }
     return false;
