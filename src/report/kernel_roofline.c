@@ -411,6 +411,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
         in.estimate_read_sectors = est->read_sectors;
         in.estimate_read_blocks64 = est->read_blocks64;
         in.estimate_write_sectors = est->write_sectors;
+        in.estimate_write = est->write_bytes;
         in.estimate_covered = est->covered;
         in.estimate_missed = est->n_left_out > 0 || est->n_partial > 0 || unsited;
         in.estimate_why = est->why ? est->why : unsited;
@@ -544,6 +545,11 @@ static json_t *compulsory_json(const kroof *k)
     json_object_set_new(c, "label", json_text(k->compulsory_why ? "lower_bound" : "exact"));
     if (k->compulsory_why)
         json_object_set_new(c, "why", json_text(k->compulsory_why));
+    if (k->time_read_sectors != k->compulsory_read_sectors || k->time_write != k->compulsory_write)
+        json_object_set_new(c, "estimate",
+                            json_pack("{s:I, s:I}", "read_sectors",
+                                      (json_int_t)k->time_read_sectors, "write",
+                                      (json_int_t)k->time_write));
     json_object_set_new(c, "assumes",
                         json_text("a cold L2: every byte read comes from DRAM once, in 32-byte "
                                   "sectors; written bytes past the L2's capacity reach DRAM "

@@ -50,6 +50,10 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
         if (!whole(json_object_get(fl, prec[i]), &c->flops[i]))
             return "a FLOP count is not a number (bind its sizes with --define)";
     const json_t *dram = json_object_get(roof, "dram_compulsory_bytes");
+    /* The estimate where the compulsory bytes are a lower bound: the
+     * predicted time never takes a lower value for its estimate. */
+    if (json_object_get(dram, "estimate"))
+        dram = json_object_get(dram, "estimate");
     double read_sectors, written;
     if (!whole(json_object_get(dram, "read_sectors"), &read_sectors) ||
         !whole(json_object_get(dram, "write"), &written))

@@ -702,6 +702,14 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
         k->compulsory_write = (double)in->footprint_write;
         k->compulsory_read_sectors = (double)in->footprint_read_sectors;
         k->compulsory_why = xstrdup_null(in->footprint_why);
+        /* A lower bound never sets the estimate: the time takes the
+         * footprint with every site the estimate counts. */
+        k->time_read_sectors = k->compulsory_read_sectors;
+        k->time_write = k->compulsory_write;
+        if (k->compulsory_why) {
+            k->time_read_sectors = fmax(k->time_read_sectors, (double)in->estimate_read_sectors);
+            k->time_write = fmax(k->time_write, (double)in->estimate_write);
+        }
     } else {
         k->why_no_compulsory =
             xstrdup(in->why_no_footprint ? in->why_no_footprint : "the launch's size is not known");

@@ -59,6 +59,11 @@ typedef struct kroof {
     double compulsory_read, compulsory_write;
     double compulsory_read_sectors; /* 32-byte sectors DRAM reads, at least */
     char *compulsory_why;
+    /* What the predicted time takes DRAM to move: the compulsory bytes,
+     * or where they are a lower bound (sites under a condition on data
+     * left out) the estimate's footprint, which counts those sites too,
+     * where that is more. */
+    double time_read_sectors, time_write;
     char *why_no_compulsory; /* when !has_compulsory */
     /* What the launch asks of L1 and shared memory (analysis/memory/traffic), over
      * the grid; traffic_why NULL: every site exact, else the first that is
@@ -197,6 +202,7 @@ typedef struct kroof_input {
      * estimate_covered then names them, and estimate_missed says whether a
      * site is still missing. */
     int64_t estimate_read, estimate_read_sectors, estimate_read_blocks64, estimate_write_sectors;
+    int64_t estimate_write; /* bytes */
     const char *estimate_covered;
     bool estimate_missed;
     const char *estimate_why; /* when estimate_missed: the first site missing */
