@@ -209,14 +209,6 @@ static void add_maxnreg(ptx_function *f, const imix_insn *in, const char *arg, c
         m->regs = (int)v;
 }
 
-/* FNV-1a of a register's name: the chain only asks whether two operands
- * name the same register, and a function's few hundred names do not
- * collide in 32 bits in practice (0 is kept for "none"). */
-static uint32_t reg_hash(const char *s, size_t n)
-{
-    return imix_reg_hash(s, n);
-}
-
 static bool reg_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$';
@@ -284,7 +276,7 @@ static void read_address(imix_insn *in, const char *p, const char *end)
     const char *q = p + 1;
     while (q < end && reg_char(*q))
         q++;
-    in->addr_base = reg_hash(p + 1, (size_t)(q - p - 1));
+    in->addr_base = imix_reg_hash(p + 1, (size_t)(q - p - 1));
     int64_t v;
     if (q < end && (*q == '+' || *q == '-') && read_int(q + (*q == '+'), end, &v) > q + 1)
         in->addr_offset = v;
@@ -298,7 +290,7 @@ static void read_operands(imix_insn *in, const char *s, const char *end, const c
     int nd = 0, ns = 0, depth = 0;
     bool first = writes_first(in->op);
     if (guard_len)
-        in->src[ns++] = reg_hash(guard, guard_len);
+        in->src[ns++] = imix_reg_hash(guard, guard_len);
     if (op_starts(in->op, "call"))
         return;
     for (const char *p = s; p < end && *p != ';'; p++) {
@@ -329,7 +321,7 @@ static void read_operands(imix_insn *in, const char *s, const char *end, const c
             const char *q = p + 1;
             while (q < end && reg_char(*q))
                 q++;
-            uint32_t h = reg_hash(p + 1, (size_t)(q - p - 1));
+            uint32_t h = imix_reg_hash(p + 1, (size_t)(q - p - 1));
             if (first && nd < IMIX_DST)
                 in->dst[nd++] = h;
             else if (!first && ns < IMIX_SRC)

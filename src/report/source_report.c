@@ -260,10 +260,11 @@ static void local_memory_note(finding_list *findings, const char *file, const cu
  * memory that reaches DRAM. */
 static void launch_counts(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
                           const gpu_product *product, const int64_t grid[3], const int64_t block[3],
-                          int64_t threads, int64_t frame_bytes, const occ_result *r, json_t *roof,
+                          int64_t frame_bytes, const occ_result *r, json_t *roof,
                           finding_list *findings)
 {
     const gpu_arch *a = in->targets[0].arch;
+    int64_t threads = block[0] * block[1] * block[2];
     double warps = (double)(grid[0] * grid[1] * grid[2]) * (double)((threads + 31) / 32);
     launch_issue_add(roof, in->code, variant_mangled(in->unit, v), a->name, warps, block);
     launch_share_apply(roof, product, grid, r->blocks_per_sm, r->warps_per_sm, r->max_warps_per_sm);
@@ -397,8 +398,7 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
         bool first =
             in->product && !strcmp(in->product->id, t->product->id) && t == &in->targets[0];
         if (first && roof)
-            launch_counts(in, l, v, t->product, grid, block, threads, row->ptx->stack, &r, roof,
-                          findings);
+            launch_counts(in, l, v, t->product, grid, block, row->ptx->stack, &r, roof, findings);
         launch_time_add(o, roof, first, t->product, in->base_clock, grid, block, r.blocks_per_sm);
         int64_t blocks = grid[0] * grid[1] * grid[2];
         int64_t wave = (int64_t)t->product->sm_count * r.blocks_per_sm;

@@ -778,19 +778,20 @@ static bool place_tid_guards(code *c, const int64_t threads[3])
     for (int k = 0; k < c->n_blocks; k++) {
         const block *b = &c->b[k];
         size_t last = b->end - 1;
-        double taken, through;
-        if (!b->reached || !b->placed || b->n_succ != 2 || !is_jump(c->level, c->insns[last].op) ||
-            !tidguard_shares(c->insns, c->n, last, threads, &taken, &through))
+        /* link_blocks: the jump's target first, then the next block. */
+        bool open[2] = {false, false};
+        for (int s = 0; s < b->n_succ; s++)
+            open[s] = b->succ[s] != k && !c->b[b->succ[s]].placed && c->b[b->succ[s]].n_pred == 1;
+        double share[2];
+        if (!b->reached || !b->placed || b->n_succ != 2 || (!open[0] && !open[1]) ||
+            !is_jump(c->level, c->insns[last].op) ||
+            !tidguard_shares(c->insns, c->n, last, threads, &share[0], &share[1]))
             continue;
-        for (int s = 0; s < 2; s++) {
-            int to = b->succ[s]; /* link_blocks: the target first, then the next block */
-            bool jumps = s == 0;
-            block *d = &c->b[to];
-            if (to == k || d->placed || d->n_pred != 1)
-                continue;
-            d->count = b->count * (jumps ? taken : through);
-            d->placed = any = true;
-        }
+        for (int s = 0; s < 2; s++)
+            if (open[s]) {
+                c->b[b->succ[s]].count = b->count * share[s];
+                c->b[b->succ[s]].placed = any = true;
+            }
     }
     return any;
 }
