@@ -201,7 +201,7 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
      * cover less (their guards cut lanes). */
     int64_t mid[3] = {in->grid[0] / 2, in->grid[1] / 2, in->grid[2] / 2};
     footprint one = {0};
-    footprint_of_block(sites, v->n_accesses, in->grid, in->block, &env, mid, &one);
+    footprint_of_block(sites, v->n_accesses, in->grid, in->block, &env, mid, false, &one);
     /* A site the footprint cannot follow would make the block's sectors
      * too few: then there is no L2 estimate. */
     in->has_block_footprint = one.n_left_out == 0 && one.n_partial == 0;

@@ -230,12 +230,12 @@ static void test_one_block(void **state)
     footprint_site fs = {&s, "a"};
     const int64_t mid[3] = {1, 1, 0}, last[3] = {1, 2, 0};
     footprint f;
-    footprint_of_block(&fs, 1, g, b, NULL, mid, &f);
+    footprint_of_block(&fs, 1, g, b, NULL, mid, false, &f);
     assert_null(f.why);
     assert_int_equal(f.read_bytes, 16 * 20 * 4);
     assert_int_equal(f.read_sectors, 16 * 20 * 4 / 32);
     footprint_free(&f);
-    footprint_of_block(&fs, 1, g, b, NULL, last, &f);
+    footprint_of_block(&fs, 1, g, b, NULL, last, false, &f);
     assert_int_equal(f.read_bytes, 8 * 20 * 4);
     assert_int_equal(f.read_sectors, 8 * 20 * 4 / 32);
     footprint_free(&f);
@@ -256,12 +256,12 @@ static void test_one_warp(void **state)
     footprint_site fs = {&s, "a"};
     const int64_t mid[3] = {2, 0, 0};
     footprint f;
-    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, &f));
+    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, false, &f));
     assert_null(f.why);
     assert_int_equal(f.read_bytes, 64 * 32 * 4);
     assert_int_equal(f.read_sectors, 64 * 4);
     footprint_free(&f);
-    footprint_of_block(&fs, 1, g, b, NULL, mid, &f);
+    footprint_of_block(&fs, 1, g, b, NULL, mid, false, &f);
     assert_int_equal(f.read_sectors, 64 * 4);
     footprint_free(&f);
     /* threadIdx.y in the index: the warp covers an eighth of the block. */
@@ -269,14 +269,14 @@ static void test_one_warp(void **state)
     s = site("a", "4 * ((i * 8 + threadIdx.y) * 128 + blockIdx.x * blockDim.x + threadIdx.x)", 4,
              false, NULL, 1, &i);
     fs.access = &s;
-    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, &f));
+    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, false, &f));
     assert_int_equal(f.read_sectors, 64 * 4);
     footprint_free(&f);
-    footprint_of_block(&fs, 1, g, b, NULL, mid, &f);
+    footprint_of_block(&fs, 1, g, b, NULL, mid, false, &f);
     assert_int_equal(f.read_sectors, 8 * 64 * 4);
     footprint_free(&f);
     const int64_t narrow[3] = {16, 16, 1};
-    assert_false(footprint_of_warp(&fs, 1, g, narrow, NULL, mid, &f));
+    assert_false(footprint_of_warp(&fs, 1, g, narrow, NULL, mid, false, &f));
     assert_int_equal(f.n_arrays, 0);
     site_free(&s);
 }

@@ -348,7 +348,7 @@ static void test_l1_queue(void **state)
 /* The issue term: reduce0's count (131,203,072 warp instructions, 65,536
  * blocks of 256 threads, 8 resident per SM) at four a clock for the
  * busiest SM, which runs 497 of the blocks. Issue-bound, its warps also
- * wait once a wave for their first load (62 waves of one DRAM fetch); a
+ * wait once a wave for their first load (63 waves of one DRAM fetch); a
  * launch whose latency is longer than its issue is not issue-bound, and
  * its issue term is the instructions alone. */
 static void test_issue(void **state)
@@ -375,6 +375,14 @@ static void test_issue(void **state)
     assert_float_equal(t.part[KTIME_LATENCY], 63 * 400e-9, 1e-15);
     assert_float_equal(t.part[KTIME_ISSUE], issue + 63 * 400e-9, 1e-15);
     assert_int_equal(t.limiter, KTIME_ISSUE);
+    /* A first phase in a loop of ten requests a warp waits one fetch a
+     * wave, not ten: later iterations' waits overlap other warps' issue. */
+    load.requests = 10 * warps;
+    c.warp_insts = 1e9;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_LATENCY], 63 * 10 * 400e-9, 1e-15);
+    assert_float_equal(t.part[KTIME_ISSUE], 1e9 * 497 / 65536 / (4 * 1.5e9) + 63 * 400e-9, 1e-15);
+    load.requests = warps;
     c.warp_insts = 1e6;
     ktime_predict(&c, &k, &t);
     assert_float_equal(t.part[KTIME_ISSUE], 1e6 * 497 / 65536 / (4 * 1.5e9), 1e-15);

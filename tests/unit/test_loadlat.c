@@ -391,6 +391,40 @@ static void test_unbound_offset(void **state)
     free_site(&s);
 }
 
+/* A load under a condition on data (`if (a[j] > t[j] || b[j] > t[j])`,
+ * HeCBench's findMovingPixels): which lanes pass is not known, so the
+ * estimate takes the condition as passing, as the request counts do, and
+ * places the load in its phase by its box; it was left unplaced, and every
+ * request of the warp waited on the one before. */
+static void test_data_guard(void **state)
+{
+    (void)state;
+    mem_access s[2] = {
+        in_loop("a", "4 * " J, false, 1, 64),
+        in_loop("b", "4 * " J, false, 1, 64),
+    };
+    for (int i = 0; i < 2; i++) {
+        free_site(&s[i]);
+        s[i].n_loops = 0;
+        s[i].byte_offset = P("4 * " J);
+    }
+    s[1].guard = expr_binary(OP_LE, expr_unknown("value read from memory ('a[j]')"), expr_const(7));
+    const mem_access *sites[2] = {&s[0], &s[1]};
+    const int64_t grid[3] = {16, 1, 1}, block[3] = {256, 1, 1};
+    loadlat l;
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_true(l.ok);
+    assert_int_equal(l.n, 2);
+    assert_int_equal(l.loads[1].phase, l.loads[0].phase);
+    assert_int_equal(l.loads[1].requests, 16 * 8);
+    assert_float_equal(l.loads[1].new_share, 1, 1e-12);
+    assert_float_equal(l.loads[1].first_share, 1, 1e-12);
+    loadlat_free(&l);
+    expr_free(s[1].guard);
+    for (int i = 0; i < 2; i++)
+        expr_free(s[i].byte_offset);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_not_followed),      cmocka_unit_test(test_unbound_offset),
         cmocka_unit_test(test_seen_before),       cmocka_unit_test(test_unrolled_together),
         cmocka_unit_test(test_macro_loops_apart), cmocka_unit_test(test_leaves_early),
+        cmocka_unit_test(test_data_guard),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

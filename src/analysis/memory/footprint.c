@@ -587,20 +587,20 @@ void footprint_cover(const footprint_site *sites, size_t n, const int64_t grid[3
 
 void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],
                         const int64_t block[3], const expr_env *env, const int64_t bid[3],
-                        footprint *out)
+                        bool cover, footprint *out)
 {
-    compute(sites, n, grid, block, env, bid, false, false, out);
+    compute(sites, n, grid, block, env, bid, false, cover, out);
 }
 
 bool footprint_of_warp(const footprint_site *sites, size_t n, const int64_t grid[3],
                        const int64_t block[3], const expr_env *env, const int64_t bid[3],
-                       footprint *out)
+                       bool cover, footprint *out)
 {
     if (block[0] % 32 != 0) {
         memset(out, 0, sizeof *out);
         return false;
     }
-    compute(sites, n, grid, block, env, bid, true, false, out);
+    compute(sites, n, grid, block, env, bid, true, cover, out);
     return true;
 }
 

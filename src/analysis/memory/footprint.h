@@ -71,15 +71,16 @@ void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid
 void footprint_cover(const footprint_site *sites, size_t n, const int64_t grid[3],
                      const int64_t block[3], const expr_env *env, footprint *out);
 /* The same for the one block bid of the launch: what that block's threads
- * touch together, each byte once however many of them touch it. */
+ * touch together, each byte once however many of them touch it; cover:
+ * for an estimate, as footprint_cover counts. */
 void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],
                         const int64_t block[3], const expr_env *env, const int64_t bid[3],
-                        footprint *out);
+                        bool cover, footprint *out);
 /* The same for the first warp of block bid, where a warp is a row of
  * the block (blockDim.x a multiple of 32); false, out empty, otherwise. */
 bool footprint_of_warp(const footprint_site *sites, size_t n, const int64_t grid[3],
                        const int64_t block[3], const expr_env *env, const int64_t bid[3],
-                       footprint *out);
+                       bool cover, footprint *out);
 void footprint_free(footprint *f);
 
 #endif

@@ -51,7 +51,7 @@ static bool read_sectors(const footprint_site *sites, size_t n, const int64_t gr
                          int64_t *out)
 {
     footprint f;
-    footprint_of_block(sites, n, grid, block, env, bid, &f);
+    footprint_of_block(sites, n, grid, block, env, bid, false, &f);
     bool ok = f.n_left_out == 0 && f.n_partial == 0;
     *out = f.read_sectors;
     footprint_free(&f);

@@ -95,17 +95,18 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
  * first, else for L2: blocks that share a sector ask for it together when
  * they run together, so of their fetches at least 1 / waves (sharers
  * spread evenly over the waves) and at least the grid's first touches come
- * from DRAM. */
+ * from DRAM. *first: the wait of one request of the first phase's slowest
+ * load. */
 static double phased_latency(const ktime_counts *c, const ktime_consts *k, double warps,
                              double resident, double waves, bool l2, bool busiest, double *first)
 {
-    double l1 = k->l1_latency_cycles / k->clock_hz, total = 0, longest = 0;
+    double l1 = k->l1_latency_cycles / k->clock_hz, total = 0, longest = 0, slowest_one = 0;
     *first = -1;
     for (size_t i = 0; i < c->n_loads; i++) {
         const ktime_load *d = &c->loads[i];
         if (i > 0 && d->phase != c->loads[i - 1].phase) {
             if (*first < 0)
-                *first = longest;
+                *first = slowest_one;
             total += longest;
             longest = 0;
         }
@@ -123,6 +124,11 @@ static double phased_latency(const ktime_counts *c, const ktime_consts *k, doubl
          * others is (their lines queued ahead of its last one). */
         double queue = d->requests > 0 ? d->lines / d->requests * resident / k->clock_hz : 0;
         double wait = per_warp * (each / fmax(1, d->together) + queue);
+        /* *first is one memory latency (the first request of the first
+         * phase), not the phase's whole loop: later iterations' waits
+         * overlap with the other warps' issue. */
+        if (per_warp > 0 && each + queue > slowest_one)
+            slowest_one = each + queue;
         /* Under a barrier the block's warps go through the loop together:
          * each iteration lasts as long as its slowest warp's wait and the
          * barrier, so the chain is the iterations, however few warps load
@@ -147,7 +153,7 @@ static double phased_latency(const ktime_counts *c, const ktime_consts *k, doubl
             longest = wait;
     }
     if (*first < 0)
-        *first = longest;
+        *first = slowest_one;
     return total + longest;
 }
 

@@ -24,16 +24,22 @@ static bool same_body(const mem_access *a, const mem_access *b)
 
 /* The sectors of one site alone: over the grid, over one interior block
  * and over that block's first warp (-1 when a warp is not a row of the
- * block). False when the footprint cannot follow it. */
+ * block). False when the footprint cannot follow it. cover: a site under
+ * a condition on data (or on two indices at once) counted by its box, as
+ * the estimates count it. */
 static bool site_sectors(const mem_access *a, const int64_t grid[3], const int64_t block[3],
-                         const expr_env *env, int64_t out[3], char *why, size_t why_size)
+                         const expr_env *env, bool cover, int64_t out[3], char *why,
+                         size_t why_size)
 {
     footprint_site s = {.access = a, .array = a->base ? a->base : "?"};
     footprint fp[3] = {{0}};
     int64_t mid[3] = {grid[0] / 2, grid[1] / 2, grid[2] / 2};
-    footprint_compute(&s, 1, grid, block, env, &fp[0]);
-    footprint_of_block(&s, 1, grid, block, env, mid, &fp[1]);
-    bool warp = footprint_of_warp(&s, 1, grid, block, env, mid, &fp[2]);
+    if (cover)
+        footprint_cover(&s, 1, grid, block, env, &fp[0]);
+    else
+        footprint_compute(&s, 1, grid, block, env, &fp[0]);
+    footprint_of_block(&s, 1, grid, block, env, mid, cover, &fp[1]);
+    bool warp = footprint_of_warp(&s, 1, grid, block, env, mid, cover, &fp[2]);
     bool ok = true;
     for (int i = 0; i < 3; i++) {
         if ((i < 2 || warp) && ok && (fp[i].n_left_out > 0 || fp[i].n_partial > 0)) {
@@ -87,7 +93,8 @@ static void unknowns_in(const expr *e, const mem_access *a, const expr_env *env,
  * counts where every run agrees (they do not depend on those names, as a
  * base offset of a multiple of the sector does not). */
 static bool probed_sectors(const mem_access *a, const int64_t grid[3], const int64_t block[3],
-                           const expr_env *env, int64_t out[3], char *why, size_t why_size)
+                           const expr_env *env, bool cover, int64_t out[3], char *why,
+                           size_t why_size)
 {
     expr_sym_ref names[MAX_UNKNOWNS];
     int n = 0;
@@ -107,7 +114,7 @@ static bool probed_sectors(const mem_access *a, const int64_t grid[3], const int
             if (!expr_env_set(&bound, names[i].name, expr_probe_values[p]))
                 return false;
         int64_t got[3];
-        if (!site_sectors(a, grid, block, &bound, got, why, why_size))
+        if (!site_sectors(a, grid, block, &bound, cover, got, why, why_size))
             return false;
         if (p > 0 && memcmp(got, out, sizeof got) != 0) {
             snprintf(why, why_size,
@@ -195,10 +202,30 @@ static double together_of(const mem_access *a, bool free_body)
 
 /* loadlat_load.seen_share: of the bytes a's block reads through a, the
  * share the same block touched in statements wholly before it, from the
- * footprints of one interior block (|A n B| = |A| + |B| - |A u B|); 0 when
- * a footprint cannot be followed. At most MAX_BEFORE earlier sites, the
- * nearest. */
+ * footprints of one interior block (|A n B| = |A| + |B| - |A u B|); where
+ * a footprint cannot be followed, from the boxes around the sites (an
+ * estimate, as the counts take a guard on data: passing), else 0. At most
+ * MAX_BEFORE earlier sites, the nearest. */
 enum { MAX_BEFORE = 16 };
+
+static bool overlap_share(footprint_site *s, size_t k, const int64_t grid[3],
+                          const int64_t block[3], const expr_env *env, bool cover, double *share)
+{
+    int64_t mid[3] = {grid[0] / 2, grid[1] / 2, grid[2] / 2};
+    footprint before = {0}, both = {0}, alone = {0};
+    footprint_of_block(s, k, grid, block, env, mid, cover, &before);
+    footprint_of_block(s, k + 1, grid, block, env, mid, cover, &both);
+    footprint_of_block(&s[k], 1, grid, block, env, mid, cover, &alone);
+    bool ok = before.n_left_out == 0 && before.n_partial == 0 && both.n_left_out == 0 &&
+              both.n_partial == 0 && alone.n_left_out == 0 && alone.n_partial == 0 &&
+              alone.bytes > 0;
+    if (ok)
+        *share = clamp01((double)(before.bytes + alone.bytes - both.bytes) / (double)alone.bytes);
+    footprint_free(&before);
+    footprint_free(&both);
+    footprint_free(&alone);
+    return ok;
+}
 
 static double seen_share(const mem_access *a, const mem_access *const *sites, size_t n,
                          const int64_t grid[3], const int64_t block[3], const expr_env *env)
@@ -210,19 +237,10 @@ static double seen_share(const mem_access *a, const mem_access *const *sites, si
             s[k++] = (footprint_site){.access = sites[i], .array = a->base};
     if (k == 0)
         return 0;
-    int64_t mid[3] = {grid[0] / 2, grid[1] / 2, grid[2] / 2};
-    footprint before = {0}, both = {0}, alone = {0};
-    footprint_of_block(s, k, grid, block, env, mid, &before);
     s[k] = (footprint_site){.access = a, .array = a->base};
-    footprint_of_block(s, k + 1, grid, block, env, mid, &both);
-    footprint_of_block(&s[k], 1, grid, block, env, mid, &alone);
     double share = 0;
-    if (before.n_left_out == 0 && before.n_partial == 0 && both.n_left_out == 0 &&
-        both.n_partial == 0 && alone.n_left_out == 0 && alone.n_partial == 0 && alone.bytes > 0)
-        share = clamp01((double)(before.bytes + alone.bytes - both.bytes) / (double)alone.bytes);
-    footprint_free(&before);
-    footprint_free(&both);
-    footprint_free(&alone);
+    if (!overlap_share(s, k, grid, block, env, false, &share))
+        overlap_share(s, k, grid, block, env, true, &share);
     return share;
 }
 
@@ -231,7 +249,7 @@ static double seen_share(const mem_access *a, const mem_access *const *sites, si
  * not depend on when the loop ends, and the sectors of the full run are
  * the estimate of where their data come from. */
 static bool full_run_sectors(const mem_access *a, const int64_t grid[3], const int64_t block[3],
-                             const expr_env *env, int64_t out[3])
+                             const expr_env *env, bool cover, int64_t out[3])
 {
     mem_access full = *a;
     bool leaves = false;
@@ -240,8 +258,26 @@ static bool full_run_sectors(const mem_access *a, const int64_t grid[3], const i
         full.loops[i].leaves_early = false;
     }
     char why[128];
-    return leaves && (site_sectors(&full, grid, block, env, out, why, sizeof why) ||
-                      probed_sectors(&full, grid, block, env, out, why, sizeof why));
+    return leaves && (site_sectors(&full, grid, block, env, cover, out, why, sizeof why) ||
+                      probed_sectors(&full, grid, block, env, cover, out, why, sizeof why));
+}
+
+/* The sectors the three ways above find, the first that follows the
+ * site; cover: each by the box around it (the estimate's count of a
+ * site under a condition on data: a warp waits on the loads the counts
+ * take it to make). */
+static bool placed_sectors(const mem_access *a, const int64_t grid[3], const int64_t block[3],
+                           const expr_env *env, bool cover, int64_t out[3], char *why,
+                           size_t why_size)
+{
+    char scratch[128];
+    if (!why) {
+        why = scratch;
+        why_size = sizeof scratch;
+    }
+    return site_sectors(a, grid, block, env, cover, out, why, why_size) ||
+           probed_sectors(a, grid, block, env, cover, out, why, why_size) ||
+           full_run_sectors(a, grid, block, env, cover, out);
 }
 
 /* Phase numbers: a load opens a new phase in its body when it is the
@@ -308,9 +344,8 @@ void loadlat_compute(const mem_access *const *sites, size_t n, const int64_t gri
                      a->loc.line, a->why_not ? a->why_not : why);
             return;
         }
-        if (!site_sectors(a, grid, block, env, sectors, why, sizeof why) &&
-            !probed_sectors(a, grid, block, env, sectors, why, sizeof why) &&
-            !full_run_sectors(a, grid, block, env, sectors)) {
+        if (!placed_sectors(a, grid, block, env, false, sectors, why, sizeof why) &&
+            !placed_sectors(a, grid, block, env, true, sectors, NULL, 0)) {
             snprintf(out->why, sizeof out->why, "%s", why);
             return;
         }
