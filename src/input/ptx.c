@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/timing/aggatom.h"
 #include "util/sbuf.h"
 
 /* A module no sane compiler writes: stop growing there. */
@@ -165,9 +166,18 @@ static void begin_function(reader *r, const char *s, const char *end, int line)
     }
 }
 
+/* sm_80 and later: REDUX.SUM, which ptxas's aggregated atomics use. */
+static bool has_redux(const char *target)
+{
+    int cc = 0;
+    return sscanf(target, "sm_%d", &cc) == 1 && cc >= 80;
+}
+
 static void end_function(reader *r)
 {
     ptx_function *f = r->fn;
+    if (has_redux(r->m->target))
+        aggatom_mark(f->insns, f->n_insns);
     for (size_t b = 0; b < r->n_branches; b++) {
         for (size_t l = 0; l < r->n_labels; l++)
             if (strcmp(r->labels[l].name, r->branches[b].label) == 0) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/timing/depchain.h"
+#include "analysis/timing/aggatom.h"
 #include "analysis/timing/ptxcost.h"
 #include "analysis/timing/tidguard.h"
 #include "util/sbuf.h" /* xcalloc */
@@ -533,6 +534,13 @@ static void helpers_branch(const code *c, const icount_anchor *a, size_t n, int 
         if (left[k])
             home[k] = -1;
     free(left);
+}
+
+/* The SASS ptxas makes of one PTX instruction (ptxcost), an aggregated
+ * atomic's sequence included (aggatom). */
+static double ptx_sass(const imix_insn *in)
+{
+    return ptxcost_sass_per_ptx(in->op) + (in->aggregated ? AGGATOM_EXTRA : 0);
 }
 
 /* ptxas predicates an arm of this many SASS instructions or fewer (PTX
@@ -1256,8 +1264,7 @@ bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const
             double per_warp = 0, pipes[PIPES_N] = {0};
             for (size_t i = b->first; i < b->end; i++) {
                 if (!fused || !fused[i]) {
-                    double sass =
-                        level == IMIX_PTX ? ptxcost_sass_per_ptx(insns[i].op) * share[i] : 1;
+                    double sass = level == IMIX_PTX ? ptx_sass(&insns[i]) * share[i] : 1;
                     per_warp += sass;
                     pipes_add(level, insns[i].op, sass, pipes);
                 }

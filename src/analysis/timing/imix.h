@@ -42,6 +42,8 @@ typedef struct imix_insn {
     /* PTX: a memory operand's register and offset (`[%r5+12]`); 0: none. */
     uint32_t addr_base;
     int64_t addr_offset;
+    /* PTX: an atomic ptxas makes one reduction a warp (analysis/timing/aggatom). */
+    bool aggregated;
 } imix_insn;
 enum { IMIX_DST = 4, IMIX_SRC = 8 };
 
