@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "analysis/timing/aggatom.h"
+#include "analysis/timing/byteunpack.h"
 #include "util/sbuf.h"
 
 /* A module no sane compiler writes: stop growing there. */
@@ -178,6 +179,7 @@ static void end_function(reader *r)
     ptx_function *f = r->fn;
     if (has_redux(r->m->target))
         aggatom_mark(f->insns, f->n_insns);
+    byteunpack_mark(f->insns, f->n_insns);
     for (size_t b = 0; b < r->n_branches; b++) {
         for (size_t l = 0; l < r->n_labels; l++)
             if (strcmp(r->labels[l].name, r->branches[b].label) == 0) {

@@ -537,10 +537,11 @@ static void helpers_branch(const code *c, const icount_anchor *a, size_t n, int 
 }
 
 /* The SASS ptxas makes of one PTX instruction (ptxcost), an aggregated
- * atomic's sequence included (aggatom). */
+ * atomic's sequence (aggatom) and a byte vector's unpacking (byteunpack)
+ * included. */
 static double ptx_sass(const imix_insn *in)
 {
-    return ptxcost_sass_per_ptx(in->op) + (in->aggregated ? AGGATOM_EXTRA : 0);
+    return ptxcost_sass_per_ptx(in->op) + (in->aggregated ? AGGATOM_EXTRA : 0) + in->unpacked;
 }
 
 /* ptxas predicates an arm of this many SASS instructions or fewer (PTX

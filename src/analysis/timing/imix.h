@@ -44,6 +44,8 @@ typedef struct imix_insn {
     int64_t addr_offset;
     /* PTX: an atomic ptxas makes one reduction a warp (analysis/timing/aggatom). */
     bool aggregated;
+    /* PTX: the bytes of a vector load ptxas unpacks (analysis/timing/byteunpack). */
+    unsigned char unpacked;
 } imix_insn;
 enum { IMIX_DST = 4, IMIX_SRC = 8 };
 

@@ -1,8 +1,12 @@
-/* test_aggatom: which PTX atomics ptxas aggregates a warp at a time, on
- * the shape of HeCBench's all-pairs-distance k1 (whose SASS has
- * REDUX.SUM, VOTEU.ANY, UFLO and one REDG for each atomicAdd), and each
- * way out: an address from the thread index, a result that is read, a
- * float add, a register written twice, and a target without REDUX. */
+/* test_ptxseq: PTX instructions whose SASS depends on the code around
+ * them, as the PTX reader marks them. Atomics ptxas aggregates a warp at
+ * a time (analysis/timing/aggatom), on the shape of HeCBench's
+ * all-pairs-distance k1 (whose SASS has REDUX.SUM, VOTEU.ANY, UFLO and
+ * one REDG for each atomicAdd), and each way out: an address from the
+ * thread index, a result that is read, a float add, a register written
+ * twice, and a target without REDUX. Bytes of a four-byte vector load
+ * ptxas unpacks (analysis/timing/byteunpack): those read as numbers, not
+ * those only stored again. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,11 +97,45 @@ static void test_ways_out(void **state)
     assert_string_equal(f, "n");
 }
 
+/* k3's char4 compare: all four bytes of each load compared; a uchar4 copy
+ * (aligned-types) stores its bytes as loaded; a load of which two bytes
+ * are read. */
+static void test_byte_unpack(void **state)
+{
+    (void)state;
+    const char *text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                       ".visible .entry k(.param .u64 p0, .param .u64 p1)\n{\n"
+                       "ld.param.u64 %rd1, [p0];\nld.param.u64 %rd2, [p1];\n"
+                       "ld.global.v4.u8 {%rs1, %rs2, %rs3, %rs4}, [%rd1];\n"
+                       "ld.global.nc.v4.u8 {%rs5, %rs6, %rs7, %rs8}, [%rd2];\n"
+                       "setp.ne.s16 %p1, %rs1, %rs5;\nsetp.ne.s16 %p2, %rs2, %rs6;\n"
+                       "setp.ne.s16 %p3, %rs3, %rs7;\nsetp.ne.s16 %p4, %rs4, %rs8;\n"
+                       "ld.global.v4.u8 {%rs9, %rs10, %rs11, %rs12}, [%rd1+4];\n"
+                       "st.global.v4.u8 [%rd2+4], {%rs9, %rs10, %rs11, %rs12};\n"
+                       "ld.global.v4.u8 {%rs13, %rs14, %rs15, %rs16}, [%rd1+8];\n"
+                       "add.s16 %rs17, %rs13, %rs16;\nst.global.u8 [%rd2+8], %rs17;\n"
+                       "ret;\n}\n";
+    ptx_module m;
+    ptx_parse(text, strlen(text), &m);
+    assert_int_equal(m.problem_line, 0);
+    int unpacked[4], n = 0;
+    for (size_t i = 0; i < m.functions[0].n_insns; i++)
+        if (!strncmp(m.functions[0].insns[i].op, "ld.global", 9) && n < 4)
+            unpacked[n++] = m.functions[0].insns[i].unpacked;
+    ptx_module_free(&m);
+    assert_int_equal(n, 4);
+    assert_int_equal(unpacked[0], 4);
+    assert_int_equal(unpacked[1], 4);
+    assert_int_equal(unpacked[2], 0);
+    assert_int_equal(unpacked[3], 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uniform_address),
         cmocka_unit_test(test_ways_out),
+        cmocka_unit_test(test_byte_unpack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
