@@ -3,11 +3,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include <stdlib.h>
-
-#include "util/sbuf.h"
+#include "util/sbuf.h" /* xcalloc */
 
 /* A chain deeper than this is taken as not uniform. */
 enum { UNIFORM_DEPTH = 24 };

@@ -7,7 +7,7 @@
 
 static bool byte_vector_load(const char *op)
 {
-    return !strncmp(op, "ld.", 3) && strstr(op, ".v4.") &&
+    return !strncmp(op, "ld.", 3) &&
            (strstr(op, ".v4.u8") || strstr(op, ".v4.s8") || strstr(op, ".v4.b8"));
 }
 
