@@ -256,7 +256,7 @@ static void test_one_warp(void **state)
     footprint_site fs = {&s, "a"};
     const int64_t mid[3] = {2, 0, 0};
     footprint f;
-    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, false, &f));
+    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, 0, false, &f));
     assert_null(f.why);
     assert_int_equal(f.read_bytes, 64 * 32 * 4);
     assert_int_equal(f.read_sectors, 64 * 4);
@@ -269,15 +269,58 @@ static void test_one_warp(void **state)
     s = site("a", "4 * ((i * 8 + threadIdx.y) * 128 + blockIdx.x * blockDim.x + threadIdx.x)", 4,
              false, NULL, 1, &i);
     fs.access = &s;
-    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, false, &f));
+    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, 0, false, &f));
     assert_int_equal(f.read_sectors, 64 * 4);
     footprint_free(&f);
     footprint_of_block(&fs, 1, g, b, NULL, mid, false, &f);
     assert_int_equal(f.read_sectors, 8 * 64 * 4);
     footprint_free(&f);
+    /* The block's last warp (row 7): its own row of the tile. */
+    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, 7, false, &f));
+    assert_int_equal(f.read_sectors, 64 * 4);
+    footprint_free(&f);
     const int64_t narrow[3] = {16, 16, 1};
-    assert_false(footprint_of_warp(&fs, 1, g, narrow, NULL, mid, false, &f));
+    assert_false(footprint_of_warp(&fs, 1, g, narrow, NULL, mid, 0, false, &f));
     assert_int_equal(f.n_arrays, 0);
+    assert_false(footprint_of_warp(&fs, 1, g, b, NULL, mid, 8, false, &f));
+    site_free(&s);
+}
+
+/* A warp other than the first, where a condition on the thread index
+ * keeps the first out: threads 256-511 of a 512-thread block walk
+ * x[threadIdx.x - 256 + 256 * k] for k below 4 (a block-stride loop of
+ * the threads past a fill group). Warp 0 asks for nothing; warp 8 for
+ * the 4 sectors of each of its 4 iterations; warp 9 for the next 32
+ * floats of each. */
+static void test_later_warp(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {1, 1, 1}, b[3] = {512, 1, 1}, mid[3] = {0, 0, 0};
+    lp i = {"i", "threadIdx.x - 256", "i < 1024", "i + 256", false};
+    mem_access s = site("x", "4 * i", 4, false, "threadIdx.x >= 256", 1, &i);
+    footprint_site fs = {&s, "x"};
+    footprint f;
+    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, 0, false, &f));
+    assert_int_equal(f.read_sectors, 0);
+    footprint_free(&f);
+    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, 8, false, &f));
+    assert_int_equal(f.read_bytes, 4 * 32 * 4);
+    assert_int_equal(f.read_sectors, 4 * 4);
+    footprint_free(&f);
+    assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, 9, false, &f));
+    assert_int_equal(f.read_sectors, 4 * 4);
+    footprint_free(&f);
+    /* The 16 warps together: 8 of them, 16 sectors each, all distinct. */
+    int64_t sum = 0;
+    for (int w = 0; w < 16; w++) {
+        assert_true(footprint_of_warp(&fs, 1, g, b, NULL, mid, w, false, &f));
+        sum += f.read_sectors;
+        footprint_free(&f);
+    }
+    assert_int_equal(sum, 8 * 16);
+    footprint_of_block(&fs, 1, g, b, NULL, mid, false, &f);
+    assert_int_equal(f.read_sectors, 1024 * 4 / 32);
+    footprint_free(&f);
     site_free(&s);
 }
 
@@ -829,6 +872,7 @@ int main(void)
         cmocka_unit_test(test_gemm_rows),
         cmocka_unit_test(test_one_block),
         cmocka_unit_test(test_one_warp),
+        cmocka_unit_test(test_later_warp),
         cmocka_unit_test(test_stencil_overlap),
         cmocka_unit_test(test_grid_stride),
         cmocka_unit_test(test_gaps_and_overlaps),

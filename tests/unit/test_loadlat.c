@@ -142,6 +142,40 @@ static void test_two_statements(void **state)
         free_site(&s[i]);
 }
 
+/* for (i = threadIdx.x - 256; i < 4096; i += 256) x[i] += 1 under
+ * `if (threadIdx.x >= 256)` in blocks of 512: the block's first 8 warps
+ * load nothing, the other 8 a new sector each request (16 iterations of 4
+ * sectors). The share new to the warp is all of them: the first warp
+ * alone, which loads nothing, made it none (an L1 hit each). */
+static void test_later_warps(void **state)
+{
+    (void)state;
+    mem_access s[2] = {in_loop("x", "4 * i", false, 1, 64), in_loop("x", "4 * i", true, 1, 64)};
+    for (int k = 0; k < 2; k++) {
+        expr_free(s[k].loops[0].init);
+        expr_free(s[k].loops[0].cond);
+        expr_free(s[k].loops[0].next);
+        s[k].loops[0].init = P("threadIdx.x - 256");
+        s[k].loops[0].cond = P("i < 4096");
+        s[k].loops[0].next = P("i + 256");
+        s[k].guard = P("threadIdx.x >= 256");
+    }
+    const mem_access *sites[2] = {&s[0], &s[1]};
+    const int64_t grid[3] = {1, 1, 1}, block[3] = {512, 1, 1};
+    loadlat l;
+    loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+    assert_true(l.ok);
+    assert_int_equal(l.n, 1);
+    assert_int_equal(l.loads[0].requests, 8 * 16);
+    assert_int_equal(l.loads[0].busiest_requests, 16);
+    assert_float_equal(l.loads[0].new_share, 1, 1e-12);
+    loadlat_free(&l);
+    for (int k = 0; k < 2; k++) {
+        expr_free(s[k].guard);
+        free_site(&s[k]);
+    }
+}
+
 /* A tree reduction in place, for (stride = 1; stride < 64; stride *= 2)
  * with __syncthreads in the body: the 6 iterations are the block's warps'
  * lockstep, and the store to the same array makes 5 of them read what
@@ -433,7 +467,7 @@ int main(void)
         cmocka_unit_test(test_not_followed),      cmocka_unit_test(test_unbound_offset),
         cmocka_unit_test(test_seen_before),       cmocka_unit_test(test_unrolled_together),
         cmocka_unit_test(test_macro_loops_apart), cmocka_unit_test(test_leaves_early),
-        cmocka_unit_test(test_data_guard),
+        cmocka_unit_test(test_data_guard),        cmocka_unit_test(test_later_warps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -463,15 +463,23 @@ static void array_union(const arr_acc *acc, footprint_array *out)
     free(wr);
 }
 
-/* bid NULL: every block of the grid; else that block alone, or its first
- * warp alone (threads 0-31 of x, which is a warp when blockDim.x is a
- * multiple of 32). */
+/* bid NULL: every block of the grid; else that block alone, or its warp
+ * number `warp` alone (-1: the whole block), a row of 32 threads of x
+ * where blockDim.x is a multiple of 32: walked as the first warp's lanes
+ * with the thread indices moved to its own. */
 static void compute(const footprint_site *sites, size_t n, const int64_t grid[3],
-                    const int64_t block[3], const expr_env *env, const int64_t *bid,
-                    bool first_warp, bool cover, footprint *out)
+                    const int64_t block[3], const expr_env *env, const int64_t *bid, int warp,
+                    bool cover, footprint *out)
 {
-    const int64_t warp[3] = {32, 1, 1};
-    const int64_t *threads = first_warp ? warp : block;
+    const int64_t lanes[3] = {32, 1, 1};
+    const int64_t *threads = warp >= 0 ? lanes : block;
+    int64_t moved[3] = {0, 0, 0};
+    if (warp >= 0) {
+        int64_t rows = block[0] / 32;
+        moved[0] = 32 * (warp % rows);
+        moved[1] = (warp / rows) % block[1];
+        moved[2] = warp / (rows * block[1]);
+    }
     memset(out, 0, sizeof *out);
     expr_env local;
     expr_env_bind_launch(&local, env, grid, block);
@@ -503,6 +511,7 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
         if (!reason) {
             mem_access b;
             access_bind(a, &local, &b);
+            access_shift_threads(&b, moved);
             ok = affbox_images(&b, grid, threads, ims, &n_ims, &partial, &reason);
             /* Blocks that take their tiles in another order touch what the
              * plain order touches, where the order is a permutation. */
@@ -576,31 +585,31 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
 void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid[3],
                        const int64_t block[3], const expr_env *env, footprint *out)
 {
-    compute(sites, n, grid, block, env, NULL, false, false, out);
+    compute(sites, n, grid, block, env, NULL, -1, false, out);
 }
 
 void footprint_cover(const footprint_site *sites, size_t n, const int64_t grid[3],
                      const int64_t block[3], const expr_env *env, footprint *out)
 {
-    compute(sites, n, grid, block, env, NULL, false, true, out);
+    compute(sites, n, grid, block, env, NULL, -1, true, out);
 }
 
 void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],
                         const int64_t block[3], const expr_env *env, const int64_t bid[3],
                         bool cover, footprint *out)
 {
-    compute(sites, n, grid, block, env, bid, false, cover, out);
+    compute(sites, n, grid, block, env, bid, -1, cover, out);
 }
 
 bool footprint_of_warp(const footprint_site *sites, size_t n, const int64_t grid[3],
-                       const int64_t block[3], const expr_env *env, const int64_t bid[3],
+                       const int64_t block[3], const expr_env *env, const int64_t bid[3], int warp,
                        bool cover, footprint *out)
 {
-    if (block[0] % 32 != 0) {
+    if (block[0] % 32 != 0 || warp < 0 || warp >= block[0] / 32 * block[1] * block[2]) {
         memset(out, 0, sizeof *out);
         return false;
     }
-    compute(sites, n, grid, block, env, bid, true, cover, out);
+    compute(sites, n, grid, block, env, bid, warp, cover, out);
     return true;
 }
 

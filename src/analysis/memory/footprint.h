@@ -76,10 +76,11 @@ void footprint_cover(const footprint_site *sites, size_t n, const int64_t grid[3
 void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],
                         const int64_t block[3], const expr_env *env, const int64_t bid[3],
                         bool cover, footprint *out);
-/* The same for the first warp of block bid, where a warp is a row of
- * the block (blockDim.x a multiple of 32); false, out empty, otherwise. */
+/* The same for warp number `warp` of block bid (0 the first), where a warp
+ * is a row of the block (blockDim.x a multiple of 32); false, out empty,
+ * otherwise. */
 bool footprint_of_warp(const footprint_site *sites, size_t n, const int64_t grid[3],
-                       const int64_t block[3], const expr_env *env, const int64_t bid[3],
+                       const int64_t block[3], const expr_env *env, const int64_t bid[3], int warp,
                        bool cover, footprint *out);
 void footprint_free(footprint *f);
 

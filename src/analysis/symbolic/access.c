@@ -36,6 +36,30 @@ void access_drop_loop(mem_access *a, int i)
     a->n_loops--;
 }
 
+static void shift(expr **e, expr_builtin b, int64_t by)
+{
+    if (!*e || by == 0 || !expr_uses_builtin(*e, b))
+        return;
+    expr *moved = expr_shift_builtin(*e, b, by);
+    expr_free(*e);
+    *e = expr_simplify(moved);
+    expr_free(moved);
+}
+
+void access_shift_threads(mem_access *a, const int64_t by[3])
+{
+    for (int d = 0; d < 3; d++) {
+        expr_builtin b = (expr_builtin)(SYM_TID_X + d);
+        shift(&a->byte_offset, b, by[d]);
+        shift(&a->guard, b, by[d]);
+        for (int i = 0; i < a->n_loops; i++) {
+            shift(&a->loops[i].init, b, by[d]);
+            shift(&a->loops[i].cond, b, by[d]);
+            shift(&a->loops[i].next, b, by[d]);
+        }
+    }
+}
+
 void access_bound_free(mem_access *a)
 {
     expr_free(a->byte_offset);

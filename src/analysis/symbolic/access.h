@@ -115,6 +115,9 @@ void access_bind(const mem_access *a, const expr_env *env, mem_access *out);
 bool loop_same(const loop_ctx *a, const loop_ctx *b);
 /* Leaves loop i of a bound copy out (its counter already bound). */
 void access_drop_loop(mem_access *a, int i);
+/* A bound copy's thread indices moved by `by` (threadIdx.x read as
+ * threadIdx.x + by[0] ...): the threads from by on, walked as those from 0. */
+void access_shift_threads(mem_access *a, const int64_t by[3]);
 void access_bound_free(mem_access *a);
 
 #endif

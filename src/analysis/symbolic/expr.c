@@ -623,6 +623,20 @@ bool expr_uses_builtin(const expr *e, expr_builtin b)
            expr_uses_builtin(e->d, b);
 }
 
+expr *expr_shift_builtin(const expr *e, expr_builtin b, int64_t by)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_SYM && e->builtin == b && b != SYM_NAMED)
+        return expr_binary(OP_ADD, copy_node(e), expr_const(by));
+    expr *n = copy_node(e);
+    n->a = expr_shift_builtin(e->a, b, by);
+    n->b = expr_shift_builtin(e->b, b, by);
+    n->c = expr_shift_builtin(e->c, b, by);
+    n->d = expr_shift_builtin(e->d, b, by);
+    return n;
+}
+
 bool expr_uses_thread_index(const expr *e)
 {
     static const expr_builtin index[] = {SYM_TID_X, SYM_TID_Y, SYM_TID_Z,

@@ -162,6 +162,9 @@ bool expr_uses_builtin(const expr *e, expr_builtin b);
 bool expr_uses_name(const expr *e, const char *name);
 /* True if e holds a thread or block index (threadIdx, blockIdx): a count
  * that is one thread's, not yet summed over a launch. */
+/* Copy of e with builtin b read as b + by (a warp other than the first
+ * evaluated over the first warp's lanes). */
+expr *expr_shift_builtin(const expr *e, expr_builtin b, int64_t by);
 bool expr_uses_thread_index(const expr *e);
 /* The first EX_UNKNOWN node of e (its reason), depth first; NULL when none. */
 const expr *expr_first_unknown(const expr *e);

@@ -23,8 +23,8 @@ static bool same_body(const mem_access *a, const mem_access *b)
 }
 
 /* The sectors of one site alone: over the grid, over one interior block
- * and over that block's first warp (-1 when a warp is not a row of the
- * block). False when the footprint cannot follow it. cover: a site under
+ * and over each warp of that block, summed (-1 when a warp is not a row of
+ * the block). False when the footprint cannot follow it. cover: a site under
  * a condition on data (or on two indices at once) counted by its box, as
  * the estimates count it. */
 static bool site_sectors(const mem_access *a, const int64_t grid[3], const int64_t block[3],
@@ -39,16 +39,38 @@ static bool site_sectors(const mem_access *a, const int64_t grid[3], const int64
     else
         footprint_compute(&s, 1, grid, block, env, &fp[0]);
     footprint_of_block(&s, 1, grid, block, env, mid, cover, &fp[1]);
-    bool warp = footprint_of_warp(&s, 1, grid, block, env, mid, cover, &fp[2]);
     bool ok = true;
-    for (int i = 0; i < 3; i++) {
-        if ((i < 2 || warp) && ok && (fp[i].n_left_out > 0 || fp[i].n_partial > 0)) {
+    for (int i = 0; i < 2; i++) {
+        if (ok && (fp[i].n_left_out > 0 || fp[i].n_partial > 0)) {
             ok = false;
             snprintf(why, why_size, "%s", fp[i].why ? fp[i].why : "its footprint is partial");
         }
-        out[i] = i < 2 || warp ? fp[i].read_sectors : -1;
+        out[i] = fp[i].read_sectors;
         footprint_free(&fp[i]);
     }
+    /* Every warp of the block, not the first alone: a warp a condition on
+     * the thread index keeps out (`if (threadIdx.x >= 256)`) asks for
+     * nothing, the others for their whole loop. Where a later warp's
+     * indices cannot be followed, each warp is taken as the first. */
+    out[2] = -1;
+    int64_t warps = block[0] / 32 * block[1] * block[2], first = 0, sum = 0;
+    for (int64_t w = 0; ok && block[0] % 32 == 0 && w < warps; w++) {
+        footprint one;
+        footprint_of_warp(&s, 1, grid, block, env, mid, (int)w, cover, &one);
+        bool followed = one.n_left_out == 0 && one.n_partial == 0;
+        if (w == 0 && !followed) {
+            ok = false;
+            snprintf(why, why_size, "%s", one.why ? one.why : "its footprint is partial");
+        }
+        if (w == 0)
+            first = one.read_sectors;
+        sum = followed && sum >= 0 ? sum + one.read_sectors : -1;
+        footprint_free(&one);
+        if (sum < 0)
+            break;
+    }
+    if (ok && block[0] % 32 == 0)
+        out[2] = sum >= 0 ? sum : first * warps;
     return ok;
 }
 
@@ -328,7 +350,6 @@ void loadlat_compute(const mem_access *const *sites, size_t n, const int64_t gri
     out->loads = xcalloc(out->n ? out->n : 1, sizeof *out->loads);
     number_phases(sites, n, out);
     double blocks = (double)grid[0] * (double)grid[1] * (double)grid[2];
-    double warps = blocks * (double)((block[0] * block[1] * block[2] + 31) / 32);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const mem_access *a = sites[i];
@@ -361,7 +382,7 @@ void loadlat_compute(const mem_access *const *sites, size_t n, const int64_t gri
         if (t.units <= 0)
             continue;
         double units = (double)t.units, in_blocks = blocks * (double)sectors[1];
-        double new_sectors = sectors[2] < 0 ? in_blocks : warps * (double)sectors[2];
+        double new_sectors = sectors[2] < 0 ? in_blocks : blocks * (double)sectors[2];
         l->new_share = clamp01(new_sectors / units);
         l->first_share = in_blocks > 0 ? clamp01((double)sectors[0] / in_blocks) : 1;
     }
