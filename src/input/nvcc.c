@@ -86,6 +86,22 @@ bool nvcc_keeps_ptx(char *const *extra, int n_extra)
     return !has_flag(extra, n_extra, flags, sizeof flags / sizeof flags[0]);
 }
 
+bool nvcc_needs_rdc(const char *log, char *const *extra, int n_extra, char *callee, size_t n)
+{
+    static const char *const flags[] = {
+        "-rdc", "--relocatable-device-code", "-dc", "--device-c", "-dlink", "--device-link"};
+    /* ptxas's words for a call to a __device__ function no unit of this
+     * compile defines: whole-program compilation cannot link it. */
+    static const char said[] = "Unresolved extern function '";
+    const char *at = log ? strstr(log, said) : NULL;
+    if (!at || has_flag(extra, n_extra, flags, sizeof flags / sizeof flags[0]))
+        return false;
+    at += sizeof said - 1;
+    size_t len = strcspn(at, "'\n");
+    snprintf(callee, n, "%.*s", (int)(len < n ? len : n - 1), at);
+    return true;
+}
+
 void nvcc_sibling(const char *nvcc, const char *tool, char *out, size_t n)
 {
     const char *slash = strrchr(nvcc, '/');

@@ -41,6 +41,12 @@ bool nvcc_finish(nvcc_job *job, char **log, size_t *len, int *exit_status);
  * a path with a double quote (tests/security_names.py). */
 bool nvcc_keeps_ptx(char *const *extra, int n_extra);
 
+/* Whether a failed compile's log says the file calls a __device__ function
+ * defined in another file (its mangled name into callee), and the
+ * arguments did not ask for separate compilation (-rdc=true, -dc), which
+ * the program's own build must use. */
+bool nvcc_needs_rdc(const char *log, char *const *extra, int n_extra, char *callee, size_t n);
+
 /* True when the extra arguments already pick the GPU targets. */
 bool nvcc_args_choose_arch(char *const *extra, int n_extra);
 

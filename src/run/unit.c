@@ -86,13 +86,22 @@ static void take_log(report *r, const pipeline_opts *o, const char *log, size_t 
     ptxas_log parsed;
     ptxas_parse(log, len, &parsed);
     for (size_t i = 0; i < parsed.n_kernels; i++) {
-        const ptxas_kernel *k = &parsed.kernels[i];
+        ptxas_kernel *k = &parsed.kernels[i];
         if (!k->is_entry)
             continue;
+        /* nvlink's log names no arch: the one the run targets, where it
+         * targets one. */
+        if (!k->arch[0] && r->n_targets == 1)
+            snprintf(k->arch, sizeof k->arch, "%.15s", r->targets[0].arch.name);
         const gpu_arch *a = arch_for(r, k->arch);
-        if (!a && warn)
-            diag_warn("%s: no model for %s; occupancy of '%s' is not computed", file ? file : "log",
-                      k->arch, k->name);
+        const char *where = file ? file : o->ptxas_log ? o->ptxas_log : "log";
+        if (!a && warn && !k->arch[0])
+            diag_warn("%s: the log names no GPU architecture for '%s' (nvlink's does not): pass "
+                      "one --gpu or --arch; its occupancy is not computed",
+                      where, k->name);
+        else if (!a && warn)
+            diag_warn("%s: no model for %s; occupancy of '%s' is not computed", where, k->arch,
+                      k->name);
         add_kernel(r, &cap, k, file, scan, a, o);
     }
     for (size_t i = 0; warn && i < parsed.n_warnings; i++)
@@ -451,6 +460,7 @@ typedef struct unit_compile {
     nvcc_job job;
     compiled comp;
     char key[33];
+    char callee[256]; /* a __device__ function of another file it calls */
 } unit_compile;
 
 static int compile_start(const unit_env *env, const char *file, const char *text, size_t len,
@@ -475,6 +485,10 @@ static int compile_start(const unit_env *env, const char *file, const char *text
     return EXIT_OK;
 }
 
+/* compile_finish's answer where the file calls a __device__ function of
+ * another file and was compiled whole: compile it again with -rdc=true. */
+enum { UNIT_RETRY_RDC = -1 };
+
 /* Waits for nvcc; its output (in the user's paths), the PTX it kept and the
  * SASS into uc->comp, kept in the cache for the next run. */
 static int compile_finish(const unit_env *env, const char *file, char *const *extra, int n_extra,
@@ -492,6 +506,10 @@ static int compile_finish(const unit_env *env, const char *file, char *const *ex
     if (!waited) {
         free(shown);
         return diag_error(EXIT_TOOL, "lost track of nvcc");
+    }
+    if (status != 0 && nvcc_needs_rdc(shown, extra, n_extra, uc->callee, sizeof uc->callee)) {
+        free(shown);
+        return UNIT_RETRY_RDC;
     }
     if (status != 0) {
         fputs(shown, stderr);
@@ -528,7 +546,8 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
     const pipeline_opts *o = env->o;
     /* The build's own arguments first; the user's "--" ones may add to them. */
     int n_extra = n_file_args + o->n_extra;
-    char **extra = xcalloc((size_t)n_extra + 1, sizeof *extra);
+    /* Room for -rdc=true, should the file need it (compile_finish). */
+    char **extra = xcalloc((size_t)n_extra + 2, sizeof *extra);
     for (int i = 0; i < n_file_args; i++)
         extra[i] = file_args[i];
     for (int i = 0; i < o->n_extra; i++)
@@ -583,7 +602,25 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
             source_analyse_source(&in, &src, &findings);
         }
     }
-    if (uc.started && (rc = compile_finish(env, file, extra, n_extra, &uc)))
+    if (uc.started && (rc = compile_finish(env, file, extra, n_extra, &uc)) == UNIT_RETRY_RDC) {
+        /* As the program's own build must compile it: each file apart, its
+         * calls to the others' functions left to the device linker. */
+        char *callee = demangle(uc.callee);
+        compile_free(&uc);
+        memset(&uc, 0, sizeof uc);
+        extra[n_extra++] = "-rdc=true";
+        /* ptxas sizes each function alone there; nvlink adds the callees'. */
+        diag_note("%s: calls '%s', a __device__ function of another file: compiled with "
+                  "-rdc=true, as the program's build must; a kernel's registers, stack and "
+                  "occupancy are its own, before the device link adds its callees' "
+                  "(`nvcc -dlink -Xnvlink -v` prints them; --ptxas-log reads that log)",
+                  file, callee);
+        free(callee);
+        rc = compile_start(env, file, text, text_len, extra, n_extra, n_file_args > 0, &uc);
+        if (!rc && uc.started)
+            rc = compile_finish(env, file, extra, n_extra, &uc);
+    }
+    if (rc)
         goto out;
     if (uc.done) {
         log = xstrdup(uc.comp.log);
