@@ -176,6 +176,37 @@ static void test_later_warps(void **state)
     }
 }
 
+/* x[i] += 1 in a loop: the store writes where the same iteration read,
+ * so nothing holds a later iteration's load back (ptxas tells the
+ * unrolled copies apart); a store to another array (y[i] = x[i]), or to
+ * the next element (x[i + 1] = x[i]), may alias a later load and does,
+ * and an element every iteration reads and writes (x[j] += ... in an i
+ * loop) is the next iteration's load. */
+static void test_in_place(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {32, 1, 1};
+    const char *stores[4][2] = {{"x", "4 * (i * 128 + " J ")"},
+                                {"y", "4 * (i * 128 + " J ")"},
+                                {"x", "4 * (i * 128 + " J " + 1)"},
+                                {"x", "4 * " J}};
+    for (int k = 0; k < 4; k++) {
+        /* the last: an accumulator every iteration reads and writes */
+        const char *load = k == 3 ? "4 * " J : "4 * (i * 128 + " J ")";
+        mem_access s[2] = {in_loop("x", load, false, 1, 64),
+                           in_loop(stores[k][0], stores[k][1], true, 1, 64)};
+        const mem_access *sites[2] = {&s[0], &s[1]};
+        loadlat l;
+        loadlat_compute(sites, 2, grid, block, NULL, NULL, &l);
+        assert_true(l.ok);
+        assert_int_equal(l.n, 1);
+        assert_int_equal(l.loads[0].free_body, k == 0);
+        loadlat_free(&l);
+        for (int j = 0; j < 2; j++)
+            free_site(&s[j]);
+    }
+}
+
 /* A tree reduction in place, for (stride = 1; stride < 64; stride *= 2)
  * with __syncthreads in the body: the 6 iterations are the block's warps'
  * lockstep, and the store to the same array makes 5 of them read what
@@ -468,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_seen_before),       cmocka_unit_test(test_unrolled_together),
         cmocka_unit_test(test_macro_loops_apart), cmocka_unit_test(test_leaves_early),
         cmocka_unit_test(test_data_guard),        cmocka_unit_test(test_later_warps),
+        cmocka_unit_test(test_in_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

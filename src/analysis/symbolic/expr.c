@@ -623,6 +623,20 @@ bool expr_uses_builtin(const expr *e, expr_builtin b)
            expr_uses_builtin(e->d, b);
 }
 
+expr *expr_shift_name(const expr *e, const char *name, int64_t by)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_SYM && e->builtin == SYM_NAMED && strcmp(e->name, name) == 0)
+        return expr_binary(OP_ADD, copy_node(e), expr_const(by));
+    expr *n = copy_node(e);
+    n->a = expr_shift_name(e->a, name, by);
+    n->b = expr_shift_name(e->b, name, by);
+    n->c = expr_shift_name(e->c, name, by);
+    n->d = expr_shift_name(e->d, name, by);
+    return n;
+}
+
 expr *expr_shift_builtin(const expr *e, expr_builtin b, int64_t by)
 {
     if (!e)

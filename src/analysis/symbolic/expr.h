@@ -165,6 +165,8 @@ bool expr_uses_name(const expr *e, const char *name);
 /* Copy of e with builtin b read as b + by (a warp other than the first
  * evaluated over the first warp's lanes). */
 expr *expr_shift_builtin(const expr *e, expr_builtin b, int64_t by);
+/* The same for the named symbol name (a loop counter's next iteration). */
+expr *expr_shift_name(const expr *e, const char *name, int64_t by);
 bool expr_uses_thread_index(const expr *e);
 /* The first EX_UNKNOWN node of e (its reason), depth first; NULL when none. */
 const expr *expr_first_unknown(const expr *e);
