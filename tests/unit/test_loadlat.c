@@ -46,6 +46,19 @@ static mem_access in_loop(const char *text, const char *off, bool store, long st
     return a;
 }
 
+/* The loop around a replaced by `for (var = init; cond; var = next)`. */
+static void set_loop(mem_access *a, const char *var, const char *init, const char *cond,
+                     const char *next)
+{
+    expr_free(a->loops[0].init);
+    expr_free(a->loops[0].cond);
+    expr_free(a->loops[0].next);
+    a->loops[0].var = (char *)var;
+    a->loops[0].init = P(init);
+    a->loops[0].cond = P(cond);
+    a->loops[0].next = P(next);
+}
+
 static void free_site(mem_access *a)
 {
     expr_free(a->byte_offset);
@@ -152,12 +165,7 @@ static void test_later_warps(void **state)
     (void)state;
     mem_access s[2] = {in_loop("x", "4 * i", false, 1, 64), in_loop("x", "4 * i", true, 1, 64)};
     for (int k = 0; k < 2; k++) {
-        expr_free(s[k].loops[0].init);
-        expr_free(s[k].loops[0].cond);
-        expr_free(s[k].loops[0].next);
-        s[k].loops[0].init = P("threadIdx.x - 256");
-        s[k].loops[0].cond = P("i < 4096");
-        s[k].loops[0].next = P("i + 256");
+        set_loop(&s[k], "i", "threadIdx.x - 256", "i < 4096", "i + 256");
         s[k].guard = P("threadIdx.x >= 256");
     }
     const mem_access *sites[2] = {&s[0], &s[1]};
@@ -222,13 +230,7 @@ static void test_lockstep(void **state)
                            "4 * (blockIdx.x * 64 + threadIdx.x)"};
     for (int i = 0; i < 3; i++) {
         s[i] = in_loop("a", offs[i], i == 2, 1, 64);
-        expr_free(s[i].loops[0].init);
-        expr_free(s[i].loops[0].cond);
-        expr_free(s[i].loops[0].next);
-        s[i].loops[0].var = "stride";
-        s[i].loops[0].init = expr_const(1);
-        s[i].loops[0].cond = P("stride < 64");
-        s[i].loops[0].next = P("stride * 2");
+        set_loop(&s[i], "stride", "1", "stride < 64", "stride * 2");
         s[i].loops[0].barrier = true;
         s[i].guard = P(guard);
     }

@@ -623,32 +623,31 @@ bool expr_uses_builtin(const expr *e, expr_builtin b)
            expr_uses_builtin(e->d, b);
 }
 
-expr *expr_shift_name(const expr *e, const char *name, int64_t by)
+/* e with the symbol that is builtin b (b not SYM_NAMED) or named name read
+ * as that symbol + by. */
+static expr *shift_symbol(const expr *e, expr_builtin b, const char *name, int64_t by)
 {
     if (!e)
         return NULL;
-    if (e->kind == EX_SYM && e->builtin == SYM_NAMED && strcmp(e->name, name) == 0)
+    if (e->kind == EX_SYM && e->builtin == b &&
+        (b != SYM_NAMED || (name && strcmp(e->name, name) == 0)))
         return expr_binary(OP_ADD, copy_node(e), expr_const(by));
     expr *n = copy_node(e);
-    n->a = expr_shift_name(e->a, name, by);
-    n->b = expr_shift_name(e->b, name, by);
-    n->c = expr_shift_name(e->c, name, by);
-    n->d = expr_shift_name(e->d, name, by);
+    n->a = shift_symbol(e->a, b, name, by);
+    n->b = shift_symbol(e->b, b, name, by);
+    n->c = shift_symbol(e->c, b, name, by);
+    n->d = shift_symbol(e->d, b, name, by);
     return n;
+}
+
+expr *expr_shift_name(const expr *e, const char *name, int64_t by)
+{
+    return shift_symbol(e, SYM_NAMED, name, by);
 }
 
 expr *expr_shift_builtin(const expr *e, expr_builtin b, int64_t by)
 {
-    if (!e)
-        return NULL;
-    if (e->kind == EX_SYM && e->builtin == b && b != SYM_NAMED)
-        return expr_binary(OP_ADD, copy_node(e), expr_const(by));
-    expr *n = copy_node(e);
-    n->a = expr_shift_builtin(e->a, b, by);
-    n->b = expr_shift_builtin(e->b, b, by);
-    n->c = expr_shift_builtin(e->c, b, by);
-    n->d = expr_shift_builtin(e->d, b, by);
-    return n;
+    return b == SYM_NAMED ? expr_clone(e) : shift_symbol(e, b, NULL, by);
 }
 
 bool expr_uses_thread_index(const expr *e)

@@ -160,13 +160,13 @@ void expr_alias_names(expr *e, const expr_env *env);
  * front end resolved) count too. */
 bool expr_uses_builtin(const expr *e, expr_builtin b);
 bool expr_uses_name(const expr *e, const char *name);
-/* True if e holds a thread or block index (threadIdx, blockIdx): a count
- * that is one thread's, not yet summed over a launch. */
 /* Copy of e with builtin b read as b + by (a warp other than the first
  * evaluated over the first warp's lanes). */
 expr *expr_shift_builtin(const expr *e, expr_builtin b, int64_t by);
 /* The same for the named symbol name (a loop counter's next iteration). */
 expr *expr_shift_name(const expr *e, const char *name, int64_t by);
+/* True if e holds a thread or block index (threadIdx, blockIdx): a count
+ * that is one thread's, not yet summed over a launch. */
 bool expr_uses_thread_index(const expr *e);
 /* The first EX_UNKNOWN node of e (its reason), depth first; NULL when none. */
 const expr *expr_first_unknown(const expr *e);

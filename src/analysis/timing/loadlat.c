@@ -56,23 +56,25 @@ static bool site_sectors(const mem_access *a, const int64_t grid[3], const int64
      * where the first asks for nothing, the block's sectors as new to
      * one warp each (-1). */
     out[2] = -1;
+    if (!ok || block[0] % 32 != 0)
+        return ok;
     int64_t warps = block[0] / 32 * block[1] * block[2], first = 0, sum = 0;
-    for (int64_t w = 0; ok && block[0] % 32 == 0 && w < warps; w++) {
+    for (int64_t w = 0; w < warps && sum >= 0; w++) {
         footprint one;
         footprint_of_warp(&s, 1, grid, block, env, mid, (int)w, cover, &one);
-        bool followed = one.n_left_out == 0 && one.n_partial == 0;
-        if (w == 0 && !followed) {
-            ok = false;
-            snprintf(why, why_size, "%s", one.why ? one.why : "its footprint is partial");
+        if (one.n_left_out > 0 || one.n_partial > 0) {
+            if (w == 0) {
+                ok = false;
+                snprintf(why, why_size, "%s", one.why ? one.why : "its footprint is partial");
+            }
+            sum = -1;
+        } else {
+            first = w == 0 ? one.read_sectors : first;
+            sum += one.read_sectors;
         }
-        if (w == 0)
-            first = one.read_sectors;
-        sum = followed && sum >= 0 ? sum + one.read_sectors : -1;
         footprint_free(&one);
-        if (sum < 0)
-            break;
     }
-    if (ok && block[0] % 32 == 0)
+    if (ok)
         out[2] = sum >= 0 ? sum : first > 0 ? first * warps : -1;
     return ok;
 }
