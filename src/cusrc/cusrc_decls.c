@@ -56,6 +56,11 @@
     "template <class T> __device__ T __nv_atomic_fetch_max(T *, T, int, int = 4);\n"               \
     "__device__ void __nv_atomic_thread_fence(int, int = 4);\n"
 
+/* nvcc defines __CUDACC__ as 1; clang's CUDA wrapper defines it empty, so
+ * a program's `#if __CUDACC__` (gdt's vector headers, HeCBench's ssim) is
+ * a syntax error in libclang and the operators it guards are lost. */
+#define CUDACC_AS_NVCC "#undef __CUDACC__\n#define __CUDACC__ 1\n"
+
 /* A system header to libclang: its functions are intrinsics, not the
  * project's code whose bodies are missing. */
 static const char decls[] =
@@ -71,8 +76,8 @@ static const char decls[] =
                                 HOST_MINMAX("float", "float", "float")
                                     HOST_MINMAX("double", "double", "double")
                                         HOST_MINMAX("float", "double", "double")
-                                            HOST_MINMAX("double", "float", "double") NV_ATOMICS
-    "#endif\n";
+                                            HOST_MINMAX("double", "float", "double")
+                                                NV_ATOMICS CUDACC_AS_NVCC "#endif\n";
 
 const char cusrc_decls_path[] = "/gpulint-virtual/gpulint_cuda_decls.h";
 

@@ -67,7 +67,9 @@ static loop_frame *loop_by_name(fn_ctx *f, const char *name)
     return NULL;
 }
 
-static bool per_lane(fn_ctx *f, const expr *e, int depth)
+/* A loop counter is per lane where its start or step is; its own name in
+ * its step (`j + 1`) is the counter again, not a new question. */
+static bool per_lane(fn_ctx *f, const expr *e, int depth, const char *counter)
 {
     if (!e || depth > 16)
         return depth > 16;
@@ -80,20 +82,23 @@ static bool per_lane(fn_ctx *f, const expr *e, int depth)
         if (e->builtin == SYM_TID_X || e->builtin == SYM_TID_Y || e->builtin == SYM_TID_Z)
             return true;
         if (e->builtin == SYM_NAMED && e->name) {
+            if (counter && !strcmp(counter, e->name))
+                return false;
             loop_frame *l = loop_by_name(f, e->name);
             if (l)
-                return per_lane(f, l->ctx.init, depth + 1) || per_lane(f, l->ctx.next, depth + 1);
+                return per_lane(f, l->ctx.init, depth + 1, e->name) ||
+                       per_lane(f, l->ctx.next, depth + 1, e->name);
         }
         return false;
     default:
-        return per_lane(f, e->a, depth) || per_lane(f, e->b, depth) || per_lane(f, e->c, depth) ||
-               per_lane(f, e->d, depth);
+        return per_lane(f, e->a, depth, counter) || per_lane(f, e->b, depth, counter) ||
+               per_lane(f, e->c, depth, counter) || per_lane(f, e->d, depth, counter);
     }
 }
 
 bool x_is_per_lane(fn_ctx *f, const expr *e)
 {
-    return per_lane(f, e, 0);
+    return per_lane(f, e, 0, NULL);
 }
 
 static int node_line(fn_ctx *f, cnode *n)
@@ -281,6 +286,9 @@ int x_bind_arg_nodes(fn_ctx *f, cnode *call, CXCursor def, cnode **args, int np,
 {
     for (int i = 0; i < np; i++) {
         out[i].parm = clang_Cursor_getArgument(def, (unsigned)i);
+        out[i].fn = clang_getNullCursor();
+        if (args[i])
+            x_named_function(f, args[i], &out[i].fn);
         start_budget(f);
         sbuf saved = f->origin;
         sbuf_init(&f->origin);
@@ -1140,6 +1148,14 @@ static expr *x_unary(fn_ctx *f, cnode *n)
         return expr_unary(OP_NOT, a);
     case CXUnaryOperator_Plus:
         return a;
+    case CXUnaryOperator_PostInc:
+    case CXUnaryOperator_PostDec:
+        /* `k = j++` (pnpoly's edge loop): the value before the step. */
+        return a;
+    case CXUnaryOperator_PreInc:
+        return expr_binary(OP_ADD, a, expr_const(1));
+    case CXUnaryOperator_PreDec:
+        return expr_binary(OP_SUB, a, expr_const(1));
     default:
         expr_free(a);
         return expr_unknown(op == CXUnaryOperator_Deref ? "value read through a pointer"

@@ -139,6 +139,10 @@ typedef struct param_binding {
     /* An object (or a pointer or reference to one) built by a constructor
      * the caller ran: the fields it holds (cusrc_object). */
     obj_fields obj;
+    /* A function the argument names (`launch(kernel<3>, n)`): a helper
+     * that launches its parameter launches this (kind FunctionDecl, else
+     * none). */
+    CXCursor fn;
 } param_binding;
 
 typedef struct bind_frame {
@@ -384,6 +388,9 @@ bool x_is_per_lane(fn_ctx *f, const expr *e);
 int x_bind_arg_nodes(fn_ctx *f, cnode *call, CXCursor def, cnode **args, int np,
                      param_binding *out);
 int x_bind_args(fn_ctx *f, cnode *call, CXCursor def, param_binding *out, int max);
+/* The function n names: `k`, `&k`, `k<3>`, or a parameter a caller bound
+ * to one; false where n names none. */
+bool x_named_function(const fn_ctx *f, cnode *n, CXCursor *fn);
 /* b's fields (b->parm a struct or a reference to one) from the struct
  * variable arg names at call. */
 void x_bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b);

@@ -12,9 +12,7 @@
 #include "cusrc/cusrc_int.h"
 #include "cusrc/cusrc_scan.h"
 
-/* The kernel a callee expression names: strip casts and &, follow a
- * function pointer set once, then the declaration. */
-static bool callee_function(fn_ctx *f, cnode *n, CXCursor *fn, int depth)
+bool x_named_function(const fn_ctx *f, cnode *n, CXCursor *fn)
 {
     n = cn_strip_casts(n);
     while (n && n->kind == CXCursor_UnaryOperator &&
@@ -23,17 +21,42 @@ static bool callee_function(fn_ctx *f, cnode *n, CXCursor *fn, int depth)
     if (!n || n->kind != CXCursor_DeclRefExpr)
         return false;
     CXCursor r = clang_getCursorReferenced(n->cur);
-    if (r.kind == CXCursor_VarDecl && f && depth < 4) {
-        /* A function pointer set once: `kfn p = kernel; p<<<...>>>()`. */
-        var_info *v = fn_var(f, r);
-        if (v && !v->is_param && v->n_assigns == 0 && !v->addr_taken && v->init)
-            return callee_function(f, v->init, fn, depth + 1);
-        return false;
+    if (r.kind == CXCursor_FunctionDecl) {
+        *fn = r;
+        return true;
     }
-    if (r.kind != CXCursor_FunctionDecl)
+    if (r.kind != CXCursor_ParmDecl)
         return false;
-    *fn = r;
-    return true;
+    for (const bind_frame *fr = f ? f->bindings : NULL; fr; fr = fr->up)
+        for (int i = 0; i < fr->n; i++)
+            if (clang_equalCursors(fr->b[i].parm, r)) {
+                if (fr->b[i].fn.kind != CXCursor_FunctionDecl)
+                    return false;
+                *fn = fr->b[i].fn;
+                return true;
+            }
+    return false;
+}
+
+/* The kernel a callee expression names (x_named_function: the
+ * declaration, or a parameter the caller bound to a kernel, `template
+ * <typename K> void run(K k) { k<<<...>>>(); }` as tiny-cuda-nn's
+ * linear_kernel launches), else a function pointer set once. */
+static bool callee_function(fn_ctx *f, cnode *n, CXCursor *fn, int depth)
+{
+    if (x_named_function(f, n, fn))
+        return true;
+    n = cn_strip_casts(n);
+    if (!f || depth >= 4 || !n || n->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor r = clang_getCursorReferenced(n->cur);
+    if (r.kind != CXCursor_VarDecl)
+        return false;
+    /* A function pointer set once: `kfn p = kernel; p<<<...>>>()`. */
+    var_info *v = fn_var(f, r);
+    if (v && !v->is_param && v->n_assigns == 0 && !v->addr_taken && v->init)
+        return callee_function(f, v->init, fn, depth + 1);
+    return false;
 }
 
 static char *fn_usr(CXCursor fn)

@@ -365,15 +365,18 @@ static void for_parts(walker *w, cnode *s, cnode **init, cnode **cond, cnode **i
     }
 }
 
-static var_info *update_target(walker *w, cnode *inc)
+/* The locals an increment expression steps, in order: `i++`, `i += s`,
+ * `i = i + s`, each side of a comma, and a step inside an assignment's
+ * value (`k = j++`, pnpoly's edge loop, steps k and j). */
+static int update_targets(walker *w, cnode *inc, var_info **out, cnode **at, int n, int max)
 {
     inc = cn_strip(inc);
-    if (!inc)
-        return NULL;
+    if (!inc || n >= max)
+        return n;
     if (inc->kind == CXCursor_BinaryOperator &&
         clang_getCursorBinaryOperatorKind(inc->cur) == CXBinaryOperator_Comma && inc->n_kids == 2) {
-        var_info *v = update_target(w, inc->kids[0]);
-        return v ? v : update_target(w, inc->kids[1]);
+        n = update_targets(w, inc->kids[0], out, at, n, max);
+        return update_targets(w, inc->kids[1], out, at, n, max);
     }
     cnode *t = NULL;
     if ((inc->kind == CXCursor_BinaryOperator || inc->kind == CXCursor_CompoundAssignOperator) &&
@@ -383,22 +386,49 @@ static var_info *update_target(walker *w, cnode *inc)
         t = inc->kids[0];
     t = cn_strip(t);
     if (!t || t->kind != CXCursor_DeclRefExpr)
-        return NULL;
+        return n;
     var_info *v = fn_var(w->f, clang_getCursorReferenced(t->cur));
-    return v && !v->is_shared ? v : NULL;
+    if (v && !v->is_shared) {
+        out[n] = v;
+        at[n++] = inc;
+    }
+    if (inc->kind == CXCursor_BinaryOperator && inc->n_kids == 2 &&
+        clang_getCursorBinaryOperatorKind(inc->cur) == CXBinaryOperator_Assign)
+        n = update_targets(w, inc->kids[1], out, at, n, max);
+    return n;
 }
 
-static cnode *update_for(walker *w, cnode *inc, var_info *v)
+static bool mentions(const cnode *n, const var_info *v)
 {
-    inc = cn_strip(inc);
-    if (!inc)
+    if (!n)
+        return false;
+    if (n->kind == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(n->cur), v->decl))
+        return true;
+    for (int i = 0; i < n->n_kids; i++)
+        if (mentions(n->kids[i], v))
+            return true;
+    return false;
+}
+
+/* The loop's counter among what the increment steps: the first the
+ * condition tests, else the first stepped; *step the update of it. */
+static var_info *update_target(walker *w, cnode *inc, const cnode *cond, cnode **step)
+{
+    var_info *v[8];
+    cnode *at[8];
+    int n = update_targets(w, inc, v, at, 0, 8);
+    if (!n)
         return NULL;
-    if (inc->kind == CXCursor_BinaryOperator &&
-        clang_getCursorBinaryOperatorKind(inc->cur) == CXBinaryOperator_Comma && inc->n_kids == 2) {
-        cnode *a = update_for(w, inc->kids[0], v);
-        return a ? a : update_for(w, inc->kids[1], v);
-    }
-    return update_target(w, inc) == v ? inc : NULL;
+    int pick = 0;
+    for (int i = 0; i < n && cond; i++)
+        if (mentions(cond, v[i])) {
+            pick = i;
+            break;
+        }
+    if (step)
+        *step = at[pick];
+    return v[pick];
 }
 
 /* `while (i < n) { ...; i += s; }`: a local in the condition that the body
@@ -664,9 +694,7 @@ static void walk_loop(walker *w, cnode *s)
     var_info *v = NULL;
     if (s->kind == CXCursor_ForStmt) {
         for_parts(w, s, &init, &cond, &inc, &body);
-        v = inc ? update_target(w, inc) : NULL;
-        if (v)
-            step = update_for(w, inc, v);
+        v = inc ? update_target(w, inc, cond, &step) : NULL;
         if (!v && init) {
             cnode *i0 = init->kind == CXCursor_DeclStmt ? init : cn_strip(init);
             if (i0 && i0->kind == CXCursor_DeclStmt && i0->n_kids == 1 &&
@@ -713,7 +741,7 @@ static void walk_loop(walker *w, cnode *s)
                     clang_equalCursors(i0->kids[i]->cur, v->decl))
                     iv = fn_var_init(i0->kids[i]);
         } else if (i0 && i0->kind == CXCursor_BinaryOperator && i0->n_kids == 2 &&
-                   update_target(w, i0) == v) {
+                   update_target(w, i0, NULL, NULL) == v) {
             iv = i0->kids[1];
         }
         bool outside_assigns = false;
