@@ -269,6 +269,12 @@ int host_loop_values(const host_loop *l, int64_t *out, int max)
 {
     if (!l->walkable)
         return -1;
+    if (l->n_values) {
+        if (l->n_values > max)
+            return -1;
+        memcpy(out, l->values, (size_t)l->n_values * sizeof *out);
+        return l->n_values;
+    }
     int n = 0;
     for (int64_t v = l->start; in_range(l, v);) {
         if (n == max)
@@ -431,6 +437,20 @@ static void stepped_loop(fn_ctx *f, cnode *s, cnode *cond, CXCursor var, expr *f
     expr_free(to);
 }
 
+/* `for (int b : {64, 128, 256})` and kin: walked value by value. */
+static void range_loop(fn_ctx *f, cnode *s, host_loop *out)
+{
+    int n = host_range_values(f, s, out->values);
+    if (!n) {
+        unknown_loop(f, s, out);
+        return;
+    }
+    out->n_values = n;
+    out->trips = expr_const(n);
+    out->var = cn_spelling(s->kids[0]->cur);
+    out->walkable = true;
+}
+
 static bool is_loop(const cnode *n)
 {
     return n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt ||
@@ -572,6 +592,8 @@ void host_loops_of(fn_ctx *f, cnode *call, host_loops *out)
             for_loop(f, p, l);
         else if (p->kind == CXCursor_WhileStmt)
             while_loop(f, p, l);
+        else if (p->kind == CXCursor_CXXForRangeStmt)
+            range_loop(f, p, l);
         else
             unknown_loop(f, p, l);
         l->loop = p;
@@ -593,7 +615,7 @@ static int64_t walked(const host_loop *l, const expr *reach)
     expr_env env;
     expr_env_init(&env);
     int64_t n = 0, steps = 0;
-    if (l->factor) {
+    if (l->factor || l->n_values) {
         int64_t vals[64];
         int k = host_loop_values(l, vals, 64);
         for (int i = 0; i < k; i++) {
@@ -613,7 +635,7 @@ static int64_t walked(const host_loop *l, const expr *reach)
 
 int64_t host_loop_span(const host_loop *l, const expr *reach, int64_t *first, int64_t *last)
 {
-    if (!l->walkable || l->factor || !l->var)
+    if (!l->walkable || l->factor || l->n_values || !l->var)
         return -1;
     expr_env env;
     expr_env_init(&env);

@@ -423,6 +423,10 @@ bool x_const(fn_ctx *f, cnode *n, int64_t *out); /* libclang's own constant eval
 #define HOST_TABLE_MAX 64
 int host_table(fn_ctx *f, cnode *n, int64_t vals[HOST_TABLE_MAX]);
 expr *host_table_pick(const int64_t *vals, int m, expr *idx);
+/* `for (int b : sizes)` over such an array, over a braced list of
+ * constants or over a const container a list sets: the values b takes,
+ * in order (how many; 0 when the loop is not one of these). */
+int host_range_values(fn_ctx *f, cnode *loop, int64_t vals[HOST_TABLE_MAX]);
 expr *x_conj(expr *a, expr *b); /* a && b, either may be NULL */
 
 /* ---- cusrc_reach.c ---- */

@@ -39,6 +39,10 @@ typedef struct host_loop {
     int64_t factor; /* > 1: stepped by this factor instead of step */
     bool shrinks;   /* divided by factor (i /= 2), not multiplied */
     cnode *loop;    /* the for statement */
+    /* A range-for over constants (cusrc_table): the values in order,
+     * n_values > 0; start/bound/step unused. */
+    int n_values;
+    int64_t values[HOST_TABLE_MAX];
 } host_loop;
 typedef struct host_loops {
     int n;

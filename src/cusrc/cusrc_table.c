@@ -7,6 +7,18 @@
 
 #include "cusrc/cusrc_int.h"
 
+/* A range-for that reads its elements: by value or by const reference. */
+static bool range_reads(const cnode *loop)
+{
+    if (loop->kind != CXCursor_CXXForRangeStmt || loop->n_kids < 2 ||
+        loop->kids[0]->kind != CXCursor_VarDecl)
+        return false;
+    CXType t = clang_getCursorType(loop->kids[0]->cur);
+    if (t.kind != CXType_LValueReference && t.kind != CXType_RValueReference)
+        return true;
+    return clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
 /* Whether every use of the local array decl in n is a read of an element
  * (no element written, no pointer to it handed on). */
 static bool only_read(const cnode *n, CXCursor decl)
@@ -37,9 +49,11 @@ static bool only_read(const cnode *n, CXCursor decl)
         }
         if (k->kind == CXCursor_DeclRefExpr &&
             clang_equalCursors(clang_getCursorReferenced(k->cur), decl)) {
-            /* The array's name used otherwise: sizeof keeps it read-only,
-             * anything else (a call, a pointer) may write it. */
-            if (n->kind != CXCursor_UnaryExpr && n->kind != CXCursor_ParenExpr)
+            /* The array's name used otherwise: sizeof and a range-for
+             * that reads keep it read-only, anything else (a call, a
+             * pointer) may write it. */
+            if (n->kind != CXCursor_UnaryExpr && n->kind != CXCursor_ParenExpr &&
+                !(i == 1 && range_reads(n)))
                 return false;
             continue;
         }
@@ -68,6 +82,59 @@ int host_table(fn_ctx *f, cnode *n, int64_t vals[HOST_TABLE_MAX])
         if (!x_const(f, v->init->kids[i], &vals[i]))
             return 0;
     return m;
+}
+
+static const cnode *init_list_in(const cnode *n, int depth)
+{
+    if (!n || depth > 6)
+        return NULL;
+    if (n->kind == CXCursor_InitListExpr)
+        return n;
+    for (int i = 0; i < n->n_kids; i++) {
+        const cnode *l = init_list_in(n->kids[i], depth + 1);
+        if (l)
+            return l;
+    }
+    return NULL;
+}
+
+static int list_values(fn_ctx *f, const cnode *list, int64_t vals[HOST_TABLE_MAX])
+{
+    if (!list || list->n_kids == 0 || list->n_kids > HOST_TABLE_MAX)
+        return 0;
+    for (int i = 0; i < list->n_kids; i++)
+        if (!x_const(f, list->kids[i], &vals[i]))
+            return 0;
+    return list->n_kids;
+}
+
+int host_range_values(fn_ctx *f, cnode *loop, int64_t vals[HOST_TABLE_MAX])
+{
+    if (!range_reads(loop) || loop->n_kids < 3)
+        return 0;
+    CXType vt = clang_getCursorType(loop->kids[0]->cur);
+    if (vt.kind == CXType_LValueReference || vt.kind == CXType_RValueReference)
+        vt = clang_getPointeeType(vt);
+    if (!cn_type_is_integral(vt))
+        return 0;
+    cnode *range = cn_strip_casts(loop->kids[1]);
+    if (!range)
+        return 0;
+    if (range->kind != CXCursor_DeclRefExpr) /* `for (int b : {64, 128})` */
+        return list_values(f, init_list_in(range, 0), vals);
+    CXCursor decl = clang_getCursorReferenced(range->cur);
+    var_info *v = fn_var(f, decl);
+    if (!v || v->is_param || v->addr_taken || v->n_assigns || !v->init)
+        return 0;
+    CXType t = clang_getCursorType(decl);
+    if (t.kind == CXType_ConstantArray && v->init->kind == CXCursor_InitListExpr &&
+        only_read(f->root, decl))
+        return list_values(f, v->init, vals);
+    /* A const container set by a list (`const std::vector<int> v = {...}`,
+     * std::array): nothing can change it. */
+    if (clang_isConstQualifiedType(t))
+        return list_values(f, init_list_in(v->init, 0), vals);
+    return 0;
 }
 
 expr *host_table_pick(const int64_t *vals, int m, expr *idx)
