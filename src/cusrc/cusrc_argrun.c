@@ -173,6 +173,15 @@ static int run_getopt(argrun *r, const char *optstring)
     return (unsigned char)c;
 }
 
+/* Is an argument a long option ("--name"; a lone "--" ends the options)? */
+static bool long_option_given(const argrun *r)
+{
+    for (int i = 1; i < r->argc; i++)
+        if (r->argv[i][0] == '-' && r->argv[i][1] == '-' && r->argv[i][2])
+            return true;
+    return false;
+}
+
 /* Does n assign, step or call anything? */
 static bool changes(const cnode *n)
 {
@@ -225,6 +234,14 @@ static bool call(argrun *r, cnode *n, val *out)
     if (!ok) {
     } else if (!strcmp(name, "getopt") && na == 3 && a[0].k == V_INT && a[0].i == r->argc &&
                a[1].k == V_ARGV && s2) {
+        int c = run_getopt(r, s2);
+        *out = vint(c);
+        ok = c != -2;
+    } else if (!strcmp(name, "getopt_long") && na == 5 && a[0].k == V_INT && a[0].i == r->argc &&
+               a[1].k == V_ARGV && s2 && !long_option_given(r)) {
+        /* Given short options only, getopt_long parses as getopt does: its
+         * table of long options is never read (the option index it
+         * writes through its fifth argument stays unset). */
         int c = run_getopt(r, s2);
         *out = vint(c);
         ok = c != -2;
@@ -793,6 +810,10 @@ static flow exec1(argrun *r, cnode *s)
             cnode *d = s->kids[i];
             val *slot = d->kind == CXCursor_VarDecl ? var_slot(r, d->cur, true) : NULL;
             cnode *init = d->kind == CXCursor_VarDecl ? fn_var_init(d) : NULL;
+            /* A table set by a list (getopt_long's `struct option` array):
+             * left unset, so that a read of it stops the run. */
+            if (slot && init && init->kind == CXCursor_InitListExpr && !changes(init))
+                continue;
             if (!slot || (init && !eval(r, init, slot)))
                 return F_FAIL;
             if (init && slot->k == V_INT)
@@ -1073,4 +1094,30 @@ bool x_run_arg_stmt(fn_ctx *f, cnode *stmt, CXCursor argc_parm, CXCursor argv_pa
     flow fl = v ? exec(r, stmt) : F_FAIL;
     argrun_free(r);
     return fl == F_NEXT;
+}
+
+int x_run_main_options(fn_ctx *f, cnode *loop, CXCursor decl, int64_t *value, bool *written,
+                       sbuf *why)
+{
+    if (!f->name || strcmp(f->name, "main") != 0 || !calls_getopt(loop, 0) ||
+        clang_Cursor_getNumArguments(f->root->cur) < 2)
+        return -1;
+    const cnode *earlier = x_argv_before(f->root, loop);
+    argrun *r = argrun_new(f, earlier);
+    val *c = var_slot(r, clang_Cursor_getArgument(f->root->cur, 0), true);
+    val *v = var_slot(r, clang_Cursor_getArgument(f->root->cur, 1), true);
+    bool ok = c && v;
+    if (ok) {
+        *c = vint(r->argc);
+        *v = (val){V_ARGV, 0, NULL};
+        ok = exec(r, loop) == F_NEXT;
+    }
+    val *out = ok ? var_slot(r, decl, false) : NULL;
+    *written = out && out->k == V_INT;
+    if (*written)
+        *value = out->i;
+    if (!ok && why)
+        say_stop(r, earlier, true, why);
+    argrun_free(r);
+    return ok;
 }

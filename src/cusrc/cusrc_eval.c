@@ -459,7 +459,31 @@ expr *x_value_at(fn_ctx *f, var_info *v, cnode *use)
         return arm_choice(f, v, ifs, before_reaches ? ifs : NULL);
     cnode *loop = f->device ? NULL : x_defining_loop(v, use, host_arm, f);
     static const x_loop_eval ev = {x_value_at, x_expr, x_assign_value};
-    return loop ? x_run_host_loop(f, v, loop, &ev) : NULL;
+    size_t mark = f->origin.len;
+    expr *e = loop ? x_run_host_loop(f, v, loop, &ev) : NULL;
+    /* main's own option loop (`while ((c = getopt(...)) != -1)`), run on
+     * --run-args: the value it leaves, or the one it had before. */
+    int64_t parsed;
+    bool written;
+    sbuf why;
+    sbuf_init(&why);
+    int ran = !e && loop ? x_run_main_options(f, loop, v->decl, &parsed, &written, &why) : -1;
+    if (ran >= 0) {
+        cnode *before = ran && !written ? x_reaching_def(v, loop, host_arm, f) : NULL;
+        e = !ran ? NULL : written ? expr_const(parsed) : before ? def_value(f, v, before) : NULL;
+        origin_reset(f, mark);
+        if (!ran && !f->origin.len) {
+            src_loc at = {0};
+            cn_loc(f->t, loop->cur, &at);
+            sbuf_addf(&f->origin,
+                      "depends on '%s', set by main's option loop (line %d), run on "
+                      "--run-args until %s",
+                      v->name, at.line, sbuf_str(&why));
+            free(at.file);
+        }
+    }
+    sbuf_free(&why);
+    return e;
 }
 
 /* A host local's value e: where part of it is unknown, the local stays a

@@ -514,6 +514,13 @@ const cnode *x_argv_before(const cnode *n, const cnode *call);
 bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const char *field,
                       const cnode *earlier, int64_t *value, bool *written, sbuf *why);
 
+/* Runs loop, a statement of main that calls getopt (its option loop), on
+ * --run-args: 1 where it ran to its end, with *written (and *value) where
+ * it assigned the local decl; 0 where it stopped (why says where); -1
+ * where loop is no option loop of main. */
+int x_run_main_options(fn_ctx *f, cnode *loop, CXCursor decl, int64_t *value, bool *written,
+                       sbuf *why);
+
 /* The integer fields of `this` a constructor's run reads and writes. */
 typedef struct x_arg_fields {
     bool (*get)(void *ctx, const char *field, int64_t *value);
