@@ -628,6 +628,15 @@ static void push_node(cnode ***arr, int *n, cnode *x)
 }
 
 /* The variable an lvalue expression names directly, or NULL. */
+static bool const_scalar(CXCursor decl)
+{
+    CXType t = clang_getCursorType(decl);
+    CXType c = clang_getCanonicalType(t);
+    return clang_isConstQualifiedType(t) && c.kind != CXType_Record &&
+           c.kind != CXType_Elaborated && c.kind != CXType_LValueReference &&
+           c.kind != CXType_RValueReference && c.kind != CXType_ConstantArray;
+}
+
 static var_info *target_var(fn_ctx *f, cnode *lhs)
 {
     lhs = cn_strip(lhs);
@@ -774,8 +783,11 @@ static void collect_uses(fn_ctx *f, cnode *n)
                 cnode *p = n->parent;
                 while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr))
                     p = p->parent;
+                /* A const scalar's address lends it for reading only:
+                 * writing a const object through a pointer is undefined
+                 * ([dcl.type.cv]), so `Acc a(d, &nrow)` keeps nrow. */
                 if (v && !(p && p->kind == CXCursor_InitListExpr) && !v->addr_taken &&
-                    !cn_lent_for_reading(n, !f->device))
+                    !cn_lent_for_reading(n, !f->device) && !const_scalar(v->decl))
                     v->addr_taken = true;
             }
         }
