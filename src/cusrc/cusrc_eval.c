@@ -1341,7 +1341,30 @@ const x_obj_eval x_obj_evaluator = {x_expr, x_bind_arg_nodes, x_unbind, host_arm
 
 /* ---- dim3 ---- */
 
-static expr *dim3_var(fn_ctx *f, var_info *v, int comp)
+/* A dim3 set more than once, read at use (`nthreads.x = 256; ...
+ * k<<<...>>>; nthreads.x = 32;`, a configuration reused for several
+ * launches): the component's assignment that reaches use, or the whole
+ * assignment that does where no component is set; NULL where none can be
+ * shown to. */
+static expr *dim3_reaching(fn_ctx *f, var_info *v, int comp, int count, cnode *use)
+{
+    static const char *const fields[] = {"x", "y", "z"};
+    if (!use || f->device || v->addr_taken || (count && v->n_assigns))
+        return NULL;
+    if (count) {
+        cnode *a = x_member_set_before(f, v, fields[comp], use);
+        return a ? x_rec(f, cn_assign_rhs(a)) : NULL;
+    }
+    cnode *d = x_reaching_def(v, use, host_arm, f);
+    if (!d)
+        return NULL;
+    if (d == v->decl_node)
+        return v->init ? dim3_rec(f, v->init, comp) : NULL;
+    return d->kind == CXCursor_BinaryOperator && d->n_kids == 2 ? dim3_rec(f, d->kids[1], comp)
+                                                                : NULL;
+}
+
+static expr *dim3_var(fn_ctx *f, var_info *v, int comp, cnode *use)
 {
     static const char *const fields[] = {"x", "y", "z"};
     char shown[160];
@@ -1354,6 +1377,9 @@ static expr *dim3_var(fn_ctx *f, var_info *v, int comp)
     cnode *ma = fn_member_assign(v, fields[comp], &count);
     int whole = (v->init ? 1 : 0) + v->n_assigns;
     if (v->addr_taken || count > 1 || (count == 1 && v->n_assigns) || whole > 1) {
+        expr *e = count > 1 || whole > 1 ? dim3_reaching(f, v, comp, count, use) : NULL;
+        if (e)
+            return e;
         note_origin(f, v, shown);
         return expr_named(shown);
     }
@@ -1440,7 +1466,7 @@ static expr *dim3_rec(fn_ctx *f, cnode *n, int comp)
                 break;
             }
             v->visiting++;
-            e = dim3_var(f, v, comp);
+            e = dim3_var(f, v, comp, n);
             v->visiting--;
         } else if (!(e = dim3_global(f, r, comp))) {
             char *name = cn_spelling(r);

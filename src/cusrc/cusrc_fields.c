@@ -79,12 +79,18 @@ cnode *x_member_set_at(fn_ctx *f, var_info *v, const char *field, cnode *use)
 {
     cnode *live[64];
     int n = 0;
+    /* A loop around v's declaration starts each trip with a new v: an
+     * assignment after use cannot reach it through that loop. */
+    const cnode *scope = f->root;
+    if (v->decl_node && v->decl_node->kind == CXCursor_VarDecl && v->decl_node->parent &&
+        v->decl_node->parent->parent && cn_inside(use, v->decl_node->parent->parent))
+        scope = v->decl_node->parent->parent;
     for (int i = 0; i < v->n_member_assigns; i++) {
         cnode *m = v->member_assigns[i];
         char *name = cn_spelling(cn_strip(m->kids[0])->cur);
         bool same = !strcmp(name, field);
         free(name);
-        if (!same || !x_may_reach(m, use, f->root, f->t->obj_eval->arm, f))
+        if (!same || !x_may_reach(m, use, scope, f->t->obj_eval->arm, f))
             continue;
         if (n == 64)
             return NULL;
