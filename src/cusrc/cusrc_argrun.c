@@ -1096,11 +1096,23 @@ bool x_run_arg_stmt(fn_ctx *f, cnode *stmt, CXCursor argc_parm, CXCursor argv_pa
     return fl == F_NEXT;
 }
 
+static bool reads_parm(const cnode *n, CXCursor parm)
+{
+    if (n->kind == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(n->cur), parm))
+        return true;
+    for (int i = 0; i < n->n_kids; i++)
+        if (reads_parm(n->kids[i], parm))
+            return true;
+    return false;
+}
+
 int x_run_main_options(fn_ctx *f, cnode *loop, CXCursor decl, int64_t *value, bool *written,
                        sbuf *why)
 {
-    if (!f->name || strcmp(f->name, "main") != 0 || !calls_getopt(loop, 0) ||
-        clang_Cursor_getNumArguments(f->root->cur) < 2)
+    if (!f->name || strcmp(f->name, "main") != 0 ||
+        clang_Cursor_getNumArguments(f->root->cur) < 2 ||
+        !(calls_getopt(loop, 0) || reads_parm(loop, clang_Cursor_getArgument(f->root->cur, 1))))
         return -1;
     const cnode *earlier = x_argv_before(f->root, loop);
     argrun *r = argrun_new(f, earlier);

@@ -461,8 +461,9 @@ expr *x_value_at(fn_ctx *f, var_info *v, cnode *use)
     static const x_loop_eval ev = {x_value_at, x_expr, x_assign_value};
     size_t mark = f->origin.len;
     expr *e = loop ? x_run_host_loop(f, v, loop, &ev) : NULL;
-    /* main's own option loop (`while ((c = getopt(...)) != -1)`), run on
-     * --run-args: the value it leaves, or the one it had before. */
+    /* main's own option loop (`while ((c = getopt(...)) != -1)`, a loop
+     * over argv), run on --run-args: the value it leaves, or the one it
+     * had before. */
     int64_t parsed;
     bool written;
     sbuf why;

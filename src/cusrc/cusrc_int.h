@@ -514,10 +514,11 @@ const cnode *x_argv_before(const cnode *n, const cnode *call);
 bool x_run_arg_parser(fn_ctx *f, cnode *call, CXCursor def, CXCursor decl, const char *field,
                       const cnode *earlier, int64_t *value, bool *written, sbuf *why);
 
-/* Runs loop, a statement of main that calls getopt (its option loop), on
- * --run-args: 1 where it ran to its end, with *written (and *value) where
- * it assigned the local decl; 0 where it stopped (why says where); -1
- * where loop is no option loop of main. */
+/* Runs loop, a statement of main that calls getopt or reads argv (its
+ * option loop: `for (i = 1; i < argc; i++) if (!strcmp(argv[i], "-n"))
+ * n = atoi(argv[++i]);`), on --run-args: 1 where it ran to its end, with *written (and *value)
+ * where it assigned the local decl; 0 where it stopped (why says where); -1 where loop is no option
+ * loop of main. */
 int x_run_main_options(fn_ctx *f, cnode *loop, CXCursor decl, int64_t *value, bool *written,
                        sbuf *why);
 
