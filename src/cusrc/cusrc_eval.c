@@ -1354,7 +1354,13 @@ static expr *dim3_reaching(fn_ctx *f, var_info *v, int comp, int count, cnode *u
         return NULL;
     if (count) {
         cnode *a = x_member_set_before(f, v, fields[comp], use);
-        return a ? x_rec(f, cn_assign_rhs(a)) : NULL;
+        if (a)
+            return x_rec(f, cn_assign_rhs(a));
+        /* Set only after use (`dim3 b(1, 1, 1); k<<<g, b>>>(); b.y = 4;`):
+         * the initializer's component, or 1 where there is none. */
+        if (!x_member_unset_at(f, v, fields[comp], use))
+            return NULL;
+        return v->init ? dim3_rec(f, v->init, comp) : expr_const(1);
     }
     cnode *d = x_reaching_def(v, use, host_arm, f);
     if (!d)
@@ -1377,10 +1383,12 @@ static expr *dim3_var(fn_ctx *f, var_info *v, int comp, cnode *use)
     int count = 0;
     cnode *ma = fn_member_assign(v, fields[comp], &count);
     int whole = (v->init ? 1 : 0) + v->n_assigns;
-    if (v->addr_taken || count > 1 || (count == 1 && v->n_assigns) || whole > 1) {
-        expr *e = count > 1 || whole > 1 ? dim3_reaching(f, v, comp, count, use) : NULL;
+    if (count || whole > 1) {
+        expr *e = dim3_reaching(f, v, comp, count, use);
         if (e)
             return e;
+    }
+    if (v->addr_taken || count > 1 || (count == 1 && v->n_assigns) || whole > 1) {
         note_origin(f, v, shown);
         return expr_named(shown);
     }

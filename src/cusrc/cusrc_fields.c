@@ -75,16 +75,37 @@ cnode *x_member_set_before(fn_ctx *f, var_info *v, const char *field, cnode *use
     return x_fields_escape(f, v) ? NULL : x_member_set_at(f, v, field, use);
 }
 
+/* A loop around v's declaration starts each trip with a new v: an
+ * assignment after use cannot reach it through that loop. */
+static const cnode *member_scope(const fn_ctx *f, const var_info *v, const cnode *use)
+{
+    if (v->decl_node && v->decl_node->kind == CXCursor_VarDecl && v->decl_node->parent &&
+        v->decl_node->parent->parent && cn_inside(use, v->decl_node->parent->parent))
+        return v->decl_node->parent->parent;
+    return f->root;
+}
+
+bool x_member_unset_at(fn_ctx *f, var_info *v, const char *field, cnode *use)
+{
+    if (x_fields_escape(f, v))
+        return false;
+    const cnode *scope = member_scope(f, v, use);
+    for (int i = 0; i < v->n_member_assigns; i++) {
+        cnode *m = v->member_assigns[i];
+        char *name = cn_spelling(cn_strip(m->kids[0])->cur);
+        bool same = !strcmp(name, field);
+        free(name);
+        if (same && x_may_reach(m, use, scope, f->t->obj_eval->arm, f))
+            return false;
+    }
+    return !x_field_changer(f->root, v, 0, cn_spelled_at(use->cur));
+}
+
 cnode *x_member_set_at(fn_ctx *f, var_info *v, const char *field, cnode *use)
 {
     cnode *live[64];
     int n = 0;
-    /* A loop around v's declaration starts each trip with a new v: an
-     * assignment after use cannot reach it through that loop. */
-    const cnode *scope = f->root;
-    if (v->decl_node && v->decl_node->kind == CXCursor_VarDecl && v->decl_node->parent &&
-        v->decl_node->parent->parent && cn_inside(use, v->decl_node->parent->parent))
-        scope = v->decl_node->parent->parent;
+    const cnode *scope = member_scope(f, v, use);
     for (int i = 0; i < v->n_member_assigns; i++) {
         cnode *m = v->member_assigns[i];
         char *name = cn_spelling(cn_strip(m->kids[0])->cur);

@@ -401,6 +401,9 @@ cnode *x_member_set_before(fn_ctx *f, var_info *v, const char *field, cnode *use
 /* The same where v's address is handed on: the caller has shown that
  * those it reaches do not write the field before use. */
 cnode *x_member_set_at(fn_ctx *f, var_info *v, const char *field, cnode *use);
+/* No assignment of v's field may reach use, and nothing else may change
+ * it before (v's initializer holds it there). */
+bool x_member_unset_at(fn_ctx *f, var_info *v, const char *field, cnode *use);
 expr *x_param_field(fn_ctx *f, var_info *v, const char *field, const cnode *use);
 /* `*p` for pointer parameter p, which the caller handed an integer local's
  * address (x_bind_fields) and this function only reads through: the

@@ -762,8 +762,12 @@ static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
             unfollowed(s, call, "recursive: not followed again");
             return;
         }
-    param_binding pb[16];
-    int n = x_bind_args(f, call, def, pb, 16);
+    /* Fortran-style drivers take a parameter per array and size (HeCBench's
+     * ddbp: 19): as many as a call across units binds. */
+    param_binding *pb = xcalloc(XCALL_MAX_ARGS, sizeof *pb);
+    int n = x_bind_args(f, call, def, pb, XCALL_MAX_ARGS);
+    if (n < 0)
+        unfollowed(s, call, "its parameters are more than gpulint binds, or not all named");
     obj_fields self = {0};
     bool method = clang_getCursorKind(fn) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(fn);
     bool known = method && x_call_object(f, call, &self);
@@ -780,6 +784,7 @@ static void expand_call(scan_state *s, fn_ctx *f, cnode *call)
         host_loops_free(&s->loops[s->depth]);
         x_unbind(pb, n);
     }
+    free(pb);
     obj_free(&self);
     free(key);
 }

@@ -4,7 +4,8 @@
 // set last before it; the loop around the declaration starts every trip
 // with new dim3s, so a later trip's settings never reach an earlier
 // launch. A component set under a condition gpulint cannot decide stays
-// unknown.
+// unknown. A dim3 its constructor sets keeps those components until a
+// later assignment (tb.y = 4 after the first launch).
 __global__ void fill(float *x, int n, float v)
 {
     int i = (blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x * blockDim.y +
@@ -32,5 +33,10 @@ int main(int argc, char **argv)
             nthreads.x = 64;
         fill<<<nblocks, nthreads>>>(x, e, 3.0f);
     }
+    dim3 tb(64, 1, 1), gb(e / 64, 1, 1);
+    fill<<<gb, tb>>>(x, e, 4.0f);
+    tb.y = 4;
+    gb.x = e / 256;
+    fill<<<gb, tb>>>(x, e, 5.0f);
     return 0;
 }
