@@ -101,81 +101,6 @@ bool x_is_per_lane(fn_ctx *f, const expr *e)
     return per_lane(f, e, 0, NULL);
 }
 
-static int node_line(fn_ctx *f, cnode *n)
-{
-    src_loc l = {0};
-    cn_loc(f->t, n->cur, &l);
-    free(l.file);
-    return l.line;
-}
-
-/* Host side: remember why a runtime symbol is not constant (first one wins:
- * it is the one the user most likely wants to hear about). */
-static void note_origin(fn_ctx *f, var_info *v, const char *shown)
-{
-    if (f->device || f->origin.len)
-        return;
-    if (v && v->is_param) {
-        CXCursor owner = clang_getCursorSemanticParent(v->decl);
-        char *on = cn_spelling(owner);
-        bool lambda = owner.kind == CXCursor_CXXMethod && !strcmp(on, "operator()");
-        sbuf_addf(&f->origin, "depends on '%s', a parameter of %s'%s'", shown,
-                  lambda ? "a lambda in " : "",
-                  lambda  ? f->name
-                  : on[0] ? on
-                          : f->name);
-        free(on);
-        return;
-    }
-    if (v) {
-        /* With the arguments given, a variable that is still not known is
-         * held back by the command line only where it reads argv itself
-         * (an argument past those given); else by what else it reads (a
-         * count of random data beside an argument, a loop's `pos = end;`). */
-        int from = f->t->run_args ? 6 : 0; /* x_refs_argv's last depth: argv itself */
-        bool argv = x_refs_argv(f, v->init, from);
-        for (int i = 0; !argv && i < v->n_assigns; i++)
-            argv = x_refs_argv(f, v->assigns[i], from);
-        for (int i = 0; !argv && i < v->n_member_assigns; i++)
-            argv = x_refs_argv(f, v->member_assigns[i], from);
-        bool again = v->n_assigns + (v->init ? 1 : 0) > 1;
-        if (argv && !(again && f->t->run_args)) {
-            sbuf_addf(&f->origin,
-                      "comes from the command line (variable '%s'; --run-args gives the program's "
-                      "arguments)",
-                      shown);
-            return;
-        }
-        cnode *ref = v->is_param ? NULL : x_ref_call_reaching(f, v, NULL, NULL);
-        if (ref && !x_parsed_why(f, v, NULL, shown, &f->origin)) {
-            char *callee = cn_ref_name(ref->cur);
-            sbuf_addf(&f->origin, "depends on '%s', handed at line %d to '%s', which may change it",
-                      shown, node_line(f, ref), callee);
-            free(callee);
-        }
-        if (ref)
-            return;
-        if (v->addr_taken) {
-            if (!x_parsed_why(f, v, NULL, shown, &f->origin))
-                sbuf_addf(&f->origin, "depends on '%s', whose address is passed elsewhere", shown);
-            return;
-        }
-        if (again) {
-            sbuf_addf(&f->origin, "depends on '%s', which is assigned more than once (line %d)",
-                      shown, node_line(f, v->assigns[0]));
-            return;
-        }
-        cnode *src = v->init ? v->init : v->n_assigns ? v->assigns[0] : v->decl_node;
-        if (src)
-            sbuf_addf(&f->origin, "depends on '%s', computed at run time (line %d)", shown,
-                      node_line(f, src));
-        else
-            sbuf_addf(&f->origin, "depends on '%s'", shown);
-        return;
-    }
-    sbuf_addf(&f->origin, "depends on '%s', which is not a compile-time constant", shown);
-}
-
 static expr *x_rec(fn_ctx *f, cnode *n);
 
 /* A file-scope variable's value where the file sets it once for all the
@@ -307,6 +232,32 @@ int x_bind_arg_nodes(fn_ctx *f, cnode *call, CXCursor def, cnode **args, int np,
         f->origin = saved;
     }
     return np;
+}
+
+bool x_named_function(const fn_ctx *f, cnode *n, CXCursor *fn)
+{
+    n = cn_strip_casts(n);
+    while (n && n->kind == CXCursor_UnaryOperator &&
+           clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf && n->n_kids == 1)
+        n = cn_strip_casts(n->kids[0]);
+    if (!n || n->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor r = clang_getCursorReferenced(n->cur);
+    if (r.kind == CXCursor_FunctionDecl) {
+        *fn = r;
+        return true;
+    }
+    if (r.kind != CXCursor_ParmDecl)
+        return false;
+    for (const bind_frame *fr = f ? f->bindings : NULL; fr; fr = fr->up)
+        for (int i = 0; i < fr->n; i++)
+            if (clang_equalCursors(fr->b[i].parm, r)) {
+                if (fr->b[i].fn.kind != CXCursor_FunctionDecl)
+                    return false;
+                *fn = fr->b[i].fn;
+                return true;
+            }
+    return false;
 }
 
 void x_unbind(param_binding *b, int n)
@@ -506,7 +457,7 @@ static expr *host_value(fn_ctx *f, var_info *v, expr *e, size_t mark, const cnod
     }
     expr_free(s);
     origin_reset(f, mark);
-    note_origin(f, v, v->name);
+    x_note_origin(f, v, v->name);
     return expr_named(v->name);
 }
 
@@ -535,7 +486,7 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         expr *parsed = x_parsed_value(f, v, use);
         if (parsed)
             return host_value(f, v, parsed, f->origin.len, v->parsed_by);
-        note_origin(f, v, v->name);
+        x_note_origin(f, v, v->name);
         return expr_named(v->name);
     }
     if (v->n_assigns > 0) {
@@ -567,7 +518,7 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         expr *attr = v->addr_taken && !v->n_assigns ? x_device_attribute(f, v) : NULL;
         if (attr)
             return attr;
-        note_origin(f, v, v->name);
+        x_note_origin(f, v, v->name);
         return expr_named(v->name);
     }
     if (v->addr_taken)
@@ -621,11 +572,11 @@ static void field_origin(fn_ctx *f, cnode *n, const char *path)
     if (c) {
         char *callee = cn_ref_name(c->cur);
         sbuf_addf(&f->origin, "handed at line %d to '%s', which may change it",
-                  node_line(f, (cnode *)c), callee);
+                  x_node_line(f, (cnode *)c), callee);
         free(callee);
     } else if (v && v->n_assigns) {
         sbuf_addf(&f->origin, "a field of a struct assigned as a whole at line %d",
-                  node_line(f, v->assigns[0]));
+                  x_node_line(f, v->assigns[0]));
     } else if (v && !v->is_param && x_fields_escape(f, v)) {
         sbuf_addf(&f->origin, "a field of a struct that may be written through a pointer or "
                               "reference to it");
@@ -634,7 +585,7 @@ static void field_origin(fn_ctx *f, cnode *n, const char *path)
     } else if (a && from < to) {
         sbuf_addf(&f->origin,
                   "a field set at line %d, which does not run every time before this use",
-                  node_line(f, a));
+                  x_node_line(f, a));
     } else {
         sbuf_add(&f->origin, "a field gpulint finds no constant value for");
     }
@@ -966,7 +917,7 @@ static expr *param_entry(fn_ctx *f, CXCursor parm, var_info *v, const char *name
     if (v && v->n_assigns && f->device)
         return local_var(f, v, use);
     if (!f->device)
-        note_origin(f, v, name);
+        x_note_origin(f, v, name);
     return expr_named(name);
 }
 
@@ -984,7 +935,7 @@ static expr *reassigned_param(fn_ctx *f, var_info *v, cnode *use)
         return host_value(f, v, e, mark, x_reaching_def(v, use, host_arm, f));
     if (!f->origin.len)
         sbuf_addf(&f->origin, "depends on '%s', a parameter of '%s' assigned in it (line %d)",
-                  v->name, f->name, node_line(f, v->assigns[0]));
+                  v->name, f->name, x_node_line(f, v->assigns[0]));
     return expr_named(v->name);
 }
 
@@ -1031,7 +982,7 @@ static expr *x_declref(fn_ctx *f, cnode *n)
                           "a global's initializer, or one assignment at the top of main before "
                           "main calls anything)",
                           name);
-            note_origin(f, NULL, name);
+            x_note_origin(f, NULL, name);
             e = expr_named(name);
         }
         break;
@@ -1377,7 +1328,7 @@ static expr *dim3_var(fn_ctx *f, var_info *v, int comp, cnode *use)
     char shown[160];
     snprintf(shown, sizeof shown, "%s.%s", v->name, fields[comp]);
     if (v->is_param) {
-        note_origin(f, v, shown);
+        x_note_origin(f, v, shown);
         return expr_named(shown);
     }
     int count = 0;
@@ -1389,7 +1340,7 @@ static expr *dim3_var(fn_ctx *f, var_info *v, int comp, cnode *use)
             return e;
     }
     if (v->addr_taken || count > 1 || (count == 1 && v->n_assigns) || whole > 1) {
-        note_origin(f, v, shown);
+        x_note_origin(f, v, shown);
         return expr_named(shown);
     }
     if (count == 1)
@@ -1504,7 +1455,7 @@ static expr *dim3_rec(fn_ctx *f, cnode *n, int comp)
                 static const char *const fields[] = {"x", "y", "z"};
                 char shown[200];
                 snprintf(shown, sizeof shown, "%s.%s.%s", v->name, field, fields[comp]);
-                note_origin(f, v, shown);
+                x_note_origin(f, v, shown);
                 e = expr_named(shown);
             }
         } else {

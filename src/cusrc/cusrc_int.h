@@ -381,6 +381,10 @@ expr *x_expr(fn_ctx *f, cnode *n);
 /* Component 0..2 of a dim3-valued expression. */
 expr *x_dim3(fn_ctx *f, cnode *n, int comp);
 bool x_is_per_lane(fn_ctx *f, const expr *e);
+/* cusrc_origin.c: the line of n; f->origin's sentence for why v (shown
+ * as shown; NULL: not a variable) is not constant, where none is yet. */
+int x_node_line(fn_ctx *f, cnode *n);
+void x_note_origin(fn_ctx *f, var_info *v, const char *shown);
 /* Binds the parameters of def to the arguments of call (translated in f);
  * returns how many, -1 when there are more than max. Free with x_unbind. */
 /* The same for arguments already found (a constructor's: libclang lists

@@ -12,32 +12,6 @@
 #include "cusrc/cusrc_int.h"
 #include "cusrc/cusrc_scan.h"
 
-bool x_named_function(const fn_ctx *f, cnode *n, CXCursor *fn)
-{
-    n = cn_strip_casts(n);
-    while (n && n->kind == CXCursor_UnaryOperator &&
-           clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf && n->n_kids == 1)
-        n = cn_strip_casts(n->kids[0]);
-    if (!n || n->kind != CXCursor_DeclRefExpr)
-        return false;
-    CXCursor r = clang_getCursorReferenced(n->cur);
-    if (r.kind == CXCursor_FunctionDecl) {
-        *fn = r;
-        return true;
-    }
-    if (r.kind != CXCursor_ParmDecl)
-        return false;
-    for (const bind_frame *fr = f ? f->bindings : NULL; fr; fr = fr->up)
-        for (int i = 0; i < fr->n; i++)
-            if (clang_equalCursors(fr->b[i].parm, r)) {
-                if (fr->b[i].fn.kind != CXCursor_FunctionDecl)
-                    return false;
-                *fn = fr->b[i].fn;
-                return true;
-            }
-    return false;
-}
-
 /* The kernel a callee expression names (x_named_function: the
  * declaration, or a parameter the caller bound to a kernel, `template
  * <typename K> void run(K k) { k<<<...>>>(); }` as tiny-cuda-nn's
