@@ -99,7 +99,9 @@ def report(item, extra=()):
     name, p = item
     env = dict(os.environ, GPULINT_NO_DEVICE="1", NO_COLOR="1", LC_ALL="C",
                GPULINT_MODELS=os.path.join(SRC_ROOT, "models"))
-    srcs = [s for s in p["sources"] if s.endswith(".cu")]
+    # Host files the build compiles with nvcc too (bwt's main.cpp): main's
+    # sizes are there.
+    srcs = [s for s in p["sources"] if s.endswith((".cu", ".cpp", ".cc", ".cxx"))]
     argv = [GPULINT, *srcs, "--gpu", "h200", "--format", "json", "-j", "1", "--timeout", "900",
             *extra, "--run-args", " ".join(p["args"]), "--",
             *nvcc_args(p["cflags"], os.path.join(DATA, "src", name))]

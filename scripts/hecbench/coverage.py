@@ -10,13 +10,13 @@ usage: coverage.py HECBENCH GPULINT [--jobs N] [--only NAME,NAME] [--keep DIR]
 
 HECBENCH is a checkout of zjin-lcf/HeCBench, or a bare clone of it (read
 at HEAD); tests/data/hecbench/README.md names the commit the truth set was
-copied from. Each program is run as
-tests/hecbench_truth.py runs the truth set's: its Makefile's `nvcc -c`
-sources and the flags that change device code (`make -n`, ARCH=sm_90), the
-arguments of its `run` target as --run-args, --gpu h200. Per kernel the
-ptxas log lists: a predicted time, the reason gpulint gives for none, or
-no launch found. Prints the counts, then the programs behind each reason;
---keep DIR keeps each program's JSON report and stderr there.
+copied from. Each program is run as tests/hecbench_truth.py runs the
+truth set's: the files its Makefile compiles with nvcc and the flags that
+change device code (`make -n`, ARCH=sm_90), the arguments of its `run`
+target as --run-args, --gpu h200. Per kernel the ptxas log lists: a
+predicted time, the reason gpulint gives for none, or no launch found.
+Prints the counts, then the programs behind each reason; --keep DIR
+keeps each program's JSON report and stderr there.
 """
 
 import collections
@@ -45,15 +45,24 @@ def make_lines(where, *targets):
     return r.stdout.splitlines()
 
 
+SOURCES = (".cu", ".cpp", ".cc", ".cxx")
+
+
 def build_of(where):
-    """(sources, flags, run arguments) from the program's Makefile."""
+    """(sources, flags, run arguments) from the program's Makefile: the
+    files its nvcc lines compile (each with -c or -dc, or all in one line
+    that also links) and the flags of the first of them."""
     srcs, flags = [], ""
     for line in make_lines(where):
-        m = re.search(r"\s-c\s+(\S+\.cu)\b", line)
-        if m and line.split()[0].endswith("nvcc"):
-            srcs.append(m.group(1))
-            flags = flags or " ".join(t for t in line.split()[1:]
-                                      if not t.endswith((".cu", ".o")))
+        toks = line.split()
+        if not toks or not toks[0].endswith("nvcc"):
+            continue
+        after_o = {i + 1 for i, t in enumerate(toks) if t == "-o"}
+        files = [t for i, t in enumerate(toks) if i not in after_o and t.endswith(SOURCES)]
+        srcs += [f for f in files if f not in srcs]
+        if files and not flags:
+            flags = " ".join(t for i, t in enumerate(toks[1:], 1)
+                             if i not in after_o and t != "-o" and not t.endswith(SOURCES + (".o",)))
     args = []
     for line in make_lines(where, "run"):
         m = re.search(r"\./(\S+)\s*(.*)$", line)
@@ -87,7 +96,7 @@ def run(name, hecbench, gpulint, keep, scratch):
         subprocess.run(["tar", "-x", "--strip-components=2", "-C", where], input=tar, check=True)
     srcs, flags, args = build_of(where)
     if not srcs:
-        return name, None, "no nvcc -c line in its Makefile"
+        return name, None, "no nvcc line compiles a source in its Makefile"
     env = dict(os.environ, GPULINT_NO_DEVICE="1", NO_COLOR="1", LC_ALL="C",
                GPULINT_MODELS=os.path.join(ROOT, "models"))
     argv = [gpulint, *srcs, "--gpu", "h200", "--format", "json", "-j", "1", "--timeout", "600",

@@ -55,36 +55,110 @@ static char *arg_origin(scan_state *s, fn_ctx *f, cnode *call, int i, const char
     return sbuf_take(&b);
 }
 
-void xcall_collect(scan_state *s, fn_ctx *f, cnode *call, const expr *reach)
+/* A loop around the call, in one of the functions along the path (level),
+ * whose constant values an argument reads: the call is handed on once per
+ * value, as sweep_launches splits a launch (a range-for over sizes in main
+ * calling the kernels' file with each). */
+#define XSWEEP_LOOPS 2
+#define XSWEEP_MAX 64 /* calls handed on for one call site at most */
+typedef struct xsweep {
+    int level, loop, n;
+    int64_t vals[XSWEEP_MAX];
+    src_loc at;
+} xsweep;
+
+typedef struct xcall_site {
+    scan_state *s;
+    fn_ctx *f;
+    cnode *call;
+    const expr *reach;
+    param_binding *pb;
+    int n;
+    host_loops *levels[SCAN_MAX_DEPTH + 1];
+    xsweep sw[XSWEEP_LOOPS];
+    int n_sw;
+} xcall_site;
+
+static bool arg_reads(const param_binding *pb, int n, const char *name)
 {
+    for (int i = 0; i < n; i++)
+        if (pb[i].value && expr_uses_name(pb[i].value, name))
+            return true;
+    return false;
+}
+
+static void find_sweeps(xcall_site *c)
+{
+    int total = 1;
+    for (int i = 0; i <= c->s->depth && c->n_sw < XSWEEP_LOOPS; i++) {
+        const host_loops *h = c->levels[i];
+        for (int j = 0; j < h->n && c->n_sw < XSWEEP_LOOPS; j++) {
+            const host_loop *lp = &h->v[j];
+            if (!lp->walkable || !lp->var || !arg_reads(c->pb, c->n, lp->var))
+                continue;
+            xsweep *w = &c->sw[c->n_sw];
+            w->n = host_loop_values(lp, w->vals, XSWEEP_MAX);
+            if (w->n <= 0 || total * w->n > XSWEEP_MAX)
+                continue;
+            total *= w->n;
+            w->level = i;
+            w->loop = j;
+            memset(&w->at, 0, sizeof w->at);
+            cn_loc(c->s->t, lp->loop->cur, &w->at);
+            c->n_sw++;
+        }
+    }
+}
+
+static bool swept(const xcall_site *c, int level, int loop)
+{
+    for (int k = 0; k < c->n_sw; k++)
+        if (c->sw[k].level == level && c->sw[k].loop == loop)
+            return true;
+    return false;
+}
+
+static void emit_xcall(xcall_site *c, const expr_env *env)
+{
+    scan_state *s = c->s;
     cusrc_xcalls *out = s->t->collect_calls;
-    CXCursor fn = clang_getCursorReferenced(call->cur);
-    if (!out || clang_Cursor_isNull(fn) || !external_host_fn(s, fn))
-        return;
-    if (reach && reach->kind == EX_CONST && reach->value == 0)
-        return; /* never runs with these values */
-    param_binding pb[XCALL_MAX_ARGS];
-    int n = x_bind_args(f, call, fn, pb, XCALL_MAX_ARGS);
-    if (n < 0)
-        return;
+    expr *reach = NULL;
+    if (c->reach) {
+        expr *b = expr_bind(c->reach, env);
+        reach = expr_simplify(b);
+        expr_free(b);
+        if (reach->kind == EX_CONST && reach->value == 0) {
+            expr_free(reach);
+            return; /* not with this value */
+        }
+    }
+    CXCursor fn = clang_getCursorReferenced(c->call->cur);
     GROW(out->v, out->n, out->cap);
     cusrc_xcall *x = &out->v[out->n++];
     memset(x, 0, sizeof *x);
     x->usr = cx_str(clang_getCursorUSR(fn));
     x->callee = cn_spelling(fn);
-    cn_loc(s->t, call->cur, &x->loc);
-    x->n_args = n;
-    x->args = xcalloc((size_t)n + 1, sizeof *x->args);
+    cn_loc(s->t, c->call->cur, &x->loc);
+    x->n_args = c->n;
+    x->args = xcalloc((size_t)c->n + 1, sizeof *x->args);
     folded_list folded = {0};
-    for (int i = 0; i < n; i++) {
-        expr *v = expr_simplify(pb[i].value);
+    for (int k = 0; k < c->n_sw; k++) {
+        const host_loop *lp = &c->levels[c->sw[k].level]->v[c->sw[k].loop];
+        cusrc_size_from from = {lp->var, env->values[expr_env_find(env, lp->var)],
+                                (char *)s->names[c->sw[k].level], c->sw[k].at};
+        folded_add(&folded, &from);
+    }
+    param_binding *pb = c->pb;
+    for (int i = 0; i < c->n; i++) {
+        expr *b = expr_bind(pb[i].value, env), *v = expr_simplify(b);
+        expr_free(b);
         if (v->kind == EX_CONST) {
             x->args[i].known = true;
             x->args[i].value = v->value;
             for (int k = 0; k < pb[i].folded.n; k++)
                 folded_add(&folded, &pb[i].folded.v[k]);
         } else {
-            x->args[i].why = arg_origin(s, f, call, i, pb[i].origin);
+            x->args[i].why = arg_origin(s, c->f, c->call, i, pb[i].origin);
         }
         expr_free(v);
         if (pb[i].n_fields) {
@@ -97,7 +171,6 @@ void xcall_collect(scan_state *s, fn_ctx *f, cnode *call, const expr *reach)
                 folded_add(&folded, &pb[i].folded.v[k]);
         }
     }
-    x_unbind(pb, n);
     x->folded = folded.v;
     x->n_folded = folded.n;
     /* Followed from another unit's call: that unit's path first. */
@@ -114,19 +187,61 @@ void xcall_collect(scan_state *s, fn_ctx *f, cnode *call, const expr *reach)
     }
     for (int i = 0; i <= s->depth; i++) {
         x->fn[pre + i] = xstrdup(s->names[i] ? s->names[i] : "?");
-        host_loops here, *h = &here;
-        if (i < s->depth)
-            h = &s->loops[i];
-        else
-            host_loops_of(f, call, &here);
-        expr *r = host_loops_runs(h, reach);
+        /* A swept loop's trips are the calls handed on, one per value. */
+        host_loops rest = *c->levels[i];
+        rest.n = 0;
+        for (int j = 0; j < c->levels[i]->n; j++)
+            if (!swept(c, i, j))
+                rest.v[rest.n++] = c->levels[i]->v[j];
+        expr *r = host_loops_runs(&rest, reach);
         x->runs[pre + i] = runs_of(r);
         if (x->runs[pre + i] < 0)
-            x->why[pre + i] = xstrdup(h->why ? h->why : "a count gpulint cannot compute");
+            x->why[pre + i] = xstrdup(rest.why ? rest.why : "a count gpulint cannot compute");
         expr_free(r);
-        if (i == s->depth)
-            host_loops_free(&here);
     }
+    expr_free(reach);
+}
+
+static void emit_values(xcall_site *c, int k, expr_env *env)
+{
+    if (k == c->n_sw) {
+        emit_xcall(c, env);
+        return;
+    }
+    const char *var = c->levels[c->sw[k].level]->v[c->sw[k].loop].var;
+    for (int i = 0; i < c->sw[k].n; i++) {
+        expr_env_set(env, var, c->sw[k].vals[i]);
+        emit_values(c, k + 1, env);
+    }
+    expr_env_unset(env, var);
+}
+
+void xcall_collect(scan_state *s, fn_ctx *f, cnode *call, const expr *reach)
+{
+    cusrc_xcalls *out = s->t->collect_calls;
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    if (!out || clang_Cursor_isNull(fn) || !external_host_fn(s, fn))
+        return;
+    if (reach && reach->kind == EX_CONST && reach->value == 0)
+        return; /* never runs with these values */
+    param_binding pb[XCALL_MAX_ARGS];
+    int n = x_bind_args(f, call, fn, pb, XCALL_MAX_ARGS);
+    if (n < 0)
+        return;
+    host_loops here;
+    host_loops_of(f, call, &here);
+    xcall_site c = {s, f, call, reach, pb, n, {0}, {{0}}, 0};
+    for (int i = 0; i < s->depth; i++)
+        c.levels[i] = &s->loops[i];
+    c.levels[s->depth] = &here;
+    find_sweeps(&c);
+    expr_env env;
+    expr_env_init(&env);
+    emit_values(&c, 0, &env);
+    for (int k = 0; k < c.n_sw; k++)
+        free(c.sw[k].at.file);
+    host_loops_free(&here);
+    x_unbind(pb, n);
 }
 
 int xcall_bind(const cusrc_xcall *x, CXCursor def, param_binding *pb, int max)

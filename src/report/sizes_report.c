@@ -167,35 +167,47 @@ void sizes_text(sbuf *out, const json_t *sizes)
     sbuf_add(out, "\nsizes (what the launches' sizes and counts are computed from)\n");
     if (json_array_size(found)) {
         sbuf_add(out, "  followed to their values:");
-        size_t n = json_array_size(found), shown = 0;
+        size_t n = json_array_size(found), shown = 0, done = 0;
+        bool *used = xcalloc(n + 1, sizeof *used);
         for (size_t i = 0; i < n; shown++) {
             if (shown == FOUND_SHOWN) {
-                sbuf_addf(out, ", and %zu more", n - i);
+                sbuf_addf(out, ", and %zu more", n - done);
                 break;
             }
             const json_t *sf = json_array_get(found, i);
             sbuf_addf(out, "%s %s = %lld", shown ? "," : "",
                       json_string_value(json_object_get(sf, "name")),
                       (long long)json_integer_value(json_object_get(sf, "value")));
-            /* A loop's counter, one value per launch: "n = 1024, 4096 (...)". */
-            size_t j = i + 1;
-            for (; j < n && same_place(sf, json_array_get(found, j)); j++)
+            used[i] = true;
+            done++;
+            /* A loop's counter, one value per launch: "n = 1024, 4096 (...)",
+             * its values together where launches of two loops interleave. */
+            for (size_t j = i + 1; j < n; j++) {
+                const json_t *sj = json_array_get(found, j);
+                if (used[j] || !same_place(sf, sj))
+                    continue;
                 sbuf_addf(out, ", %lld",
-                          (long long)json_integer_value(
-                              json_object_get(json_array_get(found, j), "value")));
+                          (long long)json_integer_value(json_object_get(sj, "value")));
+                used[j] = true;
+                done++;
+            }
+            size_t next = i + 1;
+            while (next < n && used[next])
+                next++;
             const char *model = json_string_value(json_object_get(sf, "model"));
             if (model) { /* the device's fields, their model said once */
-                const json_t *next = j < n ? json_array_get(found, j) : NULL;
-                if (!next || !same_text(sf, next, "model"))
+                const json_t *after = next < n ? json_array_get(found, next) : NULL;
+                if (!after || !same_text(sf, after, "model"))
                     sbuf_addf(out, " (the model of %s)", model);
-                i = j;
+                i = next;
                 continue;
             }
             sbuf_addf(out, " (%s, %s:%lld)", json_string_value(json_object_get(sf, "function")),
                       base_name(json_string_value(json_object_get(sf, "file"))),
                       (long long)json_integer_value(json_object_get(sf, "line")));
-            i = j;
+            i = next;
         }
+        free(used);
         sbuf_addc(out, '\n');
     }
     if (!json_array_size(unknown))
