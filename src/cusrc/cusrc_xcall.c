@@ -204,7 +204,7 @@ static void emit_xcall(xcall_site *c, const expr_env *env)
 
 static void emit_values(xcall_site *c, int k, expr_env *env)
 {
-    if (k == c->n_sw) {
+    if (k >= c->n_sw || k >= XSWEEP_LOOPS) {
         emit_xcall(c, env);
         return;
     }
