@@ -37,6 +37,8 @@ static expr *GLOBAL(int d, int64_t block)
     return B(OP_ADD, B(OP_MUL, S(bid[d]), C(block)), S(tid[d]));
 }
 
+static void refused(expr *e, const int64_t g[3], const int64_t b[3]);
+
 /* Every thread, one by one: the truth. */
 static int64_t brute(const expr *e, const int64_t g[3], const int64_t b[3])
 {
@@ -111,6 +113,97 @@ static void test_cond_values(void **state)
     agrees(expr_cond(c, B(OP_MUL, GLOBAL(0, 8), C(3)), GLOBAL(1, 4)), g, b);
 }
 
+/* The front end's trip count of `for (i = g; i < n; i += s)`:
+ * max(0, (n - g + s - 1) / s). */
+static expr *TRIPS(int d, int64_t block, int64_t n, int64_t s)
+{
+    expr *span = B(OP_SUB, C(n), GLOBAL(d, block));
+    return B(OP_MAX, C(0), B(OP_DIV, B(OP_SUB, B(OP_ADD, span, C(s)), C(1)), C(s)));
+}
+
+/* Grid-stride trip counts in closed form, against every thread: bounds
+ * below, inside and past the launch, strides equal to the launch or not,
+ * blocks of one thread, a constant factor and a sum of two loops. */
+static void test_stride_trips(void **state)
+{
+    (void)state;
+    const int64_t ns[] = {-3, 0, 1, 5, 63, 64, 65, 100, 191, 192, 193, 1000};
+    const int64_t blocks[] = {1, 7, 32};
+    for (size_t bi = 0; bi < sizeof blocks / sizeof *blocks; bi++) {
+        const int64_t g[3] = {6, 1, 1}, b[3] = {blocks[bi], 1, 1};
+        const int64_t p = g[0] * b[0];
+        const int64_t strides[] = {p, 1, 5, 2 * p + 1};
+        for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++)
+            for (size_t si = 0; si < sizeof strides / sizeof *strides; si++)
+                agrees(B(OP_MUL, TRIPS(0, b[0], ns[ni], strides[si]), C(3)), g, b);
+        agrees(B(OP_ADD, TRIPS(0, b[0], 100, p), B(OP_MUL, C(2), TRIPS(0, b[0], 37, p))), g, b);
+    }
+    /* With y as a second factor: 2-D launches keep the product. */
+    const int64_t g2[3] = {5, 3, 1}, b2[3] = {8, 4, 1};
+    agrees(B(OP_MUL, TRIPS(0, 8, 97, 40), IND(B(OP_LT, GLOBAL(1, 4), C(10)))), g2, b2);
+}
+
+/* sum(i = g + k0; i < n; i += P: body) over the threads of a launch of P. */
+static expr *LOOP(int64_t block, int64_t k0, int64_t n, int64_t p, expr *body)
+{
+    return expr_loop_sum("i", B(OP_ADD, GLOBAL(0, block), C(k0)), B(OP_LT, expr_named("i"), C(n)),
+                         B(OP_ADD, expr_named("i"), C(p)), body);
+}
+
+/* A grid-stride loop's work: a body the same in every pass, one that
+ * cancels to a constant (8 * (i / 64) + 8 - 8 * (i / 64)), and one that
+ * changes with the counter. */
+static void test_stride_loops(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {4, 1, 1}, b[3] = {16, 1, 1}, p = 64;
+    const int64_t ns[] = {0, 10, 64, 65, 200};
+    for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++) {
+        agrees(LOOP(16, 0, ns[ni], p, C(6)), g, b);
+        expr *q = B(OP_DIV, expr_named("i"), C(64));
+        expr *cancel = B(OP_SUB, B(OP_ADD, B(OP_MUL, q, C(8)), C(8)),
+                         B(OP_MUL, B(OP_DIV, expr_named("i"), C(64)), C(8)));
+        agrees(LOOP(16, 3, ns[ni], p, B(OP_MIN, C(1), cancel)), g, b);
+        agrees(LOOP(16, 0, ns[ni], p, B(OP_MOD, expr_named("i"), C(7))), g, b);
+    }
+}
+
+/* resize's launch: 29184 blocks of 256 threads, 4194304 elements. Every
+ * element is one thread's one pass, so the sums are the element count
+ * times the work of a pass; without the closed form the walk's budget
+ * (4M threads) is exceeded. */
+static void test_stride_large(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {29184, 1, 1}, b[3] = {256, 1, 1}, p = 29184 * 256, n = 4194304;
+    int64_t got = -1;
+    expr *e = B(OP_MUL, TRIPS(0, 256, n, p), C(16));
+    assert_true(gridsum_separable(e, g, b, &got));
+    assert_int_equal(got, 16 * n);
+    expr_free(e);
+    e = LOOP(256, 0, n, p, C(6));
+    assert_true(gridsum_separable(e, g, b, &got));
+    assert_int_equal(got, 6 * n);
+    expr_free(e);
+    /* The body resize's loop leaves, 2 * min(1, 8 * (i / 65536) + 8 -
+     * 8 * (i / 65536)): 2 whatever i is. */
+    expr *q = B(OP_DIV, expr_named("i"), C(65536));
+    expr *cancel = B(OP_SUB, B(OP_ADD, B(OP_MUL, q, C(8)), C(8)),
+                     B(OP_MUL, B(OP_DIV, expr_named("i"), C(65536)), C(8)));
+    e = LOOP(256, 0, n, p, B(OP_MUL, C(2), B(OP_MIN, C(1), cancel)));
+    assert_true(gridsum_separable(e, g, b, &got));
+    assert_int_equal(got, 2 * n);
+    expr_free(e);
+    /* Half the launch's stride: threads below n - p / 2 make two passes. */
+    e = TRIPS(0, 256, n, p / 2);
+    assert_true(gridsum_separable(e, g, b, &got));
+    assert_int_equal(got, n + (n - p / 2));
+    expr_free(e);
+    /* A loop stepping by half the launch: threads share elements, so the
+     * work is not the body over [0, n); no closed form, past the budget. */
+    refused(LOOP(256, 0, n, p / 2, C(6)), g, b);
+}
+
 static void refused(expr *e, const int64_t g[3], const int64_t b[3])
 {
     int64_t got = 12345;
@@ -144,7 +237,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bounds_check), cmocka_unit_test(test_wide_blocks),
         cmocka_unit_test(test_halo_arms),    cmocka_unit_test(test_cond_values),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_refusals),     cmocka_unit_test(test_stride_trips),
+        cmocka_unit_test(test_stride_loops), cmocka_unit_test(test_stride_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -191,3 +191,43 @@ bool exprpoly_const_difference(const expr *a, const expr *b, int64_t *d)
         *d = c;
     return ok;
 }
+
+/* Bottom-up, so that an inner sum that cancels (8 * q + 8 - 8 * q inside a
+ * min) becomes a constant the outer nodes can fold. */
+static expr *fold_sums(const expr *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_BINARY && (e->op == OP_ADD || e->op == OP_SUB)) {
+        expr zero = {.kind = EX_CONST, .value = 0};
+        int64_t v;
+        if (exprpoly_const_difference(e, &zero, &v))
+            return expr_const(v);
+    }
+    if (e->kind == EX_CONST || e->kind == EX_SYM || e->kind == EX_UNKNOWN)
+        return expr_clone(e);
+    expr *a = fold_sums(e->a), *b = fold_sums(e->b), *c = fold_sums(e->c), *d = fold_sums(e->d);
+    expr *n;
+    switch (e->kind) {
+    case EX_UNARY:
+        n = expr_unary(e->op, a);
+        break;
+    case EX_BINARY:
+        n = expr_binary(e->op, a, b);
+        break;
+    case EX_COND:
+        n = expr_cond(a, b, c);
+        break;
+    default: /* EX_SUM */
+        n = expr_loop_sum(e->name, a, b, c, d);
+        break;
+    }
+    expr *s = expr_simplify(n);
+    expr_free(n);
+    return s;
+}
+
+expr *exprpoly_fold(const expr *e)
+{
+    return fold_sums(e);
+}

@@ -18,4 +18,10 @@
  * bits). */
 bool exprpoly_const_difference(const expr *a, const expr *b, int64_t *d);
 
+/* A copy of e where every sum whose polynomial is a constant is that
+ * constant, then folded: `min(1, 8 * (i / 64) + 8 - 8 * (i / 64))` is 1,
+ * whatever i is. For counts summed over a counter's values, where a term
+ * that cancels would otherwise make every value be evaluated. */
+expr *exprpoly_fold(const expr *e);
+
 #endif
