@@ -545,7 +545,9 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
     }
     if (v->uniform == 1)
         return expr_named(v->name);
-    return unknownf("'%s' is reassigned and differs between threads", v->name);
+    static const x_induct_eval ev = {x_expr, x_is_per_lane};
+    expr *moved = x_advanced_local(f, v, use, &ev);
+    return moved ? moved : unknownf("'%s' is reassigned and differs between threads", v->name);
 }
 
 /* Why a struct field the host reads has no value, as specific as the

@@ -479,6 +479,22 @@ cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 /* Evaluates n into v (e, known, value, text, why); role names it in why. */
 void x_value(fn_ctx *f, cnode *n, const char *role, cusrc_value *v);
 void x_value_dim3(fn_ctx *f, cnode *n, const char *role, cusrc_dim3 *d);
+/* ---- cusrc_induct.c ---- */
+/* How far one move a (`+= by`, by taken) has advanced a value at use:
+ * once where a runs once before use, passes * by in a loop that moves it
+ * each pass; NULL where gpulint cannot say. local_decl: the declaration
+ * of the local moved, NULL for a parameter; by_varies: by differs
+ * between lanes, which only a move made once may. */
+expr *x_loop_move(fn_ctx *f, cnode *a, cnode *use, expr *by, const cnode *local_decl,
+                  bool by_varies);
+typedef struct x_induct_eval {
+    expr *(*value_of)(fn_ctx *f, cnode *n);     /* x_expr */
+    bool (*per_lane)(fn_ctx *f, const expr *e); /* x_is_per_lane */
+} x_induct_eval;
+/* A kernel's local that differs between lanes and is only moved by steps
+ * the same in every lane (`idx += plane` in a loop): its start plus the
+ * moves made at use; NULL where one of them cannot be placed. */
+expr *x_advanced_local(fn_ctx *f, var_info *v, cnode *use, const x_induct_eval *ev);
 /* ---- cusrc_hostrun.c ---- */
 /* v's value after loop, where the loop only assigns locals whose values
  * before it are known: run as the program runs it. NULL otherwise (with

@@ -306,72 +306,20 @@ static bool member_of_param(walker *w, cnode *n, lref *r)
     return true;
 }
 
-static bool in_loop(const cnode *n, const cnode *root)
-{
-    for (const cnode *p = n->parent; p && p != root; p = p->parent)
-        if (p->kind == CXCursor_ForStmt || p->kind == CXCursor_WhileStmt ||
-            p->kind == CXCursor_DoStmt || p->kind == CXCursor_CXXForRangeStmt)
-            return true;
-    return false;
-}
-
-/* How far one `p += by` moves a pointer at use, in elements of es bytes;
- * NULL where gpulint cannot say. At the kernel body's top level before use
- * it moves it once (an initial offset, `A += blockIdx.y * BM * K`), and
- * so in a block outside loops that holds use; as a
- * statement of the body of a loop around use, or in its increment, once
- * each pass (`A += BK` in a tiled GEMM's k loop): iteration * by, where
- * the loop's iteration is (counter - init) / counter's step, one more
- * where the move comes before use in the body. */
+/* How far one `p += by` moves a pointer at use, in elements of es bytes
+ * (x_loop_move's rules); NULL where gpulint cannot say. */
 static expr *pointer_move(walker *w, cnode *a, cnode *use)
 {
     if (a->kind != CXCursor_CompoundAssignOperator || a->n_kids != 2 ||
         clang_getCursorBinaryOperatorKind(a->cur) != CXBinaryOperator_AddAssign)
         return NULL;
-    cnode *up = a->parent;
-    bool before = cn_spelled_at(a->cur) < cn_spelled_at(use->cur);
-    /* A block that holds use, outside every loop, runs the move once
-     * before use wherever use runs (logprob's `logits += step_offset +
-     * batch_offset;` under the kernel's bounds check). */
-    bool once_here = up && up->kind == CXCursor_CompoundStmt &&
-                     (up->parent == w->f->root || (cn_inside(use, up) && !in_loop(a, w->f->root)));
-    if (once_here) {
-        if (!before)
-            return expr_const(0); /* moved after use: not yet at use */
-        expr *by = x_expr(w->f, a->kids[1]);
-        return by->kind == EX_UNKNOWN ? (expr_free(by), NULL) : by;
-    }
-    loop_frame *fr = NULL;
-    for (int i = w->f->n_loops - 1; i >= 0 && !fr; i--)
-        if (cn_inside(a, w->f->loops[i]->stmt))
-            fr = w->f->loops[i];
-    if (!fr || !fr->ctx.var || !fr->ctx.init || !fr->ctx.next)
-        return NULL;
-    bool once =
-        up == fr->stmt || (up && up->kind == CXCursor_CompoundStmt && up->parent == fr->stmt);
-    if (!once)
-        return NULL;
-    /* The counter's step: next is counter + step (the same at two values). */
-    expr_env env;
-    expr_env_init(&env);
-    int64_t at0, at1;
-    expr_env_set(&env, fr->ctx.var, 0);
-    bool linear = expr_eval(fr->ctx.next, &env, &at0, NULL) == EXPR_OK;
-    expr_env_set(&env, fr->ctx.var, 1000);
-    linear = linear && expr_eval(fr->ctx.next, &env, &at1, NULL) == EXPR_OK && at1 == 1000 + at0 &&
-             at0 != 0;
     expr *by = x_expr(w->f, a->kids[1]);
-    if (!linear || by->kind == EX_UNKNOWN || expr_uses_name(by, fr->ctx.var) ||
-        x_is_per_lane(w->f, by)) {
-        expr_free(by);
+    expr *m = x_loop_move(w->f, a, use, by, NULL, x_is_per_lane(w->f, by));
+    if (m && expr_first_unknown(m)) {
+        expr_free(m);
         return NULL;
     }
-    expr *pass =
-        expr_binary(OP_DIV, expr_binary(OP_SUB, expr_named(fr->ctx.var), expr_clone(fr->ctx.init)),
-                    expr_const(at0));
-    if (up != fr->stmt && before)
-        pass = expr_binary(OP_ADD, pass, expr_const(1));
-    return expr_binary(OP_MUL, pass, by);
+    return m;
 }
 
 /* A pointer parameter the kernel moves only by pointer_move's rules: its
