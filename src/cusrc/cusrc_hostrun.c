@@ -160,6 +160,37 @@ static bool first_values(loop_run *r, cnode *loop, expr **firsts, expr_env *env,
     return true;
 }
 
+static void origin_back(fn_ctx *f, size_t mark)
+{
+    if (f->origin.len > mark) {
+        f->origin.len = mark;
+        f->origin.data[mark] = '\0';
+    }
+}
+
+/* A loop of one local whose condition reads a value not known here (a
+ * parameter that a caller's loop sets: geglu's `while (for_loop > 0 &&
+ * n * dim % (1280 * for_loop) != 0) for_loop /= 2;`): its result as a
+ * loop sum, first + the sum over passes of (next - v), which the launch
+ * evaluates where those values are bound (each value of the caller's
+ * loop). NULL where the loop is not of that shape, or where nothing but
+ * its length kept it from running. */
+static expr *deferred_run(const loop_run *r, const expr *cond, int64_t first, const expr_env *env)
+{
+    const char *v = r->vars[0]->name;
+    const expr *next = r->values[0];
+    if (!next || !cond || expr_first_unknown(cond) || expr_first_unknown(next))
+        return NULL;
+    /* A name other than the local's own lacks a value. */
+    expr_env inside = *env;
+    if (!expr_env_set(&inside, v, first) ||
+        (!expr_first_unbound(cond, &inside) && !expr_first_unbound(next, &inside)))
+        return NULL;
+    expr *moves = expr_binary(OP_SUB, expr_clone(next), expr_named(v));
+    expr *sum = expr_loop_sum(v, expr_const(first), expr_clone(cond), expr_clone(next), moves);
+    return expr_binary(OP_ADD, expr_const(first), sum);
+}
+
 expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev)
 {
     cnode *init = NULL, *cond = NULL, *inc = NULL, *body = NULL;
@@ -187,9 +218,11 @@ expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev
         collect_init(&r, init, firsts, ev);
     collect(&r, body);
     collect(&r, inc);
-    expr *c = NULL;
+    expr *c = NULL, *deferred = NULL;
     bool done = false;
     if (r.ok && first_values(&r, loop, firsts, &env, ev)) {
+        int at = r.n_vars == 1 ? expr_env_find(&env, r.vars[0]->name) : -1;
+        int64_t first = at >= 0 ? env.values[at] : 0;
         /* Inside the loop its locals are names the run binds. */
         for (int i = 0; i < r.n_vars; i++)
             r.vars[i]->visiting++;
@@ -199,6 +232,8 @@ expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev
         for (int i = 0; i < r.n_vars; i++)
             r.vars[i]->visiting--;
         done = run(&r, c, test_first, &env);
+        if (!done && at >= 0 && r.vars[0] == v && !init && test_first && r.n == 1)
+            deferred = deferred_run(&r, c, first, &env);
     }
     for (int i = 0; i < HOSTRUN_MAX_STEPS; i++) {
         expr_free(firsts[i]);
@@ -208,12 +243,13 @@ expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev
     int slot = done ? expr_env_find(&env, v->name) : -1;
     if (slot >= 0)
         return expr_const(env.values[slot]);
+    if (deferred) {
+        origin_back(f, mark);
+        return deferred;
+    }
     /* What the attempt noted is about the loop's insides; the loop is the
      * reason the user needs. */
-    if (f->origin.len > mark) {
-        f->origin.len = mark;
-        f->origin.data[mark] = '\0';
-    }
+    origin_back(f, mark);
     if (!f->origin.len) {
         src_loc at = {0};
         cn_loc(f->t, loop->cur, &at);
