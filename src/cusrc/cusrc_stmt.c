@@ -504,11 +504,53 @@ static expr *unknown_trips(walker *w, cnode *s)
     return expr_named(name);
 }
 
+/* The bound B of a condition that says var < B: `var < X`, `var <= X`
+ * (X + 1), either side, and conjunctions of them (`i < WIDTH && i < end`
+ * stops at the smaller bound); NULL for anything else. */
+static expr *upper_bound(const expr *cd, const char *var)
+{
+    if (!cd || cd->kind != EX_BINARY || !cd->a || !cd->b)
+        return NULL;
+    if (cd->op == OP_LAND) {
+        expr *a = upper_bound(cd->a, var), *b = a ? upper_bound(cd->b, var) : NULL;
+        if (!b) {
+            expr_free(a);
+            return NULL;
+        }
+        return expr_binary(OP_MIN, a, b);
+    }
+    const expr *lhs = cd->a, *rhs = cd->b;
+    expr_op op = cd->op;
+    bool rv = rhs->kind == EX_SYM && rhs->name && strcmp(rhs->name, var) == 0;
+    if (rv) {
+        lhs = cd->b;
+        rhs = cd->a;
+        op = op == OP_GT ? OP_LT : op == OP_GE ? OP_LE : OP_EQ;
+    }
+    bool lv = lhs->kind == EX_SYM && lhs->name && strcmp(lhs->name, var) == 0;
+    if (!lv || expr_uses_name(rhs, var) || (op != OP_LT && op != OP_LE))
+        return NULL;
+    return op == OP_LT ? expr_clone(rhs) : expr_binary(OP_ADD, expr_clone(rhs), expr_const(1));
+}
+
 static expr *trip_count(walker *w, loop_frame *fr)
 {
     const loop_ctx *c = &fr->ctx;
     if (!c->var || !c->init || !c->cond || !c->next)
         return unknown_trips(w, fr->stmt);
+    /* A conjunction of upper bounds is one bound, their minimum. */
+    if (c->cond->kind == EX_BINARY && c->cond->op == OP_LAND) {
+        expr *b = upper_bound(c->cond, c->var);
+        if (b) {
+            loop_ctx one = *c;
+            one.cond = expr_binary(OP_LT, expr_named(c->var), b);
+            loop_frame tmp = *fr;
+            tmp.ctx = one;
+            expr *t = trip_count(w, &tmp);
+            expr_free(one.cond);
+            return t;
+        }
+    }
     /* Everything constant: run it. */
     if (c->init->kind == EX_CONST && only_var(c->cond, c->var) && only_var(c->next, c->var)) {
         expr_env env;
