@@ -637,7 +637,7 @@ char *x_member_path(const fn_ctx *f, cnode *n, int depth)
 static expr *inline_call(fn_ctx *f, cnode *call, CXCursor fn)
 {
     CXCursor def = clang_getCursorDefinition(fn);
-    if (clang_Cursor_isNull(def) || f->depth > 6)
+    if (clang_Cursor_isNull(def))
         return NULL;
     int np = clang_Cursor_getNumArguments(def);
     int nargs = cn_n_expr_kids(call) - 1;
@@ -649,8 +649,9 @@ static expr *inline_call(fn_ctx *f, cnode *call, CXCursor fn)
         if (tree->kids[i]->kind == CXCursor_CompoundStmt)
             body = tree->kids[i];
     expr *result = NULL;
-    if (body && body->n_kids == 1 && body->kids[0]->kind == CXCursor_ReturnStmt &&
-        body->kids[0]->n_kids == 1) {
+    bool one_line = body && body->n_kids == 1 && body->kids[0]->kind == CXCursor_ReturnStmt &&
+                    body->kids[0]->n_kids == 1;
+    if (one_line && f->depth <= 6) {
         param_binding pb[8];
         int n = x_bind_args(f, call, def, pb, 8);
         if (n >= 0) {
@@ -662,6 +663,8 @@ static expr *inline_call(fn_ctx *f, cnode *call, CXCursor fn)
             f->bindings = fr.up;
             x_unbind(pb, n);
         }
+    } else if (!one_line) {
+        result = x_helper_value(f, call, def, tree, body);
     }
     cn_free(tree);
     return result;

@@ -479,6 +479,12 @@ cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
 /* Evaluates n into v (e, known, value, text, why); role names it in why. */
 void x_value(fn_ctx *f, cnode *n, const char *role, cusrc_value *v);
 void x_value_dim3(fn_ctx *f, cnode *n, const char *role, cusrc_dim3 *d);
+/* ---- cusrc_helper.c ---- */
+/* The value a host helper of several statements (tree: its definition
+ * def, built; body: its compound statement) returns at call; NULL where
+ * it has a return other than early `if (c) return x;` and the last, or
+ * the value is not known. */
+expr *x_helper_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *body);
 /* ---- cusrc_induct.c ---- */
 /* How far one move a (`+= by`, by taken) has advanced a value at use:
  * once where a runs once before use, passes * by in a loop that moves it
