@@ -116,3 +116,38 @@ expr *x_device_attribute(fn_ctx *f, const var_info *v)
                   field);
     return expr_named(name);
 }
+
+/* An element of a cudaDeviceProp array field the host reads at a constant
+ * index (`prop.maxGridSize[0]`, the grid's largest x, which code clamps a
+ * grid to): "cudaDeviceProp.maxGridSize[0]". NULL for anything else. */
+expr *x_device_prop_element(fn_ctx *f, cnode *n)
+{
+    if (f->device || n->kind != CXCursor_ArraySubscriptExpr || n->n_kids != 2)
+        return NULL;
+    cnode *member = cn_strip(n->kids[0]);
+    cnode *index = cn_strip(n->kids[1]);
+    if (!member || member->kind != CXCursor_MemberRefExpr || !index)
+        return NULL;
+    CXEvalResult r = clang_Cursor_Evaluate(index->cur);
+    bool integer = r && clang_EvalResult_getKind(r) == CXEval_Int;
+    long long i = integer ? clang_EvalResult_getAsLongLong(r) : -1;
+    if (r)
+        clang_EvalResult_dispose(r);
+    if (i < 0 || i > 2)
+        return NULL;
+    size_t mark = f->origin.len;
+    expr *field = x_device_prop(f, member);
+    if (!field)
+        return NULL;
+    char name[112];
+    snprintf(name, sizeof name, "%s[%lld]", field->name, i);
+    expr_free(field);
+    if (f->origin.len > mark) {
+        f->origin.len = mark;
+        f->origin.data[mark] = '\0';
+        sbuf_addf(&f->origin,
+                  "depends on the GPU's '%s' (cudaDeviceProp), which the model of --gpu gives",
+                  name + strlen("cudaDeviceProp."));
+    }
+    return expr_named(name);
+}

@@ -581,6 +581,8 @@ expr *x_parsed_field(fn_ctx *f, var_info *v, const char *field, cnode *use);
 /* n (a member expression on the host) as "cudaDeviceProp.<field>" where
  * its base is a cudaDeviceProp; NULL otherwise. */
 expr *x_device_prop(fn_ctx *f, cnode *n);
+/* prop.maxGridSize[0]: "cudaDeviceProp.maxGridSize[0]"; NULL otherwise. */
+expr *x_device_prop_element(fn_ctx *f, cnode *n);
 /* v as "cudaDeviceProp.<field>" where cudaDeviceGetAttribute(&v,
  * cudaDevAttrX, dev) fills it; NULL otherwise. */
 expr *x_device_attribute(fn_ctx *f, const var_info *v);

@@ -649,6 +649,12 @@ int model_device_props(const gpu_arch *a, const gpu_product *p, const char **nam
         {"cudaDeviceProp.reservedSharedMemPerBlock", a->smem_reserved_per_block, false},
         {"cudaDeviceProp.major", a->cc_major, false},
         {"cudaDeviceProp.minor", a->cc_minor, false},
+        {"cudaDeviceProp.maxGridSize[0]", a->max_grid_dim[0], false},
+        {"cudaDeviceProp.maxGridSize[1]", a->max_grid_dim[1], false},
+        {"cudaDeviceProp.maxGridSize[2]", a->max_grid_dim[2], false},
+        {"cudaDeviceProp.maxThreadsDim[0]", a->max_block_dim[0], false},
+        {"cudaDeviceProp.maxThreadsDim[1]", a->max_block_dim[1], false},
+        {"cudaDeviceProp.maxThreadsDim[2]", a->max_block_dim[2], false},
     };
     int n = 0;
     for (size_t i = 0; a && i < sizeof props / sizeof props[0] && n < max; i++) {

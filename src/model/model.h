@@ -203,7 +203,7 @@ bool model_parse_gpcs(const char *v, gpu_product *p, char *msg, size_t n);
  * "cudaDeviceProp.<field>" into names[] with their values, at most max;
  * product NULL leaves out what only a product knows (the SM count, the
  * L2). Returns how many. */
-#define MODEL_DEVICE_PROPS 16
+#define MODEL_DEVICE_PROPS 32
 int model_device_props(const gpu_arch *a, const gpu_product *p, const char **names, int64_t *values,
                        int max);
 

@@ -229,7 +229,8 @@ static void test_bundled_models_load(void **state)
     assert_int_equal(model_find_product(&db, "a100-sxm4-80gb")->n_gpcs, 0);
     /* cudaDeviceProp as an H200 reported it (models/gpu/h200.ini's [2]:
      * 132 SMs, l2CacheSize 62914560, memoryBusWidth 6016; sm_90: 1024
-     * threads a block, 227 KiB of opt-in shared memory a block). */
+     * threads a block, 227 KiB of opt-in shared memory a block; the grid's
+     * and the block's largest dimensions, models/arch/sm_90.ini). */
     const char *names[MODEL_DEVICE_PROPS];
     int64_t values[MODEL_DEVICE_PROPS];
     int n = model_device_props(model_find_cc(&db, 9, 0), h200, names, values, MODEL_DEVICE_PROPS);
@@ -241,7 +242,10 @@ static void test_bundled_models_load(void **state)
                 {"cudaDeviceProp.memoryBusWidth", 6016},
                 {"cudaDeviceProp.maxThreadsPerBlock", 1024},
                 {"cudaDeviceProp.sharedMemPerBlockOptin", 232448},
-                {"cudaDeviceProp.major", 9}};
+                {"cudaDeviceProp.major", 9},
+                {"cudaDeviceProp.maxGridSize[0]", 2147483647},
+                {"cudaDeviceProp.maxGridSize[1]", 65535},
+                {"cudaDeviceProp.maxThreadsDim[2]", 64}};
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
         int i = 0;
         while (i < n && strcmp(names[i], want[w].name))
