@@ -533,6 +533,52 @@ static expr *upper_bound(const expr *cd, const char *var)
     return op == OP_LT ? expr_clone(rhs) : expr_binary(OP_ADD, expr_clone(rhs), expr_const(1));
 }
 
+/* Whether every name e reads but var keeps its value while loop runs: no
+ * assignment to it lies inside the loop (a parameter, a local set
+ * before). Builtins (the thread's index) are fixed for a thread. */
+static bool loop_invariant(walker *w, const expr *e, const char *var, const cnode *loop)
+{
+    if (!e)
+        return true;
+    if (e->kind == EX_UNKNOWN || e->kind == EX_SUM)
+        return false;
+    if (e->kind == EX_SYM && e->builtin == SYM_NAMED) {
+        if (!e->name)
+            return false;
+        if (!strcmp(e->name, var))
+            return true;
+        for (size_t i = 0; i < w->f->n_vars; i++) {
+            const var_info *v = &w->f->vars[i];
+            if (strcmp(v->name, e->name))
+                continue;
+            if (v->addr_taken || v->is_shared)
+                return false;
+            for (int k = 0; k < v->n_assigns; k++)
+                if (cn_inside(v->assigns[k], loop))
+                    return false;
+            return true;
+        }
+        return false; /* a name of no local: a loop counter outside, a field */
+    }
+    return loop_invariant(w, e->a, var, loop) && loop_invariant(w, e->b, var, loop) &&
+           loop_invariant(w, e->c, var, loop);
+}
+
+/* A counted loop without a closed form (`while (n >> bits) bits++;`, a
+ * doubling to a bound): the loop itself as a sum of 1 per pass, run where
+ * its values are known (at most EXPR_SUM_MAX_STEPS passes). Only where its
+ * condition and step read nothing the body changes but the counter. */
+static expr *run_trips(walker *w, loop_frame *fr)
+{
+    const loop_ctx *c = &fr->ctx;
+    if (!loop_invariant(w, c->cond, c->var, fr->stmt) ||
+        !loop_invariant(w, c->next, c->var, fr->stmt) || expr_uses_name(c->init, c->var) ||
+        expr_first_unknown(c->init) || !expr_uses_name(c->next, c->var))
+        return NULL;
+    return expr_loop_sum(c->var, expr_clone(c->init), expr_clone(c->cond), expr_clone(c->next),
+                         expr_const(1));
+}
+
 static expr *trip_count(walker *w, loop_frame *fr)
 {
     const loop_ctx *c = &fr->ctx;
@@ -621,7 +667,8 @@ static expr *trip_count(walker *w, loop_frame *fr)
             expr_free(step);
         }
     }
-    return unknown_trips(w, fr->stmt);
+    expr *run = run_trips(w, fr);
+    return run ? run : unknown_trips(w, fr->stmt);
 }
 
 /* Whether s can end the loop it is the body of before the loop's condition
