@@ -14,7 +14,11 @@
 
 static bool external_host_fn(scan_state *s, CXCursor fn)
 {
-    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
+    /* A method defined in the other unit (`perlin.calculate(...)`) as a
+     * function; a virtual one may be another class's. */
+    enum CXCursorKind k = clang_getCursorKind(fn);
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
+        (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(fn)) ||
         clang_getCursorLinkage(fn) != CXLinkage_External)
         return false;
     if (!clang_Cursor_isNull(clang_getCursorDefinition(fn)))
