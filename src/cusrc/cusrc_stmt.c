@@ -846,6 +846,14 @@ static void walk_loop(walker *w, cnode *s)
             expr *simp = expr_simplify(init_e);
             expr_free(init_e);
             init_e = simp;
+        } else if (!init && outside_assigns) {
+            /* `for (; k < n; k += blockDim.x)` after an if that sets k in
+             * each arm: the value that reaches the loop, where it is one. */
+            init_e = x_value_at(w->f, v, s);
+            if (init_e && expr_first_unknown(init_e)) {
+                expr_free(init_e);
+                init_e = NULL;
+            }
         }
     }
 
