@@ -602,6 +602,9 @@ static void clang_args(const cusrc_options *opts, const char *home, argv_t *a)
     }
     sbuf_free(&cccl);
     arg_add(a, "-Wno-unknown-cuda-version");
+    /* nvcc takes C++17 code that still says `register` (with a warning);
+     * clang makes it an error unless told otherwise. */
+    arg_add(a, "-Wno-register");
     arg_add(a, "-w");
     arg_add(a, "-ferror-limit=0");
     arg_add(a, "-fno-spell-checking");
