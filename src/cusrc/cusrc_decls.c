@@ -27,6 +27,23 @@
     "__host__ " R " max(" A ", " B ");\n"                                                          \
     "__host__ " R " min(" A ", " B ");\n"
 
+/* And of integers, signed, unsigned and mixed, at every width, each pair
+ * as crt/math_functions.hpp declares it: without them a host `min(W, n)`
+ * of two ints finds only the floating-point ones, and is ambiguous. */
+#define HOST_INT_MINMAX                                                                            \
+    HOST_MINMAX("int", "int", "int")                                                               \
+    HOST_MINMAX("unsigned int", "unsigned int", "unsigned int")                                    \
+    HOST_MINMAX("int", "unsigned int", "unsigned int")                                             \
+    HOST_MINMAX("unsigned int", "int", "unsigned int")                                             \
+    HOST_MINMAX("long", "long", "long")                                                            \
+    HOST_MINMAX("unsigned long", "unsigned long", "unsigned long")                                 \
+    HOST_MINMAX("long", "unsigned long", "unsigned long")                                          \
+    HOST_MINMAX("unsigned long", "long", "unsigned long")                                          \
+    HOST_MINMAX("long long", "long long", "long long")                                             \
+    HOST_MINMAX("unsigned long long", "unsigned long long", "unsigned long long")                  \
+    HOST_MINMAX("long long", "unsigned long long", "unsigned long long")                           \
+    HOST_MINMAX("unsigned long long", "long long", "unsigned long long")
+
 /* nvcc 12.8's scoped atomics (CUDA C++ Programming Guide, "__nv_atomic_*
  * Functions"): builtins of nvcc, their order and scope constants in
  * crt/device_functions.h under nvcc alone. CUTLASS's sub-byte references
@@ -77,7 +94,8 @@ static const char decls[] =
                                     HOST_MINMAX("double", "double", "double")
                                         HOST_MINMAX("float", "double", "double")
                                             HOST_MINMAX("double", "float", "double")
-                                                NV_ATOMICS CUDACC_AS_NVCC "#endif\n";
+                                                HOST_INT_MINMAX NV_ATOMICS CUDACC_AS_NVCC
+    "#endif\n";
 
 const char cusrc_decls_path[] = "/gpulint-virtual/gpulint_cuda_decls.h";
 
