@@ -143,8 +143,7 @@ expr *x_device_prop_element(fn_ctx *f, cnode *n)
     snprintf(name, sizeof name, "%s[%lld]", field->name, i);
     expr_free(field);
     if (f->origin.len > mark) {
-        f->origin.len = mark;
-        f->origin.data[mark] = '\0';
+        sbuf_truncate(&f->origin, mark);
         sbuf_addf(&f->origin,
                   "depends on the GPU's '%s' (cudaDeviceProp), which the model of --gpu gives",
                   name + strlen("cudaDeviceProp."));

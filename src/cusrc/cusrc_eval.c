@@ -177,10 +177,7 @@ static expr *end_budget(fn_ctx *f, expr *e)
 /* Forgets origins noted while trying a substitution that was given up. */
 static void origin_reset(fn_ctx *f, size_t mark)
 {
-    if (f->origin.len > mark) {
-        f->origin.len = mark;
-        f->origin.data[mark] = '\0';
-    }
+    sbuf_truncate(&f->origin, mark);
 }
 
 static expr *bound_param(fn_ctx *f, CXCursor parm)

@@ -160,14 +160,6 @@ static bool first_values(loop_run *r, cnode *loop, expr **firsts, expr_env *env,
     return true;
 }
 
-static void origin_back(fn_ctx *f, size_t mark)
-{
-    if (f->origin.len > mark) {
-        f->origin.len = mark;
-        f->origin.data[mark] = '\0';
-    }
-}
-
 /* A loop of one local whose condition reads a value not known here (a
  * parameter that a caller's loop sets: geglu's `while (for_loop > 0 &&
  * n * dim % (1280 * for_loop) != 0) for_loop /= 2;`): its result as a
@@ -244,12 +236,12 @@ expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev
     if (slot >= 0)
         return expr_const(env.values[slot]);
     if (deferred) {
-        origin_back(f, mark);
+        sbuf_truncate(&f->origin, mark);
         return deferred;
     }
     /* What the attempt noted is about the loop's insides; the loop is the
      * reason the user needs. */
-    origin_back(f, mark);
+    sbuf_truncate(&f->origin, mark);
     if (!f->origin.len) {
         src_loc at = {0};
         cn_loc(f->t, loop->cur, &at);

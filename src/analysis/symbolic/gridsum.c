@@ -325,15 +325,12 @@ static bool affine_global(const expr *e, int d, int64_t block, int64_t *c, int64
 }
 
 /* Sum of floor(m / s) over m in [0, x]; 0 for x < 0. */
-static bool floor_sum(int64_t x, int64_t s, __int128 *out)
+static __int128 floor_sum(int64_t x, int64_t s)
 {
-    if (x < 0) {
-        *out = 0;
-        return true;
-    }
+    if (x < 0)
+        return 0;
     __int128 n = (__int128)x + 1, q = n / s, r = n % s;
-    *out = s * q * (q - 1) / 2 + r * q;
-    return true;
+    return s * q * (q - 1) / 2 + r * q;
 }
 
 /* A grid-stride loop's trip count, max(0, (k - g) / s) (the front end's
@@ -362,10 +359,7 @@ static bool stride_trips_sum(const expr *f, int d, int64_t grid, int64_t block, 
         return true;
     }
     int64_t lo = (int64_t)((__int128)k - (last < k ? last : k));
-    __int128 hi_sum, lo_sum;
-    if (!floor_sum(k, s, &hi_sum) || !floor_sum(lo - 1, s, &lo_sum))
-        return false;
-    __int128 sum = hi_sum - lo_sum;
+    __int128 sum = floor_sum(k, s) - floor_sum(lo - 1, s);
     if (sum > INT64_MAX)
         return false;
     *out = (int64_t)sum;
