@@ -585,7 +585,9 @@ static bool eval1(argrun *r, cnode *n, val *out)
         return false;
     switch (n->kind) {
     case CXCursor_IntegerLiteral:
-    case CXCursor_CharacterLiteral: {
+    case CXCursor_CharacterLiteral:
+    case CXCursor_CXXBoolLiteralExpr: /* a parser's `return true;` */
+    case CXCursor_UnaryExpr: {        /* sizeof, alignof */
         int64_t v;
         if (!x_const(r->f, n, &v))
             return false;
