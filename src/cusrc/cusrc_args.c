@@ -121,14 +121,6 @@ bool x_const(fn_ctx *f, cnode *n, int64_t *out)
     return ok;
 }
 
-static bool in_list(const char *s, const char *const *list)
-{
-    for (; *list; list++)
-        if (strcmp(s, *list) == 0)
-            return true;
-    return false;
-}
-
 /* An argument the call leaves to its default (std::stoi's base): no text
  * of its own in the source. */
 static bool default_arg(fn_ctx *f, cnode *arg)
@@ -149,7 +141,7 @@ bool x_argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **u
                                        "strtoul", "strtoull", "stoi",  "stol",   "stoll",
                                        "stoul",   "stoull",   NULL};
     int nargs = cn_n_expr_kids(call) - 1, k;
-    if (!f->t->run_args || nargs < 1 || !in_list(name, ints) ||
+    if (!f->t->run_args || nargs < 1 || !cn_name_in(name, ints) ||
         !(k = x_argv_index(f, cn_expr_kid(call, 1), 0)))
         return false;
     if (k > f->t->n_run_args) {

@@ -1034,3 +1034,11 @@ bool cn_builtin_member(cusrc_tu *t, cnode *n, expr_builtin *out)
     *out = (expr_builtin)(builtin_bases[which].x + comp);
     return true;
 }
+
+bool cn_name_in(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(s, *list) == 0)
+            return true;
+    return false;
+}

@@ -667,185 +667,6 @@ static expr *inline_call(fn_ctx *f, cnode *call, CXCursor fn)
     return result;
 }
 
-static bool name_in(const char *s, const char *const *list)
-{
-    for (; *list; list++)
-        if (strcmp(s, *list) == 0)
-            return true;
-    return false;
-}
-
-static bool is_rounding_call(const char *name, bool *up)
-{
-    static const char *const ups[] = {"ceil", "ceilf", "__builtin_ceil", "__builtin_ceilf", NULL};
-    static const char *const downs[] = {"floor", "floorf", "__builtin_floor", "__builtin_floorf",
-                                        NULL};
-    *up = name_in(name, ups);
-    return *up || name_in(name, downs);
-}
-
-/* A floating-point expression of constants, computed as the compiled code
- * computes it: each operation rounded to its own type (float or double).
- * Host code sizes grids this way: `(size_t)(ceil((float)M) / (float)256)`. */
-static bool float_value(fn_ctx *f, cnode *n, int depth, double *out)
-{
-    n = cn_strip(n);
-    if (!n || depth > 16)
-        return false;
-    CXType t = clang_getCursorType(n->cur);
-    int kind = cn_float_kind(t);
-    if (kind == 0 && cn_type_is_integral(t)) {
-        expr *e = x_rec(f, n), *s = expr_simplify(e);
-        bool ok = s->kind == EX_CONST;
-        if (ok)
-            *out = (double)s->value;
-        expr_free(e);
-        expr_free(s);
-        return ok;
-    }
-    if (kind < 2)
-        return false;
-    double v = 0, w = 0;
-    switch (n->kind) {
-    case CXCursor_FloatingLiteral: {
-        CXEvalResult r = clang_Cursor_Evaluate(n->cur);
-        bool ok = r && clang_EvalResult_getKind(r) == CXEval_Float;
-        if (ok)
-            v = clang_EvalResult_getAsDouble(r);
-        if (r)
-            clang_EvalResult_dispose(r);
-        if (!ok)
-            return false;
-        break;
-    }
-    case CXCursor_CStyleCastExpr:
-    case CXCursor_CXXStaticCastExpr:
-    case CXCursor_CXXFunctionalCastExpr:
-        if (!float_value(f, cn_expr_kid(n, cn_n_expr_kids(n) - 1), depth + 1, &v))
-            return false;
-        break;
-    case CXCursor_DeclRefExpr: {
-        /* A local set once (`double gb = atof(argv[2]);`): its initializer. */
-        var_info *lv = f->device ? NULL : fn_var(f, clang_getCursorReferenced(n->cur));
-        if (!lv || lv->is_param || lv->addr_taken || lv->n_assigns || !lv->init ||
-            !float_value(f, lv->init, depth + 1, &v))
-            return false;
-        break;
-    }
-    case CXCursor_BinaryOperator: {
-        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
-        if (n->n_kids != 2 || !float_value(f, n->kids[0], depth + 1, &v) ||
-            !float_value(f, n->kids[1], depth + 1, &w))
-            return false;
-        if (kind == 2) { /* float operands: the operation is done in float */
-            v = (float)v;
-            w = (float)w;
-        }
-        if (k == CXBinaryOperator_Add)
-            v = v + w;
-        else if (k == CXBinaryOperator_Sub)
-            v = v - w;
-        else if (k == CXBinaryOperator_Mul)
-            v = v * w;
-        else if (k == CXBinaryOperator_Div && w != 0)
-            v = v / w;
-        else
-            return false;
-        break;
-    }
-    case CXCursor_CallExpr: {
-        char *name = cn_spelling(clang_getCursorReferenced(n->cur));
-        static const char *const floats[] = {"atof", "strtod", "strtof", "stof", "stod", NULL};
-        int k = f->t->run_args && name_in(name, floats) && cn_n_expr_kids(n) >= 2
-                    ? x_argv_index(f, cn_expr_kid(n, 1), 0)
-                    : 0;
-        if (k > 0 && k <= f->t->n_run_args) {
-            free(name);
-            v = strtod(f->t->run_args[k - 1], NULL);
-            break;
-        }
-        bool up, round = is_rounding_call(name, &up);
-        bool root = !strcmp(name, "sqrt") || !strcmp(name, "sqrtf");
-        bool lg2 = !strcmp(name, "log2") || !strcmp(name, "log2f") || !strcmp(name, "__log2f") ||
-                   !strcmp(name, "__nv_fast_log2f") || !strcmp(name, "__nv_log2f") ||
-                   !strcmp(name, "__nv_log2");
-        free(name);
-        if ((!round && !root && !lg2) || cn_n_expr_kids(n) != 2 ||
-            !float_value(f, cn_expr_kid(n, 1), depth + 1, &v))
-            return false;
-        if (lg2) {
-            /* Exact only for a power of two (MUFU.LG2 and log2f return the
-             * integer there); any other value is left unknown. */
-            int e;
-            if (!(v > 0) || frexp(v, &e) != 0.5)
-                return false;
-            v = e - 1;
-            break;
-        }
-        v = root ? sqrt(v) : up ? ceil(v) : floor(v);
-        break;
-    }
-    default:
-        return false;
-    }
-    *out = kind == 2 ? (double)(float)v : v;
-    return isfinite(*out);
-}
-
-/* (int)x of a constant floating-point x: truncation, as C converts. */
-static bool truncated_float(fn_ctx *f, cnode *kid, int64_t *out)
-{
-    double v;
-    cnode *k = cn_strip(kid);
-    if (!k || !cn_float_kind(clang_getCursorType(k->cur)) || !float_value(f, k, 0, &v) ||
-        fabs(v) >= 9.0e15)
-        return false;
-    *out = (int64_t)v;
-    return true;
-}
-
-/* An integer operand of a double expression: a constant float_value
- * computes exactly, or the integer under the conversions (`(double)rows`). */
-static expr *int_operand(fn_ctx *f, cnode *n)
-{
-    double v;
-    if (float_value(f, n, 0, &v))
-        return v == floor(v) && fabs(v) < 9.0e15 ? expr_const((int64_t)v) : NULL;
-    for (int d = 0; (n = cn_strip(n)) && d < 8; d++) {
-        if (cn_type_is_integral(clang_getCursorType(n->cur)))
-            return x_rec(f, n);
-        if (n->kind != CXCursor_CStyleCastExpr && n->kind != CXCursor_CXXStaticCastExpr &&
-            n->kind != CXCursor_CXXFunctionalCastExpr)
-            return NULL;
-        n = cn_expr_kid(n, cn_n_expr_kids(n) - 1);
-    }
-    return NULL;
-}
-
-/* ceil((double)n / 128.0) of a runtime n, the part float_value cannot
- * compute: only a double quotient becomes integer division, since a double
- * holds the quotient of two 32-bit sizes closely enough that its ceiling is
- * the integer one; a float does not (ceil(16777217.0f / 1) is 16777216),
- * and the value stays unknown. */
-static expr *rounded_quotient(fn_ctx *f, cnode *arg, bool up)
-{
-    cnode *q = cn_strip(arg);
-    if (!q || cn_float_kind(clang_getCursorType(q->cur)) != 3)
-        return NULL;
-    if (q->kind != CXCursor_BinaryOperator || q->n_kids != 2 ||
-        clang_getCursorBinaryOperatorKind(q->cur) != CXBinaryOperator_Div)
-        return int_operand(f, q); /* ceil of an integer is itself */
-    expr *a = int_operand(f, q->kids[0]);
-    expr *b = a ? int_operand(f, q->kids[1]) : NULL;
-    if (!a || !b) {
-        expr_free(a);
-        return NULL;
-    }
-    /* Sizes are not negative: floor is C's division, ceil rounds up. */
-    expr *num = up ? expr_binary(OP_SUB, expr_binary(OP_ADD, a, expr_clone(b)), expr_const(1)) : a;
-    return expr_binary(OP_DIV, num, b);
-}
-
 static expr *x_call(fn_ctx *f, cnode *n)
 {
     CXCursor fn = clang_getCursorReferenced(n->cur);
@@ -864,23 +685,24 @@ static expr *x_call(fn_ctx *f, cnode *n)
         e = expr_const(arg);
     } else if (e) {
         /* argv[K] past the arguments given: e says so */
-    } else if (nargs == 2 && (name_in(name, mins) || name_in(name, maxs) || name_in(name, muls))) {
+    } else if (nargs == 2 &&
+               (cn_name_in(name, mins) || cn_name_in(name, maxs) || cn_name_in(name, muls))) {
         expr *a = x_rec(f, cn_expr_kid(n, 1));
         expr *b = x_rec(f, cn_expr_kid(n, 2));
-        expr_op op = name_in(name, mins) ? OP_MIN : name_in(name, maxs) ? OP_MAX : OP_MUL;
+        expr_op op = cn_name_in(name, mins) ? OP_MIN : cn_name_in(name, maxs) ? OP_MAX : OP_MUL;
         e = expr_binary(op, a, b);
     } else if (nargs == 1 && (strcmp(name, "abs") == 0 || strcmp(name, "labs") == 0 ||
                               strcmp(name, "llabs") == 0)) {
         expr *a = x_rec(f, cn_expr_kid(n, 1));
         e = expr_binary(OP_MAX, a, expr_unary(OP_NEG, expr_clone(a)));
-    } else if (nargs == 1 && is_rounding_call(name, &up)) {
-        e = float_value(f, n, 0, &v) && fabs(v) < 9.0e15
+    } else if (nargs == 1 && x_rounding_call(name, &up)) {
+        e = x_float_value(f, n, 0, &v) && fabs(v) < 9.0e15
                 ? expr_const((int64_t)v)
-                : rounded_quotient(f, cn_expr_kid(n, 1), up);
+                : x_rounded_quotient(f, cn_expr_kid(n, 1), up);
     } else if (nargs == 1 && cn_float_kind(clang_getCursorType(n->cur)) >= 2 &&
-               float_value(f, n, 0, &v) && v == floor(v) && fabs(v) < 9.0e15) {
+               x_float_value(f, n, 0, &v) && v == floor(v) && fabs(v) < 9.0e15) {
         e = expr_const((int64_t)v); /* __log2f(16): an exact integer */
-    } else if (nargs == 2 && name_in(name, pows) && float_value(f, cn_expr_kid(n, 1), 0, &v) &&
+    } else if (nargs == 2 && cn_name_in(name, pows) && x_float_value(f, cn_expr_kid(n, 1), 0, &v) &&
                v == 2.0 && cn_strip_casts(cn_expr_kid(n, 2)) &&
                cn_type_is_integral(clang_getCursorType(cn_strip_casts(cn_expr_kid(n, 2))->cur))) {
         /* __powf(2, i) with an integer i is exactly 2^i (MUFU.EX2 of an
@@ -1155,6 +977,20 @@ static expr *x_binary(fn_ctx *f, cnode *n, CXType type)
     expr_op op = cn_binop(k, &ok);
     if (!ok || k >= CXBinaryOperator_Assign)
         return expr_unknown("assignment inside an expression");
+    /* A comparison of host floating-point constants (`fabs(t - pass) <
+     * 1e-7`), in C's arithmetic. */
+    cnode *fa = cn_strip(n->kids[0]), *fb = cn_strip(n->kids[1]);
+    double a, b;
+    if (op >= OP_LT && op <= OP_NE && !f->device && fa && fb &&
+        (cn_float_kind(clang_getCursorType(fa->cur)) ||
+         cn_float_kind(clang_getCursorType(fb->cur))) &&
+        x_float_value(f, fa, 0, &a) && x_float_value(f, fb, 0, &b))
+        return expr_const(op == OP_LT   ? a < b
+                          : op == OP_LE ? a <= b
+                          : op == OP_GT ? a > b
+                          : op == OP_GE ? a >= b
+                          : op == OP_EQ ? a == b
+                                        : a != b);
     /* Left to right, so that the first runtime value named is the first written. */
     expr *l = x_rec(f, n->kids[0]);
     expr *r = x_rec(f, n->kids[1]);
@@ -1237,7 +1073,7 @@ static expr *x_rec(fn_ctx *f, cnode *n)
             break;
         }
         cnode *k = cn_expr_kid(n, cn_n_expr_kids(n) - 1);
-        if (!cn_float_kind(type) && truncated_float(f, k, &v)) {
+        if (!cn_float_kind(type) && x_truncated_float(f, k, &v)) {
             e = expr_const(v);
             break;
         }

@@ -3,8 +3,9 @@
  * int d = 1; while ((n & d) == 0) d <<= 1; return d; }` sizes a block;
  * its body is evaluated in a context of its own, its parameters bound to
  * the call's arguments, each early `if (c) return x;` a choice before
- * the last return, whose locals take the definitions that reach it (a
- * loop run as the program runs it). The evaluator's entry points come
+ * the last statement, a return or an if/else whose arms both return
+ * (`if (pow2) { return 1; } else { return 0; }`), whose locals take the
+ * definitions that reach it (a loop run as the program runs it). The evaluator's entry points come
  * through t->obj_eval (cusrc_eval.c calls this file). */
 #include "cusrc/cusrc_int.h"
 
@@ -37,29 +38,73 @@ static cnode *early_return(cnode *s, cnode **cond)
     return then->kids[0];
 }
 
+/* A statement that always returns, in the shapes read here: a return of
+ * a value, an if whose two arms do (`if (c) { return 1; } else { return
+ * 0; }`), or a block of statements ending in one (block_ok). */
+static bool block_ok(cnode **st, int n);
+
+static bool tail_ok(cnode *s)
+{
+    if (s->kind == CXCursor_ReturnStmt)
+        return s->n_kids == 1;
+    if (s->kind == CXCursor_IfStmt)
+        return s->n_kids == 3 && !holds_return(s->kids[0]) && tail_ok(s->kids[1]) &&
+               tail_ok(s->kids[2]);
+    if (s->kind == CXCursor_CompoundStmt)
+        return block_ok(s->kids, s->n_kids);
+    return false;
+}
+
+/* Statements before the last may not return but by an early `if (c)
+ * return x;`; the last always returns. */
+static bool block_ok(cnode **st, int n)
+{
+    if (n < 1 || !tail_ok(st[n - 1]))
+        return false;
+    int exits = 0;
+    for (int i = 0; i + 1 < n; i++) {
+        cnode *c;
+        if (early_return(st[i], &c))
+            exits++;
+        else if (holds_return(st[i]))
+            return false;
+    }
+    return exits <= HELPER_MAX_EXITS;
+}
+
+static expr *block_value(fn_ctx *cf, cnode **st, int n);
+
+static expr *tail_value(fn_ctx *cf, cnode *s)
+{
+    const x_obj_eval *ev = cf->t->obj_eval;
+    if (s->kind == CXCursor_ReturnStmt)
+        return ev->value_of(cf, s->kids[0]);
+    if (s->kind == CXCursor_IfStmt)
+        return expr_cond(ev->value_of(cf, s->kids[0]), tail_value(cf, s->kids[1]),
+                         tail_value(cf, s->kids[2]));
+    return block_value(cf, s->kids, s->n_kids);
+}
+
+/* The last statement's value, each early return a choice before it. */
+static expr *block_value(fn_ctx *cf, cnode **st, int n)
+{
+    const x_obj_eval *ev = cf->t->obj_eval;
+    expr *result = tail_value(cf, st[n - 1]);
+    for (int i = n - 2; i >= 0; i--) {
+        cnode *c, *x = early_return(st[i], &c);
+        if (x)
+            result = expr_cond(ev->value_of(cf, c), ev->value_of(cf, x), result);
+    }
+    return result;
+}
+
 expr *x_helper_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *body)
 {
     const x_obj_eval *ev = f->t->obj_eval;
     int np = clang_Cursor_getNumArguments(def);
-    if (f->device || f->depth >= X_MAX_DEPTH || !body || body->n_kids < 2 || np < 0 ||
-        np > HELPER_MAX_PARAMS || np != cn_n_expr_kids(call) - 1)
+    if (f->device || f->depth >= X_MAX_DEPTH || !body || np < 0 || np > HELPER_MAX_PARAMS ||
+        np != cn_n_expr_kids(call) - 1 || !block_ok(body->kids, body->n_kids))
         return NULL;
-    /* Statements before the last return may not return but by an early
-     * `if (c) return x;`; the last is the return. */
-    cnode *last = body->kids[body->n_kids - 1];
-    if (last->kind != CXCursor_ReturnStmt || last->n_kids != 1)
-        return NULL;
-    cnode *conds[HELPER_MAX_EXITS], *values[HELPER_MAX_EXITS];
-    int n_exits = 0;
-    for (int i = 0; i + 1 < body->n_kids; i++) {
-        cnode *c = NULL, *x = early_return(body->kids[i], &c);
-        if (x && n_exits < HELPER_MAX_EXITS) {
-            conds[n_exits] = c;
-            values[n_exits++] = x;
-        } else if (holds_return(body->kids[i])) {
-            return NULL;
-        }
-    }
     cnode *args[HELPER_MAX_PARAMS];
     for (int i = 0; i < np; i++)
         args[i] = cn_expr_kid(call, i + 1);
@@ -73,9 +118,7 @@ expr *x_helper_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *b
     cf.bindings = &fr;
     cf.depth = f->depth + 1;
     cf.budget = f->budget; /* the caller's expression, translated further */
-    expr *result = ev->value_of(&cf, last->kids[0]);
-    for (int i = n_exits - 1; i >= 0; i--)
-        result = expr_cond(ev->value_of(&cf, conds[i]), ev->value_of(&cf, values[i]), result);
+    expr *result = block_value(&cf, body->kids, body->n_kids);
     expr *s = expr_simplify(result);
     expr_free(result);
     f->budget = cf.budget;

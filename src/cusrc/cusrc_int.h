@@ -312,6 +312,7 @@ bool cn_is_array_type(CXType t); /* any of clang's four array kinds */
 bool cn_decl_pointer(CXCursor decl, CXType *pointee);
 bool cn_type_is_integral(CXType t);
 int cn_float_kind(CXType t); /* 0 not floating, 1 half/bf16, 2 float, 3 double */
+bool cn_name_in(const char *s, const char *const *list); /* s is one of list, NULL-ended */
 bool cn_is_dim3(CXType t);
 
 void fn_init(fn_ctx *f, cusrc_tu *t, cnode *root, bool device);
@@ -482,9 +483,21 @@ void x_value_dim3(fn_ctx *f, cnode *n, const char *role, cusrc_dim3 *d);
 /* ---- cusrc_helper.c ---- */
 /* The value a host helper of several statements (tree: its definition
  * def, built; body: its compound statement) returns at call; NULL where
- * it has a return other than early `if (c) return x;` and the last, or
- * the value is not known. */
+ * it returns otherwise than by early `if (c) return x;` and a last
+ * statement that returns (a return, or an if/else of such), or the value
+ * is not known. */
 expr *x_helper_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *body);
+
+/* ---- cusrc_float.c ---- */
+/* ceil/floor and their float and builtin names; *up for ceil. */
+bool x_rounding_call(const char *name, bool *up);
+/* A floating-point expression of host constants, each operation rounded
+ * to its type; false where a part is not a constant. */
+bool x_float_value(fn_ctx *f, cnode *n, int depth, double *out);
+/* (int)x of such a constant x: truncation, as C converts. */
+bool x_truncated_float(fn_ctx *f, cnode *kid, int64_t *out);
+/* ceil((double)n / 128.0) of a runtime n as integer division, or NULL. */
+expr *x_rounded_quotient(fn_ctx *f, cnode *arg, bool up);
 /* ---- cusrc_induct.c ---- */
 /* How far one move a (`+= by`, by taken) has advanced a value at use:
  * once where a runs once before use, passes * by in a loop that moves it
