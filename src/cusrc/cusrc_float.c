@@ -100,8 +100,18 @@ bool x_float_value(fn_ctx *f, cnode *n, int depth, double *out)
             return false;
         break;
     case CXCursor_DeclRefExpr: {
+        CXCursor ref = clang_getCursorReferenced(n->cur);
+        if (ref.kind == CXCursor_ParmDecl) {
+            for (bind_frame *fr = f->bindings; fr; fr = fr->up)
+                for (int i = 0; i < fr->n; i++)
+                    if (fr->b[i].has_fvalue && clang_equalCursors(fr->b[i].parm, ref)) {
+                        *out = fr->b[i].fvalue;
+                        return true;
+                    }
+            return false;
+        }
         /* A local set once (`double gb = atof(argv[2]);`): its initializer. */
-        var_info *lv = f->device ? NULL : fn_var(f, clang_getCursorReferenced(n->cur));
+        var_info *lv = f->device ? NULL : fn_var(f, ref);
         if (!lv || lv->is_param || lv->addr_taken || lv->n_assigns || !lv->init ||
             !x_float_value(f, lv->init, depth + 1, &v))
             return false;
@@ -223,4 +233,14 @@ expr *x_rounded_quotient(fn_ctx *f, cnode *arg, bool up)
     /* Sizes are not negative: floor is C's division, ceil rounds up. */
     expr *num = up ? expr_binary(OP_SUB, expr_binary(OP_ADD, a, expr_clone(b)), expr_const(1)) : a;
     return expr_binary(OP_DIV, num, b);
+}
+
+bool x_float_param(fn_ctx *f, CXCursor parm, cnode *arg, double *out)
+{
+    int kind = cn_float_kind(clang_getCursorType(parm));
+    double v;
+    if (f->device || kind < 2 || !x_float_value(f, arg, 0, &v))
+        return false;
+    *out = kind == 2 ? (double)(float)v : v;
+    return true;
 }

@@ -143,6 +143,11 @@ typedef struct param_binding {
      * that launches its parameter launches this (kind FunctionDecl, else
      * none). */
     CXCursor fn;
+    /* A floating-point parameter handed a host constant (`i4_ceiling(a /
+     * b)` with a = 2.0, b = 1.0): its value, rounded to the parameter's
+     * type (cusrc_float). */
+    bool has_fvalue;
+    double fvalue;
 } param_binding;
 
 typedef struct bind_frame {
@@ -498,6 +503,9 @@ bool x_float_value(fn_ctx *f, cnode *n, int depth, double *out);
 bool x_truncated_float(fn_ctx *f, cnode *kid, int64_t *out);
 /* ceil((double)n / 128.0) of a runtime n as integer division, or NULL. */
 expr *x_rounded_quotient(fn_ctx *f, cnode *arg, bool up);
+/* The value a floating-point parameter parm takes from a host call's
+ * argument arg, where it is a constant. */
+bool x_float_param(fn_ctx *f, CXCursor parm, cnode *arg, double *out);
 /* ---- cusrc_induct.c ---- */
 /* How far one move a (`+= by`, by taken) has advanced a value at use:
  * once where a runs once before use, passes * by in a loop that moves it
