@@ -791,6 +791,62 @@ static bool returned_object(fn_ctx *f, cnode *ret, void *ctx)
     return obj_rec(f, ret, r->out, r->depth + 1);
 }
 
+typedef struct field_list {
+    CXCursor v[OBJ_MAX_FIELDS];
+    int n;
+} field_list;
+
+static enum CXVisitorResult list_field(CXCursor c, CXClientData data)
+{
+    field_list *l = data;
+    if (l->n >= OBJ_MAX_FIELDS)
+        return CXVisit_Break;
+    l->v[l->n++] = c;
+    return CXVisit_Continue;
+}
+
+static enum CXChildVisitResult find_base(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_CXXBaseSpecifier)
+        *(bool *)data = true;
+    return CXChildVisit_Continue;
+}
+
+/* A braced list that initializes a struct (`params p = {128, 3, 480};`,
+ * an aggregate): its fields in declaration order take the list's values.
+ * Fields it leaves out are not taken (their in-class initializers or zero
+ * would need the class's rules), nor is a struct with bases, whose list
+ * starts with them. */
+static bool aggregate(fn_ctx *f, cnode *list, obj_fields *out, int depth)
+{
+    CXType t = clang_getCursorType(list->cur);
+    CXCursor rec = record_decl(t);
+    bool has_base = false;
+    if (clang_Cursor_isNull(rec) || (!cn_in_main(f->t, rec) && !cn_in_user_header(f->t, rec)))
+        return false;
+    clang_visitChildren(rec, find_base, &has_base);
+    field_list fields = {.n = 0};
+    clang_Type_visitFields(clang_getCanonicalType(t), list_field, &fields);
+    if (has_base || list->n_kids > fields.n)
+        return false;
+    for (int i = 0; i < list->n_kids; i++) {
+        CXType ft = clang_getCursorType(fields.v[i]);
+        char *name = cn_spelling(fields.v[i]);
+        int64_t value;
+        if (cn_type_is_integral(ft) && constant(f, list->kids[i], &value)) {
+            obj_set(out, "", name, value);
+        } else if (clang_getCanonicalType(ft).kind == CXType_Record) {
+            obj_fields sub = {0};
+            if (obj_rec(f, list->kids[i], &sub, depth + 1))
+                obj_merge(out, &sub, name);
+            obj_free(&sub);
+        }
+        free(name);
+    }
+    return true;
+}
+
 static bool obj_rec(fn_ctx *f, cnode *n, obj_fields *out, int depth)
 {
     n = cn_strip(n);
@@ -834,6 +890,8 @@ static bool obj_rec(fn_ctx *f, cnode *n, obj_fields *out, int depth)
         obj_ret r = {out, depth};
         return on_object(f, n, fn, depth, returned_object, &r);
     }
+    case CXCursor_InitListExpr:
+        return aggregate(f, n, out, depth);
     case CXCursor_CXXNewExpr:
         for (int i = 0; i < n->n_kids; i++) {
             cnode *k = n->kids[i];
