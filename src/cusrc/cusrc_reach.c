@@ -69,15 +69,17 @@ static bool passes_on(const cnode *p)
 
 /* Does d run, with nothing conditional in between, every time control
  * reaches use: is there a block that holds use and reaches d through
- * blocks and plain expressions only? */
-static bool dominates(const cnode *d, const cnode *use, const cnode *scope, x_arm_fn arm, void *ctx)
+ * blocks and plain expressions only? That block (every way into use
+ * enters it at its top, and so passes d), or NULL. */
+static const cnode *dominating_block(const cnode *d, const cnode *use, const cnode *scope,
+                                     x_arm_fn arm, void *ctx)
 {
     const cnode *child = d;
     for (const cnode *p = d->parent; p; child = p, p = p->parent) {
         if (p->kind == CXCursor_CompoundStmt && cn_inside(use, p))
-            return true;
+            return p;
         if (p == scope)
-            return false;
+            return NULL;
         if (p->kind == CXCursor_IfStmt) {
             /* The condition runs whenever the if does. */
             const cnode *cond = NULL;
@@ -85,11 +87,29 @@ static bool dominates(const cnode *d, const cnode *use, const cnode *scope, x_ar
                 continue;
             if (arm && arm(ctx, p, child) == 1)
                 continue;
-            return false;
+            return NULL;
         }
         if (!passes_on(p))
-            return false;
+            return NULL;
     }
+    return NULL;
+}
+
+static bool dominates(const cnode *d, const cnode *use, const cnode *scope, x_arm_fn arm, void *ctx)
+{
+    return dominating_block(d, use, scope, arm, ctx) != NULL;
+}
+
+/* Is a, run after use in a loop that holds both, overwritten by best
+ * before control comes back to use: the way back goes through the
+ * innermost such loop's head, and into the block where best dominates
+ * use at its top, when that block lies inside the loop (`for (...) { if
+ * (s >= 1024) { lws = 256; k<<<g, lws>>>(); } else { lws = 512; ... } }`). */
+static bool block_kills(const cnode *a, const cnode *use, const cnode *block, const cnode *scope)
+{
+    for (const cnode *p = use->parent; block && p && p != scope; p = p->parent)
+        if (is_loop_stmt(p) && cn_inside(a, p))
+            return cn_inside(block, p);
     return false;
 }
 
@@ -184,13 +204,15 @@ cnode *x_reaching_def(var_info *v, cnode *use, x_arm_fn arm, void *ctx)
     if (!best)
         return NULL;
     unsigned best_start = extent_offset(best->cur, false);
+    const cnode *block = dominating_block(best, use, scope, arm, ctx);
     for (int i = 0; i < v->n_assigns; i++) {
         cnode *a = v->assigns[i];
         if (a == best || never_runs(a, scope, arm, ctx))
             continue;
         unsigned end = extent_offset(a->cur, true);
         if (end > at) {
-            if (share_loop(a, use, scope) && !loop_kills(a, best, use, scope))
+            if (share_loop(a, use, scope) && !loop_kills(a, best, use, scope) &&
+                !block_kills(a, use, block, scope))
                 return NULL; /* runs again before use, through the back edge */
         } else if (end > best_start && !exclusive_arms(a, use, scope)) {
             return NULL; /* may run between best and use */
