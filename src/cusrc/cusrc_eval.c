@@ -1094,7 +1094,9 @@ static expr *x_rec(fn_ctx *f, cnode *n)
     case CXCursor_ArraySubscriptExpr: {
         int64_t table[HOST_TABLE_MAX];
         int m = f->device ? 0 : host_table(f, n, table);
-        e = m ? host_table_pick(table, m, x_rec(f, n->kids[1])) : x_device_prop_element(f, n);
+        e = m ? host_table_pick(table, m, x_rec(f, n->kids[1])) : x_host_element(f, n);
+        if (!e)
+            e = x_device_prop_element(f, n);
         if (!e) {
             char *text = cn_text(f->t, n->cur);
             e = unknownf("value read from memory ('%s')", text);

@@ -493,6 +493,12 @@ void x_value_dim3(fn_ctx *f, cnode *n, const char *role, cusrc_dim3 *d);
  * is not known. */
 expr *x_helper_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *body);
 
+/* ---- cusrc_elems.c ---- */
+/* The value of a host array's element read at a constant index (`local[0]`
+ * of `size_t local[2] = {16, 16};` and its element assignments), where the
+ * array is only read and written element by element; NULL otherwise. */
+expr *x_host_element(fn_ctx *f, cnode *subscript);
+
 /* ---- cusrc_float.c ---- */
 /* ceil/floor and their float and builtin names; *up for ceil. */
 bool x_rounding_call(const char *name, bool *up);
