@@ -103,34 +103,30 @@ bool x_member_unset_at(fn_ctx *f, var_info *v, const char *field, cnode *use)
 
 cnode *x_member_set_at(fn_ctx *f, var_info *v, const char *field, cnode *use)
 {
-    cnode *live[64];
+    /* The field as a variable of its own whose definitions are its
+     * assignments (the declaration's constructor is not one): the one that
+     * reaches use as a local's does, arms and loops included. */
+    cnode *same[64];
     int n = 0;
-    const cnode *scope = member_scope(f, v, use);
     for (int i = 0; i < v->n_member_assigns; i++) {
         cnode *m = v->member_assigns[i];
         char *name = cn_spelling(cn_strip(m->kids[0])->cur);
-        bool same = !strcmp(name, field);
+        bool hit = !strcmp(name, field);
         free(name);
-        if (!same || !x_may_reach(m, use, scope, f->t->obj_eval->arm, f))
+        if (!hit)
             continue;
         if (n == 64)
             return NULL;
-        live[n++] = m;
+        same[n++] = m;
     }
-    /* The last that runs every time before use; none may come after it. */
-    unsigned to = cn_spelled_at(use->cur), from = 0;
-    cnode *a = NULL;
-    for (int i = 0; i < n; i++) {
-        unsigned at = cn_spelled_at(live[i]->cur);
-        if (at < to && (!a || at > from) && x_dominates(live[i], use, f->t->obj_eval->arm, f)) {
-            a = live[i];
-            from = at;
-        }
-    }
-    for (int i = 0; a && i < n; i++)
-        if (live[i] != a && cn_spelled_at(live[i]->cur) > from)
-            return NULL;
-    if (!a || x_field_changer(f->root, v, from, to))
+    var_info member = {.decl = v->decl,
+                       .name = v->name,
+                       .decl_node = v->decl_node,
+                       .assigns = same,
+                       .n_assigns = n,
+                       .is_param = v->is_param};
+    cnode *a = n ? x_reaching_def(&member, use, f->t->obj_eval->arm, f) : NULL;
+    if (!a || x_field_changer(f->root, v, cn_spelled_at(a->cur), cn_spelled_at(use->cur)))
         return NULL;
     return a;
 }
