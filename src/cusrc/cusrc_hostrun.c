@@ -140,13 +140,29 @@ static bool set_by_init(const loop_run *r, const var_info *v)
     return false;
 }
 
+/* Does a do-while's body give v its value with a plain `=` before
+ * anything else assigns it (`do { waves++; m = ceildiv(n, waves * sms); }
+ * while (m > 16);`): every pass sets it, the first included, so its value
+ * before the loop is never what the loop leaves. A read before the
+ * assignment finds it unbound, and the run stops there. */
+static bool set_first_in_do(const loop_run *r, const cnode *loop, const var_info *v)
+{
+    if (loop->kind != CXCursor_DoStmt)
+        return false;
+    for (int i = r->n_init; i < r->n; i++)
+        if (r->targets[i] == v)
+            return r->nodes[i]->kind == CXCursor_BinaryOperator &&
+                   clang_getCursorBinaryOperatorKind(r->nodes[i]->cur) == CXBinaryOperator_Assign;
+    return false;
+}
+
 /* Each local's value before the loop (the init's own where it declares
  * them), which must be a number. */
 static bool first_values(loop_run *r, cnode *loop, expr **firsts, expr_env *env,
                          const x_loop_eval *ev)
 {
     for (int i = 0; i < r->n_vars; i++) {
-        if (!firsts[i] && set_by_init(r, r->vars[i]))
+        if (!firsts[i] && (set_by_init(r, r->vars[i]) || set_first_in_do(r, loop, r->vars[i])))
             continue;
         expr *e = firsts[i] ? firsts[i] : ev->value_at(r->f, r->vars[i], loop);
         firsts[i] = NULL;
