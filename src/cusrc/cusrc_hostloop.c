@@ -65,7 +65,23 @@ static bool step_of(fn_ctx *f, cnode *inc, CXCursor var, int64_t *step)
             return false;
         return true;
     }
-    return false;
+    /* `i = i + 2`, `i = 2 + i`, `i = i - 4`. */
+    cnode *rhs = inc->kind == CXCursor_BinaryOperator && inc->n_kids == 2 &&
+                         clang_getCursorBinaryOperatorKind(inc->cur) == CXBinaryOperator_Assign &&
+                         refers_to(inc->kids[0], var)
+                     ? cn_strip(inc->kids[1])
+                     : NULL;
+    if (!rhs || rhs->kind != CXCursor_BinaryOperator || rhs->n_kids != 2)
+        return false;
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(rhs->cur);
+    if (op == CXBinaryOperator_Add && refers_to(rhs->kids[1], var))
+        return x_const(f, rhs->kids[0], step) && *step != 0;
+    if ((op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub) ||
+        !refers_to(rhs->kids[0], var) || !x_const(f, rhs->kids[1], step) || *step == 0)
+        return false;
+    if (op == CXBinaryOperator_Sub)
+        *step = -*step;
+    return true;
 }
 
 /* Does p write the counter (`i++`, `i -= 2`, `i = ...`)? */
