@@ -631,7 +631,11 @@ char *x_member_path(const fn_ctx *f, cnode *n, int depth)
 }
 
 /* Small helpers written as `return <expr>;` (ceil_div, DIVUP as a
- * function...) are expanded with their arguments bound. */
+ * function...) are expanded with their arguments bound. A device index
+ * reaches one through a few method calls and arms (a vectorized load's
+ * `&ptr[idx]`, idx from `idx % ceildiv(n, 2)`); the expression budget,
+ * not this depth, keeps a helper that calls itself in check. */
+#define INLINE_MAX_DEPTH 24
 static expr *inline_call(fn_ctx *f, cnode *call, CXCursor fn)
 {
     CXCursor def = clang_getCursorDefinition(fn);
@@ -649,7 +653,7 @@ static expr *inline_call(fn_ctx *f, cnode *call, CXCursor fn)
     expr *result = NULL;
     bool one_line = body && body->n_kids == 1 && body->kids[0]->kind == CXCursor_ReturnStmt &&
                     body->kids[0]->n_kids == 1;
-    if (one_line && f->depth <= 6) {
+    if (one_line && f->depth <= INLINE_MAX_DEPTH) {
         param_binding pb[8];
         int n = x_bind_args(f, call, def, pb, 8);
         if (n >= 0) {
