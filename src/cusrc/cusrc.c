@@ -827,6 +827,7 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     scan_state s;
     memset(&s, 0, sizeof s);
     scan_unit(&t, &s, fbuf, fsize);
+    xglobal_collect(&t);
 
     bind_launches(&t);
 

@@ -139,9 +139,25 @@ typedef struct cusrc_xcall {
     char **why;    /* where an unknown count comes from, else NULL */
 } cusrc_xcall;
 
+/* A file-scope integer variable of the program as one unit sees it: the
+ * unit that defines it gives its value where the unit sets it once for all
+ * its code (cusrc_global's rule), and a unit that writes it through an
+ * `extern` declaration says so (known false): then no unit's value holds.
+ * A unit that only declares it reads the defining unit's value
+ * (`extern size_t even_sites_on_node;` in the kernels' file). */
+typedef struct cusrc_xglobal {
+    char *usr; /* the same in every unit for a variable with external linkage */
+    char *name;
+    bool known;
+    int64_t value;
+    src_loc loc; /* where the value is set */
+} cusrc_xglobal;
+
 typedef struct cusrc_xcalls {
     cusrc_xcall *v;
     size_t n, cap;
+    cusrc_xglobal *g;
+    size_t n_g, cap_g;
 } cusrc_xcalls;
 
 void cusrc_xcalls_free(cusrc_xcalls *x);

@@ -658,6 +658,12 @@ void cusrc_xcalls_free(cusrc_xcalls *x)
         free(v->why);
     }
     free(x->v);
+    for (size_t i = 0; i < x->n_g; i++) {
+        free(x->g[i].usr);
+        free(x->g[i].name);
+        loc_free(&x->g[i].loc);
+    }
+    free(x->g);
     memset(x, 0, sizeof *x);
 }
 

@@ -103,12 +103,8 @@ bool x_is_per_lane(fn_ctx *f, const expr *e)
 
 static expr *x_rec(fn_ctx *f, cnode *n);
 
-/* A file-scope variable's value where the file sets it once for all the
- * host code (cusrc_global), evaluated where it is set; remembered per
- * variable. NULL: a run-time value. */
-static expr *host_global(fn_ctx *f, CXCursor var, int *line, bool *in_main)
+expr *x_file_global(cusrc_tu *t, CXCursor var, int *line, bool *in_main)
 {
-    cusrc_tu *t = f->t;
     char *usr = cx_str(clang_getCursorUSR(var));
     for (size_t i = 0; i < t->n_globals; i++)
         if (!strcmp(t->globals[i].usr, usr)) {
@@ -793,14 +789,22 @@ static expr *x_declref(fn_ctx *f, cnode *n)
         var_info *v = fn_var(f, r);
         int line;
         bool in_main;
+        int64_t v64;
+        src_loc set_at;
         if (v) {
             e = local_var(f, v, n);
         } else if (f->device) {
             e = unknownf("value of the global variable '%s'", name);
-        } else if ((e = host_global(f, r, &line, &in_main)) != NULL) {
+        } else if ((e = x_file_global(f->t, r, &line, &in_main)) != NULL) {
             if (f->record) {
                 cusrc_size_from from = {
                     name, e->value, in_main ? "main" : "file scope", {NULL, line, 0}};
+                folded_add(f->record, &from);
+            }
+        } else if (global_from_units(f->t, r, &v64, &set_at)) {
+            e = expr_const(v64);
+            if (f->record) {
+                cusrc_size_from from = {name, v64, "file scope", set_at};
                 folded_add(f->record, &from);
             }
         } else {

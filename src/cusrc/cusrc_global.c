@@ -257,3 +257,90 @@ bool global_object_written(cusrc_tu *t, CXCursor var)
     clang_visitChildren(clang_getTranslationUnitCursor(t->tu), each_body, &s);
     return s.w.elsewhere;
 }
+
+/* ---- across units ---- */
+
+static bool external_integer(CXCursor var)
+{
+    if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+        clang_getCursorLinkage(var) != CXLinkage_External ||
+        !cn_type_is_integral(clang_getCursorType(var)))
+        return false;
+    enum CXCursorKind sk = clang_getCursorKind(clang_getCursorSemanticParent(var));
+    return sk == CXCursor_TranslationUnit || sk == CXCursor_Namespace;
+}
+
+typedef struct any_write {
+    cusrc_tu *t;
+    CXCursor var; /* null: report every external variable written */
+    void (*found)(void *ctx, CXCursor var);
+    void *ctx;
+    bool hit;
+} any_write;
+
+static enum CXChildVisitResult write_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    any_write *w = data;
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor ref = clang_getCursorReferenced(c);
+    if (!writes_var(c, parent, ref))
+        return CXChildVisit_Continue;
+    if (!clang_Cursor_isNull(w->var)) {
+        w->hit = clang_equalCursors(ref, w->var);
+        return w->hit ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    if (external_integer(ref) && clang_Cursor_isNull(clang_getCursorDefinition(ref)))
+        w->found(w->ctx, ref);
+    return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult each_def(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    any_write *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (!cn_in_main(w->t, c))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
+        k == CXCursor_StructDecl)
+        return CXChildVisit_Recurse;
+    if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+         k == CXCursor_Constructor) &&
+        clang_isCursorDefinition(c))
+        clang_visitChildren(c, write_visit, w);
+    return w->hit ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+void global_extern_writes(cusrc_tu *t, void (*found)(void *ctx, CXCursor var), void *ctx)
+{
+    any_write w = {t, clang_getNullCursor(), found, ctx, false};
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), each_def, &w);
+}
+
+bool global_from_units(cusrc_tu *t, CXCursor var, int64_t *value, src_loc *at)
+{
+    if (!t->calls || !t->calls->n_g || !external_integer(var) ||
+        !clang_Cursor_isNull(clang_getCursorDefinition(var)))
+        return false;
+    char *usr = cx_str(clang_getCursorUSR(var));
+    const cusrc_xglobal *known = NULL;
+    bool written = false;
+    for (size_t i = 0; i < t->calls->n_g; i++)
+        if (!strcmp(t->calls->g[i].usr, usr)) {
+            if (t->calls->g[i].known)
+                known = &t->calls->g[i];
+            else
+                written = true;
+        }
+    free(usr);
+    if (!known || written)
+        return false;
+    any_write w = {t, var, NULL, NULL, false};
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), each_def, &w);
+    if (w.hit)
+        return false;
+    *value = known->value;
+    *at = known->loc;
+    return true;
+}

@@ -638,6 +638,24 @@ cnode *global_site(cusrc_tu *t, CXCursor var, cnode **value, bool *in_main);
 /* Whether a function of the main file assigns to a member of var
  * (`grid.x = n`) or assigns it through an operator (`grid = dim3(n)`). */
 bool global_object_written(cusrc_tu *t, CXCursor var);
+/* An integer file-scope variable this unit declares `extern` and neither
+ * defines nor writes, whose defining unit gave its value (t->calls) and
+ * no unit writes elsewhere: the value and where it is set. */
+bool global_from_units(cusrc_tu *t, CXCursor var, int64_t *value, src_loc *at);
+/* Calls back for each file-scope variable with external linkage that a
+ * function of the main file writes and this unit does not define. */
+void global_extern_writes(cusrc_tu *t, void (*found)(void *ctx, CXCursor var), void *ctx);
+
+/* ---- cusrc_eval.c (file-scope values) ---- */
+/* A file-scope variable's value where the file sets it once for all the
+ * host code (cusrc_global), evaluated where it is set; remembered per
+ * variable. NULL: a run-time value. */
+expr *x_file_global(cusrc_tu *t, CXCursor var, int *line, bool *in_main);
+
+/* ---- cusrc_xglobal.c ---- */
+/* Adds to t->collect_calls the values of the integer file-scope variables
+ * the main file defines and the extern ones it writes. */
+void xglobal_collect(cusrc_tu *t);
 
 /* ---- cusrc_tu.c (growth of the unit's arrays) ---- */
 /* Room for one more element of arr (n used of cap). */

@@ -13,6 +13,8 @@
 #include "util/diag.h"
 #include "util/sbuf.h"
 
+static char *dup_or_null(const json_t *j);
+
 static json_t *str_or_null(const char *s)
 {
     return s ? json_string(s) : json_null();
@@ -51,7 +53,36 @@ json_t *xcalls_to_json(const cusrc_xcalls *x)
                              v->callee, "file", str_or_null(v->loc.file), "line", v->loc.line,
                              "args", args, "fields", fields, "folded", folded, "path", path));
     }
+    /* File-scope integers ride along, one entry each, told apart by key. */
+    for (size_t i = 0; i < x->n_g; i++) {
+        const cusrc_xglobal *g = &x->g[i];
+        json_array_append_new(
+            calls, json_pack("{s:s, s:s, s:o, s:o, s:i}", "global", g->usr, "name", g->name,
+                             "value", g->known ? json_integer(g->value) : json_null(), "file",
+                             str_or_null(g->loc.file), "line", g->loc.line));
+    }
     return calls;
+}
+
+static void global_from_json(const json_t *j, cusrc_xcalls *out)
+{
+    const char *usr = json_string_value(json_object_get(j, "global"));
+    const char *name = json_string_value(json_object_get(j, "name"));
+    const json_t *value = json_object_get(j, "value");
+    if (!usr || !name)
+        return;
+    if (out->n_g == out->cap_g) {
+        out->cap_g = out->cap_g ? out->cap_g * 2 : 8;
+        out->g = xrealloc(out->g, out->cap_g * sizeof *out->g);
+    }
+    cusrc_xglobal *g = &out->g[out->n_g++];
+    memset(g, 0, sizeof *g);
+    g->usr = xstrdup(usr);
+    g->name = xstrdup(name);
+    g->known = json_is_integer(value);
+    g->value = json_integer_value(value);
+    g->loc.file = dup_or_null(json_object_get(j, "file"));
+    g->loc.line = (int)json_integer_value(json_object_get(j, "line"));
 }
 
 static char *dup_or_null(const json_t *j)
@@ -66,6 +97,10 @@ void xcalls_from_json(const json_t *j, cusrc_xcalls *out)
     const json_t *call;
     json_array_foreach((json_t *)j, c, call)
     {
+        if (json_object_get(call, "global")) {
+            global_from_json(call, out);
+            continue;
+        }
         const char *usr = json_string_value(json_object_get(call, "usr"));
         const json_t *args = json_object_get(call, "args"),
                      *folded = json_object_get(call, "folded"),
