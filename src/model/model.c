@@ -106,6 +106,7 @@ static const model_field product_fields[] = {
     MEASURED(PREC_FP8_TENSOR, "fp8_tensor"),
     MEASURED(PREC_INT8_TENSOR, "int8_tensor"),
     {"timing", "launch_ns", F_SI, offsetof(gpu_product, launch_ns), true},
+    {"timing", "launch_floor_ns", F_SI, offsetof(gpu_product, launch_floor_ns), true},
     {"timing", "block_dispatch_ns", F_SI, offsetof(gpu_product, block_dispatch_ns), true},
     {"timing", "block_interval_ns", F_SI, offsetof(gpu_product, block_interval_ns), true},
     {"timing", "block_serial_ns", F_SI, offsetof(gpu_product, block_serial_ns), true},

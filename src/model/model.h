@@ -116,6 +116,7 @@ typedef struct gpu_product {
     /* [timing]: what the time model takes from the hardware (measured by
      * scripts/timeprobe; 0 = not measured for this product). */
     double launch_ns;         /* an empty kernel's duration */
+    double launch_floor_ns;   /* the least any kernel took on such cards: a floor */
     double block_dispatch_ns; /* each further block an SM takes in an empty kernel's grid */
     /* A grid of many empty blocks: the least time between two blocks an SM
      * starts (a full grid, enough blocks an SM to keep it busy), and an

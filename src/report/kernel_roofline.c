@@ -649,9 +649,11 @@ static json_t *load_phases_json(const loadlat *l)
     }
     return phases;
 }
-/* Which lower count sets the floor: "l1", "dram" or "compute". */
+/* Which lower count sets the floor: "launch", "l1", "dram" or "compute". */
 static const char *floor_term_key(const kroof *k)
 {
+    if (k->launch_time >= k->min_time && k->launch_time > 0)
+        return "launch";
     if (k->l1_time >= k->min_time && k->l1_time > 0)
         return "l1";
     if (k->memory_time >= k->min_time && k->memory_time > 0)
@@ -669,6 +671,7 @@ static void floor_json(json_t *o, const kroof *k, bool with_compute)
     json_object_set_new(o, "min_time_term", json_text(floor_term_key(k)));
     json_object_set_new(o, "memory_time_s", json_real(k->memory_time));
     json_object_set_new(o, "l1_time_s", json_real(k->l1_time));
+    json_object_set_new(o, "launch_time_s", json_real(k->launch_time));
 }
 
 /* Counts that take an arm as run by every thread: every branch arm
@@ -863,7 +866,8 @@ static bool flops_exact(const kroof *k)
 static const char *floor_term(const kroof *k)
 {
     const char *key = floor_term_key(k);
-    return !strcmp(key, "l1")     ? "L1's load sectors"
+    return !strcmp(key, "launch") ? "the launch: no kernel on such a card took less"
+           : !strcmp(key, "l1")   ? "L1's load sectors"
            : !strcmp(key, "dram") ? "the DRAM bytes alone, cold L2"
                                   : "the FLOPs every run does";
 }
@@ -888,8 +892,81 @@ static void unbound_text(sbuf *out, const kroof *k)
                   k->unbound);
     if (k->floor_only) {
         char b[48];
-        sbuf_addf(out, "\n      at least %s (%s, from the counts that are known)",
-                  roofline_fmt_time(k->min_time, b, sizeof b), floor_term(k));
+        sbuf_addf(out, "\n      at least %s (%s%s)", roofline_fmt_time(k->min_time, b, sizeof b),
+                  floor_term(k),
+                  !strcmp(floor_term_key(k), "launch") ? "" : ", from the counts that are known");
+    }
+}
+
+/* The floor and what sets it, or why there is none: the last line of a
+ * launch's roofline entry. */
+static void bound_text(sbuf *out, const kroof *k, double total, bool flops_upper)
+{
+    if (k->incomplete && (k->has_bound || k->floor_only)) {
+        char b[48];
+        sbuf_addf(out,
+                  "\n      at least %s (%s, from what was counted): the kernel could not be "
+                  "analysed in full (%s), so the counts may miss code",
+                  roofline_fmt_time(k->min_time, b, sizeof b), floor_term(k), k->incomplete);
+    } else if (k->incomplete) {
+        sbuf_addf(out,
+                  "\n      no bound: the kernel could not be analysed in full (%s), so the counts "
+                  "may miss code",
+                  k->incomplete);
+    } else if (k->has_bound && !strcmp(floor_term_key(k), "launch")) {
+        /* The work alone would take less than any launch does. */
+        char b[48], w[48];
+        double work = fmax(fmax(k->compute_time_lower, k->memory_time), k->l1_time);
+        sbuf_add(out, "\n      ");
+        /* A footprint that is a lower bound, or FLOPs that are upper
+         * bounds, leave the intensity an upper bound. */
+        if (k->has_compulsory && isfinite(k->ai) && total > 0)
+            sbuf_addf(out, "AI %s%.3g FLOP per DRAM byte; ",
+                      k->compulsory_why || flops_upper ? "at most " : "", k->ai);
+        sbuf_addf(out, "at least %s (%s", roofline_fmt_time(k->min_time, b, sizeof b),
+                  floor_term(k));
+        if (work > 0)
+            sbuf_addf(out, "; the counted work alone, %s", roofline_fmt_time(work, w, sizeof w));
+        sbuf_addc(out, ')');
+    } else if (k->has_bound && k->l1_bound) {
+        char b[48];
+        sbuf_addf(out,
+                  "\n      L1-bound: at least %s (the load sectors at 128 bytes per SM per "
+                  "clock)",
+                  roofline_fmt_time(k->min_time, b, sizeof b));
+    } else if (k->has_bound && flops_upper) {
+        char b[48];
+        sbuf_addf(out,
+                  "\n      AI at most %.3g FLOP per DRAM byte (the FLOP counts are upper bounds); "
+                  "at least %s (%s)",
+                  k->ai, roofline_fmt_time(k->min_time, b, sizeof b), floor_term(k));
+    } else if (k->has_bound && total == 0) {
+        char b[48];
+        sbuf_addf(out, "\n      no floating-point work: memory-bound, at least %s (cold L2)",
+                  roofline_fmt_time(k->min_time, b, sizeof b));
+    } else if (k->has_bound && !k->has_compulsory) {
+        char b[48];
+        sbuf_addf(out, "\n      at least %s from the FLOPs alone (DRAM footprint not known: %s)",
+                  roofline_fmt_time(k->min_time, b, sizeof b), k->why_no_compulsory);
+    } else if (k->has_bound && k->compulsory_why && !k->memory_bound) {
+        /* More bytes than counted could make it memory-bound. */
+        char b[48];
+        if (isfinite(k->ai))
+            sbuf_addf(out, "\n      AI at most %.3g FLOP per DRAM byte", k->ai);
+        else
+            sbuf_addf(out, "\n      no DRAM byte counted");
+        sbuf_addf(out, " (the footprint is a lower bound): the limiter is not known; at least %s",
+                  roofline_fmt_time(k->min_time, b, sizeof b));
+    } else if (k->has_bound) {
+        char a[48], b[48];
+        sbuf_addf(out, "\n      AI %.3g FLOP per DRAM byte, %s-bound: at most %s, at least %s%s",
+                  k->ai, k->memory_bound ? "memory" : "compute",
+                  roofline_fmt_si(k->attainable, "FLOP/s", a, sizeof a),
+                  roofline_fmt_time(k->min_time, b, sizeof b), k->memory_bound ? " (cold L2)" : "");
+    } else if (!k->known) {
+        unbound_text(out, k);
+    } else if (!k->per_thread && !k->no_product && k->why_no_bound) {
+        sbuf_addf(out, "\n      no time bound: %s", k->why_no_bound);
     }
 }
 
@@ -986,57 +1063,7 @@ void kroof_text(sbuf *out, const kroof *k)
         sbuf_addf(out, "\n      DRAM footprint is a lower bound: %s", k->compulsory_why);
     if (k->flops_estimate && !k->incomplete)
         sbuf_addf(out, "\n      FLOPs partly estimated: %s", k->flops_estimate);
-    if (k->incomplete && (k->has_bound || k->floor_only)) {
-        char b[48];
-        sbuf_addf(out,
-                  "\n      at least %s (%s, from what was counted): the kernel could not be "
-                  "analysed in full (%s), so the counts may miss code",
-                  roofline_fmt_time(k->min_time, b, sizeof b), floor_term(k), k->incomplete);
-    } else if (k->incomplete) {
-        sbuf_addf(out,
-                  "\n      no bound: the kernel could not be analysed in full (%s), so the counts "
-                  "may miss code",
-                  k->incomplete);
-    } else if (k->has_bound && k->l1_bound) {
-        char b[48];
-        sbuf_addf(out,
-                  "\n      L1-bound: at least %s (the load sectors at 128 bytes per SM per "
-                  "clock)",
-                  roofline_fmt_time(k->min_time, b, sizeof b));
-    } else if (k->has_bound && flops_upper) {
-        char b[48];
-        sbuf_addf(out,
-                  "\n      AI at most %.3g FLOP per DRAM byte (the FLOP counts are upper bounds); "
-                  "at least %s (%s)",
-                  k->ai, roofline_fmt_time(k->min_time, b, sizeof b), floor_term(k));
-    } else if (k->has_bound && total == 0) {
-        char b[48];
-        sbuf_addf(out, "\n      no floating-point work: memory-bound, at least %s (cold L2)",
-                  roofline_fmt_time(k->min_time, b, sizeof b));
-    } else if (k->has_bound && !k->has_compulsory) {
-        char b[48];
-        sbuf_addf(out, "\n      at least %s from the FLOPs alone (DRAM footprint not known: %s)",
-                  roofline_fmt_time(k->min_time, b, sizeof b), k->why_no_compulsory);
-    } else if (k->has_bound && k->compulsory_why && !k->memory_bound) {
-        /* More bytes than counted could make it memory-bound. */
-        char b[48];
-        if (isfinite(k->ai))
-            sbuf_addf(out, "\n      AI at most %.3g FLOP per DRAM byte", k->ai);
-        else
-            sbuf_addf(out, "\n      no DRAM byte counted");
-        sbuf_addf(out, " (the footprint is a lower bound): the limiter is not known; at least %s",
-                  roofline_fmt_time(k->min_time, b, sizeof b));
-    } else if (k->has_bound) {
-        char a[48], b[48];
-        sbuf_addf(out, "\n      AI %.3g FLOP per DRAM byte, %s-bound: at most %s, at least %s%s",
-                  k->ai, k->memory_bound ? "memory" : "compute",
-                  roofline_fmt_si(k->attainable, "FLOP/s", a, sizeof a),
-                  roofline_fmt_time(k->min_time, b, sizeof b), k->memory_bound ? " (cold L2)" : "");
-    } else if (!k->known) {
-        unbound_text(out, k);
-    } else if (!k->per_thread && !k->no_product && k->why_no_bound) {
-        sbuf_addf(out, "\n      no time bound: %s", k->why_no_bound);
-    }
+    bound_text(out, k, total, flops_upper);
     sbuf_addc(out, '\n');
     unmark(out, clean_from);
 }

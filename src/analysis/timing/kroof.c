@@ -11,7 +11,15 @@
 #include "analysis/timing/roofline.h"
 #include "util/sbuf.h"
 
+/* No launch is shorter than an empty kernel: the least one took on cards
+ * of the product (its launch_floor_ns) is a term of the floor. */
+static double launch_floor(const gpu_product *product)
+{
+    return product->launch_floor_ns > 0 ? product->launch_floor_ns * 1e-9 : 0;
+}
+
 /* Tensor work is assumed FP16-in/FP32-accumulate: wmma's common case. */
+
 static const model_precision prec_ceiling[4] = {PREC_FP16, PREC_FP32, PREC_FP64, PREC_FP16_TENSOR};
 
 static expr *clone_or_zero(const expr *e)
@@ -540,7 +548,9 @@ static void bound(const gpu_product *product, kroof *k)
     k->compute_time_lower = lower_ok ? t_lower : 0;
     k->memory_time = dram / bw.bandwidth.used;
     k->l1_time = l1_cycles / ((double)product->sm_count * product->boost_clock_mhz * 1e6);
-    k->min_time = fmax(fmax(k->compute_time_lower, k->memory_time), k->l1_time);
+    k->launch_time = launch_floor(product);
+    k->min_time =
+        fmax(fmax(fmax(k->compute_time_lower, k->memory_time), k->l1_time), k->launch_time);
     if (k->min_time <= 0) {
         k->why_no_bound =
             xstrdup(!lower_ok ? "the FLOPs every run does are not known and no byte must reach "
@@ -585,7 +595,8 @@ static void floor_from_known(const gpu_product *product, kroof *k)
     k->compute_time_lower = t_lower;
     k->memory_time = dram / bw.bandwidth.used;
     k->l1_time = l1_cycles / ((double)product->sm_count * product->boost_clock_mhz * 1e6);
-    k->min_time = fmax(fmax(t_lower, k->memory_time), k->l1_time);
+    k->launch_time = launch_floor(product);
+    k->min_time = fmax(fmax(fmax(t_lower, k->memory_time), k->l1_time), k->launch_time);
     k->floor_only = k->min_time > 0;
 }
 

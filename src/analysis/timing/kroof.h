@@ -101,6 +101,10 @@ typedef struct kroof {
      * rate (one 128-byte wavefront per SM per clock), at least; a part of
      * min_time. */
     double l1_time;
+    /* The least time any launch on the product took (its launch_floor_ns:
+     * an empty kernel, the shortest measured): a part of min_time, 0 where
+     * the product has none. */
+    double launch_time;
     int64_t certain_requests[TRAFFIC_KINDS], certain_units[TRAFFIC_KINDS];
     /* What reaches DRAM during the launch, an estimate (docs/roofline.md,
      * "DRAM bytes"): the footprint's reads in DRAM's 64-byte blocks, the
