@@ -830,6 +830,18 @@ static bool aggregate(fn_ctx *f, cnode *list, obj_fields *out, int depth)
     clang_Type_visitFields(clang_getCanonicalType(t), list_field, &fields);
     if (has_base || list->n_kids > fields.n)
         return false;
+    /* A designated list (`{.b = 512}`) names its fields: libclang shows
+     * each entry as an unexposed expression spelled from its designator,
+     * which does not map by position. */
+    for (int i = 0; i < list->n_kids; i++) {
+        char *text = list->kids[i]->kind == CXCursor_UnexposedExpr
+                         ? cn_text(f->t, list->kids[i]->cur)
+                         : NULL;
+        bool designated = text && (text[0] == '.' || text[0] == '[');
+        free(text);
+        if (designated)
+            return false;
+    }
     for (int i = 0; i < list->n_kids; i++) {
         CXType ft = clang_getCursorType(fields.v[i]);
         char *name = cn_spelling(fields.v[i]);

@@ -1,6 +1,7 @@
 // Sizes held in a struct initialized by a braced list, the way C-style
 // programs keep a problem's shape: the fields take the list's values in
-// declaration order; a field the list leaves out has none.
+// declaration order; a field the list leaves out has none, and so does
+// every field of a designated list ('{.batch = 8}'), which is not read.
 #include <cstdio>
 
 struct shape {
@@ -23,6 +24,8 @@ int main()
     cudaMalloc(&out, n * sizeof(float));
     sample<<<(n + 255) / 256, 256>>>(out, s, n);
     sample<<<s.kernel, 256>>>(out, s, n);
+    shape d = {.batch = 8, .channels = 3};
+    sample<<<d.batch, 256>>>(out, d, n);
     cudaDeviceSynchronize();
     return 0;
 }
