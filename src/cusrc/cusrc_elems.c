@@ -8,7 +8,8 @@
  * local of fixed length whose every use is an element read, an element
  * written at a constant index outside any loop, or sizeof: a pointer to it
  * handed on, or an element written at an index that varies, could change
- * any element. */
+ * any element; and a static one its function writes keeps what an earlier
+ * call left. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,8 @@ expr *x_host_element(fn_ctx *f, cnode *subscript)
         return NULL;
     elem_scan s = {.f = f, .decl = decl, .index = index};
     scan_uses(&s, f->root);
-    if (s.bad)
+    /* A static array keeps what an earlier call wrote. */
+    if (s.bad || (s.n_assigns && clang_Cursor_getStorageClass(decl) == CX_SC_Static))
         return NULL;
     cnode *list = arr->init && arr->init->kind == CXCursor_InitListExpr ? arr->init : NULL;
     if (arr->init && !list)

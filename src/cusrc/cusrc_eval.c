@@ -465,6 +465,18 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         return unknownf("'%s' is used after its loop", v->name);
     if (v->is_shared)
         return unknownf("value read from shared memory ('%s')", v->name);
+    /* A static local the function writes keeps what an earlier call left:
+     * its definitions in this call are not all there is. */
+    if (v->n_assigns && clang_Cursor_getStorageClass(v->decl) == CX_SC_Static) {
+        if (f->device)
+            return unknownf("'%s' is a static local its function writes", v->name);
+        if (!f->origin.len)
+            sbuf_addf(&f->origin,
+                      "depends on '%s', a static local its function writes (an earlier call's "
+                      "value carries over)",
+                      v->name);
+        return expr_named(v->name);
+    }
     /* Handed before use to a reference a callee may write through: the
      * value the callee leaves, where it reads the options, else a name
      * (in a kernel, a value not known: `twice(stride)` doubles it). */
