@@ -70,12 +70,10 @@ bool x_float_value(fn_ctx *f, cnode *n, int depth, double *out)
     CXType t = clang_getCursorType(n->cur);
     int kind = cn_float_kind(t);
     if (kind == 0 && cn_type_is_integral(t)) {
-        expr *e = f->t->obj_eval->value_of(f, n), *s = expr_simplify(e);
-        bool ok = s->kind == EX_CONST;
+        int64_t i;
+        bool ok = x_int_constant(f, n, &i);
         if (ok)
-            *out = (double)s->value;
-        expr_free(e);
-        expr_free(s);
+            *out = (double)i;
         return ok;
     }
     if (kind < 2)
@@ -243,4 +241,15 @@ bool x_float_param(fn_ctx *f, CXCursor parm, cnode *arg, double *out)
         return false;
     *out = kind == 2 ? (double)(float)v : v;
     return true;
+}
+
+bool x_int_constant(fn_ctx *f, cnode *n, int64_t *out)
+{
+    expr *e = f->t->obj_eval->value_of(f, n), *s = expr_simplify(e);
+    bool ok = s->kind == EX_CONST;
+    if (ok)
+        *out = s->value;
+    expr_free(e);
+    expr_free(s);
+    return ok;
 }

@@ -228,16 +228,18 @@ static enum CXChildVisitResult find_object_writes(CXCursor c, CXCursor parent, C
     return w->elsewhere ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-typedef struct object_scan {
+/* The main file's function bodies, each visited with body until *stop. */
+typedef struct fn_walk {
     cusrc_tu *t;
-    writes w;
-} object_scan;
+    CXCursorVisitor body;
+    void *data;
+    const bool *stop;
+} fn_walk;
 
-/* The main file's functions, as each_function walks them. */
 static enum CXChildVisitResult each_body(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    object_scan *s = data;
+    fn_walk *s = data;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (!cn_in_main(s->t, c))
         return CXChildVisit_Continue;
@@ -247,15 +249,21 @@ static enum CXChildVisitResult each_body(CXCursor c, CXCursor parent, CXClientDa
     if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
          k == CXCursor_Constructor) &&
         clang_isCursorDefinition(c))
-        clang_visitChildren(c, find_object_writes, &s->w);
-    return s->w.elsewhere ? CXChildVisit_Break : CXChildVisit_Continue;
+        clang_visitChildren(c, s->body, s->data);
+    return *s->stop ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static void walk_bodies(cusrc_tu *t, CXCursorVisitor body, void *data, const bool *stop)
+{
+    fn_walk s = {t, body, data, stop};
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), each_body, &s);
 }
 
 bool global_object_written(cusrc_tu *t, CXCursor var)
 {
-    object_scan s = {t, {var, false}};
-    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), each_body, &s);
-    return s.w.elsewhere;
+    writes w = {var, false};
+    walk_bodies(t, find_object_writes, &w, &w.elsewhere);
+    return w.elsewhere;
 }
 
 /* ---- across units ---- */
@@ -271,7 +279,6 @@ static bool external_integer(CXCursor var)
 }
 
 typedef struct any_write {
-    cusrc_tu *t;
     CXCursor var; /* null: report every external variable written */
     void (*found)(void *ctx, CXCursor var);
     void *ctx;
@@ -295,27 +302,10 @@ static enum CXChildVisitResult write_visit(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Continue;
 }
 
-static enum CXChildVisitResult each_def(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    any_write *w = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (!cn_in_main(w->t, c))
-        return CXChildVisit_Continue;
-    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
-        k == CXCursor_StructDecl)
-        return CXChildVisit_Recurse;
-    if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
-         k == CXCursor_Constructor) &&
-        clang_isCursorDefinition(c))
-        clang_visitChildren(c, write_visit, w);
-    return w->hit ? CXChildVisit_Break : CXChildVisit_Continue;
-}
-
 void global_extern_writes(cusrc_tu *t, void (*found)(void *ctx, CXCursor var), void *ctx)
 {
-    any_write w = {t, clang_getNullCursor(), found, ctx, false};
-    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), each_def, &w);
+    any_write w = {clang_getNullCursor(), found, ctx, false};
+    walk_bodies(t, write_visit, &w, &w.hit);
 }
 
 bool global_from_units(cusrc_tu *t, CXCursor var, int64_t *value, src_loc *at)
@@ -336,8 +326,8 @@ bool global_from_units(cusrc_tu *t, CXCursor var, int64_t *value, src_loc *at)
     free(usr);
     if (!known || written)
         return false;
-    any_write w = {t, var, NULL, NULL, false};
-    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), each_def, &w);
+    any_write w = {var, NULL, NULL, false};
+    walk_bodies(t, write_visit, &w, &w.hit);
     if (w.hit)
         return false;
     *value = known->value;

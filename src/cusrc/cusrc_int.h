@@ -500,6 +500,9 @@ expr *x_helper_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *b
 expr *x_host_element(fn_ctx *f, cnode *subscript);
 
 /* ---- cusrc_float.c ---- */
+/* n's value where it folds to an integer constant (through the evaluator
+ * t->obj_eval names). */
+bool x_int_constant(fn_ctx *f, cnode *n, int64_t *out);
 /* ceil/floor and their float and builtin names; *up for ceil. */
 bool x_rounding_call(const char *name, bool *up);
 /* A floating-point expression of host constants, each operation rounded

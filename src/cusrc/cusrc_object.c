@@ -405,13 +405,7 @@ static bool obj_rec(fn_ctx *f, cnode *n, obj_fields *out, int depth);
 
 static bool constant(fn_ctx *f, cnode *n, int64_t *value)
 {
-    expr *e = f->t->obj_eval->value_of(f, n), *s = expr_simplify(e);
-    bool ok = s->kind == EX_CONST;
-    if (ok)
-        *value = s->value;
-    expr_free(e);
-    expr_free(s);
-    return ok;
+    return x_int_constant(f, n, value);
 }
 
 /* A field (or member object) the constructor sets: its value now. */
