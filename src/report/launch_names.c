@@ -120,6 +120,35 @@ static const char *origin_of(const cusrc_launch *l, const char *name)
     return NULL;
 }
 
+/* Does why quote name, or its last field (`'multiProcessorCount'` for
+ * cudaDeviceProp.multiProcessorCount)? */
+static bool names_field(const char *why, const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    char quoted[256];
+    snprintf(quoted, sizeof quoted, "'%s'", dot ? dot + 1 : name);
+    return strstr(why, quoted) != NULL;
+}
+
+/* Where no reason names it: the reason of the first launch value whose
+ * expression holds it (`waves`, in a block computed from thread_m, whose
+ * reason is thread_m's loop). */
+static const char *origin_through(const cusrc_launch *l, const char *name)
+{
+    cusrc_value *vals[CUSRC_LAUNCH_VALUES];
+    cusrc_launch_values(l, vals);
+    for (int i = 0; i < CUSRC_LAUNCH_VALUES; i++) {
+        if (!vals[i]->why || vals[i]->known)
+            continue;
+        name_set in = {0};
+        add_syms(&in, vals[i]->e);
+        for (int k = 0; k < in.n; k++)
+            if (!strcmp(in.name[k], name))
+                return vals[i]->why;
+    }
+    return NULL;
+}
+
 json_t *launch_names_json(const cusrc_kernel *kn, const cusrc_launch *l, const kroof *k,
                           const kroof_defines *user)
 {
@@ -187,6 +216,11 @@ json_t *launch_names_json(const cusrc_kernel *kn, const cusrc_launch *l, const k
                 json_sprintf("the trip count of the loop at line %d, which gpulint cannot write "
                              "as an expression",
                              line));
+        else if ((why = origin_through(l, s.name[i])) != NULL)
+            json_object_set_new(origins, s.name[i],
+                                names_field(why, s.name[i])
+                                    ? json_string(why)
+                                    : json_sprintf("reached through another name: %s", why));
     }
     json_t *decides = json_array();
     for (int i = 0; i < reach.n; i++)
