@@ -10,10 +10,7 @@
 
 static cusrc_xglobal *add(cusrc_xcalls *out, CXCursor var)
 {
-    if (out->n_g == out->cap_g) {
-        out->cap_g = out->cap_g ? out->cap_g * 2 : 8;
-        out->g = xrealloc(out->g, out->cap_g * sizeof *out->g);
-    }
+    GROW(out->g, out->n_g, out->cap_g);
     cusrc_xglobal *g = &out->g[out->n_g++];
     memset(g, 0, sizeof *g);
     g->usr = cx_str(clang_getCursorUSR(var));
