@@ -34,8 +34,31 @@ static bool whole(const json_t *v, double *out)
     return true;
 }
 
-/* The launch's totals from its roofline entry; NULL, or why not. */
-static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **loads)
+/* Why the counts are not numbers: the first name without a value and
+ * where it comes from, as the sizes block lists it. */
+static const char *unbound_why(const json_t *roof, char *buf, size_t size)
+{
+    const char *name = json_string_value(json_object_get(roof, "unknown"));
+    if (!name || !name[0])
+        return "a count is not a number (bind its sizes with --define)";
+    if (strpbrk(name, " (")) { /* a phrase: "value read from memory ('p[i]')" */
+        snprintf(buf, size, "the counts are not numbers: %s", name);
+        return buf;
+    }
+    const json_t *origins = json_object_get(json_object_get(roof, "names"), "origins");
+    const char *origin = json_string_value(json_object_get(origins, name));
+    if (origin && origin[0])
+        snprintf(buf, size, "the counts depend on '%s', which has no value: %s (see sizes)", name,
+                 origin);
+    else
+        snprintf(buf, size, "the counts depend on '%s', which has no value here (see sizes)", name);
+    return buf;
+}
+
+/* The launch's totals from its roofline entry; NULL, or why not (in buf
+ * where it names the entry's values). */
+static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **loads, char *buf,
+                             size_t size)
 {
     if (!roof)
         return "no counts for this launch";
@@ -48,7 +71,7 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
     const json_t *fl = json_object_get(roof, "flops");
     for (int i = 0; i < 4; i++)
         if (!whole(json_object_get(fl, prec[i]), &c->flops[i]))
-            return "a FLOP count is not a number (bind its sizes with --define)";
+            return unbound_why(roof, buf, size);
     const json_t *dram = json_object_get(roof, "dram_compulsory_bytes");
     /* The estimate where the compulsory bytes are a lower bound: the
      * predicted time never takes a lower value for its estimate. */
@@ -153,7 +176,8 @@ void launch_time_add(json_t *launch, json_t *roof, bool copy_to_roofline,
         return;
     ktime_counts c = {0};
     ktime_load *loads = NULL;
-    const char *why = counts_of(roof, &c, &loads);
+    char why_buf[512];
+    const char *why = counts_of(roof, &c, &loads, why_buf, sizeof why_buf);
     if (why) {
         free(loads);
         set_reason(launch, why);
