@@ -837,6 +837,7 @@ void fn_free(fn_ctx *f)
         free(f->vars[i].name);
         free(f->vars[i].assigns);
         free(f->vars[i].member_assigns);
+        expr_free(f->vars[i].exit_value);
     }
     free(f->vars);
     free(f->loops);

@@ -462,7 +462,9 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
     if (v->visiting)
         return expr_named(v->name);
     if (v->loop && f->device)
-        return unknownf("'%s' is used after its loop", v->name);
+        return v->exit_value && x_after_loop(v, use)
+                   ? expr_clone(v->exit_value)
+                   : unknownf("'%s' is used after its loop", v->name);
     if (v->is_shared)
         return unknownf("value read from shared memory ('%s')", v->name);
     /* A static local the function writes keeps what an earlier call left:

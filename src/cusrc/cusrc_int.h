@@ -57,6 +57,9 @@ typedef struct var_info {
     cnode *ref_calls[4];
     bool parsed_written;
     int64_t parsed_value;
+    /* The value the loop that steps it leaves it with (a kernel's counting
+     * loop, `while (n >> bits) bits++;`), NULL when it is not known. */
+    struct expr *exit_value;
 } var_info;
 
 typedef struct cusrc_tu cusrc_tu;
@@ -481,6 +484,10 @@ const cnode *x_arg_changer(const cnode *n, const var_info *v, unsigned from, uns
  * run before use (any, where use is NULL); NULL where there is none. */
 cnode *x_ref_call_reaching(fn_ctx *f, var_info *v, cnode *use, x_arm_fn arm);
 cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
+/* use reads the counter v after the loop that steps it (v->loop), with
+ * the value that loop left: the loop runs every time use does, and no
+ * other assignment of v lies between them. */
+bool x_after_loop(const var_info *v, const cnode *use);
 /* ---- cusrc_value.c ---- */
 /* Evaluates n into v (e, known, value, text, why); role names it in why. */
 void x_value(fn_ctx *f, cnode *n, const char *role, cusrc_value *v);

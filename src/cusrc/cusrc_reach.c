@@ -470,3 +470,22 @@ cnode *x_ref_call_reaching(fn_ctx *f, var_info *v, cnode *use, x_arm_fn arm)
             return v->ref_calls[i];
     return NULL;
 }
+
+bool x_after_loop(const var_info *v, const cnode *use)
+{
+    const cnode *loop = v->loop;
+    if (!loop || !use || cn_inside(use, loop) ||
+        extent_offset(use->cur, false) < extent_offset(loop->cur, true) ||
+        !dominates(loop, use, NULL, NULL, NULL))
+        return false;
+    /* A loop around the counter's but not around its declaration starts
+     * the counter again from where it stopped. */
+    for (const cnode *p = loop->parent; p; p = p->parent)
+        if (is_loop_stmt(p) && !(v->decl_node && cn_inside(v->decl_node, p)))
+            return false;
+    unsigned start = extent_offset(loop->cur, false);
+    for (int i = 0; i < v->n_assigns; i++)
+        if (!cn_inside(v->assigns[i], loop) && extent_offset(v->assigns[i]->cur, false) > start)
+            return false;
+    return true;
+}

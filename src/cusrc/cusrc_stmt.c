@@ -564,19 +564,97 @@ static bool loop_invariant(walker *w, const expr *e, const char *var, const cnod
            loop_invariant(w, e->c, var, loop);
 }
 
+/* Whether the loop can be run where its values are known: its condition
+ * and step read nothing the body changes but the counter. */
+static bool runnable(walker *w, const loop_frame *fr)
+{
+    const loop_ctx *c = &fr->ctx;
+    return c->var && c->init && c->cond && c->next &&
+           loop_invariant(w, c->cond, c->var, fr->stmt) &&
+           loop_invariant(w, c->next, c->var, fr->stmt) && !expr_uses_name(c->init, c->var) &&
+           !expr_first_unknown(c->init) && expr_uses_name(c->next, c->var);
+}
+
 /* A counted loop without a closed form (`while (n >> bits) bits++;`, a
  * doubling to a bound): the loop itself as a sum of 1 per pass, run where
- * its values are known (at most EXPR_SUM_MAX_STEPS passes). Only where its
- * condition and step read nothing the body changes but the counter. */
+ * its values are known (at most EXPR_SUM_MAX_STEPS passes). */
 static expr *run_trips(walker *w, loop_frame *fr)
 {
     const loop_ctx *c = &fr->ctx;
-    if (!loop_invariant(w, c->cond, c->var, fr->stmt) ||
-        !loop_invariant(w, c->next, c->var, fr->stmt) || expr_uses_name(c->init, c->var) ||
-        expr_first_unknown(c->init) || !expr_uses_name(c->next, c->var))
+    if (!runnable(w, fr))
         return NULL;
     return expr_loop_sum(c->var, expr_clone(c->init), expr_clone(c->cond), expr_clone(c->next),
                          expr_const(1));
+}
+
+/* The value the counter leaves the loop with, the first that fails the
+ * condition: init + step x trips for a constant step, else the steps'
+ * sum as the loop runs. NULL where a break or return can end it first. */
+static expr *exit_value(walker *w, const loop_frame *fr)
+{
+    const loop_ctx *c = &fr->ctx;
+    if (!c->var || !c->init || !c->cond || !c->next || c->leaves_early ||
+        expr_first_unknown(fr->trips))
+        return NULL;
+    bool neg;
+    expr *step = linear_step(c->next, c->var, &neg);
+    expr *e = NULL;
+    if (step)
+        e = expr_binary(neg ? OP_SUB : OP_ADD, expr_clone(c->init),
+                        expr_binary(OP_MUL, step, expr_clone(fr->trips)));
+    else if (runnable(w, fr))
+        e = expr_binary(
+            OP_ADD, expr_clone(c->init),
+            expr_loop_sum(c->var, expr_clone(c->init), expr_clone(c->cond), expr_clone(c->next),
+                          expr_binary(OP_SUB, expr_clone(c->next), expr_named(c->var))));
+    if (!e)
+        return NULL;
+    expr *s = expr_simplify(e);
+    expr_free(e);
+    return s;
+}
+
+/* `while (k >>= 1)`, `while (n-- > 0)`: the condition steps the counter
+ * before testing it, and the body sees the stepped value. The loop is then
+ * `for (k = next(k0); test(k); k = next(k))`, where test reads what the
+ * step leaves (a postfix step tests the value before it). Conditions of
+ * another shape keep the loop as written: the same trips, the body's
+ * counter one step behind. */
+static void step_in_condition(walker *w, loop_frame *fr, cnode *step, cnode *cond)
+{
+    loop_ctx *c = &fr->ctx;
+    cnode *top = cn_strip(cond);
+    expr *seen = expr_named(c->var);
+    if (step->kind == CXCursor_UnaryOperator) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(step->cur);
+        if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec)
+            seen =
+                expr_binary(op == CXUnaryOperator_PostInc ? OP_SUB : OP_ADD, seen, expr_const(1));
+    }
+    expr *tested = NULL;
+    bool ok = false;
+    expr_op op = top && top->kind == CXCursor_BinaryOperator && top->n_kids == 2
+                     ? cn_binop(clang_getCursorBinaryOperatorKind(top->cur), &ok)
+                     : OP_NE;
+    if (top == step)
+        tested = expr_binary(OP_NE, seen, expr_const(0));
+    else if (ok && op >= OP_LT && op <= OP_NE && cn_strip(top->kids[0]) == step)
+        tested = expr_binary(op, seen, x_expr(w->f, top->kids[1]));
+    else
+        expr_free(seen);
+    if (!tested || expr_uses_name(tested->b, c->var)) {
+        expr_free(tested);
+        return;
+    }
+    expr_free(c->cond);
+    c->cond = expr_simplify(tested);
+    expr_free(tested);
+    if (c->init) {
+        expr *i = expr_substitute_name(c->next, c->var, c->init);
+        expr_free(c->init);
+        c->init = expr_simplify(i);
+        expr_free(i);
+    }
 }
 
 static expr *trip_count(walker *w, loop_frame *fr)
@@ -777,6 +855,8 @@ static void loop_frame_close(walker *w, loop_frame *fr)
     }
 }
 
+static void loop_frame_free(loop_frame *fr);
+
 static void walk_loop(walker *w, cnode *s)
 {
     cnode *init = NULL, *cond = NULL, *inc = NULL, *body = NULL, *step = NULL;
@@ -894,10 +974,16 @@ static void walk_loop(walker *w, cnode *s)
         expr *nx = x_assign_value(f, v, step);
         fr->ctx.next = expr_simplify(nx);
         expr_free(nx);
+        if (cond && cn_inside(step, cond) && fr->ctx.cond)
+            step_in_condition(w, fr, step, cond);
     }
     fr->ctx.leaves_early = body && leaves_early(body, false);
     fr->ctx.barrier = body && calls_barrier(body);
     fr->trips = trip_count(w, fr);
+    if (v) {
+        expr_free(v->exit_value);
+        v->exit_value = exit_value(w, fr);
+    }
     size_t site = w->u->n_branches;
     wk_emit_branch(w, BRANCH_LOOP, cond, s, cond ? expr_clone(fr->ctx.cond) : NULL);
     wk_branch_arm(w, site, 0, s);
@@ -912,6 +998,11 @@ static void walk_loop(walker *w, cnode *s)
 
     f->n_loops--;
     loop_frame_close(w, fr);
+    loop_frame_free(fr);
+}
+
+static void loop_frame_free(loop_frame *fr)
+{
     for (int i = 0; i < fr->n_entry_avail; i++)
         free(fr->entry_avail[i]);
     free(fr->entry_avail);

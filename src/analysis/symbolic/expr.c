@@ -640,6 +640,28 @@ static expr *shift_symbol(const expr *e, expr_builtin b, const char *name, int64
     return n;
 }
 
+expr *expr_substitute_name(const expr *e, const char *name, const expr *rep)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_SYM && e->builtin == SYM_NAMED && strcmp(e->name, name) == 0)
+        return expr_clone(rep);
+    expr *n = expr_clone(e);
+    /* A loop sum's own counter shadows the name: only its start sees it. */
+    bool shadowed = e->kind == EX_SUM && strcmp(e->name, name) == 0;
+    expr_free(n->a);
+    n->a = expr_substitute_name(e->a, name, rep);
+    if (shadowed)
+        return n;
+    expr_free(n->b);
+    expr_free(n->c);
+    expr_free(n->d);
+    n->b = expr_substitute_name(e->b, name, rep);
+    n->c = expr_substitute_name(e->c, name, rep);
+    n->d = expr_substitute_name(e->d, name, rep);
+    return n;
+}
+
 expr *expr_shift_name(const expr *e, const char *name, int64_t by)
 {
     return shift_symbol(e, SYM_NAMED, name, by);

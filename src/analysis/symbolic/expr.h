@@ -165,6 +165,9 @@ bool expr_uses_name(const expr *e, const char *name);
 expr *expr_shift_builtin(const expr *e, expr_builtin b, int64_t by);
 /* The same for the named symbol name (a loop counter's next iteration). */
 expr *expr_shift_name(const expr *e, const char *name, int64_t by);
+/* Copy of e with the named symbol name replaced by rep (a loop sum's own
+ * counter keeps its name inside the sum). */
+expr *expr_substitute_name(const expr *e, const char *name, const expr *rep);
 /* True if e holds a thread or block index (threadIdx, blockIdx): a count
  * that is one thread's, not yet summed over a launch. */
 bool expr_uses_thread_index(const expr *e);

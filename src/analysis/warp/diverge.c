@@ -33,28 +33,6 @@ const char *diverge_verdict_name(diverge_verdict v)
 
 /* ---- bounds checks ---- */
 
-static expr *subst(const expr *e, const char *name, const expr *rep)
-{
-    if (!e)
-        return NULL;
-    if (e->kind == EX_SYM && e->builtin == SYM_NAMED && strcmp(e->name, name) == 0)
-        return expr_clone(rep);
-    expr *n = expr_clone(e);
-    /* A loop sum's own counter shadows the name: only its start sees it. */
-    bool shadowed = e->kind == EX_SUM && strcmp(e->name, name) == 0;
-    expr_free(n->a);
-    n->a = subst(e->a, name, rep);
-    if (shadowed)
-        return n;
-    expr_free(n->b);
-    expr_free(n->c);
-    expr_free(n->d);
-    n->b = subst(e->b, name, rep);
-    n->c = subst(e->c, name, rep);
-    n->d = subst(e->d, name, rep);
-    return n;
-}
-
 static void bind_name(expr_env *env, const char *name, int64_t v)
 {
     expr_builtin b;
@@ -104,7 +82,7 @@ static bool thread_monotone(const expr *e, const branch_site *b, const int64_t b
         const loop_ctx *L = &b->loops[i];
         if (!L->var || !L->init)
             continue;
-        expr *y = subst(x, L->var, L->init);
+        expr *y = expr_substitute_name(x, L->var, L->init);
         expr_free(x);
         x = y;
     }
