@@ -45,6 +45,12 @@ static const char *unbound_why(const json_t *roof, char *buf, size_t size)
         snprintf(buf, size, "the counts are not numbers: %s", name);
         return buf;
     }
+    if (!strncmp(name, "threadIdx.", 10) || !strncmp(name, "blockIdx.", 9)) {
+        snprintf(buf, size,
+                 "the counts vary with '%s' and their sum over the launch could not be taken",
+                 name);
+        return buf;
+    }
     const json_t *origins = json_object_get(json_object_get(roof, "names"), "origins");
     const char *origin = json_string_value(json_object_get(origins, name));
     if (origin && origin[0])
