@@ -278,6 +278,7 @@ typedef struct cusrc_counts {
     expr *gmem_store_bytes;
     expr *gmem_accesses; /* global loads and stores a thread issues */
     int n_unknown_trips; /* loops whose trip count is a "trips_L<line>" symbol */
+    int n_trips_at_most; /* loops counted at the most passes they make (a binary search) */
     /* The work of an if's arm (or of what follows an early exit) is
      * weighted by a symbol "taken_A<n>": 1 where arm_conds[n] holds for the
      * thread, else 0. An arm whose condition the front end could not

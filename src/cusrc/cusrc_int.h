@@ -488,6 +488,10 @@ cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
  * the value that loop left: the loop runs every time use does, and no
  * other assignment of v lies between them. */
 bool x_after_loop(const var_info *v, const cnode *use);
+/* cusrc_bisect.c: the most passes of a binary search's loop (two locals
+ * bounding an interval, one moved to its midpoint in each arm of an if),
+ * as a sum over the interval's width; NULL for any other loop. */
+expr *x_bisection_trips(fn_ctx *f, cnode *loop, cnode *cond);
 /* ---- cusrc_value.c ---- */
 /* Evaluates n into v (e, known, value, text, why); role names it in why. */
 void x_value(fn_ctx *f, cnode *n, const char *role, cusrc_value *v);

@@ -979,7 +979,10 @@ static void walk_loop(walker *w, cnode *s)
     }
     fr->ctx.leaves_early = body && leaves_early(body, false);
     fr->ctx.barrier = body && calls_barrier(body);
-    fr->trips = trip_count(w, fr);
+    expr *most = fr->ctx.leaves_early ? NULL : x_bisection_trips(f, s, cond);
+    if (most)
+        w->u->variants[w->variant].counts.n_trips_at_most++;
+    fr->trips = most ? most : trip_count(w, fr);
     if (v) {
         expr_free(v->exit_value);
         v->exit_value = exit_value(w, fr);

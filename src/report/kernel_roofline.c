@@ -359,6 +359,7 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
                    .accesses = c->gmem_accesses,
                    .n_arms = c->n_arms,
                    .n_unweighted_arms = c->n_unweighted_arms,
+                   .n_trips_at_most = c->n_trips_at_most,
                    .arm_names = c->arm_names,
                    .arm_conds = c->arm_conds},
         .has_launch = launch != NULL,
@@ -678,7 +679,7 @@ static void floor_json(json_t *o, const kroof *k, bool with_compute)
  * (upper_bound), or checks whose sizes have no value taken as passing. */
 static bool over_counted(const kroof *k)
 {
-    return k->upper_bound || (k->assumed && !k->incomplete);
+    return k->upper_bound || k->trips_at_most || (k->assumed && !k->incomplete);
 }
 
 json_t *kroof_json(const kroof *k)
@@ -702,8 +703,11 @@ json_t *kroof_json(const kroof *k)
                             json_text(k->incomplete    ? k->incomplete
                                       : k->upper_bound ? "a branch that is not a bounds check "
                                                          "guards counted work: every arm is counted"
-                                                       : "a check against a size with no value is "
-                                                         "counted as passing for every thread"));
+                                      : k->trips_at_most
+                                          ? "a binary search's loop is counted at its most "
+                                            "passes, one more than its least"
+                                          : "a check against a size with no value is "
+                                            "counted as passing for every thread"));
     json_t *fl = json_object();
     for (int i = 0; i < 4; i++)
         json_object_set_new(fl, prec_names[i],
@@ -1013,6 +1017,8 @@ void kroof_text(sbuf *out, const kroof *k)
     }
     if (k->upper_bound)
         sbuf_add(out, " (every branch arm counted)");
+    else if (k->trips_at_most)
+        sbuf_add(out, " (a binary search's passes counted at their most)");
     else if (over_counted(k))
         sbuf_add(out, " (checks against sizes with no value counted as passing)");
     if (k->known && k->transcendental_value > 0)

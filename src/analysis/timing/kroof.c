@@ -755,7 +755,8 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
     bool leaves = false;
     for (size_t i = 0; i < in->n_loops; i++)
         leaves |= in->loops[i]->leaves_early;
-    if (!branches.others_uniform || leaves)
+    k->trips_at_most = in->counts.n_trips_at_most > 0 && !k->annotated;
+    if (!branches.others_uniform || leaves || k->trips_at_most)
         k->flops_lower_known = false;
     if (in->incomplete && !k->annotated) {
         /* Counts that may miss code are lower bounds: the floor still

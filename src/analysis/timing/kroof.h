@@ -27,6 +27,9 @@ typedef struct kroof {
     /* The kernel branches: every arm was counted, so the counts are upper
      * bounds (a reduction's guarded adds count in every iteration). */
     bool upper_bound;
+    /* A loop is counted at the most passes it makes (a binary search's,
+     * one more than its least): the counts are upper values. */
+    bool trips_at_most;
     /* The conditions of arms counted for every thread because they could
      * not be evaluated (a bounds check `i < n` with n unknown), joined by
      * &&; NULL when none. Where upper_bound is false the counts are still
@@ -173,6 +176,7 @@ typedef struct kroof_counts {
     const expr *accesses; /* global loads and stores */
     int n_arms;
     int n_unweighted_arms; /* arms counted for every thread */
+    int n_trips_at_most;   /* loops counted at their most passes (cusrc_bisect) */
     char *const *arm_names;
     expr *const *arm_conds;
 } kroof_counts;
