@@ -466,6 +466,13 @@ bool x_entry_reaches(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
  * that is not const, names (assign it or a field, take its address, hand
  * it on to one that may)? True where its body is not seen. */
 bool x_ref_param_may_change(CXCursor fn, int i);
+/* Can call, a call of method m on an object, change the object: m is not
+ * const, and is not a getter of one field whose result the call's user
+ * only reads (`Index_t n = domain.numElem();` with `Index_t &numElem()`). */
+bool x_method_call_changes(const cnode *call, CXCursor m);
+/* The field a method's body only returns (`Index_t &numElem() { return
+ * m_numElem; }`), NULL for any other method (caller frees). */
+char *x_getter_field(CXCursor m);
 /* Assignment a may run before use, below scope: it is not in an arm that
  * never runs, and it ends before use or a loop below scope holds both. */
 bool x_may_reach(const cnode *a, const cnode *use, const cnode *scope, x_arm_fn arm, void *ctx);

@@ -187,6 +187,10 @@ typedef struct writes {
     int n, cap;
     bool escapes;
     bool ref_return; /* the method being read returns a reference or pointer that is not const */
+    /* Methods that only return a field by such a reference, with it. */
+    CXCursor *getters;
+    char **getter_fields;
+    int n_getters, cap_getters, cap_getter_fields;
 } writes;
 
 static void mark(writes *w, char *field)
@@ -279,6 +283,18 @@ static void method_scan(cusrc_tu *t, cnode *decl, writes *w)
     }
     (void)t;
     w->ref_return = hands_out(clang_getCursorResultType(def));
+    char *field = w->ref_return ? x_getter_field(m) : NULL;
+    if (field) {
+        /* Written where a caller writes through what it returns: looked
+         * for at the calls (getter_calls_write). */
+        GROW(w->getters, w->n_getters, w->cap_getters);
+        int at = w->n_getters;
+        GROW(w->getter_fields, at, w->cap_getter_fields);
+        w->getters[w->n_getters++] = m;
+        w->getter_fields[at] = field;
+        w->ref_return = false;
+        return;
+    }
     if (clang_equalCursors(def, m)) {
         scan_writes(decl, w);
     } else {
@@ -305,6 +321,56 @@ static void class_scan(cusrc_tu *t, CXCursor cls, writes *w, int depth)
     cn_free(tree);
 }
 
+typedef struct getter_scan {
+    cusrc_tu *t;
+    writes *w;
+} getter_scan;
+
+static void getter_calls(cnode *n, writes *w)
+{
+    if (n->kind == CXCursor_CallExpr) {
+        CXCursor m = clang_getCursorReferenced(n->cur);
+        for (int i = 0; i < w->n_getters; i++)
+            if (clang_equalCursors(m, w->getters[i]) && x_method_call_changes(n, m))
+                mark(w, xstrdup(w->getter_fields[i]));
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        getter_calls(n->kids[i], w);
+}
+
+static enum CXChildVisitResult getter_bodies(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    getter_scan *s = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (!cn_in_main(s->t, c) && !cn_in_user_header(s->t, c))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
+        k == CXCursor_StructDecl || k == CXCursor_ClassTemplate)
+        return CXChildVisit_Recurse;
+    if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+         k == CXCursor_Constructor || k == CXCursor_Destructor) &&
+        clang_isCursorDefinition(c)) {
+        cnode *tree = cn_build(c);
+        getter_calls(tree, s->w);
+        cn_free(tree);
+    }
+    return CXChildVisit_Continue;
+}
+
+/* A getter's field is written where some call of it in the file or its
+ * headers writes through the reference it returns (`numElem() = n;`, a
+ * non-const reference bound to it, its address taken). Code of another
+ * unit reaches the object only through calls gpulint already takes as
+ * changing it. */
+static void getter_calls_write(cusrc_tu *t, writes *w)
+{
+    if (!w->n_getters || w->escapes)
+        return;
+    getter_scan s = {t, w};
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), getter_bodies, &s);
+}
+
 /* What the methods of cls (with its bases') may write, once per class. */
 static const struct class_memo *class_writes(cusrc_tu *t, CXCursor cls)
 {
@@ -316,6 +382,11 @@ static const struct class_memo *class_writes(cusrc_tu *t, CXCursor cls)
         }
     writes w = {0};
     class_scan(t, cls, &w, 0);
+    getter_calls_write(t, &w);
+    for (int i = 0; i < w.n_getters; i++)
+        free(w.getter_fields[i]);
+    free(w.getter_fields);
+    free(w.getters);
     GROW(t->classes, t->n_classes, t->cap_classes);
     struct class_memo *m = &t->classes[t->n_classes++];
     m->usr = usr;

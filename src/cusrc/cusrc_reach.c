@@ -396,7 +396,7 @@ static bool call_changes(const cnode *call, const var_info *v, bool methods)
     CXCursor fn = clang_getCursorReferenced(call->cur);
     if (fn.kind == CXCursor_Constructor)
         return false; /* a copy made of v (a by-value argument) */
-    if (methods && fn.kind == CXCursor_CXXMethod && !clang_CXXMethod_isConst(fn) &&
+    if (methods && fn.kind == CXCursor_CXXMethod && x_method_call_changes(call, fn) &&
         call->n_kids > 0) {
         const cnode *callee = cn_strip((cnode *)call->kids[0]);
         if (callee && callee->kind == CXCursor_MemberRefExpr && callee->n_kids > 0 &&

@@ -20,6 +20,47 @@ static bool is_mutable_ref(CXType t)
 }
 
 static bool fn_may_change(CXCursor fn, int i, int depth);
+static bool use_changes(const cnode *r, int depth);
+
+char *x_getter_field(CXCursor m)
+{
+    CXCursor def = clang_getCursorDefinition(m);
+    if (clang_Cursor_isNull(def))
+        return NULL;
+    cnode *root = cn_build(def);
+    const cnode *body = root->n_kids ? root->kids[root->n_kids - 1] : NULL;
+    const cnode *ret =
+        body && body->kind == CXCursor_CompoundStmt && body->n_kids == 1 ? body->kids[0] : NULL;
+    const cnode *e = ret && ret->kind == CXCursor_ReturnStmt && ret->n_kids == 1
+                         ? cn_strip_casts((cnode *)ret->kids[0])
+                         : NULL;
+    bool getter =
+        e && e->kind == CXCursor_MemberRefExpr &&
+        clang_getCursorKind(clang_getCursorReferenced(e->cur)) == CXCursor_FieldDecl &&
+        (e->n_kids == 0 || cn_strip_casts((cnode *)e->kids[0])->kind == CXCursor_CXXThisExpr);
+    char *field = getter ? cn_spelling(e->cur) : NULL;
+    cn_free(root);
+    return field;
+}
+
+/* Can call, a call of method m on an object, change that object: m is not
+ * const and is no field getter whose result the caller only reads (a
+ * getter changes nothing itself, and what it returns changes the field
+ * only where the caller writes through it). */
+static bool method_call_changes(const cnode *call, CXCursor m, int depth)
+{
+    if (clang_CXXMethod_isConst(m))
+        return false;
+    char *field = x_getter_field(m);
+    bool getter = field != NULL;
+    free(field);
+    return !getter || use_changes(call, depth);
+}
+
+bool x_method_call_changes(const cnode *call, CXCursor m)
+{
+    return method_call_changes(call, m, 0);
+}
 
 /* The call passes at (one of its kids) to a parameter that can change it. */
 static bool call_arg_changes(const cnode *call, const cnode *at, int depth)
@@ -53,7 +94,9 @@ static bool use_changes(const cnode *r, int depth)
         case CXCursor_MemberRefExpr: {
             CXCursor m = clang_getCursorReferenced(p->cur);
             if (m.kind == CXCursor_CXXMethod)
-                return !clang_CXXMethod_isConst(m);
+                return p->parent && p->parent->kind == CXCursor_CallExpr
+                           ? method_call_changes(p->parent, m, depth)
+                           : !clang_CXXMethod_isConst(m);
             CXType bt = clang_getCanonicalType(clang_getCursorType(at->cur));
             if (bt.kind == CXType_Pointer)
                 return false; /* p->x: memory the pointer names */
