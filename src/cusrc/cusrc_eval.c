@@ -465,8 +465,10 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         return v->exit_value && x_after_loop(v, use)
                    ? expr_clone(v->exit_value)
                    : unknownf("'%s' is used after its loop", v->name);
-    if (v->is_shared)
-        return unknownf("value read from shared memory ('%s')", v->name);
+    if (v->is_shared) {
+        expr *b = x_shared_broadcast(f, v, use);
+        return b ? b : unknownf("value read from shared memory ('%s')", v->name);
+    }
     /* A static local the function writes keeps what an earlier call left:
      * its definitions in this call are not all there is. */
     if (v->n_assigns && clang_Cursor_getStorageClass(v->decl) == CX_SC_Static) {

@@ -499,6 +499,10 @@ bool x_after_loop(const var_info *v, const cnode *use);
  * bounding an interval, one moved to its midpoint in each arm of an if),
  * as a sum over the interval's width; NULL for any other loop. */
 expr *x_bisection_trips(fn_ctx *f, cnode *loop, cnode *cond);
+/* cusrc_bcast.c: a __shared__ scalar read after the barrier that follows
+ * the one `if (threadIdx.x == 0) s = e;` storing it: e, where e is the
+ * same for every thread of the block; NULL otherwise. */
+expr *x_shared_broadcast(fn_ctx *f, var_info *v, cnode *use);
 /* ---- cusrc_value.c ---- */
 /* Evaluates n into v (e, known, value, text, why); role names it in why. */
 void x_value(fn_ctx *f, cnode *n, const char *role, cusrc_value *v);
