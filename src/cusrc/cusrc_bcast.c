@@ -2,7 +2,8 @@
  * others through a __shared__ scalar: `if (threadIdx.x == 0) k = f(n);
  * __syncthreads();` then every thread reads k. After the barrier each
  * thread reads what that one thread stored: the stored expression, where
- * it is the same for the whole block. */
+ * it is the same for the whole block. It is called from cusrc_eval, and
+ * evaluates through t->obj_eval, as cusrc_object does. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,13 +71,13 @@ expr *x_shared_broadcast(fn_ctx *f, var_info *v, cnode *use)
             bar = block->kids[i];
     if (!bar || cn_inside(use, ifs) || !x_dominates(bar, use, NULL, NULL))
         return NULL;
-    expr *cond = x_expr(f, ifs->kids[0]);
+    expr *cond = f->t->obj_eval->value_of(f, ifs->kids[0]);
     bool one_writer = thread_zero_writes(cond);
     expr_free(cond);
     if (!one_writer)
         return NULL;
     v->visiting++;
-    expr *e = x_expr(f, a->kids[1]);
+    expr *e = f->t->obj_eval->value_of(f, a->kids[1]);
     v->visiting--;
     if (expr_first_unknown(e) || expr_uses_builtin(e, SYM_TID_X) ||
         expr_uses_builtin(e, SYM_TID_Y) || expr_uses_builtin(e, SYM_TID_Z) ||
