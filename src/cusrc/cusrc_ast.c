@@ -210,6 +210,16 @@ char *cn_ref_name(CXCursor c)
     return cn_spelling(r);
 }
 
+bool cn_is_barrier_call(const cnode *n)
+{
+    if (!n || n->kind != CXCursor_CallExpr)
+        return false;
+    char *name = cn_ref_name(n->cur);
+    bool bar = name && strncmp(name, "__syncthreads", 13) == 0;
+    free(name);
+    return bar;
+}
+
 static bool expansion(CXCursor c, CXFile *file, unsigned *line, unsigned *col, unsigned *off)
 {
     CXSourceLocation l = clang_getCursorLocation(c);

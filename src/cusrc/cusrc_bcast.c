@@ -5,20 +5,8 @@
  * it is the same for the whole block. It is called from cusrc_eval, and
  * evaluates through t->obj_eval, as cusrc_object does. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "cusrc/cusrc_int.h"
-
-static bool is_barrier(const cnode *s)
-{
-    const cnode *c = cn_strip((cnode *)s);
-    if (!c || c->kind != CXCursor_CallExpr)
-        return false;
-    char *name = cn_ref_name(c->cur);
-    bool bar = !strcmp(name, "__syncthreads");
-    free(name);
-    return bar;
-}
 
 /* The nearest if around a, where a lies in its only arm and under no
  * loop below it; NULL otherwise. */
@@ -67,7 +55,7 @@ expr *x_shared_broadcast(fn_ctx *f, var_info *v, cnode *use)
     /* A barrier after the if, in its block, that runs every time use does. */
     const cnode *block = ifs->parent, *bar = NULL;
     for (int i = ifs->idx + 1; i < block->n_kids && !bar; i++)
-        if (is_barrier(block->kids[i]))
+        if (cn_is_barrier_call(cn_strip(block->kids[i])))
             bar = block->kids[i];
     if (!bar || cn_inside(use, ifs) || !x_dominates(bar, use, NULL, NULL))
         return NULL;

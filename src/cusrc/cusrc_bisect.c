@@ -118,18 +118,23 @@ static bool shifts_with_interval(const bisection *b)
     return true;
 }
 
+/* e of the interval [0, w]: lo read as 0, hi as the width w. */
+static expr *at_width(const expr *e, const bisection *b, const char *w)
+{
+    expr *zero = expr_const(0), *width = expr_named(w);
+    expr *from0 = expr_substitute_name(e, b->lo, zero);
+    expr *r = expr_substitute_name(from0, b->hi, width);
+    expr_free(from0);
+    expr_free(zero);
+    expr_free(width);
+    return r;
+}
+
 /* The width's next value on the path that keeps the larger part. */
 static expr *wider_next(const bisection *b, const char *w)
 {
-    expr *zero = expr_const(0), *width = expr_named(w);
-    expr *lo0 = expr_substitute_name(b->new_lo, b->lo, zero);
-    expr *lo_arm = expr_substitute_name(lo0, b->hi, width);
-    expr *hi0 = expr_substitute_name(b->new_hi, b->lo, zero);
-    expr *hi_arm = expr_substitute_name(hi0, b->hi, width);
-    expr_free(lo0);
-    expr_free(hi0);
-    expr_free(zero);
-    return expr_binary(OP_MAX, expr_binary(OP_SUB, width, lo_arm), hi_arm);
+    return expr_binary(OP_MAX, expr_binary(OP_SUB, expr_named(w), at_width(b->new_lo, b, w)),
+                       at_width(b->new_hi, b, w));
 }
 
 static expr *trips_of(fn_ctx *f, bisection *b, var_info *lo, var_info *hi, cnode *loop, int line)
@@ -145,14 +150,8 @@ static expr *trips_of(fn_ctx *f, bisection *b, var_info *lo, var_info *hi, cnode
     }
     char w[32];
     snprintf(w, sizeof w, "width_L%d", line);
-    expr *zero = expr_const(0), *width = expr_named(w);
-    expr *c0 = expr_substitute_name(b->cond, b->lo, zero);
-    expr *cond = expr_substitute_name(c0, b->hi, width);
-    expr_free(c0);
-    expr_free(zero);
-    expr_free(width);
-    expr *sum = expr_loop_sum(w, expr_binary(OP_SUB, hi_start, lo_start), cond, wider_next(b, w),
-                              expr_const(1));
+    expr *sum = expr_loop_sum(w, expr_binary(OP_SUB, hi_start, lo_start), at_width(b->cond, b, w),
+                              wider_next(b, w), expr_const(1));
     expr *s = expr_simplify(sum);
     expr_free(sum);
     return s;

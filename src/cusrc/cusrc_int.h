@@ -296,6 +296,8 @@ char *cx_str(CXString s);                  /* takes ownership of s */
 char *cn_spelling(CXCursor c);
 char *cn_type_spelling(CXType t);
 char *cn_ref_name(CXCursor c); /* spelling of the referenced declaration, "" */
+/* A call of a block-wide barrier: __syncthreads and its _count, _and, _or. */
+bool cn_is_barrier_call(const cnode *n);
 bool cn_in_main(cusrc_tu *t, CXCursor c);
 /* In a header of the project (included, not a system or toolkit header):
  * kernels defined there are compiled into the file that includes them. */

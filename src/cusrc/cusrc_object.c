@@ -188,9 +188,11 @@ typedef struct writes {
     bool escapes;
     bool ref_return; /* the method being read returns a reference or pointer that is not const */
     /* Methods that only return a field by such a reference, with it. */
-    CXCursor *getters;
-    char **getter_fields;
-    int n_getters, cap_getters, cap_getter_fields;
+    struct getter {
+        CXCursor m;
+        char *field;
+    } * getters;
+    int n_getters, cap_getters;
 } writes;
 
 static void mark(writes *w, char *field)
@@ -288,10 +290,7 @@ static void method_scan(cusrc_tu *t, cnode *decl, writes *w)
         /* Written where a caller writes through what it returns: looked
          * for at the calls (getter_calls_write). */
         GROW(w->getters, w->n_getters, w->cap_getters);
-        int at = w->n_getters;
-        GROW(w->getter_fields, at, w->cap_getter_fields);
-        w->getters[w->n_getters++] = m;
-        w->getter_fields[at] = field;
+        w->getters[w->n_getters++] = (struct getter){m, field};
         w->ref_return = false;
         return;
     }
@@ -331,8 +330,8 @@ static void getter_calls(cnode *n, writes *w)
     if (n->kind == CXCursor_CallExpr) {
         CXCursor m = clang_getCursorReferenced(n->cur);
         for (int i = 0; i < w->n_getters; i++)
-            if (clang_equalCursors(m, w->getters[i]) && x_method_call_changes(n, m))
-                mark(w, xstrdup(w->getter_fields[i]));
+            if (clang_equalCursors(m, w->getters[i].m) && x_method_call_changes(n, m))
+                mark(w, xstrdup(w->getters[i].field));
     }
     for (int i = 0; i < n->n_kids; i++)
         getter_calls(n->kids[i], w);
@@ -384,8 +383,7 @@ static const struct class_memo *class_writes(cusrc_tu *t, CXCursor cls)
     class_scan(t, cls, &w, 0);
     getter_calls_write(t, &w);
     for (int i = 0; i < w.n_getters; i++)
-        free(w.getter_fields[i]);
-    free(w.getter_fields);
+        free(w.getters[i].field);
     free(w.getters);
     GROW(t->classes, t->n_classes, t->cap_classes);
     struct class_memo *m = &t->classes[t->n_classes++];

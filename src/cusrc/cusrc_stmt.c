@@ -786,13 +786,8 @@ static bool calls_barrier(const cnode *s)
 {
     if (s->kind == CXCursor_LambdaExpr)
         return false;
-    if (s->kind == CXCursor_CallExpr) {
-        char *name = cn_ref_name(s->cur);
-        bool bar = name && strncmp(name, "__syncthreads", 13) == 0;
-        free(name);
-        if (bar)
-            return true;
-    }
+    if (cn_is_barrier_call(s))
+        return true;
     for (int i = 0; i < s->n_kids; i++)
         if (calls_barrier(s->kids[i]))
             return true;
