@@ -455,6 +455,26 @@ static expr *host_value(fn_ctx *f, var_info *v, expr *e, size_t mark, const cnod
     return expr_named(v->name);
 }
 
+/* An assignment in an arm of an if whose condition differs between
+ * threads runs in some lanes only: the local it sets differs between
+ * them afterwards, whatever value it assigns (a binary search's `high =
+ * mid` where the lane's own key decided). A value read from memory counts
+ * as differing; the local's own name in the condition as not (the
+ * optimistic answer the uniformity check then confirms or refutes). */
+static bool under_lane_if(fn_ctx *f, const cnode *a)
+{
+    for (const cnode *p = a->parent; p && p != f->root; p = p->parent) {
+        if (p->kind != CXCursor_IfStmt || p->n_kids < 2 || cn_inside(a, p->kids[0]))
+            continue;
+        expr *c = x_rec(f, p->kids[0]);
+        bool lane = x_is_per_lane(f, c);
+        expr_free(c);
+        if (lane)
+            return true;
+    }
+    return false;
+}
+
 static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
 {
     if (active_loop(f, v))
@@ -547,7 +567,7 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         }
         for (int i = 0; !lane && i < v->n_assigns; i++) {
             expr *e = x_assign_value(f, v, v->assigns[i]);
-            lane = x_is_per_lane(f, e);
+            lane = x_is_per_lane(f, e) || under_lane_if(f, v->assigns[i]);
             expr_free(e);
         }
         v->visiting--;

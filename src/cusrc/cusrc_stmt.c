@@ -851,6 +851,7 @@ static void loop_frame_close(walker *w, loop_frame *fr)
 }
 
 static void loop_frame_free(loop_frame *fr);
+static void count_passes(loop_frame *fr, const expr *most);
 
 static void walk_loop(walker *w, cnode *s)
 {
@@ -975,10 +976,12 @@ static void walk_loop(walker *w, cnode *s)
     fr->ctx.leaves_early = body && leaves_early(body, false);
     fr->ctx.barrier = body && calls_barrier(body);
     expr *most = fr->ctx.leaves_early ? NULL : x_bisection_trips(f, s, cond);
-    if (most)
+    if (most) {
         w->u->variants[w->variant].counts.n_trips_at_most++;
+        count_passes(fr, most);
+    }
     fr->trips = most ? most : trip_count(w, fr);
-    if (v) {
+    if (v && !most) {
         expr_free(v->exit_value);
         v->exit_value = exit_value(w, fr);
     }
@@ -997,6 +1000,24 @@ static void walk_loop(walker *w, cnode *s)
     f->n_loops--;
     loop_frame_close(w, fr);
     loop_frame_free(fr);
+}
+
+/* A binary search moves two bounds by the data, so its own condition
+ * cannot be run lane by lane; a counter of its passes, run to the count
+ * cusrc_bisect gives (the most), stands in for it: the divergence counts
+ * that place the compiled loop's blocks then see the loop run. */
+static void count_passes(loop_frame *fr, const expr *most)
+{
+    char name[32];
+    snprintf(name, sizeof name, "pass_L%d", fr->ctx.loc.line);
+    free(fr->ctx.var);
+    expr_free(fr->ctx.init);
+    expr_free(fr->ctx.cond);
+    expr_free(fr->ctx.next);
+    fr->ctx.var = xstrdup(name);
+    fr->ctx.init = expr_const(0);
+    fr->ctx.cond = expr_binary(OP_LT, expr_named(name), expr_clone(most));
+    fr->ctx.next = expr_binary(OP_ADD, expr_named(name), expr_const(1));
 }
 
 static void loop_frame_free(loop_frame *fr)
