@@ -432,6 +432,7 @@ bool call_walk(walker *w, cnode *call)
     fr.up = w->calls;
     fr.ctx = NULL; /* set once the helper's context exists */
     fr.this_path = object_path(w, call, def);
+    fr.this_local = wk_method_on_local_object(w, call, def);
     fr.whole_param = clang_getNullCursor();
     call_vector_op_assign(w, call, &fr.whole_param);
     if (np > 0)

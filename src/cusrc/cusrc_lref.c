@@ -250,6 +250,18 @@ static enum CXChildVisitResult first_ref_visit(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Recurse;
 }
 
+/* The one `return` of a function whose body is declarations and that
+ * return; a null cursor otherwise. */
+static CXCursor only_return(CXCursor def)
+{
+    CXCursor body = clang_getNullCursor();
+    clang_visitChildren(def, first_body_visit, &body);
+    ret_scan s = {0, 0, clang_getNullCursor()};
+    if (!clang_Cursor_isNull(body))
+        clang_visitChildren(body, ret_visit, &s);
+    return s.returns == 1 && !s.others ? s.ret : clang_getNullCursor();
+}
+
 /* The __shared__ variable a project function returns when its body is
  * declarations and one `return (T *)var;`: the accessor cuda-samples and
  * much older code use to give a templated kernel its extern shared array
@@ -260,19 +272,130 @@ static CXCursor returned_shared_var(walker *w, cnode *call)
     CXCursor def = clang_Cursor_isNull(fn) ? fn : clang_getCursorDefinition(fn);
     if (clang_Cursor_isNull(def) || (!cn_in_main(w->t, def) && !cn_in_user_header(w->t, def)))
         return clang_getNullCursor();
-    CXCursor body = clang_getNullCursor();
-    clang_visitChildren(def, first_body_visit, &body);
-    ret_scan s = {0, 0, clang_getNullCursor()};
-    if (!clang_Cursor_isNull(body))
-        clang_visitChildren(body, ret_visit, &s);
-    if (s.returns != 1 || s.others)
-        return clang_getNullCursor();
+    CXCursor ret = only_return(def);
+    if (clang_Cursor_isNull(ret))
+        return ret;
     CXCursor var = clang_getNullCursor();
-    clang_visitChildren(s.ret, first_ref_visit, &var);
+    clang_visitChildren(ret, first_ref_visit, &var);
     if (clang_Cursor_isNull(var) || var.kind != CXCursor_VarDecl ||
         !cn_has_attr(var, CXCursor_CUDASharedAttr))
         return clang_getNullCursor();
     return var;
+}
+
+typedef struct kids_scan {
+    CXCursor kid[4];
+    int n;
+} kids_scan;
+
+static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    kids_scan *k = data;
+    if (k->n < 4)
+        k->kid[k->n] = c;
+    k->n++;
+    return CXChildVisit_Continue;
+}
+
+/* e without the parentheses and casts around it (a cast's type is a kid
+ * before its operand). */
+static CXCursor strip_casts(CXCursor e)
+{
+    for (int depth = 0; depth < 16; depth++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+            k != CXCursor_CStyleCastExpr && k != CXCursor_CXXReinterpretCastExpr &&
+            k != CXCursor_CXXStaticCastExpr && k != CXCursor_CXXConstCastExpr)
+            return e;
+        kids_scan s = {.n = 0};
+        clang_visitChildren(e, kids_visit, &s);
+        if (s.n < 1 || s.n > 4)
+            return e;
+        e = s.kid[s.n - 1];
+    }
+    return e;
+}
+
+/* Whether lvalue e lies in the object a method runs on: this, a member
+ * of it, an element or member of one, through no pointer but this. */
+static bool in_this_object(CXCursor e, int depth)
+{
+    e = strip_casts(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_CXXThisExpr)
+        return true;
+    if (depth > 8 || (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr))
+        return false;
+    kids_scan s = {.n = 0};
+    clang_visitChildren(e, kids_visit, &s);
+    if (k == CXCursor_MemberRefExpr && s.n == 0)
+        return true; /* a member through the implicit this */
+    if (s.n < 1 || s.n > 2)
+        return false;
+    CXCursor base = strip_casts(s.kid[0]);
+    if (clang_getCursorKind(base) == CXCursor_CXXThisExpr)
+        return true;
+    CXType bt = clang_getCanonicalType(clang_getCursorType(base));
+    if (bt.kind == CXType_Pointer)
+        return false; /* p->f or p[i]: memory the object points to */
+    return in_this_object(base, depth + 1);
+}
+
+/* Whether a method called on the object being walked returns a pointer
+ * into that object: its body is declarations and one `return` of this,
+ * the address of a member, or a member array
+ * (`reinterpret_cast<io_t *>(val.data)`, the vectorised-access helper
+ * RAFT and cuML use to move a register array as one 128-bit word). */
+static bool returns_own_storage(CXCursor def)
+{
+    if (clang_getCursorKind(def) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(def))
+        return false;
+    CXCursor ret = only_return(def);
+    if (clang_Cursor_isNull(ret))
+        return false;
+    kids_scan r = {.n = 0};
+    clang_visitChildren(ret, kids_visit, &r);
+    if (r.n != 1)
+        return false;
+    CXCursor e = strip_casts(r.kid[0]);
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator) {
+        kids_scan a = {.n = 0};
+        clang_visitChildren(e, kids_visit, &a);
+        return a.n == 1 && in_this_object(a.kid[0], 0);
+    }
+    if (clang_getCursorKind(e) == CXCursor_CXXThisExpr)
+        return true;
+    return cn_is_array_type(clang_getCanonicalType(clang_getCursorType(e))) && in_this_object(e, 0);
+}
+
+bool wk_method_on_local_object(walker *w, cnode *call, CXCursor def)
+{
+    if (clang_getCursorKind(def) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(def) ||
+        !call->n_kids)
+        return false;
+    cnode *callee = cn_strip(call->kids[0]);
+    if (!callee || callee->kind != CXCursor_MemberRefExpr)
+        return false;
+    cnode *obj = callee->n_kids ? cn_strip(callee->kids[0]) : NULL;
+    if (!obj || obj->kind == CXCursor_CXXThisExpr)
+        return w->calls && w->calls->this_local;
+    if (obj->kind != CXCursor_DeclRefExpr)
+        return false;
+    var_info *v = fn_var(w->f, clang_getCursorReferenced(obj->cur));
+    return v && !v->is_shared &&
+           clang_getCanonicalType(clang_getCursorType(v->decl)).kind == CXType_Record;
+}
+
+/* A call through this, or on a struct the walked code holds by value,
+ * to a method that returns a pointer into its object: the pointer names
+ * registers, not memory. */
+static bool points_into_local_object(walker *w, cnode *call)
+{
+    CXCursor fn = clang_getCursorReferenced(call->cur);
+    CXCursor def = clang_Cursor_isNull(fn) ? fn : clang_getCursorDefinition(fn);
+    return !clang_Cursor_isNull(def) && (cn_in_main(w->t, def) || cn_in_user_header(w->t, def)) &&
+           returns_own_storage(def) && wk_method_on_local_object(w, call, def);
 }
 
 /* The path of a struct the kernel holds by value: a parameter that is not
@@ -493,6 +616,8 @@ void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth)
             resolve_var(w, shared, NULL, r);
             return;
         }
+        if (points_into_local_object(w, n))
+            return;
         char *name = cn_ref_name(n->cur);
         lref_why(r, "pointer returned by '%s'", name);
         free(name);

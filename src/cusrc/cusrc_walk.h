@@ -55,6 +55,10 @@ typedef struct call_frame {
      * on a `LOAD load` parameter): the parameter's name, which its members
      * read through `this` are fields of. NULL otherwise. */
     char *this_path;
+    /* A method called on a struct the walked code holds in its own
+     * variable (a local or a by-value parameter, `VecType a; a.load(..)`),
+     * or on the same object through this: its members are registers. */
+    bool this_local;
     /* A reference parameter whose fields the caller loads and stores whole
      * (call_vector_op_assign): the body's accesses through it are not its
      * own. Null otherwise. */
@@ -199,6 +203,9 @@ char *call_chain(walker *w);
 
 /* ---- cusrc_lref.c ---- */
 void wk_lref_free(lref *r);
+/* Whether call is a method call on a struct the walked code holds by
+ * value (its local or by-value parameter), or through this on one. */
+bool wk_method_on_local_object(walker *w, cnode *call, CXCursor def);
 void wk_resolve_pointer(walker *w, cnode *n, lref *r, int depth);
 void wk_resolve_lvalue(walker *w, cnode *n, lref *r, int depth);
 long wk_register_array(walker *w, CXCursor decl, cnode *declnode);
