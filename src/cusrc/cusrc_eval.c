@@ -461,10 +461,13 @@ static expr *host_value(fn_ctx *f, var_info *v, expr *e, size_t mark, const cnod
  * mid` where the lane's own key decided). A value read from memory counts
  * as differing; the local's own name in the condition as not (the
  * optimistic answer the uniformity check then confirms or refutes). */
-static bool under_lane_if(fn_ctx *f, const cnode *a)
+static bool under_lane_if(fn_ctx *f, const var_info *v, const cnode *a)
 {
     for (const cnode *p = a->parent; p && p != f->root; p = p->parent) {
-        if (p->kind != CXCursor_IfStmt || p->n_kids < 2 || cn_inside(a, p->kids[0]))
+        /* An if around the local's declaration too: every lane that uses
+         * it went the same way (`if (i < n) { int k = ..; k = j++; }`). */
+        if (p->kind != CXCursor_IfStmt || p->n_kids < 2 || cn_inside(a, p->kids[0]) ||
+            (v->decl_node && cn_inside(v->decl_node, p)))
             continue;
         expr *c = x_rec(f, p->kids[0]);
         bool lane = x_is_per_lane(f, c);
@@ -567,7 +570,7 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
         }
         for (int i = 0; !lane && i < v->n_assigns; i++) {
             expr *e = x_assign_value(f, v, v->assigns[i]);
-            lane = x_is_per_lane(f, e) || under_lane_if(f, v->assigns[i]);
+            lane = x_is_per_lane(f, e) || under_lane_if(f, v, v->assigns[i]);
             expr_free(e);
         }
         v->visiting--;
