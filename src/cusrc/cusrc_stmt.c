@@ -981,9 +981,10 @@ static void walk_loop(walker *w, cnode *s)
         count_passes(fr, most);
     }
     fr->trips = most ? most : trip_count(w, fr);
-    if (v && !most) {
+    if (v) {
+        /* The pass counter is not the local's: no exit value follows. */
         expr_free(v->exit_value);
-        v->exit_value = exit_value(w, fr);
+        v->exit_value = most ? NULL : exit_value(w, fr);
     }
     size_t site = w->u->n_branches;
     wk_emit_branch(w, BRANCH_LOOP, cond, s, cond ? expr_clone(fr->ctx.cond) : NULL);
