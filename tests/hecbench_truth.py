@@ -76,7 +76,10 @@ def base_name(kernel):
         elif ch == "(" and depth == 0:
             cut = i
             break
-    return re.sub(r"(\d+)(?:ull|ul|ll|u|l)\b", r"\1", k[:cut].strip())
+    k = re.sub(r"(\d+)(?:ull|ul|ll|u|l)\b", r"\1", k[:cut].strip())
+    # Nsight Compute prints a bool template argument as 0 or 1
+    # ('ChannelShuffleNCHWKernel<float, 0>'); the source says false/true.
+    return re.sub(r"\b(false|true)\b", lambda m: "1" if m.group(1) == "true" else "0", k)
 
 
 def value(v):
