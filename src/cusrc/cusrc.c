@@ -636,7 +636,7 @@ static bool scan_from_other_units(scan_state *s, CXCursor def)
     bool any = false;
     for (size_t c = 0; c < calls->n; c++) {
         const cusrc_xcall *x = &calls->v[c];
-        if (strcmp(x->usr, usr) != 0)
+        if (x->launch || strcmp(x->usr, usr) != 0)
             continue;
         any = true;
         param_binding pb[XCALL_MAX_ARGS];
@@ -679,7 +679,9 @@ static void scan_unit(cusrc_tu *t, scan_state *s, const char *fbuf, size_t fsize
         if (!called && !scan_from_other_units(s, s->fns.c[i]))
             scan_function(s, s->fns.c[i], NULL);
     }
+    xlaunch_add(s);
     scan_merge_launches(t);
+    xlaunch_collect(s);
     scan_note_unfollowed(s);
     t->consts = &s->consts;
     kern_build_variants(t);
@@ -744,6 +746,9 @@ static void scratch_free(cusrc_tu *t, scan_state *s)
     for (size_t i = 0; i < s->n_called; i++)
         free(s->called[i]);
     free(s->called);
+    for (size_t i = 0; i < s->n_foreign; i++)
+        free(s->foreign[i]);
+    free(s->foreign);
     sbuf_free(&s->unfollowed);
     for (size_t i = 0; i < t->n_globals; i++) {
         free(t->globals[i].usr);

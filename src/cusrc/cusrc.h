@@ -92,7 +92,8 @@
  * counters also stepped inside the loop body (the loop's next is then
  * NULL). Across translation units, calls from the project's host units,
  * main's unit and the units a chain of such calls passes through into
- * functions defined here are followed (cusrc_xcall.c, run/xcalls.c). */
+ * functions defined here are followed (cusrc_xcall.c, run/xcalls.c), and
+ * so are their launches of kernels defined here (cusrc_xlaunch.c). */
 #ifndef GPULINT_CUSRC_H
 #define GPULINT_CUSRC_H
 
@@ -116,7 +117,11 @@
 typedef struct cusrc_xarg {
     bool known;
     int64_t value;
-    char *why; /* !known: where the caller's value comes from */
+    char *why;  /* !known: where the caller's value comes from */
+    char *text; /* a launch's value as written, NULL where not carried */
+    /* !known: the value in the caller's names where it has no unknown part
+     * ("n / 256"), for --define to bind; else NULL. */
+    char *expr;
     /* A struct argument: the integer fields the caller set to constants. */
     int n_fields;
     struct cusrc_xfield {
@@ -137,7 +142,15 @@ typedef struct cusrc_xcall {
     char **fn;
     int64_t *runs; /* how many times each makes the next call (the last: this one), -1 unknown */
     char **why;    /* where an unknown count comes from, else NULL */
+    /* A launch of a kernel the caller's unit declares and does not define
+     * (usr: the kernel's; callee: its name): args[0..XLAUNCH_CONFIG-1] are
+     * the grid's x, y and z, the block's, and the dynamic shared memory;
+     * the kernel's arguments follow. text: the launch as written. */
+    bool launch;
+    int kind; /* a cusrc_launch_kind */
+    char *text;
 } cusrc_xcall;
+#define XLAUNCH_CONFIG 7
 
 /* A file-scope integer variable of the program as one unit sees it: the
  * unit that defines it gives its value where the unit sets it once for all

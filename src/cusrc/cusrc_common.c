@@ -636,8 +636,11 @@ void cusrc_xcalls_free(cusrc_xcalls *x)
         free(v->usr);
         free(v->callee);
         loc_free(&v->loc);
+        free(v->text);
         for (int i = 0; i < v->n_args; i++) {
             free(v->args[i].why);
+            free(v->args[i].text);
+            free(v->args[i].expr);
             for (int k = 0; k < v->args[i].n_fields; k++)
                 free(v->args[i].fields[k].name);
             free(v->args[i].fields);

@@ -1154,6 +1154,22 @@ static expr *x_rec(fn_ctx *f, cnode *n)
     case CXCursor_FloatingLiteral:
         e = expr_unknown("floating-point value");
         break;
+    case CXCursor_StmtExpr: {
+        /* GNU `({ T _x = (x); T _y = (y); _x < _y ? _x : _y; })`, PPCG's
+         * min and max: the last statement's value, its locals read through
+         * their initialisers as any local's are. */
+        cnode *body = n->n_kids == 1 ? n->kids[0] : NULL;
+        cnode *last = body && body->kind == CXCursor_CompoundStmt && body->n_kids
+                          ? body->kids[body->n_kids - 1]
+                          : NULL;
+        bool only_decls = last && cn_is_expr(last);
+        for (int i = 0; only_decls && i < body->n_kids - 1; i++)
+            only_decls = body->kids[i]->kind == CXCursor_DeclStmt;
+        e = only_decls ? x_rec(f, last)
+                       : expr_unknown("a statement expression that does more "
+                                      "than declare and compute");
+        break;
+    }
     default:
         if (x_const(f, n, &v)) {
             e = expr_const(v);

@@ -354,6 +354,20 @@ static bool is_function_kind(enum CXCursorKind k)
            k == CXCursor_ConversionFunction;
 }
 
+/* A kernel declared here and defined in another unit (`__global__ void
+ * k(float *);` in the kernels' header): launched here, analysed there. */
+static void note_foreign(scan_state *s, CXCursor c)
+{
+    char *usr = cx_str(clang_getCursorUSR(c));
+    for (size_t i = 0; i < s->n_foreign; i++)
+        if (!strcmp(s->foreign[i], usr)) {
+            free(usr);
+            return;
+        }
+    GROW(s->foreign, s->n_foreign, s->cap_foreign);
+    s->foreign[s->n_foreign++] = usr;
+}
+
 enum CXChildVisitResult kern_top_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -389,6 +403,11 @@ enum CXChildVisitResult kern_top_visit(CXCursor c, CXCursor parent, CXClientData
         free(name);
         return CXChildVisit_Continue;
     }
+    if (k == CXCursor_FunctionDecl && !clang_isCursorDefinition(c) &&
+        cn_has_attr(c, CXCursor_CUDAGlobalAttr) &&
+        clang_Cursor_isNull(clang_getCursorDefinition(c)) &&
+        clang_getCursorLinkage(c) == CXLinkage_External)
+        note_foreign(s, c);
     if (!is_function_kind(k) || !clang_isCursorDefinition(c))
         return CXChildVisit_Continue;
     if (in_main) {

@@ -76,6 +76,10 @@ typedef struct scan_state {
     /* The call from another unit the scanned function is followed from
      * (cusrc_xcall.c): its path comes before this unit's. */
     const cusrc_xcall *from;
+    /* USRs of the kernels this unit declares and another defines: their
+     * launches here go to that unit's report (cusrc_xlaunch.c). */
+    char **foreign;
+    size_t n_foreign, cap_foreign;
 } scan_state;
 
 /* ---- cusrc_hostloop.c ---- */
@@ -106,6 +110,13 @@ void xcall_collect(scan_state *s, fn_ctx *f, cnode *call, const expr *reach);
 /* The bindings of def's parameters at a call another unit makes to it
  * (x_unbind frees them); how many. */
 int xcall_bind(const cusrc_xcall *x, CXCursor def, param_binding *pb, int max);
+
+/* ---- cusrc_xlaunch.c ---- */
+/* This unit's launches of kernels another unit defines, noted where the
+ * unit's calls are collected; the launches other units make of this
+ * unit's kernels, added to its own. */
+void xlaunch_collect(scan_state *s);
+void xlaunch_add(scan_state *s);
 
 /* ---- cusrc_kernels.c ---- */
 /* Macros and constants of the main file (buf), for __launch_bounds__. */

@@ -48,10 +48,23 @@ json_t *xcalls_to_json(const cusrc_xcalls *x)
                 path, json_pack("{s:s, s:o, s:o}", "fn", v->fn[i], "runs",
                                 v->runs[i] >= 0 ? json_integer(v->runs[i]) : json_null(), "why",
                                 str_or_null(v->why[i])));
-        json_array_append_new(
-            calls, json_pack("{s:s, s:s, s:o, s:i, s:o, s:o, s:o, s:o}", "usr", v->usr, "callee",
-                             v->callee, "file", str_or_null(v->loc.file), "line", v->loc.line,
-                             "args", args, "fields", fields, "folded", folded, "path", path));
+        json_t *call =
+            json_pack("{s:s, s:s, s:o, s:i, s:o, s:o, s:o, s:o}", "usr", v->usr, "callee",
+                      v->callee, "file", str_or_null(v->loc.file), "line", v->loc.line, "args",
+                      args, "fields", fields, "folded", folded, "path", path);
+        if (v->launch) {
+            /* A launch of another unit's kernel: its values as written too. */
+            json_t *texts = json_array(), *exprs = json_array();
+            for (int i = 0; i < v->n_args; i++) {
+                json_array_append_new(texts, str_or_null(v->args[i].text));
+                json_array_append_new(exprs, str_or_null(v->args[i].expr));
+            }
+            json_object_set_new(call, "launch", json_integer(v->kind));
+            json_object_set_new(call, "text", str_or_null(v->text));
+            json_object_set_new(call, "texts", texts);
+            json_object_set_new(call, "exprs", exprs);
+        }
+        json_array_append_new(calls, call);
     }
     /* File-scope integers ride along, one entry each, told apart by key. */
     for (size_t i = 0; i < x->n_g; i++) {
@@ -118,6 +131,10 @@ void xcalls_from_json(const json_t *j, cusrc_xcalls *out)
         v->callee = dup_or_null(json_object_get(call, "callee"));
         v->loc.file = dup_or_null(json_object_get(call, "file"));
         v->loc.line = (int)json_integer_value(json_object_get(call, "line"));
+        const json_t *launch = json_object_get(call, "launch");
+        v->launch = json_is_integer(launch);
+        v->kind = (int)json_integer_value(launch);
+        v->text = dup_or_null(json_object_get(call, "text"));
         v->n_args = (int)json_array_size(args);
         v->args = xcalloc((size_t)v->n_args + 1, sizeof *v->args);
         for (int i = 0; i < v->n_args; i++) {
@@ -125,6 +142,10 @@ void xcalls_from_json(const json_t *j, cusrc_xcalls *out)
             v->args[i].known = json_is_integer(a);
             v->args[i].value = json_integer_value(a);
             v->args[i].why = dup_or_null(a);
+            v->args[i].text =
+                dup_or_null(json_array_get(json_object_get(call, "texts"), (size_t)i));
+            v->args[i].expr =
+                dup_or_null(json_array_get(json_object_get(call, "exprs"), (size_t)i));
             /* Each integer field of a struct argument the caller set. */
             const json_t *fo = json_array_get(json_object_get(call, "fields"), (size_t)i);
             size_t nf = json_is_object(fo) ? json_object_size(fo) : 0;
@@ -281,8 +302,19 @@ static void collect_deliver(void *ctx, size_t job, pool_outcome *po)
         sbuf_addf(&c->text, "%s\n", s);
         free(s);
     }
+    size_t first = c->out->n;
     xcalls_from_json(j, c->out);
     json_decref(j);
+    /* A launch is shown where the other unit's report lists it, by the
+     * name the user gave its file. */
+    for (size_t i = first; i < c->out->n; i++) {
+        src_loc *at = &c->out->v[i].loc;
+        if (c->out->v[i].launch && at->file) {
+            char *shown = project_shown_name(at->file);
+            free(at->file);
+            at->file = shown;
+        }
+    }
 }
 
 /* Whether the file's text names a callee of calls[from..] followed by
