@@ -1420,7 +1420,13 @@ void wk_walk_expr(walker *w, cnode *n)
         }
         break;
     }
-    case CXCursor_CallExpr:
+    case CXCursor_CallExpr: {
+        /* A constexpr function of constants (`constexpr int k =
+         * cilog2(kNElts);`) is folded by the compiler: no work at run time,
+         * whatever its body (recursion included). */
+        int64_t folded;
+        if (!cn_float_kind(clang_getCursorType(n->cur)) && x_const(w->f, n, &folded))
+            return;
         if (!wk_pure_call(n))
             w->n_cse = 0;
         if (call_walk(w, n)) {
@@ -1429,6 +1435,7 @@ void wk_walk_expr(walker *w, cnode *n)
         }
         mem_intrinsic(w, n);
         break;
+    }
     default:
         break;
     }
