@@ -904,6 +904,11 @@ static expr *x_member(fn_ctx *f, cnode *n)
                     return x_rec(f, cn_assign_rhs(a));
                 }
             }
+            expr *sf = v ? x_setter_field(f, v, field, n) : NULL;
+            if (sf) {
+                free(field);
+                return sf;
+            }
         }
         free(field);
     }

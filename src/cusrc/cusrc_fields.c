@@ -142,7 +142,8 @@ expr *x_param_field(fn_ctx *f, var_info *v, const char *field, const cnode *use)
     if (!field_binding(f, v->decl, field, &value))
         return NULL;
     fn_member_assign(v, field, &count);
-    if (count || x_field_changer(f->root, v, 0, cn_spelled_at(use->cur)))
+    if (count || (x_field_changer(f->root, v, 0, cn_spelled_at(use->cur)) &&
+                  !x_changers_leave_field(f, v, field, (cnode *)use)))
         return NULL;
     return bound_field(f, v->decl, field);
 }
@@ -166,6 +167,7 @@ static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
         v && !v->is_param && !v->n_assigns ? x_member_set_before(fv->f, v, name, fv->call) : NULL;
     expr *e = v && v->is_param ? x_param_field(fv->f, v, name, fv->call)
               : a              ? fv->f->t->obj_eval->value_of(fv->f, cn_assign_rhs(a))
+              : v              ? x_setter_field(fv->f, v, name, fv->call)
                                : NULL;
     expr *c = e ? expr_simplify(e) : NULL;
     if (c && c->kind == EX_CONST && a && fv->f->record) {

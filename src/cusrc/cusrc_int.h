@@ -488,6 +488,13 @@ const cnode *x_field_changer(const cnode *n, const var_info *v, unsigned from, u
 /* The same, leaving out v's own methods (cusrc_object judges what they
  * write per class). */
 const cnode *x_arg_changer(const cnode *n, const var_info *v, unsigned from, unsigned to);
+/* cusrc_setter.c: the constant a call that fills local struct v by
+ * reference (`set_params(params, n)` assigning `p.n = n;`) leaves in its
+ * field at use; NULL where none can be shown. */
+expr *x_setter_field(fn_ctx *f, var_info *v, const char *field, cnode *use);
+/* Every call before use that may change v's fields leaves `field` alone
+ * (a dispatcher handing v on by reference to functions that read it). */
+bool x_changers_leave_field(fn_ctx *f, var_info *v, const char *field, cnode *use);
 /* The first of the calls in f that hand v to a reference that is not
  * const and may change it (`parse(argc, argv, n)` into `int &n`) that may
  * run before use (any, where use is NULL); NULL where there is none. */
