@@ -98,35 +98,45 @@ static expr *block_value(fn_ctx *cf, cnode **st, int n)
     return result;
 }
 
-expr *x_helper_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *body)
+#define CALLEE_MAX_PARAMS 16
+
+expr *x_callee_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *n, bool block)
 {
     const x_obj_eval *ev = f->t->obj_eval;
     int np = clang_Cursor_getNumArguments(def);
-    if (f->device || f->depth >= X_MAX_DEPTH || !body || np < 0 || np > HELPER_MAX_PARAMS ||
-        np != cn_n_expr_kids(call) - 1 || !block_ok(body->kids, body->n_kids))
+    if (np < 0 || np > CALLEE_MAX_PARAMS || np != cn_n_expr_kids(call) - 1)
         return NULL;
-    cnode *args[HELPER_MAX_PARAMS];
+    cnode *args[CALLEE_MAX_PARAMS];
     for (int i = 0; i < np; i++)
         args[i] = cn_expr_kid(call, i + 1);
-    param_binding pb[HELPER_MAX_PARAMS];
-    int n = ev->bind(f, call, def, args, np, pb);
-    if (n < 0)
+    param_binding pb[CALLEE_MAX_PARAMS];
+    int nb = ev->bind(f, call, def, args, np, pb);
+    if (nb < 0)
         return NULL;
     fn_ctx cf;
     fn_init(&cf, f->t, tree, false);
-    bind_frame fr = {pb, n, NULL, false, NULL};
+    bind_frame fr = {pb, nb, NULL, false, NULL};
     cf.bindings = &fr;
     cf.depth = f->depth + 1;
     cf.budget = f->budget; /* the caller's expression, translated further */
-    expr *result = block_value(&cf, body->kids, body->n_kids);
+    expr *result = block ? block_value(&cf, n->kids, n->n_kids) : ev->value_of(&cf, n);
     expr *s = expr_simplify(result);
     expr_free(result);
     f->budget = cf.budget;
-    ev->unbind(pb, n);
+    ev->unbind(pb, nb);
     fn_free(&cf);
     if (expr_first_unknown(s)) {
         expr_free(s);
         return NULL;
     }
     return s;
+}
+
+expr *x_helper_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *body)
+{
+    int np = clang_Cursor_getNumArguments(def);
+    if (f->device || f->depth >= X_MAX_DEPTH || !body || np < 0 || np > HELPER_MAX_PARAMS ||
+        !block_ok(body->kids, body->n_kids))
+        return NULL;
+    return x_callee_value(f, call, def, tree, body, true);
 }

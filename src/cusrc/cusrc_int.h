@@ -523,6 +523,10 @@ void x_value_dim3(fn_ctx *f, cnode *n, const char *role, cusrc_dim3 *d);
  * statement that returns (a return, or an if/else of such), or the value
  * is not known. */
 expr *x_helper_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *body);
+/* n, an expression of def's body (or with block, a block of it evaluated
+ * as x_helper_value does), with def's parameters bound to call's
+ * arguments; NULL where the value has an unknown part. */
+expr *x_callee_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *n, bool block);
 
 /* ---- cusrc_elems.c ---- */
 /* The value of a host array's element read at a constant index (`local[0]`

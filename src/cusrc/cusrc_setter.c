@@ -191,38 +191,6 @@ static int changers(fn_ctx *f, var_info *v, cnode *use, cnode **out, int max)
     return n;
 }
 
-static expr *callee_value(fn_ctx *f, cnode *call, CXCursor def, cnode *rhs, cnode *tree)
-{
-    const x_obj_eval *ev = f->t->obj_eval;
-    int np = clang_Cursor_getNumArguments(def);
-    if (np < 0 || np > SETTER_MAX_PARAMS || np != cn_n_expr_kids(call) - 1)
-        return NULL;
-    cnode *args[SETTER_MAX_PARAMS];
-    for (int i = 0; i < np; i++)
-        args[i] = cn_expr_kid(call, i + 1);
-    param_binding pb[SETTER_MAX_PARAMS];
-    int n = ev->bind(f, call, def, args, np, pb);
-    if (n < 0)
-        return NULL;
-    fn_ctx cf;
-    fn_init(&cf, f->t, tree, false);
-    bind_frame fr = {pb, n, NULL, false, NULL};
-    cf.bindings = &fr;
-    cf.depth = f->depth + 1;
-    cf.budget = f->budget; /* the caller's expression, translated further */
-    expr *e = ev->value_of(&cf, rhs);
-    f->budget = cf.budget;
-    expr *s = expr_simplify(e);
-    expr_free(e);
-    ev->unbind(pb, n);
-    fn_free(&cf);
-    if (expr_first_unknown(s)) {
-        expr_free(s);
-        return NULL;
-    }
-    return s;
-}
-
 /* What one changing call leaves in the field: *value set where its
  * callee assigns it at the top level; true with *value NULL where the
  * callee leaves the field alone (an earlier call's value holds); false
@@ -246,7 +214,7 @@ static bool call_leaves(fn_ctx *f, var_info *v, const char *field, cnode *call, 
     bool ok = false;
     cnode *rhs = body ? last_top_assign(body, parm, field) : NULL;
     if (rhs) {
-        *value = callee_value(f, call, def, rhs, tree);
+        *value = x_callee_value(f, call, def, tree, rhs, false);
         ok = *value != NULL;
     } else {
         ok = body && leaves_field(body, parm, field, 0);
