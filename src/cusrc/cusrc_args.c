@@ -20,7 +20,7 @@ bool x_refs_argv(fn_ctx *f, cnode *n, int depth)
             char *s = cn_spelling(r);
             bool a = strcmp(s, "argv") == 0;
             free(s);
-            if (a)
+            if (a || x_names_main_argv(f, n))
                 return true;
         }
         var_info *v = fn_var(f, r);
@@ -38,6 +38,25 @@ bool x_refs_argv(fn_ctx *f, cnode *n, int depth)
         if (x_refs_argv(f, n->kids[i], depth))
             return true;
     return false;
+}
+
+bool x_names_main_argv(const fn_ctx *f, cnode *n)
+{
+    n = cn_strip_casts(n);
+    if (!n || n->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor r = clang_getCursorReferenced(n->cur);
+    if (r.kind != CXCursor_ParmDecl)
+        return false;
+    char *name = cn_spelling(r), *owner = cn_spelling(clang_getCursorSemanticParent(r));
+    bool is_argv = !strcmp(name, "argv") && !strcmp(owner, "main");
+    free(name);
+    free(owner);
+    for (const bind_frame *fr = f->bindings; fr && !is_argv; fr = fr->up)
+        for (int i = 0; i < fr->n; i++)
+            if (clang_equalCursors(fr->b[i].parm, r))
+                return fr->b[i].argv;
+    return is_argv;
 }
 
 /* main's argv[K] with K a constant, under the conversions a call makes of
@@ -65,13 +84,8 @@ int x_argv_index(fn_ctx *f, cnode *n, int depth)
     cnode *base = cn_strip_casts(cn_expr_kid(n, 0));
     if (!base || base->kind != CXCursor_DeclRefExpr)
         return 0;
-    CXCursor r = clang_getCursorReferenced(base->cur);
-    char *name = cn_spelling(r), *owner = cn_spelling(clang_getCursorSemanticParent(r));
-    bool is_argv = r.kind == CXCursor_ParmDecl && !strcmp(name, "argv") && !strcmp(owner, "main");
-    free(name);
-    free(owner);
     int64_t k;
-    if (!is_argv || !x_const(f, cn_expr_kid(n, 1), &k) || k < 1 || k > 1000)
+    if (!x_names_main_argv(f, base) || !x_const(f, cn_expr_kid(n, 1), &k) || k < 1 || k > 1000)
         return 0;
     return (int)k;
 }

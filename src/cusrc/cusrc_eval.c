@@ -217,6 +217,7 @@ int x_bind_arg_nodes(fn_ctx *f, cnode *call, CXCursor def, cnode **args, int np,
             args[i] ? end_budget(f, x_rec(f, args[i])) : expr_unknown("default argument");
         x_bind_fields(f, call, args[i], &out[i]);
         out[i].has_fvalue = args[i] && x_float_param(f, out[i].parm, args[i], &out[i].fvalue);
+        out[i].argv = args[i] && !f->device && x_names_main_argv(f, args[i]);
         memset(&out[i].obj, 0, sizeof out[i].obj);
         if (args[i] && !f->device)
             x_object(f, args[i], &out[i].obj);

@@ -151,6 +151,9 @@ typedef struct param_binding {
      * type (cusrc_float). */
     bool has_fvalue;
     double fvalue;
+    /* The argument is main's argv (`driver(argv)`): the parameter's
+     * elements are the program's arguments too. */
+    bool argv;
 } param_binding;
 
 typedef struct bind_frame {
@@ -458,6 +461,8 @@ typedef int (*x_arm_fn)(void *ctx, const cnode *ifstmt, const cnode *arm);
 /* cusrc_args.c: main's arguments on the host, and an if's arms. */
 bool x_refs_argv(fn_ctx *f, cnode *n, int depth);
 int x_argv_index(fn_ctx *f, cnode *n, int depth);
+/* n names main's argv, or a parameter a caller handed main's argv. */
+bool x_names_main_argv(const fn_ctx *f, cnode *n);
 /* The value a C library call (atoi and kin, strtol with a constant base,
  * std::stoi) gives main's argv[K] where --run-args gave the arguments. */
 bool x_argv_int(fn_ctx *f, cnode *call, const char *name, int64_t *out, expr **unknown);
