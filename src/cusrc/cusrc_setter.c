@@ -227,7 +227,10 @@ static bool call_leaves(fn_ctx *f, var_info *v, const char *field, cnode *call, 
 
 expr *x_setter_field(fn_ctx *f, var_info *v, const char *field, cnode *use)
 {
-    if (f->device || v->is_param || v->n_assigns || f->depth >= X_MAX_DEPTH)
+    /* A pointer or reference kept to v (`Params *alias = &params;`) may
+     * write the field where no call shows it. */
+    if (f->device || v->is_param || v->n_assigns || f->depth >= X_MAX_DEPTH ||
+        x_fields_escape(f, v))
         return NULL;
     cnode *calls[SETTER_MAX_CALLS];
     int n = changers(f, v, use, calls, SETTER_MAX_CALLS);

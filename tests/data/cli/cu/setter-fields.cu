@@ -51,9 +51,23 @@ void run(int batch, int dim, bool wide)
     launch<128>(params);
 }
 
+// A pointer kept to the struct may write the field where no call shows
+// it: batch has no value after set_params here.
+void run_alias(int batch, int dim)
+{
+    Params params;
+    Params *alias = &params;
+    float *x;
+    cudaMalloc(&x, sizeof(float) * batch * dim);
+    set_params(params, batch, dim, x, 0.5f);
+    alias->batch = 7;
+    launch<64>(params);
+}
+
 int main(int argc, char **argv)
 {
     int batch = argc > 1 ? atoi(argv[1]) : 1024;
     run(batch, 4096, argc > 2);
+    run_alias(batch, 4096);
     return 0;
 }
