@@ -1299,6 +1299,7 @@ static void store_ran(walker *w)
  * __stcs(p + i, v) stores (the cache-operator intrinsics of the CUDA C++
  * Programming Guide, "Load Functions Using Cache Hints"). */
 static void mem_access_of(walker *w, cnode *ptr, bool atomic, bool store);
+static void emit_halves(walker *w, cnode *ptr, bool atomic, bool store);
 
 static void mem_intrinsic(walker *w, cnode *call)
 {
@@ -1329,8 +1330,9 @@ static void mem_intrinsic(walker *w, cnode *call)
         store = strncmp(op, "store", 5) == 0;
         atomic = !load && !store;
     }
-    free(name);
     cnode *ptr = (atomic || load || store) ? cn_expr_kid(call, 1) : NULL;
+    bool sums = atomic && ptr && wk_atomic_sums_lanes(name, call);
+    free(name);
     if (!ptr)
         return;
     /* A cache-hint load of what one before it loaded through the same
@@ -1346,6 +1348,7 @@ static void mem_intrinsic(walker *w, cnode *call)
             return;
         }
     }
+    w->atomic_sums = sums;
     mem_access_of(w, ptr, atomic, store);
     if (again && !w->cse_off)
         avail_add(w, again, ptr);
@@ -1354,6 +1357,14 @@ static void mem_intrinsic(walker *w, cnode *call)
 }
 
 static void mem_access_of(walker *w, cnode *ptr, bool atomic, bool store)
+{
+    w->in_atomic = atomic;
+    emit_halves(w, ptr, atomic, store);
+    w->in_atomic = false;
+    w->atomic_sums = false;
+}
+
+static void emit_halves(walker *w, cnode *ptr, bool atomic, bool store)
 {
     cnode *target = cn_strip(ptr);
     if (target && target->kind == CXCursor_UnaryOperator &&

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cusrc/cusrc_walk.h"
 
@@ -192,6 +193,8 @@ void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_stor
     r->base = NULL;
     a->array = r->space == SP_SHARED ? (int)r->array : -1;
     a->is_store = is_store;
+    a->atomic = w->in_atomic && a->space == SPACE_GLOBAL;
+    a->atomic_sums = a->atomic && w->atomic_sums;
     a->width = width > 0 && width < (1 << 20) ? (int)width : 0;
     a->byte_offset = r->off ? expr_simplify(r->off) : expr_unknown("offset not known");
     a->guard = current_guard(w);
@@ -344,4 +347,36 @@ void wk_incomplete(walker *w, const char *fmt, ...)
     sbuf_vaddf(&b, fmt, ap);
     va_end(ap);
     c->incomplete = sbuf_take(&b);
+}
+
+/* Whether nothing reads the call's value: a statement of its own, or one
+ * cast to void. */
+static bool result_unused(const cnode *call)
+{
+    const cnode *n = call, *p = call->parent;
+    while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr)) {
+        n = p;
+        p = p->parent;
+    }
+    if (!p)
+        return false;
+    if (p->kind == CXCursor_CStyleCastExpr)
+        return clang_getCanonicalType(clang_getCursorType(p->cur)).kind == CXType_Void;
+    /* A statement of its own: in a block, or an if's, a loop's arm. */
+    bool body =
+        (p->kind == CXCursor_IfStmt && n->idx > 0) ||
+        ((p->kind == CXCursor_ForStmt || p->kind == CXCursor_WhileStmt) && n->idx == p->n_kids - 1);
+    return p->kind == CXCursor_CompoundStmt || body;
+}
+
+/* atomicAdd / atomicSub of a 32-bit integer whose result nothing reads:
+ * what ptxas sums over a warp's lanes when their address is the same
+ * (analysis/timing/aggatom). */
+bool wk_atomic_sums_lanes(const char *name, cnode *call)
+{
+    if (strcmp(name, "atomicAdd") && strcmp(name, "atomicSub"))
+        return false;
+    /* The overload's value is its element: int or unsigned int. */
+    CXType e = clang_getCanonicalType(clang_getCursorType(call->cur));
+    return (e.kind == CXType_Int || e.kind == CXType_UInt) && result_unused(call);
 }

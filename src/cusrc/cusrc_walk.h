@@ -120,6 +120,8 @@ typedef struct walker {
     loop_frame root;  /* counts outside every loop */
     long work_events; /* counted operations or bytes met so far (a branch's arms: none?) */
     int in_switch;    /* switch bodies around the statement being walked */
+    bool in_atomic;   /* the sites being emitted are an atomic's two halves */
+    bool atomic_sums; /* and ptxas may sum its lanes (mem_access.atomic_sums) */
     long stmt_seq;    /* statements walked so far: program order */
     /* Common subexpressions: the side-effect-free floating-point operations
      * met so far in the statement being walked; a repeat of one is computed
@@ -228,6 +230,10 @@ void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_stor
 /* The access n names, as the pieces the compiler moves it in (a struct
  * copy: several); returns how many accesses were recorded. */
 int wk_emit_access(walker *w, cnode *n, bool is_store);
+/* atomicAdd / atomicSub of a 32-bit integer whose result nothing reads:
+ * ptxas sums a warp's lanes where their address is the same
+ * (mem_access.atomic_sums). */
+bool wk_atomic_sums_lanes(const char *name, cnode *call);
 void wk_emit_access_ptr(walker *w, cnode *ptr, int64_t width, bool is_store);
 void wk_emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, expr *ce);
 void wk_branch_arm(walker *w, size_t branch, int arm, cnode *s);

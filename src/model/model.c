@@ -125,6 +125,8 @@ static const model_field product_fields[] = {
      offsetof(gpu_product, l2_partial_write_bandwidth), true},
     {"timing", "l2_write_retained_bytes", F_SI, offsetof(gpu_product, l2_write_retained_bytes),
      true},
+    {"timing", "same_address_atomic_rate", F_SI, offsetof(gpu_product, same_address_atomic_rate),
+     true},
 };
 #undef MEASURED
 #undef P

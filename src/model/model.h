@@ -138,6 +138,9 @@ typedef struct gpu_product {
     /* bytes/s, counted in whole 32-byte sectors, of stores that each write
      * part of a sector (a lane's 4 bytes in a sector of its own) */
     double l2_partial_write_bandwidth;
+    /* Atomics a second at one address: L2 carries them out one after
+     * another, whatever the SMs do; 0: not measured. */
+    double same_address_atomic_rate;
     /* Bytes of what a launch writes that L2 still holds when it ends (so
      * they reach DRAM after it), with a read stream beside the writes. */
     double l2_write_retained_bytes;
@@ -162,7 +165,7 @@ typedef struct model_filler {
     size_t n_fields;
     void *out;
     bool product;
-    bool seen[64];
+    bool seen[80];
 } model_filler;
 
 void model_filler_arch(model_filler *f, gpu_arch *out);

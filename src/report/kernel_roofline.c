@@ -287,11 +287,12 @@ static void issue_sites(const cusrc_unit *u, const cusrc_variant *v, const mem_a
     for (size_t i = 0; i < v->n_accesses; i++) {
         const mem_access *a = sites[i];
         traffic_site_total t;
-        if (a->why_not ||
+        if ((a->atomic && !a->is_store) || a->why_not ||
             !traffic_site_memo(memo, a, in->block, &local, in->grid, &t, why, sizeof why))
             continue;
         icount_kind k = a->space == SPACE_SHARED
                             ? (a->is_store ? ICOUNT_STORE_SHARED : ICOUNT_LOAD_SHARED)
+                        : a->atomic   ? ICOUNT_ATOMIC_GLOBAL
                         : a->is_store ? ICOUNT_STORE_GLOBAL
                                       : ICOUNT_LOAD_GLOBAL;
         (*out)[(*n_out)++] = (icount_site){a->loc.file ? a->loc.file : u->file,
@@ -562,9 +563,12 @@ static json_t *compulsory_json(const kroof *k)
  * l1tex__t_requests/sectors (global) and shared wavefronts. */
 static json_t *traffic_json(const kroof *k)
 {
-    static const char *const kinds[TRAFFIC_KINDS] = {"global_load", "global_store", "shared"};
+    static const char *const kinds[TRAFFIC_KINDS] = {"global_load", "global_store", "shared",
+                                                     "global_atomic"};
     json_t *t = json_object();
     for (int i = 0; i < TRAFFIC_KINDS; i++) {
+        if (i == TRAFFIC_ATOMIC && k->requests[i] == 0)
+            continue; /* written where there are any */
         json_t *o =
             json_pack("{s:I, s:I}", "requests", (json_int_t)k->requests[i],
                       i == TRAFFIC_SHARED ? "wavefronts" : "sectors", (json_int_t)k->units[i]);
@@ -575,6 +579,8 @@ static json_t *traffic_json(const kroof *k)
         if (i == TRAFFIC_LOAD)
             json_object_set_new(o, "busiest_warp_requests",
                                 json_integer((json_int_t)k->busiest_requests[i]));
+        if (i == TRAFFIC_ATOMIC)
+            json_object_set_new(o, "one_address", json_integer((json_int_t)k->one_address_atomics));
         json_object_set_new(t, kinds[i], o);
     }
     json_object_set_new(t, "label",
@@ -823,7 +829,7 @@ static bool zero_count(const expr *e)
 static void traffic_text(sbuf *out, const kroof *k)
 {
     static const char *const what[TRAFFIC_KINDS] = {"load sectors", "store sectors",
-                                                    "shared wavefronts"};
+                                                    "shared wavefronts", "atomic sectors"};
     bool any = false;
     for (int i = 0; i < TRAFFIC_KINDS; i++) {
         if (k->units[i] == 0)

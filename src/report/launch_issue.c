@@ -7,8 +7,8 @@
 #include "util/jsontext.h"
 #include "util/sbuf.h"
 
-static const char *const kind_names[ICOUNT_KINDS] = {"ldg",  "stg", "lds",       "sts",
-                                                     "loop", "arm", "looplines", "branch"};
+static const char *const kind_names[ICOUNT_KINDS] = {"ldg", "stg",       "lds",    "sts",  "loop",
+                                                     "arm", "looplines", "branch", "atomg"};
 
 json_t *launch_issue_sites_json(const kroof *k)
 {

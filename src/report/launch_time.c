@@ -96,11 +96,14 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
     c->dram_bytes = 32 * read_sectors + written;
     c->local_dram_bytes = local_read + local_write;
     const json_t *tr = json_object_get(roof, "l1_traffic");
-    static const char *const kinds[TRAFFIC_KINDS] = {"global_load", "global_store", "shared"};
+    static const char *const kinds[TRAFFIC_KINDS] = {"global_load", "global_store", "shared",
+                                                     "global_atomic"};
     if (tr) {
         c->has_traffic = true;
         for (int i = 0; i < TRAFFIC_KINDS; i++) {
             const json_t *k = json_object_get(tr, kinds[i]);
+            if (!k && i == TRAFFIC_ATOMIC)
+                continue; /* none: written only where there are */
             if (!whole(json_object_get(k, "requests"), &c->requests[i]) ||
                 !whole(json_object_get(k, i == TRAFFIC_SHARED ? "wavefronts" : "sectors"),
                        &c->units[i]))
@@ -113,6 +116,9 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
             if (i == TRAFFIC_LOAD &&
                 !whole(json_object_get(k, "busiest_warp_requests"), &c->busiest_loads))
                 c->busiest_loads = 0;
+            if (i == TRAFFIC_ATOMIC &&
+                !whole(json_object_get(k, "one_address"), &c->one_address_atomics))
+                c->one_address_atomics = 0;
         }
     }
     const json_t *phases = json_object_get(roof, "load_phases");

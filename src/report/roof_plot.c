@@ -34,7 +34,8 @@ static void level_bytes(const json_t *e, double bytes[ROOF_PLOT_LEVELS])
     const json_t *l1 = json_object_get(e, "l1_traffic");
     double ld = number(json_object_get(l1, "global_load"), "sectors");
     double st = number(json_object_get(l1, "global_store"), "sectors");
-    bytes[ROOF_PLOT_L1] = ld >= 0 && st >= 0 ? 32 * (ld + st) : -1;
+    double at = number(json_object_get(l1, "global_atomic"), "sectors");
+    bytes[ROOF_PLOT_L1] = ld >= 0 && st >= 0 ? 32 * (ld + st + (at > 0 ? at : 0)) : -1;
 }
 
 static double total_flops(const json_t *e)

@@ -33,7 +33,9 @@ typedef struct grid_ctx {
 typedef struct block_counts {
     bool analyzed, unreached, estimated, capped, extrapolated;
     int64_t requests, units, lines, run_sectors;
-    int64_t busiest; /* the requests of the block's busiest warp */
+    int64_t lane_ops; /* global: active lanes over the requests */
+    bool one_address; /* global: all of them at one address */
+    int64_t busiest;  /* the requests of the block's busiest warp */
     int64_t floor_requests, floor_units;
     char reason[LANES_WHY_MAX];
 } block_counts;
@@ -97,6 +99,7 @@ static void extrapolate(const mem_access *a, const int64_t block[3], const expr_
     c->units = (int64_t)llround((double)c->units * f);
     c->lines = (int64_t)llround((double)c->lines * f);
     c->run_sectors = (int64_t)llround((double)c->run_sectors * f);
+    c->lane_ops = (int64_t)llround((double)c->lane_ops * f);
     c->requests = full;
     c->busiest = busiest;
     c->capped = false;
@@ -127,6 +130,8 @@ static void count_block(const mem_access *a, const int64_t block[3], const expr_
         c->units = cr.total_sectors;
         c->lines = cr.total_lines;
         c->run_sectors = cr.total_run_sectors;
+        c->lane_ops = cr.lane_ops;
+        c->one_address = cr.one_address;
         snprintf(c->reason, sizeof c->reason, "%s", cr.reason);
     }
     c->floor_requests = c->requests;
@@ -164,12 +169,26 @@ static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *w
     m[3] = c.analyzed ? c.floor_requests : 0;
     m[4] = c.analyzed ? c.floor_units : 0;
     m[5] = c.analyzed ? c.run_sectors : 0;
+    m[6] = c.analyzed && c.one_address ? c.lane_ops : 0;
+    m[7] = c.analyzed && !c.one_address; /* blocks whose lanes are not all at one address */
     if (!g->have_interior) {
         g->have_interior = true;
         memcpy(g->interior, bid, sizeof g->interior);
         memcpy(g->interior_m, m, sizeof g->interior_m);
     }
     return true;
+}
+
+static bool address_moves_with_block(const mem_access *a)
+{
+    static const expr_builtin b[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (int d = 0; d < 3; d++)
+        if (expr_uses_builtin(a->byte_offset, b[d]))
+            return true;
+    for (int i = 0; i < a->n_loops; i++)
+        if (a->loops[i].var && expr_uses_name(a->byte_offset, a->loops[i].var))
+            return true; /* a counter may start from one */
+    return false;
 }
 
 static bool site_totals(const mem_access *a, const int64_t block[3], const expr_env *env,
@@ -199,6 +218,10 @@ static bool site_totals(const mem_access *a, const int64_t block[3], const expr_
             snprintf(why, why_size, "the grid's totals overflow");
             return false;
         }
+        if (!m[7] && __builtin_mul_overflow(m[6], blocks, &out->one_address_lanes)) {
+            snprintf(why, why_size, "the grid's totals overflow");
+            return false;
+        }
     } else {
         gridcls_result gr;
         /* Requests and sectors judge the interior; lines only feed the time
@@ -211,11 +234,16 @@ static bool site_totals(const mem_access *a, const int64_t block[3], const expr_
         out->floor_requests = gr.sum[3];
         out->floor_units = gr.sum[4];
         out->run_sectors = gr.sum[5];
+        out->one_address_lanes = gr.sum[7] ? 0 : gr.sum[6];
         out->blocks_evaluated = gr.classes;
         out->uniform = gr.uniform;
         if (!gr.uniform)
             snprintf(out->note, sizeof out->note, "%s", gr.note);
     }
+    /* One address in every block is one for the grid where the block
+     * index does not move it. */
+    if (address_moves_with_block(a))
+        out->one_address_lanes = 0;
     out->exact = out->uniform && !g.estimated && !g.capped && !g.extrapolated;
     out->lower = out->uniform && !g.estimated && g.capped && !g.extrapolated;
     /* What was walked bounds the requests from below even where the totals
@@ -331,6 +359,23 @@ bool traffic_site_memo(traffic_memo *memo, const mem_access *a, const int64_t bl
     return e->ok;
 }
 
+/* Whether ptxas can see that a site's address is the same in every lane:
+ * no thread or block index in it, nor a loop counter that starts from
+ * one (a grid-stride loop's). Its uniform datapath then holds the address
+ * (what aggatom's reductions need). */
+static bool uniform_to_ptxas(const mem_access *a)
+{
+    if (!a->byte_offset || expr_uses_thread_index(a->byte_offset))
+        return false;
+    for (int i = 0; i < a->n_loops; i++) {
+        const loop_ctx *l = &a->loops[i];
+        if (l->var && expr_uses_name(a->byte_offset, l->var) &&
+            (!l->init || expr_uses_thread_index(l->init)))
+            return false;
+    }
+    return true;
+}
+
 /* "text (line N): why" */
 static char *site_why(const mem_access *a, const char *why)
 {
@@ -353,7 +398,10 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
     env = &local;
     for (size_t i = 0; i < n; i++) {
         const mem_access *a = sites[i];
+        if (a->atomic && !a->is_store)
+            continue; /* its store half is the one request */
         int s = a->space == SPACE_SHARED ? TRAFFIC_SHARED
+                : a->atomic              ? TRAFFIC_ATOMIC
                 : a->is_store            ? TRAFFIC_STORE
                                          : TRAFFIC_LOAD;
         out->n_sites++;
@@ -370,6 +418,12 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         out->lines[s] += t.lines;
         out->run_sectors[s] += t.run_sectors;
         out->busiest_requests[s] += t.busiest_warp_requests;
+        /* Where a guard on data was taken as true (a flag set once), the
+         * lanes are a guess that would make the wait the whole time:
+         * counted only where known. */
+        if (s == TRAFFIC_ATOMIC && t.one_address_lanes > 0 && (t.exact || t.lower))
+            out->one_address_atomics +=
+                a->atomic_sums && uniform_to_ptxas(a) ? t.requests : t.one_address_lanes;
         /* A request's 32 lanes fill at most `width` whole sectors: its
          * other sectors are written in part, at least. L2 takes a partial
          * sector beside others of its line at about the whole-sector rate,

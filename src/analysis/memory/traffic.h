@@ -34,6 +34,10 @@ typedef struct traffic_site_total {
      * differ); 0 for shared sites. */
     int64_t busiest_warp_requests;
     int blocks_evaluated; /* 0: one interior block stands for every block */
+    /* Global sites whose every lane in the grid is at one address (a
+     * block index does not move it): the lanes' accesses, which an atomic
+     * makes one after another at L2; 0 for any other site. */
+    int64_t one_address_lanes;
     /* > 1: a shared load ptxas issues as one wide load for this many of
      * its loop's iterations (analysis/warp/vecmerge); the figures are the wide
      * load's. */
@@ -62,14 +66,15 @@ bool traffic_site_memo(traffic_memo *memo, const mem_access *a, const int64_t bl
                        const expr_env *env, const int64_t grid[3], traffic_site_total *out,
                        char *why, size_t why_size);
 
-/* Global loads and stores: requests and sectors; shared: requests and
- * wavefronts. */
-enum { TRAFFIC_LOAD, TRAFFIC_STORE, TRAFFIC_SHARED, TRAFFIC_KINDS };
+/* Global loads, stores and atomics: requests and sectors; shared:
+ * requests and wavefronts. An atomic is its store half's request and
+ * sectors (its load half names the same bytes: one ATOM/RED). */
+enum { TRAFFIC_LOAD, TRAFFIC_STORE, TRAFFIC_SHARED, TRAFFIC_ATOMIC, TRAFFIC_KINDS };
 
 typedef struct traffic {
     /* Over every site evaluated. */
     int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
-    int64_t lines[TRAFFIC_KINDS];       /* global loads and stores: 128-byte lines */
+    int64_t lines[TRAFFIC_KINDS];       /* global sites: 128-byte lines */
     int64_t run_sectors[TRAFFIC_KINDS]; /* and their run sectors */
     /* Global: the sites' busiest_warp_requests summed, the busiest warp's
      * requests where one warp is the busiest at every site (a loop nest's
@@ -81,6 +86,10 @@ typedef struct traffic {
      * slowly than it takes a whole one (a partial sector beside others of
      * its line goes at about the whole rate). */
     int64_t partial_store_units;
+    /* Global atomics at one address for the whole grid, as L2 gets them:
+     * a warp's one where ptxas sums its lanes first (mem_access.atomic_sums
+     * and an address it sees is the same in every lane), else each lane's. */
+    int64_t one_address_atomics;
     /* The same over the sites whose figures are exact or lower bounds:
      * what a time bound may use. */
     int64_t certain_requests[TRAFFIC_KINDS], certain_units[TRAFFIC_KINDS];

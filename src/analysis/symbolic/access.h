@@ -56,6 +56,17 @@ typedef struct mem_access {
     char *base;   /* array (shared) or pointer/parameter (global) name */
     int array;    /* index into cusrc_unit.arrays for shared, -1 otherwise */
     bool is_store;
+    /* Global only: one half of an atomic's read-modify-write (atomicAdd
+     * is a load site and a store site). The hardware makes it one ATOM or
+     * RED instruction carried out at L2: one request of the store's
+     * sectors through L1, which Nsight Compute counts apart from loads
+     * and stores (l1tex__t_sectors_pipe_lsu_mem_global_op_atom/_red);
+     * DRAM still reads and writes its lines. */
+    bool atomic;
+    /* An atomic add of a 32-bit integer whose result nothing reads: where
+     * every lane of a warp holds the same address, ptxas sums the lanes
+     * and one lane makes it (analysis/timing/aggatom). */
+    bool atomic_sums;
     int width; /* bytes one thread moves (4 for float, 16 for float4) */
     /* Byte offset from the start of the array / pointer, per lane: the front
      * end flattens multi-dimensional subscripts with the declared extents. */

@@ -146,6 +146,8 @@ static bool kind_matches(icount_kind k, const imix_insn *in, imix_level level, s
         return cls == IMIX_LD_GLOBAL || cls == IMIX_LD_GENERIC;
     case ICOUNT_STORE_GLOBAL:
         return cls == IMIX_ST_GLOBAL || cls == IMIX_ST_GENERIC;
+    case ICOUNT_ATOMIC_GLOBAL:
+        return cls == IMIX_ATOM_GLOBAL;
     case ICOUNT_LOAD_SHARED:
         return cls == IMIX_LD_SHARED;
     case ICOUNT_STORE_SHARED:

@@ -28,8 +28,9 @@ typedef enum icount_kind {
     ICOUNT_STORE_SHARED,
     ICOUNT_LOOP, /* a loop's iterations: its backward branch */
     ICOUNT_ARM,  /* an if's arm, lines [line, last_line]: its warp executions (< 0: unknown) */
-    ICOUNT_LOOP_LINES,  /* a loop's lines [line, last_line] */
-    ICOUNT_BRANCH_LINE, /* the line of a source branch's condition (if, ?:, loop, switch) */
+    ICOUNT_LOOP_LINES,    /* a loop's lines [line, last_line] */
+    ICOUNT_BRANCH_LINE,   /* the line of a source branch's condition (if, ?:, loop, switch) */
+    ICOUNT_ATOMIC_GLOBAL, /* a global atomic: one ATOM or RED */
     ICOUNT_KINDS
 } icount_kind;
 

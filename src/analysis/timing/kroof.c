@@ -616,7 +616,10 @@ static void l2_estimate(const kroof_input *in, kroof *k)
     double floor = k->has_compulsory ? k->compulsory_read_sectors : 0;
     k->has_l2 = true;
     k->l2_read_sectors = fmax(fmin(per_block, loads), fmin(floor, loads));
-    k->l2_write_sectors = (double)in->traffic->units[TRAFFIC_STORE];
+    /* An atomic's sectors go to L2 with its request, as a store's do; its
+     * rate there is taken as a write's (not probed apart). */
+    k->l2_write_sectors =
+        (double)in->traffic->units[TRAFFIC_STORE] + (double)in->traffic->units[TRAFFIC_ATOMIC];
     k->l2_partial_write_sectors = (double)in->traffic->partial_store_units;
     /* The re-reads as they count: what the reads hold past once per block
      * (the cap at the sectors L1 is asked for may cut them). */
@@ -736,6 +739,7 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
             k->certain_requests[i] = in->traffic->certain_requests[i];
             k->certain_units[i] = in->traffic->certain_units[i];
         }
+        k->one_address_atomics = in->traffic->one_address_atomics;
         k->traffic_why = xstrdup_null(in->traffic->why);
         k->traffic_estimated = in->traffic->n_estimated > 0;
         /* Code the front end could not read may access memory too. */

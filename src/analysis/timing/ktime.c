@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const part_names[KTIME_PARTS] = {"launch", "dram",     "l2",      "l1",
-                                                    "fp16",   "fp32",     "fp64",    "tensor",
-                                                    "issue",  "dispatch", "latency", "chain"};
+static const char *const part_names[KTIME_PARTS] = {
+    "launch", "dram",  "l2",       "l1",      "fp16",  "fp32",  "fp64",
+    "tensor", "issue", "dispatch", "latency", "chain", "atomic"};
 
 const char *ktime_part_name(int part)
 {
@@ -66,6 +66,7 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
     out->l2_read_bandwidth = p->l2_read_bandwidth;
     out->l2_write_bandwidth = p->l2_write_bandwidth;
     out->l2_partial_write_bandwidth = p->l2_partial_write_bandwidth;
+    out->same_address_atomic_rate = p->same_address_atomic_rate;
     /* Every SM since Maxwell (sm_50) has four warp schedulers, each issuing
      * at most one warp instruction a clock (NVIDIA's architecture
      * whitepapers; the CUDA C++ Programming Guide's throughput table counts
@@ -247,8 +248,13 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
     const double *r = c->requests, *u = c->units;
     double load_wavefronts = fmax(c->lines[TRAFFIC_LOAD], u[TRAFFIC_LOAD] / 4.0);
     double data = fmax(r[TRAFFIC_LOAD], load_wavefronts) + u[TRAFFIC_SHARED];
-    double cycles = fmax(data, r[TRAFFIC_LOAD] + r[TRAFFIC_STORE]);
+    double cycles = fmax(data, r[TRAFFIC_LOAD] + r[TRAFFIC_STORE] + r[TRAFFIC_ATOMIC]);
     t->part[KTIME_L1] = cycles * busiest / k->clock_hz;
+    /* Atomics at one address wait for one another at its L2 slice, at
+     * the rate atomprobe measured (tests/data/timeprobe/h200/atom: about
+     * 1.37 a ns, a lane at a time where ptxas does not sum them first). */
+    if (c->one_address_atomics > 0 && k->same_address_atomic_rate > 0)
+        t->part[KTIME_ATOMIC] = c->one_address_atomics / k->same_address_atomic_rate;
     /* L2: loads and stores share its slices, so their times add; a store
      * that writes part of a sector takes longer than a whole one (where
      * the product's rate for them was measured). */

@@ -32,6 +32,7 @@ enum {
     KTIME_DISPATCH,
     KTIME_LATENCY,
     KTIME_CHAIN,
+    KTIME_ATOMIC, /* atomics at one address, one after another at L2 */
     KTIME_PARTS
 };
 
@@ -75,6 +76,9 @@ typedef struct ktime_counts {
     bool has_l2;                              /* kroof's L2 estimate: */
     double l2_read_sectors, l2_write_sectors; /* sectors L2 serves and absorbs */
     double l2_partial_write_sectors;          /* of those written, written in part */
+    /* Atomics L2 makes one after another at one address (traffic's
+     * one_address_atomics); 0: none. */
+    double one_address_atomics;
     int64_t blocks;
     int threads_per_block;
     int blocks_per_sm; /* occupancy */
@@ -111,6 +115,7 @@ typedef struct ktime_consts {
     bool has_l2; /* the product's [timing] has the three L2 constants */
     double l2_latency_s, l2_read_bandwidth, l2_write_bandwidth;
     double l2_partial_write_bandwidth; /* 0: not measured, partial writes as whole */
+    double same_address_atomic_rate;   /* a second; 0: not measured, no atomic term */
     double issue_per_clock_per_sm;     /* warp instructions an SM issues a clock, at most */
     double pipe_clocks[PIPES_N];       /* a scheduler's clocks a warp instruction; 0: one */
 } ktime_consts;

@@ -77,7 +77,28 @@ typedef struct coalesce_ctx {
     uint32_t last_active;
     int64_t last_addr[LANES_WARP];
     coalesce_request last;
+    bool have_addr; /* addr: the one address every request so far was at */
+    int64_t addr;
 } coalesce_ctx;
+
+/* Whether every active lane of v is at the address the requests before
+ * were all at (the first request sets it). */
+static bool at_one_address(coalesce_ctx *ctx, const lanes_visit *v)
+{
+    if (v->repeat > 1)
+        return false;
+    for (int l = 0; l < LANES_WARP; l++) {
+        if (!(v->active >> l & 1))
+            continue;
+        if (!ctx->have_addr) {
+            ctx->have_addr = true;
+            ctx->addr = v->value[l];
+        } else if (v->value[l] != ctx->addr) {
+            return false;
+        }
+    }
+    return true;
+}
 
 static bool moved_by_lines(const coalesce_ctx *ctx, const lanes_visit *v)
 {
@@ -116,6 +137,9 @@ static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why
         memcpy(r->worst_addr, v->value, sizeof r->worst_addr);
     }
     r->requests += v->repeat;
+    r->lane_ops += (int64_t)__builtin_popcount(v->active) * v->repeat;
+    if (r->one_address && !at_one_address(ctx, v))
+        r->one_address = false;
     return true;
 }
 
@@ -129,6 +153,7 @@ bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_en
     out->width = a->width;
     out->ideal_sectors = (a->width * LANES_WARP + COALESCE_SECTOR - 1) / COALESCE_SECTOR;
     coalesce_ctx ctx = {.width = a->width, .out = out};
+    out->one_address = true;
     lanes_result lr;
     bool ok =
         lanes_run_access(a, block, env, on_request, &ctx, &lr, out->reason, sizeof out->reason);
@@ -140,6 +165,7 @@ bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_en
         return false;
     }
     out->analyzed = true;
+    out->one_address = out->one_address && out->requests > 0;
     out->requests = lr.visits;
     out->busiest_requests = lr.busiest_requests;
     out->worst_sectors = (int)lr.worst[0];

@@ -49,6 +49,10 @@ typedef struct coalesce_result {
     int64_t total_sectors;     /* summed over the requests: what L1 serves */
     int64_t total_lines;       /* the same in 128-byte lines */
     int64_t total_run_sectors; /* the same in run sectors (coalesce_request) */
+    int64_t lane_ops;          /* active lanes summed over the requests */
+    /* Every request's active lanes at one address, the same in all the
+     * block's requests (`atomicAdd(sum, x)`): L2 takes them one by one. */
+    bool one_address;
     int warps;
     int worst_warp;
     long worst_iteration;
