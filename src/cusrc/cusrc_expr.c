@@ -1332,6 +1332,7 @@ static void mem_intrinsic(walker *w, cnode *call)
     }
     cnode *ptr = (atomic || load || store) ? cn_expr_kid(call, 1) : NULL;
     bool sums = atomic && ptr && wk_atomic_sums_lanes(name, call);
+    bool fp = atomic && ptr && wk_atomic_is_float(call);
     free(name);
     if (!ptr)
         return;
@@ -1349,6 +1350,7 @@ static void mem_intrinsic(walker *w, cnode *call)
         }
     }
     w->atomic_sums = sums;
+    w->atomic_float = fp;
     mem_access_of(w, ptr, atomic, store);
     if (again && !w->cse_off)
         avail_add(w, again, ptr);
@@ -1362,6 +1364,7 @@ static void mem_access_of(walker *w, cnode *ptr, bool atomic, bool store)
     emit_halves(w, ptr, atomic, store);
     w->in_atomic = false;
     w->atomic_sums = false;
+    w->atomic_float = false;
 }
 
 static void emit_halves(walker *w, cnode *ptr, bool atomic, bool store)

@@ -195,6 +195,7 @@ void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_stor
     a->is_store = is_store;
     a->atomic = w->in_atomic && a->space == SPACE_GLOBAL;
     a->atomic_sums = a->atomic && w->atomic_sums;
+    a->atomic_float = a->atomic && w->atomic_float;
     a->width = width > 0 && width < (1 << 20) ? (int)width : 0;
     a->byte_offset = r->off ? expr_simplify(r->off) : expr_unknown("offset not known");
     a->guard = current_guard(w);
@@ -369,8 +370,8 @@ static bool result_unused(const cnode *call)
     return p->kind == CXCursor_CompoundStmt || body;
 }
 
-/* atomicAdd / atomicSub of a 32-bit integer whose result nothing reads:
- * what ptxas sums over a warp's lanes when their address is the same
+/* atomicAdd / atomicSub of an integer (32 or 64 bits: atomprobe's one_u64) whose result nothing
+ * reads: what ptxas sums over a warp's lanes when their address is the same
  * (analysis/timing/aggatom). */
 bool wk_atomic_sums_lanes(const char *name, cnode *call)
 {
@@ -378,5 +379,14 @@ bool wk_atomic_sums_lanes(const char *name, cnode *call)
         return false;
     /* The overload's value is its element: int or unsigned int. */
     CXType e = clang_getCanonicalType(clang_getCursorType(call->cur));
-    return (e.kind == CXType_Int || e.kind == CXType_UInt) && result_unused(call);
+    bool integer = e.kind == CXType_Int || e.kind == CXType_UInt || e.kind == CXType_Long ||
+                   e.kind == CXType_ULong || e.kind == CXType_LongLong ||
+                   e.kind == CXType_ULongLong;
+    return integer && result_unused(call);
+}
+
+bool wk_atomic_is_float(cnode *call)
+{
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(call->cur)).kind;
+    return k == CXType_Float || k == CXType_Double;
 }

@@ -117,12 +117,13 @@ typedef struct walker {
     size_t n_arrs, cap_arrs;
     expr **guards;
     int n_guards, cap_guards;
-    loop_frame root;  /* counts outside every loop */
-    long work_events; /* counted operations or bytes met so far (a branch's arms: none?) */
-    int in_switch;    /* switch bodies around the statement being walked */
-    bool in_atomic;   /* the sites being emitted are an atomic's two halves */
-    bool atomic_sums; /* and ptxas may sum its lanes (mem_access.atomic_sums) */
-    long stmt_seq;    /* statements walked so far: program order */
+    loop_frame root;   /* counts outside every loop */
+    long work_events;  /* counted operations or bytes met so far (a branch's arms: none?) */
+    int in_switch;     /* switch bodies around the statement being walked */
+    bool in_atomic;    /* the sites being emitted are an atomic's two halves */
+    bool atomic_sums;  /* and ptxas may sum its lanes (mem_access.atomic_sums) */
+    bool atomic_float; /* and is of a float or double */
+    long stmt_seq;     /* statements walked so far: program order */
     /* Common subexpressions: the side-effect-free floating-point operations
      * met so far in the statement being walked; a repeat of one is computed
      * once by the compiler and its FLOPs are not counted again (no_flops). */
@@ -230,10 +231,11 @@ void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_stor
 /* The access n names, as the pieces the compiler moves it in (a struct
  * copy: several); returns how many accesses were recorded. */
 int wk_emit_access(walker *w, cnode *n, bool is_store);
-/* atomicAdd / atomicSub of a 32-bit integer whose result nothing reads:
- * ptxas sums a warp's lanes where their address is the same
- * (mem_access.atomic_sums). */
+/* atomicAdd / atomicSub of an integer (32 or 64 bits: atomprobe's one_u64) whose result nothing
+ * reads: ptxas sums a warp's lanes where their address is the same (mem_access.atomic_sums). */
 bool wk_atomic_sums_lanes(const char *name, cnode *call);
+/* Whether the atomic call's value is a float or a double. */
+bool wk_atomic_is_float(cnode *call);
 void wk_emit_access_ptr(walker *w, cnode *ptr, int64_t width, bool is_store);
 void wk_emit_branch(walker *w, branch_kind kind, cnode *cond, cnode *at, expr *ce);
 void wk_branch_arm(walker *w, size_t branch, int arm, cnode *s);

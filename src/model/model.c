@@ -127,6 +127,8 @@ static const model_field product_fields[] = {
      true},
     {"timing", "same_address_atomic_rate", F_SI, offsetof(gpu_product, same_address_atomic_rate),
      true},
+    {"timing", "same_address_float_atomic_rate", F_SI,
+     offsetof(gpu_product, same_address_float_atomic_rate), true},
 };
 #undef MEASURED
 #undef P

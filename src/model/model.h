@@ -141,6 +141,7 @@ typedef struct gpu_product {
     /* Atomics a second at one address: L2 carries them out one after
      * another, whatever the SMs do; 0: not measured. */
     double same_address_atomic_rate;
+    double same_address_float_atomic_rate; /* float and double adds; 0: as above */
     /* Bytes of what a launch writes that L2 still holds when it ends (so
      * they reach DRAM after it), with a read stream beside the writes. */
     double l2_write_retained_bytes;

@@ -579,8 +579,11 @@ static json_t *traffic_json(const kroof *k)
         if (i == TRAFFIC_LOAD)
             json_object_set_new(o, "busiest_warp_requests",
                                 json_integer((json_int_t)k->busiest_requests[i]));
-        if (i == TRAFFIC_ATOMIC)
+        if (i == TRAFFIC_ATOMIC) {
             json_object_set_new(o, "one_address", json_integer((json_int_t)k->one_address_atomics));
+            json_object_set_new(o, "one_address_float",
+                                json_integer((json_int_t)k->one_address_float_atomics));
+        }
         json_object_set_new(t, kinds[i], o);
     }
     json_object_set_new(t, "label",

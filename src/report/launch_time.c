@@ -117,8 +117,9 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
                 !whole(json_object_get(k, "busiest_warp_requests"), &c->busiest_loads))
                 c->busiest_loads = 0;
             if (i == TRAFFIC_ATOMIC &&
-                !whole(json_object_get(k, "one_address"), &c->one_address_atomics))
-                c->one_address_atomics = 0;
+                (!whole(json_object_get(k, "one_address"), &c->one_address_atomics) ||
+                 !whole(json_object_get(k, "one_address_float"), &c->one_address_float_atomics)))
+                c->one_address_atomics = c->one_address_float_atomics = 0;
         }
     }
     const json_t *phases = json_object_get(roof, "load_phases");

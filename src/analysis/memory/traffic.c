@@ -421,9 +421,11 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         /* Where a guard on data was taken as true (a flag set once), the
          * lanes are a guess that would make the wait the whole time:
          * counted only where known. */
-        if (s == TRAFFIC_ATOMIC && t.one_address_lanes > 0 && (t.exact || t.lower))
-            out->one_address_atomics +=
-                a->atomic_sums && uniform_to_ptxas(a) ? t.requests : t.one_address_lanes;
+        if (s == TRAFFIC_ATOMIC && t.one_address_lanes > 0 && (t.exact || t.lower)) {
+            int64_t ops = a->atomic_sums && uniform_to_ptxas(a) ? t.requests : t.one_address_lanes;
+            out->one_address_atomics += ops;
+            out->one_address_float_atomics += a->atomic_float ? ops : 0;
+        }
         /* A request's 32 lanes fill at most `width` whole sectors: its
          * other sectors are written in part, at least. L2 takes a partial
          * sector beside others of its line at about the whole-sector rate,

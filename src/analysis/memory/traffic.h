@@ -90,6 +90,7 @@ typedef struct traffic {
      * a warp's one where ptxas sums its lanes first (mem_access.atomic_sums
      * and an address it sees is the same in every lane), else each lane's. */
     int64_t one_address_atomics;
+    int64_t one_address_float_atomics; /* of those, float and double ones */
     /* The same over the sites whose figures are exact or lower bounds:
      * what a time bound may use. */
     int64_t certain_requests[TRAFFIC_KINDS], certain_units[TRAFFIC_KINDS];

@@ -63,11 +63,12 @@ typedef struct mem_access {
      * and stores (l1tex__t_sectors_pipe_lsu_mem_global_op_atom/_red);
      * DRAM still reads and writes its lines. */
     bool atomic;
-    /* An atomic add of a 32-bit integer whose result nothing reads: where
+    /* An atomic add of an integer (32 or 64 bits) whose result nothing reads: where
      * every lane of a warp holds the same address, ptxas sums the lanes
      * and one lane makes it (analysis/timing/aggatom). */
     bool atomic_sums;
-    int width; /* bytes one thread moves (4 for float, 16 for float4) */
+    bool atomic_float; /* of a float or double: L2 takes them at its own rate */
+    int width;         /* bytes one thread moves (4 for float, 16 for float4) */
     /* Byte offset from the start of the array / pointer, per lane: the front
      * end flattens multi-dimensional subscripts with the declared extents. */
     expr *byte_offset;

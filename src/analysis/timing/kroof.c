@@ -740,6 +740,7 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
             k->certain_units[i] = in->traffic->certain_units[i];
         }
         k->one_address_atomics = in->traffic->one_address_atomics;
+        k->one_address_float_atomics = in->traffic->one_address_float_atomics;
         k->traffic_why = xstrdup_null(in->traffic->why);
         k->traffic_estimated = in->traffic->n_estimated > 0;
         /* Code the front end could not read may access memory too. */

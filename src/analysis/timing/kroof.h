@@ -109,7 +109,7 @@ typedef struct kroof {
      * the product has none. */
     double launch_time;
     int64_t certain_requests[TRAFFIC_KINDS], certain_units[TRAFFIC_KINDS];
-    int64_t one_address_atomics; /* traffic.one_address_atomics */
+    int64_t one_address_atomics, one_address_float_atomics; /* traffic's */
     /* What reaches DRAM during the launch, an estimate (docs/roofline.md,
      * "DRAM bytes"): the footprint's reads in DRAM's 64-byte blocks, the
      * L2 estimate's re-reads that miss once the reads outgrow the L2, and

@@ -67,6 +67,9 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
     out->l2_write_bandwidth = p->l2_write_bandwidth;
     out->l2_partial_write_bandwidth = p->l2_partial_write_bandwidth;
     out->same_address_atomic_rate = p->same_address_atomic_rate;
+    out->same_address_float_atomic_rate = p->same_address_float_atomic_rate > 0
+                                              ? p->same_address_float_atomic_rate
+                                              : p->same_address_atomic_rate;
     /* Every SM since Maxwell (sm_50) has four warp schedulers, each issuing
      * at most one warp instruction a clock (NVIDIA's architecture
      * whitepapers; the CUDA C++ Programming Guide's throughput table counts
@@ -251,10 +254,14 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
     double cycles = fmax(data, r[TRAFFIC_LOAD] + r[TRAFFIC_STORE] + r[TRAFFIC_ATOMIC]);
     t->part[KTIME_L1] = cycles * busiest / k->clock_hz;
     /* Atomics at one address wait for one another at its L2 slice, at
-     * the rate atomprobe measured (tests/data/timeprobe/h200/atom: about
-     * 1.37 a ns, a lane at a time where ptxas does not sum them first). */
+     * the rates atomprobe measured (tests/data/timeprobe/h200/atom: an
+     * integer's 1.37 a ns, a float's or a double's 0.57; a lane at a time
+     * where ptxas does not sum them first). Sites at different addresses
+     * are taken as one after another too. */
     if (c->one_address_atomics > 0 && k->same_address_atomic_rate > 0)
-        t->part[KTIME_ATOMIC] = c->one_address_atomics / k->same_address_atomic_rate;
+        t->part[KTIME_ATOMIC] =
+            (c->one_address_atomics - c->one_address_float_atomics) / k->same_address_atomic_rate +
+            c->one_address_float_atomics / k->same_address_float_atomic_rate;
     /* L2: loads and stores share its slices, so their times add; a store
      * that writes part of a sector takes longer than a whole one (where
      * the product's rate for them was measured). */
