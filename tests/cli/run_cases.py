@@ -146,6 +146,11 @@ def run_case(path, gpulint, subst, data_dir, timeout):
         if "stdin" in case:
             p = expand(case["stdin"], subst)
             stdin = open(p if os.path.isabs(p) else os.path.join(data_dir, p), "rb")
+        root = os.path.abspath(subst["src"])
+        for part in ("stdout", "stderr"):
+            if root != "/" and root in (case[part] or ""):
+                raise CaseError(f"the expected {part} holds this checkout's path {root}; "
+                                "write {src} or {data} so it passes on any clone")
     except (CaseError, OSError, ValueError) as exc:
         return "FAIL", f"FAIL {name}: bad case file: {exc}\n"
     cwd = os.path.join(data_dir, expand(case.get("cwd", "."), subst))
