@@ -1293,14 +1293,32 @@ static void store_ran(walker *w)
     w->pending_text = NULL;
 }
 
+/* The load, the store or both an intrinsic makes through ptr: `&s[i]` is
+ * the element's access, `p + i` the pointer's. */
+static void emit_halves(walker *w, cnode *ptr, bool atomic, bool store)
+{
+    cnode *target = cn_strip(ptr);
+    if (target && target->kind == CXCursor_UnaryOperator &&
+        clang_getCursorUnaryOperatorKind(target->cur) == CXUnaryOperator_AddrOf &&
+        target->n_kids == 1 && is_memory_lvalue(w, cn_strip(target->kids[0]))) {
+        target = cn_strip(target->kids[0]);
+        if (!store)
+            wk_emit_access(w, target, false);
+        if (atomic || store)
+            wk_emit_access(w, target, true);
+        return;
+    }
+    if (!store)
+        wk_emit_access_ptr(w, ptr, 0, false);
+    if (atomic || store)
+        wk_emit_access_ptr(w, ptr, 0, true);
+}
+
 /* Loads and stores through a pointer argument: atomicAdd(&s[i], v) and
  * atomicAdd(p + i, v) (and __nv_atomic_fetch_add) load and store,
  * __ldg/__ldcs(p + i) load,
  * __stcs(p + i, v) stores (the cache-operator intrinsics of the CUDA C++
  * Programming Guide, "Load Functions Using Cache Hints"). */
-static void mem_access_of(walker *w, cnode *ptr, bool atomic, bool store);
-static void emit_halves(walker *w, cnode *ptr, bool atomic, bool store);
-
 static void mem_intrinsic(walker *w, cnode *call)
 {
     static const char *const stores[] = {"__stcg", "__stcs", "__stwb", "__stwt", NULL};
@@ -1349,41 +1367,16 @@ static void mem_intrinsic(walker *w, cnode *call)
             return;
         }
     }
+    /* What the emitted accesses note of the atomic (wk_emit_access). */
+    w->in_atomic = atomic;
     w->atomic_sums = sums;
     w->atomic_float = fp;
-    mem_access_of(w, ptr, atomic, store);
+    emit_halves(w, ptr, atomic, store);
+    w->in_atomic = w->atomic_sums = w->atomic_float = false;
     if (again && !w->cse_off)
         avail_add(w, again, ptr);
     else
         free(again);
-}
-
-static void mem_access_of(walker *w, cnode *ptr, bool atomic, bool store)
-{
-    w->in_atomic = atomic;
-    emit_halves(w, ptr, atomic, store);
-    w->in_atomic = false;
-    w->atomic_sums = false;
-    w->atomic_float = false;
-}
-
-static void emit_halves(walker *w, cnode *ptr, bool atomic, bool store)
-{
-    cnode *target = cn_strip(ptr);
-    if (target && target->kind == CXCursor_UnaryOperator &&
-        clang_getCursorUnaryOperatorKind(target->cur) == CXUnaryOperator_AddrOf &&
-        target->n_kids == 1 && is_memory_lvalue(w, cn_strip(target->kids[0]))) {
-        target = cn_strip(target->kids[0]);
-        if (!store)
-            wk_emit_access(w, target, false);
-        if (atomic || store)
-            wk_emit_access(w, target, true);
-        return;
-    }
-    if (!store)
-        wk_emit_access_ptr(w, ptr, 0, false);
-    if (atomic || store)
-        wk_emit_access_ptr(w, ptr, 0, true);
 }
 
 void wk_walk_kids(walker *w, cnode *n)

@@ -446,11 +446,38 @@ static void stepped_loop(fn_ctx *f, cnode *s, cnode *cond, CXCursor var, expr *f
         out->bound = b->value;
         out->step = step;
         out->inclusive = op == CXBinaryOperator_LE || op == CXBinaryOperator_GE;
+    } else {
+        out->var = cn_spelling(var);
+        out->start_e = expr_clone(a);
+        out->bound_e = expr_clone(b);
+        out->step = step;
+        out->inclusive = op == CXBinaryOperator_LE || op == CXBinaryOperator_GE;
     }
     expr_free(a);
     expr_free(b);
     expr_free(from);
     expr_free(to);
+}
+
+bool host_loop_given(const host_loop *l, const expr_env *env, host_loop *out)
+{
+    if (l->walkable || !l->var || !l->start_e || !l->bound_e)
+        return false;
+    expr *a0 = expr_bind(l->start_e, env), *b0 = expr_bind(l->bound_e, env);
+    expr *a = expr_simplify(a0), *b = expr_simplify(b0);
+    bool known = a->kind == EX_CONST && b->kind == EX_CONST;
+    if (known) {
+        *out = *l;
+        out->walkable = true;
+        out->start = a->value;
+        out->bound = b->value;
+        out->start_e = out->bound_e = NULL;
+    }
+    expr_free(a0);
+    expr_free(b0);
+    expr_free(a);
+    expr_free(b);
+    return known;
 }
 
 /* `for (int b : {64, 128, 256})` and kin: walked value by value. */
@@ -669,10 +696,53 @@ int64_t host_loop_span(const host_loop *l, const expr *reach, int64_t *first, in
     return n;
 }
 
+/* The trips of a walkable loop o and of the loops inside it whose trips
+ * read its counter (a triangular nest, `for (stage = step; stage >= 0;
+ * stage--)`), summed over o's values: NULL where there are none such or
+ * o has too many values; marks the loops it counts in done. */
+static expr *nest_runs(const host_loops *h, int o, const expr *reach, bool *done)
+{
+    const host_loop *lo = &h->v[o];
+    int64_t vals[64];
+    int n = lo->walkable && lo->var ? host_loop_values(lo, vals, 64) : -1, inner[HOST_LOOPS_MAX];
+    int n_inner = 0;
+    for (int k = 0; k < h->n && n >= 0; k++)
+        if (k != o && !done[k] && expr_uses_name(h->v[k].trips, lo->var))
+            inner[n_inner++] = k;
+    if (n < 0 || !n_inner)
+        return NULL;
+    expr *sum = expr_const(0);
+    for (int i = 0; i < n; i++) {
+        expr_env env;
+        expr_env_init(&env);
+        expr_env_set(&env, lo->var, vals[i]);
+        if (reach && expr_uses_name(reach, lo->var) && cusrc_truth(reach, &env) == 0)
+            continue;
+        expr *prod = expr_const(1);
+        for (int k = 0; k < n_inner; k++)
+            prod = expr_binary(OP_MUL, prod, expr_bind(h->v[inner[k]].trips, &env));
+        sum = expr_binary(OP_ADD, sum, prod);
+    }
+    done[o] = true;
+    for (int k = 0; k < n_inner; k++)
+        done[inner[k]] = true;
+    expr *s = expr_simplify(sum);
+    expr_free(sum);
+    return s;
+}
+
 expr *host_loops_runs(const host_loops *h, const expr *reach)
 {
     expr *runs = NULL;
+    bool done[HOST_LOOPS_MAX] = {false};
+    for (int o = h->n - 1; o >= 0; o--) { /* outermost first */
+        expr *t = done[o] ? NULL : nest_runs(h, o, reach, done);
+        if (t)
+            runs = runs ? expr_binary(OP_MUL, t, runs) : t;
+    }
     for (int i = 0; i < h->n; i++) {
+        if (done[i])
+            continue;
         int64_t n = walked(&h->v[i], reach);
         expr *t = n >= 0 ? expr_const(n) : expr_clone(h->v[i].trips);
         runs = runs ? expr_binary(OP_MUL, t, runs) : t;
@@ -689,6 +759,8 @@ void host_loops_free(host_loops *h)
     for (int i = 0; i < h->n; i++) {
         free(h->v[i].var);
         expr_free(h->v[i].trips);
+        expr_free(h->v[i].start_e);
+        expr_free(h->v[i].bound_e);
     }
     free(h->why);
     memset(h, 0, sizeof *h);

@@ -43,6 +43,11 @@ typedef struct host_loop {
      * n_values > 0; start/bound/step unused. */
     int n_values;
     int64_t values[HOST_TABLE_MAX];
+    /* A stepped loop whose range reads names the loops around it set
+     * (`for (stage = step; stage >= 0; stage--)` in a loop over step):
+     * not walkable, var set; its first value and bound as written, for a
+     * sweep that has bound those names (host_loop_given). */
+    expr *start_e, *bound_e;
 } host_loop;
 typedef struct host_loops {
     int n;
@@ -93,6 +98,9 @@ void host_loops_free(host_loops *h);
 /* The counter values of a walkable loop into out, in order: how many, or
  * -1 when it is not walkable or runs more than max values. */
 int host_loop_values(const host_loop *l, int64_t *out, int max);
+/* A loop whose range reads names (start_e, bound_e) made walkable where env
+ * gives them values: *out shares l's pointers and is not freed. */
+bool host_loop_given(const host_loop *l, const expr_env *env, host_loop *out);
 /* A walkable loop stepped by a constant, walked value by value: how many
  * of its values reach allows (NULL: all), the first and the last of them
  * in *first and *last; -1 when it cannot be walked. */

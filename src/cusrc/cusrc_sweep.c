@@ -182,7 +182,12 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
         cusrc_path *p = &copy.paths[0];
         if (at < p->n) {
             expr_free(p->runs[at]);
-            p->runs[at] = host_loops_runs(&others, copy.reach);
+            /* An inner loop's trips may read this counter (a triangular
+             * nest): for this copy, its value. */
+            expr *runs = host_loops_runs(&others, copy.reach), *bound = expr_bind(runs, &env);
+            p->runs[at] = expr_simplify(bound);
+            expr_free(runs);
+            expr_free(bound);
             if (p->runs[at]->kind == EX_CONST) {
                 free(p->why[at]);
                 p->why[at] = NULL;
@@ -210,6 +215,46 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
     cusrc_launch_free(&orig);
 }
 
+/* Whether the launch reads the counter of a loop whose range reads name
+ * (the inner loop of a triangular nest): split by name first. */
+static bool range_reads(const host_loops *here, const cusrc_launch *l, const char *name)
+{
+    for (int k = 0; k < here->n; k++) {
+        const host_loop *in = &here->v[k];
+        if (!in->walkable && in->var && in->start_e && launch_uses(l, in->var) &&
+            (expr_uses_name(in->start_e, name) || expr_uses_name(in->bound_e, name)))
+            return true;
+    }
+    return false;
+}
+
+/* The loops around l once the counters a sweep bound it to (its sizes
+ * from fn) are given: loop j made walkable for them first, then the loops
+ * neither j nor bound; false when j's range is still not known. */
+static bool given_loops(const host_loops *here, int j, const cusrc_launch *l, const char *fn,
+                        host_loops *out)
+{
+    expr_env env;
+    expr_env_init(&env);
+    bool bound[HOST_LOOPS_MAX] = {false};
+    for (int k = 0; k < here->n; k++)
+        for (int z = 0; k != j && here->v[k].var && z < l->n_sizes_from; z++) {
+            const cusrc_size_from *sz = &l->sizes_from[z];
+            if (!strcmp(sz->name, here->v[k].var) && sz->function && !strcmp(sz->function, fn)) {
+                expr_env_set(&env, sz->name, sz->value);
+                bound[k] = true;
+            }
+        }
+    *out = *here;
+    out->n = 1;
+    if (!host_loop_given(&here->v[j], &env, &out->v[0]))
+        return false;
+    for (int k = 0; k < here->n; k++)
+        if (k != j && !bound[k])
+            out->v[out->n++] = here->v[k];
+    return true;
+}
+
 void sweep_launches(scan_state *s, fn_ctx *f, cnode *call, size_t first)
 {
     cusrc_tu *t = s->t;
@@ -226,10 +271,31 @@ void sweep_launches(scan_state *s, fn_ctx *f, cnode *call, size_t first)
          * between its first and last still does, and is not split again. */
         size_t end = t->u->n_launches;
         for (size_t i = first; i < end; i++) {
-            if (!launch_uses(&t->u->launches[i], here.v[j].var))
+            if (!launch_uses(&t->u->launches[i], here.v[j].var) &&
+                !range_reads(&here, &t->u->launches[i], here.v[j].var))
                 continue;
             size_t before = t->u->n_launches;
             split(t, i, &here, j, at, f->name);
+            if (t->u->n_launches < before) {
+                i--;
+                end--;
+            }
+        }
+    }
+    /* Then loops whose range reads the counters split above (`for (stage
+     * = step; stage >= 0; stage--)` in a loop over step: a bitonic
+     * sort's): each launch bound to them, by the values it has there. */
+    for (int j = 0; j < here.n; j++) {
+        if (here.v[j].walkable || !here.v[j].var || !here.v[j].start_e)
+            continue;
+        size_t end = t->u->n_launches;
+        for (size_t i = first; i < end; i++) {
+            host_loops given;
+            if (!launch_uses(&t->u->launches[i], here.v[j].var) ||
+                !given_loops(&here, j, &t->u->launches[i], f->name, &given))
+                continue;
+            size_t before = t->u->n_launches;
+            split(t, i, &given, 0, at, f->name);
             if (t->u->n_launches < before) {
                 i--;
                 end--;

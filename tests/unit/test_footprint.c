@@ -784,6 +784,40 @@ static void test_two_per_thread(void **state)
     }
 }
 
+/* A local one arm of an if sets and a later test reads (a bitonic sort's
+ * partner: `int j = -1; if (i < len * (i / len) + len / 2) j = i + len /
+ * 2; if (j != -1)`): the front end's c ? x : y, in the offset and in the
+ * guard, taken arm by arm. Also a choice inside a sum, one without a
+ * guard, and a guard that tests an integer for itself. Exact against the
+ * brute force. */
+static void test_chosen_index(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {3, 1, 1}, b[3] = {64, 1, 1};
+    const char *partner = "(blockIdx.x * 64 + threadIdx.x < 4 * ((blockIdx.x * 64 + threadIdx.x) / "
+                          "4) + 2 ? blockIdx.x * 64 + threadIdx.x + 2 : -1)";
+    char off[256], moved[256], guard[256];
+    snprintf(off, sizeof off, "4 * %s", partner);
+    snprintf(moved, sizeof moved, "4 * %s + 20000", partner);
+    snprintf(guard, sizeof guard, "%s != -1", partner);
+    mem_access s[3] = {
+        site("a", "4 * (blockIdx.x * 64 + threadIdx.x)", 4, false, guard, 0, NULL),
+        site("a", off, 4, false, guard, 0, NULL),
+        site("a", moved, 4, true, guard, 0, NULL),
+    };
+    check_exact(s, 3, g, b);
+    mem_access t[3] = {
+        site("a", "4 * (blockIdx.x * 64 + (threadIdx.x % 2 == 0 ? threadIdx.x : 0))", 4, false,
+             NULL, 0, NULL),
+        site("a", "8 * (threadIdx.x < 16 ? threadIdx.x : threadIdx.x + 100)", 8, true, NULL, 0,
+             NULL),
+        /* an integer tested for itself: != 0 */
+        site("a", "4 * (blockIdx.x * 64 + threadIdx.x) + 30000", 4, false, "threadIdx.x & 2", 0,
+             NULL),
+    };
+    check_exact(t, 3, g, b);
+}
+
 /* A tree reduction in place: stride *= 2 takes the values 1, 2, 4 .. 32,
  * followed one by one (exact), and the store, read first at its place,
  * leaves every element read from DRAM. A loop whose multiplied counter
@@ -891,6 +925,7 @@ int main(void)
         cmocka_unit_test(test_wide_struct),
         cmocka_unit_test(test_first_iteration),
         cmocka_unit_test(test_block_orders),
+        cmocka_unit_test(test_chosen_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -254,6 +254,14 @@ static bool aff_of_binary(ctx *s, const expr *e, aff *out, int depth)
     case OP_AND: /* x & (2^n - 1) is x % 2^n */
         if (aff_is_const(&y) && y.k >= 0 && y.k < INT64_MAX && ((y.k + 1) & y.k) == 0)
             return divmod(s, &x, y.k + 1, false, out);
+        if (aff_is_const(&y) && y.k > 0 && (y.k & (y.k - 1)) == 0) {
+            /* x & 2^n, one bit (`tid & 2`): 2^n * (x / 2^n % 2). */
+            aff q, bit;
+            if (!divmod(s, &x, y.k, true, &q) || !divmod(s, &q, 2, false, &bit))
+                return false;
+            memset(out, 0, sizeof *out);
+            return aff_add(out, &bit, y.k);
+        }
         break;
     default:
         break;
@@ -411,6 +419,13 @@ static bool dnf(ctx *s, boxes *bs, const expr *e, bool pos, int depth)
     }
     if (e->kind == EX_UNARY && e->op == OP_NOT)
         return dnf(s, bs, e->a, !pos, depth + 1);
+    if (e->kind == EX_SYM || (e->kind == EX_BINARY && e->op >= OP_ADD && e->op <= OP_XOR &&
+                              e->op != OP_OR && e->op != OP_XOR)) {
+        /* An integer tested for itself (`if (threadIdx.x & 1)`): != 0. */
+        expr zero = {.kind = EX_CONST, .value = 0};
+        expr nonzero = {.kind = EX_BINARY, .op = OP_NE, .a = (expr *)e, .b = &zero};
+        return dnf(s, bs, &nonzero, pos, depth + 1);
+    }
     if (e->kind != EX_BINARY)
         return fail(s, "a condition around the access is not a comparison");
     if ((e->op == OP_LAND && pos) || (e->op == OP_LOR && !pos))
@@ -419,6 +434,25 @@ static bool dnf(ctx *s, boxes *bs, const expr *e, bool pos, int depth)
         return either(s, bs, e->a, e->b, pos, depth);
     if (e->op < OP_LT || e->op > OP_NE)
         return fail(s, "a condition around the access is not a comparison");
+    if (e->a->kind == EX_COND || e->b->kind == EX_COND) {
+        /* (c ? x : y) op r, a local set in one arm of an if and tested
+         * after it (`int j = -1; if (p) j = i + h; if (j != -1)`): c and
+         * x op r, or not c and y op r. */
+        const expr *k = e->a->kind == EX_COND ? e->a : e->b;
+        expr tx = *e, ty = *e;
+        if (k == e->a) {
+            tx.a = k->b;
+            ty.a = k->c;
+        } else {
+            tx.b = k->b;
+            ty.b = k->c;
+        }
+        expr not_c = {.kind = EX_UNARY, .op = OP_NOT, .a = k->a};
+        expr then = {.kind = EX_BINARY, .op = OP_LAND, .a = k->a, .b = &tx};
+        expr other = {.kind = EX_BINARY, .op = OP_LAND, .a = &not_c, .b = &ty};
+        expr d = {.kind = EX_BINARY, .op = OP_LOR, .a = &then, .b = &other};
+        return dnf(s, bs, &d, pos, depth + 1);
+    }
     expr_op op = pos ? e->op : negated(e->op);
     /* An order comparison with a value read from memory (`step <
      * lengths[b] - 1`) decides nothing gpulint can know: the cover takes
@@ -1060,9 +1094,101 @@ bool affbox_cover(const mem_access *a, const int64_t grid[3], const int64_t bloc
     return images_of(a, grid, block, true, out, n, partial, why);
 }
 
+/* The first c ? x : y an offset adds or scales (not one inside another's
+ * condition), NULL when none. */
+static const expr *cond_in(const expr *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_COND)
+        return e;
+    if (e->kind != EX_UNARY && e->kind != EX_BINARY)
+        return NULL;
+    const expr *k = cond_in(e->a);
+    return k ? k : e->kind == EX_BINARY ? cond_in(e->b) : NULL;
+}
+
+/* How many such choices an offset makes: each doubles the sites taken. */
+#define MAX_ARM_CONDS 4
+static int conds_in(const expr *e)
+{
+    if (!e || (e->kind != EX_COND && e->kind != EX_UNARY && e->kind != EX_BINARY))
+        return 0;
+    if (e->kind == EX_COND)
+        return 1 + conds_in(e->b) + conds_in(e->c);
+    return conds_in(e->a) + (e->kind == EX_BINARY ? conds_in(e->b) : 0);
+}
+
+/* e with the node k (c ? x : y) replaced by x, or by y. */
+static expr *take_arm(const expr *e, const expr *k, bool then)
+{
+    if (e == k)
+        return expr_clone(then ? k->b : k->c);
+    if (e->kind == EX_UNARY)
+        return expr_unary(e->op, take_arm(e->a, k, then));
+    if (e->kind == EX_BINARY)
+        return expr_binary(e->op, take_arm(e->a, k, then), take_arm(e->b, k, then));
+    return expr_clone(e);
+}
+
+/* An offset that is x where c holds and y where not (`a[j]` after `j =
+ * -1; if (p) j = i + h;`): the images of each arm under its condition. */
+static bool arm_images(const mem_access *a, const expr *k, const int64_t grid[3],
+                       const int64_t block[3], affbox_image out[AFFBOX_MAX_BOXES], int *n,
+                       bool *partial, const char **why)
+{
+    affbox_image *all = xcalloc(AFFBOX_MAX_BOXES, sizeof *all);
+    int n_all = 0;
+    bool ok = true, part = false;
+    for (int arm = 1; arm >= 0 && ok; arm--) {
+        mem_access b = *a;
+        b.byte_offset = take_arm(a->byte_offset, k, arm);
+        expr *when = arm ? expr_clone(k->a) : expr_unary(OP_NOT, expr_clone(k->a));
+        b.guard = a->guard ? expr_binary(OP_LAND, expr_clone(a->guard), when) : when;
+        affbox_image ims[AFFBOX_MAX_BOXES];
+        int m = 0;
+        bool p = false;
+        ok = affbox_images(&b, grid, block, ims, &m, &p, why) && n_all + m <= AFFBOX_MAX_BOXES;
+        if (!ok && n_all + m > AFFBOX_MAX_BOXES)
+            *why = "a condition with more alternatives than gpulint follows";
+        for (int j = 0; ok && j < m; j++)
+            all[n_all++] = ims[j];
+        part = part || p;
+        expr_free(b.byte_offset);
+        expr_free(b.guard);
+    }
+    if (ok) {
+        memcpy(out, all, (size_t)n_all * sizeof *all);
+        *n = n_all;
+        *partial = part;
+    }
+    free(all);
+    return ok;
+}
+
 bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t block[3],
                    affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why)
 {
+    const expr *chosen = cond_in(a->byte_offset);
+    if (chosen && conds_in(a->byte_offset) > MAX_ARM_CONDS) {
+        *n = 0;
+        *partial = false;
+        *why = "its address chooses between values more times than gpulint follows";
+        return false;
+    }
+    if (chosen) {
+        *n = 0;
+        *partial = false;
+        *why = NULL;
+        if (!arm_images(a, chosen, grid, block, out, n, partial, why)) {
+            *n = 0;
+            return false;
+        }
+        if (*partial)
+            *why = "a loop whose step is not a constant added to its counter is followed through "
+                   "its first iteration only";
+        return true;
+    }
     if (!images_of(a, grid, block, false, out, n, partial, why))
         return false;
     if (!*partial)
