@@ -300,7 +300,9 @@ bool call_pure(walker *w, cnode *call, CXCursor ref)
     return pure_call_at(w, call, ref, false, 0);
 }
 
-bool call_vector_op_assign(walker *w, cnode *call, CXCursor *param0)
+/* `a op= b` through a helper's compound assignment operator of two
+ * parameters, the first a reference (*a). */
+static bool compound_op(walker *w, cnode *call, CXCursor *a)
 {
     if (!call || call->kind != CXCursor_CallExpr || call->n_kids < 2)
         return false;
@@ -312,10 +314,35 @@ bool call_vector_op_assign(walker *w, cnode *call, CXCursor *param0)
     if (!compound || call_classify(w->t, call, &def) != CALLEE_WALK ||
         clang_Cursor_getNumArguments(def) != 2)
         return false;
-    CXCursor a = clang_Cursor_getArgument(def, 0);
-    CXType at = clang_getCursorType(a);
-    if (at.kind != CXType_LValueReference)
+    *a = clang_Cursor_getArgument(def, 0);
+    return clang_getCursorType(*a).kind == CXType_LValueReference;
+}
+
+CXCursor call_local_op_assign(walker *w, cnode *call)
+{
+    CXCursor a;
+    if (!compound_op(w, call, &a) || !call_pure(w, call, a))
+        return clang_getNullCursor();
+    cnode *e = cn_strip(call->kids[0]);
+    CXCursor d = e && e->kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e->cur)
+                                                      : clang_getNullCursor();
+    var_info *v =
+        d.kind == CXCursor_VarDecl || d.kind == CXCursor_ParmDecl ? fn_var(w->f, d) : NULL;
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(d)).kind;
+    /* One whose address was taken may be read through a pointer an
+     * element's text does not name. */
+    if (!v || v->is_shared || v->addr_taken || k == CXType_LValueReference ||
+        k == CXType_RValueReference)
+        return clang_getNullCursor();
+    return d;
+}
+
+bool call_vector_op_assign(walker *w, cnode *call, CXCursor *param0)
+{
+    CXCursor a;
+    if (!compound_op(w, call, &a))
         return false;
+    CXType at = clang_getCursorType(a);
     CXType rt = clang_getCanonicalType(clang_getPointeeType(at));
     long long sz = clang_Type_getSizeOf(rt), al = clang_Type_getAlignOf(rt);
     if (rt.kind != CXType_Record || clang_isConstQualifiedType(rt) || sz <= 0 || sz > 16 ||
@@ -465,7 +492,8 @@ bool call_walk(walker *w, cnode *call)
     free(short_name);
 
     avail_set kept = {0};
-    bool pure = call_pure(w, call, fr.whole_param);
+    bool pure =
+        call_pure(w, call, fr.whole_param) || !clang_Cursor_isNull(call_local_op_assign(w, call));
     if (pure)
         avail_set_aside(w, &kept);
     w->f = &cf;

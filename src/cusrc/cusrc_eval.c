@@ -906,6 +906,8 @@ static expr *x_member(fn_ctx *f, cnode *n)
                 }
             }
             expr *sf = v ? x_setter_field(f, v, field, n) : NULL;
+            if (!sf && v)
+                sf = x_default_field(f, v, field, n);
             if (sf) {
                 free(field);
                 return sf;

@@ -889,7 +889,9 @@ static void avail_after_write(walker *w, cnode *n)
     if (assigns && !op_assign && !w->n_calls)
         n_apart = vec_set_apart(w, n->kids[0], &apart);
     CXCursor written = assigns && !w->n_calls ? restrict_base(n->kids[0]) : clang_getNullCursor();
-    CXCursor local = assigns && !w->n_calls ? local_written(w, n->kids[0]) : clang_getNullCursor();
+    CXCursor local = assigns && !w->n_calls ? local_written(w, n->kids[0])
+                     : !w->n_calls          ? call_local_op_assign(w, n)
+                                            : clang_getNullCursor();
     if (!clang_Cursor_isNull(written)) {
         avail_keep_other_restrict(w, written);
         last_store_clear(w);

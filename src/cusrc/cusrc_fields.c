@@ -148,6 +148,67 @@ expr *x_param_field(fn_ctx *f, var_info *v, const char *field, const cnode *use)
     return bound_field(f, v->decl, field);
 }
 
+typedef struct field_find {
+    const char *name;
+    CXCursor found;
+    bool user_ctor;
+} field_find;
+
+static enum CXChildVisitResult find_member(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    field_find *ff = data;
+    if (c.kind == CXCursor_Constructor && !clang_CXXMethod_isDefaulted(c))
+        ff->user_ctor = true;
+    if (c.kind == CXCursor_FieldDecl) {
+        char *name = cn_spelling(c);
+        if (!strcmp(name, ff->name))
+            ff->found = c;
+        free(name);
+    }
+    return CXChildVisit_Continue;
+}
+
+expr *x_default_field(fn_ctx *f, var_info *v, const char *field, cnode *use)
+{
+    /* No assignment of the field may reach use and every call handed v
+     * leaves it alone; a pointer or reference kept to v may write it. */
+    if (f->device || v->is_param || v->n_assigns || x_fields_escape(f, v) ||
+        !x_changers_leave_field(f, v, field, use))
+        return NULL;
+    if (v->init && !(v->init->kind == CXCursor_CallExpr && cn_n_expr_kids(v->init) == 0 &&
+                     clang_getCursorReferenced(v->init->cur).kind == CXCursor_Constructor))
+        return NULL;
+    CXType t = clang_getCanonicalType(clang_getCursorType(v->decl));
+    CXCursor record = clang_getTypeDeclaration(t);
+    if (t.kind != CXType_Record || clang_Cursor_isNull(record) ||
+        !x_member_unset_at(f, v, field, use))
+        return NULL;
+    field_find ff = {field, clang_getNullCursor(), false};
+    clang_visitChildren(record, find_member, &ff);
+    if (ff.user_ctor || clang_Cursor_isNull(ff.found))
+        return NULL;
+    cnode *decl = cn_build(ff.found), *init = NULL;
+    for (int i = 0; i < decl->n_kids && !init; i++)
+        if (cn_is_expr(decl->kids[i]))
+            init = decl->kids[i];
+    int64_t value;
+    bool known = init && x_const(f, init, &value);
+    if (known && f->record) {
+        /* Listed where the struct's declaration sets it. */
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addf(&b, "%s.%s", v->name, field);
+        cusrc_size_from from = {(char *)sbuf_str(&b), value, f->name, {0}};
+        cn_loc(f->t, ff.found, &from.loc);
+        folded_add(f->record, &from);
+        free(from.loc.file);
+        sbuf_free(&b);
+    }
+    cn_free(decl);
+    return known ? expr_const(value) : NULL;
+}
+
 /* A field of the struct an argument names, where the caller sets it once,
  * before the call, to a constant: `BoxCU domain; domain.nx = N;` then
  * `init(domain)` (a field a parameter of the caller was bound to passes
@@ -169,6 +230,8 @@ static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
               : a              ? fv->f->t->obj_eval->value_of(fv->f, cn_assign_rhs(a))
               : v              ? x_setter_field(fv->f, v, name, fv->call)
                                : NULL;
+    if (!e && v && !a)
+        e = x_default_field(fv->f, v, name, fv->call);
     expr *c = e ? expr_simplify(e) : NULL;
     if (c && c->kind == EX_CONST && a && fv->f->record) {
         /* Listed among the sizes as the caller set it (`p.width = 512

@@ -422,6 +422,12 @@ cnode *x_member_set_at(fn_ctx *f, var_info *v, const char *field, cnode *use);
 /* No assignment of v's field may reach use, and nothing else may change
  * it before (v's initializer holds it there). */
 bool x_member_unset_at(fn_ctx *f, var_info *v, const char *field, cnode *use);
+/* The constant a field's default member initializer gives it (`struct Box
+ * { int x0 = 0, nx = 0; };`) at use, where nothing assigns the field
+ * before, no call handed v writes it, v is declared without an initializer
+ * of its own and its type has no constructor but the compiler's (which
+ * runs those initializers and nothing else); NULL otherwise. */
+expr *x_default_field(fn_ctx *f, var_info *v, const char *field, cnode *use);
 expr *x_param_field(fn_ctx *f, var_info *v, const char *field, const cnode *use);
 /* `*p` for pointer parameter p, which the caller handed an integer local's
  * address (x_bind_fields) and this function only reads through: the

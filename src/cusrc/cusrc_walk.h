@@ -278,6 +278,11 @@ bool call_pure(walker *w, cnode *call, CXCursor ref);
  * global element of a vector-like record, the operator writing nothing but
  * a: the element is loaded and stored whole at the call (param0: a). */
 bool call_vector_op_assign(walker *w, cnode *call, CXCursor *param0);
+/* A compound assignment operator on a local (`t -= h[k] * s[j]` with
+ * helper_math's float4 operators) that writes nothing but that local
+ * through its reference parameter: the local (the elements in registers
+ * stay but those whose address reads it), else a null cursor. */
+CXCursor call_local_op_assign(walker *w, cnode *call);
 
 /* ---- cusrc_expr.c ---- */
 void wk_walk_expr(walker *w, cnode *n);

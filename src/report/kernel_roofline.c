@@ -63,7 +63,8 @@ static expr *launch_threads(const cusrc_launch *l)
 
 /* The launch's dimensions: constants, or expressions the --define values
  * bind (dim3 dimGrid(blocks, 1, 1) with --define blocks=64). */
-static bool dims_of(const cusrc_dim3 *d, const kroof_defines *defs, int64_t out[3])
+/* The three sizes of d, where each has a value. */
+static bool dims_eval(const cusrc_dim3 *d, const kroof_defines *defs, int64_t out[3])
 {
     const cusrc_value *v[3] = {&d->x, &d->y, &d->z};
     expr_env env;
@@ -77,7 +78,21 @@ static bool dims_of(const cusrc_dim3 *d, const kroof_defines *defs, int64_t out[
         else if (!v[i]->e || expr_eval(v[i]->e, &env, &out[i], NULL) != EXPR_OK)
             return false;
     }
-    return out[0] > 0 && out[1] > 0 && out[2] > 0;
+    return true;
+}
+
+static bool dims_of(const cusrc_dim3 *d, const kroof_defines *defs, int64_t out[3])
+{
+    return dims_eval(d, defs, out) && out[0] > 0 && out[1] > 0 && out[2] > 0;
+}
+
+/* A grid or block with a size of 0 (a field a struct leaves at 0): the
+ * launch fails and runs nothing. */
+static bool empty_launch(const cusrc_launch *l, const kroof_defines *defs)
+{
+    int64_t g[3], b[3];
+    return (dims_eval(&l->grid, defs, g) && (g[0] <= 0 || g[1] <= 0 || g[2] <= 0)) ||
+           (dims_eval(&l->block, defs, b) && (b[0] <= 0 || b[1] <= 0 || b[2] <= 0));
 }
 
 /* The loops of the variant's sites, accesses first: the order in which a
@@ -420,7 +435,9 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
     } else {
         in.why_no_footprint = kern->note ? "the kernel could not be parsed in full"
                               : !launch  ? "no launch"
-                                         : "the launch's grid or block is not constant";
+                              : empty_launch(launch, defs)
+                                  ? "the launch has a grid or block of 0: it fails and runs nothing"
+                                  : "the launch's grid or block is not constant";
     }
     kroof_compute(&in, defs, product, branches, out);
     out->lat = lat; /* kroof_free frees these */

@@ -2,6 +2,7 @@
 #include "report/launch_local.h"
 
 #include "analysis/memory/localmem.h"
+#include "analysis/timing/roofline.h"
 #include "util/jsontext.h"
 
 void launch_local_apply(json_t *roof, const gpu_product *product, int64_t blocks,
@@ -53,4 +54,27 @@ void launch_local_apply(json_t *roof, const gpu_product *product, int64_t blocks
     json_t *bytes = json_object_get(dram, "bytes");
     if (json_is_integer(bytes))
         json_object_set_new(dram, "bytes", json_integer(json_integer_value(bytes) + r + w));
+}
+
+void launch_local_note(finding_list *findings, const char *file, int line, int column,
+                       const char *kernel, const gpu_product *product, const json_t *roof)
+{
+    const json_t *local = json_object_get(json_object_get(roof, "dram_bytes"), "local");
+    json_int_t rd = json_integer_value(json_object_get(local, "read")),
+               wr = json_integer_value(json_object_get(local, "write"));
+    if (rd + wr <= 0)
+        return;
+    char ws[48], r[48], w[48], l2[48];
+    findings_add(findings, "gpulint-local-memory", SEV_NOTE, file, line, column,
+                 json_pack("{s:I,s:I}", "dram_read", (json_int_t)rd, "dram_write", (json_int_t)wr),
+                 "this launch of '%s' keeps a %lld-byte stack frame a thread (local arrays or "
+                 "spills); the resident threads' frames and a wave's other traffic (%s) exceed "
+                 "the %s L2 of %s, so its local memory moves about %s from and %s to DRAM "
+                 "(estimate)",
+                 kernel, (long long)json_integer_value(json_object_get(local, "frame_bytes")),
+                 roofline_fmt_si((double)json_integer_value(json_object_get(local, "working_set")),
+                                 "B", ws, sizeof ws),
+                 roofline_fmt_si((double)product->l2_bytes, "B", l2, sizeof l2), product->name,
+                 roofline_fmt_si((double)rd, "B", r, sizeof r),
+                 roofline_fmt_si((double)wr, "B", w, sizeof w));
 }

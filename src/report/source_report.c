@@ -230,29 +230,28 @@ static json_t *sizes_from_json(const source_inputs *in, const cusrc_launch *l, c
     return from;
 }
 
-/* Local memory that reaches DRAM (report/launch_local): where a stack
- * frame (local arrays, spills) costs the launch its DRAM bandwidth. */
-static void local_memory_note(finding_list *findings, const char *file, const cusrc_launch *l,
-                              const char *kernel, const gpu_product *product, const json_t *roof)
+/* No block at all is an invalid configuration: the launch fails
+ * (cudaErrorInvalidConfiguration) and runs nothing. Fewer blocks than SMs
+ * leaves SMs idle: a warning. Short of one full wave the last SMs wait on
+ * a partial one: a note. */
+static void grid_findings(finding_list *findings, const char *file, const cusrc_launch *l,
+                          const char *kernel, const gpu_product *product, const int64_t grid[3],
+                          int blocks_per_sm)
 {
-    const json_t *local = json_object_get(json_object_get(roof, "dram_bytes"), "local");
-    json_int_t rd = json_integer_value(json_object_get(local, "read")),
-               wr = json_integer_value(json_object_get(local, "write"));
-    if (rd + wr <= 0)
-        return;
-    char ws[48], r[48], w[48], l2[48];
-    findings_add(findings, "gpulint-local-memory", SEV_NOTE, file, l->loc.line, l->loc.column,
-                 json_pack("{s:I,s:I}", "dram_read", (json_int_t)rd, "dram_write", (json_int_t)wr),
-                 "this launch of '%s' keeps a %lld-byte stack frame a thread (local arrays or "
-                 "spills); the resident threads' frames and a wave's other traffic (%s) exceed "
-                 "the %s L2 of %s, so its local memory moves about %s from and %s to DRAM "
-                 "(estimate)",
-                 kernel, (long long)json_integer_value(json_object_get(local, "frame_bytes")),
-                 roofline_fmt_si((double)json_integer_value(json_object_get(local, "working_set")),
-                                 "B", ws, sizeof ws),
-                 roofline_fmt_si((double)product->l2_bytes, "B", l2, sizeof l2), product->name,
-                 roofline_fmt_si((double)rd, "B", r, sizeof r),
-                 roofline_fmt_si((double)wr, "B", w, sizeof w));
+    int64_t blocks = grid[0] * grid[1] * grid[2];
+    int64_t wave = (int64_t)product->sm_count * blocks_per_sm;
+    if (blocks <= 0)
+        findings_add(findings, "gpulint-launch", SEV_ERROR, file, l->loc.line, l->loc.column, NULL,
+                     "grid of %lld x %lld x %lld blocks: this launch of '%s' fails "
+                     "(cudaErrorInvalidConfiguration) and runs nothing",
+                     (long long)grid[0], (long long)grid[1], (long long)grid[2], kernel);
+    else if (blocks < wave)
+        findings_add(
+            findings, "gpulint-grid-size", blocks < product->sm_count ? SEV_WARNING : SEV_NOTE,
+            file, l->loc.line, l->loc.column,
+            json_pack("{s:I, s:I}", "blocks", (json_int_t)blocks, "one_wave", (json_int_t)wave),
+            "grid of %lld blocks cannot fill %s once (%d SMs x %d resident blocks = %lld)",
+            (long long)blocks, product->name, product->sm_count, blocks_per_sm, (long long)wave);
 }
 
 /* The figures a launch's entry gets once its grid and occupancy are known:
@@ -270,7 +269,8 @@ static void launch_counts(const source_inputs *in, const cusrc_launch *l, const 
     launch_share_apply(roof, product, grid, r->blocks_per_sm, r->warps_per_sm, r->max_warps_per_sm);
     launch_local_apply(roof, product, grid[0] * grid[1] * grid[2], threads, r->blocks_per_sm,
                        frame_bytes);
-    local_memory_note(findings, l->loc.file ? l->loc.file : in->file, l, v->name, product, roof);
+    launch_local_note(findings, l->loc.file ? l->loc.file : in->file, l->loc.line, l->loc.column,
+                      v->name, product, roof);
 }
 
 static void check_launch(const source_inputs *in, const cusrc_launch *l, const cusrc_variant *v,
@@ -400,20 +400,7 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
         if (first && roof)
             launch_counts(in, l, v, t->product, grid, block, row->ptx->stack, &r, roof, findings);
         launch_time_add(o, roof, first, t->product, in->base_clock, grid, block, r.blocks_per_sm);
-        int64_t blocks = grid[0] * grid[1] * grid[2];
-        int64_t wave = (int64_t)t->product->sm_count * r.blocks_per_sm;
-        /* Fewer blocks than SMs leaves SMs idle: a warning. Short of one full
-         * wave the last SMs wait on a partial one: a note. */
-        if (blocks < wave)
-            findings_add(
-                findings, "gpulint-grid-size",
-                blocks < t->product->sm_count ? SEV_WARNING : SEV_NOTE, file, l->loc.line,
-                l->loc.column,
-                json_pack("{s:I, s:I}", "blocks", (json_int_t)blocks, "one_wave", (json_int_t)wave),
-                "grid of %lld blocks cannot fill %s once (%d SMs x %d resident blocks "
-                "= %lld)",
-                (long long)blocks, t->product->name, t->product->sm_count, r.blocks_per_sm,
-                (long long)wave);
+        grid_findings(findings, file, l, v->name, t->product, grid, r.blocks_per_sm);
     } else if (t->product) {
         json_object_set_new(o, "time",
                             json_pack("{s:s}", "reason", "the grid size has no value (see sizes)"));

@@ -2,10 +2,12 @@
 // to the functions that launch (HeCBench d3q19-bgk's BoxCU domain, written
 // anew): the fields' values reach the launches' grids and blocks, also
 // through a second call, and into a kernel that takes the struct and loops
-// over one of its fields. A field set after the call, set twice, set in a
-// branch, or of a struct handed by reference to a call that could change it
-// before the launch's call, does not. A field the callee assigns itself
-// before its launch has the callee's value.
+// over one of its fields. A field set twice has the later value; one set
+// only after the call holds the struct's initializer (0) at it, a grid of
+// 0 blocks, which fails; one set in a branch, or of a struct handed by
+// reference to a call that could change it before the launch's call, has
+// no value. A field the callee assigns itself before its launch has the
+// callee's value.
 #include <cstdlib>
 
 struct Box {
