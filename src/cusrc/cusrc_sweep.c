@@ -12,6 +12,12 @@
 #include "cusrc/cusrc_scan.h"
 
 #define SWEEP_MAX 64 /* more values than this stay one symbolic launch */
+/* Thread blocks of the launches a triangular nest is sized for at a call
+ * site, the first outer values first: each sized launch is analysed in
+ * full (a bitonic sort of 2^25 keys has 325 launches of 131,072 blocks,
+ * about half a second apiece), so past these the inner counter stays a
+ * name, as in a loop gpulint cannot walk. */
+#define NEST_BLOCKS (INT64_C(1) << 18)
 
 static bool value_uses(const cusrc_value *v, const char *name)
 {
@@ -215,6 +221,17 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
     cusrc_launch_free(&orig);
 }
 
+/* The thread blocks of a launch, 1 for each size not known. */
+static int64_t launch_blocks(const cusrc_launch *l)
+{
+    const cusrc_value *d[3] = {&l->grid.x, &l->grid.y, &l->grid.z};
+    int64_t blocks = 1;
+    for (int k = 0; k < 3; k++)
+        if (d[k]->present && d[k]->known && d[k]->value > 0 && d[k]->value < (INT64_C(1) << 31))
+            blocks *= d[k]->value;
+    return blocks;
+}
+
 /* Whether the launch reads the counter of a loop whose range reads name
  * (the inner loop of a triangular nest): split by name first. */
 static bool range_reads(const host_loops *here, const cusrc_launch *l, const char *name)
@@ -285,15 +302,22 @@ void sweep_launches(scan_state *s, fn_ctx *f, cnode *call, size_t first)
     /* Then loops whose range reads the counters split above (`for (stage
      * = step; stage >= 0; stage--)` in a loop over step: a bitonic
      * sort's): each launch bound to them, by the values it has there. */
+    int64_t sized = 0;
     for (int j = 0; j < here.n; j++) {
         if (here.v[j].walkable || !here.v[j].var || !here.v[j].start_e)
             continue;
         size_t end = t->u->n_launches;
         for (size_t i = first; i < end; i++) {
             host_loops given;
+            int64_t vals[SWEEP_MAX];
             if (!launch_uses(&t->u->launches[i], here.v[j].var) ||
                 !given_loops(&here, j, &t->u->launches[i], f->name, &given))
                 continue;
+            int n = host_loop_values(&given.v[0], vals, SWEEP_MAX);
+            int64_t blocks = n * launch_blocks(&t->u->launches[i]);
+            if (n < 0 || sized + blocks > NEST_BLOCKS)
+                continue;
+            sized += blocks;
             size_t before = t->u->n_launches;
             split(t, i, &given, 0, at, f->name);
             if (t->u->n_launches < before) {
