@@ -221,14 +221,15 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
     cusrc_launch_free(&orig);
 }
 
-/* The thread blocks of a launch, 1 for each size not known. */
+/* The thread blocks of a launch, 1 for each size not known, at most one
+ * more than NEST_BLOCKS (no product overflows). */
 static int64_t launch_blocks(const cusrc_launch *l)
 {
     const cusrc_value *d[3] = {&l->grid.x, &l->grid.y, &l->grid.z};
     int64_t blocks = 1;
     for (int k = 0; k < 3; k++)
-        if (d[k]->present && d[k]->known && d[k]->value > 0 && d[k]->value < (INT64_C(1) << 31))
-            blocks *= d[k]->value;
+        if (d[k]->present && d[k]->known && d[k]->value > 0)
+            blocks = d[k]->value > NEST_BLOCKS / blocks ? NEST_BLOCKS + 1 : blocks * d[k]->value;
     return blocks;
 }
 
@@ -314,7 +315,7 @@ void sweep_launches(scan_state *s, fn_ctx *f, cnode *call, size_t first)
                 !given_loops(&here, j, &t->u->launches[i], f->name, &given))
                 continue;
             int n = host_loop_values(&given.v[0], vals, SWEEP_MAX);
-            int64_t blocks = n * launch_blocks(&t->u->launches[i]);
+            int64_t blocks = n > 0 ? n * launch_blocks(&t->u->launches[i]) : 0;
             if (n < 0 || sized + blocks > NEST_BLOCKS)
                 continue;
             sized += blocks;

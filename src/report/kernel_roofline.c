@@ -61,9 +61,9 @@ static expr *launch_threads(const cusrc_launch *l)
     return prod;
 }
 
-/* The launch's dimensions: constants, or expressions the --define values
- * bind (dim3 dimGrid(blocks, 1, 1) with --define blocks=64). */
-/* The three sizes of d, where each has a value. */
+/* The launch's dimensions where each has a value: constants, or
+ * expressions the --define values bind (dim3 dimGrid(blocks, 1, 1) with
+ * --define blocks=64). dims_of: only where none is 0 or less. */
 static bool dims_eval(const cusrc_dim3 *d, const kroof_defines *defs, int64_t out[3])
 {
     const cusrc_value *v[3] = {&d->x, &d->y, &d->z};

@@ -62,6 +62,10 @@ typedef struct ctx {
     const char *why;
 } ctx;
 
+#define FIRST_ITERATION_ONLY                                                                       \
+    "a loop whose step is not a constant added to its counter is followed through its first "      \
+    "iteration only"
+
 static bool fail(ctx *s, const char *why)
 {
     if (!s->why)
@@ -955,8 +959,7 @@ static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t 
     free(bs.b);
     *partial = ok && s.partial;
     if (*partial)
-        *why = "a loop whose step is not a constant added to its counter is followed through "
-               "its first iteration only";
+        *why = FIRST_ITERATION_ONLY;
     if (!ok) {
         *n = 0;
         *why = s.why ? s.why : "it is not in a form gpulint follows";
@@ -1185,8 +1188,7 @@ bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t blo
             return false;
         }
         if (*partial)
-            *why = "a loop whose step is not a constant added to its counter is followed through "
-                   "its first iteration only";
+            *why = FIRST_ITERATION_ONLY;
         return true;
     }
     if (!images_of(a, grid, block, false, out, n, partial, why))
@@ -1221,9 +1223,7 @@ bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t blo
         memcpy(out, all, (size_t)n_all * sizeof *all);
         *n = n_all;
         *partial = still_partial;
-        *why = still_partial ? "a loop whose step is not a constant added to its counter is "
-                               "followed through its first iteration only"
-                             : NULL;
+        *why = still_partial ? FIRST_ITERATION_ONLY : NULL;
     }
     free(all);
     return true;
