@@ -28,7 +28,9 @@ per-launch table, --summary the summary block of benchmarks/HECBENCH.md.
 With GPULINT_SWEEP=quick (the sanitizer stage) every third program is run
 and each of its launches must give the row that table records.
 GPULINT_SWEEP_ONLY=NAME,NAME runs those programs and prints their rows,
-with no summary and no check (for a look while working on a rule).
+with no summary and no check (for a look while working on a rule);
+GPULINT_SWEEP_DUMP=FILE then writes those rows, time components included,
+one JSON object a line.
 
 Ends with "N passed, N failed"; exit 77 without nvcc.
 """
@@ -165,6 +167,7 @@ def judge(name, half, m, found):
     row["floor"] = value(e.get("min_time_s"))
     row["floor_only"] = bool(e.get("floor_only"))
     row["predicted"] = value(e.get("predicted_time_s"))
+    row["components"] = e.get("time_components")
     row["p_insts"] = value((e.get("issue") or {}).get("warp_instructions"))
     d = e.get("dram_bytes")
     row["p_dram"] = value(d.get("read")) + (value(d.get("write")) or 0) \
@@ -321,6 +324,12 @@ def main():
     if only:
         for r in rows:
             print(table_line(r))
+        # Each row with its time components, for a look at how the terms
+        # combine (one JSON object a line).
+        if os.environ.get("GPULINT_SWEEP_DUMP"):
+            with open(os.environ["GPULINT_SWEEP_DUMP"], "w", encoding="utf-8") as f:
+                for r in rows:
+                    f.write(json.dumps(r) + "\n")
         return 0
     sums = {h: summarize([r for r in rows if r["half"] == h]) for h in ("fitting", "judging")}
     sums["judging-hecbench"] = sums["judging"]  # every judged launch here is HeCBench's

@@ -209,8 +209,8 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
     kroof_defines_bind(defs, &env);
     footprint_compute(sites, v->n_accesses, in->grid, in->block, &env, fp);
     /* The DRAM estimate counts a site the footprint leaves out by the box
-     * around it, where there is one. */
-    if (fp->n_left_out > 0)
+     * around it, where there is one, and a triangle by its bands' cover. */
+    if (fp->n_left_out > 0 || fp->n_partial > 0)
         footprint_cover(sites, v->n_accesses, in->grid, in->block, &env, cover);
     /* An interior block stands for every block: the grid's edge blocks may
      * cover less (their guards cut lanes). */

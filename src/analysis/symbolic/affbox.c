@@ -55,6 +55,7 @@ typedef struct ctx {
     bool restart;  /* a split was asked for: start again */
     bool no_split; /* probing: a split fails instead */
     bool partial;  /* only part of the iteration space is followed */
+    const char *partial_why;
     bool cover;    /* a condition that cannot be cut may be relaxed (affbox_cover) */
     bool in_guard; /* reading the access's guard, not a loop's condition */
     aff loopv[ACCESS_MAX_LOOPS];
@@ -65,6 +66,13 @@ typedef struct ctx {
 #define FIRST_ITERATION_ONLY                                                                       \
     "a loop whose step is not a constant added to its counter is followed through its first "      \
     "iteration only"
+
+/* Bands a box is cut into where a condition bounds two indices at once:
+ * each band keeps, for the subset, the rows the condition holds for over
+ * the whole band, for the cover the rows it holds for anywhere in it, so
+ * the two differ by about one band's share of the triangle (1/32 with 16
+ * bands). */
+#define MAX_BANDS 16
 
 static bool fail(ctx *s, const char *why)
 {
@@ -562,6 +570,7 @@ static bool add_loop(ctx *s, box *b, int i)
     if (!additive) {
         /* stride *= 2, s >>= 1: the first iteration only, where it runs. */
         s->partial = true;
+        s->partial_why = FIRST_ITERATION_ONLY;
         s->hi0[j] = b->hi[j] = 1;
         s->n_ready = i + 1;
         boxes one = {b, 1};
@@ -833,6 +842,44 @@ static int cut_top(const box *b, int ci, box *out)
     return made;
 }
 
+/* A constraint sum a_v * x_v >= -k that cut_top cannot cut (k <= j over a
+ * square: a triangle) by bands of its widest index y: in each band, y's
+ * term is taken at the band's end where it is least (a subset: the rows
+ * that hold for every y of the band) or, for the cover, where it is
+ * greatest (a superset), which leaves a constraint on one index fewer.
+ * Returns the boxes written to out (at most room), -1 when none fit. */
+static int band_cut(const box *b, int ci, bool outer, int room, box *out)
+{
+    const aff *x = &b->cons[ci];
+    int y = -1;
+    for (int v = 0; v < NV; v++)
+        if (x->c[v] && x->c[v] != INT64_MIN && b->hi[v] != INF && b->hi[v] - b->lo[v] > 1 &&
+            (y < 0 || b->hi[v] - b->lo[v] > b->hi[y] - b->lo[y]))
+            y = v;
+    int64_t range = y < 0 ? 0 : b->hi[y] - b->lo[y];
+    int bands = (int)(range < MAX_BANDS ? range : MAX_BANDS);
+    if (bands > room)
+        bands = room;
+    if (bands < 2)
+        return -1;
+    int made = 0;
+    for (int t = 0; t < bands; t++) {
+        int64_t y0 = b->lo[y] + range * t / bands, y1 = b->lo[y] + range * (t + 1) / bands;
+        int64_t least = x->c[y] > 0 ? y0 : y1 - 1, most = x->c[y] > 0 ? y1 - 1 : y0, term;
+        box *o = &out[made];
+        *o = *b;
+        o->lo[y] = y0;
+        o->hi[y] = y1;
+        aff *c = &o->cons[ci];
+        if (__builtin_mul_overflow(x->c[y], outer ? most : least, &term) ||
+            __builtin_add_overflow(c->k, term, &c->k))
+            return -1;
+        c->c[y] = 0;
+        made++;
+    }
+    return made;
+}
+
 static bool image_of(const box *b, int width, affbox_image *im)
 {
     memset(im, 0, sizeof *im);
@@ -864,6 +911,7 @@ static bool attempt(ctx *s, const int64_t grid[3], const int64_t block[3], boxes
 {
     s->restart = false;
     s->partial = false;
+    s->partial_why = NULL;
     s->why = NULL;
     s->n_ready = 0;
     init_ranges(s, grid, block);
@@ -923,6 +971,27 @@ static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t 
         }
         if (cut >= 0) {
             int made = bs.n + 2 <= AFFBOX_MAX_BOXES ? cut_top(b, cut, bs.b + bs.n) : -1;
+            if (made < 0) {
+                /* Each index's own bound under the condition drops no
+                 * point of it (tid < bid with bid < 2 is tid 0, bid 1);
+                 * what is left is cut in bands. */
+                int64_t lo[NV], hi[NV];
+                memcpy(lo, b->lo, sizeof lo);
+                memcpy(hi, b->hi, sizeof hi);
+                if (!relax(b, &b->cons[cut])) {
+                    ok = fail(&s, "a condition's bound overflows 64 bits");
+                    break;
+                }
+                if (b->empty || memcmp(lo, b->lo, sizeof lo) || memcmp(hi, b->hi, sizeof hi)) {
+                    i--;
+                    continue;
+                }
+                made = band_cut(b, cut, s.cover, AFFBOX_MAX_BOXES - bs.n, bs.b + bs.n);
+                if (made > 0 && !s.cover && !s.partial) {
+                    s.partial = true;
+                    s.partial_why = AFFBOX_BANDED;
+                }
+            }
             if (made < 0 && s.cover) {
                 /* The box that the condition's bound on each index alone
                  * leaves holds every point of it (j2 > j1 over a square
@@ -959,7 +1028,7 @@ static bool images_of(const mem_access *a, const int64_t grid[3], const int64_t 
     free(bs.b);
     *partial = ok && s.partial;
     if (*partial)
-        *why = FIRST_ITERATION_ONLY;
+        *why = s.partial_why ? s.partial_why : FIRST_ITERATION_ONLY;
     if (!ok) {
         *n = 0;
         *why = s.why ? s.why : "it is not in a form gpulint follows";
@@ -1143,6 +1212,7 @@ static bool arm_images(const mem_access *a, const expr *k, const int64_t grid[3]
     affbox_image *all = xcalloc(AFFBOX_MAX_BOXES, sizeof *all);
     int n_all = 0;
     bool ok = true, part = false;
+    const char *part_why = NULL;
     for (int arm = 1; arm >= 0 && ok; arm--) {
         mem_access b = *a;
         b.byte_offset = take_arm(a->byte_offset, k, arm);
@@ -1156,6 +1226,8 @@ static bool arm_images(const mem_access *a, const expr *k, const int64_t grid[3]
             *why = "a condition with more alternatives than gpulint follows";
         for (int j = 0; ok && j < m; j++)
             all[n_all++] = ims[j];
+        if (ok && p && !part_why)
+            part_why = *why;
         part = part || p;
         expr_free(b.byte_offset);
         expr_free(b.guard);
@@ -1164,6 +1236,7 @@ static bool arm_images(const mem_access *a, const expr *k, const int64_t grid[3]
         memcpy(out, all, (size_t)n_all * sizeof *all);
         *n = n_all;
         *partial = part;
+        *why = part_why;
     }
     free(all);
     return ok;
@@ -1187,8 +1260,6 @@ bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t blo
             *n = 0;
             return false;
         }
-        if (*partial)
-            *why = FIRST_ITERATION_ONLY;
         return true;
     }
     if (!images_of(a, grid, block, false, out, n, partial, why))
@@ -1206,6 +1277,7 @@ bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t blo
     affbox_image *all = xcalloc(AFFBOX_MAX_BOXES, sizeof *all);
     int n_all = 0;
     bool still_partial = false, ok = true;
+    const char *still_why = NULL;
     for (int k = 0; k < n_values && ok; k++) {
         mem_access b;
         fix_counter(a, li, values[k], &b);
@@ -1217,13 +1289,15 @@ bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t blo
         access_bound_free(&b);
         for (int j = 0; ok && j < m; j++)
             all[n_all++] = ims[j];
+        if (ok && part && !still_why)
+            still_why = w;
         still_partial = still_partial || part;
     }
     if (ok) {
         memcpy(out, all, (size_t)n_all * sizeof *all);
         *n = n_all;
         *partial = still_partial;
-        *why = still_partial ? FIRST_ITERATION_ONLY : NULL;
+        *why = still_why;
     }
     free(all);
     return true;

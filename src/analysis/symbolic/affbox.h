@@ -3,8 +3,10 @@
  * under an affine map: the site's byte offset is a sum of multiples of the
  * thread, block and loop-step indices (after splitting an index at the
  * divisions and remainders that cut it: tid / 32 and tid % 32), and its
- * guard and loop bounds, in disjunctive form, bound one index each. What
- * does not fit this form is refused with the reason; nothing is guessed.
+ * guard and loop bounds, in disjunctive form, bound one index each (a
+ * bound on two at once is cut in bands: a subset, or for the cover a
+ * superset, said so). What does not fit this form is refused with the
+ * reason; nothing is guessed.
  * Pure: no I/O, no globals. */
 #ifndef GPULINT_ANALYSIS_AFFBOX_H
 #define GPULINT_ANALYSIS_AFFBOX_H
@@ -38,6 +40,14 @@ typedef struct affbox_image {
  * form. */
 bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t block[3],
                    affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why);
+
+/* affbox_images' reason where a condition bounds two indices at once (k
+ * <= j: a triangle): the images are the rows it holds for over whole
+ * bands of the widest index, a subset; affbox_cover then gives the bands'
+ * superset. */
+#define AFFBOX_BANDED                                                                              \
+    "a condition around it bounds two indices at once: counted in bands of one of them, the "      \
+    "rows that hold over a whole band (a subset)"
 
 /* The same, where a condition bounds two indices at once (j2 > j1, a
  * bounds check on blockIdx.x * B + threadIdx.x - halo) and cannot be cut
