@@ -976,7 +976,7 @@ static void analyse_config(const source_inputs *in, size_t vi, const run_config 
                 skipped_add(&skipped, a, last_reason(arr));
         } else {
             coalesce_result cr;
-            coalesce_analyze(a, block, &env, &cr);
+            coalesce_analyze_reached(a, block, have_grid ? grid : NULL, &env, &cr);
             add_access_json(arr, a, in->file, cr.analyzed, cr.reason);
             json_t *o = json_array_get(arr, json_array_size(arr) - 1);
             if (!cr.analyzed) {

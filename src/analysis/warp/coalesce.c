@@ -182,3 +182,24 @@ bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_en
              lr.note);
     return true;
 }
+
+bool coalesce_analyze_reached(const mem_access *a, const int64_t block[3], const int64_t grid[3],
+                              const expr_env *env, coalesce_result *out)
+{
+    bool ok = coalesce_analyze(a, block, env, out);
+    if (ok || !out->unreached || !env || !grid)
+        return ok;
+    static const expr_builtin bid[3] = {SYM_BID_X, SYM_BID_Y, SYM_BID_Z};
+    for (int k = 0; k < 2; k++) {
+        expr_env moved = *env;
+        for (int d = 0; d < 3; d++)
+            if (moved.has_builtin[bid[d]])
+                expr_env_set_builtin(&moved, bid[d], k == 0 ? grid[d] / 2 : grid[d] - 1);
+        coalesce_result again;
+        if (coalesce_analyze(a, block, &moved, &again)) {
+            *out = again;
+            return true;
+        }
+    }
+    return false;
+}

@@ -69,5 +69,10 @@ typedef struct coalesce_result {
  * the loops around the access. env holds known constants. */
 bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_env *env,
                       coalesce_result *out);
+/* The same in the block env binds (the grid's interior block); where no
+ * lane of it reaches the access (a triangle's guard keeps block 1's rows
+ * out), in the grid's middle block, then its last (grid NULL: not known). */
+bool coalesce_analyze_reached(const mem_access *a, const int64_t block[3], const int64_t grid[3],
+                              const expr_env *env, coalesce_result *out);
 
 #endif
