@@ -143,6 +143,29 @@ static void test_drifting(void **state)
     assert_int_equal(bytes[1], 16 << 20);
 }
 
+/* Panels that overlap (a convolution's halo: 8 panels of 1000 bytes over
+ * 6000) read in one wave, or kept by the L2, cost the grid's footprint,
+ * not 8 panels; a wave that cannot keep them reads each panel again, a
+ * panel's bytes each time. */
+static void test_overlapping_panels(void **state)
+{
+    (void)state;
+    l2share_array a[1] = {{1000, 6000, 2}};
+    int64_t bytes[1], fetches[1];
+    for (int lockstep = 0; lockstep < 2; lockstep++) {
+        l2share_launch l = {{8, 8, 1}, 64, lockstep, 1 << 30};
+        l2share_reads(&l, a, 1, bytes, fetches);
+        assert_int_equal(fetches[0], 8);
+        assert_int_equal(bytes[0], 6000);
+    }
+    /* one row of blocks a wave, each wave its own 8 panels (8 x 1000 bytes
+     * outgrow an L2 of 4000): 64 fetches, 56 past the first of each */
+    l2share_launch small = {{8, 8, 1}, 8, true, 4000};
+    l2share_reads(&small, a, 1, bytes, fetches);
+    assert_int_equal(fetches[0], 64);
+    assert_int_equal(bytes[0], 6000 + 56 * 1000);
+}
+
 /* What a wave reads of arrays no block shares counts against the L2 too:
  * a table every block reads comes again each wave once the wave's own
  * streams outgrow it, and only then. */
@@ -245,9 +268,10 @@ static void test_guarded_operands(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_panels),   cmocka_unit_test(test_lockstep_gemm),
-        cmocka_unit_test(test_drifting), cmocka_unit_test(test_private_streams),
-        cmocka_unit_test(test_unshared), cmocka_unit_test(test_guarded_operands),
+        cmocka_unit_test(test_panels),           cmocka_unit_test(test_lockstep_gemm),
+        cmocka_unit_test(test_drifting),         cmocka_unit_test(test_overlapping_panels),
+        cmocka_unit_test(test_private_streams),  cmocka_unit_test(test_unshared),
+        cmocka_unit_test(test_guarded_operands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

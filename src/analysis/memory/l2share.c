@@ -125,8 +125,13 @@ int64_t l2share_reads(const l2share_launch *l, const l2share_array *arrays, size
         }
         fetches[i] = l->lockstep ? lockstep_fetches(l, a->shared, total, resident, wave)
                                  : drifting_fetches(l, arrays, n, a->shared, total);
-        double bytes = (double)fetches[i] * (double)a->block_bytes;
-        dram_bytes[i] = bytes > 9e18 ? INT64_MAX : max64(a->grid_bytes, (int64_t)bytes);
+        /* A panel's first fetch is in the grid's footprint, which counts
+         * once what neighbouring panels share (a stencil's halo); each
+         * fetch past it reads the panel again. */
+        int64_t panels = l2share_panels(l->grid, a->shared, 0, total);
+        double bytes =
+            (double)a->grid_bytes + (double)max64(fetches[i] - panels, 0) * (double)a->block_bytes;
+        dram_bytes[i] = bytes > 9e18 ? INT64_MAX : (int64_t)bytes;
     }
     return wave > 9e18 ? INT64_MAX : (int64_t)wave;
 }

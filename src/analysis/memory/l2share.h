@@ -44,8 +44,9 @@ typedef struct l2share_launch {
     int64_t l2_bytes; /* what L2 keeps of data every SM reads */
 } l2share_launch;
 
-/* For each array: the bytes DRAM reads of it (fetches[i] times block_bytes;
- * an array no block shares with another gets grid_bytes, fetches 0).
+/* For each array: the bytes DRAM reads of it (grid_bytes, and block_bytes
+ * for each of the fetches[i] past a panel's first; an array no block
+ * shares with another gets grid_bytes, fetches 0).
  * Returns the bytes one wave (resident blocks) reads. */
 int64_t l2share_reads(const l2share_launch *l, const l2share_array *arrays, size_t n,
                       int64_t *dram_bytes, int64_t *fetches);
