@@ -843,23 +843,34 @@ static int cut_top(const box *b, int ci, box *out)
 }
 
 /* A constraint sum a_v * x_v >= -k that cut_top cannot cut (k <= j over a
- * square: a triangle) by bands of its widest index y: in each band, y's
- * term is taken at the band's end where it is least (a subset: the rows
- * that hold for every y of the band) or, for the cover, where it is
- * greatest (a superset), which leaves a constraint on one index fewer.
- * Returns the boxes written to out (at most room), -1 when none fit. */
+ * square: a triangle) by bands of the index y whose term spans least: in
+ * each band, y's term is taken at the band's end where it is least (a
+ * subset: the rows that hold for every y of the band) or, for the cover,
+ * where it is greatest (a superset), which leaves a constraint on one
+ * index fewer. A band is off by its width times a_y, so the narrowest
+ * term keeps both close (a halo's tap j beside a bounds check on
+ * blockIdx.x * B + threadIdx.x: j's bands leave a check cut_top cuts in
+ * two). Returns the boxes written to out (room / 2 at most, each band
+ * leaving room to be cut once), -1 when fewer than two fit. */
 static int band_cut(const box *b, int ci, bool outer, int room, box *out)
 {
     const aff *x = &b->cons[ci];
     int y = -1;
-    for (int v = 0; v < NV; v++)
-        if (x->c[v] && x->c[v] != INT64_MIN && b->hi[v] != INF && b->hi[v] - b->lo[v] > 1 &&
-            (y < 0 || b->hi[v] - b->lo[v] > b->hi[y] - b->lo[y]))
+    int64_t span_y = 0;
+    for (int v = 0; v < NV; v++) {
+        int64_t span;
+        if (!x->c[v] || x->c[v] == INT64_MIN || b->hi[v] == INF || b->hi[v] - b->lo[v] < 2 ||
+            __builtin_mul_overflow(abs64(x->c[v]), b->hi[v] - b->lo[v] - 1, &span))
+            continue;
+        if (y < 0 || span < span_y) {
             y = v;
+            span_y = span;
+        }
+    }
     int64_t range = y < 0 ? 0 : b->hi[y] - b->lo[y];
     int bands = (int)(range < MAX_BANDS ? range : MAX_BANDS);
-    if (bands > room)
-        bands = room;
+    if (bands > room / 2)
+        bands = room / 2;
     if (bands < 2)
         return -1;
     int made = 0;
