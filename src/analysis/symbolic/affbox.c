@@ -873,9 +873,12 @@ static int band_cut(const box *b, int ci, bool outer, int room, box *out)
         bands = room / 2;
     if (bands < 2)
         return -1;
+    /* floor(range * t / bands), without the product: */
+    int64_t q = range / bands, r = range % bands;
     int made = 0;
     for (int t = 0; t < bands; t++) {
-        int64_t y0 = b->lo[y] + range * t / bands, y1 = b->lo[y] + range * (t + 1) / bands;
+        int64_t y0 = b->lo[y] + q * t + r * t / bands,
+                y1 = b->lo[y] + q * (t + 1) + r * (t + 1) / bands;
         int64_t least = x->c[y] > 0 ? y0 : y1 - 1, most = x->c[y] > 0 ? y1 - 1 : y0, term;
         box *o = &out[made];
         *o = *b;
