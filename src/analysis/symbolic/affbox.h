@@ -43,8 +43,8 @@ bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t blo
 
 /* affbox_images' reason where a condition bounds two indices at once (k
  * <= j: a triangle): the images are the rows it holds for over whole
- * bands of the widest index, a subset; affbox_cover then gives the bands'
- * superset. */
+ * bands of the index whose term spans least, a subset; affbox_cover then
+ * gives the bands' superset. */
 #define AFFBOX_BANDED                                                                              \
     "a condition around it bounds two indices at once: counted in bands of one of them, the "      \
     "rows that hold over a whole band (a subset)"
