@@ -672,6 +672,25 @@ char *x_member_path(const fn_ctx *f, cnode *n, int depth)
  * `&ptr[idx]`, idx from `idx % ceildiv(n, 2)`); the expression budget,
  * not this depth, keeps a helper that calls itself in check. */
 #define INLINE_MAX_DEPTH 24
+
+/* node's value (with choices: the value of node, a body of ifs and
+ * returns) with def's parameters bound to call's arguments. */
+static expr *bound_value(fn_ctx *f, cnode *call, CXCursor def, cnode *node, bool choices)
+{
+    param_binding pb[8];
+    int n = x_bind_args(f, call, def, pb, 8);
+    if (n < 0)
+        return NULL;
+    bind_frame fr = {pb, n, f->bindings, false, NULL};
+    f->bindings = &fr;
+    f->depth++;
+    expr *result = choices ? x_choice_value(f, node, x_rec) : x_rec(f, node);
+    f->depth--;
+    f->bindings = fr.up;
+    x_unbind(pb, n);
+    return result;
+}
+
 static expr *inline_call(fn_ctx *f, cnode *call, CXCursor fn)
 {
     CXCursor def = clang_getCursorDefinition(fn);
@@ -689,21 +708,14 @@ static expr *inline_call(fn_ctx *f, cnode *call, CXCursor fn)
     expr *result = NULL;
     bool one_line = body && body->n_kids == 1 && body->kids[0]->kind == CXCursor_ReturnStmt &&
                     body->kids[0]->n_kids == 1;
-    if (one_line && f->depth <= INLINE_MAX_DEPTH) {
-        param_binding pb[8];
-        int n = x_bind_args(f, call, def, pb, 8);
-        if (n >= 0) {
-            bind_frame fr = {pb, n, f->bindings, false, NULL};
-            f->bindings = &fr;
-            f->depth++;
-            result = x_rec(f, body->kids[0]->kids[0]);
-            f->depth--;
-            f->bindings = fr.up;
-            x_unbind(pb, n);
-        }
-    } else if (!one_line) {
+    if (one_line && f->depth <= INLINE_MAX_DEPTH)
+        result = bound_value(f, call, def, body->kids[0]->kids[0], false);
+    /* A device helper of ifs and returns alone (a clamp) is read where it
+     * is called, as a one-line one is: per thread, as choices. */
+    else if (!one_line && f->device && body && f->depth <= INLINE_MAX_DEPTH)
+        result = bound_value(f, call, def, body, true);
+    if (!result && !one_line)
         result = x_helper_value(f, call, def, tree, body);
-    }
     cn_free(tree);
     return result;
 }

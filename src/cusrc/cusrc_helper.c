@@ -72,30 +72,56 @@ static bool block_ok(cnode **st, int n)
     return exits <= HELPER_MAX_EXITS;
 }
 
-static expr *block_value(fn_ctx *cf, cnode **st, int n);
+typedef expr *(*value_fn)(fn_ctx *f, cnode *n);
 
-static expr *tail_value(fn_ctx *cf, cnode *s)
+static expr *block_value(fn_ctx *cf, cnode **st, int n, value_fn value);
+
+static expr *tail_value(fn_ctx *cf, cnode *s, value_fn value)
 {
-    const x_obj_eval *ev = cf->t->obj_eval;
     if (s->kind == CXCursor_ReturnStmt)
-        return ev->value_of(cf, s->kids[0]);
+        return value(cf, s->kids[0]);
     if (s->kind == CXCursor_IfStmt)
-        return expr_cond(ev->value_of(cf, s->kids[0]), tail_value(cf, s->kids[1]),
-                         tail_value(cf, s->kids[2]));
-    return block_value(cf, s->kids, s->n_kids);
+        return expr_cond(value(cf, s->kids[0]), tail_value(cf, s->kids[1], value),
+                         tail_value(cf, s->kids[2], value));
+    return block_value(cf, s->kids, s->n_kids, value);
 }
 
 /* The last statement's value, each early return a choice before it. */
-static expr *block_value(fn_ctx *cf, cnode **st, int n)
+static expr *block_value(fn_ctx *cf, cnode **st, int n, value_fn value)
 {
-    const x_obj_eval *ev = cf->t->obj_eval;
-    expr *result = tail_value(cf, st[n - 1]);
+    expr *result = tail_value(cf, st[n - 1], value);
     for (int i = n - 2; i >= 0; i--) {
         cnode *c, *x = early_return(st[i], &c);
         if (x)
-            result = expr_cond(ev->value_of(cf, c), ev->value_of(cf, x), result);
+            result = expr_cond(value(cf, c), value(cf, x), result);
     }
     return result;
+}
+
+/* Nothing but ifs and returns, down to the leaves: no local to follow. */
+static bool only_choices(const cnode *s)
+{
+    if (s->kind == CXCursor_ReturnStmt)
+        return true;
+    if (s->kind == CXCursor_IfStmt) {
+        for (int i = 1; i < s->n_kids; i++)
+            if (!only_choices(s->kids[i]))
+                return false;
+        return true;
+    }
+    if (s->kind != CXCursor_CompoundStmt)
+        return false;
+    for (int i = 0; i < s->n_kids; i++)
+        if (!only_choices(s->kids[i]))
+            return false;
+    return true;
+}
+
+expr *x_choice_value(fn_ctx *f, cnode *body, expr *(*value)(fn_ctx *f, cnode *n))
+{
+    if (!body || !only_choices(body) || !block_ok(body->kids, body->n_kids))
+        return NULL;
+    return block_value(f, body->kids, body->n_kids, value);
 }
 
 #define CALLEE_MAX_PARAMS 16
@@ -119,7 +145,8 @@ expr *x_callee_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *n
     cf.bindings = &fr;
     cf.depth = f->depth + 1;
     cf.budget = f->budget; /* the caller's expression, translated further */
-    expr *result = block ? block_value(&cf, n->kids, n->n_kids) : ev->value_of(&cf, n);
+    expr *result =
+        block ? block_value(&cf, n->kids, n->n_kids, ev->value_of) : ev->value_of(&cf, n);
     expr *s = expr_simplify(result);
     expr_free(result);
     f->budget = cf.budget;

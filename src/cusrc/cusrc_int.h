@@ -538,6 +538,11 @@ expr *x_helper_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *b
  * as x_helper_value does), with def's parameters bound to call's
  * arguments; NULL where the value has an unknown part. */
 expr *x_callee_value(fn_ctx *f, cnode *call, CXCursor def, cnode *tree, cnode *n, bool block);
+/* A body of ifs and returns alone (a clamp: `if (x > hi) return hi; else
+ * if (x < lo) return lo; else return x;`) as nested choices, each
+ * condition and returned expression evaluated by value in f, whose
+ * bindings hold the call's arguments; NULL for any other body. */
+expr *x_choice_value(fn_ctx *f, cnode *body, expr *(*value)(fn_ctx *f, cnode *n));
 
 /* ---- cusrc_elems.c ---- */
 /* The value of a host array's element read at a constant index (`local[0]`

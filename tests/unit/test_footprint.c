@@ -405,6 +405,33 @@ static void test_min_max_bounds(void **state)
     }
 }
 
+/* A clamped index in the address itself: `x[min(n - 1, i + 4)]` (a
+ * window's last element repeated), a stencil's edge rows `max(r - 1, 0)`
+ * and `min(r + 1, rows - 1)`, and a clamp to both ends as a helper's
+ * if/else chain gives it (`x > hi ? hi : x < lo ? lo : x`). Each is two
+ * or three sites under the comparison's sides: exact. */
+static void test_clamped_index(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {3, 5, 1}, b[3] = {64, 1, 1};
+    const char *offs[] = {
+        "4 * min(180, blockIdx.x * 64 + threadIdx.x + 4)",
+        "4 * (max(blockIdx.y - 1, 0) * 192 + blockIdx.x * 64 + threadIdx.x)",
+        "4 * (min(blockIdx.y + 1, 4) * 192 + blockIdx.x * 64 + threadIdx.x)",
+        "8 * (blockIdx.x * 64 + threadIdx.x - 7 > 150 ? 150 : "
+        "blockIdx.x * 64 + threadIdx.x - 7 < 0 ? 0 : blockIdx.x * 64 + threadIdx.x - 7)",
+        "4 * max(min(blockIdx.x * 64 + threadIdx.x, 100), 20)",
+    };
+    for (size_t c = 0; c < sizeof offs / sizeof offs[0]; c++) {
+        mem_access s[2] = {
+            site("a", offs[c], 4, false, NULL, 0, NULL),
+            site("a", "4 * (blockIdx.y * 192 + blockIdx.x * 64 + threadIdx.x) + 8192", 4, true,
+                 NULL, 0, NULL),
+        };
+        check_exact(s, 2, g, b);
+    }
+}
+
 /* What DRAM reads for a gather: a load every 64 bytes or more takes a
  * 64-byte block each, one every 32 bytes a block per two (dramprobe.cu
  * measured 64 and 32 bytes a load on an H100); a contiguous range 12 bytes
@@ -930,6 +957,7 @@ int main(void)
         cmocka_unit_test(test_flattened_index),
         cmocka_unit_test(test_two_per_thread),
         cmocka_unit_test(test_min_max_bounds),
+        cmocka_unit_test(test_clamped_index),
         cmocka_unit_test(test_wide_struct),
         cmocka_unit_test(test_first_iteration),
         cmocka_unit_test(test_block_orders),

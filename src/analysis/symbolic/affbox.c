@@ -1256,9 +1256,44 @@ static bool arm_images(const mem_access *a, const expr *k, const int64_t grid[3]
     return ok;
 }
 
+static bool holds_minmax(const expr *e)
+{
+    if (!e || (e->kind != EX_COND && e->kind != EX_UNARY && e->kind != EX_BINARY))
+        return false;
+    if (e->kind == EX_BINARY && (e->op == OP_MIN || e->op == OP_MAX))
+        return true;
+    return holds_minmax(e->a) || holds_minmax(e->b) || holds_minmax(e->c);
+}
+
+/* min(a, b) as the choice a <= b ? a : b, max(a, b) as a >= b ? a : b. */
+static expr *minmax_as_choice(const expr *e)
+{
+    if (e->kind == EX_UNARY)
+        return expr_unary(e->op, minmax_as_choice(e->a));
+    if (e->kind == EX_COND)
+        return expr_cond(expr_clone(e->a), minmax_as_choice(e->b), minmax_as_choice(e->c));
+    if (e->kind != EX_BINARY)
+        return expr_clone(e);
+    expr *x = minmax_as_choice(e->a), *y = minmax_as_choice(e->b);
+    if (e->op != OP_MIN && e->op != OP_MAX)
+        return expr_binary(e->op, x, y);
+    expr *when = expr_binary(e->op == OP_MIN ? OP_LE : OP_GE, expr_clone(x), expr_clone(y));
+    return expr_cond(when, x, y);
+}
+
 bool affbox_images(const mem_access *a, const int64_t grid[3], const int64_t block[3],
                    affbox_image out[AFFBOX_MAX_BOXES], int *n, bool *partial, const char **why)
 {
+    /* A clamped index (`x[min(n - 1, i + 4)]`, a stencil's edge row
+     * `max(r - 1, 0) * cols`) is two sites, each under its side of the
+     * comparison: exact, as any ?: in an address is. */
+    if (holds_minmax(a->byte_offset)) {
+        mem_access b = *a;
+        b.byte_offset = minmax_as_choice(a->byte_offset);
+        bool ok = affbox_images(&b, grid, block, out, n, partial, why);
+        expr_free(b.byte_offset);
+        return ok;
+    }
     const expr *chosen = cond_in(a->byte_offset);
     if (chosen && conds_in(a->byte_offset) > MAX_ARM_CONDS) {
         *n = 0;
