@@ -192,6 +192,67 @@ static void launch_share(const footprint_site *sites, size_t n, const footprint 
     in->share_names = out->names;
 }
 
+/* Whether launch_share found blocks sharing the array's panels (those
+ * l2share places). */
+static bool panel_shared(const share_inputs *share, const char *name)
+{
+    for (size_t i = 0; i < share->n; i++)
+        if (!strcmp(share->names[i], name))
+            return share->arrays[i].shared != 0;
+    return false;
+}
+
+/* The sectors of each array blocks a and b both read: |A| + |B| - |A u B|,
+ * arrays whose panels l2share places left out; -1 where a site was not
+ * followed in full. */
+static int64_t pair_shared(const footprint_site *sites, size_t n, const expr_env *env,
+                           const kroof_input *in, const int64_t first[3], int d,
+                           const share_inputs *share)
+{
+    int64_t span[3] = {1, 1, 1}, next[3] = {first[0], first[1], first[2]};
+    span[d] = 2;
+    next[d]++;
+    footprint f[3];
+    footprint_of_block(sites, n, in->grid, in->block, env, first, false, &f[0]);
+    footprint_of_block(sites, n, in->grid, in->block, env, next, false, &f[1]);
+    footprint_of_blocks(sites, n, in->grid, in->block, env, first, span, &f[2]);
+    int64_t shared = 0;
+    for (int k = 0; k < 3; k++)
+        if (f[k].n_left_out || f[k].n_partial)
+            shared = -1;
+    for (size_t i = 0; i < f[2].n_arrays && shared >= 0; i++) {
+        const char *name = f[2].arrays[i].name;
+        if (panel_shared(share, name))
+            continue;
+        shared -= f[2].arrays[i].read_sectors;
+        for (int k = 0; k < 2; k++)
+            for (size_t j = 0; j < f[k].n_arrays; j++)
+                if (!strcmp(f[k].arrays[j].name, name))
+                    shared += f[k].arrays[j].read_sectors;
+    }
+    for (int k = 0; k < 3; k++)
+        footprint_free(&f[k]);
+    return shared;
+}
+
+/* What each block shares with its next neighbour along every grid
+ * dimension (a stencil's halo rows and columns), taken at the interior
+ * block: DRAM supplies it again only where L2 has let it go between the
+ * two blocks' reads (kroof). */
+static void launch_halo(const footprint_site *sites, size_t n, const expr_env *env,
+                        const int64_t mid[3], const share_inputs *share, kroof_input *in)
+{
+    for (int d = 0; d < 3; d++) {
+        if (in->grid[d] < 2)
+            continue;
+        int64_t first[3] = {mid[0], mid[1], mid[2]};
+        if (first[d] + 1 >= in->grid[d])
+            first[d] = in->grid[d] - 2;
+        int64_t shared = pair_shared(sites, n, env, in, first, d, share);
+        in->halo_sectors[d] = shared > 0 ? shared : 0;
+    }
+}
+
 static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const cusrc_launch *l,
                              const kroof_defines *defs, const gpu_product *product,
                              const gpu_arch *arch, kroof_input *in, footprint *fp, footprint *cover,
@@ -225,6 +286,8 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
         launch_share(sites, v->n_accesses, fp, &one,
                      l2share_guards_cut(sites, v->n_accesses, in->grid, in->block, &env, fp), in,
                      share);
+    if (in->has_block_footprint)
+        launch_halo(sites, v->n_accesses, &env, mid, share, in);
     footprint_free(&one);
     if (in->has_block_footprint) {
         l1reuse_compute(sites, v->n_accesses, in->grid, in->block, &env, mid,
@@ -535,14 +598,17 @@ static json_t *dram_estimate_json(const kroof *k)
                       ? "every byte read comes from DRAM once, in 64-byte blocks; a panel blocks "
                         "share (l2_sharing) comes again for each wave of blocks in lockstep that "
                         "reads it, or for each drifting block whose reader before it is further "
-                        "back than the L2 holds; a sector L2 serves again otherwise comes again "
-                        "with the chance that it was evicted (1 - L2 size / bytes read); dirty "
-                        "32-byte sectors past what the L2 holds at the end of a launch reach DRAM "
-                        "during it"
-                      : "every byte read comes from DRAM once, in 64-byte blocks, and a sector L2 "
-                        "serves again comes again with the chance that it was evicted (1 - L2 "
-                        "size / bytes read); dirty 32-byte sectors past what the L2 holds at the "
-                        "end of a launch reach DRAM during it"));
+                        "back than the L2 holds; a halo neighbouring blocks share comes again "
+                        "with the chance that it was evicted between their reads (1 - L2 size / "
+                        "bytes read in between), another sector L2 serves again with the chance "
+                        "1 - L2 size / bytes read; dirty 32-byte sectors past what the L2 holds "
+                        "at the end of a launch reach DRAM during it"
+                      : "every byte read comes from DRAM once, in 64-byte blocks; a halo "
+                        "neighbouring blocks share comes again with the chance that it was "
+                        "evicted between their reads (1 - L2 size / bytes read in between), "
+                        "another sector L2 serves again with the chance 1 - L2 size / bytes "
+                        "read; dirty 32-byte sectors past what the L2 holds at the end of a "
+                        "launch reach DRAM during it"));
     if (k->dram_estimate_rereads > 0)
         json_object_set_new(c, "rereads", json_integer((json_int_t)k->dram_estimate_rereads));
     if (k->n_share > 0)

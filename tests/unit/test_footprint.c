@@ -338,6 +338,49 @@ static void test_stencil_overlap(void **state)
     check_exact(s, 4, g, b);
 }
 
+/* Two neighbouring blocks together count the halo they share once: a
+ * three-point stencil's blocks 1 and 2 of 64 read elements 63 to 192
+ * (130 of 8 bytes), 2 more than either alone; along y, a column
+ * stencil's neighbouring rows of blocks share two rows of 64 (gridDim
+ * keeps its value while the blocks walked are two). */
+static void test_neighbour_blocks(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {4, 3, 1}, b[3] = {64, 1, 1};
+    mem_access s[2] = {
+        site("a", "8 * (blockIdx.x * 64 + threadIdx.x - 1)", 8, false,
+             "blockIdx.x * 64 + threadIdx.x > 0", 0, NULL),
+        site("a", "8 * (blockIdx.x * 64 + threadIdx.x + 1)", 8, false, NULL, 0, NULL),
+    };
+    footprint_site fs[2] = {{&s[0], "a"}, {&s[1], "a"}};
+    const int64_t first[3] = {1, 0, 0}, pair_x[3] = {2, 1, 1};
+    footprint one, two;
+    footprint_of_block(fs, 2, g, b, NULL, first, false, &one);
+    footprint_of_blocks(fs, 2, g, b, NULL, first, pair_x, &two);
+    assert_null(two.why);
+    assert_int_equal(one.read_bytes, 66 * 8);
+    assert_int_equal(two.read_bytes, 130 * 8);
+    footprint_free(&one);
+    footprint_free(&two);
+    site_free(&s[0]);
+    site_free(&s[1]);
+    /* rows r - 1 and r + 1 of a 3 x 64 block grid of columns */
+    mem_access c[2] = {
+        site("a", "4 * ((blockIdx.y + 1) * gridDim.x * 64 + blockIdx.x * 64 + threadIdx.x)", 4,
+             false, NULL, 0, NULL),
+        site("a", "4 * ((blockIdx.y + 3) * gridDim.x * 64 + blockIdx.x * 64 + threadIdx.x)", 4,
+             false, NULL, 0, NULL),
+    };
+    footprint_site fc[2] = {{&c[0], "a"}, {&c[1], "a"}};
+    const int64_t row0[3] = {1, 0, 0}, pair_y[3] = {1, 2, 1};
+    footprint_of_blocks(fc, 2, g, b, NULL, row0, pair_y, &two);
+    assert_null(two.why);
+    assert_int_equal(two.read_bytes, 4 * 64 * 4); /* rows 1, 2, 3, 4 */
+    footprint_free(&two);
+    site_free(&c[0]);
+    site_free(&c[1]);
+}
+
 static void test_grid_stride(void **state)
 {
     (void)state;
@@ -958,6 +1001,7 @@ int main(void)
         cmocka_unit_test(test_two_per_thread),
         cmocka_unit_test(test_min_max_bounds),
         cmocka_unit_test(test_clamped_index),
+        cmocka_unit_test(test_neighbour_blocks),
         cmocka_unit_test(test_wide_struct),
         cmocka_unit_test(test_first_iteration),
         cmocka_unit_test(test_block_orders),

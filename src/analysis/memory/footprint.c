@@ -468,9 +468,12 @@ static void array_union(const arr_acc *acc, footprint_array *out)
  * where blockDim.x is a multiple of 32: walked as the first warp's lanes
  * with the thread indices moved to its own. */
 static void compute(const footprint_site *sites, size_t n, const int64_t grid[3],
-                    const int64_t block[3], const expr_env *env, const int64_t *bid, int warp,
-                    bool cover, footprint *out)
+                    const int64_t block[3], const expr_env *env, const int64_t *bid,
+                    const int64_t *span, int warp, bool cover, footprint *out)
 {
+    /* With span, the blocks bid to bid + span - 1: their indices walked
+     * from 0, moved by bid, while gridDim keeps the launch's. */
+    const int64_t *range = span ? span : grid;
     const int64_t lanes[3] = {32, 1, 1};
     const int64_t *threads = warp >= 0 ? lanes : block;
     int64_t moved[3] = {0, 0, 0};
@@ -487,7 +490,7 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
     for (int d = 0; d < 3; d++) {
         local.has_builtin[SYM_TID_X + d] = false;
         local.has_builtin[SYM_BID_X + d] = false;
-        if (bid)
+        if (bid && !span)
             expr_env_set_builtin(&local, (expr_builtin)(SYM_BID_X + d), bid[d]);
     }
     arr_acc *arrs = NULL;
@@ -512,7 +515,9 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
             mem_access b;
             access_bind(a, &local, &b);
             access_shift_threads(&b, moved);
-            ok = affbox_images(&b, grid, threads, ims, &n_ims, &partial, &reason);
+            if (span)
+                access_shift_blocks(&b, bid);
+            ok = affbox_images(&b, range, threads, ims, &n_ims, &partial, &reason);
             /* Blocks that take their tiles in another order touch what the
              * plain order touches, where the order is a permutation. */
             if (!ok && !bid && blockperm_rewrite(&b, grid)) {
@@ -529,7 +534,7 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
                 affbox_image wide[AFFBOX_MAX_BOXES];
                 int n_wide = 0;
                 bool wide_partial = false;
-                if (affbox_cover(&b, grid, threads, wide, &n_wide, &wide_partial, &uncut) &&
+                if (affbox_cover(&b, range, threads, wide, &n_wide, &wide_partial, &uncut) &&
                     !wide_partial) {
                     memcpy(ims, wide, (size_t)n_wide * sizeof *wide);
                     n_ims = n_wide;
@@ -540,7 +545,7 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
                              "the rows it holds for in each band counted");
                 }
             }
-            if (!ok && cover && affbox_cover(&b, grid, threads, ims, &n_ims, &partial, &uncut)) {
+            if (!ok && cover && affbox_cover(&b, range, threads, ims, &n_ims, &partial, &uncut)) {
                 /* Counted by the box around it: no longer a bound either way. */
                 ok = true;
                 out->n_covered++;
@@ -603,20 +608,27 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
 void footprint_compute(const footprint_site *sites, size_t n, const int64_t grid[3],
                        const int64_t block[3], const expr_env *env, footprint *out)
 {
-    compute(sites, n, grid, block, env, NULL, -1, false, out);
+    compute(sites, n, grid, block, env, NULL, NULL, -1, false, out);
 }
 
 void footprint_cover(const footprint_site *sites, size_t n, const int64_t grid[3],
                      const int64_t block[3], const expr_env *env, footprint *out)
 {
-    compute(sites, n, grid, block, env, NULL, -1, true, out);
+    compute(sites, n, grid, block, env, NULL, NULL, -1, true, out);
 }
 
 void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],
                         const int64_t block[3], const expr_env *env, const int64_t bid[3],
                         bool cover, footprint *out)
 {
-    compute(sites, n, grid, block, env, bid, -1, cover, out);
+    compute(sites, n, grid, block, env, bid, NULL, -1, cover, out);
+}
+
+void footprint_of_blocks(const footprint_site *sites, size_t n, const int64_t grid[3],
+                         const int64_t block[3], const expr_env *env, const int64_t first[3],
+                         const int64_t span[3], footprint *out)
+{
+    compute(sites, n, grid, block, env, first, span, -1, false, out);
 }
 
 bool footprint_of_warp(const footprint_site *sites, size_t n, const int64_t grid[3],
@@ -627,7 +639,7 @@ bool footprint_of_warp(const footprint_site *sites, size_t n, const int64_t grid
         memset(out, 0, sizeof *out);
         return false;
     }
-    compute(sites, n, grid, block, env, bid, warp, cover, out);
+    compute(sites, n, grid, block, env, bid, NULL, warp, cover, out);
     return true;
 }
 

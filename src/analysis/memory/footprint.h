@@ -76,6 +76,11 @@ void footprint_cover(const footprint_site *sites, size_t n, const int64_t grid[3
 void footprint_of_block(const footprint_site *sites, size_t n, const int64_t grid[3],
                         const int64_t block[3], const expr_env *env, const int64_t bid[3],
                         bool cover, footprint *out);
+/* The same for the blocks first to first + span - 1 together (two
+ * neighbours: what they share counts once). */
+void footprint_of_blocks(const footprint_site *sites, size_t n, const int64_t grid[3],
+                         const int64_t block[3], const expr_env *env, const int64_t first[3],
+                         const int64_t span[3], footprint *out);
 /* The same for warp number `warp` of block bid (0 the first), where a warp
  * is a row of the block (blockDim.x a multiple of 32); false, out empty,
  * otherwise. */

@@ -46,10 +46,10 @@ static void shift(expr **e, expr_builtin b, int64_t by)
     expr_free(moved);
 }
 
-void access_shift_threads(mem_access *a, const int64_t by[3])
+static void shift_indices(mem_access *a, expr_builtin first, const int64_t by[3])
 {
     for (int d = 0; d < 3; d++) {
-        expr_builtin b = (expr_builtin)(SYM_TID_X + d);
+        expr_builtin b = (expr_builtin)(first + d);
         shift(&a->byte_offset, b, by[d]);
         shift(&a->guard, b, by[d]);
         for (int i = 0; i < a->n_loops; i++) {
@@ -58,6 +58,16 @@ void access_shift_threads(mem_access *a, const int64_t by[3])
             shift(&a->loops[i].next, b, by[d]);
         }
     }
+}
+
+void access_shift_threads(mem_access *a, const int64_t by[3])
+{
+    shift_indices(a, SYM_TID_X, by);
+}
+
+void access_shift_blocks(mem_access *a, const int64_t by[3])
+{
+    shift_indices(a, SYM_BID_X, by);
 }
 
 void access_bound_free(mem_access *a)

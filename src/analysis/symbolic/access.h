@@ -130,6 +130,8 @@ void access_drop_loop(mem_access *a, int i);
 /* A bound copy's thread indices moved by `by` (threadIdx.x read as
  * threadIdx.x + by[0] ...): the threads from by on, walked as those from 0. */
 void access_shift_threads(mem_access *a, const int64_t by[3]);
+/* The same for the block indices: the blocks from by on. */
+void access_shift_blocks(mem_access *a, const int64_t by[3]);
 void access_bound_free(mem_access *a);
 
 #endif

@@ -640,6 +640,33 @@ static double capacity_rereads(double sectors_beyond, double bytes_read, double 
     return 32 * fmax(0, sectors_beyond) * (1 - l2 / bytes_read);
 }
 
+/* A halo a block shares with its neighbour along dimension d is read
+ * again by that neighbour after the blocks launched between them (1 along
+ * x, a row of blocks along y, a plane along z) have read their own bytes:
+ * the reuse distance. It comes from DRAM again with the chance that L2
+ * let it go in between, 1 - L2 / distance, as capacity_rereads takes it
+ * with the whole footprint as the distance (no fitted constant). Sets
+ * k->halo_l2_sectors, the L2 re-reads so placed; returns the DRAM bytes. */
+static double halo_rereads(const kroof_input *in, kroof *k, double bytes_read, double l2)
+{
+    double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
+    double beyond = fmin(k->l2_read_sectors, blocks * (double)in->block_read_sectors) -
+                    (double)in->estimate_read_sectors - (double)in->share_l2_rereads;
+    double per_block = blocks > 0 ? bytes_read / blocks : 0, stride = 1, dram = 0;
+    for (int d = 0; d < 3 && beyond > 0 && l2 > 0; stride *= (double)in->grid[d], d++) {
+        double pairs = blocks * (double)(in->grid[d] - 1) / (double)in->grid[d];
+        double sectors = fmin(beyond, (double)in->halo_sectors[d] * pairs);
+        double distance = stride * per_block;
+        if (sectors <= 0)
+            continue;
+        beyond -= sectors;
+        k->halo_l2_sectors += sectors;
+        if (distance > l2)
+            dram += 32 * sectors * (1 - l2 / distance);
+    }
+    return dram;
+}
+
 /* DRAM fetches 64 bytes for a lone 32-byte sector (a gather every 64 bytes
  * or more reads 64 bytes a load: scripts/timeprobe/dramprobe.cu). Panels
  * that blocks share come again as analysis/memory/l2share counts them (which
@@ -661,13 +688,13 @@ static void dram_estimate(const kroof_input *in, const gpu_product *product, kro
     k->dram_estimate_covered = xstrdup_null(in->estimate_covered);
     k->dram_estimate_why = xstrdup_null(in->estimate_why);
     double bytes_read = (double)in->estimate_read, l2 = (double)product->l2_bytes;
+    double halo = k->has_l2 ? halo_rereads(in, k, bytes_read, l2) : 0;
+    double past = k->l2_read_sectors - (double)in->estimate_read_sectors - k->halo_l2_sectors;
     if (k->has_l2)
-        k->dram_estimate_rereads = capacity_rereads(
-            k->l2_read_sectors - (double)in->estimate_read_sectors, bytes_read, l2);
+        k->dram_estimate_rereads = halo + capacity_rereads(past, bytes_read, l2);
     if (in->n_share > 0 && k->has_l2) {
-        k->share_rereads_without = capacity_rereads(
-            k->l2_read_sectors - (double)in->estimate_read_sectors - (double)in->share_l2_rereads,
-            bytes_read, l2);
+        k->share_rereads_without =
+            halo + capacity_rereads(past - (double)in->share_l2_rereads, bytes_read, l2);
         k->share_read_without =
             64.0 * (double)in->estimate_read_blocks64 + k->share_rereads_without;
         k->n_share = in->n_share;

@@ -119,6 +119,7 @@ typedef struct kroof {
     bool has_dram_estimate;
     double dram_estimate_read, dram_estimate_write;
     double dram_estimate_rereads; /* of dram_estimate_read */
+    double halo_l2_sectors;       /* of the L2 re-reads, halos neighbouring blocks share */
     /* The panels blocks share (analysis/memory/l2share), left for the launch's
      * occupancy to count: their arrays, and the estimate's read with the
      * rest of the re-reads alone (dram_estimate_read counts theirs by the
@@ -228,6 +229,10 @@ typedef struct kroof_input {
      * go since (analysis/memory/l1reuse); block_reread_why says where. */
     int64_t block_reread_sectors;
     const char *block_reread_why;
+    /* Per grid dimension, the sectors an interior block and its next
+     * neighbour along it both read (a stencil's halo): footprint of the two
+     * blocks together against each alone; 0 where none or not followed. */
+    int64_t halo_sectors[3];
     /* Arrays whose blocks read the same panels (analysis/memory/l2share): one
      * interior block's and the grid's bytes of each, and the sectors their
      * blocks read from L2 past their footprint. */
