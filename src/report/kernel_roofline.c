@@ -207,28 +207,30 @@ static bool panel_shared(const share_inputs *share, const char *name)
  * followed in full. */
 static int64_t pair_shared(const footprint_site *sites, size_t n, const expr_env *env,
                            const kroof_input *in, const int64_t first[3], int d,
-                           const share_inputs *share)
+                           const footprint *at_first, const share_inputs *share)
 {
     int64_t span[3] = {1, 1, 1}, next[3] = {first[0], first[1], first[2]};
     span[d] = 2;
     next[d]++;
-    footprint f[3];
-    footprint_of_block(sites, n, in->grid, in->block, env, first, false, &f[0]);
+    footprint f[3] = {{0}};
+    if (!at_first)
+        footprint_of_block(sites, n, in->grid, in->block, env, first, false, &f[0]);
     footprint_of_block(sites, n, in->grid, in->block, env, next, false, &f[1]);
     footprint_of_blocks(sites, n, in->grid, in->block, env, first, span, &f[2]);
+    const footprint *g[3] = {at_first ? at_first : &f[0], &f[1], &f[2]};
     int64_t shared = 0;
     for (int k = 0; k < 3; k++)
-        if (f[k].n_left_out || f[k].n_partial)
+        if (g[k]->n_left_out || g[k]->n_partial)
             shared = -1;
-    for (size_t i = 0; i < f[2].n_arrays && shared >= 0; i++) {
-        const char *name = f[2].arrays[i].name;
+    for (size_t i = 0; i < g[2]->n_arrays && shared >= 0; i++) {
+        const char *name = g[2]->arrays[i].name;
         if (panel_shared(share, name))
             continue;
-        shared -= f[2].arrays[i].read_sectors;
+        shared -= g[2]->arrays[i].read_sectors;
         for (int k = 0; k < 2; k++)
-            for (size_t j = 0; j < f[k].n_arrays; j++)
-                if (!strcmp(f[k].arrays[j].name, name))
-                    shared += f[k].arrays[j].read_sectors;
+            for (size_t j = 0; j < g[k]->n_arrays; j++)
+                if (!strcmp(g[k]->arrays[j].name, name))
+                    shared += g[k]->arrays[j].read_sectors;
     }
     for (int k = 0; k < 3; k++)
         footprint_free(&f[k]);
@@ -240,7 +242,8 @@ static int64_t pair_shared(const footprint_site *sites, size_t n, const expr_env
  * block: DRAM supplies it again only where L2 has let it go between the
  * two blocks' reads (kroof). */
 static void launch_halo(const footprint_site *sites, size_t n, const expr_env *env,
-                        const int64_t mid[3], const share_inputs *share, kroof_input *in)
+                        const int64_t mid[3], const footprint *at_mid, const share_inputs *share,
+                        kroof_input *in)
 {
     for (int d = 0; d < 3; d++) {
         if (in->grid[d] < 2)
@@ -248,7 +251,8 @@ static void launch_halo(const footprint_site *sites, size_t n, const expr_env *e
         int64_t first[3] = {mid[0], mid[1], mid[2]};
         if (first[d] + 1 >= in->grid[d])
             first[d] = in->grid[d] - 2;
-        int64_t shared = pair_shared(sites, n, env, in, first, d, share);
+        bool from_mid = first[d] == mid[d];
+        int64_t shared = pair_shared(sites, n, env, in, first, d, from_mid ? at_mid : NULL, share);
         in->halo_sectors[d] = shared > 0 ? shared : 0;
     }
 }
@@ -286,8 +290,13 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
         launch_share(sites, v->n_accesses, fp, &one,
                      l2share_guards_cut(sites, v->n_accesses, in->grid, in->block, &env, fp), in,
                      share);
-    if (in->has_block_footprint)
-        launch_halo(sites, v->n_accesses, &env, mid, share, in);
+    /* A halo's re-read misses only where the bytes read outgrow the L2
+     * (its distance is at most them): below, no footprint of neighbours. */
+    const footprint *est = cover->n_covered > 0 ? cover : fp;
+    if (in->has_block_footprint && product && est->read_bytes > (int64_t)product->l2_bytes &&
+        (double)one.read_sectors * (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2] >
+            (double)est->read_sectors)
+        launch_halo(sites, v->n_accesses, &env, mid, &one, share, in);
     footprint_free(&one);
     if (in->has_block_footprint) {
         l1reuse_compute(sites, v->n_accesses, in->grid, in->block, &env, mid,
