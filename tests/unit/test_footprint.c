@@ -461,8 +461,8 @@ static void test_clamped_index(void **state)
         "4 * min(180, blockIdx.x * 64 + threadIdx.x + 4)",
         "4 * (max(blockIdx.y - 1, 0) * 192 + blockIdx.x * 64 + threadIdx.x)",
         "4 * (min(blockIdx.y + 1, 4) * 192 + blockIdx.x * 64 + threadIdx.x)",
-        "8 * (blockIdx.x * 64 + threadIdx.x - 7 > 150 ? 150 : "
-        "blockIdx.x * 64 + threadIdx.x - 7 < 0 ? 0 : blockIdx.x * 64 + threadIdx.x - 7)",
+        ("8 * (blockIdx.x * 64 + threadIdx.x - 7 > 150 ? 150 : "
+         "blockIdx.x * 64 + threadIdx.x - 7 < 0 ? 0 : blockIdx.x * 64 + threadIdx.x - 7)"),
         "4 * max(min(blockIdx.x * 64 + threadIdx.x, 100), 20)",
     };
     for (size_t c = 0; c < sizeof offs / sizeof offs[0]; c++) {
