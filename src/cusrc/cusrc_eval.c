@@ -1213,6 +1213,25 @@ expr *x_expr(fn_ctx *f, cnode *n)
     return end_budget(f, x_rec(f, n));
 }
 
+expr *x_value_entering(fn_ctx *f, var_info *v, cnode *loop)
+{
+    cnode **all = v->assigns;
+    int n = v->n_assigns, kept = 0;
+    cnode **outside = xcalloc(n ? (size_t)n : 1, sizeof *outside);
+    for (int i = 0; i < n; i++)
+        if (!cn_inside(all[i], loop))
+            outside[kept++] = all[i];
+    v->assigns = outside;
+    v->n_assigns = kept;
+    start_budget(f);
+    expr *e = x_value_at(f, v, loop);
+    e = e ? end_budget(f, e) : NULL;
+    v->assigns = all;
+    v->n_assigns = n;
+    free(outside);
+    return e;
+}
+
 const x_obj_eval x_obj_evaluator = {x_expr, x_bind_arg_nodes, x_unbind, host_arm, x_value_at};
 
 /* ---- dim3 ---- */
@@ -1242,8 +1261,12 @@ static expr *dim3_reaching(fn_ctx *f, var_info *v, int comp, int count, cnode *u
         return NULL;
     if (d == v->decl_node)
         return v->init ? dim3_rec(f, v->init, comp) : NULL;
-    return d->kind == CXCursor_BinaryOperator && d->n_kids == 2 ? dim3_rec(f, d->kids[1], comp)
-                                                                : NULL;
+    /* `blocks = dim3(n / 64);` is dim3's operator=, a call in the tree. */
+    cnode *rhs =
+        (d->kind == CXCursor_BinaryOperator && d->n_kids == 2) || d->kind == CXCursor_CallExpr
+            ? cn_assign_rhs(d)
+            : NULL;
+    return rhs ? dim3_rec(f, rhs, comp) : NULL;
 }
 
 static expr *dim3_var(fn_ctx *f, var_info *v, int comp, cnode *use)

@@ -40,6 +40,22 @@ static bool counter_of(cnode *init, CXCursor *var, cnode **start)
     return false;
 }
 
+/* A step or factor: a constant, or a value the function's locals fix
+ * (`ngrid += nrows / 4` with nrows from the program's arguments). */
+static bool step_const(fn_ctx *f, cnode *n, int64_t *out)
+{
+    if (x_const(f, n, out))
+        return true;
+    expr *e = n ? x_expr(f, n) : NULL;
+    expr *s = e ? expr_simplify(e) : NULL;
+    bool known = s && s->kind == EX_CONST;
+    if (known)
+        *out = s->value;
+    expr_free(e);
+    expr_free(s);
+    return known;
+}
+
 /* `i++`, `--i`, `i += 2`, `i -= 4`: the constant step. */
 static bool step_of(fn_ctx *f, cnode *inc, CXCursor var, int64_t *step)
 {
@@ -57,7 +73,7 @@ static bool step_of(fn_ctx *f, cnode *inc, CXCursor var, int64_t *step)
         return true;
     }
     if (inc->kind == CXCursor_CompoundAssignOperator && inc->n_kids == 2 &&
-        refers_to(inc->kids[0], var) && x_const(f, inc->kids[1], step) && *step != 0) {
+        refers_to(inc->kids[0], var) && step_const(f, inc->kids[1], step) && *step != 0) {
         enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(inc->cur);
         if (k == CXBinaryOperator_SubAssign)
             *step = -*step;
@@ -75,9 +91,9 @@ static bool step_of(fn_ctx *f, cnode *inc, CXCursor var, int64_t *step)
         return false;
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(rhs->cur);
     if (op == CXBinaryOperator_Add && refers_to(rhs->kids[1], var))
-        return x_const(f, rhs->kids[0], step) && *step != 0;
+        return step_const(f, rhs->kids[0], step) && *step != 0;
     if ((op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub) ||
-        !refers_to(rhs->kids[0], var) || !x_const(f, rhs->kids[1], step) || *step == 0)
+        !refers_to(rhs->kids[0], var) || !step_const(f, rhs->kids[1], step) || *step == 0)
         return false;
     if (op == CXBinaryOperator_Sub)
         *step = -*step;
@@ -263,7 +279,7 @@ static bool factor_of(fn_ctx *f, cnode *inc, CXCursor var, int64_t *factor, bool
         return false;
     }
     int64_t c;
-    if (!x_const(f, by, &c))
+    if (!step_const(f, by, &c))
         return false;
     if ((k == CXBinaryOperator_ShlAssign || k == CXBinaryOperator_ShrAssign) && c >= 1 && c < 31)
         c = (int64_t)1 << c;

@@ -392,6 +392,10 @@ void object_memo_free(cusrc_tu *t);
 
 /* ---- cusrc_eval.c ---- */
 expr *x_expr(fn_ctx *f, cnode *n);
+/* v's value where loop is entered: the loop's own steps (`c += 4 *
+ * blockDim.x` in its increment) run after entry and do not reach it;
+ * NULL where no one definition does. */
+expr *x_value_entering(fn_ctx *f, var_info *v, cnode *loop);
 /* Component 0..2 of a dim3-valued expression. */
 expr *x_dim3(fn_ctx *f, cnode *n, int comp);
 bool x_is_per_lane(fn_ctx *f, const expr *e);
@@ -515,6 +519,9 @@ cnode *x_defining_loop(var_info *v, cnode *use, x_arm_fn arm, void *ctx);
  * the value that loop left: the loop runs every time use does, and no
  * other assignment of v lies between them. */
 bool x_after_loop(const var_info *v, const cnode *use);
+/* The same for a loop that goes on with the counter (`for (; col < D; col
+ * += b)` after the unrolled loop that left it): its own steps ignored. */
+bool x_after_loop_into(const var_info *v, const cnode *use, const cnode *next_loop);
 /* cusrc_bisect.c: the most passes of a binary search's loop (two locals
  * bounding an interval, one moved to its midpoint in each arm of an if),
  * as a sum over the interval's width; NULL for any other loop. */

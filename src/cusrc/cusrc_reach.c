@@ -473,6 +473,11 @@ cnode *x_ref_call_reaching(fn_ctx *f, var_info *v, cnode *use, x_arm_fn arm)
 
 bool x_after_loop(const var_info *v, const cnode *use)
 {
+    return x_after_loop_into(v, use, NULL);
+}
+
+bool x_after_loop_into(const var_info *v, const cnode *use, const cnode *next_loop)
+{
     const cnode *loop = v->loop;
     if (!loop || !use || cn_inside(use, loop) ||
         extent_offset(use->cur, false) < extent_offset(loop->cur, true) ||
@@ -485,7 +490,9 @@ bool x_after_loop(const var_info *v, const cnode *use)
             return false;
     unsigned start = extent_offset(loop->cur, false);
     for (int i = 0; i < v->n_assigns; i++)
-        if (!cn_inside(v->assigns[i], loop) && extent_offset(v->assigns[i]->cur, false) > start)
+        if (!cn_inside(v->assigns[i], loop) &&
+            !(next_loop && cn_inside(v->assigns[i], next_loop)) &&
+            extent_offset(v->assigns[i]->cur, false) > start)
             return false;
     return true;
 }

@@ -850,6 +850,51 @@ static void loop_frame_close(walker *w, loop_frame *fr)
     }
 }
 
+/* The counter v's first value in loop s (init: the for's init, NULL
+ * where it has none). */
+static expr *loop_start(walker *w, var_info *v, cnode *s, cnode *init)
+{
+    expr *init_e = NULL;
+    cnode *iv = NULL;
+    cnode *i0 = init ? cn_strip(init) : NULL;
+    if (i0 && i0->kind == CXCursor_DeclStmt) {
+        for (int i = 0; i < i0->n_kids; i++)
+            if (i0->kids[i]->kind == CXCursor_VarDecl &&
+                clang_equalCursors(i0->kids[i]->cur, v->decl))
+                iv = fn_var_init(i0->kids[i]);
+    } else if (i0 && i0->kind == CXCursor_BinaryOperator && i0->n_kids == 2 &&
+               update_target(w, i0, NULL, NULL) == v) {
+        iv = i0->kids[1];
+    }
+    bool outside_assigns = false;
+    for (int i = 0; i < v->n_assigns; i++)
+        if (!cn_inside(v->assigns[i], s))
+            outside_assigns = true;
+    if (!iv && !outside_assigns)
+        iv = v->init;
+    if (iv) {
+        v->visiting++;
+        init_e = x_expr(w->f, iv);
+        v->visiting--;
+        expr *simp = expr_simplify(init_e);
+        expr_free(init_e);
+        init_e = simp;
+    } else if (!init && v->loop && v->exit_value && x_after_loop_into(v, s, s)) {
+        /* `for (; col < D; col += b)` after the loop that stepped col
+         * by 4b: it starts where that loop left the counter. */
+        init_e = expr_clone(v->exit_value);
+    } else if (!init && outside_assigns) {
+        /* `for (; k < n; k += blockDim.x)` after an if that sets k in
+         * each arm: the value that reaches the loop, where it is one. */
+        init_e = x_value_entering(w->f, v, s);
+        if (init_e && expr_first_unknown(init_e)) {
+            expr_free(init_e);
+            init_e = NULL;
+        }
+    }
+    return init_e;
+}
+
 static void loop_frame_free(loop_frame *fr);
 static void count_passes(loop_frame *fr, const expr *most);
 
@@ -894,44 +939,9 @@ static void walk_loop(walker *w, cnode *s)
 
     /* The start value is computed outside the loop, where the counter is
      * still an ordinary variable. */
-    expr *init_e = NULL;
     if (init)
         walk_stmt_drop(w, init);
-    if (v) {
-        cnode *iv = NULL;
-        cnode *i0 = init ? cn_strip(init) : NULL;
-        if (i0 && i0->kind == CXCursor_DeclStmt) {
-            for (int i = 0; i < i0->n_kids; i++)
-                if (i0->kids[i]->kind == CXCursor_VarDecl &&
-                    clang_equalCursors(i0->kids[i]->cur, v->decl))
-                    iv = fn_var_init(i0->kids[i]);
-        } else if (i0 && i0->kind == CXCursor_BinaryOperator && i0->n_kids == 2 &&
-                   update_target(w, i0, NULL, NULL) == v) {
-            iv = i0->kids[1];
-        }
-        bool outside_assigns = false;
-        for (int i = 0; i < v->n_assigns; i++)
-            if (!cn_inside(v->assigns[i], s))
-                outside_assigns = true;
-        if (!iv && !outside_assigns)
-            iv = v->init;
-        if (iv) {
-            v->visiting++;
-            init_e = x_expr(w->f, iv);
-            v->visiting--;
-            expr *simp = expr_simplify(init_e);
-            expr_free(init_e);
-            init_e = simp;
-        } else if (!init && outside_assigns) {
-            /* `for (; k < n; k += blockDim.x)` after an if that sets k in
-             * each arm: the value that reaches the loop, where it is one. */
-            init_e = x_value_at(w->f, v, s);
-            if (init_e && expr_first_unknown(init_e)) {
-                expr_free(init_e);
-                init_e = NULL;
-            }
-        }
-    }
+    expr *init_e = v ? loop_start(w, v, s, init) : NULL;
 
     loop_frame *fr = xcalloc(1, sizeof *fr);
     fr->stmt = s;

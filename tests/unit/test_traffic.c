@@ -366,6 +366,34 @@ static void test_busiest_warp(void **state)
     site_free(&a);
 }
 
+/* A nest whose outer loop nothing inside reads (Match1's `for (p2 = 0; p2
+ * < NPTS; p2++)` around `for (d = 0; d < 128; d++) x[p1 * 128 + d]`),
+ * longer than the walk follows: the requests are the two trip counts'
+ * product, 10000 x 8 per warp, and the sectors, each lane 512 bytes from
+ * the next (32 sectors a request), scaled to them. */
+static void test_invariant_outer_loop_counted_in_full(void **state)
+{
+    (void)state;
+    mem_access a = site(SPACE_GLOBAL, "4 * (threadIdx.x * 128 + d)", 4, false, NULL, "d", 8);
+    a.n_loops = 2;
+    a.loops[1] = a.loops[0];
+    a.loops[0].var = (char *)"p2";
+    a.loops[0].init = P("0");
+    a.loops[0].cond = P("p2 < 10000");
+    a.loops[0].next = P("p2 + 1");
+    const int64_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    expr_env env;
+    expr_env_init(&env);
+    traffic_site_total t;
+    char why[256];
+    assert_true(traffic_site(&a, block, &env, grid, &t, why, sizeof why));
+    assert_int_equal(t.requests, 2 * 10000 * 8);
+    assert_int_equal(t.units, 32 * 2 * 10000 * 8);
+    assert_true(t.extrapolated && t.floor_is_lower);
+    assert_true(t.floor_requests < t.requests);
+    site_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_left_out_site_is_named),
         cmocka_unit_test(test_cut_short_walk_is_scaled),
         cmocka_unit_test(test_busiest_warp),
+        cmocka_unit_test(test_invariant_outer_loop_counted_in_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

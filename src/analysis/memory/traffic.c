@@ -74,6 +74,9 @@ static bool full_requests(const mem_access *a, const int64_t block[3], const exp
                      .n_loops = a->n_loops,
                      .last_loop_trips = true,
                      .uncapped_trips = true,
+                     /* longest_lane's count is the same for each repeat:
+                      * visit_n multiplies it. */
+                     .counts_mod_128 = true,
                      .block = {block[0], block[1], block[2]},
                      .env = env,
                      .fn = longest_lane};

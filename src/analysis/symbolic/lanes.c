@@ -386,6 +386,15 @@ static bool is_var(const expr *e, const char *var)
  * without running it: what the step-by-step count gives, capped the same
  * way. False when the loop is not of that shape, a value is not known, or
  * the arithmetic could overflow: then the loop is stepped. */
+/* Loop d's trips are taken in full (see lanes_job.uncapped_trips): the
+ * innermost loop's, and an invariant loop's whose requests are replayed. */
+static bool uncapped(const walker *w, int d)
+{
+    const lanes_job *job = w->job;
+    return job->uncapped_trips &&
+           (d == job->n_loops - 1 || (job->counts_mod_128 && w->invariant[d]));
+}
+
 static bool closed_form_trips(walker *w, int d, int lane, int64_t x, int64_t *trips)
 {
     const char *var = w->job->loops[d].var;
@@ -459,7 +468,7 @@ static bool closed_form_trips(walker *w, int d, int lane, int64_t x, int64_t *tr
     }
     /* The stepped count stops at the cap, and so does this; the last value
      * the counter takes must fit as it does when stepped. */
-    if (t > LANES_MAX_ITER && !(w->job->uncapped_trips && d == w->job->n_loops - 1)) {
+    if (t > LANES_MAX_ITER && !uncapped(w, d)) {
         w->res->loop_capped = true;
         t = LANES_MAX_ITER;
     }
@@ -781,7 +790,7 @@ static int walk_invariant(walker *w, int d, uint32_t mask)
     if (!known)
         return -1;
     recording *r = &w->rec[d];
-    bool recorded = false;
+    bool recorded = false, free_runs = uncapped(w, d);
     uint32_t recorded_mask = 0;
     for (long it = 0;;) {
         uint32_t cur = 0;
@@ -794,15 +803,16 @@ static int walk_invariant(walker *w, int d, uint32_t mask)
             }
         if (!cur)
             break;
-        if (it >= LANES_MAX_ITER || w->warp_visits >= LANES_MAX_VISITS_PER_WARP) {
+        if (!free_runs && (it >= LANES_MAX_ITER || w->warp_visits >= LANES_MAX_VISITS_PER_WARP)) {
             note_capped(w, L, it);
             break;
         }
         if (!walk_body(w, d, cur, &recorded, &recorded_mask))
             return 0;
         long k = (long)(run_end - it - 1), n = (long)r->n;
-        if (!(recorded && recorded_mask == cur) || run_end > LANES_MAX_ITER ||
-            (n > 0 && k > (LANES_MAX_VISITS_PER_WARP - w->warp_visits) / n))
+        if (!(recorded && recorded_mask == cur) ||
+            (!free_runs && (run_end > LANES_MAX_ITER ||
+                            (n > 0 && k > (LANES_MAX_VISITS_PER_WARP - w->warp_visits) / n))))
             k = 0; /* the next iteration is walked as the step-by-step walk does */
         if (k > 0 && n > 0) {
             long base = w->warp_visits;
@@ -811,7 +821,8 @@ static int walk_invariant(walker *w, int d, uint32_t mask)
                 if (!visit_n(w, base + i, k))
                     return 0;
             }
-            w->warp_visits = base + k * n;
+            /* A free run costs its n visits, not the k x n it stands for. */
+            w->warp_visits = base + (free_runs ? n : k * n);
         }
         for (int l = 0; l < LANES_WARP; l++)
             if (cur >> l & 1)

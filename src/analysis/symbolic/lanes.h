@@ -60,7 +60,9 @@ typedef struct lanes_job {
     bool last_loop_trips;
     /* With last_loop_trips: a trip count found in closed form is taken in
      * full rather than stopped at LANES_MAX_ITER (nothing is walked, so the
-     * cap's cost does not arise). */
+     * cap's cost does not arise); with counts_mod_128 too, so is a loop
+     * around it nothing inside reads the counter of (its requests are
+     * replayed once for the whole run, not walked). */
     bool uncapped_trips;
     /* fn's numbers for a request do not change when every lane moves by
      * the same multiple of 128 bytes, and fn counts a visit v->repeat
