@@ -526,8 +526,12 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
     if (v->n_assigns > 0) {
         size_t mark = f->origin.len;
         expr *e = x_value_at(f, v, use);
-        if (e)
-            return host_value(f, v, e, mark, x_reaching_def(v, use, host_arm, f));
+        if (e) {
+            /* Where no one assignment reaches use, the loop that set v
+             * last (run for its value) is where it came from. */
+            const cnode *set = x_reaching_def(v, use, host_arm, f);
+            return host_value(f, v, e, mark, set ? set : x_defining_loop(v, use, host_arm, f));
+        }
     }
     if (!v->addr_taken && v->n_assigns == 0 && v->init) {
         size_t mark = f->origin.len;

@@ -51,15 +51,51 @@ static bool is_assignment(const cnode *n)
     return false;
 }
 
-/* The statements of n, each an assignment to an integer local; anything
- * else (a call, a branch, a store through a pointer) and n is not a loop
- * that only computes sizes. */
+/* `k<<<g, b>>>(...)`: a kernel launch, whose arguments go to the device
+ * by value and change no host local. libclang shows the callee, then the
+ * configuration call. */
+static bool is_launch(const cnode *n)
+{
+    if (n->kind != CXCursor_CallExpr)
+        return false;
+    for (int i = 1; i < n->n_kids && i < 3; i++) {
+        if (n->kids[i]->kind != CXCursor_CallExpr)
+            continue;
+        char *name = cn_spelling(n->kids[i]->cur);
+        bool cfg =
+            !strcmp(name, "__cudaPushCallConfiguration") || !strcmp(name, "cudaConfigureCall");
+        free(name);
+        if (cfg)
+            return true;
+    }
+    return false;
+}
+
+static bool is_comparison(const cnode *n)
+{
+    if (!n || n->kind != CXCursor_BinaryOperator || n->n_kids != 2)
+        return false;
+    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+    return k >= CXBinaryOperator_LT && k <= CXBinaryOperator_NE;
+}
+
+static bool is_comma(const cnode *n)
+{
+    return n->kind == CXCursor_BinaryOperator && n->n_kids == 2 &&
+           clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Comma;
+}
+
+/* The statements of n, each an assignment to an integer local (or a
+ * kernel launch, which assigns none); anything else (a host call, a
+ * branch, a store through a pointer) and n is not a loop that only
+ * computes sizes. */
 static void collect(loop_run *r, cnode *n)
 {
     n = cn_strip(n);
-    if (!n || !r->ok || n->kind == CXCursor_NullStmt)
+    if (!n || !r->ok || n->kind == CXCursor_NullStmt || is_launch(n))
         return;
-    if (n->kind == CXCursor_CompoundStmt) {
+    if (n->kind == CXCursor_CompoundStmt || is_comma(n)) {
+        /* `log2N -= 2, N >>= 2, M <<= 2`: each in turn. */
         for (int i = 0; i < n->n_kids; i++)
             collect(r, n->kids[i]);
         return;
@@ -214,6 +250,13 @@ expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev
         cond = loop->kids[1];
         inc = loop->kids[2];
         body = loop->kids[3];
+    } else if (loop->kind == CXCursor_ForStmt && loop->n_kids == 3 &&
+               is_comparison(cn_strip(loop->kids[0]))) {
+        /* `for (; log2N > 4; log2N -= 2)`: an init that is a bare
+         * comparison would do nothing, so the first kid is the condition. */
+        cond = loop->kids[0];
+        inc = loop->kids[1];
+        body = loop->kids[2];
     } else {
         return NULL; /* a for with a part left out: its kids do not say which */
     }

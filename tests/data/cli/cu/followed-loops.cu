@@ -3,7 +3,9 @@
 // locals assigned again before each launch (dim3's operator=), a second
 // loop that goes on with the counter the unrolled loop before it left,
 // and an outer loop nothing inside reads, longer than the walk follows
-// (its requests counted from the trip counts, not cut short).
+// (its requests counted from the trip counts, not cut short). After a
+// loop whose increment steps three locals at once (`log2n -= 2, n >>= 2,
+// m <<= 2`, a Walsh transform's), the launch sees what the loop left.
 #include <cstdlib>
 #include <cuda_runtime.h>
 
@@ -36,6 +38,21 @@ __global__ void best_match(const float *a, const float *b, float *score)
     score[p] = best;
 }
 
+__global__ void scale(float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] *= 0.5f;
+}
+
+void transform(float *x, int m, int log2n)
+{
+    int n = 1 << log2n;
+    for (; log2n > 11; log2n -= 2, n >>= 2, m <<= 2)
+        scale<<<n / 256, 256>>>(x, n);
+    scale<<<m, n / 4>>>(x, m * n / 4);
+}
+
 int main(int argc, char **argv)
 {
     const int rows = atoi(argv[1]);
@@ -54,5 +71,6 @@ int main(int argc, char **argv)
     blocks = dim3(rows / 32);
     threads = dim3(32);
     best_match<<<blocks, threads>>>(x, x, s);
+    transform(x, 1, 21);
     return 0;
 }
