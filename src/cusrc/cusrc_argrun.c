@@ -484,6 +484,14 @@ static bool binary(argrun *r, cnode *n, val *out)
         *out = (val){V_STR, a.i + b.i, a.s}; /* argv[i] + 2: a pointer into it */
         return !compound || assign(r, n->kids[0], *out);
     }
+    /* `optarg != NULL`: a string the run holds is never the null pointer
+     * (optarg unset reads as 0). */
+    if ((k == CXBinaryOperator_EQ || k == CXBinaryOperator_NE) &&
+        ((a.k == V_STR && b.k == V_INT && b.i == 0) ||
+         (b.k == V_STR && a.k == V_INT && a.i == 0))) {
+        *out = vint(k == CXBinaryOperator_NE);
+        return true;
+    }
     int64_t v;
     if (a.k != V_INT || b.k != V_INT || !arith(k, a.i, b.i, &v))
         return false;
