@@ -220,6 +220,31 @@ bool cn_is_barrier_call(const cnode *n)
     return bar;
 }
 
+int cn_chevron_config(const cnode *n)
+{
+    if (!n || n->kind != CXCursor_CallExpr)
+        return 0;
+    for (int i = 1; i < n->n_kids && i < 3; i++) {
+        if (n->kids[i]->kind != CXCursor_CallExpr)
+            continue;
+        char *name = cn_spelling(n->kids[i]->cur);
+        bool cfg =
+            !strcmp(name, "__cudaPushCallConfiguration") || !strcmp(name, "cudaConfigureCall");
+        free(name);
+        if (cfg)
+            return i;
+    }
+    return 0;
+}
+
+bool cn_is_comparison(const cnode *n)
+{
+    if (!n || n->kind != CXCursor_BinaryOperator || n->n_kids != 2)
+        return false;
+    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
+    return k >= CXBinaryOperator_LT && k <= CXBinaryOperator_NE;
+}
+
 static bool expansion(CXCursor c, CXFile *file, unsigned *line, unsigned *col, unsigned *off)
 {
     CXSourceLocation l = clang_getCursorLocation(c);

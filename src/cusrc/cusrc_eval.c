@@ -1088,11 +1088,36 @@ static expr *fold_constant(fn_ctx *f, cnode *n, expr *e)
     return s;
 }
 
+/* An implicit conversion of a floating-point value to an integer (`const
+ * int cells = range / step;`, the conversion clang leaves unexposed): C
+ * truncates a constant toward zero. A math call goes on to its own rules
+ * (`int len = pow(2, k);` is 1 << k); any other value is not an integer
+ * expression of its operands, and stays unknown. */
+static bool implicit_truncation(fn_ctx *f, cnode *outer, cnode *n, expr **e)
+{
+    CXType to = clang_getCanonicalType(clang_getCursorType(outer->cur));
+    if (outer == n || to.kind == CXType_Bool || !cn_type_is_integral(to) ||
+        !cn_float_kind(clang_getCursorType(n->cur)))
+        return false;
+    int64_t v;
+    if (x_truncated_float(f, n, &v))
+        *e = expr_const(v);
+    else if (n->kind == CXCursor_CallExpr)
+        return false;
+    else
+        *e = expr_unknown("floating-point value");
+    return true;
+}
+
 static expr *x_rec(fn_ctx *f, cnode *n)
 {
+    cnode *outer = n;
     n = cn_strip(n);
     if (!n)
         return expr_unknown("missing expression");
+    expr *converted;
+    if (implicit_truncation(f, outer, n, &converted))
+        return converted;
     if (f->depth > X_MAX_DEPTH)
         return expr_unknown("expression nested too deeply");
     if (--f->budget < 0)

@@ -62,6 +62,56 @@ static bool host_libm(fn_ctx *f, cnode *call, const char *name, int kind, int de
     return true;
 }
 
+/* Whether a constructor of the field's class names it in its initializer
+ * list, or may (one defined in another file). */
+typedef struct ctor_scan {
+    CXCursor field;
+    bool named;
+} ctor_scan;
+
+static enum CXChildVisitResult names_field(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    ctor_scan *s = data;
+    if (c.kind == CXCursor_MemberRef && clang_equalCursors(clang_getCursorReferenced(c), s->field))
+        s->named = true;
+    return s->named ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult ctor_names(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    ctor_scan *s = data;
+    if (c.kind != CXCursor_Constructor)
+        return CXChildVisit_Continue;
+    CXCursor def = clang_getCursorDefinition(c);
+    if (clang_Cursor_isNull(def))
+        s->named = true;
+    else
+        clang_visitChildren(def, names_field, s);
+    return s->named ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* A const field's in-class initializer (`const float hi = 69.12;`): the
+ * field's value in every object, since a const member is set only by a
+ * constructor's initializer list or this, and no constructor names it. */
+static bool const_field(fn_ctx *f, CXCursor field, int depth, double *v)
+{
+    if (field.kind != CXCursor_FieldDecl || !clang_isConstQualifiedType(clang_getCursorType(field)))
+        return false;
+    ctor_scan s = {field, false};
+    clang_visitChildren(clang_getCursorSemanticParent(field), ctor_names, &s);
+    if (s.named)
+        return false;
+    cnode *tree = cn_build(field), *init = NULL;
+    for (int i = 0; i < tree->n_kids; i++)
+        if (cn_is_expr(tree->kids[i]))
+            init = tree->kids[i];
+    bool ok = init && x_float_value(f, init, depth + 1, v);
+    cn_free(tree);
+    return ok;
+}
+
 bool x_float_value(fn_ctx *f, cnode *n, int depth, double *out)
 {
     n = cn_strip(n);
@@ -115,6 +165,19 @@ bool x_float_value(fn_ctx *f, cnode *n, int depth, double *out)
             return false;
         break;
     }
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
+        if ((k != CXUnaryOperator_Minus && k != CXUnaryOperator_Plus) || n->n_kids != 1 ||
+            !x_float_value(f, n->kids[0], depth + 1, &v))
+            return false;
+        if (k == CXUnaryOperator_Minus)
+            v = -v;
+        break;
+    }
+    case CXCursor_MemberRefExpr:
+        if (f->device || !const_field(f, clang_getCursorReferenced(n->cur), depth, &v))
+            return false;
+        break;
     case CXCursor_BinaryOperator: {
         enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
         if (n->n_kids != 2 || !x_float_value(f, n->kids[0], depth + 1, &v) ||

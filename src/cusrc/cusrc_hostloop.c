@@ -174,13 +174,10 @@ static cnode *counter_step(cnode *inc, cnode *cond, CXCursor var)
     return found;
 }
 
+/* A comparison a counted loop's condition makes: == is not one. */
 static bool is_comparison(const cnode *n)
 {
-    if (!n || n->kind != CXCursor_BinaryOperator || n->n_kids != 2)
-        return false;
-    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
-    return k == CXBinaryOperator_LT || k == CXBinaryOperator_GT || k == CXBinaryOperator_LE ||
-           k == CXBinaryOperator_GE || k == CXBinaryOperator_NE;
+    return cn_is_comparison(n) && clang_getCursorBinaryOperatorKind(n->cur) != CXBinaryOperator_EQ;
 }
 
 /* A for's init (NULL when left out), condition and increment. libclang

@@ -54,31 +54,6 @@ static bool is_assignment(const cnode *n)
 /* `k<<<g, b>>>(...)`: a kernel launch, whose arguments go to the device
  * by value and change no host local. libclang shows the callee, then the
  * configuration call. */
-static bool is_launch(const cnode *n)
-{
-    if (n->kind != CXCursor_CallExpr)
-        return false;
-    for (int i = 1; i < n->n_kids && i < 3; i++) {
-        if (n->kids[i]->kind != CXCursor_CallExpr)
-            continue;
-        char *name = cn_spelling(n->kids[i]->cur);
-        bool cfg =
-            !strcmp(name, "__cudaPushCallConfiguration") || !strcmp(name, "cudaConfigureCall");
-        free(name);
-        if (cfg)
-            return true;
-    }
-    return false;
-}
-
-static bool is_comparison(const cnode *n)
-{
-    if (!n || n->kind != CXCursor_BinaryOperator || n->n_kids != 2)
-        return false;
-    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(n->cur);
-    return k >= CXBinaryOperator_LT && k <= CXBinaryOperator_NE;
-}
-
 static bool is_comma(const cnode *n)
 {
     return n->kind == CXCursor_BinaryOperator && n->n_kids == 2 &&
@@ -92,7 +67,7 @@ static bool is_comma(const cnode *n)
 static void collect(loop_run *r, cnode *n)
 {
     n = cn_strip(n);
-    if (!n || !r->ok || n->kind == CXCursor_NullStmt || is_launch(n))
+    if (!n || !r->ok || n->kind == CXCursor_NullStmt || cn_chevron_config(n))
         return;
     if (n->kind == CXCursor_CompoundStmt || is_comma(n)) {
         /* `log2N -= 2, N >>= 2, M <<= 2`: each in turn. */
@@ -251,7 +226,7 @@ expr *x_run_host_loop(fn_ctx *f, var_info *v, cnode *loop, const x_loop_eval *ev
         inc = loop->kids[2];
         body = loop->kids[3];
     } else if (loop->kind == CXCursor_ForStmt && loop->n_kids == 3 &&
-               is_comparison(cn_strip(loop->kids[0]))) {
+               cn_is_comparison(cn_strip(loop->kids[0]))) {
         /* `for (; log2N > 4; log2N -= 2)`: an init that is a bare
          * comparison would do nothing, so the first kid is the condition. */
         cond = loop->kids[0];

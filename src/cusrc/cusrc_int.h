@@ -301,6 +301,10 @@ char *cn_type_spelling(CXType t);
 char *cn_ref_name(CXCursor c); /* spelling of the referenced declaration, "" */
 /* A call of a block-wide barrier: __syncthreads and its _count, _and, _or. */
 bool cn_is_barrier_call(const cnode *n);
+/* k<<<...>>>(...): libclang shows the callee, then the configuration call
+ * (__cudaPushCallConfiguration); its kid index, or 0 for any other node. */
+int cn_chevron_config(const cnode *n);
+bool cn_is_comparison(const cnode *n); /* <, >, <=, >=, ==, != */
 bool cn_in_main(cusrc_tu *t, CXCursor c);
 /* In a header of the project (included, not a system or toolkit header):
  * kernels defined there are compiled into the file that includes them. */

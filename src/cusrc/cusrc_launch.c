@@ -472,16 +472,9 @@ static void share_launches(cusrc_launch *l, int n)
 static void scan_call_at(scan_state *ss, fn_ctx *f, cnode *n)
 {
     cusrc_tu *t = ss->t;
-    /* k<<<...>>>(...): libclang shows the callee, then the configuration call. */
-    for (int i = 1; i < n->n_kids && i < 3; i++) {
+    int i = cn_chevron_config(n);
+    if (i) {
         cnode *k = n->kids[i];
-        if (k->kind != CXCursor_CallExpr)
-            continue;
-        char *kn = cn_spelling(k->cur);
-        bool cfg = !strcmp(kn, "__cudaPushCallConfiguration") || !strcmp(kn, "cudaConfigureCall");
-        free(kn);
-        if (!cfg)
-            continue;
         int config = 0; /* the configuration call's position among the expressions */
         for (int j = 0; j < i; j++)
             config += cn_is_expr(n->kids[j]);
