@@ -363,6 +363,47 @@ static void test_nested_guess(void **state)
     assert_true(r.guessed == 10 * (40 + 2));
 }
 
+/* A loop nvcc unrolled by two whose copies of a guarded load each sit in a
+ * block of their own (entropy_opt's `if (in bounds) count[v[i]]++` over an
+ * unrolled window), then the remainder's copy after the loop; no anchor
+ * meets the loop's back edge (NVVM put it on the body's lines). The
+ * site's 200 requests are shared by the loop's two copies (100 passes),
+ * not given whole to the first and guessed again for the second. */
+static const char guarded_copies[] =
+    ".text._Z1gv:\n"
+    "\t//## File \"g.cu\", line 4\n"
+    "        /*0000*/                   MOV R0, RZ ;\n"
+    ".L_x_0:\n"
+    "        /*0010*/                   ISETP.GE.AND P1, PT, R0, 0x10, PT ;\n"
+    "        /*0020*/              @P1 BRA `(.L_x_1) ;\n"
+    "        /*0030*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
+    ".L_x_1:\n"
+    "        /*0040*/                   ISETP.GE.AND P2, PT, R0, 0x11, PT ;\n"
+    "        /*0050*/              @P2 BRA `(.L_x_2) ;\n"
+    "        /*0060*/                   LDG.E R4, desc[UR4][R2.64+0x4] ;\n"
+    ".L_x_2:\n"
+    "        /*0070*/                   IADD3 R0, R0, 0x2, RZ ;\n"
+    "        /*0080*/              @P0 BRA `(.L_x_0) ;\n"
+    "        /*0090*/              @P3 BRA `(.L_x_3) ;\n"
+    "        /*00a0*/                   LDG.E R5, desc[UR4][R2.64+0x8] ;\n"
+    ".L_x_3:\n"
+    "        /*00b0*/                   EXIT ;\n";
+
+static void test_guarded_copies(void **state)
+{
+    (void)state;
+    bool ok;
+    const icount_anchor a[] = {{1, 4, ICOUNT_LOAD_GLOBAL, 200, 0, 0, 0, 0}};
+    icount r = run(guarded_copies, a, 1, 1, &ok);
+    assert_true(ok);
+    /* the entry once; the loop's eight instructions 100 times each (the
+     * first copy's block by its requests, the back edge's and the tops'
+     * blocks as every pass runs them, the second copy's block guessed at
+     * the loop's count); the three after the loop once (guesses) */
+    assert_true(r.warp_insts == 1 + 100 * 8 + 3);
+    assert_true(r.guessed == 100 * 1 + 3);
+}
+
 /* A rotated loop whose top holds no access (HeCBench mask's grid-stride
  * body: the index arithmetic, then a load in one arm, then the store and
  * the back edge). Nothing places the top, but every pass runs it: it runs
@@ -825,6 +866,7 @@ int main(void)
         cmocka_unit_test(test_flow),
         cmocka_unit_test(test_nested_guess),
         cmocka_unit_test(test_every_pass_counted),
+        cmocka_unit_test(test_guarded_copies),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_ptx_expansion),
         cmocka_unit_test(test_ptx_contraction),

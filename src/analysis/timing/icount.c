@@ -363,21 +363,23 @@ static double unrolled_step(const code *c, double step, size_t edge)
     return 1;
 }
 
-/* An access's requests go to the block holding most of its instructions:
- * a site unrolled four times is four instructions of a quarter each, two
- * sites ptxas merged into one wide load one instruction of one site's
- * count, and the copies of a remainder loop after an unrolled one are
- * left to the flow (they run the few iterations the unrolled loop did
- * not). A loop's iterations go to its backward branch, divided by the
- * copies of its body nvcc made; where nvcc split the loop in an unrolled
- * one and a remainder, to the unrolled one's. An instruction inlined from
- * a helper (a load in an intrinsic's header) is met through its outer
- * line when none is on the line itself. */
+/* An access's requests go to the loop holding most of its instructions,
+ * shared among its copies there, and are placed on the block holding most
+ * of them: a site unrolled four times is four instructions of a quarter
+ * each, whether in one block or each in a block of its own under its
+ * guard (entropy_opt's window of bounds-checked loads), two sites ptxas
+ * merged into one wide load one instruction of one site's count, and the
+ * copies of a remainder loop after an unrolled one are left to the flow
+ * (they run the few iterations the unrolled loop did not). A loop's iterations go to its backward
+ * branch, divided by the copies of its body nvcc made; where nvcc split the loop in an unrolled one
+ * and a remainder, to the unrolled one's. An instruction inlined from a helper (a load in an
+ * intrinsic's header) is met through its outer line when none is on the line itself. */
 static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, icount *out)
 {
     group *g = xcalloc(n_anchors ? n_anchors : 1, sizeof *g);
     size_t n_groups = group_anchors(a, n_anchors, g);
     int *in_block = xcalloc((size_t)c->n_blocks, sizeof *in_block);
+    size_t *in_loop = xcalloc(c->n + 1, sizeof *in_loop);
     for (size_t i = 0; i < n_groups; i++) {
         size_t met = 0;
         for (int outer = 0; outer < 2 && !met; outer++) {
@@ -395,14 +397,24 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
         if (!g[i].sites || g[i].kind == ICOUNT_LOOP)
             continue;
         memset(in_block, 0, (size_t)c->n_blocks * sizeof *in_block);
-        int most = -1;
+        memset(in_loop, 0, (c->n + 1) * sizeof *in_loop);
         for (size_t k = 0; k < c->n; k++)
             if (meets(c, &g[i], k)) {
-                int b = c->block_of[k];
-                if (++in_block[b] > (most < 0 ? 0 : in_block[most]))
-                    most = b;
+                in_block[c->block_of[k]]++;
+                in_loop[innermost_loop(c->level, c->insns, c->n, k)]++;
             }
-        size_t m = (size_t)in_block[most];
+        size_t loop = 0;
+        for (size_t l = 1; l <= c->n; l++)
+            if (in_loop[l] > in_loop[loop])
+                loop = l;
+        int most = -1;
+        for (size_t k = 0; k < c->n; k++) {
+            int b = c->block_of[k];
+            if (meets(c, &g[i], k) && innermost_loop(c->level, c->insns, c->n, k) == loop &&
+                (most < 0 || in_block[b] > in_block[most]))
+                most = b;
+        }
+        size_t m = in_loop[loop];
         place(&c->b[most], g[i].execs / (double)(m > g[i].sites ? m : g[i].sites));
     }
     for (size_t i = 0; i < n_groups; i++) {
@@ -436,6 +448,7 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
         if (iters > latch->loop_count)
             latch->loop_count = iters;
     }
+    free(in_loop);
     free(in_block);
     free(g);
 }
