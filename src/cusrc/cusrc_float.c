@@ -112,6 +112,31 @@ static bool const_field(fn_ctx *f, CXCursor field, int depth, double *v)
     return ok;
 }
 
+/* Whether the object whose member n reads got its const members from its
+ * class: *this while a constructor call is followed, or a local built by
+ * a constructor other than a copy (`Params p;`, `Params p(argc, argv)`)
+ * or by empty braces. A brace list on an aggregate (`Params p{2.0f}`)
+ * sets members in order, and a copy holds another object's. */
+static bool initialised_by_class(fn_ctx *f, cnode *n)
+{
+    cnode *base = n->n_kids ? cn_strip(n->kids[0]) : NULL;
+    if (!base || base->kind == CXCursor_CXXThisExpr)
+        return f->t->constructing > 0;
+    var_info *v =
+        base->kind == CXCursor_DeclRefExpr ? fn_var(f, clang_getCursorReferenced(base->cur)) : NULL;
+    if (!v || v->is_param)
+        return false;
+    cnode *init = cn_strip(v->init);
+    if (!init)
+        return true;
+    if (init->kind == CXCursor_InitListExpr)
+        return init->n_kids == 0;
+    CXCursor ctor = clang_getCursorReferenced(init->cur);
+    return init->kind == CXCursor_CallExpr && ctor.kind == CXCursor_Constructor &&
+           !clang_CXXConstructor_isCopyConstructor(ctor) &&
+           !clang_CXXConstructor_isMoveConstructor(ctor);
+}
+
 bool x_float_value(fn_ctx *f, cnode *n, int depth, double *out)
 {
     n = cn_strip(n);
@@ -175,7 +200,8 @@ bool x_float_value(fn_ctx *f, cnode *n, int depth, double *out)
         break;
     }
     case CXCursor_MemberRefExpr:
-        if (f->device || !const_field(f, clang_getCursorReferenced(n->cur), depth, &v))
+        if (f->device || !initialised_by_class(f, n) ||
+            !const_field(f, clang_getCursorReferenced(n->cur), depth, &v))
             return false;
         break;
     case CXCursor_BinaryOperator: {

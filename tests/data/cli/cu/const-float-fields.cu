@@ -16,7 +16,8 @@ class Grid {
 };
 
 // A const member a constructor sets in its initialiser list has the value
-// that constructor gives, not the one in the class: not followed.
+// that constructor gives, not the one in the class: not followed. Nor has
+// one of an aggregate built from a brace list, which sets members in order.
 class Tile {
   public:
     const float edge = 16.0;
@@ -34,14 +35,17 @@ int main()
 {
     Grid g;
     Tile t(8.0f);
+    Grid wide{0.0f, 138.24f};
     const int cells = g.half_x * g.cells_y;     // 107136
     const int by_area = g.max_x * g.max_y;      // 2742 (69.12f * 39.68f truncated)
     const int tiles = (g.max_x - g.min_x) / t.edge;
+    const int wide_x = (wide.max_x - wide.min_x) / wide.cell; // 864 at run time
     float *a;
     cudaMalloc(&a, sizeof(float) * cells);
     scale<<<(cells + 255) / 256, 256>>>(a, cells);
     scale<<<(by_area + 127) / 128, 128>>>(a, by_area);
     scale<<<tiles, 64>>>(a, tiles * 64);
+    scale<<<wide_x, 32>>>(a, wide_x * 32);
     cudaFree(a);
     return 0;
 }
