@@ -404,6 +404,27 @@ static void test_guarded_copies(void **state)
     assert_true(r.guessed == 100 * 1 + 3);
 }
 
+/* Loads LLVM hoisted out of a loop it unrolled in full (conv_rows'
+ * kernel[KERNEL_RADIUS - j]: the source reads it 8 x 17 times a thread, the
+ * code 17 times, outside every loop). Straight-line code runs once a warp,
+ * whatever the source's requests say: the block is not counted 8 times. */
+static void test_hoisted_straight_line(void **state)
+{
+    (void)state;
+    static const char text[] =
+        ".text._Z1hv:\n"
+        "\t//## File \"h.cu\", line 3\n"
+        "        /*0000*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
+        "        /*0010*/                   LDG.E R4, desc[UR4][R2.64+0x4] ;\n"
+        "        /*0020*/                   FFMA R5, R1, R4, R5 ;\n"
+        "        /*0030*/                   EXIT ;\n";
+    bool ok;
+    const icount_anchor a[] = {{1, 3, ICOUNT_LOAD_GLOBAL, 10 * 16, 0, 0, 0, 0}};
+    icount r = run(text, a, 1, 10, &ok);
+    assert_true(ok);
+    assert_true(r.warp_insts == 10 * 4);
+}
+
 /* A rotated loop whose top holds no access (HeCBench mask's grid-stride
  * body: the index arithmetic, then a load in one arm, then the store and
  * the back edge). Nothing places the top, but every pass runs it: it runs
@@ -867,6 +888,7 @@ int main(void)
         cmocka_unit_test(test_nested_guess),
         cmocka_unit_test(test_every_pass_counted),
         cmocka_unit_test(test_guarded_copies),
+        cmocka_unit_test(test_hoisted_straight_line),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_ptx_expansion),
         cmocka_unit_test(test_ptx_contraction),

@@ -665,8 +665,18 @@ static size_t innermost_loop(imix_level level, const imix_insn *insns, size_t n,
  * only a loop unrolled in full changes, hoisted past the loop around that
  * one: hexciton's comm_aosoa_constants loads hamiltonian[i][k] once an i,
  * not once a j). The loop's own anchor bounds it. */
-static void cap_by_loops(code *c)
+static void cap_by_loops(code *c, double warps)
 {
+    /* Outside every loop, a block runs at most once a warp: an access
+     * whose requests say more was moved out of a loop unrolled in full
+     * around it (conv_rows' kernel[KERNEL_RADIUS - j]: 17 loads for the
+     * source's 8 x 17, once a warp each). */
+    for (int m = 0; m < c->n_blocks; m++) {
+        block *b = &c->b[m];
+        if (b->placed && b->count > warps &&
+            innermost_loop(c->level, c->insns, c->n, b->first) == c->n)
+            b->count = warps;
+    }
     for (size_t j = 0; j < c->n; j++) {
         if (!back_edge(c->level, &c->insns[j], j))
             continue;
@@ -1228,7 +1238,7 @@ bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const
     split_blocks(&c);
     link_blocks(&c);
     place_anchors(&c, a, n_anchors, out);
-    cap_by_loops(&c);
+    cap_by_loops(&c, warps);
     bool loops = false;
     for (size_t i = 0; i < n && !loops; i++)
         loops = back_edge(level, &insns[i], i);
