@@ -237,6 +237,16 @@ int cn_chevron_config(const cnode *n)
     return 0;
 }
 
+cnode *cn_field_init(const cnode *decl)
+{
+    /* A bit-field's first expression is its width. */
+    int skip = clang_Cursor_isBitField(decl->cur) ? 1 : 0;
+    for (int i = 0; i < decl->n_kids; i++)
+        if (cn_is_expr(decl->kids[i]) && skip-- == 0)
+            return decl->kids[i];
+    return NULL;
+}
+
 bool cn_is_comparison(const cnode *n)
 {
     if (!n || n->kind != CXCursor_BinaryOperator || n->n_kids != 2)

@@ -188,10 +188,7 @@ expr *x_default_field(fn_ctx *f, var_info *v, const char *field, cnode *use)
     clang_visitChildren(record, find_member, &ff);
     if (ff.user_ctor || clang_Cursor_isNull(ff.found))
         return NULL;
-    cnode *decl = cn_build(ff.found), *init = NULL;
-    for (int i = 0; i < decl->n_kids && !init; i++)
-        if (cn_is_expr(decl->kids[i]))
-            init = decl->kids[i];
+    cnode *decl = cn_build(ff.found), *init = cn_field_init(decl);
     int64_t value;
     bool known = init && x_const(f, init, &value);
     if (known && f->record) {

@@ -103,10 +103,7 @@ static bool const_field(fn_ctx *f, CXCursor field, int depth, double *v)
     clang_visitChildren(clang_getCursorSemanticParent(field), ctor_names, &s);
     if (s.named)
         return false;
-    cnode *tree = cn_build(field), *init = NULL;
-    for (int i = 0; i < tree->n_kids; i++)
-        if (cn_is_expr(tree->kids[i]))
-            init = tree->kids[i];
+    cnode *tree = cn_build(field), *init = cn_field_init(tree);
     bool ok = init && x_float_value(f, init, depth + 1, v);
     cn_free(tree);
     return ok;

@@ -51,9 +51,6 @@ static bool is_assignment(const cnode *n)
     return false;
 }
 
-/* `k<<<g, b>>>(...)`: a kernel launch, whose arguments go to the device
- * by value and change no host local. libclang shows the callee, then the
- * configuration call. */
 static bool is_comma(const cnode *n)
 {
     return n->kind == CXCursor_BinaryOperator && n->n_kids == 2 &&
@@ -61,7 +58,8 @@ static bool is_comma(const cnode *n)
 }
 
 /* The statements of n, each an assignment to an integer local (or a
- * kernel launch, which assigns none); anything else (a host call, a
+ * kernel launch, whose arguments go to the device by value: it assigns
+ * none); anything else (a host call, a
  * branch, a store through a pointer) and n is not a loop that only
  * computes sizes. */
 static void collect(loop_run *r, cnode *n)

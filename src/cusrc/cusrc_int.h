@@ -305,6 +305,9 @@ bool cn_is_barrier_call(const cnode *n);
  * (__cudaPushCallConfiguration); its kid index, or 0 for any other node. */
 int cn_chevron_config(const cnode *n);
 bool cn_is_comparison(const cnode *n); /* <, >, <=, >=, ==, != */
+/* The initializer of a field declared with one in its class (`int n =
+ * 1024;`), from cn_build of the FieldDecl; NULL when it has none. */
+cnode *cn_field_init(const cnode *decl);
 bool cn_in_main(cusrc_tu *t, CXCursor c);
 /* In a header of the project (included, not a system or toolkit header):
  * kernels defined there are compiled into the file that includes them. */

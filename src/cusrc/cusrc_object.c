@@ -512,10 +512,7 @@ static void in_class_inits(fn_ctx *cf, CXCursor cls, const struct class_memo *m,
         cnode *k = tree->kids[i];
         if (k->kind != CXCursor_FieldDecl)
             continue;
-        cnode *init = NULL;
-        for (int j = 0; j < k->n_kids; j++)
-            if (cn_is_expr(k->kids[j]))
-                init = k->kids[j];
+        cnode *init = cn_field_init(k);
         if (init) {
             char *name = cn_spelling(k->cur);
             init_field(cf, m, name, clang_getCursorType(k->cur), init, out, depth);

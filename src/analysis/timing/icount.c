@@ -370,16 +370,23 @@ static double unrolled_step(const code *c, double step, size_t edge)
  * guard (entropy_opt's window of bounds-checked loads), two sites ptxas
  * merged into one wide load one instruction of one site's count, and the
  * copies of a remainder loop after an unrolled one are left to the flow
- * (they run the few iterations the unrolled loop did not). A loop's iterations go to its backward
- * branch, divided by the copies of its body nvcc made; where nvcc split the loop in an unrolled one
- * and a remainder, to the unrolled one's. An instruction inlined from a helper (a load in an
- * intrinsic's header) is met through its outer line when none is on the line itself. */
+ * (they run the few iterations the unrolled loop did not). A loop's
+ * iterations go to its backward branch, divided by the copies of its body
+ * nvcc made; where nvcc split the loop in an unrolled one and a
+ * remainder, to the unrolled one's. An instruction inlined from a helper
+ * (a load in an intrinsic's header) is met through its outer line when
+ * none is on the line itself. */
 static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, icount *out)
 {
     group *g = xcalloc(n_anchors ? n_anchors : 1, sizeof *g);
     size_t n_groups = group_anchors(a, n_anchors, g);
     int *in_block = xcalloc((size_t)c->n_blocks, sizeof *in_block);
     size_t *in_loop = xcalloc(c->n + 1, sizeof *in_loop);
+    /* No jump lands inside a block nor leaves it before its end, so its
+     * instructions share their innermost loop. */
+    size_t *loop_of = xcalloc((size_t)c->n_blocks, sizeof *loop_of);
+    for (int m = 0; m < c->n_blocks; m++)
+        loop_of[m] = innermost_loop(c->level, c->insns, c->n, c->b[m].first);
     for (size_t i = 0; i < n_groups; i++) {
         size_t met = 0;
         for (int outer = 0; outer < 2 && !met; outer++) {
@@ -401,7 +408,7 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
         for (size_t k = 0; k < c->n; k++)
             if (meets(c, &g[i], k)) {
                 in_block[c->block_of[k]]++;
-                in_loop[innermost_loop(c->level, c->insns, c->n, k)]++;
+                in_loop[loop_of[c->block_of[k]]]++;
             }
         size_t loop = 0;
         for (size_t l = 1; l <= c->n; l++)
@@ -410,7 +417,7 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
         int most = -1;
         for (size_t k = 0; k < c->n; k++) {
             int b = c->block_of[k];
-            if (meets(c, &g[i], k) && innermost_loop(c->level, c->insns, c->n, k) == loop &&
+            if (meets(c, &g[i], k) && loop_of[b] == loop &&
                 (most < 0 || in_block[b] > in_block[most]))
                 most = b;
         }
@@ -448,6 +455,7 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
         if (iters > latch->loop_count)
             latch->loop_count = iters;
     }
+    free(loop_of);
     free(in_loop);
     free(in_block);
     free(g);
