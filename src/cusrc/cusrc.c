@@ -379,6 +379,26 @@ static CXTranslationUnit parse_with_pch(CXIndex index, const char *file, const a
     return tu;
 }
 
+static void clang_args(const cusrc_options *opts, const char *home, argv_t *a);
+
+CXTranslationUnit cusrc_parse_other(cusrc_tu *t, const cusrc_sibling *s)
+{
+    cusrc_options o = *t->opts;
+    o.file = s->file;
+    o.args = s->args;
+    o.n_args = s->n_args;
+    const char *home = o.cuda_home ? o.cuda_home : GPULINT_CUDA_HOME;
+    argv_t a = {0};
+    clang_args(&o, home, &a);
+    struct CXUnsavedFile files[1] = {cusrc_decls_file()};
+    CXTranslationUnit tu = parse_with_pch(t->index, s->file, &a, files, 1);
+    if (!tu && clang_parseTranslationUnit2(t->index, s->file, (const char *const *)a.v, a.n, files,
+                                           1, PARSE_OPTIONS, &tu) != CXError_Success)
+        tu = NULL;
+    args_free(&a);
+    return tu;
+}
+
 /* ---- diagnostics ---- */
 
 static void read_diagnostics(cusrc_tu *t)
@@ -820,6 +840,8 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     t.collect_calls = opts->collect_calls;
     t.u = out;
     t.obj_eval = &x_obj_evaluator;
+    t.opts = opts;
+    t.index = ctx->index;
     t.main_file = clang_getFile(tu, opts->file);
     out->file = xstrdup(opts->file);
     out->args = a.v;
@@ -845,6 +867,7 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     out->analyse_seconds = now_s() - t1;
 
     scratch_free(&t, &s);
+    sibling_free(&t);
     clang_disposeTranslationUnit(tu);
     cusrc_ctx_free(own);
     free(with_refs);

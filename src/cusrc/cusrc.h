@@ -175,6 +175,14 @@ typedef struct cusrc_xcalls {
 
 void cusrc_xcalls_free(cusrc_xcalls *x);
 
+/* Another unit of the same program: the file and its compiler arguments
+ * (libclang's, as cusrc_clang_args gives them). */
+typedef struct cusrc_sibling {
+    const char *file;
+    const char *const *args;
+    int n_args;
+} cusrc_sibling;
+
 typedef struct cusrc_options {
     const char *file;        /* the .cu file */
     const char *const *args; /* extra compiler arguments (-I, -D, -std=...), may be NULL */
@@ -192,6 +200,11 @@ typedef struct cusrc_options {
     /* Where to add the calls this file makes to functions it does not
      * define (NULL: not collected). */
     cusrc_xcalls *collect_calls;
+    /* The program's other units, where a function this file declares and
+     * does not define may be defined (a constructor, an option parser):
+     * parsed when a size needs that definition (cusrc_sibling.c). */
+    const cusrc_sibling *siblings;
+    int n_siblings;
 } cusrc_options;
 
 /* ---- output ---- */
@@ -478,7 +491,11 @@ typedef struct cusrc_unit {
     char **notes;
     size_t n_notes;
     int n_errors; /* error diagnostics of the parse */
-    char **args;  /* the compiler arguments libclang was given */
+    /* The other units whose text the analysis read for a definition: a
+     * result kept in a cache holds while they are unchanged. */
+    char **siblings_read;
+    size_t n_siblings_read;
+    char **args; /* the compiler arguments libclang was given */
     int n_args;
     double parse_seconds, analyse_seconds;
 } cusrc_unit;

@@ -76,9 +76,9 @@ static cnode *find_parser(fn_ctx *f, var_info *v, cnode *use, bool *only)
     return parser;
 }
 
-static CXCursor parser_def(cnode *parser)
+static CXCursor parser_def(fn_ctx *f, cnode *parser)
 {
-    return clang_getCursorDefinition(clang_getCursorReferenced(parser->cur));
+    return cn_definition(f->t, clang_getCursorReferenced(parser->cur));
 }
 
 /* The parser call that sets v before use, with its body in this unit
@@ -89,7 +89,7 @@ static cnode *runnable_parser(fn_ctx *f, var_info *v, cnode *use, CXCursor *def)
     cnode *parser = find_parser(f, v, use, &only);
     if (!parser)
         return NULL;
-    *def = parser_def(parser);
+    *def = parser_def(f, parser);
     if (clang_Cursor_isNull(*def) || def->kind != CXCursor_FunctionDecl)
         return NULL;
     return parser;
@@ -164,7 +164,7 @@ bool x_parsed_why(fn_ctx *f, var_info *v, const char *field, const char *shown, 
         if (f->t->run_args)
             return true;
     }
-    CXCursor def = parser_def(parser);
+    CXCursor def = parser_def(f, parser);
     if (!f->t->run_args) {
         sbuf_addf(out, " (--run-args gives the program's arguments)");
         return true;

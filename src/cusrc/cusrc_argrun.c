@@ -1,9 +1,11 @@
 /* cusrc_argrun: runs a host function that reads the program's options on
  * the arguments --run-args gives, as the program would: loops, ifs and
- * switches over argv's characters, strcmp, getopt, atoi, and stores
- * through the pointers to the caller's integer locals it was handed.
- * Anything else (a call of the program's own, a pointer it was not
- * handed, a loop that runs too long) stops it, and it says where. */
+ * switches over argv's characters, strcmp, getopt, atoi, strtol, stores
+ * through the pointers to the caller's integer locals (or a struct's
+ * fields) it was handed, and the program's own helpers it calls with them
+ * (LULESH's `StrToInt(argv[i+1], &(opts->nx))`). Anything else (a pointer
+ * it was not handed, a helper defined elsewhere or calling itself, a loop
+ * that runs too long) stops it, and it says where. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +16,16 @@
  * not one, and is not worth running. */
 #define ARGRUN_MAX_STEPS 20000
 #define ARGRUN_MAX_VARS 64
+#define ARGRUN_MAX_CALLS 4 /* helpers inside helpers */
 
-typedef enum { V_NONE, V_INT, V_STR, V_ARGV, V_CELL, V_REF, V_BUF } vkind;
+typedef enum { V_NONE, V_INT, V_STR, V_ARGV, V_CELL, V_REF, V_BUF, V_FIELD, V_PTR } vkind;
 
 typedef struct val {
     vkind k;
     int64_t i;     /* V_INT; V_CELL (a pointer to it), V_REF (a reference): the cell */
     const char *s; /* V_STR: the string (argv's or a literal's), at offset i */
+    /* V_FIELD: a pointer to field s of struct cell i; V_PTR: a pointer to
+     * the run's variable i (a helper's `&endptr`). */
 } val;
 
 #define CELL_MAX_FIELDS 16
@@ -50,7 +55,7 @@ typedef struct argrun {
     int n_vars;
     cell cells[8];
     int n_cells;
-    char *lits[32]; /* string literals read, owned */
+    char *lits[48]; /* string literals and field names read, owned */
     int n_lits;
     long steps;
     val ret;
@@ -62,9 +67,16 @@ typedef struct argrun {
     bool getopt_called;
     bool getopt_fresh;          /* no call handed argv before this one (and may have run getopt) */
     const x_arg_fields *fields; /* this's fields (a constructor's run), NULL: none */
+    CXCursor calls[ARGRUN_MAX_CALLS]; /* the helpers running, innermost last */
+    int n_calls;
+    /* The helpers' bodies, built once and kept to the end: a run that
+     * stops inside one says where. */
+    struct helper_tree {
+        CXCursor def;
+        cnode *tree;
+    } helpers[8];
+    int n_helpers;
 } argrun;
-
-typedef enum { F_NEXT, F_BREAK, F_CONT, F_RET, F_FAIL } flow;
 
 static val vint(int64_t i)
 {
@@ -96,7 +108,7 @@ static bool literal_string(argrun *r, cnode *n, val *out)
 {
     char *sp = cn_spelling(n->cur);
     size_t len = strlen(sp);
-    bool ok = r->n_lits < 32 && len >= 2 && sp[0] == '"' && sp[len - 1] == '"';
+    bool ok = r->n_lits < 48 && len >= 2 && sp[0] == '"' && sp[len - 1] == '"';
     char *lit = ok ? xmalloc(len) : NULL;
     size_t k = 0;
     for (size_t i = 1; ok && i + 1 < len; i++) {
@@ -202,10 +214,92 @@ static bool changes(const cnode *n)
     return false;
 }
 
+typedef enum { F_NEXT, F_BREAK, F_CONT, F_RET, F_FAIL } flow;
+static flow exec(argrun *r, cnode *s);
+static int64_t as_type(CXType t, int64_t v);
+
+/* The program's own function fn (defined in this unit, not a library's)
+ * that call n makes: its body run with its parameters bound to the
+ * arguments' values, as the program runs it. A reference parameter, a
+ * helper already running (recursion) or one too deep stops the run. */
+static bool run_helper(argrun *r, cnode *n, CXCursor def, val *out)
+{
+    cnode *args[8];
+    int np = cn_call_args(n, def, args, 8);
+    if (np < 0 || r->n_calls == ARGRUN_MAX_CALLS)
+        return false;
+    for (int i = 0; i < r->n_calls; i++)
+        if (clang_equalCursors(r->calls[i], def))
+            return false;
+    val vals[8];
+    for (int i = 0; i < np; i++) {
+        CXType t =
+            clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)i)));
+        if (!args[i] || t.kind == CXType_LValueReference || t.kind == CXType_RValueReference ||
+            !eval(r, args[i], &vals[i]))
+            return false;
+        if (vals[i].k == V_INT)
+            vals[i].i = as_type(t, vals[i].i);
+    }
+    /* Bound after every argument is read: an argument may read a
+     * parameter of the same name one level up. */
+    for (int i = 0; i < np; i++) {
+        val *slot = var_slot(r, clang_Cursor_getArgument(def, (unsigned)i), true);
+        if (!slot)
+            return false;
+        *slot = vals[i];
+    }
+    cnode *tree = NULL;
+    for (int i = 0; i < r->n_helpers && !tree; i++)
+        if (clang_equalCursors(r->helpers[i].def, def))
+            tree = r->helpers[i].tree;
+    if (!tree) {
+        if (r->n_helpers == 8)
+            return false;
+        tree = cn_build(def);
+        r->helpers[r->n_helpers++] = (struct helper_tree){def, tree};
+    }
+    cnode *body = tree->n_kids ? tree->kids[tree->n_kids - 1] : NULL;
+    val saved = r->ret;
+    r->calls[r->n_calls++] = def;
+    r->ret = vint(0);
+    flow fl = body && body->kind == CXCursor_CompoundStmt ? exec(r, body) : F_FAIL;
+    r->n_calls--;
+    *out = r->ret;
+    r->ret = saved;
+    return fl == F_NEXT || fl == F_RET;
+}
+
+/* The program's own function a call names, where this unit defines it. */
+static CXCursor own_helper(const cnode *n)
+{
+    CXCursor fn = clang_getCursorReferenced(n->cur);
+    CXCursor def = clang_Cursor_isNull(fn) ? fn : clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl ||
+        clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+        return clang_getNullCursor();
+    return def;
+}
+
+/* strtol's end pointer: where the number it read ends in s. */
+static bool set_end(argrun *r, const val *ptr, const val *str, const char *end)
+{
+    if (ptr->k == V_INT)
+        return ptr->i == 0; /* no end pointer asked for */
+    if (ptr->k != V_PTR)
+        return false;
+    r->vars[ptr->i].v = (val){V_STR, str->i + (end - str_at(str)), str->s};
+    return true;
+}
+
 /* The C library calls an option parser makes: string tests and
- * conversions, and output that changes nothing it returns. */
+ * conversions, and output that changes nothing it returns; and the
+ * program's own helpers. */
 static bool call(argrun *r, cnode *n, val *out)
 {
+    CXCursor helper = own_helper(n);
+    if (!clang_Cursor_isNull(helper))
+        return run_helper(r, n, helper, out);
     char *name = cn_ref_name(n->cur);
     int na = cn_n_expr_kids(n) - 1;
     val a[3] = {{V_NONE, 0, NULL}, {V_NONE, 0, NULL}, {V_NONE, 0, NULL}};
@@ -260,11 +354,11 @@ static bool call(argrun *r, cnode *n, val *out)
         /* atoi's int cannot hold more: the program's value is not this. */
         ok = errno == 0 && (strcmp(name, "atoi") || (out->i >= INT32_MIN && out->i <= INT32_MAX));
     } else if ((!strcmp(name, "strtol") || !strcmp(name, "strtoll")) && na == 3 && s0 &&
-               a[1].k == V_INT && a[1].i == 0 && a[2].k == V_INT && a[2].i >= 0 && a[2].i != 1 &&
-               a[2].i <= 36) {
+               a[2].k == V_INT && a[2].i >= 0 && a[2].i != 1 && a[2].i <= 36) {
+        char *end = NULL;
         errno = 0;
-        *out = vint(strtoll(s0, NULL, (int)a[2].i));
-        ok = errno == 0;
+        *out = vint(strtoll(s0, &end, (int)a[2].i));
+        ok = errno == 0 && set_end(r, &a[1], &a[0], end);
     } else {
         ok = false; /* exit, a helper of the program's own: not followed */
     }
@@ -386,7 +480,16 @@ static bool assign(argrun *r, cnode *target, val v)
     val p;
     if (!t || t->kind != CXCursor_UnaryOperator || t->n_kids != 1 ||
         clang_getCursorUnaryOperatorKind(t->cur) != CXUnaryOperator_Deref ||
-        !eval(r, t->kids[0], &p) || p.k != V_CELL || v.k != V_INT)
+        !eval(r, t->kids[0], &p))
+        return false;
+    if (p.k == V_PTR) {
+        r->vars[p.i].v = v;
+        return v.k != V_NONE;
+    }
+    int64_t *at;
+    if (p.k == V_FIELD)
+        return v.k == V_INT && cell_field(&r->cells[p.i], p.s, true, &at) && (*at = v.i, true);
+    if (p.k != V_CELL || v.k != V_INT)
         return false;
     r->cells[p.i].value = v.i;
     r->cells[p.i].written = true;
@@ -492,6 +595,12 @@ static bool binary(argrun *r, cnode *n, val *out)
         *out = vint(k == CXBinaryOperator_NE);
         return true;
     }
+    /* `endptr != c`: two pointers into one string. */
+    if ((k == CXBinaryOperator_EQ || k == CXBinaryOperator_NE) && a.k == V_STR && b.k == V_STR &&
+        a.s == b.s) {
+        *out = vint((a.i == b.i) == (k == CXBinaryOperator_EQ));
+        return true;
+    }
     int64_t v;
     if (a.k != V_INT || b.k != V_INT || !arith(k, a.i, b.i, &v))
         return false;
@@ -507,6 +616,33 @@ static int64_t char_value(const cnode *n, char c)
                                                    : (int64_t)(unsigned char)c;
 }
 
+/* `&(opts->nx)`, a field of a struct the caller handed over, or `&end`,
+ * a variable of the run's own: a pointer a helper stores through. */
+static bool address(argrun *r, cnode *n, val *out)
+{
+    n = cn_strip(n);
+    cell *c;
+    char *field = n ? cell_field_name(r, n, &c) : NULL;
+    if (field) {
+        bool ok = r->n_lits < 48;
+        if (ok) {
+            r->lits[r->n_lits++] = field;
+            *out = (val){V_FIELD, c - r->cells, field};
+        } else
+            free(field);
+        return ok;
+    }
+    if (!n || n->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor d = clang_getCursorReferenced(n->cur);
+    for (int i = 0; d.kind == CXCursor_VarDecl && i < r->n_vars; i++)
+        if (clang_equalCursors(r->vars[i].decl, d) && r->vars[i].v.k != V_REF) {
+            *out = (val){V_PTR, i, NULL};
+            return true;
+        }
+    return false;
+}
+
 static bool unary(argrun *r, cnode *n, val *out)
 {
     enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
@@ -520,6 +656,8 @@ static bool unary(argrun *r, cnode *n, val *out)
         *out = vint(post ? a.i : a.i + d);
         return assign(r, n->kids[0], vint(a.i + d));
     }
+    if (k == CXUnaryOperator_AddrOf)
+        return address(r, n->kids[0], out);
     if (!eval(r, n->kids[0], &a))
         return false;
     switch (k) {
@@ -539,6 +677,16 @@ static bool unary(argrun *r, cnode *n, val *out)
         if (a.k == V_CELL && (r->cells[a.i].written || r->cells[a.i].known)) {
             *out = vint(r->cells[a.i].value);
             return true;
+        }
+        if (a.k == V_FIELD) {
+            int64_t *at;
+            bool ok = cell_field(&r->cells[a.i], a.s, false, &at);
+            *out = vint(ok ? *at : 0);
+            return ok;
+        }
+        if (a.k == V_PTR) {
+            *out = r->vars[a.i].v;
+            return out->k != V_NONE;
         }
         if (a.k == V_STR) {
             *out = vint(char_value(n, str_at(&a)[0]));
@@ -947,6 +1095,8 @@ static void argrun_free(argrun *r)
             free(r->cells[i].fields[k].name);
     for (int i = 0; i < r->n_lits; i++)
         free(r->lits[i]);
+    for (int i = 0; i < r->n_helpers; i++)
+        cn_free(r->helpers[i].tree);
     free(r->argv);
     free(r);
 }
@@ -970,7 +1120,13 @@ static void say_stop(argrun *r, const cnode *earlier, bool had_body, sbuf *why)
         src_loc at = {0};
         cn_loc(f->t, r->stop->cur, &at);
         char *text = cn_text_trunc(f->t, r->stop->cur, 60);
-        sbuf_addf(why, "it stops at line %d ('%s')", at.line, text ? text : "");
+        /* In another unit's definition (cusrc_sibling): that file's line. */
+        if (at.file && strcmp(at.file, f->t->path) != 0) {
+            const char *base = strrchr(at.file, '/');
+            sbuf_addf(why, "it stops at %s:%d ('%s')", base ? base + 1 : at.file, at.line,
+                      text ? text : "");
+        } else
+            sbuf_addf(why, "it stops at line %d ('%s')", at.line, text ? text : "");
         free(text);
         free(at.file);
     } else

@@ -403,7 +403,10 @@ char *cn_text(cusrc_tu *t, CXCursor c)
     clang_getExpansionLocation(clang_getRangeEnd(r), &f2, &l, &col, &o2);
     if (f1 && f2 && clang_File_isEqual(f1, f2) && o2 > o1) {
         size_t size = 0;
-        const char *buf = cn_file_contents(t, f1, &size);
+        /* A definition another unit gave (cusrc_sibling) is that unit's text. */
+        CXTranslationUnit own = clang_Cursor_getTranslationUnit(c);
+        const char *buf = own == t->tu || !own ? cn_file_contents(t, f1, &size)
+                                               : clang_getFileContents(own, f1, &size);
         if (buf && o2 <= size) {
             /* Collapse runs of whitespace so multi-line expressions read on one line. */
             sbuf b;

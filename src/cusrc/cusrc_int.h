@@ -271,7 +271,23 @@ struct cusrc_tu {
     size_t n_classes, cap_classes;
     const struct x_obj_eval *obj_eval; /* cusrc_eval's entry points, for cusrc_object */
     int constructing;                  /* constructors being run, nested (cusrc_object) */
+    /* The program's other units (cusrc_sibling): parsed on demand. */
+    const cusrc_options *opts;
+    CXIndex index;
+    struct sibling_tu *sibs; /* one per opts->siblings, NULL until a lookup */
 };
+
+/* ---- cusrc_sibling.c ---- */
+/* decl's definition: this unit's, else one another unit of the program
+ * gives (same USR: external linkage), parsed the first time it is needed;
+ * a null cursor where neither has it. */
+CXCursor cn_definition(cusrc_tu *t, CXCursor decl);
+/* Calls visit on every function definition of the other units parsed so
+ * far (a getter written through in one of them). */
+void sibling_visit_parsed(cusrc_tu *t, CXCursorVisitor visit, CXClientData data);
+void sibling_free(cusrc_tu *t);
+/* cusrc.c: a unit parsed as cusrc_parse parses its file, for cusrc_sibling. */
+CXTranslationUnit cusrc_parse_other(cusrc_tu *t, const cusrc_sibling *s);
 
 /* ---- cusrc_ast.c ---- */
 cnode *cn_build(CXCursor c);

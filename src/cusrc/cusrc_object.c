@@ -191,6 +191,7 @@ typedef struct writes {
     struct getter {
         CXCursor m;
         char *field;
+        char *usr; /* m's: a call in another unit names m by it */
     } * getters;
     int n_getters, cap_getters;
 } writes;
@@ -277,20 +278,19 @@ static void method_scan(cusrc_tu *t, cnode *decl, writes *w)
     if (decl->kind == CXCursor_CXXMethod &&
         (clang_CXXMethod_isStatic(m) || clang_CXXMethod_isConst(m)))
         return; /* no this, or one it cannot write */
-    CXCursor def = clang_getCursorDefinition(m);
+    CXCursor def = cn_definition(t, m);
     if (clang_Cursor_isNull(def)) {
-        /* Defined in another file: what it writes is not seen. */
+        /* Defined in no unit gpulint reads: what it writes is not seen. */
         w->escapes = true;
         return;
     }
-    (void)t;
     w->ref_return = hands_out(clang_getCursorResultType(def));
     char *field = w->ref_return ? x_getter_field(m) : NULL;
     if (field) {
         /* Written where a caller writes through what it returns: looked
          * for at the calls (getter_calls_write). */
         GROW(w->getters, w->n_getters, w->cap_getters);
-        w->getters[w->n_getters++] = (struct getter){m, field};
+        w->getters[w->n_getters++] = (struct getter){m, field, cx_str(clang_getCursorUSR(m))};
         w->ref_return = false;
         return;
     }
@@ -329,9 +329,19 @@ static void getter_calls(cnode *n, writes *w)
 {
     if (n->kind == CXCursor_CallExpr) {
         CXCursor m = clang_getCursorReferenced(n->cur);
-        for (int i = 0; i < w->n_getters; i++)
-            if (clang_equalCursors(m, w->getters[i].m) && x_method_call_changes(n, m))
+        char *usr = NULL;
+        for (int i = 0; i < w->n_getters; i++) {
+            /* Cursors of two units never compare equal: the USR does. */
+            bool same = clang_equalCursors(m, w->getters[i].m);
+            if (!same && m.kind == CXCursor_CXXMethod) {
+                if (!usr)
+                    usr = cx_str(clang_getCursorUSR(m));
+                same = !strcmp(usr, w->getters[i].usr);
+            }
+            if (same && x_method_call_changes(n, m))
                 mark(w, xstrdup(w->getters[i].field));
+        }
+        free(usr);
     }
     for (int i = 0; i < n->n_kids; i++)
         getter_calls(n->kids[i], w);
@@ -368,6 +378,7 @@ static void getter_calls_write(cusrc_tu *t, writes *w)
         return;
     getter_scan s = {t, w};
     clang_visitChildren(clang_getTranslationUnitCursor(t->tu), getter_bodies, &s);
+    sibling_visit_parsed(t, getter_bodies, &s);
 }
 
 /* What the methods of cls (with its bases') may write, once per class. */
@@ -382,8 +393,10 @@ static const struct class_memo *class_writes(cusrc_tu *t, CXCursor cls)
     writes w = {0};
     class_scan(t, cls, &w, 0);
     getter_calls_write(t, &w);
-    for (int i = 0; i < w.n_getters; i++)
+    for (int i = 0; i < w.n_getters; i++) {
         free(w.getters[i].field);
+        free(w.getters[i].usr);
+    }
     free(w.getters);
     GROW(t->classes, t->n_classes, t->cap_classes);
     struct class_memo *m = &t->classes[t->n_classes++];
@@ -600,7 +613,7 @@ static void construct(fn_ctx *f, cnode *call, CXCursor ctor, const struct class_
     if (f->t->constructing >= OBJ_MAX_DEPTH)
         return;
     CXCursor cls = clang_getCursorSemanticParent(ctor);
-    CXCursor def = clang_getCursorDefinition(ctor);
+    CXCursor def = cn_definition(f->t, ctor);
     bool has_def = !clang_Cursor_isNull(def);
     cnode *tree = cn_build(has_def ? def : cls);
     fn_ctx cf;
@@ -811,7 +824,7 @@ static bool on_object(fn_ctx *f, cnode *call, CXCursor fn, int depth, return_fn 
     if (fn.kind != CXCursor_CXXMethod || clang_CXXMethod_isStatic(fn) ||
         clang_CXXMethod_isVirtual(fn) || f->depth > X_MAX_DEPTH / 4)
         return false;
-    CXCursor def = clang_getCursorDefinition(fn);
+    CXCursor def = cn_definition(f->t, fn);
     if (clang_Cursor_isNull(def))
         return false;
     obj_fields self = {0};

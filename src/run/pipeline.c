@@ -368,6 +368,7 @@ int pipeline_run(const pipeline_opts *o, report *r)
     run->file_args = r->project->args;
     run->n_file_args = r->project->n_args;
     r->n_units = (size_t)run->n_files;
+    run->db = &r->project->db;
     if (o->ptxas_log) /* the source beside the log parses with its build's flags */
         return run_log(run, r);
     if (run->n_files == 0) {

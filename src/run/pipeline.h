@@ -53,6 +53,10 @@ typedef struct pipeline_opts {
      * NULL = none), and their text, which the cache key holds. */
     const struct cusrc_xcalls *calls;
     const char *calls_text;
+    /* Every unit of the program, the shard's or not (compile_commands.json's
+     * entries, or the files given): where a declared function may be
+     * defined (cusrc_sibling). NULL: the files alone. */
+    const struct compdb *db;
 } pipeline_opts;
 
 /* --timeout's default: generous for a heavy template file, still an end. */

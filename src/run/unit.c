@@ -17,6 +17,7 @@
 #include "input/srcscan.h"
 #include "report/code_report.h"
 #include "report/source_report.h"
+#include "input/compdb.h"
 #include "run/compiled.h"
 #include "run/pool.h"
 #include "run/unitcache.h"
@@ -158,6 +159,44 @@ static void test_fault(void)
             pause();
 }
 
+/* The program's other units (all of them, whatever the shard), each with
+ * its libclang arguments (its compile_commands.json entry's, then the
+ * user's "--" ones; the files given on the command line hold those
+ * already): where this file's declared functions may be defined
+ * (cusrc_sibling). */
+static cusrc_sibling *siblings_of(const pipeline_opts *o, const char *file, int *n)
+{
+    *n = 0;
+    const compdb *db = o->db;
+    size_t total = db ? db->n_units + db->n_host : 0;
+    cusrc_sibling *sib = xcalloc(total + 1, sizeof *sib);
+    char *self = realpath(file, NULL);
+    int n_user = db && db->path ? o->n_extra : 0;
+    for (size_t i = 0; i < total; i++) {
+        const compdb_unit *u = i < db->n_units ? &db->units[i] : &db->host[i - db->n_units];
+        if (self && !strcmp(u->file, self))
+            continue;
+        char **all = xcalloc((size_t)(u->n_args + n_user) + 1, sizeof *all);
+        for (int k = 0; k < u->n_args; k++)
+            all[k] = u->args[k];
+        for (int k = 0; k < n_user; k++)
+            all[u->n_args + k] = o->extra[k];
+        const char **args = xcalloc((size_t)(u->n_args + n_user) + 2, sizeof *args);
+        sib[(*n)++] =
+            (cusrc_sibling){u->file, args, cusrc_clang_args(all, u->n_args + n_user, args)};
+        free(all);
+    }
+    free(self);
+    return sib;
+}
+
+static void siblings_free(cusrc_sibling *sib, int n)
+{
+    for (int i = 0; i < n; i++)
+        free((void *)sib[i].args);
+    free(sib);
+}
+
 static bool parse_source(const unit_env *env, const char *file, char *const *extra, int n_extra,
                          const char *skip, cusrc_unit *unit)
 {
@@ -177,6 +216,8 @@ static bool parse_source(const unit_env *env, const char *file, char *const *ext
     const char **args = xcalloc((size_t)n_extra + 2, sizeof *args);
     char arch[32];
     const report *r = env->r;
+    int n_siblings;
+    cusrc_sibling *siblings = siblings_of(o, file, &n_siblings);
     cusrc_options co = {.file = file,
                         .args = args,
                         .n_args = cusrc_clang_args(extra, n_extra, args),
@@ -184,6 +225,8 @@ static bool parse_source(const unit_env *env, const char *file, char *const *ext
                         .run_args = (const char *const *)o->run_args,
                         .n_run_args = o->n_run_args,
                         .calls = o->calls,
+                        .siblings = siblings,
+                        .n_siblings = n_siblings,
                         .arch = cusrc_arch_of(extra, n_extra, arch) ? arch
                                 : r->n_targets && !r->targets[0].arch.hypothetical
                                     ? r->targets[0].arch.name
@@ -194,6 +237,7 @@ static bool parse_source(const unit_env *env, const char *file, char *const *ext
         diag_warn("%s: source analysis skipped: %s", file, error ? error : "unknown error");
     free(error);
     free(args);
+    siblings_free(siblings, n_siblings);
     cusrc_ctx_free(ctx);
     return parsed;
 }
@@ -408,14 +452,31 @@ static char *own_output(size_t *len)
     return sbuf_take(&b);
 }
 
+/* nvcc's dependencies, and the program's other files the source analysis
+ * read (cu, NULL: none): the result holds while they are unchanged. */
 static void cache_store(const unit_env *env, const char *key, const compiled *comp,
-                        const char *record)
+                        const cusrc_unit *cu, const char *record)
 {
-    size_t olen;
+    size_t olen = 0;
     char *output = own_output(&olen);
+    sbuf deps;
+    sbuf_init(&deps);
+    if (comp->deps)
+        sbuf_add(&deps, comp->deps);
+    for (size_t i = 0; cu && comp->deps && i < cu->n_siblings_read; i++) {
+        sbuf_addc(&deps, ' ');
+        for (const char *p = cu->siblings_read[i]; *p; p++) {
+            if (*p == ' ') /* a make rule's escapes (unitcache's dep_paths) */
+                sbuf_addc(&deps, '\\');
+            else if (*p == '$')
+                sbuf_addc(&deps, '$');
+            sbuf_addc(&deps, *p);
+        }
+    }
     if (comp->deps && output)
-        unitcache_store(env->cache_dir, key, comp->deps, comp->stage_dir, record, strlen(record),
-                        output, olen);
+        unitcache_store(env->cache_dir, key, sbuf_str(&deps), comp->stage_dir, record,
+                        strlen(record), output, olen);
+    sbuf_free(&deps);
     free(output);
 }
 
@@ -652,7 +713,7 @@ int unit_run(const unit_env *env, const char *file, char *const *file_args, int 
     if (!record || !fileio_write_all(fd, record, strlen(record)))
         rc = diag_error(EXIT_INTERNAL, "%s: cannot write the worker's result", file ? file : "log");
     else if (key[0] && uc.done)
-        cache_store(env, key, &uc.comp, record);
+        cache_store(env, key, &uc.comp, parsed ? &cu : NULL, record);
 out:
     compile_free(&uc);
     if (parsed)

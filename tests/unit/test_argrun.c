@@ -2,7 +2,8 @@
  * the C library's own. One getopt loop, written to a .cu file, is run by
  * gpulint on each argument list (--run-args) and by this process's glibc
  * getopt on the same list; the sizes the launches get must be what the
- * real loop leaves. Built without libclang, there is nothing to run. */
+ * real loop leaves. So for a strtol helper, in the parser's unit or in
+ * another one. Built without libclang, there is nothing to run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -163,6 +164,116 @@ static void test_getopt_matches_glibc(void **state)
     rmdir(dir);
 }
 
+/* A helper of the program's own that converts with strtol and checks its
+ * end pointer (LULESH's StrToInt), defined in the parser's file or in
+ * another unit of the program (cusrc_sibling): what the same C function,
+ * compiled here, leaves. */
+#define TO_INT_BODY                                                                                \
+    "{\n"                                                                                          \
+    "    char *end;\n"                                                                             \
+    "    if (t == NULL)\n"                                                                         \
+    "        return 0;\n"                                                                          \
+    "    *v = (int)strtol(t, &end, 10);\n"                                                         \
+    "    return end != t && *end == '\\0';\n"                                                      \
+    "}\n"
+
+static int to_int(const char *t, int *v)
+{
+    char *end;
+    if (t == NULL)
+        return 0;
+    *v = (int)strtol(t, &end, 10);
+    return end != t && *end == '\0';
+}
+
+static const char helper_decls[] = "#include <cstdlib>\n"
+                                   "#include <cstring>\n"
+                                   "struct opts { int n; int bad; };\n"
+                                   "int to_int(const char *t, int *v);\n"
+                                   "void parse(int argc, char **argv, opts *o);\n";
+
+static const char helper_def[] = "int to_int(const char *t, int *v)\n" TO_INT_BODY;
+
+static const char parse_def[] =
+    "void parse(int argc, char **argv, opts *o)\n"
+    "{\n"
+    "    for (int i = 1; i + 1 < argc; i += 2)\n"
+    "        if (strcmp(argv[i], \"-n\") == 0 && !to_int(argv[i + 1], &(o->n)))\n"
+    "            o->bad = 1;\n"
+    "}\n";
+
+static const char helper_main[] = "__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
+                                  "int main(int argc, char **argv)\n"
+                                  "{\n"
+                                  "    opts o;\n"
+                                  "    o.n = 5;\n"
+                                  "    o.bad = 0;\n"
+                                  "    parse(argc, argv, &o);\n"
+                                  "    int *p;\n"
+                                  "    cudaMalloc(&p, 4096);\n"
+                                  "    k<<<o.n + 100, o.bad + 1>>>(p);\n"
+                                  "    return 0;\n"
+                                  "}\n";
+
+static void write_file(const char *path, const char *const *parts)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; parts[i]; i++)
+        fputs(parts[i], f);
+    fclose(f);
+}
+
+static void test_helper_matches_libc(void **state)
+{
+    (void)state;
+    static const char *const cases[][3] = {
+        {"-n", "12", NULL}, {"-n", "-7", NULL},   {"-n", "12abc", NULL},
+        {"-n", "", NULL},   {"-n", "0x1f", NULL}, {"-m", "3", NULL},
+    };
+    char dir[] = "/tmp/gpulint-argrun-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char one[64], two[64], util[64];
+    snprintf(one, sizeof one, "%s/one.cu", dir);
+    snprintf(two, sizeof two, "%s/main.cu", dir);
+    snprintf(util, sizeof util, "%s/util.cu", dir);
+    write_file(one, (const char *const[]){helper_decls, helper_def, parse_def, helper_main, NULL});
+    write_file(two, (const char *const[]){helper_decls, helper_main, NULL});
+    write_file(util, (const char *const[]){helper_decls, helper_def, parse_def, NULL});
+    cusrc_sibling sib = {util, NULL, 0};
+    cusrc_ctx *ctx = cusrc_ctx_new();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int n = 0, want_n = 5, want_bad = 0;
+        while (n < 2 && cases[i][n])
+            n++;
+        if (!strcmp(cases[i][0], "-n") && !to_int(cases[i][1], &want_n))
+            want_bad = 1;
+        for (int split = 0; split < 2; split++) {
+            cusrc_options o = {.file = split ? two : one,
+                               .arch = "sm_90",
+                               .run_args = cases[i],
+                               .n_run_args = n,
+                               .siblings = split ? &sib : NULL,
+                               .n_siblings = split};
+            cusrc_unit u;
+            char *err = NULL;
+            assert_true(cusrc_parse(ctx, &o, &u, &err));
+            assert_int_equal(u.n_launches, 1);
+            print_message("case %zu (%s): n %d bad %d\n", i, split ? "two units" : "one unit",
+                          want_n, want_bad);
+            assert_int_equal(grid_x(&u.launches[0]), want_n + 100);
+            assert_int_equal(block_x(&u.launches[0]), want_bad + 1);
+            assert_int_equal(u.n_siblings_read, (size_t)split);
+            cusrc_unit_free(&u);
+        }
+    }
+    cusrc_ctx_free(ctx);
+    unlink(one);
+    unlink(two);
+    unlink(util);
+    rmdir(dir);
+}
+
 /* The cache directory holds the precompiled wrapper header: removed after. */
 int main(void)
 {
@@ -170,7 +281,8 @@ int main(void)
     if (!mkdtemp(cache))
         return 1;
     setenv("GPULINT_CACHE_DIR", cache, 1);
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_getopt_matches_glibc)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_getopt_matches_glibc),
+                                       cmocka_unit_test(test_helper_matches_libc)};
     int rc = cmocka_run_group_tests_name("argrun", tests, NULL, NULL);
     fsutil_remove_tree(cache);
     return rc;

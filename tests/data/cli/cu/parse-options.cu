@@ -58,7 +58,7 @@ static void parse_long(int argc, char **argv, int *nx, int *block)
 
 static int to_int(const char *s, int *out) { return sscanf(s, "%d", out) == 1; }
 
-// A helper of the program's own does the conversion: not run.
+// A helper of the program's own does the conversion: run, up to its sscanf.
 static void parse_checked(int argc, char **argv, int *ny)
 {
     for (int i = 1; i + 1 < argc; i++)

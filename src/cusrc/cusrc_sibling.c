@@ -1,0 +1,143 @@
+/* cusrc_sibling: definitions the program's other units give. A class's
+ * constructor in its own file (LULESH's `Domain::Domain` in lulesh-init.cu,
+ * called as `new Domain(..., opts.nx, ...)` in lulesh.cu), an option parser
+ * in a utility file: the launch's unit declares them and the sizes are
+ * set there. Such a unit is parsed only when a definition is asked for,
+ * only if its text names the function, and at most SIBLING_MAX_PARSED of
+ * them per unit, so a project's units do not all parse each other. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cusrc/cusrc_int.h"
+#include "util/fileio.h"
+
+#define SIBLING_MAX_PARSED 4
+#define SIBLING_MAX_BYTES (8u << 20)
+
+struct sibling_tu {
+    bool tried; /* its text was read */
+    CXTranslationUnit tu;
+    char *text;
+    size_t len;
+    char **usr; /* its function definitions, by USR */
+    CXCursor *def;
+    int n, cap;
+};
+
+static bool is_ident(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Does text name fn followed by '(' (a definition's or a call's)? */
+static bool names(const char *text, const char *fn)
+{
+    size_t n = strlen(fn);
+    for (const char *p = text; n && (p = strstr(p, fn)) != NULL; p += n) {
+        const char *q = p + n;
+        while (*q == ' ' || *q == '\t' || *q == '\n')
+            q++;
+        if (*q == '(' && (p == text || !is_ident(p[-1])))
+            return true;
+    }
+    return false;
+}
+
+static enum CXChildVisitResult list_defs(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct sibling_tu *s = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+        return CXChildVisit_Recurse;
+    if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+         k == CXCursor_Destructor) &&
+        clang_isCursorDefinition(c) && clang_getCursorLinkage(c) == CXLinkage_External) {
+        GROW(s->usr, s->n, s->cap);
+        s->def = xrealloc(s->def, (size_t)s->cap * sizeof *s->def);
+        s->usr[s->n] = cx_str(clang_getCursorUSR(c));
+        s->def[s->n++] = c;
+    }
+    return CXChildVisit_Continue;
+}
+
+static int parsed_count(const cusrc_tu *t)
+{
+    int n = 0;
+    for (int i = 0; i < t->opts->n_siblings; i++)
+        n += t->sibs[i].tu != NULL;
+    return n;
+}
+
+/* Sibling i's definitions, parsing it if its text names fn. */
+static bool open_sibling(cusrc_tu *t, int i, const char *fn)
+{
+    struct sibling_tu *s = &t->sibs[i];
+    if (!s->tried) {
+        s->tried = true;
+        if (fileio_read(t->opts->siblings[i].file, SIBLING_MAX_BYTES, &s->text, &s->len) !=
+            FILEIO_OK)
+            s->text = NULL;
+    }
+    if (s->tu)
+        return true;
+    if (!s->text || !names(s->text, fn) || parsed_count(t) >= SIBLING_MAX_PARSED)
+        return false;
+    s->tu = cusrc_parse_other(t, &t->opts->siblings[i]);
+    if (s->tu)
+        clang_visitChildren(clang_getTranslationUnitCursor(s->tu), list_defs, s);
+    return s->tu != NULL;
+}
+
+CXCursor cn_definition(cusrc_tu *t, CXCursor decl)
+{
+    CXCursor def = clang_getCursorDefinition(decl);
+    if (!clang_Cursor_isNull(def) || !t->opts || !t->opts->n_siblings ||
+        clang_getCursorLinkage(decl) != CXLinkage_External ||
+        clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
+        return def;
+    if (!t->sibs)
+        t->sibs = xcalloc((size_t)t->opts->n_siblings, sizeof *t->sibs);
+    char *usr = cx_str(clang_getCursorUSR(decl)), *fn = cn_spelling(decl);
+    for (int i = 0; i < t->opts->n_siblings && clang_Cursor_isNull(def); i++)
+        if (open_sibling(t, i, fn))
+            for (int k = 0; k < t->sibs[i].n && clang_Cursor_isNull(def); k++)
+                if (!strcmp(t->sibs[i].usr[k], usr))
+                    def = t->sibs[i].def[k];
+    free(usr);
+    free(fn);
+    return def;
+}
+
+void sibling_visit_parsed(cusrc_tu *t, CXCursorVisitor visit, CXClientData data)
+{
+    for (int i = 0; t->sibs && i < t->opts->n_siblings; i++)
+        if (t->sibs[i].tu)
+            clang_visitChildren(clang_getTranslationUnitCursor(t->sibs[i].tu), visit, data);
+}
+
+void sibling_free(cusrc_tu *t)
+{
+    if (!t->sibs)
+        return;
+    for (int i = 0; i < t->opts->n_siblings; i++) {
+        struct sibling_tu *s = &t->sibs[i];
+        /* Every unit whose text was read decided what was found. */
+        if (s->tried) {
+            t->u->siblings_read =
+                xrealloc(t->u->siblings_read, (t->u->n_siblings_read + 1) * sizeof(char *));
+            t->u->siblings_read[t->u->n_siblings_read++] = xstrdup(t->opts->siblings[i].file);
+        }
+        for (int k = 0; k < s->n; k++)
+            free(s->usr[k]);
+        free(s->usr);
+        free(s->def);
+        free(s->text);
+        if (s->tu)
+            clang_disposeTranslationUnit(s->tu);
+    }
+    free(t->sibs);
+    t->sibs = NULL;
+}
