@@ -379,26 +379,6 @@ static CXTranslationUnit parse_with_pch(CXIndex index, const char *file, const a
     return tu;
 }
 
-static void clang_args(const cusrc_options *opts, const char *home, argv_t *a);
-
-CXTranslationUnit cusrc_parse_other(cusrc_tu *t, const cusrc_sibling *s)
-{
-    cusrc_options o = *t->opts;
-    o.file = s->file;
-    o.args = s->args;
-    o.n_args = s->n_args;
-    const char *home = o.cuda_home ? o.cuda_home : GPULINT_CUDA_HOME;
-    argv_t a = {0};
-    clang_args(&o, home, &a);
-    struct CXUnsavedFile files[1] = {cusrc_decls_file()};
-    CXTranslationUnit tu = parse_with_pch(t->index, s->file, &a, files, 1);
-    if (!tu && clang_parseTranslationUnit2(t->index, s->file, (const char *const *)a.v, a.n, files,
-                                           1, PARSE_OPTIONS, &tu) != CXError_Success)
-        tu = NULL;
-    args_free(&a);
-    return tu;
-}
-
 /* ---- diagnostics ---- */
 
 static void read_diagnostics(cusrc_tu *t)
@@ -776,6 +756,27 @@ static void scratch_free(cusrc_tu *t, scan_state *s)
     }
     free(t->globals);
     object_memo_free(t);
+}
+
+CXTranslationUnit cusrc_parse_other(cusrc_tu *t, const cusrc_sibling *s)
+{
+    int deep_line = 0; /* a nesting libclang would crash on, as cusrc_parse refuses */
+    if (max_nesting(s->file, &deep_line) > CUSRC_MAX_NESTING)
+        return NULL;
+    cusrc_options o = *t->opts;
+    o.file = s->file;
+    o.args = s->args;
+    o.n_args = s->n_args;
+    const char *home = o.cuda_home ? o.cuda_home : GPULINT_CUDA_HOME;
+    argv_t a = {0};
+    clang_args(&o, home, &a);
+    struct CXUnsavedFile files[1] = {cusrc_decls_file()};
+    CXTranslationUnit tu = parse_with_pch(t->index, s->file, &a, files, 1);
+    if (!tu && clang_parseTranslationUnit2(t->index, s->file, (const char *const *)a.v, a.n, files,
+                                           1, PARSE_OPTIONS, &tu) != CXError_Success)
+        tu = NULL;
+    args_free(&a);
+    return tu;
 }
 
 bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, char **err)
