@@ -275,6 +275,11 @@ struct cusrc_tu {
     const cusrc_options *opts;
     CXIndex index;
     struct sibling_tu *sibs; /* one per opts->siblings, NULL until a lookup */
+    struct sib_answer {
+        char *usr;
+        CXCursor def; /* null: no unit gives one */
+    } * sib_answers;
+    int n_sib_answers, cap_sib_answers;
 };
 
 /* ---- cusrc_sibling.c ---- */

@@ -4,7 +4,10 @@
  * in a utility file: the launch's unit declares them and the sizes are
  * set there. Such a unit is parsed only when a definition is asked for,
  * only if its text names the function, and at most SIBLING_MAX_PARSED of
- * them per unit, so a project's units do not all parse each other. */
+ * them per unit, so a project's units do not all parse each other; of a
+ * large project, only SIBLING_MAX_READ units are read at all, those in
+ * the unit's own directory first. Each answer is kept: a constructor is
+ * asked for at every object it builds. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,10 +15,12 @@
 #include "util/fileio.h"
 
 #define SIBLING_MAX_PARSED 4
+#define SIBLING_MAX_READ 64
 #define SIBLING_MAX_BYTES (8u << 20)
 
 struct sibling_tu {
-    bool tried; /* its text was read */
+    bool candidate; /* among the SIBLING_MAX_READ this unit may read */
+    bool tried;     /* its text was read */
     CXTranslationUnit tu;
     char *text;
     size_t len;
@@ -91,6 +96,39 @@ static bool open_sibling(cusrc_tu *t, int i, const char *fn)
     return s->tu != NULL;
 }
 
+static bool same_dir(const char *a, const char *b)
+{
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+    size_t la = sa ? (size_t)(sa - a) : 0, lb = sb ? (size_t)(sb - b) : 0;
+    return la == lb && !strncmp(a, b, la);
+}
+
+/* The units this one may read: its directory's first, up to the cap. */
+static void choose_candidates(cusrc_tu *t)
+{
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < t->opts->n_siblings && n < SIBLING_MAX_READ; i++)
+            if (!t->sibs[i].candidate &&
+                (pass == 1 || same_dir(t->opts->siblings[i].file, t->path))) {
+                t->sibs[i].candidate = true;
+                n++;
+            }
+}
+
+static CXCursor find_definition(cusrc_tu *t, CXCursor decl, const char *usr)
+{
+    CXCursor def = clang_getNullCursor();
+    char *fn = cn_spelling(decl);
+    for (int i = 0; i < t->opts->n_siblings && clang_Cursor_isNull(def); i++)
+        if (t->sibs[i].candidate && open_sibling(t, i, fn))
+            for (int k = 0; k < t->sibs[i].n && clang_Cursor_isNull(def); k++)
+                if (!strcmp(t->sibs[i].usr[k], usr))
+                    def = t->sibs[i].def[k];
+    free(fn);
+    return def;
+}
+
 CXCursor cn_definition(cusrc_tu *t, CXCursor decl)
 {
     CXCursor def = clang_getCursorDefinition(decl);
@@ -98,16 +136,19 @@ CXCursor cn_definition(cusrc_tu *t, CXCursor decl)
         clang_getCursorLinkage(decl) != CXLinkage_External ||
         clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
         return def;
-    if (!t->sibs)
+    if (!t->sibs) {
         t->sibs = xcalloc((size_t)t->opts->n_siblings, sizeof *t->sibs);
-    char *usr = cx_str(clang_getCursorUSR(decl)), *fn = cn_spelling(decl);
-    for (int i = 0; i < t->opts->n_siblings && clang_Cursor_isNull(def); i++)
-        if (open_sibling(t, i, fn))
-            for (int k = 0; k < t->sibs[i].n && clang_Cursor_isNull(def); k++)
-                if (!strcmp(t->sibs[i].usr[k], usr))
-                    def = t->sibs[i].def[k];
-    free(usr);
-    free(fn);
+        choose_candidates(t);
+    }
+    char *usr = cx_str(clang_getCursorUSR(decl));
+    for (int i = 0; i < t->n_sib_answers; i++)
+        if (!strcmp(t->sib_answers[i].usr, usr)) {
+            free(usr);
+            return t->sib_answers[i].def;
+        }
+    def = find_definition(t, decl, usr);
+    GROW(t->sib_answers, t->n_sib_answers, t->cap_sib_answers);
+    t->sib_answers[t->n_sib_answers++] = (struct sib_answer){usr, def};
     return def;
 }
 
@@ -120,6 +161,11 @@ void sibling_visit_parsed(cusrc_tu *t, CXCursorVisitor visit, CXClientData data)
 
 void sibling_free(cusrc_tu *t)
 {
+    for (int i = 0; i < t->n_sib_answers; i++)
+        free(t->sib_answers[i].usr);
+    free(t->sib_answers);
+    t->sib_answers = NULL;
+    t->n_sib_answers = t->cap_sib_answers = 0;
     if (!t->sibs)
         return;
     for (int i = 0; i < t->opts->n_siblings; i++) {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -274,6 +275,53 @@ static void test_helper_matches_libc(void **state)
     rmdir(dir);
 }
 
+/* A large program: of 70 other units, 69 in another directory, the one
+ * beside main.cu that defines the parser is read first, and no more than
+ * 64 units' text is read in all. */
+static void test_sibling_cap(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gpulint-argrun-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char two[64], util[64], other[64];
+    snprintf(two, sizeof two, "%s/main.cu", dir);
+    snprintf(util, sizeof util, "%s/util.cu", dir);
+    snprintf(other, sizeof other, "%s/other", dir);
+    assert_int_equal(mkdir(other, 0700), 0);
+    write_file(two, (const char *const[]){helper_decls, helper_main, NULL});
+    write_file(util, (const char *const[]){helper_decls, helper_def, parse_def, NULL});
+    cusrc_sibling sib[70];
+    char names[69][80];
+    for (int i = 0; i < 69; i++) {
+        snprintf(names[i], sizeof names[i], "%s/u%02d.cu", other, i);
+        write_file(names[i], (const char *const[]){"void parse_unrelated(void) {}\n", NULL});
+        sib[i] = (cusrc_sibling){names[i], NULL, 0};
+    }
+    sib[69] = (cusrc_sibling){util, NULL, 0};
+    static const char *const args[] = {"-n", "12"};
+    cusrc_options o = {.file = two,
+                       .arch = "sm_90",
+                       .run_args = args,
+                       .n_run_args = 2,
+                       .siblings = sib,
+                       .n_siblings = 70};
+    cusrc_ctx *ctx = cusrc_ctx_new();
+    cusrc_unit u;
+    char *err = NULL;
+    assert_true(cusrc_parse(ctx, &o, &u, &err));
+    assert_int_equal(u.n_launches, 1);
+    assert_int_equal(grid_x(&u.launches[0]), 112);
+    assert_true(u.n_siblings_read >= 1 && u.n_siblings_read <= 64);
+    cusrc_unit_free(&u);
+    cusrc_ctx_free(ctx);
+    for (int i = 0; i < 69; i++)
+        unlink(names[i]);
+    rmdir(other);
+    unlink(two);
+    unlink(util);
+    rmdir(dir);
+}
+
 /* The cache directory holds the precompiled wrapper header: removed after. */
 int main(void)
 {
@@ -282,7 +330,8 @@ int main(void)
         return 1;
     setenv("GPULINT_CACHE_DIR", cache, 1);
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_getopt_matches_glibc),
-                                       cmocka_unit_test(test_helper_matches_libc)};
+                                       cmocka_unit_test(test_helper_matches_libc),
+                                       cmocka_unit_test(test_sibling_cap)};
     int rc = cmocka_run_group_tests_name("argrun", tests, NULL, NULL);
     fsutil_remove_tree(cache);
     return rc;
