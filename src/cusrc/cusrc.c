@@ -756,6 +756,7 @@ static void scratch_free(cusrc_tu *t, scan_state *s)
     }
     free(t->globals);
     object_memo_free(t);
+    origin_memo_free(t);
 }
 
 CXTranslationUnit cusrc_parse_other(cusrc_tu *t, const cusrc_sibling *s)

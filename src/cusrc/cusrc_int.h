@@ -280,6 +280,15 @@ struct cusrc_tu {
         CXCursor def; /* null: no unit gives one */
     } * sib_answers;
     int n_sib_answers, cap_sib_answers;
+    /* Functions of the main file whose address its code takes (a table
+     * of launchers, a callback), found once (cusrc_origin). */
+    struct fn_address {
+        char *usr;
+        int line;     /* the first place */
+        char *holder; /* the variable it initialises there, NULL: none */
+    } * fn_addrs;
+    int n_fn_addrs, cap_fn_addrs;
+    bool fn_addrs_read;
 };
 
 /* ---- cusrc_sibling.c ---- */
@@ -431,6 +440,7 @@ bool x_is_per_lane(fn_ctx *f, const expr *e);
  * as shown; NULL: not a variable) is not constant, where none is yet. */
 int x_node_line(fn_ctx *f, cnode *n);
 void x_note_origin(fn_ctx *f, var_info *v, const char *shown);
+void origin_memo_free(cusrc_tu *t);
 /* Binds the parameters of def to the arguments of call (translated in f);
  * returns how many, -1 when there are more than max. Free with x_unbind. */
 /* The same for arguments already found (a constructor's: libclang lists
