@@ -759,7 +759,9 @@ static void scratch_free(cusrc_tu *t, scan_state *s)
     origin_memo_free(t);
 }
 
-CXTranslationUnit cusrc_parse_other(cusrc_tu *t, const cusrc_sibling *s)
+/* Another unit of the program, parsed as cusrc_parse parses its file
+ * (cusrc_sibling's parse_other). */
+static CXTranslationUnit parse_other(cusrc_tu *t, const cusrc_sibling *s)
 {
     int deep_line = 0; /* a nesting libclang would crash on, as cusrc_parse refuses */
     if (max_nesting(s->file, &deep_line) > CUSRC_MAX_NESTING)
@@ -844,6 +846,7 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     t.obj_eval = &x_obj_evaluator;
     t.opts = opts;
     t.index = ctx->index;
+    t.parse_other = parse_other;
     t.main_file = clang_getFile(tu, opts->file);
     out->file = xstrdup(opts->file);
     out->args = a.v;

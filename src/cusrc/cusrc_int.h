@@ -271,9 +271,12 @@ struct cusrc_tu {
     size_t n_classes, cap_classes;
     const struct x_obj_eval *obj_eval; /* cusrc_eval's entry points, for cusrc_object */
     int constructing;                  /* constructors being run, nested (cusrc_object) */
-    /* The program's other units (cusrc_sibling): parsed on demand. */
+    /* The program's other units (cusrc_sibling): parsed on demand, by
+     * cusrc.c's parse, which it installs here (files do not call each
+     * other round a circle: tests/file_cycles.py). */
     const cusrc_options *opts;
     CXIndex index;
+    CXTranslationUnit (*parse_other)(cusrc_tu *t, const cusrc_sibling *s);
     struct sibling_tu *sibs; /* one per opts->siblings, NULL until a lookup */
     struct sib_answer {
         char *usr;
@@ -284,7 +287,8 @@ struct cusrc_tu {
      * of launchers, a callback), found once (cusrc_origin). */
     struct fn_address {
         char *usr;
-        int line;     /* the first place */
+        char *file; /* the first place: a header's name, NULL for the file itself */
+        int line;
         char *holder; /* the variable it initialises there, NULL: none */
     } * fn_addrs;
     int n_fn_addrs, cap_fn_addrs;
@@ -300,8 +304,6 @@ CXCursor cn_definition(cusrc_tu *t, CXCursor decl);
  * far (a getter written through in one of them). */
 void sibling_visit_parsed(cusrc_tu *t, CXCursorVisitor visit, CXClientData data);
 void sibling_free(cusrc_tu *t);
-/* cusrc.c: a unit parsed as cusrc_parse parses its file, for cusrc_sibling. */
-CXTranslationUnit cusrc_parse_other(cusrc_tu *t, const cusrc_sibling *s);
 
 /* ---- cusrc_ast.c ---- */
 cnode *cn_build(CXCursor c);
@@ -441,6 +443,9 @@ bool x_is_per_lane(fn_ctx *f, const expr *e);
 int x_node_line(fn_ctx *f, cnode *n);
 void x_note_origin(fn_ctx *f, var_info *v, const char *shown);
 void origin_memo_free(cusrc_tu *t);
+/* Does the file or a header of the project take fn's address (not only
+ * call it)? */
+bool x_fn_address_taken(cusrc_tu *t, CXCursor fn);
 /* Binds the parameters of def to the arguments of call (translated in f);
  * returns how many, -1 when there are more than max. Free with x_unbind. */
 /* The same for arguments already found (a constructor's: libclang lists

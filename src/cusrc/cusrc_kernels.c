@@ -374,7 +374,10 @@ enum CXChildVisitResult kern_top_visit(CXCursor c, CXCursor parent, CXClientData
     scan_state *s = data;
     enum CXCursorKind k = clang_getCursorKind(c);
     /* The project's headers give kernels and constants; the host code that
-     * is scanned for launches starts in the file itself. */
+     * is scanned for launches starts in the file itself, and takes in a
+     * header's function only where the file calls it, or takes its
+     * address (a table of launchers in an #included kernels.cu, called
+     * through pointers: scanned as written, its parameters named so). */
     bool in_main = cn_in_main(s->t, c);
     if (!in_main && !cn_in_user_header(s->t, c))
         return CXChildVisit_Continue;
@@ -410,7 +413,8 @@ enum CXChildVisitResult kern_top_visit(CXCursor c, CXCursor parent, CXClientData
         note_foreign(s, c);
     if (!is_function_kind(k) || !clang_isCursorDefinition(c))
         return CXChildVisit_Continue;
-    if (in_main) {
+    if (in_main || (k == CXCursor_FunctionDecl && !cn_has_attr(c, CXCursor_CUDAGlobalAttr) &&
+                    x_fn_address_taken(s->t, c))) {
         GROW(s->fns.c, s->fns.n, s->fns.cap);
         s->fns.c[s->fns.n++] = c;
     }

@@ -35,10 +35,12 @@ static void note_address(addr_walk *w, CXCursor fn, CXCursor at)
         }
     src_loc l = {0};
     cn_loc(w->t, at, &l);
+    const char *base = l.file ? strrchr(l.file, '/') : NULL;
+    char *file = l.file && strcmp(l.file, w->t->path) ? xstrdup(base ? base + 1 : l.file) : NULL;
     free(l.file);
     GROW(w->t->fn_addrs, w->t->n_fn_addrs, w->t->cap_fn_addrs);
     w->t->fn_addrs[w->t->n_fn_addrs++] = (struct fn_address){
-        usr, l.line, clang_Cursor_isNull(w->holder) ? NULL : cn_spelling(w->holder)};
+        usr, file, l.line, clang_Cursor_isNull(w->holder) ? NULL : cn_spelling(w->holder)};
 }
 
 static enum CXChildVisitResult addr_visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -71,7 +73,7 @@ static enum CXChildVisitResult addr_visit(CXCursor c, CXCursor parent, CXClientD
 static enum CXChildVisitResult addr_top(CXCursor c, CXCursor parent, CXClientData data)
 {
     addr_walk *w = data;
-    if (!cn_in_main(w->t, c))
+    if (!cn_in_main(w->t, c) && !cn_in_user_header(w->t, c))
         return CXChildVisit_Continue;
     return addr_visit(c, parent, w);
 }
@@ -92,10 +94,16 @@ static const struct fn_address *address_taken(cusrc_tu *t, CXCursor fn)
     return hit;
 }
 
+bool x_fn_address_taken(cusrc_tu *t, CXCursor fn)
+{
+    return address_taken(t, fn) != NULL;
+}
+
 void origin_memo_free(cusrc_tu *t)
 {
     for (int i = 0; i < t->n_fn_addrs; i++) {
         free(t->fn_addrs[i].usr);
+        free(t->fn_addrs[i].file);
         free(t->fn_addrs[i].holder);
     }
     free(t->fn_addrs);
@@ -118,7 +126,10 @@ static void param_origin(fn_ctx *f, var_info *v, const char *shown)
                       : f->name);
     const struct fn_address *a = lambda ? NULL : address_taken(f->t, owner);
     if (a) {
-        sbuf_addf(&f->origin, ", whose address the program takes (line %d", a->line);
+        if (a->file)
+            sbuf_addf(&f->origin, ", whose address the program takes (%s:%d", a->file, a->line);
+        else
+            sbuf_addf(&f->origin, ", whose address the program takes (line %d", a->line);
         if (a->holder)
             sbuf_addf(&f->origin, ", in '%s'", a->holder);
         sbuf_addf(&f->origin, "): a call through a function pointer is not followed");

@@ -90,7 +90,7 @@ static bool open_sibling(cusrc_tu *t, int i, const char *fn)
         return true;
     if (!s->text || !names(s->text, fn) || parsed_count(t) >= SIBLING_MAX_PARSED)
         return false;
-    s->tu = cusrc_parse_other(t, &t->opts->siblings[i]);
+    s->tu = t->parse_other(t, &t->opts->siblings[i]);
     if (s->tu)
         clang_visitChildren(clang_getTranslationUnitCursor(s->tu), list_defs, s);
     return s->tu != NULL;
