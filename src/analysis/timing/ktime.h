@@ -2,12 +2,12 @@
  * count (FLOPs, DRAM bytes, L1 traffic, occupancy) and constants measured
  * on the hardware (models' [timing]: scripts/timeprobe), never fitted to
  * the kernels it is judged on. The model is docs/roofline.md's "Predicted
- * time": the launch's fixed cost plus the slowest of the units it keeps
+ * time": the launch's fixed cost plus the longest of: the units it keeps
  * busy (DRAM, L1, each precision's pipes, the schedulers' issue; per SM,
  * the busiest SM's share of the blocks; L2 where the product's L2 was
- * measured), of handing short blocks out (a closed queue) and of the
- * latency its warps cannot hide (the phases of a warp's loads, waves of
- * warps).
+ * measured) joined as a Euclidean norm, handing short blocks out (a
+ * closed queue), and the latency its warps cannot hide (the phases of a
+ * warp's loads, waves of warps; their dependent chains).
  * Pure: no I/O, no globals. */
 #ifndef GPULINT_ANALYSIS_KTIME_H
 #define GPULINT_ANALYSIS_KTIME_H
@@ -126,7 +126,7 @@ typedef struct ktime {
     bool ok;
     char why[160];            /* when !ok */
     double part[KTIME_PARTS]; /* seconds; 0 where it does not apply */
-    double predicted;         /* launch + the largest other part */
+    double predicted;         /* launch + the parts joined (ktime.c: combined) */
     int limiter;              /* the largest part after the launch */
     double waves;             /* blocks over what the SMs hold at once */
     double wave_wait;         /* a mean warp's wait on its loads in one wave, s */
