@@ -504,6 +504,8 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
         in.estimate_covered = est->covered;
         in.estimate_missed = est->n_left_out > 0 || est->n_partial > 0 || unsited;
         in.estimate_why = est->why ? est->why : unsited;
+        in.estimate_sites = est->n_sites;
+        in.estimate_left_out = est->n_left_out;
     } else {
         in.why_no_footprint = kern->note ? "the kernel could not be parsed in full"
                               : !launch  ? "no launch"
@@ -601,9 +603,15 @@ static json_t *dram_estimate_json(const kroof *k)
         json_object_set_new(c, "why", json_text(k->dram_estimate_why));
     if (k->dram_estimate_covered)
         json_object_set_new(c, "covered", json_text(k->dram_estimate_covered));
+    static const char requested[] =
+        "no global site's footprint could be followed (see dram_compulsory_bytes.why): every "
+        "byte the threads request read or written once, in 32-byte sectors, no reuse between "
+        "threads; dirty sectors past what the L2 holds at the end of a launch reach DRAM "
+        "during it";
     json_object_set_new(
         c, "assumes",
-        json_text(k->n_share > 0
+        json_text(k->estimate_from_requested ? requested
+                  : k->n_share > 0
                       ? "every byte read comes from DRAM once, in 64-byte blocks; a panel blocks "
                         "share (l2_sharing) comes again for each wave of blocks in lockstep that "
                         "reads it, or for each drifting block whose reader before it is further "
@@ -640,10 +648,11 @@ static json_t *compulsory_json(const kroof *k)
     if (k->compulsory_why)
         json_object_set_new(c, "why", json_text(k->compulsory_why));
     if (k->time_read_sectors != k->compulsory_read_sectors || k->time_write != k->compulsory_write)
-        json_object_set_new(c, "estimate",
-                            json_pack("{s:I, s:I}", "read_sectors",
-                                      (json_int_t)k->time_read_sectors, "write",
-                                      (json_int_t)k->time_write));
+        json_object_set_new(
+            c, "estimate",
+            json_pack("{s:I, s:I, s:s}", "read_sectors", (json_int_t)k->time_read_sectors, "write",
+                      (json_int_t)k->time_write, "from",
+                      k->estimate_from_requested ? "requested_bytes" : "estimate_footprint"));
     json_object_set_new(c, "assumes",
                         json_text("a cold L2: every byte read comes from DRAM once, in 32-byte "
                                   "sectors; written bytes past the L2's capacity reach DRAM "
@@ -1147,7 +1156,7 @@ void kroof_text(sbuf *out, const kroof *k)
                       k->l2_reread_why);
     }
     if (k->has_dram_estimate && !k->incomplete &&
-        k->dram_estimate_read + k->dram_estimate_write > 0) {
+        (k->dram_estimate_read + k->dram_estimate_write > 0 || k->estimate_from_requested)) {
         /* Where blocks share panels the launch phase counts their re-reads
          * (report/launch_share): the numbers come from the entry then. */
         if (k->n_share > 0) {
@@ -1164,6 +1173,9 @@ void kroof_text(sbuf *out, const kroof *k)
                       k->dram_estimate_low ? "at least " : "",
                       roofline_fmt_si(k->dram_estimate_read, "B", r, sizeof r),
                       roofline_fmt_si(k->dram_estimate_write, "B", w, sizeof w));
+            if (k->estimate_from_requested)
+                sbuf_add(out, " (the bytes requested, each moved once: no site's footprint "
+                              "could be followed)");
         }
     }
     if (k->has_compulsory && k->compulsory_why && !k->incomplete)

@@ -324,7 +324,7 @@ static void count_totals(const kroof_input *in, const kroof_defines *defs, kroof
                          expr *threads, kroof *k)
 {
     const kroof_counts *c = &in->counts;
-    expr *per[7] = {
+    expr *per[8] = {
         clone_or_zero(c->flops[0]),
         clone_or_zero(c->flops[1]),
         clone_or_zero(c->flops[2]),
@@ -332,19 +332,20 @@ static void count_totals(const kroof_input *in, const kroof_defines *defs, kroof
         expr_binary(OP_ADD, clone_or_zero(c->load_bytes), clone_or_zero(c->store_bytes)),
         expr_binary(OP_ADD, clone_or_zero(c->transcendental_fp32),
                     clone_or_zero(c->transcendental_fp64)),
-        clone_or_zero(c->accesses)};
+        clone_or_zero(c->accesses),
+        clone_or_zero(c->store_bytes)};
     /* The trip counts the launch determines are bound first, so that a
      * thread-by-thread sum of the arms can read them. */
     kroof_defines bound = {0};
     if (defs)
         bound = *defs;
     arm_env arms = {.counts = c};
-    expr *every[7];
-    for (int i = 0; i < 7; i++)
+    expr *every[8];
+    for (int i = 0; i < 8; i++)
         every[i] = with_arms(per[i], &arms);
     /* bound borrows its names from the every[] trees: they live until
      * the totals are made. */
-    bind_trips(in, every, 7, &bound);
+    bind_trips(in, every, 8, &bound);
     /* Which arm conditions can be evaluated: every name bound but the
      * thread and block indices, which the sum over threads sets. */
     arms.every_thread = false;
@@ -355,9 +356,9 @@ static void count_totals(const kroof_input *in, const kroof_defines *defs, kroof
         expr_env_set(&arms.check, bound.names[i], bound.values[i]);
     for (int b = SYM_NAMED + 1; b < SYM_BUILTIN_COUNT; b++)
         expr_env_set_builtin(&arms.check, (expr_builtin)b, 0);
-    expr **total[7] = {&k->flops[0], &k->flops[1],       &k->flops[2], &k->flops[3],
-                       &k->bytes,    &k->transcendental, &k->accesses};
-    for (int i = 0; i < 7; i++) {
+    expr **total[8] = {&k->flops[0], &k->flops[1],       &k->flops[2], &k->flops[3],
+                       &k->bytes,    &k->transcendental, &k->accesses, &k->store_bytes};
+    for (int i = 0; i < 8; i++) {
         *total[i] = arms_total(per[i], &arms, threads, in, &bound);
         if (i < 4) {
             /* The FLOPs every run does: arms that may not run left out. */
@@ -367,7 +368,7 @@ static void count_totals(const kroof_input *in, const kroof_defines *defs, kroof
         }
         expr_free(per[i]);
     }
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 8; i++)
         expr_free(every[i]);
     /* An if that is not a bounds check makes the counts an upper bound
      * only where one of its arms had to be counted for every thread. */
@@ -424,10 +425,10 @@ static bool evaluate(const kroof_input *in, const kroof_defines *defs, const exp
     kroof_defines all = {0};
     if (defs)
         all = *defs;
-    expr *counts[7] = {k->flops[0], k->flops[1],       k->flops[2], k->flops[3],
-                       k->bytes,    k->transcendental, k->accesses};
+    expr *counts[8] = {k->flops[0], k->flops[1],       k->flops[2], k->flops[3],
+                       k->bytes,    k->transcendental, k->accesses, k->store_bytes};
     if (!k->annotated)
-        bind_trips(in, counts, 7, &all);
+        bind_trips(in, counts, k->store_bytes ? 8 : 7, &all);
     expr_env env;
     expr_env_init(&env);
     for (int i = 0; i < all.n; i++)
@@ -442,6 +443,10 @@ static bool evaluate(const kroof_input *in, const kroof_defines *defs, const exp
     if (k->known) {
         k->known = expr_eval(k->bytes, &env, &val, &why) == EXPR_OK;
         k->bytes_value = (double)val;
+    }
+    if (k->known && k->store_bytes && expr_eval(k->store_bytes, &env, &val, &why) == EXPR_OK) {
+        k->store_bytes_known = true;
+        k->store_bytes_value = (double)val;
     }
     if (k->known && expr_eval(k->transcendental, &env, &val, &why) == EXPR_OK)
         k->transcendental_value = (double)val;
@@ -707,6 +712,38 @@ static void dram_estimate(const kroof_input *in, const gpu_product *product, kro
     k->dram_estimate_read = 64.0 * (double)in->estimate_read_blocks64 + k->dram_estimate_rereads;
     k->dram_estimate_write =
         fmax(0, 32.0 * (double)in->estimate_write_sectors - product->l2_write_retained_bytes);
+    if (k->estimate_from_requested) {
+        k->dram_estimate_low = false;
+        k->dram_estimate_read = 32 * k->time_read_sectors;
+        k->dram_estimate_write = fmax(0, k->time_write - product->l2_write_retained_bytes);
+    }
+}
+
+/* Where no global site's footprint could be followed, the footprint is
+ * 0 bytes, a lower bound and no estimate: an estimate of 0 would drop the
+ * DRAM term from the predicted time. Where no global site's lanes could
+ * be walked either (every index holds a value with no number: a stride
+ * read at run time), the bytes the threads request, each read or written
+ * once, are the estimate: no reuse between threads, every load in whole
+ * sectors. Sites whose lanes were walked but whose union is no box are
+ * windows and triangles that overlap, threads re-reading each other's
+ * bytes: the bytes they request are no estimate of DRAM's, and there is
+ * none. Counts that may miss code give none either. */
+static void requested_estimate(const kroof_input *in, kroof *k)
+{
+    const traffic *t = in->traffic;
+    if (!k->compulsory_why || in->estimate_sites == 0 ||
+        in->estimate_left_out < in->estimate_sites || !k->known || !k->store_bytes_known ||
+        in->incomplete || k->annotated ||
+        (t &&
+         t->requests[TRAFFIC_LOAD] + t->requests[TRAFFIC_STORE] + t->requests[TRAFFIC_ATOMIC] > 0))
+        return;
+    double store = k->store_bytes_value, load = fmax(0, k->bytes_value - store);
+    if (load + store <= 0)
+        return;
+    k->estimate_from_requested = true;
+    k->time_read_sectors = fmax(k->time_read_sectors, ceil(load / 32));
+    k->time_write = fmax(k->time_write, store);
 }
 
 void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_product *product,
@@ -751,6 +788,7 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
             k->time_read_sectors = fmax(k->time_read_sectors, (double)in->estimate_read_sectors);
             k->time_write = fmax(k->time_write, (double)in->estimate_write);
         }
+        requested_estimate(in, k);
     } else {
         k->why_no_compulsory =
             xstrdup(in->why_no_footprint ? in->why_no_footprint : "the launch's size is not known");
@@ -813,6 +851,7 @@ void kroof_free(kroof *k)
     }
     expr_free(k->transcendental);
     expr_free(k->bytes);
+    expr_free(k->store_bytes);
     expr_free(k->accesses);
     expr_free(k->assumed);
     free(k->unbound);

@@ -40,9 +40,12 @@ typedef struct kroof {
     expr *flops[4];       /* fp16, fp32, fp64, tensor */
     expr *transcendental; /* calls, reported apart from the flops */
     expr *bytes;          /* global bytes requested (loads + stores) */
+    expr *store_bytes;    /* of bytes, the stores' */
     expr *accesses;       /* global loads and stores issued by all threads; NULL when annotated */
     bool known;           /* every count evaluated */
     double flops_value[4], transcendental_value, bytes_value, accesses_value;
+    bool store_bytes_known;
+    double store_bytes_value;
     /* The FLOPs every run does, at least: the arms whose condition cannot
      * be evaluated count for no thread (flops counts them for every one).
      * Equal to flops where no such arm does floating-point work. */
@@ -67,6 +70,11 @@ typedef struct kroof {
      * left out) the estimate's footprint, which counts those sites too,
      * where that is more. */
     double time_read_sectors, time_write;
+    /* No global site's footprint could be followed (every one an index
+     * the analysis cannot place): the estimate takes the bytes the
+     * threads request, each moved once (docs/roofline.md, "Counts as
+     * intervals"). */
+    bool estimate_from_requested;
     char *why_no_compulsory; /* when !has_compulsory */
     /* What the launch asks of L1 and shared memory (analysis/memory/traffic), over
      * the grid; traffic_why NULL: every site exact, else the first that is
@@ -215,7 +223,8 @@ typedef struct kroof_input {
     int64_t estimate_write; /* bytes */
     const char *estimate_covered;
     bool estimate_missed;
-    const char *estimate_why; /* when estimate_missed: the first site missing */
+    const char *estimate_why;              /* when estimate_missed: the first site missing */
+    int estimate_sites, estimate_left_out; /* the estimate footprint's global sites, and left out */
     const char *footprint_why;
     const char *why_no_footprint;
     /* The launch's L1 traffic (analysis/memory/traffic), when its size is known;
