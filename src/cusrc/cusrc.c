@@ -641,11 +641,20 @@ static bool scan_from_other_units(scan_state *s, CXCursor def)
         any = true;
         param_binding pb[XCALL_MAX_ARGS];
         int n = xcall_bind(x, def, pb, XCALL_MAX_ARGS);
-        bind_frame fr = {pb, n, NULL, false, NULL};
+        /* A method: the object the caller knows, or one not followed. */
+        bool method =
+            clang_getCursorKind(def) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(def);
+        obj_fields self = {0};
+        for (int i = 0; i < x->n_self; i++) {
+            GROW(self.v, self.n, self.cap);
+            self.v[self.n++] = (struct obj_field){xstrdup(x->self[i].name), x->self[i].value};
+        }
+        bind_frame fr = {pb, n, NULL, method, x->has_self ? &self : NULL};
         s->from = x;
         scan_function(s, def, &fr);
         s->from = NULL;
         x_unbind(pb, n);
+        obj_free(&self);
     }
     free(usr);
     return any;

@@ -142,6 +142,11 @@ typedef struct cusrc_xcall {
     char **fn;
     int64_t *runs; /* how many times each makes the next call (the last: this one), -1 unknown */
     char **why;    /* where an unknown count comes from, else NULL */
+    /* A method called on an object the caller knows (`sim.Start()`): the
+     * integer fields the object holds at the call. */
+    bool has_self;
+    int n_self;
+    struct cusrc_xfield *self;
     /* A launch of a kernel the caller's unit declares and does not define
      * (usr: the kernel's; callee: its name): args[0..XLAUNCH_CONFIG-1] are
      * the grid's x, y and z, the block's, and the dynamic shared memory;

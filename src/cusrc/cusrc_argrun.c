@@ -194,26 +194,6 @@ static bool long_option_given(const argrun *r)
     return false;
 }
 
-/* Does n assign, step or call anything? */
-static bool changes(const cnode *n)
-{
-    if (n->kind == CXCursor_CallExpr || n->kind == CXCursor_CompoundAssignOperator)
-        return true;
-    if (n->kind == CXCursor_BinaryOperator &&
-        clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign)
-        return true;
-    if (n->kind == CXCursor_UnaryOperator) {
-        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
-        if (k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreInc ||
-            k == CXUnaryOperator_PostDec || k == CXUnaryOperator_PreDec)
-            return true;
-    }
-    for (int i = 0; i < n->n_kids; i++)
-        if (changes(n->kids[i]))
-            return true;
-    return false;
-}
-
 typedef enum { F_NEXT, F_BREAK, F_CONT, F_RET, F_FAIL } flow;
 static flow exec(argrun *r, cnode *s);
 static int64_t as_type(CXType t, int64_t v);
@@ -313,11 +293,11 @@ static bool call(argrun *r, cnode *n, val *out)
     for (const char *const *q = quiet; *q; q++)
         if (!strcmp(name, *q)) {
             for (int i = 1; ok && i <= na; i++)
-                ok = !changes(cn_expr_kid(n, i));
+                ok = !cn_changes(cn_expr_kid(n, i));
             goto done;
         }
     for (int i = 0; i < na; i++)
-        if (i < 3 ? !eval(r, cn_expr_kid(n, i + 1), &a[i]) : changes(cn_expr_kid(n, i + 1)))
+        if (i < 3 ? !eval(r, cn_expr_kid(n, i + 1), &a[i]) : cn_changes(cn_expr_kid(n, i + 1)))
             ok = false; /* past the third, an argument only passes what it reads */
     for (const char *const *q = copies; *q; q++)
         if (!strcmp(name, *q)) {
@@ -970,7 +950,7 @@ static flow exec1(argrun *r, cnode *s)
             cnode *init = d->kind == CXCursor_VarDecl ? fn_var_init(d) : NULL;
             /* A table set by a list (getopt_long's `struct option` array):
              * left unset, so that a read of it stops the run. */
-            if (slot && init && init->kind == CXCursor_InitListExpr && !changes(init))
+            if (slot && init && init->kind == CXCursor_InitListExpr && !cn_changes(init))
                 continue;
             if (!slot || (init && !eval(r, init, slot)))
                 return F_FAIL;

@@ -4,6 +4,7 @@
  * its assignments, whether its address escapes (an address lent only for
  * reading does not). */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1090,4 +1091,88 @@ bool cn_name_in(const char *s, const char *const *list)
         if (strcmp(s, *list) == 0)
             return true;
     return false;
+}
+
+/* Does n assign, step or call anything? */
+bool cn_changes(const cnode *n)
+{
+    if (n->kind == CXCursor_CallExpr || n->kind == CXCursor_CompoundAssignOperator)
+        return true;
+    if (n->kind == CXCursor_BinaryOperator &&
+        clang_getCursorBinaryOperatorKind(n->cur) == CXBinaryOperator_Assign)
+        return true;
+    if (n->kind == CXCursor_UnaryOperator) {
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(n->cur);
+        if (k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreInc ||
+            k == CXUnaryOperator_PostDec || k == CXUnaryOperator_PreDec)
+            return true;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        if (cn_changes(n->kids[i]))
+            return true;
+    return false;
+}
+
+/* Is a loop below root around n? */
+bool cn_in_loop(const cnode *n, const cnode *root)
+{
+    for (const cnode *p = n->parent; p && p != root; p = p->parent)
+        if (p->kind == CXCursor_ForStmt || p->kind == CXCursor_WhileStmt ||
+            p->kind == CXCursor_DoStmt || p->kind == CXCursor_CXXForRangeStmt)
+            return true;
+    return false;
+}
+
+#define CHAIN_MAX_DEPTH 8 /* member objects nested in member objects */
+
+char *cn_member_chain(cnode *n, cnode **root)
+{
+    char *path = NULL;
+    for (int depth = 0; depth < CHAIN_MAX_DEPTH; depth++) {
+        n = cn_strip(n);
+        if (!n || n->kind != CXCursor_MemberRefExpr ||
+            clang_getCursorReferenced(n->cur).kind != CXCursor_FieldDecl)
+            break;
+        char *field = cn_spelling(n->cur);
+        if (path) {
+            char *p = xmalloc(strlen(field) + strlen(path) + 2);
+            sprintf(p, "%s.%s", field, path);
+            free(path);
+            free(field);
+            path = p;
+        } else {
+            path = field;
+        }
+        if (!n->n_kids) {
+            *root = NULL;
+            return path;
+        }
+        cnode *base = cn_strip(n->kids[0]);
+        if (!base)
+            break;
+        if (base->kind == CXCursor_CXXThisExpr || base->kind == CXCursor_DeclRefExpr) {
+            *root = base;
+            return path;
+        }
+        if (base->kind != CXCursor_MemberRefExpr ||
+            clang_getCanonicalType(clang_getCursorType(base->cur)).kind == CXType_Pointer)
+            break;
+        n = base;
+    }
+    free(path);
+    return NULL;
+}
+
+char *cn_this_field(cnode *n)
+{
+    cnode *root = NULL;
+    char *path = cn_member_chain(n, &root);
+    if (!path || (root && root->kind != CXCursor_CXXThisExpr)) {
+        free(path);
+        return NULL;
+    }
+    char *dot = strchr(path, '.');
+    if (dot)
+        *dot = '\0';
+    return path;
 }

@@ -662,6 +662,9 @@ void cusrc_xcalls_free(cusrc_xcalls *x)
         free(v->fn);
         free(v->runs);
         free(v->why);
+        for (int i = 0; i < v->n_self; i++)
+            free(v->self[i].name);
+        free(v->self);
     }
     free(x->v);
     for (size_t i = 0; i < x->n_g; i++) {

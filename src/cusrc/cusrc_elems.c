@@ -50,15 +50,6 @@ static bool is_write(const cnode *parent, int kid)
     return false;
 }
 
-static bool in_loop(const cnode *n, const cnode *root)
-{
-    for (const cnode *p = n->parent; p && p != root; p = p->parent)
-        if (p->kind == CXCursor_ForStmt || p->kind == CXCursor_WhileStmt ||
-            p->kind == CXCursor_DoStmt || p->kind == CXCursor_CXXForRangeStmt)
-            return true;
-    return false;
-}
-
 /* The uses of the array under n: element reads pass, writes at a
  * constant index outside loops are kept (those to the element asked
  * for), anything else marks the scan bad. */
@@ -75,7 +66,7 @@ static void scan_uses(elem_scan *s, cnode *n)
             if (n->kind == CXCursor_UnaryOperator &&
                 clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf)
                 s->bad = true; /* &a[k]: written through, anywhere */
-            else if (!x_const(s->f, k->kids[1], &at) || in_loop(n, s->f->root))
+            else if (!x_const(s->f, k->kids[1], &at) || cn_in_loop(n, s->f->root))
                 s->bad = true;
             else if (at == s->index && s->n_assigns < ELEMS_MAX_ASSIGNS)
                 s->assigns[s->n_assigns++] = n;

@@ -267,6 +267,10 @@ struct cusrc_tu {
         char **fields;
         int n;
         bool escapes; /* a method hands `this` on: any field may change */
+        /* Set by setters whose every call cusrc_object runs: an object's
+         * own there, written for anyone who does not run them. */
+        char **set_fields;
+        int n_set, cap_set;
     } * classes;
     size_t n_classes, cap_classes;
     const struct x_obj_eval *obj_eval; /* cusrc_eval's entry points, for cusrc_object */
@@ -300,9 +304,10 @@ struct cusrc_tu {
  * gives (same USR: external linkage), parsed the first time it is needed;
  * a null cursor where neither has it. */
 CXCursor cn_definition(cusrc_tu *t, CXCursor decl);
-/* Calls visit on every function definition of the other units parsed so
- * far (a getter written through in one of them). */
-void sibling_visit_parsed(cusrc_tu *t, CXCursorVisitor visit, CXClientData data);
+/* fn on every function definition of the main file and the project's
+ * headers, then of the other units parsed so far, each built. */
+typedef void (*x_definition_fn)(void *ctx, CXCursor def, cnode *tree);
+void x_each_definition(cusrc_tu *t, x_definition_fn fn, void *ctx);
 void sibling_free(cusrc_tu *t);
 
 /* ---- cusrc_ast.c ---- */
@@ -341,6 +346,20 @@ bool cn_is_comparison(const cnode *n); /* <, >, <=, >=, ==, != */
  * 1024;`), from cn_build of the FieldDecl; NULL when it has none. */
 cnode *cn_field_init(const cnode *decl);
 bool cn_in_main(cusrc_tu *t, CXCursor c);
+/* Does n assign, step or call anything? */
+bool cn_changes(const cnode *n);
+/* Is a loop below root around n? */
+bool cn_in_loop(const cnode *n, const cnode *root);
+/* A chain of member accesses `a.b.c` down from its root, every step a
+ * field of a member object (not through a pointer, which reads memory),
+ * except a first `->` on a pointer variable or `this`. *root: the
+ * DeclRefExpr or CXXThisExpr at the bottom, NULL for an implicit this.
+ * Returns "b.c" relative to the root, NULL where n is no such chain
+ * (caller frees). */
+char *cn_member_chain(cnode *n, cnode **root);
+/* The field directly on `this` an lvalue chain rooted at this starts
+ * from (`n_`, `this->dims.x` -> "dims"); NULL otherwise (caller frees). */
+char *cn_this_field(cnode *n);
 /* In a header of the project (included, not a system or toolkit header):
  * kernels defined there are compiled into the file that includes them. */
 bool cn_in_user_header(cusrc_tu *t, CXCursor c);
@@ -428,6 +447,25 @@ expr *x_method_value(fn_ctx *f, cnode *call, CXCursor method);
  * method (has_self set, *out filled where known). */
 bool x_call_object(fn_ctx *f, cnode *call, obj_fields *out);
 void object_memo_free(cusrc_tu *t);
+
+/* cusrc_setcall.c: methods that only set fields of this (`void
+ * set_npart(int N) { npart_ = N; }`, and setters that call them), and
+ * whether each is called only where cusrc_object runs it. */
+typedef struct x_setter {
+    CXCursor m;
+    char *usr;
+    char **fields; /* the fields of this it sets */
+    int n;
+    bool elsewhere; /* called on something other than a local or this in a constructor */
+    bool any;       /* not a setter: a method no unit read defines; any call is elsewhere */
+} x_setter;
+/* The method a call on this (implicit or `this->`) names; null otherwise. */
+CXCursor x_call_on_this(const cnode *call);
+bool x_is_setter(cusrc_tu *t, CXCursor m);
+/* Its fields (caller frees each and the array); -1 when m is no setter. */
+int x_setter_fields(cusrc_tu *t, CXCursor m, char ***fields);
+/* Sets elsewhere on each setter some call in the units read leaves unfollowed. */
+void x_setter_calls(cusrc_tu *t, x_setter *setters, int n);
 
 /* ---- cusrc_eval.c ---- */
 expr *x_expr(fn_ctx *f, cnode *n);

@@ -118,61 +118,6 @@ static bool is_wrapper(const cnode *n)
     return n->kind == CXCursor_UnexposedExpr || n->kind == CXCursor_ParenExpr;
 }
 
-/* A chain of member accesses `a.b.c` down from its root, every step a
- * field of a member object (not through a pointer, which reads memory),
- * except a first `->` on a pointer variable or `this`. *root: the
- * DeclRefExpr or CXXThisExpr at the bottom, NULL for an implicit this.
- * Returns "b.c" relative to the root, NULL where n is no such chain. */
-static char *member_chain(cnode *n, cnode **root)
-{
-    char *path = NULL;
-    for (int depth = 0; depth < OBJ_MAX_DEPTH; depth++) {
-        n = cn_strip(n);
-        if (!n || n->kind != CXCursor_MemberRefExpr ||
-            clang_getCursorReferenced(n->cur).kind != CXCursor_FieldDecl)
-            break;
-        char *field = cn_spelling(n->cur);
-        char *p = path ? joined(field, path) : field;
-        if (path) {
-            free(path);
-            free(field);
-        }
-        path = p;
-        if (!n->n_kids) {
-            *root = NULL;
-            return path;
-        }
-        cnode *base = cn_strip(n->kids[0]);
-        if (!base)
-            break;
-        if (base->kind == CXCursor_CXXThisExpr || base->kind == CXCursor_DeclRefExpr) {
-            *root = base;
-            return path;
-        }
-        if (base->kind != CXCursor_MemberRefExpr ||
-            clang_getCanonicalType(clang_getCursorType(base->cur)).kind == CXType_Pointer)
-            break;
-        n = base;
-    }
-    free(path);
-    return NULL;
-}
-
-/* The field directly on `this` that a chain rooted at this starts from. */
-static char *this_field(cnode *n)
-{
-    cnode *root = NULL;
-    char *path = member_chain(n, &root);
-    if (!path || (root && root->kind != CXCursor_CXXThisExpr)) {
-        free(path);
-        return NULL;
-    }
-    char *dot = strchr(path, '.');
-    if (dot)
-        *dot = '\0';
-    return path;
-}
-
 /* Is n (an address) an argument to a parameter that points to const
  * (`cudaMemcpy(d, &p, sizeof p, ...)` copies p, it does not change it)? */
 static bool read_only_arg(const cnode *n)
@@ -194,6 +139,10 @@ typedef struct writes {
         char *usr; /* m's: a call in another unit names m by it */
     } * getters;
     int n_getters, cap_getters;
+    /* Methods that only set fields (cusrc_setcall): their fields are
+     * written where a call of them is not followed. */
+    x_setter *setters;
+    int n_setters, cap_setters;
 } writes;
 
 static void mark(writes *w, char *field)
@@ -240,15 +189,15 @@ static bool assigning(const cnode *n)
 static void scan_writes(cnode *n, writes *w)
 {
     if (assigning(n))
-        mark(w, this_field(n->kids[0]));
+        mark(w, cn_this_field(n->kids[0]));
     if (n->kind == CXCursor_MemberRefExpr && n->parent && n->parent->kind == CXCursor_CallExpr &&
         n->idx > 0 && clang_getCursorReferenced(n->parent->cur).kind != CXCursor_Constructor)
-        mark(w, this_field(n)); /* an argument bound to a reference */
+        mark(w, cn_this_field(n)); /* an argument bound to a reference */
     if (n->kind == CXCursor_ReturnStmt && w->ref_return && n->n_kids == 1) {
         cnode *r = cn_strip(n->kids[0]);
         if (r && r->kind == CXCursor_UnaryOperator && r->n_kids == 1)
             r = r->kids[0];
-        mark(w, this_field(r));
+        mark(w, cn_this_field(r));
     }
     if (n->kind == CXCursor_CXXThisExpr) {
         const cnode *p = n->parent;
@@ -280,8 +229,19 @@ static void method_scan(cusrc_tu *t, cnode *decl, writes *w)
         return; /* no this, or one it cannot write */
     CXCursor def = cn_definition(t, m);
     if (clang_Cursor_isNull(def)) {
-        /* Defined in no unit gpulint reads: what it writes is not seen. */
-        w->escapes = true;
+        /* Defined in no unit gpulint reads: what it writes is not seen,
+         * which matters where something calls it (class_writes looks). */
+        GROW(w->setters, w->n_setters, w->cap_setters);
+        w->setters[w->n_setters++] =
+            (x_setter){m, cx_str(clang_getCursorUSR(m)), NULL, 0, false, true};
+        return;
+    }
+    char **set = NULL;
+    int n_set = decl->kind == CXCursor_CXXMethod ? x_setter_fields(t, m, &set) : -1;
+    if (n_set >= 0) {
+        GROW(w->setters, w->n_setters, w->cap_setters);
+        w->setters[w->n_setters++] =
+            (x_setter){m, cx_str(clang_getCursorUSR(m)), set, n_set, false, false};
         return;
     }
     w->ref_return = hands_out(clang_getCursorResultType(def));
@@ -320,11 +280,6 @@ static void class_scan(cusrc_tu *t, CXCursor cls, writes *w, int depth)
     cn_free(tree);
 }
 
-typedef struct getter_scan {
-    cusrc_tu *t;
-    writes *w;
-} getter_scan;
-
 static void getter_calls(cnode *n, writes *w)
 {
     if (n->kind == CXCursor_CallExpr) {
@@ -347,24 +302,10 @@ static void getter_calls(cnode *n, writes *w)
         getter_calls(n->kids[i], w);
 }
 
-static enum CXChildVisitResult getter_bodies(CXCursor c, CXCursor parent, CXClientData data)
+static void getter_body(void *ctx, CXCursor def, cnode *tree)
 {
-    (void)parent;
-    getter_scan *s = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (!cn_in_main(s->t, c) && !cn_in_user_header(s->t, c))
-        return CXChildVisit_Continue;
-    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
-        k == CXCursor_StructDecl || k == CXCursor_ClassTemplate)
-        return CXChildVisit_Recurse;
-    if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
-         k == CXCursor_Constructor || k == CXCursor_Destructor) &&
-        clang_isCursorDefinition(c)) {
-        cnode *tree = cn_build(c);
-        getter_calls(tree, s->w);
-        cn_free(tree);
-    }
-    return CXChildVisit_Continue;
+    (void)def;
+    getter_calls(tree, ctx);
 }
 
 /* A getter's field is written where some call of it in the file or its
@@ -376,9 +317,7 @@ static void getter_calls_write(cusrc_tu *t, writes *w)
 {
     if (!w->n_getters || w->escapes)
         return;
-    getter_scan s = {t, w};
-    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), getter_bodies, &s);
-    sibling_visit_parsed(t, getter_bodies, &s);
+    x_each_definition(t, getter_body, w);
 }
 
 /* What the methods of cls (with its bases') may write, once per class. */
@@ -393,6 +332,25 @@ static const struct class_memo *class_writes(cusrc_tu *t, CXCursor cls)
     writes w = {0};
     class_scan(t, cls, &w, 0);
     getter_calls_write(t, &w);
+    if (!w.escapes)
+        x_setter_calls(t, w.setters, w.n_setters);
+    char **set = NULL;
+    int n_set = 0, cap_set = 0;
+    for (int i = 0; i < w.n_setters; i++) {
+        /* A method no unit read defines, called: it may write anything. */
+        w.escapes |= w.setters[i].any && w.setters[i].elsewhere;
+        for (int k = 0; k < w.setters[i].n; k++) {
+            if (w.setters[i].elsewhere) {
+                mark(&w, w.setters[i].fields[k]);
+            } else {
+                GROW(set, n_set, cap_set);
+                set[n_set++] = w.setters[i].fields[k];
+            }
+        }
+        free(w.setters[i].fields);
+        free(w.setters[i].usr);
+    }
+    free(w.setters);
     for (int i = 0; i < w.n_getters; i++) {
         free(w.getters[i].field);
         free(w.getters[i].usr);
@@ -404,6 +362,9 @@ static const struct class_memo *class_writes(cusrc_tu *t, CXCursor cls)
     m->fields = w.fields;
     m->n = w.n;
     m->escapes = w.escapes;
+    m->set_fields = set;
+    m->n_set = n_set;
+    m->cap_set = cap_set;
     return m;
 }
 
@@ -465,7 +426,12 @@ bool x_class_field_written(cusrc_tu *t, CXCursor cls, const char *field)
     /* An instantiated class lists only the members its users needed;
      * its template's pattern has them all. */
     CXCursor pattern = clang_getSpecializedCursorTemplate(cls);
-    return writable(class_writes(t, clang_Cursor_isNull(pattern) ? cls : pattern), field);
+    const struct class_memo *m = class_writes(t, clang_Cursor_isNull(pattern) ? cls : pattern);
+    /* The caller runs no setter: a field one sets is written for it. */
+    for (int i = 0; m && i < m->n_set; i++)
+        if (!strcmp(m->set_fields[i], field))
+            return true;
+    return writable(m, field);
 }
 
 void object_memo_free(cusrc_tu *t)
@@ -474,6 +440,9 @@ void object_memo_free(cusrc_tu *t)
         for (int k = 0; k < t->classes[i].n; k++)
             free(t->classes[i].fields[k]);
         free(t->classes[i].fields);
+        for (int k = 0; k < t->classes[i].n_set; k++)
+            free(t->classes[i].set_fields[k]);
+        free(t->classes[i].set_fields);
         free(t->classes[i].usr);
     }
     free(t->classes);
@@ -561,10 +530,13 @@ static void run_set(void *ctx, const char *field, int64_t value)
         obj_set(fr->out, "", field, value);
 }
 
+static void construct(fn_ctx *f, cnode *call, CXCursor ctor, const struct class_memo *m,
+                      obj_fields *out, int depth);
+
 /* The constructor's body, statement by statement: `rows_ = r;` sets a
- * field; a statement handed main's argv (a getopt loop) is run on
- * --run-args where it can be; any other statement forgets what it
- * writes. */
+ * field, and so does a setter called on this (cusrc_setcall); a statement
+ * handed main's argv (a getopt loop) is run on --run-args where it can be;
+ * any other statement forgets what it writes. */
 static void body_assigns(fn_ctx *cf, const struct class_memo *m, cnode *body, obj_fields *out,
                          const ctor_args *ca, int depth)
 {
@@ -572,10 +544,17 @@ static void body_assigns(fn_ctx *cf, const struct class_memo *m, cnode *body, ob
         cnode *s = body->kids[i];
         if (s->kind == CXCursor_DeclStmt || s->kind == CXCursor_NullStmt)
             continue;
+        cnode *call = cn_strip(s);
+        CXCursor setter =
+            call && call->kind == CXCursor_CallExpr ? x_call_on_this(call) : clang_getNullCursor();
+        if (!clang_Cursor_isNull(setter) && x_is_setter(cf->t, setter)) {
+            construct(cf, call, setter, m, out, depth + 1);
+            continue;
+        }
         cnode *root = NULL;
         char *path = s->kind == CXCursor_BinaryOperator && assigning(s) &&
                              clang_getCursorBinaryOperatorKind(s->cur) == CXBinaryOperator_Assign
-                         ? member_chain(s->kids[0], &root)
+                         ? cn_member_chain(s->kids[0], &root)
                          : NULL;
         if (path && (!root || root->kind == CXCursor_CXXThisExpr)) {
             init_field(cf, m, path, clang_getCursorType(cn_strip(s->kids[0])->cur), s->kids[1], out,
@@ -603,7 +582,8 @@ static void body_assigns(fn_ctx *cf, const struct class_memo *m, cnode *body, ob
 
 /* Runs constructor ctor of call (made in f) on the object's fields: out
  * gets what it sets. m: what the methods of the object's own class (the
- * most derived) may write. */
+ * most derived) may write. A setter (cusrc_setcall) runs the same way, on
+ * the fields the object already has. */
 static void construct(fn_ctx *f, cnode *call, CXCursor ctor, const struct class_memo *m,
                       obj_fields *out, int depth)
 {
@@ -621,7 +601,9 @@ static void construct(fn_ctx *f, cnode *call, CXCursor ctor, const struct class_
     param_binding pb[16];
     cnode *args[16];
     int np = has_def ? clang_Cursor_getNumArguments(def) : 0;
-    for (int i = 0; i < np && i < 16; i++)
+    if (ctor.kind != CXCursor_Constructor) /* a setter: its callee comes first */
+        np = has_def ? cn_call_args(call, def, args, 16) : 0;
+    for (int i = 0; ctor.kind == CXCursor_Constructor && i < np && i < 16; i++)
         args[i] = i < cn_n_expr_kids(call) ? cn_expr_kid(call, i) : NULL;
     int n = np < 0 || np > 16 ? -1 : f->t->obj_eval->bind(f, call, def, args, np, pb);
     if (n < 0) {
@@ -641,7 +623,8 @@ static void construct(fn_ctx *f, cnode *call, CXCursor ctor, const struct class_
     if (!clang_Cursor_isNull(ca.argv))
         ca.earlier = x_argv_before(f->root, call);
     f->t->constructing++;
-    in_class_inits(&cf, cls, m, out, depth);
+    if (ctor.kind == CXCursor_Constructor)
+        in_class_inits(&cf, cls, m, out, depth);
     for (int i = 0; has_def && i < tree->n_kids; i++) {
         cnode *k = tree->kids[i];
         cnode *next = i + 1 < tree->n_kids ? tree->kids[i + 1] : NULL;
@@ -687,7 +670,7 @@ static bool var_written(cnode *n, const var_info *v)
 {
     if (assigning(n)) {
         cnode *root = NULL;
-        char *path = member_chain(n->kids[0], &root);
+        char *path = cn_member_chain(n->kids[0], &root);
         bool hit = path && root && root->kind == CXCursor_DeclRefExpr &&
                    clang_equalCursors(clang_getCursorReferenced(root->cur), v->decl);
         free(path);
@@ -760,6 +743,68 @@ bool x_fields_escape(fn_ctx *f, var_info *v)
     return v->escapes == 2;
 }
 
+/* ---- setters called on a local ---- */
+
+typedef struct setter_run {
+    fn_ctx *f;
+    const var_info *v;
+    const cnode *use;
+    const struct class_memo *m;
+    obj_fields *out;
+    int depth;
+} setter_run;
+
+/* Is there a loop below root around both a and b? */
+static bool share_loop(const cnode *a, const cnode *b, const cnode *root)
+{
+    for (const cnode *p = a->parent; p && p != root; p = p->parent)
+        if ((p->kind == CXCursor_ForStmt || p->kind == CXCursor_WhileStmt ||
+             p->kind == CXCursor_DoStmt || p->kind == CXCursor_CXXForRangeStmt) &&
+            cn_inside(b, p))
+            return true;
+    return false;
+}
+
+/* A setter call on the local: before the use, run where it runs every
+ * time the use does, skipped in an arm that never runs; after it, of no
+ * matter unless a loop brings control back to the use. Anywhere else (an
+ * arm not decided, a loop) its fields are no longer known. */
+static void run_setter(setter_run *r, cnode *call, CXCursor setter)
+{
+    x_arm_fn arm = r->f->t->obj_eval->arm;
+    bool before = cn_spelled_at(call->cur) < cn_spelled_at(r->use->cur);
+    if (!before && !share_loop(call, r->use, r->f->root))
+        return;
+    bool looped = cn_in_loop(call, r->f->root);
+    if (before && !looped && !x_may_reach(call, r->use, NULL, arm, r->f))
+        return;
+    if (before && !looped && x_dominates(call, r->use, arm, r->f)) {
+        construct(r->f, call, setter, r->m, r->out, r->depth + 1);
+        return;
+    }
+    char **fields;
+    int n = x_setter_fields(r->f->t, setter, &fields);
+    for (int i = 0; i < n; i++) {
+        obj_drop(r->out, fields[i]);
+        free(fields[i]);
+    }
+    free(fields);
+}
+
+static void setter_calls(setter_run *r, cnode *n)
+{
+    if (n->kind == CXCursor_CallExpr && n->n_kids) {
+        cnode *callee = cn_strip(n->kids[0]);
+        CXCursor m = clang_getCursorReferenced(n->cur);
+        cnode *base = callee && callee->n_kids ? cn_strip_casts(callee->kids[0]) : NULL;
+        if (callee && callee->kind == CXCursor_MemberRefExpr && base && names_var(base, r->v) &&
+            m.kind == CXCursor_CXXMethod && x_is_setter(r->f->t, m))
+            run_setter(r, n, m);
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        setter_calls(r, n->kids[i]);
+}
+
 /* The one value a local object (or pointer to one) has at use. */
 static bool local_object(fn_ctx *f, var_info *v, cnode *use, obj_fields *out, int depth)
 {
@@ -780,6 +825,11 @@ static bool local_object(fn_ctx *f, var_info *v, cnode *use, obj_fields *out, in
         return false;
     v->visiting++;
     bool ok = obj_rec(f, value, out, depth + 1);
+    if (ok) {
+        setter_run r = {
+            f, v, use, class_writes(f->t, record_decl(clang_getCursorType(v->decl))), out, depth};
+        setter_calls(&r, f->root);
+    }
     v->visiting--;
     return ok;
 }
@@ -945,7 +995,7 @@ static bool obj_rec(fn_ctx *f, cnode *n, obj_fields *out, int depth)
     }
     case CXCursor_MemberRefExpr: {
         cnode *root = NULL;
-        char *path = member_chain(n, &root);
+        char *path = cn_member_chain(n, &root);
         if (!path)
             return false;
         obj_fields whole = {0};
@@ -1028,7 +1078,7 @@ expr *x_object_field(fn_ctx *f, cnode *member)
     if (f->device || !cn_type_is_integral(clang_getCursorType(member->cur)))
         return NULL;
     cnode *root = NULL;
-    char *path = member_chain(member, &root);
+    char *path = cn_member_chain(member, &root);
     if (!path)
         return NULL;
     int64_t value;

@@ -152,11 +152,44 @@ CXCursor cn_definition(cusrc_tu *t, CXCursor decl)
     return def;
 }
 
-void sibling_visit_parsed(cusrc_tu *t, CXCursorVisitor visit, CXClientData data)
+static void sibling_visit_parsed(cusrc_tu *t, CXCursorVisitor visit, CXClientData data)
 {
     for (int i = 0; t->sibs && i < t->opts->n_siblings; i++)
         if (t->sibs[i].tu)
             clang_visitChildren(clang_getTranslationUnitCursor(t->sibs[i].tu), visit, data);
+}
+
+typedef struct each_def {
+    cusrc_tu *t;
+    x_definition_fn fn;
+    void *ctx;
+} each_def;
+
+static enum CXChildVisitResult definitions(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    each_def *e = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (!cn_in_main(e->t, c) && !cn_in_user_header(e->t, c))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
+        k == CXCursor_StructDecl || k == CXCursor_ClassTemplate)
+        return CXChildVisit_Recurse;
+    if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+         k == CXCursor_Constructor || k == CXCursor_Destructor) &&
+        clang_isCursorDefinition(c)) {
+        cnode *tree = cn_build(c);
+        e->fn(e->ctx, c, tree);
+        cn_free(tree);
+    }
+    return CXChildVisit_Continue;
+}
+
+void x_each_definition(cusrc_tu *t, x_definition_fn fn, void *ctx)
+{
+    each_def e = {t, fn, ctx};
+    clang_visitChildren(clang_getTranslationUnitCursor(t->tu), definitions, &e);
+    sibling_visit_parsed(t, definitions, &e);
 }
 
 void sibling_free(cusrc_tu *t)

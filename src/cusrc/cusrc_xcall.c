@@ -122,6 +122,21 @@ static bool swept(const xcall_site *c, int level, int loop)
     return false;
 }
 
+/* The object a method is called on, as the caller knows it. */
+static void call_self(xcall_site *c, cusrc_xcall *x)
+{
+    CXCursor fn = clang_getCursorReferenced(c->call->cur);
+    obj_fields o;
+    if (fn.kind != CXCursor_CXXMethod || clang_CXXMethod_isStatic(fn) ||
+        !x_call_object(c->f, c->call, &o))
+        return;
+    x->has_self = true;
+    x->self = xcalloc((size_t)o.n + 1, sizeof *x->self);
+    for (int i = 0; i < o.n; i++)
+        x->self[x->n_self++] = (struct cusrc_xfield){xstrdup(o.v[i].path), o.v[i].value};
+    obj_free(&o);
+}
+
 static void emit_xcall(xcall_site *c, const expr_env *env)
 {
     scan_state *s = c->s;
@@ -177,6 +192,7 @@ static void emit_xcall(xcall_site *c, const expr_env *env)
     }
     x->folded = folded.v;
     x->n_folded = folded.n;
+    call_self(c, x);
     /* Followed from another unit's call: that unit's path first. */
     const cusrc_xcall *from = s->from;
     int pre = from ? from->n_path : 0;

@@ -20,6 +20,7 @@
 #include "input/compdb.h"
 #include "run/compiled.h"
 #include "run/pool.h"
+#include "run/siblings.h"
 #include "run/unitcache.h"
 #include "util/demangle.h"
 #include "util/fileio.h"
@@ -159,44 +160,6 @@ static void test_fault(void)
             pause();
 }
 
-/* The program's other units (all of them, whatever the shard), each with
- * its libclang arguments (its compile_commands.json entry's, then the
- * user's "--" ones; the files given on the command line hold those
- * already): where this file's declared functions may be defined
- * (cusrc_sibling). */
-static cusrc_sibling *siblings_of(const pipeline_opts *o, const char *file, int *n)
-{
-    *n = 0;
-    const compdb *db = o->db;
-    size_t total = db ? db->n_units + db->n_host : 0;
-    cusrc_sibling *sib = xcalloc(total + 1, sizeof *sib);
-    char *self = realpath(file, NULL);
-    int n_user = db && db->path ? o->n_extra : 0;
-    for (size_t i = 0; i < total; i++) {
-        const compdb_unit *u = i < db->n_units ? &db->units[i] : &db->host[i - db->n_units];
-        if (self && !strcmp(u->file, self))
-            continue;
-        char **all = xcalloc((size_t)(u->n_args + n_user) + 1, sizeof *all);
-        for (int k = 0; k < u->n_args; k++)
-            all[k] = u->args[k];
-        for (int k = 0; k < n_user; k++)
-            all[u->n_args + k] = o->extra[k];
-        const char **args = xcalloc((size_t)(u->n_args + n_user) + 2, sizeof *args);
-        sib[(*n)++] =
-            (cusrc_sibling){u->file, args, cusrc_clang_args(all, u->n_args + n_user, args)};
-        free(all);
-    }
-    free(self);
-    return sib;
-}
-
-static void siblings_free(cusrc_sibling *sib, int n)
-{
-    for (int i = 0; i < n; i++)
-        free((void *)sib[i].args);
-    free(sib);
-}
-
 static bool parse_source(const unit_env *env, const char *file, char *const *extra, int n_extra,
                          const char *skip, cusrc_unit *unit)
 {
@@ -217,7 +180,7 @@ static bool parse_source(const unit_env *env, const char *file, char *const *ext
     char arch[32];
     const report *r = env->r;
     int n_siblings;
-    cusrc_sibling *siblings = siblings_of(o, file, &n_siblings);
+    cusrc_sibling *siblings = siblings_of(o, o->db, file, &n_siblings);
     cusrc_options co = {.file = file,
                         .args = args,
                         .n_args = cusrc_clang_args(extra, n_extra, args),

@@ -9,6 +9,7 @@
 
 #include "run/pool.h"
 #include "run/project.h"
+#include "run/siblings.h"
 #include "util/fileio.h"
 #include "util/diag.h"
 #include "util/sbuf.h"
@@ -52,6 +53,12 @@ json_t *xcalls_to_json(const cusrc_xcalls *x)
             json_pack("{s:s, s:s, s:o, s:i, s:o, s:o, s:o, s:o}", "usr", v->usr, "callee",
                       v->callee, "file", str_or_null(v->loc.file), "line", v->loc.line, "args",
                       args, "fields", fields, "folded", folded, "path", path);
+        if (v->has_self) {
+            json_t *self = json_object();
+            for (int i = 0; i < v->n_self; i++)
+                json_object_set_new(self, v->self[i].name, json_integer(v->self[i].value));
+            json_object_set_new(call, "self", self);
+        }
         if (v->launch) {
             /* A launch of another unit's kernel: its values as written too. */
             json_t *texts = json_array(), *exprs = json_array();
@@ -102,6 +109,22 @@ static char *dup_or_null(const json_t *j)
 {
     const char *s = json_string_value(j);
     return xstrdup_null(s);
+}
+
+/* The object a method was called on: its integer fields. */
+static void self_from_json(const json_t *self, cusrc_xcall *v)
+{
+    if (!json_is_object(self))
+        return;
+    v->has_self = true;
+    v->self = xcalloc(json_object_size(self) + 1, sizeof *v->self);
+    const char *key;
+    const json_t *val;
+    json_object_foreach((json_t *)self, key, val)
+    {
+        if (json_is_integer(val))
+            v->self[v->n_self++] = (struct cusrc_xfield){xstrdup(key), json_integer_value(val)};
+    }
 }
 
 void xcalls_from_json(const json_t *j, cusrc_xcalls *out)
@@ -174,6 +197,7 @@ void xcalls_from_json(const json_t *j, cusrc_xcalls *out)
             d->loc.file = dup_or_null(json_object_get(f, "file"));
             d->loc.line = (int)json_integer_value(json_object_get(f, "line"));
         }
+        self_from_json(json_object_get(call, "self"), v);
         v->n_path = (int)json_array_size(path);
         v->fn = xcalloc((size_t)v->n_path, sizeof *v->fn);
         v->runs = xcalloc((size_t)v->n_path, sizeof *v->runs);
@@ -191,6 +215,7 @@ void xcalls_from_json(const json_t *j, cusrc_xcalls *out)
 
 typedef struct collect_ctx {
     const pipeline_opts *o;
+    const compdb *db;
     const compdb_unit **units; /* this round's: the host units, then the CUDA units that define
                                   main; later, the CUDA units called into */
     size_t n_units;
@@ -239,6 +264,10 @@ static int collect_one(void *ctx, size_t job, int attempt, int fd)
     char arch[32];
     cusrc_xcalls calls = {0};
     cusrc_unit unit;
+    /* The definitions it declares (a class's constructor, its setters)
+     * may be another unit's. */
+    int n_siblings;
+    cusrc_sibling *siblings = siblings_of(c->o, c->db, u->file, &n_siblings);
     cusrc_options co = {.file = u->file,
                         .args = args,
                         .n_args = cusrc_clang_args(u->args, u->n_args, args),
@@ -246,11 +275,14 @@ static int collect_one(void *ctx, size_t job, int attempt, int fd)
                         .n_run_args = c->o->n_run_args,
                         .arch = cusrc_arch_of(u->args, u->n_args, arch) ? arch : NULL,
                         .calls = c->incoming,
+                        .siblings = siblings,
+                        .n_siblings = n_siblings,
                         .collect_calls = &calls};
     char *error = NULL;
     pool_phase('s');
     bool parsed = cusrc_parse(NULL, &co, &unit, &error);
     free(args);
+    siblings_free(siblings, n_siblings);
     if (!parsed) {
         fprintf(stderr, "%s\n", error ? error : "unknown error");
         free(error);
@@ -366,7 +398,7 @@ static void collect_round(collect_ctx *c)
 void xcalls_collect(const pipeline_opts *o, const compdb *db, cusrc_xcalls *out, char **text)
 {
     memset(out, 0, sizeof *out);
-    collect_ctx c = {.o = o, .out = out};
+    collect_ctx c = {.o = o, .db = db, .out = out};
     c.units = xcalloc(db->n_host + db->n_units + 1, sizeof *c.units);
     bool *read = xcalloc(db->n_units + 1, sizeof *read);
     for (size_t i = 0; i < db->n_host; i++)
