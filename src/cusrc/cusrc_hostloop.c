@@ -381,6 +381,65 @@ static void unknown_loop(fn_ctx *f, cnode *s, host_loop *out)
     out->trips = expr_unknown(why);
 }
 
+/* The locals a comma increment steps beside the counter var, each by a
+ * constant or a constant factor, whose value where the loop starts is a
+ * constant: recorded on a walkable loop so that a launch reading one is
+ * split by trip as by the counter. */
+static void companions(fn_ctx *f, cnode *s, cnode *inc, CXCursor var, host_loop *out)
+{
+    cnode *todo[32];
+    int n = 0;
+    if (!out->walkable || !is_comma(cn_strip(inc)))
+        return;
+    todo[n++] = cn_strip(inc);
+    while (n > 0 && out->n_comp < HOST_COMP_MAX) {
+        cnode *p = cn_strip(todo[--n]);
+        if (is_comma(p)) {
+            if (n + 2 > 32)
+                return;
+            todo[n++] = p->kids[1];
+            todo[n++] = p->kids[0];
+            continue;
+        }
+        cnode *lhs = p && p->n_kids >= 1 ? cn_strip_casts(p->kids[0]) : NULL;
+        if (!lhs || lhs->kind != CXCursor_DeclRefExpr)
+            continue;
+        CXCursor target = clang_getCursorReferenced(lhs->cur);
+        var_info *v = fn_var(f, target);
+        struct host_comp c = {0};
+        if (!v || clang_equalCursors(target, var) ||
+            !cn_type_is_integral(clang_getCursorType(target)))
+            continue;
+        if (!step_of(f, p, target, &c.by) &&
+            !(c.factor = factor_of(f, p, target, &c.by, &c.shrinks)))
+            continue;
+        expr *at = x_value_at(f, v, s), *from = at ? expr_simplify(at) : NULL;
+        if (from && from->kind == EX_CONST) {
+            c.start = from->value;
+            c.name = cn_spelling(target);
+            out->comp[out->n_comp++] = c;
+        }
+        expr_free(at);
+        expr_free(from);
+    }
+}
+
+int64_t host_comp_value(const struct host_comp *c, int64_t trip)
+{
+    int64_t v = c->start;
+    for (int64_t k = 0; k < trip; k++) {
+        if (!c->factor)
+            v += c->by;
+        else if (c->shrinks)
+            v /= c->by;
+        else if (v > INT64_MAX / c->by || v < INT64_MIN / c->by)
+            break;
+        else
+            v *= c->by;
+    }
+    return v;
+}
+
 static void for_loop(fn_ctx *f, cnode *s, host_loop *out)
 {
     CXCursor var;
@@ -395,9 +454,11 @@ static void for_loop(fn_ctx *f, cnode *s, host_loop *out)
             from = x_expr(f, start);
         counted = from || (!init && counter_before(f, s, cond, inc, &var, &from));
     }
+    cnode *all = counted ? inc : NULL;
     inc = counted ? counter_step(inc, cond, var) : NULL;
     if (inc && !step_of(f, inc, var, &step) && geometric_loop(f, cond, inc, var, from, out)) {
         expr_free(from);
+        companions(f, s, all, var, out);
         return;
     }
     if (!inc || !step_of(f, inc, var, &step)) {
@@ -406,6 +467,7 @@ static void for_loop(fn_ctx *f, cnode *s, host_loop *out)
         return;
     }
     stepped_loop(f, s, cond, var, from, step, out);
+    companions(f, s, all, var, out);
 }
 
 /* A loop whose counter var starts at from (taken) and moves by step each
@@ -771,6 +833,8 @@ void host_loops_free(host_loops *h)
 {
     for (int i = 0; i < h->n; i++) {
         free(h->v[i].var);
+        for (int k = 0; k < h->v[i].n_comp; k++)
+            free(h->v[i].comp[k].name);
         expr_free(h->v[i].trips);
         expr_free(h->v[i].start_e);
         expr_free(h->v[i].bound_e);

@@ -31,6 +31,7 @@ typedef struct fn_list {
  * trip count (an unknown part where it cannot be written) and, for a for
  * over a constant range, the range, to walk. */
 #define HOST_LOOPS_MAX 8
+#define HOST_COMP_MAX 4 /* locals stepped beside a loop's counter */
 typedef struct host_loop {
     expr *trips;
     char *var; /* the counter, when walkable */
@@ -48,6 +49,15 @@ typedef struct host_loop {
      * not walkable, var set; its first value and bound as written, for a
      * sweep that has bound those names (host_loop_given). */
     expr *start_e, *bound_e;
+    /* Locals a walkable loop's comma increment steps beside its counter
+     * (`log2N -= 2, N >>= 2`), from the values they hold where the loop
+     * starts: trip k's value is the start stepped k times. */
+    int n_comp;
+    struct host_comp {
+        char *name;
+        int64_t start, by; /* by: added each trip, or the factor */
+        bool factor, shrinks;
+    } comp[HOST_COMP_MAX];
 } host_loop;
 typedef struct host_loops {
     int n;
@@ -98,6 +108,8 @@ void host_loops_free(host_loops *h);
 /* The counter values of a walkable loop into out, in order: how many, or
  * -1 when it is not walkable or runs more than max values. */
 int host_loop_values(const host_loop *l, int64_t *out, int max);
+/* A companion's value on trip number trip (0 the first). */
+int64_t host_comp_value(const struct host_comp *c, int64_t trip);
 /* A loop whose range reads names (start_e, bound_e) made walkable where env
  * gives them values: *out shares l's pointers and is not freed. */
 bool host_loop_given(const host_loop *l, const expr_env *env, host_loop *out);

@@ -149,10 +149,10 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
 {
     const host_loop *lp = &here->v[j];
     cusrc_unit *u = t->u;
-    int64_t vals[SWEEP_MAX], between = 0, first = 0, last = 0;
+    int64_t vals[SWEEP_MAX], between = 0, first = 0, last = 0, all = 0;
     int n = host_loop_values(lp, vals, SWEEP_MAX);
     if (n < 0) {
-        int64_t all = host_loop_span(lp, u->launches[i].reach, &first, &last);
+        all = host_loop_span(lp, u->launches[i].reach, &first, &last);
         if (all < 0)
             return;
         n = 0;
@@ -180,6 +180,11 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
         expr_env env;
         expr_env_init(&env);
         expr_env_set(&env, lp->var, vals[k]);
+        /* The locals stepped beside the counter, on the same trip (the
+         * first and last of a long sweep's). */
+        int64_t trip = between > 0 && k == 1 ? all - 1 : k;
+        for (int c = 0; c < lp->n_comp; c++)
+            expr_env_set(&env, lp->comp[c].name, host_comp_value(&lp->comp[c], trip));
         if (orig.reach && cusrc_truth(orig.reach, &env) == 0)
             continue;
         cusrc_launch copy;
@@ -200,6 +205,10 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
             }
         }
         add_size(&copy, lp->var, vals[k], fn, &loop_at);
+        for (int c = 0; c < lp->n_comp; c++)
+            if (launch_uses(&orig, lp->comp[c].name))
+                add_size(&copy, lp->comp[c].name, host_comp_value(&lp->comp[c], trip), fn,
+                         &loop_at);
         put_launch(t, &slot, &made, usr, copy);
         if (k == 0 && between > 0) {
             int64_t step = lp->step;
@@ -289,7 +298,10 @@ void sweep_launches(scan_state *s, fn_ctx *f, cnode *call, size_t first)
          * between its first and last still does, and is not split again. */
         size_t end = t->u->n_launches;
         for (size_t i = first; i < end; i++) {
-            if (!launch_uses(&t->u->launches[i], here.v[j].var) &&
+            bool comp = false;
+            for (int c = 0; c < here.v[j].n_comp; c++)
+                comp |= launch_uses(&t->u->launches[i], here.v[j].comp[c].name);
+            if (!comp && !launch_uses(&t->u->launches[i], here.v[j].var) &&
                 !range_reads(&here, &t->u->launches[i], here.v[j].var))
                 continue;
             size_t before = t->u->n_launches;
