@@ -147,27 +147,35 @@ static bool moves_bound(cnode *p, cnode *cond)
     return writes_counter(p, target) && mentions(cond, target);
 }
 
-static cnode *counter_step(cnode *inc, cnode *cond, CXCursor var)
+/* The operands of a comma list in order (inc itself when it is none);
+ * -1 when there are more than max. */
+#define COMMA_MAX 16
+static int comma_operands(cnode *inc, cnode **out, int max)
 {
     inc = cn_strip(inc);
-    if (!is_comma(inc))
-        return inc;
-    cnode *found = NULL;
-    cnode *todo[32];
-    int n = 0;
-    todo[n++] = inc;
-    while (n > 0) {
-        cnode *p = cn_strip(todo[--n]);
-        if (is_comma(p)) {
-            if (n + 2 > 32)
-                return NULL;
-            todo[n++] = p->kids[1];
-            todo[n++] = p->kids[0];
-        } else if (writes_counter(p, var)) {
+    if (!inc)
+        return 0;
+    if (!is_comma(inc)) {
+        out[0] = inc;
+        return 1;
+    }
+    int a = comma_operands(inc->kids[0], out, max);
+    int b = a < 0 ? -1 : comma_operands(inc->kids[1], out + a, max - a);
+    return b < 0 || a + b > max ? -1 : a + b;
+}
+
+static cnode *counter_step(cnode *inc, cnode *cond, CXCursor var)
+{
+    cnode *ops[COMMA_MAX], *found = NULL;
+    int n = comma_operands(inc, ops, COMMA_MAX);
+    if (n == 1)
+        return ops[0];
+    for (int i = 0; i < n; i++) {
+        if (writes_counter(ops[i], var)) {
             if (found)
                 return NULL;
-            found = p;
-        } else if (moves_bound(p, cond)) {
+            found = ops[i];
+        } else if (moves_bound(ops[i], cond)) {
             return NULL;
         }
     }
@@ -381,34 +389,35 @@ static void unknown_loop(fn_ctx *f, cnode *s, host_loop *out)
     out->trips = expr_unknown(why);
 }
 
+/* Is p the one write of v inside loop s, v's address not taken? */
+static bool only_step(const var_info *v, const cnode *p, const cnode *s)
+{
+    if (v->addr_taken)
+        return false;
+    for (int i = 0; i < v->n_assigns; i++)
+        if (cn_inside(v->assigns[i], s) && !cn_inside(v->assigns[i], p))
+            return false;
+    return true;
+}
+
 /* The locals a comma increment steps beside the counter var, each by a
- * constant or a constant factor, whose value where the loop starts is a
- * constant: recorded on a walkable loop so that a launch reading one is
- * split by trip as by the counter. */
+ * constant or a constant factor and written nowhere else in the loop,
+ * whose value where the loop starts is a constant: recorded on a walkable
+ * loop so that a launch reading one is split by trip as by the counter. */
 static void companions(fn_ctx *f, cnode *s, cnode *inc, CXCursor var, host_loop *out)
 {
-    cnode *todo[32];
-    int n = 0;
-    if (!out->walkable || !is_comma(cn_strip(inc)))
-        return;
-    todo[n++] = cn_strip(inc);
-    while (n > 0 && out->n_comp < HOST_COMP_MAX) {
-        cnode *p = cn_strip(todo[--n]);
-        if (is_comma(p)) {
-            if (n + 2 > 32)
-                return;
-            todo[n++] = p->kids[1];
-            todo[n++] = p->kids[0];
-            continue;
-        }
-        cnode *lhs = p && p->n_kids >= 1 ? cn_strip_casts(p->kids[0]) : NULL;
+    cnode *ops[COMMA_MAX];
+    int n = out->walkable && inc ? comma_operands(inc, ops, COMMA_MAX) : 0;
+    for (int i = 0; n > 1 && i < n && out->n_comp < HOST_COMP_MAX; i++) {
+        cnode *p = ops[i];
+        cnode *lhs = p->n_kids >= 1 ? cn_strip_casts(p->kids[0]) : NULL;
         if (!lhs || lhs->kind != CXCursor_DeclRefExpr)
             continue;
         CXCursor target = clang_getCursorReferenced(lhs->cur);
         var_info *v = fn_var(f, target);
         struct host_comp c = {0};
         if (!v || clang_equalCursors(target, var) ||
-            !cn_type_is_integral(clang_getCursorType(target)))
+            !cn_type_is_integral(clang_getCursorType(target)) || !only_step(v, p, s))
             continue;
         if (!step_of(f, p, target, &c.by) &&
             !(c.factor = factor_of(f, p, target, &c.by, &c.shrinks)))
@@ -424,20 +433,20 @@ static void companions(fn_ctx *f, cnode *s, cnode *inc, CXCursor var, host_loop 
     }
 }
 
-int64_t host_comp_value(const struct host_comp *c, int64_t trip)
+bool host_comp_value(const struct host_comp *c, int64_t trip, int64_t *out)
 {
-    int64_t v = c->start;
-    for (int64_t k = 0; k < trip; k++) {
-        if (!c->factor)
-            v += c->by;
-        else if (c->shrinks)
+    int64_t v = c->start, step;
+    if (!c->factor) /* a long sweep's last trip: no walk to it */
+        return !__builtin_mul_overflow(c->by, trip, &step) && !__builtin_add_overflow(v, step, out);
+    /* A factor of 2 or more reaches 0, or leaves int64, within 64 trips. */
+    for (int64_t k = 0; k < trip && v != 0; k++) {
+        if (c->shrinks)
             v /= c->by;
-        else if (v > INT64_MAX / c->by || v < INT64_MIN / c->by)
-            break;
-        else
-            v *= c->by;
+        else if (__builtin_mul_overflow(v, c->by, &v))
+            return false;
     }
-    return v;
+    *out = v;
+    return true;
 }
 
 static void for_loop(fn_ctx *f, cnode *s, host_loop *out)

@@ -108,8 +108,9 @@ void host_loops_free(host_loops *h);
 /* The counter values of a walkable loop into out, in order: how many, or
  * -1 when it is not walkable or runs more than max values. */
 int host_loop_values(const host_loop *l, int64_t *out, int max);
-/* A companion's value on trip number trip (0 the first). */
-int64_t host_comp_value(const struct host_comp *c, int64_t trip);
+/* A companion's value on trip number trip (0 the first); false where it
+ * leaves int64. */
+bool host_comp_value(const struct host_comp *c, int64_t trip, int64_t *out);
 /* A loop whose range reads names (start_e, bound_e) made walkable where env
  * gives them values: *out shares l's pointers and is not freed. */
 bool host_loop_given(const host_loop *l, const expr_env *env, host_loop *out);

@@ -182,9 +182,11 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
         expr_env_set(&env, lp->var, vals[k]);
         /* The locals stepped beside the counter, on the same trip (the
          * first and last of a long sweep's). */
-        int64_t trip = between > 0 && k == 1 ? all - 1 : k;
+        int64_t trip = between > 0 && k == 1 ? all - 1 : k, cv[HOST_COMP_MAX];
+        bool has[HOST_COMP_MAX];
         for (int c = 0; c < lp->n_comp; c++)
-            expr_env_set(&env, lp->comp[c].name, host_comp_value(&lp->comp[c], trip));
+            if ((has[c] = host_comp_value(&lp->comp[c], trip, &cv[c])))
+                expr_env_set(&env, lp->comp[c].name, cv[c]);
         if (orig.reach && cusrc_truth(orig.reach, &env) == 0)
             continue;
         cusrc_launch copy;
@@ -206,9 +208,8 @@ static void split(cusrc_tu *t, size_t i, const host_loops *here, int j, int at, 
         }
         add_size(&copy, lp->var, vals[k], fn, &loop_at);
         for (int c = 0; c < lp->n_comp; c++)
-            if (launch_uses(&orig, lp->comp[c].name))
-                add_size(&copy, lp->comp[c].name, host_comp_value(&lp->comp[c], trip), fn,
-                         &loop_at);
+            if (has[c] && launch_uses(&orig, lp->comp[c].name))
+                add_size(&copy, lp->comp[c].name, cv[c], fn, &loop_at);
         put_launch(t, &slot, &made, usr, copy);
         if (k == 0 && between > 0) {
             int64_t step = lp->step;
