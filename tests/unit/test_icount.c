@@ -227,6 +227,100 @@ static void test_remainder_compute(void **state)
     assert_true(ok && r.warp_insts == 1 + 1024 * 6 + 1);
 }
 
+/* A struct copied whole in the source (`auto pj = p[j]`, ten fields: ten
+ * sites on the line) of which NVVM loads only the four fields the body
+ * reads, in a loop unrolled by four with a remainder: sixteen loads a
+ * pass stand for 1.6 copies of the ten sites, while the remainder's one
+ * copy of the body's arithmetic against the pass's four says 4 (HeCBench
+ * nbody's accelerate_particles on sm_90). */
+static const char struct_copy_loop[] =
+    ".text._Z1pv:\n"
+    "\t//## File \"p.cu\", line 6\n"
+    ".L_x_0:\n"
+    "        /*0000*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
+    "        /*0010*/                   LDG.E R4, desc[UR4][R2.64+0x4] ;\n"
+    "        /*0020*/                   LDG.E R5, desc[UR4][R2.64+0x8] ;\n"
+    "        /*0030*/                   LDG.E R6, desc[UR4][R2.64+0x24] ;\n"
+    "        /*0040*/                   FFMA R7, R1, R4, R7 ;\n"
+    "        /*0050*/                   LDG.E R1, desc[UR4][R2.64+0x28] ;\n"
+    "        /*0060*/                   LDG.E R4, desc[UR4][R2.64+0x2c] ;\n"
+    "        /*0070*/                   LDG.E R5, desc[UR4][R2.64+0x30] ;\n"
+    "        /*0080*/                   LDG.E R6, desc[UR4][R2.64+0x4c] ;\n"
+    "        /*0090*/                   FFMA R7, R1, R4, R7 ;\n"
+    "        /*00a0*/                   LDG.E R1, desc[UR4][R2.64+0x50] ;\n"
+    "        /*00b0*/                   LDG.E R4, desc[UR4][R2.64+0x54] ;\n"
+    "        /*00c0*/                   LDG.E R5, desc[UR4][R2.64+0x58] ;\n"
+    "        /*00d0*/                   LDG.E R6, desc[UR4][R2.64+0x74] ;\n"
+    "        /*00e0*/                   FFMA R7, R1, R4, R7 ;\n"
+    "        /*00f0*/                   LDG.E R1, desc[UR4][R2.64+0x78] ;\n"
+    "        /*0100*/                   LDG.E R4, desc[UR4][R2.64+0x7c] ;\n"
+    "        /*0110*/                   LDG.E R5, desc[UR4][R2.64+0x80] ;\n"
+    "        /*0120*/                   LDG.E R6, desc[UR4][R2.64+0x9c] ;\n"
+    "        /*0130*/                   FFMA R7, R1, R4, R7 ;\n"
+    "        /*0140*/              @P0 BRA `(.L_x_0) ;\n"
+    ".L_x_1:\n"
+    "        /*0150*/                   LDG.E R1, desc[UR4][R2.64] ;\n"
+    "        /*0160*/                   LDG.E R4, desc[UR4][R2.64+0x4] ;\n"
+    "        /*0170*/                   LDG.E R5, desc[UR4][R2.64+0x8] ;\n"
+    "        /*0180*/                   LDG.E R6, desc[UR4][R2.64+0x24] ;\n"
+    "        /*0190*/                   FFMA R7, R1, R4, R7 ;\n"
+    "        /*01a0*/              @P1 BRA `(.L_x_1) ;\n"
+    "        /*01b0*/                   EXIT ;\n";
+
+static void test_remainder_over_copies(void **state)
+{
+    (void)state;
+    bool ok;
+    icount_anchor a[11];
+    for (int i = 0; i < 10; i++)
+        a[i] = (icount_anchor){1, 6, ICOUNT_LOAD_GLOBAL, 400, 0, 0, 0, 0};
+    a[10] = (icount_anchor){1, 6, ICOUNT_LOOP, 400, 0, 0, 0, 0};
+    icount r = run(struct_copy_loop, a, 11, 1, &ok);
+    /* 100 passes of 21 instructions (not 250); the remainder's six and
+     * the exit guessed once. */
+    assert_true(ok);
+    assert_true(r.warp_insts == 100 * 21 + 6 + 1);
+}
+
+/* A device function with a loop, inlined twice (calNumEigenValuesLessThan
+ * called for both ends of an interval, HeCBench eigenvalue): each copy is
+ * a loop unrolled by four and its remainder, and the loop's two sites
+ * share its count: each unrolled copy runs its half, 100 passes, rather
+ * than one copy all of it and the other a guess. */
+static void test_inlined_twice(void **state)
+{
+    (void)state;
+    static const char text[] = ".text._Z1ev:\n"
+                               "\t//## File \"e.cu\", line 3\n"
+                               ".L_x_0:\n"
+                               "        /*0000*/                   FFMA R1, R1, R1, R2 ;\n"
+                               "        /*0010*/                   FFMA R1, R1, R1, R2 ;\n"
+                               "        /*0020*/                   FFMA R1, R1, R1, R2 ;\n"
+                               "        /*0030*/                   FFMA R1, R1, R1, R2 ;\n"
+                               "        /*0040*/              @P0 BRA `(.L_x_0) ;\n"
+                               ".L_x_1:\n"
+                               "        /*0050*/                   FFMA R1, R1, R1, R2 ;\n"
+                               "        /*0060*/              @P1 BRA `(.L_x_1) ;\n"
+                               ".L_x_2:\n"
+                               "        /*0070*/                   FFMA R3, R3, R3, R2 ;\n"
+                               "        /*0080*/                   FFMA R3, R3, R3, R2 ;\n"
+                               "        /*0090*/                   FFMA R3, R3, R3, R2 ;\n"
+                               "        /*00a0*/                   FFMA R3, R3, R3, R2 ;\n"
+                               "        /*00b0*/              @P0 BRA `(.L_x_2) ;\n"
+                               ".L_x_3:\n"
+                               "        /*00c0*/                   FFMA R3, R3, R3, R2 ;\n"
+                               "        /*00d0*/              @P1 BRA `(.L_x_3) ;\n"
+                               "        /*00e0*/                   EXIT ;\n";
+    bool ok;
+    const icount_anchor a[] = {{1, 3, ICOUNT_LOOP, 400, 2, 0, 0, 0},
+                               {1, 3, ICOUNT_LOOP, 400, 2, 0, 0, 0}};
+    icount r = run(text, a, 2, 1, &ok);
+    /* Two unrolled copies of 100 passes of five; both remainders (two
+     * each) and the exit guessed once. */
+    assert_true(ok);
+    assert_true(r.warp_insts == 2 * 100 * 5 + 2 * 2 + 1);
+}
+
 static double copies(const char *text, int line, size_t sites)
 {
     sass_listing l;
@@ -613,6 +707,50 @@ static double ptx_count(const char *body)
  * an IMAD.WIDE), and a read-only load of an address its block already
  * loaded. Copies of special registers, symbols' addresses, a load at
  * another offset and a plain load stay. */
+/* A loop NVVM unrolled by four whose copies' loads and stores it merged
+ * into one (HeCBench overlap's incKernel, `g_out[i] = g_out[i] + 1` five
+ * times: one load, +4, one store a pass): no access says 4, but the
+ * counter steps -4 where the remainder loop's steps -1 and the source's
+ * 1, so 400 trips are 100 passes. Where the source's step is 4 as well,
+ * the counters say nothing (i stepping its own 4 beside a count of trips
+ * left): every trip a pass. */
+static void test_merged_unrolled_step(void **state)
+{
+    (void)state;
+    static const char body[] = "ld.param.u64 %rd1, [p0];\n"
+                               "mov.u32 %r2, 400;\n"
+                               "mov.u32 %r3, 3;\n"
+                               ".loc 1 3 1\n"
+                               "$L__BB0_1:\n"
+                               "ld.global.u32 %r4, [%rd1];\n"
+                               "add.s32 %r5, %r4, 4;\n"
+                               "st.global.u32 [%rd1], %r5;\n"
+                               "add.s32 %r2, %r2, -4;\n"
+                               "setp.ne.s32 %p1, %r2, 0;\n"
+                               "@%p1 bra $L__BB0_1;\n"
+                               "$L__BB0_2:\n"
+                               "ld.global.u32 %r6, [%rd1];\n"
+                               "add.s32 %r7, %r6, 1;\n"
+                               "st.global.u32 [%rd1], %r7;\n"
+                               "add.s32 %r3, %r3, -1;\n"
+                               "setp.ne.s32 %p2, %r3, 0;\n"
+                               "@%p2 bra $L__BB0_2;\n"
+                               "ret;\n";
+    const icount_anchor a[] = {{1, 3, ICOUNT_LOAD_GLOBAL, 400, 0, 0, 0, 0},
+                               {1, 3, ICOUNT_STORE_GLOBAL, 400, 0, 0, 0, 0},
+                               {1, 3, ICOUNT_LOOP, 400, 0, 1, 0, 0}};
+    icount r = ptx_run(body, a, 3, 1);
+    /* 100 passes of six; the parameter and the counters' start values
+     * (moves kept: their reader adds a literal), the remainder's six
+     * guessed once, the return, the stack pointer and memory descriptor */
+    assert_true(r.warp_insts == 100 * 6 + 3 + 6 + 1 + 2);
+    const icount_anchor by4[] = {{1, 3, ICOUNT_LOAD_GLOBAL, 400, 0, 0, 0, 0},
+                                 {1, 3, ICOUNT_STORE_GLOBAL, 400, 0, 0, 0, 0},
+                                 {1, 3, ICOUNT_LOOP, 400, 0, 4, 0, 0}};
+    r = ptx_run(body, by4, 3, 1);
+    assert_true(r.warp_insts == 400 * 6 + 3 + 6 + 1 + 2);
+}
+
 static void test_ptx_folds(void **state)
 {
     (void)state;
@@ -882,6 +1020,8 @@ int main(void)
         cmocka_unit_test(test_unrolled_compute),
         cmocka_unit_test(test_remainder),
         cmocka_unit_test(test_remainder_compute),
+        cmocka_unit_test(test_remainder_over_copies),
+        cmocka_unit_test(test_inlined_twice),
         cmocka_unit_test(test_unroll_copies),
         cmocka_unit_test(test_merged),
         cmocka_unit_test(test_flow),
@@ -894,6 +1034,7 @@ int main(void)
         cmocka_unit_test(test_ptx_contraction),
         cmocka_unit_test(test_ptx_divisors),
         cmocka_unit_test(test_ptx_folds),
+        cmocka_unit_test(test_merged_unrolled_step),
         cmocka_unit_test(test_ptx_division_bypass),
         cmocka_unit_test(test_unrolled_step),
         cmocka_unit_test(test_hoisted_unrolled),

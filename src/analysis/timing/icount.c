@@ -326,19 +326,17 @@ static double unrolled_remainder(const code *c, const group *g, size_t edge)
     return u;
 }
 
-/* How many times over nvcc unrolled the loop whose back edge is at edge,
- * from its counter: the backward branch is taken on a predicate a setp of
- * the loop computes from a register the loop adds a constant to (NVVM's
- * `add.s32 %r9, %r9, 16; setp.ne.s32 %p2, %r9, 16384`): that constant
- * over the source's step is N, where it is a whole number no larger than
- * the loop's own instructions (a byte offset stepping 64 a pass is no
- * unrolling by 64 of a four-instruction body); 1 otherwise. */
-static double unrolled_step(const code *c, double step, size_t edge)
+/* The constant the counter of the loop whose back edge is at edge steps
+ * by: the backward branch is taken on a predicate a setp of the loop
+ * computes from a register the loop adds a constant to (NVVM's `add.s32
+ * %r9, %r9, 16; setp.ne.s32 %p2, %r9, 16384`). PTX only; 0 where there is
+ * no such counter. */
+static double counter_step(const code *c, size_t edge)
 {
     const imix_insn *br = &c->insns[edge];
     size_t lo = (size_t)br->target;
-    if (step == 0 || !br->guarded || !br->src[0])
-        return 1;
+    if (c->level != IMIX_PTX || !br->guarded || !br->src[0])
+        return 0;
     size_t cmp = edge;
     for (size_t j = edge; j-- > lo;)
         if (c->insns[j].dst[0] == br->src[0]) {
@@ -346,21 +344,81 @@ static double unrolled_step(const code *c, double step, size_t edge)
             break;
         }
     if (cmp == edge || strncmp(c->insns[cmp].op, "setp.", 5))
-        return 1;
+        return 0;
     for (int s = 0; s < IMIX_SRC && c->insns[cmp].src[s]; s++)
         for (size_t j = lo; j < edge; j++) {
             const imix_insn *in = &c->insns[j];
             bool adds = !strcmp(in->op, "add.s32") || !strcmp(in->op, "add.u32") ||
                         !strcmp(in->op, "sub.s32") || !strcmp(in->op, "sub.u32");
-            if (!adds || !in->has_imm || in->dst[0] != c->insns[cmp].src[s] ||
-                (in->src[0] != in->dst[0] && in->src[1] != in->dst[0]))
-                continue;
-            double copies = fabs((double)in->imm) / fabs(step), whole = floor(copies + 0.5);
-            return whole >= 2 && fabs(copies - whole) < 1e-9 && whole <= (double)(edge - lo + 1)
-                       ? whole
-                       : 1;
+            if (adds && in->has_imm && in->dst[0] == c->insns[cmp].src[s] &&
+                (in->src[0] == in->dst[0] || in->src[1] == in->dst[0]))
+                return fabs((double)in->imm);
         }
+    return 0;
+}
+
+/* How many times over nvcc unrolled the loop whose back edge is at edge,
+ * from its counter: its step over the source's is N, where that is a
+ * whole number no larger than the loop's own instructions (a byte offset
+ * stepping 64 a pass is no unrolling by 64 of a four-instruction body); 1
+ * otherwise. */
+static double unrolled_step(const code *c, double step, size_t edge)
+{
+    double by = counter_step(c, edge);
+    if (step == 0 || by == 0)
+        return 1;
+    double copies = by / fabs(step), whole = floor(copies + 0.5);
+    return whole >= 2 && fabs(copies - whole) < 1e-9 &&
+                   whole <= (double)(edge - (size_t)c->insns[edge].target + 1)
+               ? whole
+               : 1;
+}
+
+/* How many times over nvcc unrolled the loop whose back edge is at edge,
+ * against the remainder loop it kept for the last trips % N (another loop
+ * closing on the same source line): the ratio of the two counters' steps,
+ * where the source's step says the same (overlap's incKernel: -4 against
+ * -1 for `++i`, where NVVM merged the four copies' loads and stores into
+ * one, so no access says 4). One counter may be the source's variable and
+ * the other a count of trips left (all-pairs-distance's k1: i stepping
+ * 2048 against a remainder's -1, no unrolling): the ratio alone would
+ * read 2048. 1 where there is no such pair. */
+static double unrolled_step_ratio(const code *c, const group *g, size_t edge)
+{
+    double by_source = g->step != 0 ? unrolled_step(c, g->step, edge) : 1;
+    double mine = counter_step(c, edge);
+    for (size_t k = 0; k < c->n && by_source >= 2; k++) {
+        double one = k != edge && meets(c, g, k) ? counter_step(c, k) : 0;
+        if (one > 0 && mine / one == by_source)
+            return by_source;
+    }
     return 1;
+}
+
+/* How many times over nvcc unrolled the loop of group g whose back edge
+ * is at edge. */
+static double loop_unrolling(const code *c, const group *all, size_t n_groups, const group *g,
+                             size_t edge)
+{
+    double iters = g->execs / (double)g->sites;
+    size_t lo = (size_t)c->insns[edge].target;
+    /* A remainder loop beside this one is the unrolling read from the
+     * code itself; the copies of the accesses miss it where nvcc dropped
+     * or hoisted some (nbody's `auto pj = p[j]`: ten fields, four loads a
+     * copy). */
+    double u = unrolled_remainder(c, g, edge);
+    if (u <= 1)
+        u = unrolled_step_ratio(c, g, edge);
+    if (u <= 1)
+        u = unrolled(c, all, n_groups, lo, edge, iters);
+    /* FLOPs and the counter's step are read where the loop's
+     * accesses say nothing (none of its own has one copy). */
+    bool silent = !one_copy(c, all, n_groups, lo, edge, iters);
+    if (u <= 1 && silent && !holds_inner(c, all, n_groups, lo, edge, iters))
+        u = unrolled_flops(c, g->iter_flops, lo, edge);
+    if (u <= 1 && silent && c->level == IMIX_PTX)
+        u = unrolled_step(c, g->step, edge);
+    return u;
 }
 
 /* An access's requests go to the loop holding most of its instructions,
@@ -373,7 +431,8 @@ static double unrolled_step(const code *c, double step, size_t edge)
  * (they run the few iterations the unrolled loop did not). A loop's
  * iterations go to its backward branch, divided by the copies of its body
  * nvcc made; where nvcc split the loop in an unrolled one and a
- * remainder, to the unrolled one's. An instruction inlined from a helper
+ * remainder, to the unrolled one's; where a helper's loop was inlined at
+ * several sites, a share to each copy's. An instruction inlined from a helper
  * (a load in an intrinsic's header) is met through its outer line when
  * none is on the line itself. */
 static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, icount *out)
@@ -424,37 +483,34 @@ static void place_anchors(code *c, const icount_anchor *a, size_t n_anchors, ico
         size_t m = in_loop[loop];
         place(&c->b[most], g[i].execs / (double)(m > g[i].sites ? m : g[i].sites));
     }
+    double *edge_u = xcalloc(c->n + 1, sizeof *edge_u);
     for (size_t i = 0; i < n_groups; i++) {
         if (!g[i].sites || g[i].kind != ICOUNT_LOOP)
             continue;
         double best_u = 0;
-        size_t best = 0;
-        for (size_t k = 0; k < c->n; k++)
-            if (meets(c, &g[i], k)) {
-                double u = unrolled(c, g, n_groups, (size_t)c->insns[k].target, k,
-                                    g[i].execs / (double)g[i].sites);
-                if (u <= 1)
-                    u = unrolled_remainder(c, &g[i], k);
-                /* FLOPs and the counter's step are read where the loop's
-                 * accesses say nothing (none of its own has one copy). */
-                double iters = g[i].execs / (double)g[i].sites;
-                size_t lo = (size_t)c->insns[k].target;
-                bool silent = !one_copy(c, g, n_groups, lo, k, iters);
-                if (u <= 1 && silent && !holds_inner(c, g, n_groups, lo, k, iters))
-                    u = unrolled_flops(c, g[i].iter_flops, lo, k);
-                if (u <= 1 && silent && c->level == IMIX_PTX)
-                    u = unrolled_step(c, g[i].step, k);
-                if (u > best_u) {
-                    best_u = u;
-                    best = k;
-                }
-            }
-        block *latch = &c->b[c->block_of[best]];
-        double iters = g[i].execs / (double)g[i].sites / best_u;
-        place(latch, iters);
-        if (iters > latch->loop_count)
-            latch->loop_count = iters;
+        for (size_t k = 0; k < c->n; k++) {
+            edge_u[k] = 0;
+            if (!meets(c, &g[i], k))
+                continue;
+            edge_u[k] = loop_unrolling(c, g, n_groups, &g[i], k);
+            if (edge_u[k] > best_u)
+                best_u = edge_u[k];
+        }
+        /* Each inlined copy of the loop (a helper called twice) closes
+         * its own unrolled loop: the sites' latches share the count. */
+        size_t placed = 0;
+        for (size_t k = 0; k < c->n && placed < g[i].sites; k++) {
+            if (best_u <= 0 || edge_u[k] != best_u)
+                continue;
+            block *latch = &c->b[c->block_of[k]];
+            double iters = g[i].execs / (double)g[i].sites / best_u;
+            place(latch, iters);
+            if (iters > latch->loop_count)
+                latch->loop_count = iters;
+            placed++;
+        }
     }
+    free(edge_u);
     free(loop_of);
     free(in_loop);
     free(in_block);
