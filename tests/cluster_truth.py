@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""cluster_truth: `gpulint occupancy --cluster` against what two H200s answered
-and did (tests/data/clusterprobe: GPU-4ad5edc5, and h200-dd4d09fc/:
-GPU-dd4d09fc; recorded by scripts/clusterprobe/run.sh). Each recording:
+"""cluster_truth: `gpulint occupancy --cluster` against what two H200s and an
+H100 answered and did (tests/data/clusterprobe: GPU-4ad5edc5, h200-dd4d09fc/:
+GPU-dd4d09fc, h100-345a98fd/: GPU-345a98fd, each card judged with its own
+bundled model; recorded by scripts/clusterprobe/run.sh). Each recording:
 
 1. Every configuration of the recorded sweep (two kernels, ten block sizes,
    twelve dynamic shared memory sizes, cluster sizes 1 to 16, with and
@@ -31,15 +32,17 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 from checks import Checks  # noqa: E402
 
 PROBE = os.path.join(ROOT, "tests", "data", "clusterprobe")
-RECORDS = {"GPU-4ad5edc5": os.path.join(PROBE, "clusterprobe.csv.gz"),
-           "GPU-dd4d09fc": os.path.join(PROBE, "h200-dd4d09fc", "clusterprobe.csv.gz")}
+RECORDS = {"GPU-4ad5edc5": (os.path.join(PROBE, "clusterprobe.csv.gz"), "h200"),
+           "GPU-dd4d09fc": (os.path.join(PROBE, "h200-dd4d09fc", "clusterprobe.csv.gz"), "h200"),
+           "GPU-345a98fd": (os.path.join(PROBE, "h100-345a98fd", "clusterprobe.csv.gz"),
+                            "h100-sxm")}
 REGS = {"resident": 14}  # build.log: the co-residency kernel's registers
 SIZES = list(range(1, 17))
 check = Checks()
 
-def ask(optin_room, regs, static, block, dynamic, nonportable, sizes):
+def ask(gpu, optin_room, regs, static, block, dynamic, nonportable, sizes):
     """gpulint's answer for one kernel and launch, each cluster size."""
-    cmd = [GPULINT, "occupancy", "--gpu", "h200", "--threads", str(block), "--regs", str(regs),
+    cmd = [GPULINT, "occupancy", "--gpu", gpu, "--threads", str(block), "--regs", str(regs),
            "--smem", str(static), "--dynamic-smem", str(dynamic), "--max-dynamic-smem",
            str(optin_room - static), "--cluster", ",".join(map(str, sizes)), "--format", "json"]
     if nonportable:
@@ -62,9 +65,9 @@ def launches(rows):
     return groups, potential
 
 
-def judge_group(card, optin_room, potential, item):
+def judge_group(card, gpu, optin_room, potential, item):
     (kernel, regs, static, np_, block, dyn), per_c = item
-    out, err = ask(optin_room, regs, static, block, dyn, np_, SIZES)
+    out, err = ask(gpu, optin_room, regs, static, block, dyn, np_, SIZES)
     label = f"{card}: {kernel} {regs} regs, block {block}, dynamic {dyn} B, " + \
         ("opt-in" if np_ else "portable")
     if out is None:
@@ -103,7 +106,7 @@ def coresident(records, size):
     return most
 
 
-def judge_record(card, path):
+def judge_record(card, path, gpu):
     rows = [line.rstrip("\n").split(",") for line in gzip.open(path, "rt")]
     optin_room = int(next(r for r in rows if r[0] == "device")[5])  # sharedMemPerBlockOptin
     groups, potential = launches(rows)
@@ -114,7 +117,7 @@ def judge_record(card, path):
         chosen = chosen[::4]
         print(f"# GPULINT_SWEEP=quick: {len(chosen)} of {len(groups)} launches")
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        results = list(pool.map(lambda item: judge_group(card, optin_room, potential, item),
+        results = list(pool.map(lambda item: judge_group(card, gpu, optin_room, potential, item),
                                 chosen))
     configs = sum(len(v) for v in groups.values())
     failed_groups = 0
@@ -134,13 +137,13 @@ def judge_record(card, path):
     for h in heads:
         size, block, dyn = int(h[1]), int(h[2]), int(h[3])
         measured = coresident(res[(size, block, dyn)], size)
-        out, err = ask(optin_room, REGS["resident"], 0, block, dyn, True, [size])
+        out, err = ask(gpu, optin_room, REGS["resident"], 0, block, dyn, True, [size])
         got = out["clusters"][0].get("active_clusters") if out else err
         check(got == measured and measured > 0,
               f"{card}: co-residency, clusters of {size}, block {block}, dynamic {dyn} B: "
               f"measured {measured}, gpulint {got} (runtime {h[7]})")
 
 
-for card_id, record in RECORDS.items():
-    judge_record(card_id, record)
+for card_id, (record, gpu) in RECORDS.items():
+    judge_record(card_id, record, gpu)
 check.finish()
