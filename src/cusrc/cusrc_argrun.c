@@ -1276,6 +1276,13 @@ int x_run_main_options(fn_ctx *f, cnode *loop, CXCursor decl, int64_t *value, bo
         *value = out->i;
     if (!ok && why)
         say_stop(r, earlier, true, why);
+    /* Set to a string (`path = argv[i + 1]`): not the value it had
+     * before, and not a number either. */
+    if (ok && out && out->k != V_INT && out->k != V_NONE) {
+        ok = false;
+        if (why)
+            sbuf_addf(why, "it sets the variable to a value that is not a number");
+    }
     argrun_free(r);
     return ok;
 }

@@ -505,6 +505,14 @@ static expr *local_var(fn_ctx *f, var_info *v, cnode *use)
                       v->name);
         return expr_named(v->name);
     }
+    /* An address no call that reaches use was handed leaves the local's
+     * definitions its own there. */
+    if (!f->device && v->addr_taken && x_address_unused_at(f, v, use)) {
+        v->addr_taken = false;
+        expr *e = local_var(f, v, use);
+        v->addr_taken = true;
+        return e;
+    }
     /* Handed before use to a reference a callee may write through: the
      * value the callee leaves, where it reads the options, else a name
      * (in a kernel, a value not known: `twice(stride)` doubles it). */

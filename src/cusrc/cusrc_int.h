@@ -737,6 +737,9 @@ bool x_run_arg_stmt(fn_ctx *f, cnode *stmt, CXCursor argc_parm, CXCursor argv_pa
  * that reads the program's options, run on --run-args; NULL where there is
  * no such call or it cannot be run. */
 expr *x_parsed_value(fn_ctx *f, var_info *v, cnode *use);
+/* Whether no address of v that may change it is taken on a path that
+ * reaches use (each lent for reading, or in an arm left out). */
+bool x_address_unused_at(fn_ctx *f, const var_info *v, const cnode *use);
 /* Why v, or its field `field` (not NULL), shown as `shown`, has no value,
  * where main hands &v to such a call (into out, in note_origin's words);
  * false where it does not. */
