@@ -963,6 +963,31 @@ static expr *x_member(fn_ctx *f, cnode *n)
     return e;
 }
 
+/* An element a kernel reads (`target[i]`): no value, marked the same in
+ * every lane where its index and base are (access.h: `offset[batch]`,
+ * `C_dirs[i]`), for the estimates of a gather it indexes. A parameter or
+ * an array of file scope is one base for all lanes; a local pointer is
+ * where its value is (`nodelist + 8 * k` is not). */
+static expr *element_read(fn_ctx *f, cnode *n)
+{
+    char *text = cn_text(f->t, n->cur);
+    expr *e = unknownf("value read from memory ('%s')", text);
+    free(text);
+    if (!f->device || n->n_kids != 2)
+        return e;
+    cnode *b = cn_strip_casts(n->kids[0]);
+    CXCursor d = b && b->kind == CXCursor_DeclRefExpr ? clang_getCursorReferenced(b->cur)
+                                                      : clang_getNullCursor();
+    bool fixed = d.kind == CXCursor_ParmDecl ||
+                 (d.kind == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) == 1);
+    expr *i = x_rec(f, n->kids[1]), *p = fixed || !b ? NULL : x_rec(f, b);
+    bool lane = x_is_per_lane(f, i) || !b || (p && x_is_per_lane(f, p));
+    expr_free(i);
+    expr_free(p);
+    e->value = lane ? ACCESS_DATA_PER_LANE : ACCESS_DATA_UNIFORM;
+    return e;
+}
+
 /* warpSize is a constant 32 to the compiler; the analyses want to see it. */
 static bool is_warp_size(cnode *n)
 {
@@ -1201,11 +1226,8 @@ static expr *x_rec(fn_ctx *f, cnode *n)
         e = m ? host_table_pick(table, m, x_rec(f, n->kids[1])) : x_host_element(f, n);
         if (!e)
             e = x_device_prop_element(f, n);
-        if (!e) {
-            char *text = cn_text(f->t, n->cur);
-            e = unknownf("value read from memory ('%s')", text);
-            free(text);
-        }
+        if (!e)
+            e = element_read(f, n);
         break;
     }
     case CXCursor_FloatingLiteral:

@@ -175,6 +175,75 @@ static void unplaced_access(walker *w, cnode *n, const lref *r)
     free(l.file);
 }
 
+static bool uses_thread(const expr *e)
+{
+    return e && (expr_uses_builtin(e, SYM_TID_X) || expr_uses_builtin(e, SYM_TID_Y) ||
+                 expr_uses_builtin(e, SYM_TID_Z));
+}
+
+/* Whether site a's address differs between the lanes of a warp: a thread
+ * index in it, or a loop counter that starts or steps from one. */
+static bool differs_by_lane(const mem_access *a)
+{
+    if (uses_thread(a->byte_offset))
+        return true;
+    for (int i = 0; i < a->n_loops; i++)
+        if (a->loops[i].var && expr_uses_name(a->byte_offset, a->loops[i].var) &&
+            (uses_thread(a->loops[i].init) || uses_thread(a->loops[i].next)))
+            return true;
+    return false;
+}
+
+/* Whether every value e does not have was read from memory (a gather's
+ * index): not a local the walk could not follow (`off` reassigned in a
+ * loop, whose steps are code) nor a call's result (a clamp of the thread's
+ * own row, `_clip(r, 0, rows - 1)`, which steps as its argument does). */
+static bool only_data(const expr *e)
+{
+    if (!e)
+        return true;
+    if (e->kind == EX_UNKNOWN)
+        return e->name && !strncmp(e->name, "value read from ", 16);
+    return only_data(e->a) && only_data(e->b) && only_data(e->c) && only_data(e->d);
+}
+
+/* Marks each value of a gather's index (access.h, index_from_data): one
+ * read from memory at an address every lane shares (an earlier site of the
+ * kernel with the same text, `offset[batch]`) is the same in every lane;
+ * any other, a value read per lane or computed, is taken to differ. */
+static void mark_data_values(walker *w, expr *e, size_t self)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_UNKNOWN) {
+        static const char head[] = "value read from memory ('";
+        if (e->value == ACCESS_DATA_PER_LANE || e->value == ACCESS_DATA_UNIFORM)
+            return; /* marked where it was read (cusrc_eval) */
+        e->value = ACCESS_DATA_PER_LANE;
+        size_t len = e->name ? strlen(e->name) : 0;
+        if (len < sizeof head + 1 || strncmp(e->name, head, sizeof head - 1) != 0 ||
+            strcmp(e->name + len - 2, "')") != 0)
+            return;
+        const char *text = e->name + sizeof head - 1;
+        size_t n = len - (sizeof head - 1) - 2;
+        for (size_t j = self; j-- > 0;) {
+            const mem_access *b = &w->u->accesses[j];
+            if (!b->kernel || strcmp(b->kernel, w->kname) != 0)
+                break;
+            if (b->why_not || !b->text || strlen(b->text) != n || strncmp(b->text, text, n) != 0)
+                continue;
+            if (!differs_by_lane(b))
+                e->value = ACCESS_DATA_UNIFORM;
+            return;
+        }
+        return;
+    }
+    mark_data_values(w, e->a, self);
+    mark_data_values(w, e->b, self);
+    mark_data_values(w, e->c, self);
+    mark_data_values(w, e->d, self);
+}
+
 /* Records the access at r (taken), `width` bytes per thread; n gives its
  * text and line. */
 void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_store)
@@ -212,6 +281,9 @@ void wk_emit_access_at(walker *w, cnode *n, lref *r, int64_t width, bool is_stor
         sbuf_init(&b);
         sbuf_addf(&b, "index not understood: %s", u->name ? u->name : "unknown");
         why = sbuf_take(&b);
+        a->index_from_data = a->space == SPACE_GLOBAL && only_data(a->byte_offset);
+        if (a->index_from_data)
+            mark_data_values(w, a->byte_offset, i);
     }
     a->why_not = why;
     a->text = cn_text_trunc(w->t, n->cur, 200);

@@ -691,6 +691,29 @@ static void test_wide_array(void **state)
     }
 }
 
+/* Beside the rows of such an array, one element a block at a stride that
+ * is not a multiple of 32 bytes (a softmax's label read, `row[t]`) cannot
+ * be drawn in sectors: it alone is left out, the rows still counted in
+ * full (before, the whole array fell back to its widest image, 0 B). */
+static void test_wide_array_odd_site(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {8192, 1, 1}, b[3] = {256, 1, 1};
+    lp k = {"k", "0", "k < 256", "k + 1", false};
+    mem_access rows =
+        site("a", "4 * (blockIdx.x * 65536 + k * 256 + threadIdx.x)", 4, false, NULL, 1, &k);
+    mem_access one = site("a", "4 * (blockIdx.x * 65537)", 4, false, "threadIdx.x == 0", 0, NULL);
+    footprint_site fs[2] = {{&rows, "a"}, {&one, "a"}};
+    footprint f;
+    footprint_compute(fs, 2, g, b, NULL, &f);
+    assert_int_equal(f.n_left_out, 1);
+    assert_int_equal(f.read_sectors, (int64_t)1 << 26);
+    assert_true(f.why && strstr(f.why, "not whole sectors left out"));
+    footprint_free(&f);
+    site_free(&rows);
+    site_free(&one);
+}
+
 static void test_unreached_and_defines(void **state)
 {
     (void)state;
@@ -993,6 +1016,7 @@ int main(void)
         cmocka_unit_test(test_cover),
         cmocka_unit_test(test_cover_memory_guard),
         cmocka_unit_test(test_wide_array),
+        cmocka_unit_test(test_wide_array_odd_site),
         cmocka_unit_test(test_unreached_and_defines),
         cmocka_unit_test(test_store_left_out),
         cmocka_unit_test(test_in_place),

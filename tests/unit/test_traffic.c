@@ -305,6 +305,46 @@ static void test_left_out_site_is_named(void **state)
     site_free(&bad);
 }
 
+/* A gather (index_from_data): a row per thread plus a value read per lane
+ * (`in[i * 1000 + t]`, 4-byte elements), and a table indexed by a value read
+ * at an address every lane shares (`w[k]`). The requests are the site's;
+ * the sectors an estimate (the per-lane value stepping one element a lane:
+ * 32 rows, 32 sectors a request; the shared one: 1); at least one sector a
+ * request is certain. */
+static void test_gather_estimated(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {64, 1, 1};
+    mem_access rows = site(SPACE_GLOBAL, "4 * (threadIdx.x * 1000)", 4, false, NULL, NULL, 0);
+    expr *row = rows.byte_offset;
+    rows.byte_offset =
+        expr_binary(OP_ADD, row, expr_binary(OP_MUL, expr_const(4), expr_unknown("value read")));
+    rows.byte_offset->b->b->value = ACCESS_DATA_PER_LANE;
+    rows.why_not = (char *)"index not understood: value read";
+    rows.index_from_data = true;
+    mem_access table = site(SPACE_GLOBAL, "0", 4, false, NULL, NULL, 0);
+    expr_free(table.byte_offset);
+    table.byte_offset = expr_binary(OP_MUL, expr_const(4), expr_unknown("value read at k"));
+    table.byte_offset->b->value = ACCESS_DATA_UNIFORM;
+    table.why_not = (char *)"index not understood: value read at k";
+    table.index_from_data = true;
+    const mem_access *sites[2] = {&rows, &table};
+    expr_env env;
+    expr_env_init(&env);
+    traffic t;
+    traffic_compute(sites, 2, grid, block, &env, NULL, &t);
+    assert_int_equal(t.n_left_out, 0);
+    assert_int_equal(t.n_estimated, 2);
+    assert_int_equal(t.requests[TRAFFIC_LOAD], 2 * 8);
+    assert_int_equal(t.units[TRAFFIC_LOAD], 8 * 32 + 8 * 1);
+    assert_int_equal(t.certain_units[TRAFFIC_LOAD], 16);
+    assert_non_null(strstr(t.why, "stepped one element from lane to lane"));
+    traffic_free(&t);
+    rows.why_not = table.why_not = NULL;
+    site_free(&rows);
+    site_free(&table);
+}
+
 /* A loop longer than the walk follows (LANES_MAX_ITER iterations) whose
  * lanes run different lengths: the requests come from the trip counts
  * (each warp runs as long as its longest lane, 20000 + 31), the sectors are
@@ -405,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_shared_wavefronts),
         cmocka_unit_test(test_partial_store_sectors),
         cmocka_unit_test(test_left_out_site_is_named),
+        cmocka_unit_test(test_gather_estimated),
         cmocka_unit_test(test_cut_short_walk_is_scaled),
         cmocka_unit_test(test_busiest_warp),
         cmocka_unit_test(test_invariant_outer_loop_counted_in_full),

@@ -344,9 +344,11 @@ static image *join_fields(const arr_acc *acc, int *n)
  * softmax over 50,257 words of 1,024 steps and 8 rows: 412 M floats), drawn
  * in 32-byte sectors where it spans at most FP_MAX_BITS of them: *lo
  * rounded down to a sector, *nbits sectors, the read and written bitsets
- * out. False where an image is not runs at multiples of 32 bytes. */
+ * out. An image that is not runs at multiples of 32 bytes (one element a
+ * row of such a softmax) is left out, counted in *skipped; false where
+ * none is drawn. */
 static bool draw_wide(const arr_acc *acc, int64_t *lo, int64_t hi, int64_t *nbits, uint64_t **rd,
-                      uint64_t **wr)
+                      uint64_t **wr, int *skipped)
 {
     int64_t lo32 = floor_div(*lo, 32) * 32, nb = (hi - lo32 + 31) / 32 + 2;
     if (nb > FP_MAX_BITS)
@@ -355,10 +357,13 @@ static bool draw_wide(const arr_acc *acc, int64_t *lo, int64_t hi, int64_t *nbit
     uint64_t *r = xcalloc(nw, sizeof *r), *w = xcalloc(nw, sizeof *w);
     int n_ims;
     image *ims = join_fields(acc, &n_ims);
+    *skipped = 0;
     for (int i = 0; i < n_ims; i++) {
         int64_t n = 0;
         uint64_t *bits = draw_sectors(&ims[i].im, &n);
         int64_t at = floor_div(ims[i].im.base, 32) - lo32 / 32;
+        if (!bits && n_ims > 1 && ++*skipped < n_ims)
+            continue;
         if (!bits || at < 0 || at + n > nb) {
             free(bits);
             free(r);
@@ -375,6 +380,18 @@ static bool draw_wide(const arr_acc *acc, int64_t *lo, int64_t hi, int64_t *nbit
     *rd = r;
     *wr = w;
     return true;
+}
+
+/* The estimate's copy of a gather (access_gather_estimate) freed, and
+ * the site counted as covered where it was placed. */
+static void gather_done(mem_access *copy, bool placed, const mem_access *a, footprint *out,
+                        sbuf *covered)
+{
+    access_bound_free(copy);
+    if (!placed)
+        return;
+    out->n_covered++;
+    site_why(covered, a, "an index read from memory, taken to step one element from lane to lane");
 }
 
 /* Union of the array's images: read, write and both, in bytes. */
@@ -399,8 +416,10 @@ static void array_union(const arr_acc *acc, footprint_array *out)
         g = gcd64(g, acc->ims[i].im.base - lo);
     int64_t nbits = (hi - lo) / g;
     uint64_t *rd = NULL, *wr = NULL;
-    if (nbits > FP_MAX_BITS && draw_wide(acc, &lo, hi, &nbits, &rd, &wr)) {
+    int skipped = 0;
+    if (nbits > FP_MAX_BITS && draw_wide(acc, &lo, hi, &nbits, &rd, &wr, &skipped)) {
         g = 32;
+        out->n_left_out += skipped;
     } else if (nbits > FP_MAX_BITS) {
         /* Too wide to draw: the widest single image that fits, a lower bound. */
         out->n_left_out = acc->n_sites;
@@ -511,9 +530,14 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
         /* A site the front end could not place (a pointer the kernel moves)
          * has an offset that is not its address: left out, as traffic does. */
         const char *reason = a->why_not;
+        /* An estimate places a gather as access_gather_estimate does. */
+        mem_access gather;
+        bool gathered = cover && access_gather_estimate(a, &gather);
+        if (gathered)
+            reason = NULL;
         if (!reason) {
             mem_access b;
-            access_bind(a, &local, &b);
+            access_bind(gathered ? &gather : a, &local, &b);
             access_shift_threads(&b, moved);
             if (span)
                 access_shift_blocks(&b, bid);
@@ -555,6 +579,8 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
             }
             access_bound_free(&b);
         }
+        if (gathered)
+            gather_done(&gather, ok, a, out, &covered);
         /* A store whose place the thread reads first cannot hide a read,
          * followed or not; any other store must be followed in full. */
         bool twin = a->is_store && read_first(sites, n, i);
@@ -584,9 +610,15 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
     for (size_t i = 0; i < n_arrs; i++) {
         footprint_array *fa = &out->arrays[i];
         array_union(&arrs[i], fa);
-        if (fa->n_left_out > arrs[i].n_left_out)
+        if (fa->n_left_out > arrs[i].n_left_out) {
+            bool one = fa->n_left_out == arrs[i].n_sites;
             site_why(&why, &(mem_access){.base = (char *)fa->name},
-                     "the array spans more than 2^28 of its elements: one site's bytes counted");
+                     one ? "the array spans more than 2^28 of its elements: one site's bytes "
+                           "counted"
+                         : "the array spans more than 2^28 of its elements: a site whose runs "
+                           "are not whole sectors left out");
+            out->n_left_out += one ? 0 : fa->n_left_out - arrs[i].n_left_out;
+        }
         if (fa->reads_uncertain)
             site_why(&why, &(mem_access){.base = (char *)fa->name},
                      "bytes it reads and writes, at places not read first, count as not read");

@@ -392,6 +392,40 @@ static char *site_why(const mem_access *a, const char *why)
     return sbuf_take(&s);
 }
 
+/* A gather (access.h, index_from_data) walked as access_gather_estimate
+ * places it: its requests are the site's wherever the walk was exact (its
+ * guards and loops do not read the data), its sectors an estimate. */
+static bool gather_site(const mem_access *a, const int64_t block[3], const expr_env *env,
+                        const int64_t grid[3], traffic_site_total *t)
+{
+    mem_access g;
+    if (!access_gather_estimate(a, &g))
+        return false;
+    char why[LANES_WHY_MAX] = "";
+    bool ok = traffic_site(&g, block, env, grid, t, why, sizeof why);
+    access_bound_free(&g);
+    return ok;
+}
+
+/* Every request of a gather moves one sector at least, whatever the data:
+ * the certain figures; the rest are an estimate. */
+static void add_gather(const mem_access *a, int s, const traffic_site_total *t, traffic *out)
+{
+    out->requests[s] += t->requests;
+    out->units[s] += t->units;
+    out->lines[s] += t->lines;
+    out->run_sectors[s] += t->run_sectors;
+    out->busiest_requests[s] += t->busiest_warp_requests;
+    if (t->floor_is_lower) {
+        out->certain_requests[s] += t->floor_requests;
+        out->certain_units[s] += t->floor_requests;
+    }
+    out->n_estimated++;
+    if (!out->why)
+        out->why = site_why(a, "an index read from memory: its sectors estimated as if it "
+                               "stepped one element from lane to lane");
+}
+
 void traffic_compute(const mem_access *const *sites, size_t n, const int64_t grid[3],
                      const int64_t block[3], const expr_env *env, traffic_memo *memo, traffic *out)
 {
@@ -410,6 +444,10 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         out->n_sites++;
         char why[LANES_WHY_MAX] = "";
         traffic_site_total t;
+        if (a->index_from_data && gather_site(a, block, env, grid, &t)) {
+            add_gather(a, s, &t, out);
+            continue;
+        }
         if (a->why_not || !traffic_site_memo(memo, a, block, env, grid, &t, why, sizeof why)) {
             out->n_left_out++;
             if (!out->why)

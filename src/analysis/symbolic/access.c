@@ -80,3 +80,58 @@ void access_bound_free(mem_access *a)
         expr_free(a->loops[i].next);
     }
 }
+
+/* x + dx * (y + dy * z) of three builtins: a thread's rank in its block,
+ * or a block's in the grid. */
+static expr *rank3(expr_builtin x, expr_builtin dx)
+{
+    expr *yz = expr_binary(OP_ADD, expr_builtin_sym(x + 1),
+                           expr_binary(OP_MUL, expr_builtin_sym(dx + 1), expr_builtin_sym(x + 2)));
+    return expr_binary(OP_ADD, expr_builtin_sym(x), expr_binary(OP_MUL, expr_builtin_sym(dx), yz));
+}
+
+/* The block's rank, and for a value that differs by lane, the thread's in
+ * the whole grid: what such a value is taken to be (access.h). */
+static expr *data_stand_in(bool per_lane)
+{
+    expr *block = rank3(SYM_BID_X, SYM_GDIM_X);
+    if (!per_lane)
+        return block;
+    expr *threads = expr_binary(
+        OP_MUL, expr_builtin_sym(SYM_BDIM_X),
+        expr_binary(OP_MUL, expr_builtin_sym(SYM_BDIM_Y), expr_builtin_sym(SYM_BDIM_Z)));
+    return expr_binary(OP_ADD, expr_binary(OP_MUL, block, threads), rank3(SYM_TID_X, SYM_BDIM_X));
+}
+
+static expr *data_replaced(const expr *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_UNKNOWN)
+        return data_stand_in(e->value != ACCESS_DATA_UNIFORM);
+    expr *n = expr_clone(e);
+    expr *kids[4] = {e->a, e->b, e->c, e->d};
+    expr **slots[4] = {&n->a, &n->b, &n->c, &n->d};
+    for (int i = 0; i < 4; i++)
+        if (kids[i]) {
+            expr_free(*slots[i]);
+            *slots[i] = data_replaced(kids[i]);
+        }
+    return n;
+}
+
+bool access_gather_estimate(const mem_access *a, mem_access *out)
+{
+    if (!a->index_from_data || !a->byte_offset)
+        return false;
+    expr_env none;
+    expr_env_init(&none);
+    access_bind(a, &none, out);
+    expr *raw = data_replaced(out->byte_offset);
+    expr_free(out->byte_offset);
+    out->byte_offset = expr_simplify(raw);
+    expr_free(raw);
+    out->why_not = NULL;
+    out->index_from_data = false;
+    return true;
+}

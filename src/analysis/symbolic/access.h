@@ -79,6 +79,12 @@ typedef struct mem_access {
     loop_ctx loops[ACCESS_MAX_LOOPS];
     char *text;    /* source text of the access, e.g. "tile[threadIdx.x][j]" */
     char *why_not; /* non-NULL when the site cannot be analysed: the reason */
+    /* why_not is only that the offset holds values the kernel reads or
+     * computes at run time (a gather, `x[idx[i]]`): the estimates walk
+     * access_gather_estimate's copy instead. Each such value (an EX_UNKNOWN
+     * leaf of byte_offset) has value ACCESS_DATA_UNIFORM where it was read
+     * at an address every lane shares, ACCESS_DATA_PER_LANE otherwise. */
+    bool index_from_data;
     /* Inside a __device__ function walked at its call site: the calls from
      * the kernel to it ("tile::load (line 44)"); NULL in the kernel's body. */
     char *via;
@@ -133,5 +139,15 @@ void access_shift_threads(mem_access *a, const int64_t by[3]);
 /* The same for the block indices: the blocks from by on. */
 void access_shift_blocks(mem_access *a, const int64_t by[3]);
 void access_bound_free(mem_access *a);
+
+/* The values of a gather's index (mem_access.index_from_data). */
+enum { ACCESS_DATA_PER_LANE = 1, ACCESS_DATA_UNIFORM = 2 };
+/* A copy of gather site a (index_from_data) for estimates, free it with
+ * access_bound_free: each value read from memory taken as the thread's
+ * rank in the grid, so that the index steps one element from lane to lane
+ * and no two threads share one (a mesh's node list, sorted keys, a row per
+ * thread), or, where it is the same in every lane, as the block's rank (a
+ * row per block); why_not cleared. False for any other site. */
+bool access_gather_estimate(const mem_access *a, mem_access *out);
 
 #endif

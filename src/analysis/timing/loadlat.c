@@ -393,6 +393,31 @@ static void number_phases(const mem_access *const *sites, size_t n, loadlat *out
     free(bodies);
 }
 
+/* A load's requests over the grid (t) and its sectors (placed_sectors's
+ * three); a gather (access.h) as the estimates place it. False, with why,
+ * where it cannot be placed. */
+static bool load_placed(const mem_access *a, traffic_memo *memo, const int64_t grid[3],
+                        const int64_t block[3], const expr_env *env, traffic_site_total *t,
+                        int64_t sectors[3], char *why, size_t why_size)
+{
+    mem_access g;
+    bool gathered = access_gather_estimate(a, &g);
+    const mem_access *s = gathered ? &g : a;
+    char walk[128] = "";
+    bool ok = !s->why_not &&
+              (gathered ? traffic_site(s, block, env, grid, t, walk, sizeof walk)
+                        : traffic_site_memo(memo, a, block, env, grid, t, walk, sizeof walk));
+    if (!ok)
+        snprintf(why, why_size, "%s (line %d): %s", a->text ? a->text : "?", a->loc.line,
+                 s->why_not ? s->why_not : walk);
+    else if (!placed_sectors(s, grid, block, env, false, sectors, why, why_size) &&
+             !placed_sectors(s, grid, block, env, true, sectors, NULL, 0))
+        ok = false;
+    if (gathered)
+        access_bound_free(&g);
+    return ok;
+}
+
 void loadlat_compute(const mem_access *const *sites, size_t n, const int64_t grid[3],
                      const int64_t block[3], const expr_env *env, traffic_memo *memo, loadlat *out)
 {
@@ -416,13 +441,7 @@ void loadlat_compute(const mem_access *const *sites, size_t n, const int64_t gri
         traffic_site_total t;
         char why[128];
         int64_t sectors[3];
-        if (a->why_not || !traffic_site_memo(memo, a, block, env, grid, &t, why, sizeof why)) {
-            snprintf(out->why, sizeof out->why, "%s (line %d): %s", a->text ? a->text : "?",
-                     a->loc.line, a->why_not ? a->why_not : why);
-            return;
-        }
-        if (!placed_sectors(a, grid, block, env, false, sectors, why, sizeof why) &&
-            !placed_sectors(a, grid, block, env, true, sectors, NULL, 0)) {
+        if (!load_placed(a, memo, grid, block, env, &t, sectors, why, sizeof why)) {
             snprintf(out->why, sizeof out->why, "%s", why);
             return;
         }
