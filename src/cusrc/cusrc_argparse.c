@@ -29,36 +29,21 @@ static int address_calls(const cnode *n, const var_info *v, cnode **out, int n_o
     return n_out;
 }
 
-/* Whether every address of v taken below n is lent for reading or handed
- * to a call that cannot reach use (an arm --run-args leaves out: lud's
- * `create_matrix_from_file(&m, file, &matrix_dim)` runs only with -i). */
-static bool addresses_unreached(fn_ctx *f, const cnode *n, const var_info *v, const cnode *use)
-{
-    if (n->kind == CXCursor_UnaryOperator && n->n_kids == 1 &&
-        clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_AddrOf) {
-        cnode *k = cn_strip(n->kids[0]);
-        if (k && k->kind == CXCursor_DeclRefExpr &&
-            clang_equalCursors(clang_getCursorReferenced(k->cur), v->decl)) {
-            if (cn_lent_for_reading(n, true))
-                return true;
-            const cnode *p = n->parent;
-            while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_CStyleCastExpr ||
-                         p->kind == CXCursor_ParenExpr))
-                p = p->parent;
-            return p && p->kind == CXCursor_CallExpr &&
-                   !x_may_reach(p, use, f->root, f->t->obj_eval->arm, f);
-        }
-    }
-    for (int i = 0; i < n->n_kids; i++)
-        if (!addresses_unreached(f, n->kids[i], v, use))
-            return false;
-    return true;
-}
-
+/* Each address of v handed to a call that cannot reach use (an arm
+ * --run-args leaves out: lud's `create_matrix_from_file(&m, file,
+ * &matrix_dim)` runs only with -i). */
 bool x_address_unused_at(fn_ctx *f, const var_info *v, const cnode *use)
 {
-    return !f->device && use && v->addr_taken && !v->is_param && f->root &&
-           addresses_unreached(f, f->root, v, use);
+    if (f->device || !use || !v->addr_taken || v->is_param || !f->root)
+        return false;
+    cnode *calls[8];
+    int n = address_calls(f->root, v, calls, 0, 8);
+    if (n > 8)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (!calls[i] || x_may_reach(calls[i], use, f->root, f->t->obj_eval->arm, f))
+            return false;
+    return true;
 }
 
 /* The calls that hand v on: its address, or v to a reference that is not

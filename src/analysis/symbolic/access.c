@@ -109,14 +109,13 @@ static expr *data_replaced(const expr *e)
         return NULL;
     if (e->kind == EX_UNKNOWN)
         return data_stand_in(e->value != ACCESS_DATA_UNIFORM);
-    expr *n = expr_clone(e);
-    expr *kids[4] = {e->a, e->b, e->c, e->d};
-    expr **slots[4] = {&n->a, &n->b, &n->c, &n->d};
-    for (int i = 0; i < 4; i++)
-        if (kids[i]) {
-            expr_free(*slots[i]);
-            *slots[i] = data_replaced(kids[i]);
-        }
+    expr shell = *e;
+    shell.a = shell.b = shell.c = shell.d = NULL;
+    expr *n = expr_clone(&shell);
+    n->a = data_replaced(e->a);
+    n->b = data_replaced(e->b);
+    n->c = data_replaced(e->c);
+    n->d = data_replaced(e->d);
     return n;
 }
 
