@@ -492,6 +492,52 @@ static void test_data_guard(void **state)
         expr_free(s[i].byte_offset);
 }
 
+/* nlll's loop body (HeCBench): `t = target[i]`, then `weights[t]` and
+ * `input[i * 64 + t]`. The two gathers cannot go out before target[i]'s
+ * data are back: a second phase, both in it. A gather whose value was
+ * read by no load of the body's phase (`table[v]`, v read before the
+ * loop) stays in the phase it is issued with. */
+static expr *gather_offset(const char *scale, const char *value)
+{
+    expr *v = expr_unknown(value);
+    v->value = ACCESS_DATA_PER_LANE;
+    return expr_binary(OP_MUL, expr_const(4), expr_binary(OP_ADD, P(scale), v));
+}
+
+static void test_dependent_loads(void **state)
+{
+    (void)state;
+    mem_access s[4] = {
+        in_loop("target[i]", "4 * i", false, 1, 64),
+        in_loop("weights[t]", "0", false, 2, 64),
+        in_loop("input[i * 64 + t]", "0", false, 2, 64),
+        in_loop("table[v]", "0", false, 3, 64),
+    };
+    const char *value[4] = {NULL, "value read from memory ('target[i]')",
+                            "value read from memory ('target[i]')",
+                            "value read from memory ('v0[blockIdx.x]')"};
+    const char *scale[4] = {NULL, "0", "i * 64", "0"};
+    for (int i = 1; i < 4; i++) {
+        expr_free(s[i].byte_offset);
+        s[i].byte_offset = gather_offset(scale[i], value[i]);
+        s[i].index_from_data = true;
+    }
+    const mem_access *sites[4] = {&s[0], &s[1], &s[2], &s[3]};
+    const int64_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    loadlat l;
+    loadlat_compute(sites, 4, grid, block, NULL, NULL, &l);
+    assert_true(l.ok);
+    assert_int_equal(l.n, 4);
+    assert_int_equal(l.n_phases, 2);
+    assert_int_equal(l.loads[0].phase, 0);
+    assert_int_equal(l.loads[1].phase, 1);
+    assert_int_equal(l.loads[2].phase, 1);
+    assert_int_equal(l.loads[3].phase, 1);
+    loadlat_free(&l);
+    for (int i = 0; i < 4; i++)
+        free_site(&s[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -501,7 +547,7 @@ int main(void)
         cmocka_unit_test(test_seen_before),       cmocka_unit_test(test_unrolled_together),
         cmocka_unit_test(test_macro_loops_apart), cmocka_unit_test(test_leaves_early),
         cmocka_unit_test(test_data_guard),        cmocka_unit_test(test_later_warps),
-        cmocka_unit_test(test_in_place),
+        cmocka_unit_test(test_in_place),          cmocka_unit_test(test_dependent_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

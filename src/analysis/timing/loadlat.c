@@ -358,9 +358,43 @@ static bool placed_sectors(const mem_access *a, const int64_t grid[3], const int
            full_run_sectors(a, grid, block, env, cover, out);
 }
 
+/* Whether e holds a value read by the load whose text is `text` (the
+ * front end names such a value "value read from memory ('TEXT')"). */
+static bool reads_value_of(const expr *e, const char *text)
+{
+    static const char head[] = "value read from memory ('";
+    if (!e || !text)
+        return false;
+    if (e->kind == EX_UNKNOWN) {
+        size_t h = sizeof head - 1, n = strlen(text);
+        return e->name && strncmp(e->name, head, h) == 0 && strncmp(e->name + h, text, n) == 0 &&
+               strcmp(e->name + h + n, "')") == 0;
+    }
+    return reads_value_of(e->a, text) || reads_value_of(e->b, text) || reads_value_of(e->c, text) ||
+           reads_value_of(e->d, text);
+}
+
+/* Whether gather a's address waits on the data of a load of the same
+ * body's current phase (sites[from..i), phase `phase`): an index read from
+ * memory (`t = target[i]; input[i * kdim + t]`, lulesh's
+ * `x[elemToNode[0]]`) cannot go out until that load's data are back, so
+ * it opens the next phase. */
+static bool waits_on_phase(const mem_access *const *sites, size_t i, const int *phase_of, int phase)
+{
+    const mem_access *a = sites[i];
+    if (!a->index_from_data)
+        return false;
+    for (size_t j = 0; j < i; j++)
+        if (phase_of[j] == phase && same_body(sites[j], a) &&
+            reads_value_of(a->byte_offset, sites[j]->text))
+            return true;
+    return false;
+}
+
 /* Phase numbers: a load opens a new phase in its body when it is the
- * body's first, or when a store of an earlier statement came since the
- * body's last phase began. */
+ * body's first, when a store of an earlier statement came since the
+ * body's last phase began, or when its index waits on a load of the
+ * phase (waits_on_phase). */
 static void number_phases(const mem_access *const *sites, size_t n, loadlat *out)
 {
     typedef struct body {
@@ -369,9 +403,11 @@ static void number_phases(const mem_access *const *sites, size_t n, loadlat *out
         long store_stmt; /* a store since the phase began; -1: none */
     } body;
     body *bodies = xcalloc(n ? n : 1, sizeof *bodies);
+    int *phase_of = xcalloc(n ? n : 1, sizeof *phase_of);
     size_t n_bodies = 0, k = 0;
     for (size_t i = 0; i < n; i++) {
         const mem_access *a = sites[i];
+        phase_of[i] = -1;
         if (a->space != SPACE_GLOBAL)
             continue;
         size_t b = 0;
@@ -384,12 +420,15 @@ static void number_phases(const mem_access *const *sites, size_t n, loadlat *out
                 bodies[b].store_stmt = a->stmt;
             continue;
         }
-        if (bodies[b].phase < 0 || (bodies[b].store_stmt >= 0 && bodies[b].store_stmt < a->stmt)) {
+        if (bodies[b].phase < 0 || (bodies[b].store_stmt >= 0 && bodies[b].store_stmt < a->stmt) ||
+            waits_on_phase(sites, i, phase_of, bodies[b].phase)) {
             bodies[b].phase = out->n_phases++;
             bodies[b].store_stmt = -1;
         }
+        phase_of[i] = bodies[b].phase;
         out->loads[k++].phase = bodies[b].phase;
     }
+    free(phase_of);
     free(bodies);
 }
 

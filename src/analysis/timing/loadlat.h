@@ -5,7 +5,8 @@
  * global store (which may alias every later load, and needs the data of the
  * loads before it) ends such a group. So the loads of one loop body, or of
  * the code outside loops, fall into phases split at each statement that
- * stores to global memory; a loop's iterations follow one another. A load
+ * stores to global memory, and before a load whose index another load of
+ * the phase reads (a gather); a loop's iterations follow one another. A load
  * waits on L1 alone for a sector its warp asked for before; a sector new to
  * the warp waits for a fetch, which the block makes once for its warps
  * (they ask for what they share at about the same time, and a hit on a
