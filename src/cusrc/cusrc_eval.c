@@ -662,8 +662,8 @@ char *x_member_path(const fn_ctx *f, cnode *n, int depth)
     }
     if (n->kind == CXCursor_MemberRefExpr && n->n_kids >= 1) {
         CXType bt = clang_getCanonicalType(clang_getCursorType(cn_strip(n->kids[0])->cur));
-        if (bt.kind == CXType_Pointer)
-            return NULL; /* p->x reads memory */
+        if (bt.kind == CXType_Pointer) /* p->x reads memory */
+            return f->device ? x_param_pointee_path(f, n) : NULL;
         char *base = x_member_path(f, n->kids[0], depth + 1);
         if (!base)
             return NULL;

@@ -361,3 +361,66 @@ void x_bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
     if (t.kind == CXType_Record && fv.arg && !f->device)
         clang_Type_visitFields(t, bind_field, &fv);
 }
+
+/* Whether parm points to a const struct. */
+static bool const_struct_pointer(CXCursor parm)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(parm));
+    return parm.kind == CXCursor_ParmDecl && t.kind == CXType_Pointer &&
+           clang_isConstQualifiedType(clang_getPointeeType(t)) &&
+           clang_getCanonicalType(clang_getPointeeType(t)).kind == CXType_Record;
+}
+
+/* The kernel's parameter a helper's parameter holds, through the calls
+ * being expanded (`sampleImageTest(src, y, x, temp, prop)`): the name of
+ * one of f's kernel's parameters that points to a const struct, or NULL. */
+static const char *kernel_pointer(const fn_ctx *f, CXCursor parm)
+{
+    if (!f->root || !cn_has_attr(f->root->cur, CXCursor_CUDAGlobalAttr))
+        return NULL;
+    if (clang_equalCursors(clang_getCursorSemanticParent(parm), f->root->cur))
+        return NULL; /* the kernel's own: named by the caller */
+    for (const bind_frame *fr = f->bindings; fr; fr = fr->up)
+        for (int i = 0; i < fr->n; i++) {
+            const expr *v = fr->b[i].value;
+            if (!clang_equalCursors(fr->b[i].parm, parm))
+                continue;
+            if (!v || v->kind != EX_SYM || v->builtin != SYM_NAMED || !v->name)
+                return NULL;
+            int np = clang_Cursor_getNumArguments(f->root->cur);
+            for (int a = 0; a < np; a++) {
+                CXCursor kp = clang_Cursor_getArgument(f->root->cur, (unsigned)a);
+                char *name = cn_spelling(kp);
+                bool same = !strcmp(name, v->name) && const_struct_pointer(kp);
+                free(name);
+                if (same)
+                    return v->name;
+            }
+            return NULL;
+        }
+    return NULL;
+}
+
+/* `prop->width` where prop is a parameter of the kernel that points to a
+ * const struct, or a helper's parameter handed it: the same in every
+ * thread, and a name a launch binds (bind_copied_object in cusrc_launch)
+ * or --define does. */
+char *x_param_pointee_path(const fn_ctx *f, cnode *member)
+{
+    cnode *base = member->n_kids >= 1 ? cn_strip(member->kids[0]) : NULL;
+    if (!base || base->kind != CXCursor_DeclRefExpr)
+        return NULL;
+    CXCursor parm = clang_getCursorReferenced(base->cur);
+    if (!const_struct_pointer(parm))
+        return NULL;
+    const char *held = kernel_pointer(f, parm);
+    if (!held && !cn_has_attr(clang_getCursorSemanticParent(parm), CXCursor_CUDAGlobalAttr))
+        return NULL;
+    char *name = held ? xstrdup(held) : cn_spelling(parm), *field = cn_spelling(member->cur);
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, "%s->%s", name, field);
+    free(name);
+    free(field);
+    return sbuf_take(&b);
+}

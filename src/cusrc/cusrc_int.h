@@ -520,6 +520,10 @@ expr *x_param_field(fn_ctx *f, var_info *v, const char *field, const cnode *use)
 expr *x_pointee(fn_ctx *f, var_info *v);
 bool x_pointee_only_read(cnode *root, CXCursor parm);
 void x_unbind(param_binding *b, int n);
+/* `p->x` of a kernel's parameter that points to a const struct (or of a
+ * helper's parameter handed it), as a name; NULL for any other member
+ * (caller frees). */
+char *x_param_pointee_path(const fn_ctx *f, cnode *member);
 /* The value an assignment (=, op=, ++, --) gives v, in terms of v. */
 expr *x_assign_value(fn_ctx *f, var_info *v, cnode *assign);
 /* The value v has at use (host: through its reaching definition, a

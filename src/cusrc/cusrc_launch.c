@@ -11,6 +11,7 @@
 #include "cusrc/cusrc_explicit.h"
 #include "cusrc/cusrc_int.h"
 #include "cusrc/cusrc_scan.h"
+#include "util/sbuf.h"
 
 /* The kernel a callee expression names (x_named_function: the
  * declaration, or a parameter the caller bound to a kernel, `template
@@ -329,6 +330,99 @@ static void launch_args(cusrc_tu *t, fn_ctx *f, cusrc_launch *l, cnode *call, in
         l->stream = cn_text(t, cn_expr_kid(call, stream)->cur);
 }
 
+/* Records a field of kernel parameter pname the launch binds: `p.x` of a
+ * struct passed by value, `p->x` of one copied into the buffer p points
+ * to; the first binding of a name stands. */
+static void add_arg_field(cusrc_launch *l, const char *pname, const char *sep, const char *field,
+                          int64_t value)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addf(&b, "%s%s%s", pname, sep, field);
+    for (int j = 0; j < l->n_arg_fields; j++)
+        if (!strcmp(l->arg_fields[j].name, sbuf_str(&b))) {
+            sbuf_free(&b);
+            return;
+        }
+    l->arg_fields = xrealloc(l->arg_fields, (l->n_arg_fields + 1) * sizeof *l->arg_fields);
+    struct cusrc_arg_field *af = &l->arg_fields[l->n_arg_fields++];
+    af->name = sbuf_take(&b);
+    af->value = value;
+}
+
+/* The uses of a device buffer in the launching function: the one copy
+ * that fills it, and whether anything else may write it. */
+typedef struct buffer_uses {
+    CXCursor buf;
+    cnode *copy;
+    bool other;
+} buffer_uses;
+
+static bool callee_is(CXCursor fn, const char *a, const char *b)
+{
+    char *name = cn_spelling(fn);
+    bool is = !strcmp(name, a) || (b && !strcmp(name, b));
+    free(name);
+    return is;
+}
+
+static void find_buffer_uses(cnode *n, buffer_uses *u)
+{
+    if (n->kind == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(n->cur), u->buf)) {
+        cnode *p = n->parent;
+        bool addr = p && p->kind == CXCursor_UnaryOperator &&
+                    clang_getCursorUnaryOperatorKind(p->cur) == CXUnaryOperator_AddrOf;
+        CXCursor fn;
+        int slot;
+        cnode *call = cn_arg_call(addr ? p : n, &fn, &slot);
+        if (!call)
+            u->other = true; /* assigned, moved, compared: not followed */
+        else if (addr)
+            u->other |= !callee_is(fn, "cudaMalloc", "cudaMallocManaged");
+        else if (slot == 0 && callee_is(fn, "cudaMemcpy", "cudaMemcpyAsync")) {
+            u->other |= u->copy != NULL;
+            u->copy = call;
+        } else
+            u->other |= !cn_param_reads_only(fn, slot) && !callee_is(fn, "cudaFree", NULL);
+        return;
+    }
+    for (int i = 0; i < n->n_kids; i++)
+        find_buffer_uses(n->kids[i], u);
+}
+
+/* A kernel parameter that points to a const struct, handed a buffer the
+ * host fills with one object (`cudaMemcpy(d_prop, &prop, sizeof prop,
+ * cudaMemcpyHostToDevice)`, HeCBench's parameter blocks): the kernel's
+ * `prop->width` is the object's field as the host set it before the copy.
+ * Bound only where that copy runs every time before the launch and is
+ * the one use of the buffer that may write it. */
+static void bind_copied_object(fn_ctx *f, cusrc_launch *l, cnode *launch, cnode *arg, CXCursor parm)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(parm));
+    cnode *a = cn_strip_casts(arg);
+    if (t.kind != CXType_Pointer || !clang_isConstQualifiedType(clang_getPointeeType(t)) ||
+        clang_getCanonicalType(clang_getPointeeType(t)).kind != CXType_Record || !a ||
+        a->kind != CXCursor_DeclRefExpr)
+        return;
+    var_info *v = fn_var(f, clang_getCursorReferenced(a->cur));
+    if (!v || v->is_param || v->n_assigns)
+        return;
+    buffer_uses u = {.buf = v->decl};
+    find_buffer_uses(f->root, &u);
+    if (!u.copy || u.other || cn_n_expr_kids(u.copy) < 3 ||
+        cn_spelled_at(u.copy->cur) >= cn_spelled_at(launch->cur) ||
+        !x_dominates(u.copy, launch, NULL, NULL))
+        return;
+    param_binding pb = {.parm = parm};
+    x_bind_fields(f, u.copy, cn_expr_kid(u.copy, 2), &pb);
+    char *pname = cn_spelling(parm);
+    for (int k = 0; k < pb.n_fields; k++)
+        add_arg_field(l, pname, "->", pb.fields[k].name, pb.fields[k].value);
+    free(pname);
+    x_unbind(&pb, 1);
+}
+
 /* The kernel's own arguments: the call's expression kids from `first` on
  * (the launch configuration and callee come before them). */
 static void kernel_args(fn_ctx *f, cusrc_launch *l, cnode *call, int first)
@@ -354,25 +448,14 @@ static void kernel_args(fn_ctx *f, cusrc_launch *l, cnode *call, int first)
         if (clang_getCanonicalType(clang_getCursorType(pb.parm)).kind == CXType_Record)
             x_object(f, cn_expr_kid(call, first + i), &obj);
         char *pname = pb.n_fields || obj.n ? cn_spelling(pb.parm) : NULL;
-        for (int k = 0; k < pb.n_fields + obj.n; k++) {
-            const char *field = k < pb.n_fields ? pb.fields[k].name : obj.v[k - pb.n_fields].path;
-            int64_t value = k < pb.n_fields ? pb.fields[k].value : obj.v[k - pb.n_fields].value;
-            bool dup = false;
-            for (int j = 0; j < l->n_arg_fields && !dup; j++)
-                dup = !strncmp(l->arg_fields[j].name, pname, strlen(pname)) &&
-                      l->arg_fields[j].name[strlen(pname)] == '.' &&
-                      !strcmp(l->arg_fields[j].name + strlen(pname) + 1, field);
-            if (dup)
-                continue;
-            l->arg_fields = xrealloc(l->arg_fields, (l->n_arg_fields + 1) * sizeof *l->arg_fields);
-            struct cusrc_arg_field *af = &l->arg_fields[l->n_arg_fields++];
-            af->name = xmalloc(strlen(pname) + strlen(field) + 2);
-            sprintf(af->name, "%s.%s", pname, field);
-            af->value = value;
-        }
+        for (int k = 0; k < pb.n_fields + obj.n; k++)
+            add_arg_field(l, pname, ".",
+                          k < pb.n_fields ? pb.fields[k].name : obj.v[k - pb.n_fields].path,
+                          k < pb.n_fields ? pb.fields[k].value : obj.v[k - pb.n_fields].value);
         obj_free(&obj);
         free(pname);
         x_unbind(&pb, 1);
+        bind_copied_object(f, l, call, cn_expr_kid(call, first + i), pb.parm);
     }
 }
 

@@ -65,6 +65,19 @@ static bool field_of(const cusrc_launch *l, const char *name)
     return false;
 }
 
+/* A field the kernel reads of one of its parameters (`p.n` of a struct
+ * it takes by value, `prop->width` through a pointer to a const struct). */
+static bool param_field(const cusrc_kernel *k, const char *name)
+{
+    for (int a = 0; a < k->n_params; a++) {
+        const char *p = k->params[a].name;
+        size_t n = p ? strlen(p) : 0;
+        if (n && !strncmp(name, p, n) && (name[n] == '.' || !strncmp(name + n, "->", 2)))
+            return true;
+    }
+    return false;
+}
+
 /* Names the front end makes for its own bookkeeping: a loop's trip count
  * it could not write as an expression, the weight of a branch's arm. */
 static bool internal_name(const char *name)
@@ -97,6 +110,8 @@ static void add_counts(name_set *s, const cusrc_kernel *kn, const cusrc_launch *
         const cusrc_value *arg = arg_of(kn, l, checks.name[i]);
         if (arg && !arg->known && arg->e)
             add_syms(s, arg->e);
+        else if (!arg && param_field(kn, checks.name[i]) && !field_of(l, checks.name[i]))
+            add_name(s, checks.name[i]); /* `w < prop->width`: --define binds it */
     }
     /* A trip count stays unknown only when nothing else is missing. */
     if (!k->known && k->unbound && internal_name(k->unbound))

@@ -2,8 +2,10 @@
 // (HeCBench d3q19-bgk's lbm_vars d_vars, whose u_star member holds the
 // arrays u0, u1, u2; written anew): `v.u.u0[i]` reads the parameter, not
 // memory, to find its array, so each such array is a global buffer of its
-// own. Through a pointer to the struct (`pv->u.u0[i]`) the array's address
-// is read from memory and the access stays unplaced.
+// own. Through a pointer to a const struct (`pv->u.u0[i]`) the array's
+// address is read from memory, the same for every thread: a buffer of its
+// own too. Through a pointer to a struct the kernel may write (`pm`) it
+// stays unplaced.
 struct Field {
     float *u0, *u1;
 };
@@ -26,6 +28,13 @@ __global__ void scale_through(const Vars *pv, int n)
         pv->u.u1[i] = pv->u.u0[i];
 }
 
+__global__ void scale_mutable(Vars *pm, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        pm->u.u1[i] = pm->u.u0[i];
+}
+
 int main()
 {
     const int n = 1 << 20;
@@ -38,5 +47,6 @@ int main()
     cudaMemcpy(pv, &v, sizeof(Vars), cudaMemcpyHostToDevice);
     scale<<<n / 256, 256>>>(v, n);
     scale_through<<<n / 256, 256>>>(pv, n);
+    scale_mutable<<<n / 256, 256>>>(pv, n);
     return 0;
 }
