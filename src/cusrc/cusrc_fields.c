@@ -362,8 +362,7 @@ void x_bind_fields(fn_ctx *f, cnode *call, cnode *arg, param_binding *b)
         clang_Type_visitFields(t, bind_field, &fv);
 }
 
-/* Whether parm points to a const struct. */
-static bool const_struct_pointer(CXCursor parm)
+bool x_const_struct_pointer(CXCursor parm)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(parm));
     return parm.kind == CXCursor_ParmDecl && t.kind == CXType_Pointer &&
@@ -391,7 +390,7 @@ static const char *kernel_pointer(const fn_ctx *f, CXCursor parm)
             for (int a = 0; a < np; a++) {
                 CXCursor kp = clang_Cursor_getArgument(f->root->cur, (unsigned)a);
                 char *name = cn_spelling(kp);
-                bool same = !strcmp(name, v->name) && const_struct_pointer(kp);
+                bool same = !strcmp(name, v->name) && x_const_struct_pointer(kp);
                 free(name);
                 if (same)
                     return v->name;
@@ -411,7 +410,7 @@ char *x_param_pointee_path(const fn_ctx *f, cnode *member)
     if (!base || base->kind != CXCursor_DeclRefExpr)
         return NULL;
     CXCursor parm = clang_getCursorReferenced(base->cur);
-    if (!const_struct_pointer(parm))
+    if (!x_const_struct_pointer(parm))
         return NULL;
     const char *held = kernel_pointer(f, parm);
     if (!held && !cn_has_attr(clang_getCursorSemanticParent(parm), CXCursor_CUDAGlobalAttr))

@@ -524,6 +524,8 @@ void x_unbind(param_binding *b, int n);
  * helper's parameter handed it), as a name; NULL for any other member
  * (caller frees). */
 char *x_param_pointee_path(const fn_ctx *f, cnode *member);
+/* Whether parameter parm points to a const struct. */
+bool x_const_struct_pointer(CXCursor parm);
 /* The value an assignment (=, op=, ++, --) gives v, in terms of v. */
 expr *x_assign_value(fn_ctx *f, var_info *v, cnode *assign);
 /* The value v has at use (host: through its reaching definition, a

@@ -399,11 +399,8 @@ static void find_buffer_uses(cnode *n, buffer_uses *u)
  * the one use of the buffer that may write it. */
 static void bind_copied_object(fn_ctx *f, cusrc_launch *l, cnode *launch, cnode *arg, CXCursor parm)
 {
-    CXType t = clang_getCanonicalType(clang_getCursorType(parm));
     cnode *a = cn_strip_casts(arg);
-    if (t.kind != CXType_Pointer || !clang_isConstQualifiedType(clang_getPointeeType(t)) ||
-        clang_getCanonicalType(clang_getPointeeType(t)).kind != CXType_Record || !a ||
-        a->kind != CXCursor_DeclRefExpr)
+    if (!x_const_struct_pointer(parm) || !a || a->kind != CXCursor_DeclRefExpr)
         return;
     var_info *v = fn_var(f, clang_getCursorReferenced(a->cur));
     if (!v || v->is_param || v->n_assigns)

@@ -216,16 +216,13 @@ static void mark_data_values(walker *w, expr *e, size_t self)
     if (!e)
         return;
     if (e->kind == EX_UNKNOWN) {
-        static const char head[] = "value read from memory ('";
         if (e->value == ACCESS_DATA_PER_LANE || e->value == ACCESS_DATA_UNIFORM)
             return; /* marked where it was read (cusrc_eval) */
         e->value = ACCESS_DATA_PER_LANE;
-        size_t len = e->name ? strlen(e->name) : 0;
-        if (len < sizeof head + 1 || strncmp(e->name, head, sizeof head - 1) != 0 ||
-            strcmp(e->name + len - 2, "')") != 0)
+        size_t n;
+        const char *text = access_read_text(e, &n);
+        if (!text)
             return;
-        const char *text = e->name + sizeof head - 1;
-        size_t n = len - (sizeof head - 1) - 2;
         for (size_t j = self; j-- > 0;) {
             const mem_access *b = &w->u->accesses[j];
             if (!b->kernel || strcmp(b->kernel, w->kname) != 0)

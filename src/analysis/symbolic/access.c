@@ -134,3 +134,13 @@ bool access_gather_estimate(const mem_access *a, mem_access *out)
     out->index_from_data = false;
     return true;
 }
+
+const char *access_read_text(const expr *e, size_t *len)
+{
+    static const char head[] = "value read from memory ('";
+    size_t h = sizeof head - 1, n = e && e->kind == EX_UNKNOWN && e->name ? strlen(e->name) : 0;
+    if (n < h + 2 || strncmp(e->name, head, h) != 0 || strcmp(e->name + n - 2, "')") != 0)
+        return NULL;
+    *len = n - h - 2;
+    return e->name + h;
+}

@@ -6,6 +6,7 @@
 #define GPULINT_ACCESS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "analysis/symbolic/expr.h"
@@ -142,6 +143,10 @@ void access_bound_free(mem_access *a);
 
 /* The values of a gather's index (mem_access.index_from_data). */
 enum { ACCESS_DATA_PER_LANE = 1, ACCESS_DATA_UNIFORM = 2 };
+/* The text of the load whose value EX_UNKNOWN leaf e is, as the front end
+ * names it ("value read from memory ('target[i]')": "target[i]", *len
+ * bytes, not terminated); NULL for any other node. */
+const char *access_read_text(const expr *e, size_t *len);
 /* A copy of gather site a (index_from_data) for estimates, free it with
  * access_bound_free: each value read from memory taken as the thread's
  * rank in the grid, so that the index steps one element from lane to lane

@@ -358,27 +358,24 @@ static bool placed_sectors(const mem_access *a, const int64_t grid[3], const int
            full_run_sectors(a, grid, block, env, cover, out);
 }
 
-/* Whether e holds a value read by the load whose text is `text` (the
- * front end names such a value "value read from memory ('TEXT')"). */
+/* Whether e holds a value read by the load whose text is `text`. */
 static bool reads_value_of(const expr *e, const char *text)
 {
-    static const char head[] = "value read from memory ('";
     if (!e || !text)
         return false;
-    if (e->kind == EX_UNKNOWN) {
-        size_t h = sizeof head - 1, n = strlen(text);
-        return e->name && strncmp(e->name, head, h) == 0 && strncmp(e->name + h, text, n) == 0 &&
-               strcmp(e->name + h + n, "')") == 0;
-    }
+    size_t n;
+    const char *read = access_read_text(e, &n);
+    if (read)
+        return strlen(text) == n && strncmp(read, text, n) == 0;
     return reads_value_of(e->a, text) || reads_value_of(e->b, text) || reads_value_of(e->c, text) ||
            reads_value_of(e->d, text);
 }
 
-/* Whether gather a's address waits on the data of a load of the same
- * body's current phase (sites[from..i), phase `phase`): an index read from
- * memory (`t = target[i]; input[i * kdim + t]`, lulesh's
- * `x[elemToNode[0]]`) cannot go out until that load's data are back, so
- * it opens the next phase. */
+/* Whether gather sites[i]'s address waits on the data of a load of the
+ * same body's current phase (an earlier site whose phase_of is `phase`):
+ * an index read from memory (`t = target[i]; input[i * kdim + t]`,
+ * lulesh's `x[elemToNode[0]]`) cannot go out until that load's data are
+ * back, so it opens the next phase. */
 static bool waits_on_phase(const mem_access *const *sites, size_t i, const int *phase_of, int phase)
 {
     const mem_access *a = sites[i];
