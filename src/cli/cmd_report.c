@@ -185,6 +185,56 @@ static bool listed(const json_t *arr, const char *name)
     return false;
 }
 
+/* A binding that contradicts a value the source sets (defines_conflicts in
+ * the launch's JSON) is refused with both places: its own (--define, or the
+ * file's line) and the source's. */
+static int check_define_conflicts(const defines *d, const source_outputs *src)
+{
+    const char *key;
+    json_t *list;
+    json_object_foreach(src->launches, key, list)
+    {
+        size_t k, j;
+        json_t *l, *c;
+        json_array_foreach(list, k, l)
+        {
+            json_array_foreach(json_object_get(l, "define_conflicts"), j, c)
+            {
+                const char *name = json_string_value(json_object_get(c, "name"));
+                int i = 0;
+                while (i < d->n && strcmp(d->names[i], name))
+                    i++;
+                char given[256], set[512];
+                if (i < d->n && d->lines[i])
+                    snprintf(given, sizeof given, "%s:%d: %s=%lld", d->file, d->lines[i], name,
+                             (long long)json_integer_value(json_object_get(c, "define")));
+                else
+                    snprintf(given, sizeof given, "--define %s=%lld", name,
+                             (long long)json_integer_value(json_object_get(c, "define")));
+                long long value = (long long)json_integer_value(json_object_get(c, "value"));
+                if (json_object_get(c, "file"))
+                    snprintf(set, sizeof set,
+                             "%s = %lld at %s:%lld (in %s), which the launch at %s:%lld passes",
+                             name, value, json_string_value(json_object_get(c, "file")),
+                             (long long)json_integer_value(json_object_get(c, "line")),
+                             json_string_value(json_object_get(c, "function")),
+                             json_string_value(json_object_get(c, "launch_file")),
+                             (long long)json_integer_value(json_object_get(c, "launch_line")));
+                else
+                    snprintf(set, sizeof set, "the launch at %s:%lld passes %s = %lld",
+                             json_string_value(json_object_get(c, "launch_file")),
+                             (long long)json_integer_value(json_object_get(c, "launch_line")), name,
+                             value);
+                return diag_error(EXIT_USAGE,
+                                  "%s contradicts the source: %s (leave the binding out, or "
+                                  "change the source)",
+                                  given, set);
+            }
+        }
+    }
+    return EXIT_OK;
+}
+
 /* A name of the --defines file that no launch or kernel reads is a typo,
  * or a size the source sets itself; either way the value would be
  * ignored, so it is refused with its line (and the source's place). */
@@ -527,6 +577,8 @@ static int report_main(report_args *a, int argc, char **argv, const char *usage)
     }
     report r;
     rc = pipeline_run(&a->p, &r);
+    if (rc == EXIT_OK)
+        rc = check_define_conflicts(&a->given, &r.src);
     if (rc == EXIT_OK)
         rc = check_defines_read(&a->given, &r.src);
     if (rc == EXIT_OK && a->entry)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/launch_values.h"
+#include "util/jsontext.h"
 
 /* A parameter whose value the index and trip-count expressions can use: an
  * integer (pointers, references and floating-point values are not). */
@@ -61,4 +62,53 @@ void launch_constants(const cusrc_kernel *k, const cusrc_launch *l, const kroof_
         out->names[out->n] = l->arg_fields[a].name;
         out->values[out->n++] = l->arg_fields[a].value;
     }
+}
+
+/* A --define of a name the source sets to another value: the launch's
+ * constant argument, a caller's struct field, or a host variable its sizes
+ * were followed to. The --define would win in the kernel's counts while the
+ * grid kept the source's value, so the mix would be a plausible wrong
+ * number; the CLI refuses it with both places. */
+static void add_conflict(json_t **out, const char *name, int64_t define, int64_t value,
+                         const cusrc_launch *l, const char *file)
+{
+    if (define == value)
+        return;
+    if (!*out)
+        *out = json_array();
+    json_t *c = json_pack("{s:s, s:I, s:I, s:o, s:i}", "name", name, "define", (json_int_t)define,
+                          "value", (json_int_t)value, "launch_file",
+                          json_text(l->loc.file ? l->loc.file : file), "launch_line", l->loc.line);
+    for (int i = 0; i < l->n_sizes_from; i++) {
+        const cusrc_size_from *sf = &l->sizes_from[i];
+        if (strcmp(sf->name, name) || sf->value != value)
+            continue;
+        json_object_set_new(c, "file", json_text(sf->loc.file ? sf->loc.file : file));
+        json_object_set_new(c, "line", json_integer(sf->loc.line));
+        json_object_set_new(c, "function", json_text(sf->function));
+        break;
+    }
+    json_array_append_new(*out, c);
+}
+
+json_t *launch_define_conflicts(const cusrc_kernel *k, const cusrc_launch *l,
+                                const kroof_defines *user, const char *file)
+{
+    json_t *out = NULL;
+    for (int d = 0; user && d < user->n; d++) {
+        const char *name = user->names[d];
+        int64_t w = user->values[d];
+        size_t before = out ? json_array_size(out) : 0;
+        for (int a = 0; a < l->n_args && a < k->n_params; a++)
+            if (param_bindable(&k->params[a]) && l->args[a].known &&
+                !strcmp(k->params[a].name, name))
+                add_conflict(&out, name, w, l->args[a].value, l, file);
+        for (int a = 0; a < l->n_arg_fields; a++)
+            if (!strcmp(l->arg_fields[a].name, name))
+                add_conflict(&out, name, w, l->arg_fields[a].value, l, file);
+        for (int i = 0; i < l->n_sizes_from && (out ? json_array_size(out) : 0) == before; i++)
+            if (!strcmp(l->sizes_from[i].name, name))
+                add_conflict(&out, name, w, l->sizes_from[i].value, l, file);
+    }
+    return out;
 }

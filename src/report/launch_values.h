@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "analysis/timing/kroof.h"
 #include "cusrc/cusrc.h"
 
@@ -18,5 +20,9 @@ bool dim3_with_defines(const cusrc_dim3 *d, const kroof_defines *defines, int64_
  * arguments' fields ("domain.nx"), where they have values. */
 void launch_constants(const cusrc_kernel *k, const cusrc_launch *l, const kroof_defines *defines,
                       kroof_defines *out);
+/* The user's bindings (--define, --defines) the launch contradicts, each
+ * with the source's value and where it is set; NULL when none. */
+json_t *launch_define_conflicts(const cusrc_kernel *k, const cusrc_launch *l,
+                                const kroof_defines *user, const char *file);
 
 #endif

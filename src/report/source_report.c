@@ -301,6 +301,10 @@ static void check_launch(const source_inputs *in, const cusrc_launch *l, const c
     launch_defines(in, v, l, &defs);
     json_object_set_new(o, "args", args_json(&in->unit->kernels[v->kernel], l, &defs));
     json_object_set_new(o, "sizes_from", sizes_from_json(in, l, file));
+    json_t *conflicts =
+        launch_define_conflicts(&in->unit->kernels[v->kernel], l, in->user_defines, file);
+    if (conflicts)
+        json_object_set_new(o, "define_conflicts", conflicts);
     json_object_set_new(o, "paths", paths_json(l, &defs));
     json_object_set_new(o, "block", dim3_json(&l->block, &defs));
     json_object_set_new(o, "grid", dim3_json(&l->grid, &defs));
