@@ -919,6 +919,35 @@ static void test_chosen_index(void **state)
     check_exact(t, 3, g, b);
 }
 
+/* Digits that do not divide their index's range (hexciton's 7 x 7
+ * matrices over 64 threads: i = ij / 7, j = ij % 7), with and without a
+ * guard that makes the range whole, merged back and kept apart; and a
+ * loop bound through a MIN macro, `m < (num < start + 4 ? num : start +
+ * 4)`, and the same as a max's complement. Exact against the brute force. */
+static void test_ragged_digits(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {3, 1, 1}, b[3] = {64, 2, 1};
+    lp chunk = {"m", "blockIdx.x * 8 + threadIdx.y * 4",
+                "m < (22 < blockIdx.x * 8 + threadIdx.y * 4 + 4 ? 22 : "
+                "blockIdx.x * 8 + threadIdx.y * 4 + 4)",
+                "m + 2", false};
+    lp wide = {"m", "blockIdx.x * 8 + threadIdx.y * 4",
+               "!(m >= (blockIdx.x * 8 + threadIdx.y * 4 + 4 > 22 ? 22 : "
+               "blockIdx.x * 8 + threadIdx.y * 4 + 4))",
+               "m + 1", false};
+    mem_access s[4] = {
+        site("a", "8 * (m * 49 + (threadIdx.x / 7) * 7 + threadIdx.x % 7)", 8, false,
+             "threadIdx.x < 49", 1, &chunk),
+        site("a", "8 * (m * 49 + (threadIdx.x / 7) * 7 + threadIdx.x % 7) + 20000", 8, true,
+             "threadIdx.x < 49", 1, &wide),
+        site("a", "4 * ((threadIdx.x / 7) * 100 + threadIdx.x % 7 + threadIdx.y * 1000) + 40000", 4,
+             false, NULL, 0, NULL),
+        site("a", "4 * (threadIdx.x / 5 + 40 * (threadIdx.x % 5)) + 50000", 4, true, NULL, 0, NULL),
+    };
+    check_exact(s, 4, g, b);
+}
+
 /* A tree reduction in place: stride *= 2 takes the values 1, 2, 4 .. 32,
  * followed one by one (exact), and the store, read first at its place,
  * leaves every element read from DRAM. A loop whose multiplied counter
@@ -1030,6 +1059,7 @@ int main(void)
         cmocka_unit_test(test_first_iteration),
         cmocka_unit_test(test_block_orders),
         cmocka_unit_test(test_chosen_index),
+        cmocka_unit_test(test_ragged_digits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

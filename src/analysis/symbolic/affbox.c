@@ -51,6 +51,7 @@ typedef struct ctx {
     const mem_access *a;
     int64_t lo0[NV], hi0[NV]; /* ranges before any condition */
     split splits[MAX_SPLITS];
+    int64_t split_range[MAX_SPLITS]; /* the index's range before the split; INF: unbounded */
     int n_splits;
     bool restart;  /* a split was asked for: start again */
     bool no_split; /* probing: a split fails instead */
@@ -138,8 +139,9 @@ static void init_ranges(ctx *s, const int64_t grid[3], const int64_t block[3])
     for (int i = 0; i < s->n_splits; i++) {
         const split *sp = &s->splits[i];
         int64_t range = s->hi0[sp->var];
+        s->split_range[i] = range;
         s->hi0[sp->r] = sp->m;
-        s->hi0[sp->q] = range == INF ? INF : range / sp->m;
+        s->hi0[sp->q] = range == INF ? INF : (range + sp->m - 1) / sp->m;
         s->hi0[sp->var] = 1;
     }
 }
@@ -224,8 +226,6 @@ static bool divmod(ctx *s, const aff *x, int64_t m, bool want_div, aff *out)
     if (c < 0 || m % c != 0 || x->k % m != 0)
         return fail(s, "a division or remainder that does not cut an index into digits");
     int64_t digit = m / c;
-    if (s->hi0[var] != INF && s->hi0[var] % digit != 0)
-        return fail(s, "a division or remainder that does not divide the index's range");
     if (s->n_splits == MAX_SPLITS || s->no_split)
         return fail(s, "more divisions and remainders than gpulint follows");
     int used = 6 + ACCESS_MAX_LOOPS + 2 * s->n_splits;
@@ -419,6 +419,21 @@ static bool either(ctx *s, boxes *bs, const expr *a, const expr *b, bool pos, in
     return ok;
 }
 
+/* c ? x : y that is min(x, y) or max(x, y) written as a choice (a MIN
+ * macro's `(X) < (Y) ? (X) : (Y)`): OP_MIN or OP_MAX; else OP_NEG. */
+static expr_op choice_minmax(const expr *k)
+{
+    const expr *c = k->a;
+    if (!c || c->kind != EX_BINARY || c->op < OP_LT || c->op > OP_GE)
+        return OP_NEG;
+    bool less = c->op == OP_LT || c->op == OP_LE;
+    if (expr_equal(c->a, k->b) && expr_equal(c->b, k->c))
+        return less ? OP_MIN : OP_MAX;
+    if (expr_equal(c->a, k->c) && expr_equal(c->b, k->b))
+        return less ? OP_MAX : OP_MIN;
+    return OP_NEG;
+}
+
 static bool dnf(ctx *s, boxes *bs, const expr *e, bool pos, int depth)
 {
     if (!e || depth > 64)
@@ -451,6 +466,18 @@ static bool dnf(ctx *s, boxes *bs, const expr *e, bool pos, int depth)
          * after it (`int j = -1; if (p) j = i + h; if (j != -1)`): c and
          * x op r, or not c and y op r. */
         const expr *k = e->a->kind == EX_COND ? e->a : e->b;
+        expr_op mm = e->op != OP_EQ && e->op != OP_NE ? choice_minmax(k) : OP_NEG;
+        if (mm != OP_NEG) {
+            /* An order comparison with a min or max keeps one box for a
+             * loop's bound (`m < MIN(num, start + CHUNK)`), below. */
+            expr m = {.kind = EX_BINARY, .op = mm, .a = k->b, .b = k->c};
+            expr t = *e;
+            if (k == e->a)
+                t.a = &m;
+            else
+                t.b = &m;
+            return dnf(s, bs, &t, pos, depth + 1);
+        }
         expr tx = *e, ty = *e;
         if (k == e->a) {
             tx.a = k->b;
@@ -934,6 +961,19 @@ static bool attempt(ctx *s, const int64_t grid[3], const int64_t block[3], boxes
     memcpy(b->lo, s->lo0, sizeof b->lo);
     memcpy(b->hi, s->hi0, sizeof b->hi);
     bs->n = 1;
+    /* A digit that does not divide its index's range (ij / 7, ij % 7 of
+     * 64 threads) leaves its top digit's last row short: 7 * q + r < 64. */
+    for (int i = 0; i < s->n_splits; i++) {
+        int64_t range = s->split_range[i];
+        if (range == INF || range % s->splits[i].m == 0)
+            continue;
+        if (b->n_cons == MAX_CONS)
+            return fail(s, "more conditions than gpulint follows");
+        aff *c = &b->cons[b->n_cons++];
+        memset(c, 0, sizeof *c);
+        expand(s, s->splits[i].var, -1, c, 0);
+        c->k = range - 1;
+    }
     for (int i = 0; i < s->a->n_loops; i++)
         if (!add_loop(s, b, i))
             return false;

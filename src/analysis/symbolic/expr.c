@@ -108,6 +108,17 @@ expr *expr_clone(const expr *e)
     return n;
 }
 
+bool expr_equal(const expr *a, const expr *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->kind != b->kind || a->op != b->op || a->builtin != b->builtin || a->value != b->value ||
+        (a->name != b->name && (!a->name || !b->name)) || (a->name && strcmp(a->name, b->name)))
+        return false;
+    return expr_equal(a->a, b->a) && expr_equal(a->b, b->b) && expr_equal(a->c, b->c) &&
+           expr_equal(a->d, b->d);
+}
+
 void expr_free(expr *e)
 {
     if (!e)

@@ -98,6 +98,8 @@ expr *expr_cond(expr *c, expr *t, expr *f);
 expr *expr_loop_sum(const char *counter, expr *init, expr *cond, expr *next, expr *body);
 #define EXPR_SUM_MAX_STEPS (1 << 16)
 expr *expr_clone(const expr *e);
+/* The same tree: kinds, operators, symbols and constants (NULLs alike). */
+bool expr_equal(const expr *a, const expr *b);
 void expr_free(expr *e);
 
 /* Values for symbols during evaluation. Named symbols are looked up by name
