@@ -338,7 +338,10 @@ int wk_emit_access(walker *w, cnode *n, bool is_store)
         lref at = {r.space, r.array, xstrdup_null(r.base),
                    r.off ? expr_binary(OP_ADD, expr_clone(r.off), expr_const(k * piece)) : NULL,
                    xstrdup_null(r.why)};
+        size_t before = w->u->n_accesses;
         wk_emit_access_at(w, n, &at, piece, is_store);
+        if (w->u->n_accesses > before)
+            w->u->accesses[before].pieces = (int)(width / piece);
     }
     wk_lref_free(&r);
     return (int)(width / piece);

@@ -125,6 +125,7 @@ static const model_field product_fields[] = {
      offsetof(gpu_product, l2_partial_write_bandwidth), true},
     {"timing", "l2_write_retained_bytes", F_SI, offsetof(gpu_product, l2_write_retained_bytes),
      true},
+    {"timing", "l1_store_merge", F_MERGE, offsetof(gpu_product, n_store_merge), true},
     {"timing", "same_address_atomic_rate", F_SI, offsetof(gpu_product, same_address_atomic_rate),
      true},
     {"timing", "same_address_float_atomic_rate", F_SI,
@@ -187,6 +188,7 @@ void model_product_ini(const gpu_product *p, const char *only, sbuf *out)
         double d = f->type == F_SI || f->type == F_MHZ ? *(const double *)at : 0;
         if (f->optional && ((f->type == F_INT && *(const int *)at == 0) ||
                             (f->type == F_GPCS && ((const gpu_product *)p)->n_gpcs == 0) ||
+                            (f->type == F_MERGE && ((const gpu_product *)p)->n_store_merge == 0) ||
                             ((f->type == F_SI || f->type == F_MHZ) && d == 0)))
             continue;
         if (strcmp(section, f->section) != 0) {
@@ -208,6 +210,10 @@ void model_product_ini(const gpu_product *p, const char *only, sbuf *out)
             for (int g = 0; g < p->n_gpcs; g++)
                 sbuf_addf(out, "%s%d", g ? " " : "", p->gpc_sms[g]);
             break;
+        case F_MERGE:
+            for (int k = 0; k < p->n_store_merge; k++)
+                sbuf_addf(out, "%s%g", k ? " " : "", p->l1_store_merge[k]);
+            break;
         default:
             number_text(out, d);
             break;
@@ -225,17 +231,21 @@ static bool parse_int_strict(const char *v, int *out)
     return true;
 }
 
+/* Past the spaces and commas between a list's items: false at its end. */
+static bool list_next(const char **at)
+{
+    while (isspace((unsigned char)**at) || **at == ',')
+        (*at)++;
+    return **at != 0;
+}
+
 /* "18 18 16 8 2": each group's SMs, as many as MODEL_MAX_GPCS. */
 bool model_parse_gpcs(const char *v, gpu_product *p, char *msg, size_t n)
 {
     p->n_gpcs = 0;
     const char *at = v;
     char *end;
-    for (;;) {
-        while (isspace((unsigned char)*at) || *at == ',')
-            at++;
-        if (!*at)
-            break;
+    while (list_next(&at)) {
         long sms = strtol(at, &end, 10);
         if (end == at || sms < 1 || sms > 1024 || p->n_gpcs >= MODEL_MAX_GPCS) {
             snprintf(msg, n, "gpc_sms: expected at most %d SM counts of 1 to 1024, got '%s'",
@@ -248,6 +258,31 @@ bool model_parse_gpcs(const char *v, gpu_product *p, char *msg, size_t n)
     if (p->n_gpcs)
         return true;
     snprintf(msg, n, "gpc_sms: expected at least one SM count, got '%s'", v);
+    return false;
+}
+
+/* "1 1.05 1.06 2.0": for k = 1, 2, .. pieces, the sectors L2 takes for
+ * each one the struct fills, from 1 (merged whole) up to k (none merged). */
+static bool parse_store_merge(const char *v, gpu_product *p, char *msg, size_t n)
+{
+    p->n_store_merge = 0;
+    const char *at = v;
+    char *end;
+    while (list_next(&at)) {
+        double m = strtod(at, &end);
+        int k = p->n_store_merge + 1;
+        if (end == at || !(m >= 1 && m <= k) || k > MODEL_MAX_STORE_MERGE) {
+            snprintf(msg, n,
+                     "l1_store_merge: expected at most %d ratios, the k-th from 1 to k, got '%s'",
+                     MODEL_MAX_STORE_MERGE, v);
+            return false;
+        }
+        p->l1_store_merge[p->n_store_merge++] = m;
+        at = end;
+    }
+    if (p->n_store_merge)
+        return true;
+    snprintf(msg, n, "l1_store_merge: expected at least one ratio, got '%s'", v);
     return false;
 }
 
@@ -338,6 +373,8 @@ bool model_field_parse(const model_field *f, const char *v, void *base, char *ms
     }
     case F_GPCS:
         return model_parse_gpcs(v, base, msg, n);
+    case F_MERGE:
+        return parse_store_merge(v, base, msg, n);
     }
     return false;
 }

@@ -11,6 +11,7 @@
 #define MODEL_NAME_MAX 64
 #define MODEL_MAX_CARVEOUTS 16
 #define MODEL_MAX_GPCS 32
+#define MODEL_MAX_STORE_MERGE 16
 #define MODEL_ERR_MAX 256
 
 /* Everything the occupancy engine needs about one compute capability.
@@ -145,6 +146,12 @@ typedef struct gpu_product {
     /* Bytes of what a launch writes that L2 still holds when it ends (so
      * they reach DRAM after it), with a read stream beside the writes. */
     double l2_write_retained_bytes;
+    /* A struct stored in k pieces back to back (a 12-byte float3 as three
+     * 4-byte stores): L1 merges a warp's partial sectors before L2, which
+     * then takes l1_store_merge[k - 1] sectors for each sector the struct
+     * fills, not k. n_store_merge 0: not measured, every piece's sectors. */
+    int n_store_merge;
+    double l1_store_merge[MODEL_MAX_STORE_MERGE];
     /* The SMs of each group a cluster must fit in (its GPC, or the part
      * of one the runtime places clusters on), as measured on a card: the
      * count cudaOccupancyMaxActiveClusters gives depends on it. 0 groups:

@@ -19,6 +19,7 @@ typedef enum model_field_type {
     F_CC,       /* "9.0" -> cc_major, cc_minor */
     F_CARVEOUT, /* "0 8 16 ... 228" KiB -> carveouts */
     F_GPCS,     /* "18 18 16 ... 2" SMs -> gpu_product n_gpcs, gpc_sms */
+    F_MERGE,    /* "1 1.05 ..." -> gpu_product n_store_merge, l1_store_merge */
 } model_field_type;
 
 typedef struct model_field {

@@ -194,6 +194,33 @@ static void test_gpc_layout(void **state)
     sbuf_free(&out);
 }
 
+/* l1_store_merge: the k-th ratio lies between 1 (merged whole) and k (none
+ * merged); a value outside, a word or more than MODEL_MAX_STORE_MERGE are
+ * refused with the key named; the list is written back as read. */
+static void test_store_merge(void **state)
+{
+    (void)state;
+    gpu_product p;
+    model_error err;
+    assert_true(parse_product_with("[timing]\nl1_store_merge = 1 1.045 1.055 2.006", &p, &err));
+    assert_int_equal(p.n_store_merge, 4);
+    assert_true(p.l1_store_merge[3] > 2.005 && p.l1_store_merge[3] < 2.007);
+    sbuf out;
+    sbuf_init(&out);
+    model_product_ini(&p, "timing", &out);
+    assert_non_null(strstr(sbuf_str(&out), "l1_store_merge = 1 1.045 1.055 2.006\n"));
+    sbuf_free(&out);
+    assert_true(parse_product_with("", &p, &err));
+    assert_int_equal(p.n_store_merge, 0);
+    const char *bad[] = {"[timing]\nl1_store_merge = 1 2.5", "[timing]\nl1_store_merge = 0.9",
+                         "[timing]\nl1_store_merge = 1 x",
+                         "[timing]\nl1_store_merge = 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_false(parse_product_with(bad[i], &p, &err));
+        assert_non_null(strstr(err.message, "l1_store_merge"));
+    }
+}
+
 static void test_bundled_models_load(void **state)
 {
     (void)state;
@@ -272,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_machine_spec),
         cmocka_unit_test(test_arch_names),
         cmocka_unit_test(test_gpc_layout),
+        cmocka_unit_test(test_store_merge),
         cmocka_unit_test(test_bundled_models_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -280,6 +280,44 @@ static void test_partial_store_sectors(void **state)
     site_free(&half);
 }
 
+/* A float3 stored as three 4-byte pieces: each piece's request writes
+ * 12 sectors in part (32 lanes x 12 bytes), and the three pieces' sectors
+ * are kept apart by their count of pieces, for the L2 merge
+ * (kroof's l1_store_merge); a piece-less store and a load are not. */
+static void test_piece_store_sectors(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
+    mem_access x =
+        site(SPACE_GLOBAL, "12 * (blockIdx.x * blockDim.x + threadIdx.x)", 4, true, NULL, NULL, 0);
+    mem_access y = site(SPACE_GLOBAL, "12 * (blockIdx.x * blockDim.x + threadIdx.x) + 4", 4, true,
+                        NULL, NULL, 0);
+    mem_access z = site(SPACE_GLOBAL, "12 * (blockIdx.x * blockDim.x + threadIdx.x) + 8", 4, true,
+                        NULL, NULL, 0);
+    mem_access plain =
+        site(SPACE_GLOBAL, "4 * (blockIdx.x * blockDim.x + threadIdx.x)", 4, true, NULL, NULL, 0);
+    mem_access load =
+        site(SPACE_GLOBAL, "12 * (blockIdx.x * blockDim.x + threadIdx.x)", 4, false, NULL, NULL, 0);
+    x.pieces = y.pieces = z.pieces = load.pieces = 3;
+    const mem_access *sites[5] = {&x, &y, &z, &plain, &load};
+    expr_env env;
+    expr_env_init(&env);
+    traffic t;
+    traffic_compute(sites, 5, grid, block, &env, NULL, &t);
+    /* 32 warps; a warp's 384 bytes are 12 sectors, whichever piece. */
+    assert_int_equal(t.piece_store_units[3], 3 * 32 * 12);
+    assert_int_equal(t.units[TRAFFIC_STORE], 3 * 32 * 12 + 32 * 4);
+    for (int k = 0; k <= TRAFFIC_MAX_PIECES; k++)
+        if (k != 3)
+            assert_int_equal(t.piece_store_units[k], 0);
+    traffic_free(&t);
+    site_free(&x);
+    site_free(&y);
+    site_free(&z);
+    site_free(&plain);
+    site_free(&load);
+}
+
 static void test_left_out_site_is_named(void **state)
 {
     (void)state;
@@ -444,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_guard_on_block_index),
         cmocka_unit_test(test_shared_wavefronts),
         cmocka_unit_test(test_partial_store_sectors),
+        cmocka_unit_test(test_piece_store_sectors),
         cmocka_unit_test(test_left_out_site_is_named),
         cmocka_unit_test(test_gather_estimated),
         cmocka_unit_test(test_cut_short_walk_is_scaled),

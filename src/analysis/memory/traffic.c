@@ -473,6 +473,8 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
          * and one alone in its line at half of it
          * (scripts/timeprobe/partialprobe.cu); a request of L lines and U
          * sectors has at least 2L - U sectors alone in their line. */
+        if (s == TRAFFIC_STORE && a->pieces >= 2 && a->pieces <= TRAFFIC_MAX_PIECES)
+            out->piece_store_units[a->pieces] += t.units;
         if (s == TRAFFIC_STORE && a->width > 0 && t.units > t.requests * (int64_t)a->width) {
             int64_t partial = t.units - t.requests * (int64_t)a->width;
             int64_t alone = 2 * t.lines - t.units;

@@ -71,6 +71,8 @@ bool traffic_site_memo(traffic_memo *memo, const mem_access *a, const int64_t bl
  * sectors (its load half names the same bytes: one ATOM/RED). */
 enum { TRAFFIC_LOAD, TRAFFIC_STORE, TRAFFIC_SHARED, TRAFFIC_ATOMIC, TRAFFIC_KINDS };
 
+#define TRAFFIC_MAX_PIECES 64 /* cusrc's record_piece: at most 64 pieces */
+
 typedef struct traffic {
     /* Over every site evaluated. */
     int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
@@ -86,6 +88,10 @@ typedef struct traffic {
      * slowly than it takes a whole one (a partial sector beside others of
      * its line goes at about the whole rate). */
     int64_t partial_store_units;
+    /* Store sectors of structs stored in k pieces (mem_access.pieces), by
+     * k: L1 merges some of a warp's back-to-back partial sectors before L2
+     * (the model's l1_store_merge says how many). */
+    int64_t piece_store_units[TRAFFIC_MAX_PIECES + 1];
     /* Global atomics at one address for the whole grid, as L2 gets them:
      * a warp's one where ptxas sums its lanes first (mem_access.atomic_sums
      * and an address it sees is the same in every lane), else each lane's. */

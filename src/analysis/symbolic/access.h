@@ -70,6 +70,9 @@ typedef struct mem_access {
     bool atomic_sums;
     bool atomic_float; /* of a float or double: L2 takes them at its own rate */
     int width;         /* bytes one thread moves (4 for float, 16 for float4) */
+    /* One of the `pieces` accesses (2 or more) a whole struct is stored in,
+     * back to back (a float3 as three 4-byte stores); 0 otherwise. */
+    int pieces;
     /* Byte offset from the start of the array / pointer, per lane: the front
      * end flattens multi-dimensional subscripts with the declared extents. */
     expr *byte_offset;

@@ -613,7 +613,22 @@ static void floor_from_known(const gpu_product *product, kroof *k)
  * often than L1 is asked for it and never less often than DRAM must supply
  * it. Reuse between the blocks of an SM and other lines L1 evicts before
  * their reuse are not modelled: an estimate. */
-static void l2_estimate(const kroof_input *in, kroof *k)
+/* Of a struct's k pieces' store sectors, those L1 merges before L2:
+ * stored back to back, a warp's pieces write the same sectors in part,
+ * and L2 takes l1_store_merge[k - 1] sectors for each one the struct
+ * fills, not k (scripts/timeprobe/fillprobe.cu: a copy of k-word structs,
+ * lts__t_sectors_op_write against the copy of whole words). */
+static double merged_store_sectors(const traffic *t, const gpu_product *product)
+{
+    double merged = 0;
+    for (int pieces = 2; product && pieces <= TRAFFIC_MAX_PIECES; pieces++)
+        if (pieces <= product->n_store_merge && t->piece_store_units[pieces] > 0)
+            merged += (double)t->piece_store_units[pieces] *
+                      (1 - product->l1_store_merge[pieces - 1] / pieces);
+    return merged;
+}
+
+static void l2_estimate(const kroof_input *in, const gpu_product *product, kroof *k)
 {
     double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
     double loads = (double)in->traffic->units[TRAFFIC_LOAD];
@@ -623,8 +638,9 @@ static void l2_estimate(const kroof_input *in, kroof *k)
     k->l2_read_sectors = fmax(fmin(per_block, loads), fmin(floor, loads));
     /* An atomic's sectors go to L2 with its request, as a store's do; its
      * rate there is taken as a write's (not probed apart). */
-    k->l2_write_sectors =
-        (double)in->traffic->units[TRAFFIC_STORE] + (double)in->traffic->units[TRAFFIC_ATOMIC];
+    k->l2_write_sectors = (double)in->traffic->units[TRAFFIC_STORE] +
+                          (double)in->traffic->units[TRAFFIC_ATOMIC] -
+                          merged_store_sectors(in->traffic, product);
     k->l2_partial_write_sectors = (double)in->traffic->partial_store_units;
     /* The re-reads as they count: what the reads hold past once per block
      * (the cap at the sectors L1 is asked for may cut them). */
@@ -816,7 +832,7 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
     }
     /* A site left out of the L1 sums would be missing here too. */
     if (in->traffic && in->traffic->n_left_out == 0 && in->has_block_footprint && in->dims_known)
-        l2_estimate(in, k);
+        l2_estimate(in, product, k);
     if (in->flops_estimate && !k->annotated)
         k->flops_estimate = xstrdup(in->flops_estimate);
     /* A switch's arms are counted for every thread, and a loop that may
