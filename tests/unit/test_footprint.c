@@ -656,6 +656,34 @@ static void test_cover_memory_guard(void **state)
     }
 }
 
+/* A guard on a size with no value (`if (s1 == 0)`, s1 a method's result
+ * nothing binds; `else` its negation): the footprint leaves the site out,
+ * saying so, and the cover takes the check as passing, as the counts do;
+ * a loop counter in the same guard is still cut. */
+static void test_cover_unbound_guard(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {4, 1, 1}, b[3] = {32, 1, 1};
+    lp half = {"k", "0", "k < 2", "k + 1", false};
+    const char *guards[] = {"s1 == 0", "!(s1 == 0)", "s1 < 2 * threadIdx.x && k < 1"};
+    for (int c = 0; c < 3; c++) {
+        mem_access s = site("a", "256 * blockIdx.x + 4 * threadIdx.x + 128 * k", 4, false,
+                            guards[c], 1, &half);
+        footprint_site fs = {&s, "a"};
+        footprint f;
+        footprint_compute(&fs, 1, g, b, NULL, &f);
+        assert_int_equal(f.n_left_out, 1);
+        assert_non_null(f.why);
+        assert_non_null(strstr(f.why, "a size with no value"));
+        footprint_free(&f);
+        footprint_cover(&fs, 1, g, b, NULL, &f);
+        assert_int_equal(f.n_left_out, 0);
+        assert_int_equal(f.read_bytes, c == 2 ? 4 * 128 : 4 * 256);
+        footprint_free(&f);
+        site_free(&s);
+    }
+}
+
 /* An array of more than 2^28 of its elements (2^29 floats) is drawn in
  * 32-byte sectors: a row per block, contiguous or every other row, counted
  * whole; rows at a stride that is not a multiple of 32 bytes cannot be,
@@ -1044,6 +1072,7 @@ int main(void)
         cmocka_unit_test(test_left_out),
         cmocka_unit_test(test_cover),
         cmocka_unit_test(test_cover_memory_guard),
+        cmocka_unit_test(test_cover_unbound_guard),
         cmocka_unit_test(test_wide_array),
         cmocka_unit_test(test_wide_array_odd_site),
         cmocka_unit_test(test_unreached_and_defines),

@@ -419,6 +419,21 @@ static bool either(ctx *s, boxes *bs, const expr *a, const expr *b, bool pos, in
     return ok;
 }
 
+/* A name in e that is neither a loop's counter nor bound: a size the
+ * launch leaves without a value. */
+static bool unbound_name(const ctx *s, const expr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == EX_SYM && e->builtin == SYM_NAMED && e->name) {
+        for (int i = 0; i < s->a->n_loops; i++)
+            if (s->a->loops[i].var && !strcmp(s->a->loops[i].var, e->name))
+                return false;
+        return true;
+    }
+    return unbound_name(s, e->a) || unbound_name(s, e->b) || unbound_name(s, e->c);
+}
+
 /* c ? x : y that is min(x, y) or max(x, y) written as a choice (a MIN
  * macro's `(X) < (Y) ? (X) : (Y)`): OP_MIN or OP_MAX; else OP_NEG. */
 static expr_op choice_minmax(const expr *k)
@@ -506,6 +521,11 @@ static bool dnf(ctx *s, boxes *bs, const expr *e, bool pos, int depth)
             return true;
         return fail(s, "a condition around it compares a value read from memory");
     }
+    /* A check against a size with no value (`if (s1 == 0)`, s1 a method's
+     * result nothing binds): the cover takes it as passing, as the counts
+     * do ("checks against sizes with no value counted as passing"). */
+    if (s->in_guard && (unbound_name(s, e->a) || unbound_name(s, e->b)))
+        return s->cover || fail(s, "a condition around it reads a size with no value");
     if (op != OP_EQ && op != OP_NE) {
         /* A bound through min or max (`t < min(n - i, TILE)`, a tile's
          * count of valid items): l < min(b, c) is l < b and l < c;
