@@ -126,6 +126,8 @@ static const model_field product_fields[] = {
     {"timing", "l2_write_retained_bytes", F_SI, offsetof(gpu_product, l2_write_retained_bytes),
      true},
     {"timing", "l1_store_merge", F_MERGE, offsetof(gpu_product, n_store_merge), true},
+    {"timing", "l2_partial_lines_retained", F_SI, offsetof(gpu_product, l2_partial_lines_retained),
+     true},
     {"timing", "same_address_atomic_rate", F_SI, offsetof(gpu_product, same_address_atomic_rate),
      true},
     {"timing", "same_address_float_atomic_rate", F_SI,

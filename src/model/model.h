@@ -146,6 +146,9 @@ typedef struct gpu_product {
     /* Bytes of what a launch writes that L2 still holds when it ends (so
      * they reach DRAM after it), with a read stream beside the writes. */
     double l2_write_retained_bytes;
+    /* 128-byte lines holding sectors stored in part that L2 keeps without
+     * reading the rest of those sectors from DRAM; 0: not measured. */
+    double l2_partial_lines_retained;
     /* A struct stored in k pieces back to back (a 12-byte float3 as three
      * 4-byte stores): L1 merges a warp's partial sectors before L2, which
      * then takes l1_store_merge[k - 1] sectors for each sector the struct

@@ -501,6 +501,8 @@ void kroof_of_source(const cusrc_unit *u, const cusrc_variant *v, const cusrc_la
         in.estimate_read_blocks64 = est->read_blocks64;
         in.estimate_write_sectors = est->write_sectors;
         in.estimate_write = est->write_bytes;
+        in.estimate_partial_write_sectors = est->partial_write_sectors;
+        in.estimate_partial_write_lines = est->partial_write_lines;
         in.estimate_covered = est->covered;
         in.estimate_missed = est->n_left_out > 0 || est->n_partial > 0 || unsited;
         in.estimate_why = est->why ? est->why : unsited;
@@ -598,6 +600,9 @@ static json_t *dram_estimate_json(const kroof *k)
                         json_integer((json_int_t)(k->dram_estimate_read + k->dram_estimate_write)));
     json_object_set_new(c, "read", json_integer((json_int_t)k->dram_estimate_read));
     json_object_set_new(c, "write", json_integer((json_int_t)k->dram_estimate_write));
+    if (k->dram_estimate_partial_fill > 0)
+        json_object_set_new(c, "partial_fill",
+                            json_integer((json_int_t)k->dram_estimate_partial_fill));
     json_object_set_new(c, "label", json_text(k->dram_estimate_low ? "lower_bound" : "estimate"));
     if (k->dram_estimate_low && k->dram_estimate_why)
         json_object_set_new(c, "why", json_text(k->dram_estimate_why));
@@ -1084,6 +1089,15 @@ static void bound_text(sbuf *out, const kroof *k, double total, bool flops_upper
     }
 }
 
+/* kroof's partial_fill, said where there is one. */
+static void partial_fill_text(sbuf *out, double fill)
+{
+    char f[48];
+    if (fill > 0)
+        sbuf_addf(out, "; %s of each: the rest of sectors stored in part, read and written back",
+                  roofline_fmt_si(fill, "B", f, sizeof f));
+}
+
 void kroof_text(sbuf *out, const kroof *k)
 {
     size_t clean_from = out->len;
@@ -1176,6 +1190,7 @@ void kroof_text(sbuf *out, const kroof *k)
             if (k->estimate_from_requested)
                 sbuf_add(out, " (the bytes requested, each moved once: no site's footprint "
                               "could be followed)");
+            partial_fill_text(out, k->dram_estimate_partial_fill);
         }
     }
     if (k->has_compulsory && k->compulsory_why && !k->incomplete)
@@ -1215,6 +1230,7 @@ static void dram_line(sbuf *out, const json_t *e)
                   roofline_fmt_si((double)lr, "B", a, sizeof a),
                   roofline_fmt_si((double)lw, "B", b, sizeof b));
     }
+    partial_fill_text(out, (double)json_integer_value(json_object_get(d, "partial_fill")));
     /* Said where it moves the figure: the re-reads of shared panels. */
     const char *regime = json_string_value(json_object_get(sh, "regime"));
     json_int_t again = json_integer_value(json_object_get(sh, "again"));

@@ -106,7 +106,8 @@ static void mark(const mem_access *a, expr_env *env, int depth, unsigned char *b
  * 32-byte windows covering what 0 counts, 3 the 64-byte blocks of the
  * array (ORIGIN is a multiple of 64: byte 0 starts one) holding a byte
  * read, written or not, 4
- * the 32-byte sectors of the array holding written bytes. */
+ * the 32-byte sectors of the array holding written bytes, 5 those written
+ * in part with no byte read, 6 the 128-byte lines holding them. */
 static int64_t brute(const mem_access *sites, int n, const int64_t g[3], const int64_t b[3],
                      int what)
 {
@@ -137,6 +138,23 @@ static int64_t brute(const mem_access *sites, int n, const int64_t g[3], const i
         }
     }
     int64_t count = 0, next = -1;
+    if (what == 5 || what == 6) { /* sectors written in part, none of it read; their lines */
+        int64_t last_line = -1;
+        for (int sec = 0; sec < SPAN / 32; sec++) {
+            int written = 0, read = 0;
+            for (int k = 0; k < 32; k++) {
+                written += bytes[1][32 * sec + k];
+                read += bytes[0][32 * sec + k];
+            }
+            if (written == 0 || written == 32 || read)
+                continue;
+            count += what == 5 || sec / 4 != last_line;
+            last_line = sec / 4;
+        }
+        free(bytes[0]);
+        free(bytes[1]);
+        return count;
+    }
     for (int i = 0; i < SPAN; i++) {
         bool in = what == 0 || what == 2   ? bytes[0][i] && !bytes[1][i]
                   : what == 3              ? bytes[0][i]
@@ -181,6 +199,8 @@ static void check_exact(mem_access *sites, int n, const int64_t g[3], const int6
     assert_int_equal(f.read_bytes, brute(sites, n, g, b, 0));
     assert_int_equal(f.write_bytes, brute(sites, n, g, b, 1));
     assert_int_equal(f.write_sectors, brute(sites, n, g, b, 4));
+    assert_int_equal(f.partial_write_sectors, brute(sites, n, g, b, 5));
+    assert_int_equal(f.partial_write_lines, brute(sites, n, g, b, 6));
     assert_int_equal(f.bytes, brute(sites, n, g, b, -1));
     if (!f.why) /* with every store read first the reads include the writes */
         assert_int_equal(f.read_sectors, brute(sites, n, g, b, 2));
@@ -976,6 +996,26 @@ static void test_ragged_digits(void **state)
     check_exact(s, 4, g, b);
 }
 
+/* Stores that write part of their sectors, as the cold-L2 probe's (8
+ * bytes of each 32-byte sector, 16 of each, one sector of each 128-byte
+ * line; a face of a 3-D grid, one element a row; an 8-byte store beside
+ * a read of its sector's other half), counted sector by sector and line
+ * by line against the brute force (check_exact). */
+static void test_partial_sectors(void **state)
+{
+    (void)state;
+    const int64_t g[3] = {3, 1, 1}, b[3] = {64, 1, 1};
+    mem_access s[5] = {
+        site("a", "32 * (blockIdx.x * 64 + threadIdx.x)", 8, true, NULL, 0, NULL),
+        site("a", "32 * (blockIdx.x * 64 + threadIdx.x) + 8200", 16, true, NULL, 0, NULL),
+        site("a", "128 * (blockIdx.x * 64 + threadIdx.x) + 16384", 8, true, NULL, 0, NULL),
+        site("a", "200 * (blockIdx.x * 30 + threadIdx.x) + 8 * 24 + 41000", 8, true,
+             "threadIdx.x < 30", 0, NULL),
+        site("a", "32 * threadIdx.x + 16", 8, false, NULL, 0, NULL),
+    };
+    check_exact(s, 5, g, b);
+}
+
 /* A tree reduction in place: stride *= 2 takes the values 1, 2, 4 .. 32,
  * followed one by one (exact), and the store, read first at its place,
  * leaves every element read from DRAM. A loop whose multiplied counter
@@ -1089,6 +1129,7 @@ int main(void)
         cmocka_unit_test(test_block_orders),
         cmocka_unit_test(test_chosen_index),
         cmocka_unit_test(test_ragged_digits),
+        cmocka_unit_test(test_partial_sectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

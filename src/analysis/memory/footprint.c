@@ -157,6 +157,44 @@ static int64_t aligned_blocks(const uint64_t *w, int64_t nbits, int64_t g, int64
     return n;
 }
 
+/* Whether a bit of w is set among the bits of bytes [b0, b1) (bit 0 at
+ * byte lo). */
+static bool any_in(const uint64_t *w, int64_t nbits, int64_t g, int64_t lo, int64_t b0, int64_t b1)
+{
+    int64_t i = floor_div(b0 - lo, g), k = floor_div(b1 - 1 - lo, g) + 1;
+    i = i < 0 ? 0 : i;
+    k = k > nbits ? nbits : k;
+    return i < k && next_set(w, k, i) < k; /* scans bits [i, k) only */
+}
+
+/* The 32-byte sectors (byte 0 aligned) the stores write in part and the
+ * launch does not read, and the 128-byte lines that hold them. Runs of set
+ * bits are separated by a clear bit, so only a run's first and last
+ * sectors can be partial: where the run starts or ends inside them. A
+ * sector the launch also reads comes from DRAM with the read. */
+static void partial_writes(const uint64_t *wr, const uint64_t *rd, int64_t nbits, int64_t g,
+                           int64_t lo, int64_t *sectors, int64_t *lines)
+{
+    int64_t last = INT64_MIN, last_line = INT64_MIN;
+    *sectors = *lines = 0;
+    for (int64_t i = next_set(wr, nbits, 0); i < nbits;) {
+        int64_t k = next_clear(wr, nbits, i), b0 = lo + i * g, b1 = lo + k * g;
+        int64_t ends[2] = {b0 % 32 ? floor_div(b0, 32) : INT64_MIN,
+                           b1 % 32 ? floor_div(b1 - 1, 32) : INT64_MIN};
+        for (int e = 0; e < 2; e++) {
+            int64_t sec = ends[e];
+            if (sec == INT64_MIN || sec <= last ||
+                any_in(rd, nbits, g, lo, sec * 32, sec * 32 + 32))
+                continue;
+            last = sec;
+            (*sectors)++;
+            *lines += floor_div(sec, 4) != last_line;
+            last_line = floor_div(sec, 4);
+        }
+        i = next_set(wr, nbits, k);
+    }
+}
+
 /* The site's bytes as bits of g bytes each, from bit 0 at im->base. */
 static uint64_t *draw(const affbox_image *im, int64_t g, int64_t *nbits)
 {
@@ -457,6 +495,7 @@ static void array_union(const arr_acc *acc, footprint_array *out)
     }
     out->write_bytes = popcount_bits(wr, (int64_t)nw) * g;
     out->write_sectors = aligned_blocks(wr, nbits, g, lo, 32);
+    partial_writes(wr, rd, nbits, g, lo, &out->partial_write_sectors, &out->partial_write_lines);
     out->read_blocks64 = aligned_blocks(rd, nbits, g, lo, 64);
     int64_t both = 0, overlap = 0;
     for (size_t i = 0; i < nw; i++) {
@@ -626,6 +665,8 @@ static void compute(const footprint_site *sites, size_t n, const int64_t grid[3]
         out->read_sectors += fa->read_sectors;
         out->read_blocks64 += fa->read_blocks64;
         out->write_sectors += fa->write_sectors;
+        out->partial_write_sectors += fa->partial_write_sectors;
+        out->partial_write_lines += fa->partial_write_lines;
         out->write_bytes += fa->write_bytes;
         out->bytes += fa->bytes;
         free(arrs[i].ims);

@@ -41,6 +41,10 @@ typedef struct footprint_array {
     /* 32-byte sectors (byte 0 aligned) holding write_bytes: L2 writes a
      * dirty sector back whole, however little of it was stored. */
     int64_t write_sectors;
+    /* Of those, the sectors written in part that no site reads, and the
+     * 128-byte lines that hold them: L2 brings the rest of such a sector
+     * from DRAM (scripts/timeprobe/coldpartial.cu). */
+    int64_t partial_write_sectors, partial_write_lines;
     int n_sites, n_left_out, n_partial;
     bool reads_uncertain; /* read_bytes a lower bound: see footprint.why */
 } footprint_array;
@@ -50,6 +54,7 @@ typedef struct footprint {
     footprint_array *arrays;
     int64_t read_bytes, write_bytes, bytes; /* sums over the arrays */
     int64_t read_sectors, read_blocks64, write_sectors;
+    int64_t partial_write_sectors, partial_write_lines; /* footprint_array's, summed */
     int n_sites, n_left_out;
     int n_partial; /* followed through part of their loops (a subset) */
     /* NULL when every site was followed in full (the figures are exact);

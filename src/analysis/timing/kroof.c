@@ -700,6 +700,25 @@ static double halo_rereads(const kroof_input *in, kroof *k, double bytes_read, d
  * dirty 32-byte sector at a time, and only once the L2 lets them go: at
  * the end of a launch it still holds about l2_write_retained_bytes of them
  * (the same probe's copies), written back after the launch. */
+/* A sector stored in part that L2 does not hold: L2 brings the rest of
+ * it from DRAM, 32 bytes, except in about l2_partial_lines_retained
+ * lines it keeps such sectors in, and writes the sector back
+ * (scripts/timeprobe/coldpartial.cu, caches flushed: 97% of 8.4 M such
+ * sectors read back over 256 MiB, 66% of 0.5 M over 16 MiB, none of 5,243
+ * lines). The writes are then at least those sectors, whatever the L2
+ * keeps of whole ones. */
+static void partial_fill(const kroof_input *in, const gpu_product *product, kroof *k)
+{
+    double lines = (double)in->estimate_partial_write_lines;
+    double kept = product->l2_partial_lines_retained;
+    if (kept <= 0 || lines <= kept)
+        return;
+    double fill = 32.0 * (double)in->estimate_partial_write_sectors * (1 - kept / lines);
+    k->dram_estimate_partial_fill = fill;
+    k->dram_estimate_read += fill;
+    k->dram_estimate_write = fmax(k->dram_estimate_write, fill);
+}
+
 static void dram_estimate(const kroof_input *in, const gpu_product *product, kroof *k)
 {
     if (!in->has_footprint || !product)
@@ -728,6 +747,7 @@ static void dram_estimate(const kroof_input *in, const gpu_product *product, kro
     k->dram_estimate_read = 64.0 * (double)in->estimate_read_blocks64 + k->dram_estimate_rereads;
     k->dram_estimate_write =
         fmax(0, 32.0 * (double)in->estimate_write_sectors - product->l2_write_retained_bytes);
+    partial_fill(in, product, k);
     if (k->estimate_from_requested) {
         k->dram_estimate_low = false;
         k->dram_estimate_read = 32 * k->time_read_sectors;

@@ -127,7 +127,10 @@ typedef struct kroof {
     bool has_dram_estimate;
     double dram_estimate_read, dram_estimate_write;
     double dram_estimate_rereads; /* of dram_estimate_read */
-    double halo_l2_sectors;       /* of the L2 re-reads, halos neighbouring blocks share */
+    /* Of dram_estimate_read, and written back: sectors stored in part that
+     * L2 fills from DRAM (kroof's partial_fill). */
+    double dram_estimate_partial_fill;
+    double halo_l2_sectors; /* of the L2 re-reads, halos neighbouring blocks share */
     /* The panels blocks share (analysis/memory/l2share), left for the launch's
      * occupancy to count: their arrays, and the estimate's read with the
      * rest of the re-reads alone (dram_estimate_read counts theirs by the
@@ -221,6 +224,8 @@ typedef struct kroof_input {
      * site is still missing. */
     int64_t estimate_read, estimate_read_sectors, estimate_read_blocks64, estimate_write_sectors;
     int64_t estimate_write; /* bytes */
+    /* The estimate's sectors stored in part and not read, and their lines. */
+    int64_t estimate_partial_write_sectors, estimate_partial_write_lines;
     const char *estimate_covered;
     bool estimate_missed;
     const char *estimate_why;              /* when estimate_missed: the first site missing */
