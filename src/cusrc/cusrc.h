@@ -220,11 +220,12 @@ typedef struct cusrc_value {
     bool present; /* written in the source (or implied: dim3's missing components = 1) */
     bool known;   /* value holds the compile-time constant */
     int64_t value;
-    expr *e;    /* the expression: EX_CONST when known; else named symbols for
-                   runtime variables of the launching function, EX_UNKNOWN parts */
-    char *text; /* source text ("(n + 255) / 256"), NULL when implied */
-    char *why;  /* when !known: one sentence, e.g. "block size comes from argv
-                   (variable 'threads')" */
+    expr *e;      /* the expression: EX_CONST when known; else named symbols for
+                     runtime variables of the launching function, EX_UNKNOWN parts */
+    char *text;   /* source text ("(n + 255) / 256"), NULL when implied */
+    char *why;    /* when !known: one sentence, e.g. "block size comes from argv
+                     (variable 'threads')" */
+    bool stepped; /* known once a sweep bound a host loop's counter: one trip's value */
 } cusrc_value;
 
 typedef struct cusrc_dim3 {
@@ -384,6 +385,9 @@ typedef struct cusrc_size_from {
     int64_t value;
     char *function; /* the function the variable belongs to */
     src_loc loc;    /* its declaration */
+    /* A host loop's counter (or a local stepped beside it) a sweep bound
+     * to one trip's value: the source gives it many values, not this one. */
+    bool stepped;
 } cusrc_size_from;
 
 /* One call path from a function scanned as written down to a launch:

@@ -247,7 +247,7 @@ expr *x_parsed_field(fn_ctx *f, var_info *v, const char *field, cnode *use)
         sbuf_init(&b);
         sbuf_addf(&b, "%s.%s", v->name, field);
         char *path = sbuf_take(&b);
-        cusrc_size_from from = {path, s->value, f->name, {0}};
+        cusrc_size_from from = {path, s->value, f->name, {0}, false};
         cn_loc(f->t, a->cur, &from.loc);
         folded_add(f->record, &from);
         free(from.loc.file);

@@ -862,13 +862,13 @@ static expr *x_declref(fn_ctx *f, cnode *n)
         } else if ((e = x_file_global(f->t, r, &line, &in_main)) != NULL) {
             if (f->record) {
                 cusrc_size_from from = {
-                    name, e->value, in_main ? "main" : "file scope", {NULL, line, 0}};
+                    name, e->value, in_main ? "main" : "file scope", {NULL, line, 0}, false};
                 folded_add(f->record, &from);
             }
         } else if (global_from_units(f->t, r, &v64, &set_at)) {
             e = expr_const(v64);
             if (f->record) {
-                cusrc_size_from from = {name, v64, "file scope", set_at};
+                cusrc_size_from from = {name, v64, "file scope", set_at, false};
                 folded_add(f->record, &from);
             }
         } else {

@@ -196,7 +196,7 @@ expr *x_default_field(fn_ctx *f, var_info *v, const char *field, cnode *use)
         sbuf b;
         sbuf_init(&b);
         sbuf_addf(&b, "%s.%s", v->name, field);
-        cusrc_size_from from = {(char *)sbuf_str(&b), value, f->name, {0}};
+        cusrc_size_from from = {(char *)sbuf_str(&b), value, f->name, {0}, false};
         cn_loc(f->t, ff.found, &from.loc);
         folded_add(f->record, &from);
         free(from.loc.file);
@@ -237,7 +237,7 @@ static enum CXVisitorResult bind_field(CXCursor field, CXClientData data)
         sbuf path;
         sbuf_init(&path);
         sbuf_addf(&path, "%s.%s", var, name);
-        cusrc_size_from from = {(char *)sbuf_str(&path), c->value, fv->f->name, {0}};
+        cusrc_size_from from = {(char *)sbuf_str(&path), c->value, fv->f->name, {0}, false};
         cn_loc(fv->f->t, a->cur, &from.loc);
         folded_add(fv->f->record, &from);
         free(from.loc.file);

@@ -20,6 +20,7 @@ void folded_add(folded_list *l, const cusrc_size_from *s)
     d->loc.file = xstrdup_null(s->loc.file);
     d->loc.line = s->loc.line;
     d->loc.column = s->loc.column;
+    d->stepped = s->stepped;
 }
 
 void folded_free(folded_list *l)
@@ -44,7 +45,7 @@ void folded_note(fn_ctx *f, var_info *v, const expr *e, const cnode *set)
     expr *s = e->kind == EX_CONST ? NULL : expr_simplify(e);
     const expr *c = s ? s : e;
     if (c->kind == EX_CONST) {
-        cusrc_size_from from = {v->name, c->value, f->name, {0}};
+        cusrc_size_from from = {v->name, c->value, f->name, {0}, false};
         cn_loc(f->t, set ? set->cur : v->decl, &from.loc);
         folded_add(f->record, &from);
         free(from.loc.file);

@@ -268,7 +268,7 @@ expr *x_setter_field(fn_ctx *f, var_info *v, const char *field, cnode *use)
         sbuf b;
         sbuf_init(&b);
         sbuf_addf(&b, "%s.%s", v->name, field);
-        cusrc_size_from from = {(char *)sbuf_str(&b), value->value, f->name, {0}};
+        cusrc_size_from from = {(char *)sbuf_str(&b), value->value, f->name, {0}, false};
         cn_loc(f->t, setter->cur, &from.loc);
         folded_add(f->record, &from);
         free(from.loc.file);

@@ -47,6 +47,7 @@ static void value_bind(cusrc_value *v, const expr_env *env)
     v->e = s;
     if (s->kind == EX_CONST) {
         v->known = true;
+        v->stepped = true;
         v->value = s->value;
         free(v->why);
         v->why = NULL;
@@ -73,7 +74,7 @@ static void add_size(cusrc_launch *l, const char *name, int64_t value, const cha
                      const src_loc *at)
 {
     folded_list into = {l->sizes_from, l->n_sizes_from, l->n_sizes_from};
-    cusrc_size_from s = {(char *)name, value, (char *)fn, *at};
+    cusrc_size_from s = {(char *)name, value, (char *)fn, *at, true};
     folded_add(&into, &s);
     l->sizes_from = into.v;
     l->n_sizes_from = into.n;

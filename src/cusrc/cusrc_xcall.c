@@ -164,7 +164,7 @@ static void emit_xcall(xcall_site *c, const expr_env *env)
     for (int k = 0; k < c->n_sw; k++) {
         const host_loop *lp = &c->levels[c->sw[k].level]->v[c->sw[k].loop];
         cusrc_size_from from = {lp->var, env->values[expr_env_find(env, lp->var)],
-                                (char *)s->names[c->sw[k].level], c->sw[k].at};
+                                (char *)s->names[c->sw[k].level], c->sw[k].at, true};
         folded_add(&folded, &from);
     }
     param_binding *pb = c->pb;
@@ -294,7 +294,7 @@ int xcall_bind(const cusrc_xcall *x, CXCursor def, param_binding *pb, int max)
         /* The argument itself, where the call passes it (the size's place
          * in the other file), unless a variable of the caller with that
          * value is listed already. */
-        cusrc_size_from at = {pname, x->args[i].value, x->fn[x->n_path - 1], x->loc};
+        cusrc_size_from at = {pname, x->args[i].value, x->fn[x->n_path - 1], x->loc, false};
         bool named = false;
         for (int k = 0; k < x->n_folded && !named; k++)
             named = x->folded[k].value == x->args[i].value;

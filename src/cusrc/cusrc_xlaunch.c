@@ -102,7 +102,8 @@ static void emit(scan_state *s, const cusrc_launch *l, const char *usr, const cu
     x->folded = xcalloc((size_t)x->n_folded + 1, sizeof *x->folded);
     for (int i = 0; i < x->n_folded; i++) {
         const cusrc_size_from *f = &l->sizes_from[i];
-        x->folded[i] = (cusrc_size_from){xstrdup(f->name), f->value, xstrdup(f->function), f->loc};
+        x->folded[i] =
+            (cusrc_size_from){xstrdup(f->name), f->value, xstrdup(f->function), f->loc, f->stepped};
         x->folded[i].loc.file = xstrdup_null(f->loc.file);
     }
     x->n_path = p->n;
@@ -202,7 +203,7 @@ static void add_one(scan_state *s, const cusrc_xcall *x, long k)
     for (int i = 0; i < x->n_folded; i++) {
         const cusrc_size_from *f = &x->folded[i];
         l->sizes_from[i] =
-            (cusrc_size_from){xstrdup(f->name), f->value, xstrdup(f->function), f->loc};
+            (cusrc_size_from){xstrdup(f->name), f->value, xstrdup(f->function), f->loc, f->stepped};
         l->sizes_from[i].loc.file = xstrdup_null(f->loc.file);
     }
     path_of_call(l, x);

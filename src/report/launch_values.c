@@ -99,15 +99,18 @@ json_t *launch_define_conflicts(const cusrc_kernel *k, const cusrc_launch *l,
         const char *name = user->names[d];
         int64_t w = user->values[d];
         size_t before = out ? json_array_size(out) : 0;
+        /* A host loop's counter (or what a sweep computed from it) holds
+         * one trip's value, not the only one the source sets: a --define
+         * of it picks a trip for the counts (polybench's `i` of 1..254). */
         for (int a = 0; a < l->n_args && a < k->n_params; a++)
-            if (param_bindable(&k->params[a]) && l->args[a].known &&
+            if (param_bindable(&k->params[a]) && l->args[a].known && !l->args[a].stepped &&
                 !strcmp(k->params[a].name, name))
                 add_conflict(&out, name, w, l->args[a].value, l, file);
         for (int a = 0; a < l->n_arg_fields; a++)
             if (!strcmp(l->arg_fields[a].name, name))
                 add_conflict(&out, name, w, l->arg_fields[a].value, l, file);
         for (int i = 0; i < l->n_sizes_from && (out ? json_array_size(out) : 0) == before; i++)
-            if (!strcmp(l->sizes_from[i].name, name))
+            if (!strcmp(l->sizes_from[i].name, name) && !l->sizes_from[i].stepped)
                 add_conflict(&out, name, w, l->sizes_from[i].value, l, file);
     }
     return out;
