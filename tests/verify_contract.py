@@ -468,8 +468,10 @@ def calibrate_record(quick):
                 if line.startswith("["):
                     section = line
                 elif "=" in line and section == "[timing]":
+                    # A list key (l1_store_merge) holds several numbers.
                     k, v = (x.strip() for x in line.split("=", 1))
-                    saved[k] = float(v)
+                    nums = [float(x) for x in v.split()]
+                    saved[k] = nums[0] if len(nums) == 1 else nums
         off = [c["name"] for c in consts if c.get("value") and
                not math.isclose(saved.get(c["name"], -1), c["value"], rel_tol=1e-5)]
         check(f"calibrate: the {label} model holds the measured constants in [timing]",
