@@ -93,10 +93,12 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
     double local_read = json_number_value(json_object_get(local, "read"));
     double local_write = json_number_value(json_object_get(local, "write"));
     c->dram_read_sectors = read_sectors;
-    /* Sectors stored in part that L2 fills from DRAM and writes back. */
+    /* Sectors stored in part that L2 fills from DRAM first: the read. Their
+     * write-back is among the written sectors already (a sector with any
+     * byte stored counts whole there). */
     double fill =
         json_number_value(json_object_get(json_object_get(roof, "dram_bytes"), "partial_fill"));
-    c->dram_bytes = 32 * read_sectors + written + 2 * fill;
+    c->dram_bytes = 32 * read_sectors + written + fill;
     c->local_dram_bytes = local_read + local_write;
     const json_t *tr = json_object_get(roof, "l1_traffic");
     static const char *const kinds[TRAFFIC_KINDS] = {"global_load", "global_store", "shared",
