@@ -78,7 +78,8 @@ def main():
         h200, n2b = run("--gpu", "h200")
         check(h200.returncode == 0 and n2b == 0 and h200.stdout != first.stdout,
               f"another --gpu: a new report without compiling ({n2b})", h200.stderr)
-        defs, n2c = run("--define", "n=4096")
+        # The value main sets (another is refused as contradicting it).
+        defs, n2c = run("--define", "n=16777216")
         check(defs.returncode == 0 and n2c == 0, f"a --define: no nvcc ({n2c})", defs.stderr)
         fresh = subprocess.run([GPULINT, *files, "--nvcc", nvcc, "--gpu", "h200", "--format",
                                 "json", "--no-cache"], cwd=work, capture_output=True,
