@@ -688,18 +688,6 @@ static double halo_rereads(const kroof_input *in, kroof *k, double bytes_read, d
     return dram;
 }
 
-/* DRAM fetches 64 bytes for a lone 32-byte sector (a gather every 64 bytes
- * or more reads 64 bytes a load: scripts/timeprobe/dramprobe.cu). Panels
- * that blocks share come again as analysis/memory/l2share counts them (which
- * blocks read them at about the same time). Other sectors L2 serves again
- * (the L2 estimate's reads past the footprint) come from DRAM again once
- * the data read outgrows the L2: each with the chance that it was evicted,
- * 1 - L2 / footprint, as under random replacement with reuse spread over
- * the footprint (no fitted constant; reuse close in time hits more often,
- * so this errs high where reuse is close). Writes reach DRAM a
- * dirty 32-byte sector at a time, and only once the L2 lets them go: at
- * the end of a launch it still holds about l2_write_retained_bytes of them
- * (the same probe's copies), written back after the launch. */
 /* A sector stored in part that L2 does not hold: L2 brings the rest of
  * it from DRAM, 32 bytes, except in about l2_partial_lines_retained
  * lines it keeps such sectors in, and writes the sector back
@@ -719,6 +707,18 @@ static void partial_fill(const kroof_input *in, const gpu_product *product, kroo
     k->dram_estimate_write = fmax(k->dram_estimate_write, fill);
 }
 
+/* DRAM fetches 64 bytes for a lone 32-byte sector (a gather every 64 bytes
+ * or more reads 64 bytes a load: scripts/timeprobe/dramprobe.cu). Panels
+ * that blocks share come again as analysis/memory/l2share counts them (which
+ * blocks read them at about the same time). Other sectors L2 serves again
+ * (the L2 estimate's reads past the footprint) come from DRAM again once
+ * the data read outgrows the L2: each with the chance that it was evicted,
+ * 1 - L2 / footprint, as under random replacement with reuse spread over
+ * the footprint (no fitted constant; reuse close in time hits more often,
+ * so this errs high where reuse is close). Writes reach DRAM a
+ * dirty 32-byte sector at a time, and only once the L2 lets them go: at
+ * the end of a launch it still holds about l2_write_retained_bytes of them
+ * (the same probe's copies), written back after the launch. */
 static void dram_estimate(const kroof_input *in, const gpu_product *product, kroof *k)
 {
     if (!in->has_footprint || !product)
