@@ -280,6 +280,45 @@ static void test_partial_store_sectors(void **state)
     site_free(&half);
 }
 
+/* atomicReduction's v16: in[16 * i + k] for k < 16, each lane 64 bytes
+ * from the next. Alone a site's request fills one sector in two of each
+ * line it touches (a run of one counted as four); with its fifteen
+ * siblings the warp asks for every sector of those lines in the same
+ * iteration, so the run sectors are the sectors. A site of another
+ * pointer at the same offsets keeps its own share. */
+static void test_sibling_loads_fill_lines(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
+    mem_access in[16];
+    char text[16][64];
+    const mem_access *sites[17];
+    for (int k = 0; k < 16; k++) {
+        snprintf(text[k], sizeof text[k], "4 * (16 * (blockIdx.x * blockDim.x + threadIdx.x) + %d)",
+                 k);
+        in[k] = site(SPACE_GLOBAL, text[k], 4, false, NULL, NULL, 0);
+        in[k].base = (char *)"in";
+        sites[k] = &in[k];
+    }
+    mem_access other = site(SPACE_GLOBAL, "4 * (16 * (blockIdx.x * blockDim.x + threadIdx.x))", 4,
+                            false, NULL, NULL, 0);
+    sites[16] = &other;
+    expr_env env;
+    expr_env_init(&env);
+    traffic t;
+    traffic_compute(sites, 17, grid, block, &env, NULL, &t);
+    /* 32 warps, 32 sectors a request */
+    assert_int_equal(t.units[TRAFFIC_LOAD], 17 * 32 * 32);
+    assert_int_equal(t.run_sectors[TRAFFIC_LOAD], 16 * 32 * 32 + 4 * 32 * 32);
+    traffic_free(&t);
+    traffic_compute(sites + 15, 2, grid, block, &env, NULL, &t);
+    assert_int_equal(t.run_sectors[TRAFFIC_LOAD], 2 * 4 * 32 * 32);
+    traffic_free(&t);
+    for (int k = 0; k < 16; k++)
+        site_free(&in[k]);
+    site_free(&other);
+}
+
 /* A float3 stored as three 4-byte pieces: each piece's request writes
  * 12 sectors in part (32 lanes x 12 bytes), and the three pieces' sectors
  * are kept apart by their count of pieces, for the L2 merge
@@ -483,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_shared_wavefronts),
         cmocka_unit_test(test_partial_store_sectors),
         cmocka_unit_test(test_piece_store_sectors),
+        cmocka_unit_test(test_sibling_loads_fill_lines),
         cmocka_unit_test(test_left_out_site_is_named),
         cmocka_unit_test(test_gather_estimated),
         cmocka_unit_test(test_cut_short_walk_is_scaled),

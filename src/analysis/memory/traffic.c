@@ -8,6 +8,7 @@
 
 #include "analysis/warp/bank.h"
 #include "analysis/warp/coalesce.h"
+#include "analysis/memory/linefill.h"
 #include "analysis/symbolic/gridcls.h"
 #include "analysis/symbolic/lanes.h"
 #include "analysis/warp/vecmerge.h"
@@ -426,6 +427,24 @@ static void add_gather(const mem_access *a, int s, const traffic_site_total *t, 
                                "stepped one element from lane to lane");
 }
 
+/* A site whose requests fill its lines in part, beside sites of the same
+ * pointer a constant apart in the same loops: its run sectors at the
+ * share they fill together (analysis/memory/linefill). */
+static void fill_with_siblings(const mem_access *const *sites, size_t n, size_t i,
+                               const int64_t grid[3], const int64_t block[3], const expr_env *env,
+                               traffic_site_total *t)
+{
+    int64_t apart[LINEFILL_MAX_SIBLINGS];
+    int k;
+    double share;
+    if (t->run_sectors <= t->units || t->units <= 0 ||
+        (k = linefill_siblings(sites, n, i, apart)) == 0 ||
+        !linefill_share(sites[i], apart, k, grid, block, env, &share) ||
+        share <= (double)t->units / (double)t->run_sectors)
+        return;
+    t->run_sectors = (int64_t)llround((double)t->units / fmin(1.0, share));
+}
+
 void traffic_compute(const mem_access *const *sites, size_t n, const int64_t grid[3],
                      const int64_t block[3], const expr_env *env, traffic_memo *memo, traffic *out)
 {
@@ -454,6 +473,8 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
                 out->why = site_why(a, a->why_not ? a->why_not : why);
             continue;
         }
+        if (s == TRAFFIC_LOAD || s == TRAFFIC_STORE)
+            fill_with_siblings(sites, n, i, grid, block, env, &t);
         out->requests[s] += t.requests;
         out->units[s] += t.units;
         out->lines[s] += t.lines;

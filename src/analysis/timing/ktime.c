@@ -191,7 +191,8 @@ static double dispatch_time(double blocks_per_sm, int resident, double interval,
  * transposes) where whole-line streams move 3.9-4.2 (adjacent, burger's
  * update). A run of a line or more fills its lines whatever its
  * alignment: the neighbouring requests fill the line it enters in part
- * (`a[i - 1]` beside `a[i]`). */
+ * (`a[i - 1]` beside `a[i]`). Sites a constant apart in one iteration
+ * fill their lines together (analysis/memory/linefill). */
 static double line_fill(const ktime_counts *c)
 {
     double sectors = 0, runs = 0;
