@@ -681,6 +681,7 @@ static json_t *traffic_json(const kroof *k)
         if (i != TRAFFIC_SHARED) {
             json_object_set_new(o, "lines", json_integer((json_int_t)k->lines[i]));
             json_object_set_new(o, "run_sectors", json_integer((json_int_t)k->run_sectors[i]));
+            json_object_set_new(o, "wavefronts", json_integer((json_int_t)k->wavefronts[i]));
         }
         if (i == TRAFFIC_LOAD)
             json_object_set_new(o, "busiest_warp_requests",

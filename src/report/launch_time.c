@@ -118,6 +118,8 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
             if (i != TRAFFIC_SHARED &&
                 !whole(json_object_get(k, "run_sectors"), &c->run_sectors[i]))
                 c->run_sectors[i] = 0;
+            if (i != TRAFFIC_SHARED && !whole(json_object_get(k, "wavefronts"), &c->wavefronts[i]))
+                c->wavefronts[i] = 0;
             if (i == TRAFFIC_LOAD &&
                 !whole(json_object_get(k, "busiest_warp_requests"), &c->busiest_loads))
                 c->busiest_loads = 0;

@@ -156,6 +156,50 @@ static void test_request_direct(void **state)
     assert_false(coalesce_request_eval(addr, 0x3u, 12, &q, why, sizeof why));
 }
 
+/* L1 wavefronts of a load request against scripts/timeprobe/l1lines.cu's
+ * clocks a request on an H200 (tests/data/timeprobe/h200/l1lines/run.txt,
+ * mode shared: every line an L1 hit): `lines` groups of 32 / lines lanes,
+ * each group reading consecutive floats of one line, the groups `stride`
+ * bytes apart. The model leaves out the tag stage's set conflicts, which
+ * cost up to 3 clocks more at some strides, and below 8 lines the probe
+ * sees a warp's load latency (3.7 clocks), not the L1's rate. */
+static void test_request_wavefronts(void **state)
+{
+    (void)state;
+    static const struct {
+        int lines, stride;
+        double measured;
+    } probe[] = {
+        {8, 128, 8.002},    {8, 132, 4.123},    {8, 256, 8.002},   {8, 392, 5.002},
+        {8, 640, 8.002},    {16, 128, 16.002},  {16, 132, 4.109},  {16, 136, 4.105},
+        {16, 160, 5.003},   {16, 392, 7.001},   {16, 640, 16.001}, {16, 4096, 16.002},
+        {32, 128, 32.002},  {32, 132, 8.001},   {32, 136, 9.001},  {32, 160, 10.003},
+        {32, 256, 32.002},  {32, 384, 32.002},  {32, 392, 11.000}, {32, 640, 32.002},
+        {32, 1152, 31.993}, {32, 4096, 32.002},
+    };
+    int64_t addr[32];
+    coalesce_request q;
+    char why[128];
+    for (size_t i = 0; i < sizeof probe / sizeof *probe; i++) {
+        int group = 32 / probe[i].lines;
+        for (int l = 0; l < 32; l++)
+            addr[l] = (int64_t)(l / group) * probe[i].stride + 4 * (l % group);
+        assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 4, &q, why, sizeof why));
+        assert_int_equal(q.lines, probe[i].lines);
+        assert_true(q.wavefronts <= probe[i].measured + 0.25);
+        assert_true(q.wavefronts >= probe[i].measured - 3.25);
+    }
+    /* whole lines: one a float per lane, four for 16 bytes a lane */
+    for (int l = 0; l < 32; l++)
+        addr[l] = 4 * l;
+    assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 4, &q, why, sizeof why));
+    assert_int_equal(q.wavefronts, 1);
+    for (int l = 0; l < 32; l++)
+        addr[l] = 16 * l;
+    assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 16, &q, why, sizeof why));
+    assert_int_equal(q.wavefronts, 4);
+}
+
 /* Run sectors: each contiguous run of sectors counts at least a line
  * (4 sectors), so the share of its lines a request fills is sectors / run
  * sectors. */
@@ -307,11 +351,11 @@ static void test_loop_strides(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_contiguous),     cmocka_unit_test(test_strided),
-        cmocka_unit_test(test_struct_field),   cmocka_unit_test(test_column_walk),
-        cmocka_unit_test(test_request_direct), cmocka_unit_test(test_unknown_offset),
-        cmocka_unit_test(test_run_sectors),    cmocka_unit_test(test_calculator_answers),
-        cmocka_unit_test(test_loop_strides),
+        cmocka_unit_test(test_contiguous),         cmocka_unit_test(test_strided),
+        cmocka_unit_test(test_struct_field),       cmocka_unit_test(test_column_walk),
+        cmocka_unit_test(test_request_direct),     cmocka_unit_test(test_unknown_offset),
+        cmocka_unit_test(test_run_sectors),        cmocka_unit_test(test_request_wavefronts),
+        cmocka_unit_test(test_calculator_answers), cmocka_unit_test(test_loop_strides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

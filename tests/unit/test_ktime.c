@@ -158,6 +158,16 @@ static void test_l2_and_lines(void **state)
     double each = 0.125 * 400e-9 + 0.125 * 160e-9 + 0.75 * 40 / 1.5e9;
     assert_float_equal(t.part[KTIME_LATENCY], 8 * each, 1e-15);
     assert_int_equal(t.limiter, KTIME_L1);
+    /* With the requests' wavefronts known (lines 132 bytes apart: each
+     * word in a bank of its own, four lines a clock), L1 takes those, at
+     * least the sectors / 4. */
+    c.wavefronts[TRAFFIC_LOAD] = loads * 8;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_L1], loads * 8 * 2 / 264 / 1.5e9, 1e-15);
+    c.wavefronts[TRAFFIC_LOAD] = loads * 2;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_L1], loads * 8 * 2 / 264 / 1.5e9, 1e-15);
+    c.wavefronts[TRAFFIC_LOAD] = 0;
     assert_string_equal(ktime_part_name(KTIME_L2), "l2");
     /* Where half of the store sectors are written in part and the product
      * has a rate for those, they take it. */

@@ -33,7 +33,7 @@ typedef struct grid_ctx {
  * short and the figures above were scaled to the full count. */
 typedef struct block_counts {
     bool analyzed, unreached, estimated, capped, extrapolated;
-    int64_t requests, units, lines, run_sectors;
+    int64_t requests, units, lines, run_sectors, wavefronts;
     int64_t lane_ops; /* global: active lanes over the requests */
     bool one_address; /* global: all of them at one address */
     int64_t busiest;  /* the requests of the block's busiest warp */
@@ -103,6 +103,7 @@ static void extrapolate(const mem_access *a, const int64_t block[3], const expr_
     c->units = (int64_t)llround((double)c->units * f);
     c->lines = (int64_t)llround((double)c->lines * f);
     c->run_sectors = (int64_t)llround((double)c->run_sectors * f);
+    c->wavefronts = (int64_t)llround((double)c->wavefronts * f);
     c->lane_ops = (int64_t)llround((double)c->lane_ops * f);
     c->requests = full;
     c->busiest = busiest;
@@ -134,6 +135,7 @@ static void count_block(const mem_access *a, const int64_t block[3], const expr_
         c->units = cr.total_sectors;
         c->lines = cr.total_lines;
         c->run_sectors = cr.total_run_sectors;
+        c->wavefronts = cr.total_wavefronts;
         c->lane_ops = cr.lane_ops;
         c->one_address = cr.one_address;
         snprintf(c->reason, sizeof c->reason, "%s", cr.reason);
@@ -175,6 +177,7 @@ static bool grid_block(const int64_t bid[3], int64_t m[GRIDCLS_METRICS], char *w
     m[5] = c.analyzed ? c.run_sectors : 0;
     m[6] = c.analyzed && c.one_address ? c.lane_ops : 0;
     m[7] = c.analyzed && !c.one_address; /* blocks whose lanes are not all at one address */
+    m[8] = c.analyzed ? c.wavefronts : 0;
     if (!g->have_interior) {
         g->have_interior = true;
         memcpy(g->interior, bid, sizeof g->interior);
@@ -218,7 +221,8 @@ static bool site_totals(const mem_access *a, const int64_t block[3], const expr_
             __builtin_mul_overflow(m[2], blocks, &out->lines) ||
             __builtin_mul_overflow(m[3], blocks, &out->floor_requests) ||
             __builtin_mul_overflow(m[4], blocks, &out->floor_units) ||
-            __builtin_mul_overflow(m[5], blocks, &out->run_sectors)) {
+            __builtin_mul_overflow(m[5], blocks, &out->run_sectors) ||
+            __builtin_mul_overflow(m[8], blocks, &out->wavefronts)) {
             snprintf(why, why_size, "the grid's totals overflow");
             return false;
         }
@@ -238,6 +242,7 @@ static bool site_totals(const mem_access *a, const int64_t block[3], const expr_
         out->floor_requests = gr.sum[3];
         out->floor_units = gr.sum[4];
         out->run_sectors = gr.sum[5];
+        out->wavefronts = gr.sum[8];
         out->one_address_lanes = gr.sum[7] ? 0 : gr.sum[6];
         out->blocks_evaluated = gr.classes;
         out->uniform = gr.uniform;
@@ -416,6 +421,7 @@ static void add_gather(const mem_access *a, int s, const traffic_site_total *t, 
     out->units[s] += t->units;
     out->lines[s] += t->lines;
     out->run_sectors[s] += t->run_sectors;
+    out->wavefronts[s] += t->wavefronts;
     out->busiest_requests[s] += t->busiest_warp_requests;
     if (t->floor_is_lower) {
         out->certain_requests[s] += t->floor_requests;
@@ -479,6 +485,7 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         out->units[s] += t.units;
         out->lines[s] += t.lines;
         out->run_sectors[s] += t.run_sectors;
+        out->wavefronts[s] += t.wavefronts;
         out->busiest_requests[s] += t.busiest_warp_requests;
         /* Where a guard on data was taken as true (a flag set once), the
          * lanes are a guess that would make the wait the whole time:

@@ -20,6 +20,7 @@ typedef struct traffic_site_total {
     int64_t requests, units;
     int64_t lines;       /* global: the 128-byte lines of each request, summed */
     int64_t run_sectors; /* global: coalesce_request's run sectors, summed */
+    int64_t wavefronts;  /* global: coalesce_request's L1 wavefronts, summed */
     /* exact: every guard and loop bound was evaluated. lower: the figures
      * are at most the real ones (a loop cut short); neither: an estimate
      * (a guard taken as true for every lane, a sampled loop bound). */
@@ -78,6 +79,7 @@ typedef struct traffic {
     int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS];
     int64_t lines[TRAFFIC_KINDS];       /* global sites: 128-byte lines */
     int64_t run_sectors[TRAFFIC_KINDS]; /* and their run sectors */
+    int64_t wavefronts[TRAFFIC_KINDS];  /* and their L1 wavefronts */
     /* Global: the sites' busiest_warp_requests summed, the busiest warp's
      * requests where one warp is the busiest at every site (a loop nest's
      * longest thread), more where the busiest warps differ. */

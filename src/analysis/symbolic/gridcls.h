@@ -11,7 +11,7 @@
 
 #include "analysis/symbolic/access.h"
 
-#define GRIDCLS_METRICS 8
+#define GRIDCLS_METRICS 9
 
 /* Evaluates one block (blockIdx = bid) into m[0..GRIDCLS_METRICS). Returns
  * false, with a sentence in why, when the block cannot be evaluated. */

@@ -23,7 +23,7 @@
 #define LANES_MAX_ITER 4096         /* iterations followed per loop instance */
 #define LANES_UNKNOWN_BOUND_ITER 64 /* iterations followed when a loop bound is unknown */
 #define LANES_MAX_VISITS_PER_WARP 16384
-#define LANES_METRICS 5
+#define LANES_METRICS 6
 #define LANES_MAX_ASSUMED 8
 #define LANES_WHY_MAX 256
 #define LANES_NOTE_MAX 768

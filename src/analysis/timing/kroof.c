@@ -836,6 +836,7 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
             k->units[i] = in->traffic->units[i];
             k->lines[i] = in->traffic->lines[i];
             k->run_sectors[i] = in->traffic->run_sectors[i];
+            k->wavefronts[i] = in->traffic->wavefronts[i];
             k->busiest_requests[i] = in->traffic->busiest_requests[i];
             k->certain_requests[i] = in->traffic->certain_requests[i];
             k->certain_units[i] = in->traffic->certain_units[i];

@@ -82,6 +82,7 @@ typedef struct kroof {
     bool has_traffic;
     int64_t requests[TRAFFIC_KINDS], units[TRAFFIC_KINDS], lines[TRAFFIC_KINDS];
     int64_t run_sectors[TRAFFIC_KINDS];
+    int64_t wavefronts[TRAFFIC_KINDS];
     int64_t busiest_requests[TRAFFIC_KINDS]; /* traffic.busiest_requests */
     bool traffic_estimated;                  /* some site is an estimate; else at least the sums */
     char *traffic_why;

@@ -125,7 +125,10 @@ static double phased_latency(const ktime_counts *c, const ktime_consts *k, doubl
         double per_warp = busiest ? fmax(d->busiest, d->requests / warps) : d->requests / warps;
         /* The SM's L1 returns a line a clock, the resident warps' requests
          * in turn: a warp's request is done once the same request of the
-         * others is (their lines queued ahead of its last one). */
+         * others is (their lines queued ahead of its last one). Not the
+         * throughput's wavefronts (parts): four lines a clock there put
+         * hexciton's comm_refactor and comm_init (fitting half) at -45%
+         * and -42%, where a line a clock here gives -18% and +9%. */
         double queue = d->requests > 0 ? d->lines / d->requests * resident / k->clock_hz : 0;
         double wait = per_warp * (each / fmax(1, d->together) + queue);
         /* *first is one memory latency (the first request of the first
@@ -247,10 +250,13 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
         return;
     /* L1: one request a clock into the tag stage, one wavefront a clock
      * out of the data stage (shared wavefronts included). A global load's
-     * wavefronts are taken as the 128-byte lines it touches (at least its
-     * sectors / 4): an uncoalesced load of 32 lines is 32 wavefronts. */
+     * wavefronts are its lines four a clock, or the most of its lines
+     * whose words share a bank (analysis/warp/coalesce): 32 lanes at a
+     * 128-byte stride take 32, at 132 bytes 8. */
     const double *r = c->requests, *u = c->units;
-    double load_wavefronts = fmax(c->lines[TRAFFIC_LOAD], u[TRAFFIC_LOAD] / 4.0);
+    double waves =
+        c->wavefronts[TRAFFIC_LOAD] > 0 ? c->wavefronts[TRAFFIC_LOAD] : c->lines[TRAFFIC_LOAD];
+    double load_wavefronts = fmax(waves, u[TRAFFIC_LOAD] / 4.0);
     double data = fmax(r[TRAFFIC_LOAD], load_wavefronts) + u[TRAFFIC_SHARED];
     double cycles = fmax(data, r[TRAFFIC_LOAD] + r[TRAFFIC_STORE] + r[TRAFFIC_ATOMIC]);
     t->part[KTIME_L1] = cycles * busiest / k->clock_hz;

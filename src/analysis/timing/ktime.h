@@ -73,6 +73,9 @@ typedef struct ktime_counts {
     /* global: the sectors of each request's contiguous runs, a run shorter
      * than a line counted as a line (analysis/warp/coalesce); 0 = not known */
     double run_sectors[TRAFFIC_KINDS];
+    /* global: the L1's wavefronts (coalesce_request.wavefronts); 0 = not
+     * known (a model saved before stop 102: the lines are taken) */
+    double wavefronts[TRAFFIC_KINDS];
     bool has_l2;                              /* kroof's L2 estimate: */
     double l2_read_sectors, l2_write_sectors; /* sectors L2 serves and absorbs */
     double l2_partial_write_sectors;          /* of those written, written in part */

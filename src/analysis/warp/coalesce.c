@@ -11,6 +11,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The L1's cycles for one global load request, from
+ * scripts/timeprobe/l1lines.cu on an H200 (tests/data/timeprobe/h200/
+ * l1lines): the tag stage looks up four of its lines a clock (Nsight
+ * Compute's l1tex__t_set_accesses, 8 a request of 32 lines), and the data
+ * stage reads one 4-byte word a bank a clock from each of 32 banks, the
+ * bank being the word's place in its 128-byte line, so lines whose words
+ * fall in the same bank take a clock each. 32 lanes each in its own line
+ * at a 128-byte stride: 32 cycles (all in bank 0); at 132 bytes: 8 (the
+ * tag stage). Set conflicts the probe also saw (up to 3 cycles more at
+ * some strides: 392 bytes took 11 where this says 8) follow the L1's set
+ * hash, which is not published, and are left out. */
+static int request_wavefronts(const int64_t *starts, int n, int width, int lines)
+{
+    int in_bank[32] = {0}, worst = (lines + 3) / 4;
+    int64_t last_line[32];
+    for (int b = 0; b < 32; b++)
+        last_line[b] = INT64_MIN;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && starts[i] == starts[i - 1])
+            continue;
+        int64_t line = starts[i] >> 7;
+        int first = (int)((starts[i] & 127) >> 2), words = width < 4 ? 1 : width / 4;
+        for (int b = first; b < first + words; b++)
+            if (last_line[b] != line) {
+                last_line[b] = line;
+                if (++in_bank[b] > worst)
+                    worst = in_bank[b];
+            }
+    }
+    return worst;
+}
+
 bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int width,
                            coalesce_request *out, char *why, size_t why_size)
 {
@@ -64,6 +96,7 @@ bool coalesce_request_eval(const int64_t addr[LANES_WARP], uint32_t active, int 
     if (run > 0)
         out->run_sectors += run < 4 ? 4 : run;
     out->ideal = (int)((out->bytes + COALESCE_SECTOR - 1) / COALESCE_SECTOR);
+    out->wavefronts = request_wavefronts(starts, n, width, out->lines);
     return true;
 }
 
@@ -124,6 +157,7 @@ static bool on_request(const lanes_visit *v, int64_t m[LANES_METRICS], char *why
     m[2] = req.ideal;
     m[3] = req.lines;
     m[4] = req.run_sectors;
+    m[5] = req.wavefronts;
     coalesce_result *r = ctx->out;
     if (v->probe)
         return true;
@@ -172,6 +206,7 @@ bool coalesce_analyze(const mem_access *a, const int64_t block[3], const expr_en
     out->total_sectors = lr.sum[0];
     out->total_lines = lr.sum[3];
     out->total_run_sectors = lr.sum[4];
+    out->total_wavefronts = lr.sum[5];
     out->average_sectors = (double)lr.sum[0] / (double)lr.visits;
     out->efficiency = (double)lr.sum[1] / ((double)lr.sum[0] * COALESCE_SECTOR);
     out->assumed = true;

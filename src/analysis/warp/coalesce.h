@@ -24,6 +24,9 @@ typedef struct coalesce_request {
      * four counted as four: what its lines take, with a line a run crosses
      * by alignment alone counted as filled. */
     int run_sectors;
+    /* the L1's cycles for it as a load: its lines four a clock, or the
+     * most lines whose words share one of the 32 banks */
+    int wavefronts;
     int64_t bytes; /* distinct addresses of the active lanes * width */
 } coalesce_request;
 
@@ -49,6 +52,7 @@ typedef struct coalesce_result {
     int64_t total_sectors;     /* summed over the requests: what L1 serves */
     int64_t total_lines;       /* the same in 128-byte lines */
     int64_t total_run_sectors; /* the same in run sectors (coalesce_request) */
+    int64_t total_wavefronts;  /* the same in L1 wavefronts */
     int64_t lane_ops;          /* active lanes summed over the requests */
     /* Every request's active lanes at one address, the same in all the
      * block's requests (`atomicAdd(sum, x)`): L2 takes them one by one. */
