@@ -11,6 +11,7 @@
 #include "model/model_load.h"
 #include "util/exitcode.h"
 #include "verify/vrun.h"
+#include "util/order.h"
 
 const char *verify_kernels_dir(const char *models_dir)
 {
@@ -23,17 +24,11 @@ const char *verify_kernels_dir(const char *models_dir)
     return buf;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* |predicted / measured - 1| of n pairs: how many within the tolerance,
  * the median and the mean. errors is sorted. */
 static void summarise(double *errors, int n, verify_errors *out)
 {
-    qsort(errors, (size_t)n, sizeof *errors, by_value);
+    qsort(errors, (size_t)n, sizeof *errors, order_double);
     out->rows = n;
     out->within = 0;
     double sum = 0;

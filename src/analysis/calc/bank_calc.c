@@ -10,6 +10,7 @@
 
 #include "util/errmsg.h"
 #include "util/units.h"
+#include "util/order.h"
 
 static int64_t gcd64(int64_t a, int64_t b)
 {
@@ -44,12 +45,6 @@ static void add_word_list(sbuf *b, const int64_t *words, int n)
     }
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Distinct words of bank `bank` touched by the lanes [lo, hi) of the
  * worst request, sorted; returns the count. */
 static int bank_words(const bank_result *r, int bank, int lo, int hi, int64_t *out)
@@ -71,7 +66,7 @@ static int bank_words(const bank_result *r, int bank, int lo, int hi, int64_t *o
                 out[n++] = w;
         }
     }
-    qsort(out, (size_t)n, sizeof *out, cmp_i64);
+    qsort(out, (size_t)n, sizeof *out, order_i64);
     return n;
 }
 

@@ -1,5 +1,6 @@
 /* launchplan: grids, idle threads, occupancy, waves and sectors per shape. */
 #include "analysis/calc/launchplan.h"
+#include "util/order.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,12 +12,6 @@
 static int64_t ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* Sectors the warps of block (0,0,0) fetch, row-major, against the fewest
@@ -50,7 +45,7 @@ static void sectors(const launchplan_problem *p, launchplan_candidate *c, int wa
         }
         if (!n)
             continue;
-        qsort(sec, (size_t)n, sizeof *sec, cmp_i64);
+        qsort(sec, (size_t)n, sizeof *sec, order_i64);
         int distinct = 1;
         for (int i = 1; i < n; i++)
             distinct += sec[i] != sec[i - 1];

@@ -8,6 +8,7 @@
 #include "analysis/symbolic/gridcls.h"
 #include "analysis/symbolic/lanes.h"
 #include "util/sbuf.h"
+#include "util/order.h"
 
 /* Siblings further apart than this are other rows: they share no line. */
 #define LINEFILL_MAX_APART 1024
@@ -63,12 +64,6 @@ typedef struct fill_walk {
     int64_t *starts; /* LANES_WARP * (n_apart + 1) */
 } fill_walk;
 
-static int by_value(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* Strictly the sectors over the lines' sectors: a run that crosses into a
  * line by alignment alone does not fill it here (ace's `k - 1` and
  * `k + 1` beside a half-line row), as coalesce_request_eval's run sectors
@@ -91,7 +86,7 @@ static bool on_union(const lanes_visit *v, int64_t m[LANES_METRICS], char *why, 
             for (int k = 0; k < w->n_apart; k++)
                 w->starts[n++] = (v->value[l] + w->apart[k]) >> 5;
         }
-    qsort(w->starts, (size_t)n, sizeof *w->starts, by_value);
+    qsort(w->starts, (size_t)n, sizeof *w->starts, order_i64);
     int64_t sectors = 0, lines = 0;
     for (int i = 0; i < n; i++) {
         if (i > 0 && w->starts[i] == w->starts[i - 1])

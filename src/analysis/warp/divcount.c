@@ -1,5 +1,6 @@
 /* divcount: a condition or trip count over every lane of a launch. */
 #include "analysis/warp/divcount.h"
+#include "util/order.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,18 +80,12 @@ bool divcount_classes_agree(const divcount_classes *s)
     return s->n == 1 && !s->more;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Threads sorted by trips, 32 to a warp: sum(trips) / (32 x sum(max per warp)). */
 static double regrouped(const int64_t *trips, int64_t n, bool *full)
 {
     int64_t *s = malloc((size_t)n * sizeof *s);
     memcpy(s, trips, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_i64);
+    qsort(s, (size_t)n, sizeof *s, order_i64);
     int64_t lanes = 0, runs = 0;
     for (int64_t w = 0; w < n; w += WARP) {
         int64_t end = w + WARP < n ? w + WARP : n;
