@@ -2,6 +2,7 @@
  * contiguous floats (4 sectors, 100%), in[2 * idx] (8 sectors, 50%), a
  * 4-byte field of a 16-byte struct (25%), and a column walk of a row-major
  * 1024-wide float matrix (32 sectors per request). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +13,9 @@
 
 #include <cmocka.h>
 
-#include "analysis/warp/coalesce.h"
 #include "analysis/symbolic/cexpr.h"
+#include "analysis/warp/coalesce.h"
+#include "util/fileio.h"
 
 static expr *C(int64_t v)
 {
@@ -200,6 +202,74 @@ static void test_request_wavefronts(void **state)
     assert_int_equal(q.wavefronts, 4);
 }
 
+/* The value of `metric` for launch `id` in Nsight Compute's --csv rows
+ * (every field quoted, "ID" first, the metric's name and value last but
+ * one and last; a value may hold thousands' commas); -1 when absent. */
+static double ncu_value(const char *csv, int id, const char *metric)
+{
+    char key[64], quoted[160];
+    snprintf(key, sizeof key, "\n\"%d\",", id);
+    snprintf(quoted, sizeof quoted, "\"%s\",\"", metric);
+    for (const char *row = strstr(csv, key); row; row = strstr(row + 1, key)) {
+        const char *end = strchr(row + 1, '\n');
+        const char *m = strstr(row, quoted);
+        if (!m || (end && m > end))
+            continue;
+        const char *v = strstr(m + strlen(quoted), "\",\"");
+        if (!v || (end && v > end))
+            return -1;
+        double x = 0;
+        for (v += 3; *v && *v != '"'; v++)
+            if (*v >= '0' && *v <= '9')
+                x = 10 * x + (*v - '0');
+        return x;
+    }
+    return -1;
+}
+
+/* The data stage's wavefronts a request, as Nsight Compute counted them on
+ * an H100 (tests/data/timeprobe/h100/l1lines: l1lines.cu with 8 lines and
+ * more, mode shared first: 8, 16, 32 lines by 17 strides, two launches
+ * each, the second counted), are the model's most lines sharing a bank:
+ * its wavefronts are those, or the lines four a clock where more (the
+ * tag stage), on every row. */
+static void test_request_wavefronts_counters(void **state)
+{
+    (void)state;
+    static const int strides[] = {128,  132,  136,  160,  256,  384,   392,   512,  640,
+                                  1024, 1152, 2048, 4096, 8192, 16384, 32768, 65536};
+    static const int line_counts[] = {8, 16, 32};
+    const int n_strides = (int)(sizeof strides / sizeof *strides);
+    char *csv;
+    size_t len;
+    assert_int_equal(fileio_read(L1LINES_DATA
+                                 "/ncu_l1tex__data_pipe_lsu_wavefronts_mem_lgds_cmd_read.sum.csv",
+                                 1 << 20, &csv, &len),
+                     FILEIO_OK);
+    int64_t addr[32];
+    coalesce_request q;
+    char why[128];
+    int rows = 0;
+    for (int li = 0; li < 3; li++)
+        for (int si = 0; si < n_strides; si++) {
+            int id = 2 * (li * n_strides + si) + 1;
+            double waves =
+                ncu_value(csv, id, "l1tex__data_pipe_lsu_wavefronts_mem_lgds_cmd_read.sum");
+            double requests = ncu_value(csv, id, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+            assert_true(waves > 0 && requests > 0);
+            int lines = line_counts[li], group = 32 / lines;
+            for (int l = 0; l < 32; l++)
+                addr[l] = (int64_t)(l / group) * strides[si] + 4 * (l % group);
+            assert_true(coalesce_request_eval(addr, 0xFFFFFFFFu, 4, &q, why, sizeof why));
+            /* the probe's other accesses add a little (2.0015 a request for 2) */
+            double data = waves / requests, tags = ceil(lines / 4.0);
+            assert_true(fabs(q.wavefronts - fmax(tags, data)) < 0.05);
+            rows++;
+        }
+    assert_int_equal(rows, 51);
+    free(csv);
+}
+
 /* Run sectors: each contiguous run of sectors counts at least a line
  * (4 sectors), so the share of its lines a request fills is sectors / run
  * sectors. */
@@ -351,11 +421,17 @@ static void test_loop_strides(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_contiguous),         cmocka_unit_test(test_strided),
-        cmocka_unit_test(test_struct_field),       cmocka_unit_test(test_column_walk),
-        cmocka_unit_test(test_request_direct),     cmocka_unit_test(test_unknown_offset),
-        cmocka_unit_test(test_run_sectors),        cmocka_unit_test(test_request_wavefronts),
-        cmocka_unit_test(test_calculator_answers), cmocka_unit_test(test_loop_strides),
+        cmocka_unit_test(test_contiguous),
+        cmocka_unit_test(test_strided),
+        cmocka_unit_test(test_struct_field),
+        cmocka_unit_test(test_column_walk),
+        cmocka_unit_test(test_request_direct),
+        cmocka_unit_test(test_unknown_offset),
+        cmocka_unit_test(test_run_sectors),
+        cmocka_unit_test(test_request_wavefronts),
+        cmocka_unit_test(test_request_wavefronts_counters),
+        cmocka_unit_test(test_calculator_answers),
+        cmocka_unit_test(test_loop_strides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
