@@ -13,7 +13,6 @@
 #include "input/ptx.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,16 +317,6 @@ static void read_operands(imix_insn *in, const char *s, const char *end, const c
         else if (!first && depth == 0 && *p == '0' && end - p > 2 && (p[1] == 'f' || p[1] == 'd') &&
                  isxdigit((unsigned char)p[2]) && (p == s || !reg_char(p[-1]))) {
             in->literal = true; /* a float's bits */
-            char hex[17] = {0};
-            for (int k = 0; k < 16 && p + 2 + k < end && isxdigit((unsigned char)p[2 + k]); k++)
-                hex[k] = p[2 + k];
-            uint64_t bits = strtoull(hex, NULL, 16);
-            if (in->n_literals < 2) {
-                in->literal_f64[in->n_literals] = p[1] == 'd';
-                in->literal_bits[in->n_literals] = bits;
-            }
-            if (in->n_literals < UCHAR_MAX)
-                in->n_literals++;
             while (p + 1 < end && reg_char(p[1]))
                 p++;
         } else if (!first && depth == 0 && (isdigit((unsigned char)*p) || *p == '-') &&

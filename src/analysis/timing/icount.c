@@ -1270,87 +1270,6 @@ static double divisor_setups(const code *c, const block *b, double pipes[PIPES_N
     return extra;
 }
 
-/* Whether value v is among the n of seen[]; added where not (and room). */
-static bool seen_before(uint64_t *seen, size_t *n, size_t cap, uint64_t v)
-{
-    for (size_t k = 0; k < *n; k++)
-        if (seen[k] == v)
-            return true;
-    if (*n < cap)
-        seen[(*n)++] = v;
-    return false;
-}
-
-/* The literal an instruction holds itself: its first that is not zero (a
- * zero is RZ: haccmk's `selp.f32 %f47, 0f3F800000, 0f00000000` is one
- * FSEL); -1 for none. Past the first two, all are taken as not zero. */
-static int held_literal(const imix_insn *in)
-{
-    for (int k = 0; k < in->n_literals; k++)
-        if (k >= 2 || in->literal_bits[k])
-            return k;
-    return -1;
-}
-
-static bool literal_instruction(const imix_insn *in, const bool *fused, size_t i)
-{
-    bool kept = !fused || !fused[i];
-    /* a kept mov is the register a literal is moved into */
-    return in->n_literals && !(kept && !strncmp(in->op, "mov.", 4));
-}
-
-/* A block's doubles that do not fit an instruction's 32-bit literal
- * (ptxcost_f64_literal_moves): each moved into a uniform register pair
- * once a block for each value, its readers there sharing it, and made
- * again in each block and each pass of a loop (f64lit's loop_wide); a
- * mov ptxas folds into its readers counts with them. Counted into
- * pipes[] as moves. */
-static double uniform_literals(const code *c, const block *b, const bool *fused, int sm,
-                               double pipes[PIPES_N])
-{
-    uint64_t seen[64];
-    size_t n_seen = 0;
-    double extra = 0, per_value = ptxcost_f64_literal_moves(sm);
-    for (size_t i = b->first; i < b->end; i++) {
-        const imix_insn *in = &c->insns[i];
-        int held = literal_instruction(in, fused, i) ? held_literal(in) : -1;
-        /* A select takes each word's literal in its SEL or FSEL. */
-        if (held < 0 || held >= 2 || !in->literal_f64[held] ||
-            ptxcost_f64_literal_fits(in->literal_bits[held]) || !strncmp(in->op, "selp.", 5))
-            continue;
-        if (!seen_before(seen, &n_seen, 64, in->literal_bits[held]))
-            extra += per_value;
-    }
-    pipes[PIPES_OTHER] += extra;
-    return extra;
-}
-
-/* A kernel's second literals of one instruction (not zero): each moved
- * into a register (a pair for a double) once for each value, at the top
- * of the kernel, where its readers in every block find it (depixel's 0.5
- * in check_connect's blocks, one IMAD.MOV; the reference kernel
- * rf_fma_heavy's 256 FFMAs of x * 0.999f + 0.001f, one MOV). Once a
- * warp, as the prologue. */
-static double hoisted_literals(const code *c, const bool *fused, int sm)
-{
-    uint64_t seen[64];
-    size_t n_seen = 0;
-    double extra = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        const imix_insn *in = &c->insns[i];
-        if (!literal_instruction(in, fused, i) || (fused && fused[i]))
-            continue;
-        int held = held_literal(in);
-        for (int k = held + 1; held >= 0 && k < in->n_literals; k++) {
-            if (k >= 2)
-                extra += ptxcost_f64_pair_moves(sm); /* not recorded: the most */
-            else if (in->literal_bits[k] && !seen_before(seen, &n_seen, 64, in->literal_bits[k]))
-                extra += in->literal_f64[k] ? ptxcost_f64_pair_moves(sm) : 1;
-        }
-    }
-    return extra;
-}
-
 /* A tensor instruction run `execs` times: its FLOPs by the shape its
  * opcode names, or counted apart. */
 static void add_tensor(imix_level level, const imix_insn *in, double execs, icount *out)
@@ -1368,12 +1287,11 @@ static void add_tensor(imix_level level, const imix_insn *in, double execs, icou
 bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
                     size_t n_anchors, double warps, icount *out)
 {
-    return icount_compute_in(level, insns, n, a, n_anchors, warps, NULL, 0, out);
+    return icount_compute_in(level, insns, n, a, n_anchors, warps, NULL, out);
 }
 
 bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
-                       size_t n_anchors, double warps, const int64_t threads[3], int sm,
-                       icount *out)
+                       size_t n_anchors, double warps, const int64_t threads[3], icount *out)
 {
     memset(out, 0, sizeof *out);
     if (n == 0 || warps <= 0) {
@@ -1427,7 +1345,7 @@ bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const
          * fitting launches further under, none over (stop 61). */
         double *spans = level == IMIX_PTX ? chain_spans(&c) : NULL;
         if (level == IMIX_PTX)
-            out->warp_insts += warps * (sass_prologue(&c) + hoisted_literals(&c, fused, sm));
+            out->warp_insts += warps * sass_prologue(&c); /* once a warp, loop or not */
         for (int k = 0; k < c.n_blocks; k++) {
             const block *b = &c.b[k];
             if (!b->reached)
@@ -1444,8 +1362,7 @@ bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const
                 add_local(level, &insns[i], b->count, out);
             }
             if (level == IMIX_PTX)
-                per_warp +=
-                    divisor_setups(&c, b, pipes) + uniform_literals(&c, b, fused, sm, pipes);
+                per_warp += divisor_setups(&c, b, pipes);
             double insts = b->count * per_warp;
             /* A block every pass of its loop runs, guessed from that
              * loop's placed blocks, runs as often as the loop does: the

@@ -58,20 +58,3 @@ double ptxcost_sass_per_ptx(const char *op)
             return measured_pipeprobe[i].sass;
     return by_width(op);
 }
-
-double ptxcost_f64_pair_moves(int sm)
-{
-    return sm >= 120 ? 1 : 2;
-}
-
-double ptxcost_f64_literal_moves(int sm)
-{
-    if (sm == 0)
-        sm = 90;
-    return sm < 90 ? 0 : ptxcost_f64_pair_moves(sm); /* DFMA R2, R4, R2, c[0x2][0x8] */
-}
-
-bool ptxcost_f64_literal_fits(uint64_t bits)
-{
-    return (bits & 0xffffffffu) == 0;
-}
