@@ -13,6 +13,7 @@
 #include "input/ptx.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,8 +318,23 @@ static void read_operands(imix_insn *in, const char *s, const char *end, const c
         else if (!first && depth == 0 && *p == '0' && end - p > 2 && (p[1] == 'f' || p[1] == 'd') &&
                  isxdigit((unsigned char)p[2]) && (p == s || !reg_char(p[-1]))) {
             in->literal = true; /* a float's bits */
+            char hex[17] = {0};
+            for (int k = 0; k < 16 && p + 2 + k < end && isxdigit((unsigned char)p[2 + k]); k++)
+                hex[k] = p[2 + k];
+            uint64_t bits = strtoull(hex, NULL, 16);
+            bool f64 = p[1] == 'd';
             while (p + 1 < end && reg_char(p[1]))
                 p++;
+            if (in->n_literals < 2) {
+                const char *q = p + 1;
+                while (q < end && isspace((unsigned char)*q))
+                    q++;
+                in->literal_f64[in->n_literals] = f64;
+                in->literal_bits[in->n_literals] = bits;
+                in->literal_last[in->n_literals] = q == end || *q == ';';
+            }
+            if (in->n_literals < UCHAR_MAX)
+                in->n_literals++;
         } else if (!first && depth == 0 && (isdigit((unsigned char)*p) || *p == '-') &&
                    (p == s || !reg_char(p[-1]))) {
             /* an integer immediate (0f / 0d are a float's bits) */

@@ -1,6 +1,7 @@
 /* launch_issue: a launch's warp instructions (see launch_issue.h). */
 #include "report/launch_issue.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/timing/icount.h"
@@ -47,6 +48,7 @@ typedef struct code_fn {
     const char *(*path)(const void *owner, int index);
     const void *owner;
     int n_files;
+    int sm; /* PTX: its .target's number (90 for sm_90a); 0 = not given */
 } code_fn;
 
 static const char *sass_path(const void *owner, int index)
@@ -67,8 +69,8 @@ static bool find_code(const code_listing *c, const char *mangled, const char *ar
         if (!f)
             f = sass_find(&c->sass, mangled, NULL);
         if (f) {
-            *out = (code_fn){IMIX_SASS, f->insns, f->n_insns,
-                             sass_path, &c->sass, (int)c->sass.n_files};
+            *out = (code_fn){
+                IMIX_SASS, f->insns, f->n_insns, sass_path, &c->sass, (int)c->sass.n_files, 0};
             return true;
         }
     }
@@ -80,7 +82,8 @@ static bool find_code(const code_listing *c, const char *mangled, const char *ar
     for (size_t k = 0; k < m->n_files; k++)
         if (m->files[k].index > files)
             files = m->files[k].index;
-    *out = (code_fn){IMIX_PTX, f->insns, f->n_insns, ptx_path, m, files};
+    int sm = !strncmp(m->target, "sm_", 3) ? atoi(m->target + 3) : 0;
+    *out = (code_fn){IMIX_PTX, f->insns, f->n_insns, ptx_path, m, files, sm};
     return true;
 }
 
@@ -174,7 +177,7 @@ void launch_issue_add(json_t *roof, const code_listing *code, const char *mangle
                                     (int)merged};
     }
     icount r;
-    bool ok = icount_compute_in(fn.level, fn.insns, fn.n, a, used, warps, block, &r);
+    bool ok = icount_compute_in(fn.level, fn.insns, fn.n, a, used, warps, block, fn.sm, &r);
     free(a);
     if (!ok) {
         set_reason(roof, r.why);

@@ -671,8 +671,8 @@ static void test_ptx_divisors(void **state)
 }
 
 /* One kernel k of PTX body (files k.cu and h.h), counted with anchors a. */
-static icount ptx_run_in(const char *body, const icount_anchor *a, size_t n, double warps,
-                         const int64_t threads[3])
+static icount ptx_run_on(const char *body, const icount_anchor *a, size_t n, double warps,
+                         const int64_t threads[3], int sm)
 {
     char text[4096];
     snprintf(text, sizeof text,
@@ -686,9 +686,15 @@ static icount ptx_run_in(const char *body, const icount_anchor *a, size_t n, dou
     assert_int_equal(m.n_functions, 1);
     icount r;
     assert_true(icount_compute_in(IMIX_PTX, m.functions[0].insns, m.functions[0].n_insns, a, n,
-                                  warps, threads, &r));
+                                  warps, threads, sm, &r));
     ptx_module_free(&m);
     return r;
+}
+
+static icount ptx_run_in(const char *body, const icount_anchor *a, size_t n, double warps,
+                         const int64_t threads[3])
+{
+    return ptx_run_on(body, a, n, warps, threads, 90);
 }
 
 static icount ptx_run(const char *body, const icount_anchor *a, size_t n, double warps)
@@ -751,6 +757,85 @@ static void test_merged_unrolled_step(void **state)
     assert_true(r.warp_insts == 400 * 6 + 3 + 6 + 1 + 2);
 }
 
+/* Double literals (scripts/ptxprobe/f64lit.cu, tests/data/ptxprobe/
+ * f64lit): one that does not fit a 32-bit literal is moved into a uniform
+ * register pair once a block for each value, two UMOVs from sm_90, one
+ * UMOV.64 from sm_120, none before (the constant bank); a second literal
+ * of one instruction goes to a register (a pair for a double); a select
+ * takes each word's literal itself. */
+static void test_f64_literals(void **state)
+{
+    (void)state;
+    static const char body[] = "ld.param.u64 %rd1, [p0];\n"
+                               "ld.global.f64 %fd1, [%rd1];\n"
+                               /* two values that do not fit, one thrice */
+                               "fma.rn.f64 %fd2, %fd1, %fd1, 0d3FEFE1DCF04A458B;\n"
+                               "mul.f64 %fd3, %fd2, 0d3FEFE1DCF04A458B;\n"
+                               "setp.lt.f64 %p1, %fd3, 0d3FEFE1DCF04A458B;\n"
+                               "add.f64 %fd4, %fd3, 0d3FA4E71C795498AF;\n"
+                               /* one that fits, and two in one instruction */
+                               "mul.f64 %fd5, %fd4, 0d3FE0000000000000;\n"
+                               "fma.rn.f64 %fd6, %fd5, 0d3FE0000000000000, "
+                               "0d3FF4000000000000;\n"
+                               /* a select's literals, and a float's second one */
+                               "selp.f64 %fd7, 0d3DE5DB65F9785EBA, %fd6, %p1;\n"
+                               "fma.rn.f32 %f1, %f2, 0f3F000000, 0f3FA00000;\n"
+                               "@%p1 bra $L__BB0_2;\n"
+                               /* the same values again, in a block of their own:
+                                * the double moved again, the float's register
+                                * kept from the top of the kernel */
+                               "add.f64 %fd7, %fd6, 0d3FEFE1DCF04A458B;\n"
+                               "fma.rn.f32 %f3, %f2, 0f3F000000, 0f3FA00000;\n"
+                               "$L__BB0_2:\n"
+                               "st.global.f64 [%rd1], %fd7;\n"
+                               "ret;\n";
+    /* 15 PTX instructions: selp.f64 is two SASS (ptxcost), and the
+     * prologue's stack pointer and memory descriptor two more */
+    double base = 15 + 1 + 2;
+    /* sm_90: three values a block (two, then one again) and two second
+     * literals (a pair, a float's register) */
+    assert_true(ptx_run_on(body, NULL, 0, 1, NULL, 90).warp_insts == base + 3 * 2 + 2 + 1);
+    assert_true(ptx_run_on(body, NULL, 0, 1, NULL, 0).warp_insts == base + 3 * 2 + 2 + 1);
+    assert_true(ptx_run_on(body, NULL, 0, 1, NULL, 100).warp_insts == base + 3 * 2 + 2 + 1);
+    assert_true(ptx_run_on(body, NULL, 0, 1, NULL, 120).warp_insts == base + 3 + 1 + 1);
+    assert_true(ptx_run_on(body, NULL, 0, 1, NULL, 80).warp_insts == base + 2 + 1);
+    /* A multiply by 0.355 fused into 3.75 minus it, twice (fuseprobe's
+     * (3.75 - 0.355 * s) * s; f64lit2's mulsub_wide_fit): the DFMA keeps
+     * 3.75, and 0.355 is a register pair made once in the block. Where
+     * neither fits (0.455), each is a pair. */
+    static const char fused[] = "ld.param.u64 %rd1, [p0];\n"
+                                "ld.global.f64 %fd1, [%rd1];\n"
+                                "mul.f64 %fd2, %fd1, 0d3FD6B851EB851EB8;\n"
+                                "sub.f64 %fd3, 0d400E000000000000, %fd2;\n"
+                                "mul.f64 %fd4, %fd3, %fd1;\n"
+                                "mul.f64 %fd5, %fd4, 0d3FD6B851EB851EB8;\n"
+                                "sub.f64 %fd6, 0d400E000000000000, %fd5;\n"
+                                "st.global.f64 [%rd1], %fd6;\n"
+                                "ret;\n";
+    /* 9 PTX instructions, the two fused multiplies none: 7, and 2 */
+    assert_true(ptx_run_on(fused, NULL, 0, 1, NULL, 90).warp_insts == 7 + 2 + 2);
+    static const char wide[] = "ld.param.u64 %rd1, [p0];\n"
+                               "ld.global.f64 %fd1, [%rd1];\n"
+                               "mul.f64 %fd2, %fd1, 0d3FD6B851EB851EB8;\n"
+                               "sub.f64 %fd3, 0d3FDD1EB851EB851F, %fd2;\n"
+                               "st.global.f64 [%rd1], %fd3;\n"
+                               "ret;\n";
+    assert_true(ptx_run_on(wide, NULL, 0, 1, NULL, 90).warp_insts == 5 + 2 + 2 + 2);
+    /* A multiplier that fits is the DFMA's own where nothing else is a
+     * literal (f64lit's loop_wide: DFMA R12, R10, 0.5, R12), and not where
+     * the value added is one that does not fit (f64lit2's
+     * mulsub_fit_wide: both in pairs). */
+    static const char half[] = "ld.param.u64 %rd1, [p0];\n"
+                               "ld.global.f64 %fd1, [%rd1];\n"
+                               "mul.f64 %fd2, %fd1, 0d3FE0000000000000;\n"
+                               "add.f64 %fd3, %fd1, %fd2;\n"
+                               "mul.f64 %fd4, %fd3, 0d3FE0000000000000;\n"
+                               "sub.f64 %fd5, 0d3FDD1EB851EB851F, %fd4;\n"
+                               "st.global.f64 [%rd1], %fd5;\n"
+                               "ret;\n";
+    assert_true(ptx_run_on(half, NULL, 0, 1, NULL, 90).warp_insts == 6 + 2 + 2 + 2);
+}
+
 static void test_ptx_folds(void **state)
 {
     (void)state;
@@ -774,6 +859,20 @@ static void test_ptx_folds(void **state)
                          "st.global.f32 [%rd7], %f6;\n"      /* 1 */
                          "ret;\n");                          /* 1 */
     assert_true(n == 13 + 2); /* + the stack pointer and memory descriptor */
+    /* A parameter read again, in the entry block or in a later one after a
+     * branch (fuseprobe's loop bound): the entry's read kept, none more;
+     * one read first in a later block is an instruction there. */
+    n = ptx_count("ld.param.u32 %r1, [p1];\n"    /* 1 */
+                  "setp.lt.s32 %p1, %r1, 1;\n"   /* 1 */
+                  "@%p1 bra $L__BB0_2;\n"        /* 1 */
+                  "ld.param.u32 %r2, [p1];\n"    /* 0 */
+                  "ld.param.u64 %rd1, [p0];\n"   /* 1 */
+                  "ld.param.u64 %rd2, [p0];\n"   /* 0 */
+                  "st.global.u32 [%rd1], %r2;\n" /* 1 */
+                  "st.global.u32 [%rd2], %r2;\n" /* 1 */
+                  "$L__BB0_2:\n"
+                  "ret;\n"); /* 1 */
+    assert_true(n == 7 + 2);
     /* A widened offset also read by something else than an add stays. */
     n = ptx_count("ld.param.u64 %rd1, [p0];\n"
                   "mov.u32 %r1, %ctaid.x;\n"
@@ -1040,6 +1139,7 @@ int main(void)
         cmocka_unit_test(test_hoisted_unrolled),
         cmocka_unit_test(test_arms),
         cmocka_unit_test(test_tid_guards),
+        cmocka_unit_test(test_f64_literals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/timing/depchain.h"
+#include "analysis/timing/literals.h"
 #include "analysis/timing/aggatom.h"
 #include "analysis/timing/ptxcost.h"
 #include "analysis/timing/tidguard.h"
@@ -1104,7 +1105,10 @@ static bool takes_literal(const code *c, const bool *fused, size_t j)
 /* A SASS instruction takes one literal: a copy of a literal whose reader
  * has another (3.75f - 0.355f * x, an FFMA of x and two constants) stays a
  * move, made again each pass of a loop (fuseprobe's HFMA2.MMA R0, 0.355
- * at the top of its loop, tests/data/latprobe/h200/fuse-sass.txt.gz). */
+ * at the top of its loop, tests/data/latprobe/h200/fuse-sass.txt.gz).
+ * A double's copy is not kept: its reader takes the literal that fits and
+ * the other from a pair made before the loop (the same file's
+ * mulmadd<double>; analysis/timing/literals). */
 static bool literal_kept(const code *c, const bool *fused, size_t i)
 {
     uint32_t reg = c->insns[i].dst[0];
@@ -1155,17 +1159,38 @@ static bool redefined_between(const code *c, size_t from, size_t to, const imix_
     return false;
 }
 
+/* A parameter's word is the same for the whole launch: NVVM reads it
+ * again where it needs it (fuseprobe's loop bound, `ld.param.u32 %r13` at
+ * the top of each pass), ptxas keeps the entry block's read (ISETP with
+ * R6, loaded before the loop; tests/data/latprobe/h200/fuse-sass.txt.gz). */
+static bool param_read_before(const code *c, size_t i)
+{
+    const imix_insn *in = &c->insns[i];
+    size_t entry_end = c->n_blocks ? c->b[0].end : 0;
+    size_t first = c->b[c->block_of[i]].first;
+    for (size_t j = 0; j < i; j++)
+        if ((j < entry_end || j >= first) && !strcmp(c->insns[j].op, in->op) &&
+            c->insns[j].args == in->args && !c->insns[j].guarded)
+            return true;
+    return false;
+}
+
 static void repeated_loads(const code *c, bool *folded)
 {
     for (int k = 0; k < c->n_blocks; k++)
         for (size_t i = c->b[k].first; i < c->b[k].end; i++) {
             const imix_insn *in = &c->insns[i];
-            if (strncmp(in->op, "ld.global.nc.", 13) != 0 || !in->args)
+            if (!in->args || in->guarded)
+                continue;
+            if (!strncmp(in->op, "ld.param.", 9)) {
+                folded[i] = folded[i] || param_read_before(c, i);
+                continue;
+            }
+            if (strncmp(in->op, "ld.global.nc.", 13) != 0)
                 continue;
             for (size_t j = c->b[k].first; j < i && !folded[i]; j++)
                 folded[i] = !strcmp(c->insns[j].op, in->op) && c->insns[j].args == in->args &&
-                            !c->insns[j].guarded && !in->guarded &&
-                            !redefined_between(c, j + 1, i, in);
+                            !c->insns[j].guarded && !redefined_between(c, j + 1, i, in);
         }
 }
 
@@ -1207,7 +1232,8 @@ static bool *ptxas_folds(const code *c)
      * readers are marked among them. */
     for (size_t i = 0; i < c->n; i++)
         fused[i] |=
-            c->insns[i].folded && !(c->insns[i].folded_literal && literal_kept(c, fused, i));
+            c->insns[i].folded && !(c->insns[i].folded_literal && !c->insns[i].literal_f64[0] &&
+                                    literal_kept(c, fused, i));
     wide_offsets(c, fused);
     repeated_loads(c, fused);
     return fused;
@@ -1287,11 +1313,12 @@ static void add_tensor(imix_level level, const imix_insn *in, double execs, icou
 bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
                     size_t n_anchors, double warps, icount *out)
 {
-    return icount_compute_in(level, insns, n, a, n_anchors, warps, NULL, out);
+    return icount_compute_in(level, insns, n, a, n_anchors, warps, NULL, 0, out);
 }
 
 bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
-                       size_t n_anchors, double warps, const int64_t threads[3], icount *out)
+                       size_t n_anchors, double warps, const int64_t threads[3], int sm,
+                       icount *out)
 {
     memset(out, 0, sizeof *out);
     if (n == 0 || warps <= 0) {
@@ -1344,8 +1371,16 @@ bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const
          * chainprobe's no-load variant 11% short and moved five HeCBench
          * fitting launches further under, none over (stop 61). */
         double *spans = level == IMIX_PTX ? chain_spans(&c) : NULL;
+        lit_set *lits = NULL;
+        if (level == IMIX_PTX) {
+            size_t *ends = xcalloc(c.n + 1, sizeof *ends);
+            for (size_t i = 0; i < c.n; i++)
+                ends[i] = c.b[c.block_of[i]].end;
+            lits = lit_sets(c.insns, c.n, fused, ends);
+            free(ends);
+        }
         if (level == IMIX_PTX)
-            out->warp_insts += warps * sass_prologue(&c); /* once a warp, loop or not */
+            out->warp_insts += warps * (sass_prologue(&c) + lit_kernel_moves(c.insns, c.n, lits));
         for (int k = 0; k < c.n_blocks; k++) {
             const block *b = &c.b[k];
             if (!b->reached)
@@ -1361,8 +1396,11 @@ bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const
                 add_tensor(level, &insns[i], b->count, out);
                 add_local(level, &insns[i], b->count, out);
             }
-            if (level == IMIX_PTX)
-                per_warp += divisor_setups(&c, b, pipes);
+            if (level == IMIX_PTX) {
+                double moves = lit_block_moves(c.insns, b->first, b->end, lits, sm);
+                pipes[PIPES_OTHER] += moves;
+                per_warp += divisor_setups(&c, b, pipes) + moves;
+            }
             double insts = b->count * per_warp;
             /* A block every pass of its loop runs, guessed from that
              * loop's placed blocks, runs as often as the loop does: the
@@ -1380,6 +1418,7 @@ bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const
             out->placed += sure;
         }
         free(spans);
+        free(lits);
         free(fused);
         free(share);
         out->ok = true;

@@ -108,8 +108,11 @@ bool icount_compute(imix_level level, const imix_insn *insns, size_t n, const ic
                     size_t n_anchors, double warps, icount *out);
 
 /* The same, for blocks of threads[0] x threads[1] x threads[2]: PTX code
- * that jumps on the thread index runs on the warps that take it. */
+ * that jumps on the thread index runs on the warps that take it; sm is
+ * the target the PTX is compiled for (90 for sm_90a; 0 = unknown), which
+ * decides what ptxas makes of its literals. */
 bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const icount_anchor *a,
-                       size_t n_anchors, double warps, const int64_t threads[3], icount *out);
+                       size_t n_anchors, double warps, const int64_t threads[3], int sm,
+                       icount *out);
 
 #endif

@@ -28,6 +28,13 @@ typedef struct imix_insn {
     bool folded;
     bool folded_literal; /* folded, and what it copies is a literal */
     bool literal;        /* PTX: has a float literal operand (0f..., 0d...) */
+    /* PTX: how many float literals it reads, and the bits of the first
+     * two (0f literals widened to their 32 bits), for what ptxas must
+     * make to hold them (analysis/timing/icount). */
+    unsigned char n_literals;
+    bool literal_f64[2];
+    bool literal_last[2]; /* the last operand (an fma's addend) */
+    uint64_t literal_bits[2];
     /* PTX: a hash of the operands after the destination, as written
      * (`[%rd6+4]`), to tell a repeated load; 0: none. */
     uint32_t args;

@@ -58,3 +58,13 @@ double ptxcost_sass_per_ptx(const char *op)
             return measured_pipeprobe[i].sass;
     return by_width(op);
 }
+
+double ptxcost_f64_pair_moves(int sm)
+{
+    return sm >= 120 ? 1 : 2;
+}
+
+bool ptxcost_f64_literal_fits(uint64_t bits)
+{
+    return (bits & 0xffffffffu) == 0;
+}
