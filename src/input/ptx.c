@@ -424,6 +424,22 @@ static bool folded_by_ptxas(const char *op, const char *s, const char *end)
     return p < end && (*p == '{' || *p == '-' || isdigit((unsigned char)*p));
 }
 
+/* The CUDA math library's paths for arguments real data seldom has: the
+ * Payne-Hanek reduction of sin and cos past 2^31 (double, a call of
+ * __internal_trig_reduction_slowpathd) or 105615 (float, inline, reading
+ * the table __cudart_i2opi_f). */
+static bool names_rare_path(const char *s, const char *end)
+{
+    static const char *const names[] = {"slowpath", "__cudart_i2opi_"};
+    for (const char *p = s; p < end; p++)
+        for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+            size_t n = strlen(names[k]);
+            if ((size_t)(end - p) >= n && !memcmp(p, names[k], n))
+                return true;
+        }
+    return false;
+}
+
 /* An instruction line: [@[!]%p] op operands[;] */
 static void add_insn(reader *r, const char *s, const char *end, int line)
 {
@@ -485,6 +501,7 @@ static void add_insn(reader *r, const char *s, const char *end, int line)
     in->folded_literal = in->folded && !strncmp(in->op, "mov.", 4) && from < end &&
                          (*from == '-' || isdigit((unsigned char)*from));
     in->args = args_hash(s + n, end);
+    in->rare_path = names_rare_path(s + n, end);
     f->n_insns++;
     r->total++;
     r->continued = !memchr(s, ';', (size_t)(end - s));
@@ -538,6 +555,8 @@ static void read_file_directive(reader *r, const char *s, const char *end, int l
 static void body_line(reader *r, const char *s, const char *end, int line)
 {
     if (r->continued) {
+        if (r->fn && r->fn->n_insns && names_rare_path(s, end))
+            r->fn->insns[r->fn->n_insns - 1].rare_path = true;
         const char *semi = memchr(s, ';', (size_t)(end - s));
         if (!semi)
             return;

@@ -836,6 +836,64 @@ static void test_f64_literals(void **state)
     assert_true(ptx_run_on(half, NULL, 0, 1, NULL, 90).warp_insts == 6 + 2 + 2 + 2);
 }
 
+/* A math function's arms for rare arguments run on no warp: cos of a
+ * double tests for infinity (its x * 0 arm) and past 2^31 calls the
+ * Payne-Hanek reduction (fft's fft1D_512 executes neither, tests/data/
+ * ptxprobe/f64lit/fft1D_512-source.csv.gz); float sin's slow path is
+ * inline, behind its own test for infinity, and reads __cudart_i2opi_f. */
+static void test_rare_arms(void **state)
+{
+    (void)state;
+    static const char dbl[] = "ld.param.u64 %rd1, [p0];\n"                   /* 1 */
+                              "ld.global.f64 %fd1, [%rd1];\n"                /* 1 */
+                              "abs.f64 %fd2, %fd1;\n"                        /* 1 */
+                              "setp.eq.f64 %p1, %fd2, 0d7FF0000000000000;\n" /* 1 */
+                              "@%p1 bra $L__BB0_2;\n"                        /* 1 */
+                              "bra.uni $L__BB0_1;\n"                         /* 1 */
+                              "$L__BB0_2:\n"
+                              "mul.rn.f64 %fd3, %fd1, 0d0000000000000000;\n" /* 0 */
+                              "bra.uni $L__BB0_3;\n"                         /* 0 */
+                              "$L__BB0_1:\n"
+                              "mul.f64 %fd3, %fd1, 0d3FE0000000000000;\n"     /* 1 */
+                              "setp.ltu.f64 %p2, %fd2, 0d41E0000000000000;\n" /* 1 */
+                              "@%p2 bra $L__BB0_3;\n"                         /* 1 */
+                              "{ // callseq 0, 0\n"
+                              ".param .b64 param0;\n"
+                              "st.param.f64 [param0+0], %fd1;\n" /* 0 */
+                              ".param .align 8 .b8 retval0[16];\n"
+                              "call.uni (retval0), \n"
+                              "__internal_trig_reduction_slowpathd, \n"
+                              "(\n"
+                              "param0\n"
+                              ");\n"
+                              "ld.param.f64 %fd3, [retval0+0];\n" /* 0 */
+                              "}\n"
+                              "$L__BB0_3:\n"
+                              "st.global.f64 [%rd1], %fd3;\n" /* 1 */
+                              "ret;\n";                       /* 1 */
+    assert_true(ptx_count(dbl) == 11 + 2);
+    static const char flt[] = "ld.param.u64 %rd1, [p0];\n"           /* 1 */
+                              "ld.global.f32 %f1, [%rd1];\n"         /* 1 */
+                              "abs.f32 %f2, %f1;\n"                  /* 1 */
+                              "setp.ltu.f32 %p1, %f2, 0f47CE4780;\n" /* 1 */
+                              "@%p1 bra $L__BB0_4;\n"                /* 1 */
+                              "setp.eq.f32 %p2, %f2, 0f7F800000;\n"  /* 0 */
+                              "@%p2 bra $L__BB0_3;\n"                /* 0 */
+                              "bra.uni $L__BB0_1;\n"                 /* 0 */
+                              "$L__BB0_3:\n"
+                              "mul.rn.f32 %f3, %f1, 0f00000000;\n" /* 0 */
+                              "bra.uni $L__BB0_4;\n"               /* 0 */
+                              "$L__BB0_1:\n"
+                              "mov.u64 %rd2, __cudart_i2opi_f;\n" /* 0 */
+                              "mov.u32 %r1, 0;\n"
+                              "ld.global.nc.u32 %r2, [%rd2];\n" /* 0 */
+                              "cvt.rn.f32.s32 %f1, %r2;\n"      /* 0 */
+                              "$L__BB0_4:\n"
+                              "st.global.f32 [%rd1], %f1;\n" /* 1 */
+                              "ret;\n";                      /* 1 */
+    assert_true(ptx_count(flt) == 7 + 2);
+}
+
 static void test_ptx_folds(void **state)
 {
     (void)state;
@@ -1140,6 +1198,7 @@ int main(void)
         cmocka_unit_test(test_arms),
         cmocka_unit_test(test_tid_guards),
         cmocka_unit_test(test_f64_literals),
+        cmocka_unit_test(test_rare_arms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "analysis/timing/depchain.h"
+#include "analysis/timing/icfg.h"
+#include "analysis/timing/rarearm.h"
 #include "analysis/timing/literals.h"
 #include "analysis/timing/aggatom.h"
 #include "analysis/timing/ptxcost.h"
@@ -33,26 +35,6 @@ static bool is_exit(imix_level level, const char *op)
         return op_is(op, "ret") || op_is(op, "exit");
     return op_is(op, "EXIT") || op_is(op, "RET");
 }
-
-typedef struct block {
-    size_t first, end; /* instructions [first, end) */
-    int succ[2], n_succ;
-    int n_pred, pred; /* pred: the one predecessor when n_pred == 1 */
-    bool leaves;      /* a guarded exit: a way out besides its successors */
-    bool reached, placed, guessed;
-    double count;
-    double loop_count; /* a loop anchor's count for the back edge that ends here (0: none) */
-    size_t guess_loop; /* guessed from the placed blocks of the loop ending here; 0: none */
-} block;
-
-typedef struct code {
-    imix_level level;
-    const imix_insn *insns;
-    size_t n;
-    block *b;
-    int n_blocks;
-    int *block_of; /* per instruction */
-} code;
 
 static void split_blocks(code *c)
 {
@@ -862,8 +844,9 @@ static void propagate(code *c)
             }
         }
         for (int k = 0; k < c->n_blocks; k++)
-            if (c->b[k].reached && bypass_division(c, k))
+            if (c->b[k].reached && (bypass_division(c, k) || rare_place_arms(c, k)))
                 changed = true;
+        changed |= rare_place_lone_joins(c);
     }
 }
 
@@ -1364,6 +1347,8 @@ bool icount_compute_in(imix_level level, const imix_insn *insns, size_t n, const
                 propagate(&c);
         }
         guess(&c, warps);
+        if (level == IMIX_PTX)
+            rare_zero_arms(&c);
         bool *fused = level == IMIX_PTX ? ptxas_folds(&c) : NULL;
         double *share = merge_shares(&c, a, n_anchors);
         /* The chain walks a fused multiply as its own instruction: walking

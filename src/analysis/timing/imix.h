@@ -32,6 +32,7 @@ typedef struct imix_insn {
      * two (0f literals widened to their 32 bits), for what ptxas must
      * make to hold them (analysis/timing/icount). */
     unsigned char n_literals;
+    bool rare_path; /* PTX: on a math function's path for rare arguments */
     bool literal_f64[2];
     bool literal_last[2]; /* the last operand (an fma's addend) */
     uint64_t literal_bits[2];
