@@ -87,15 +87,18 @@ bool rare_place_arms(code *c, int k)
     if (!b->placed || b->n_succ != 2 || !ends_in_branch(c, b) || !c->insns[b->end - 1].guarded ||
         c->level != IMIX_PTX)
         return false;
-    int rare = rare_arm(c, k);
-    bool placed = false;
-    for (int s = 0; s < 2 && rare >= 0; s++) {
-        block *arm = &c->b[b->succ[s]];
-        if (b->succ[s] == k || arm->placed || arm->n_pred != 1)
-            continue;
-        arm->count = s == rare ? 0 : b->count;
-        arm->placed = placed = true;
+    bool open[2];
+    for (int s = 0; s < 2; s++) {
+        const block *arm = &c->b[b->succ[s]];
+        open[s] = b->succ[s] != k && !arm->placed && arm->n_pred == 1;
     }
+    int rare = open[0] || open[1] ? rare_arm(c, k) : -1; /* once an arm is open: each pass */
+    bool placed = false;
+    for (int s = 0; s < 2 && rare >= 0; s++)
+        if (open[s]) {
+            c->b[b->succ[s]].count = s == rare ? 0 : b->count;
+            c->b[b->succ[s]].placed = placed = true;
+        }
     return placed;
 }
 
