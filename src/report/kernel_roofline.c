@@ -286,6 +286,13 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
      * too few: then there is no L2 estimate. */
     in->has_block_footprint = one.n_left_out == 0 && one.n_partial == 0;
     in->block_read_sectors = one.read_sectors;
+    if (!in->has_block_footprint) {
+        footprint placed = {0};
+        footprint_of_block(sites, v->n_accesses, in->grid, in->block, &env, mid, true, &placed);
+        in->has_block_cover = placed.n_left_out == 0 && placed.n_partial == 0;
+        in->block_cover_sectors = placed.read_sectors;
+        footprint_free(&placed);
+    }
     if (in->has_block_footprint && fp->n_left_out == 0 && fp->n_partial == 0)
         launch_share(sites, v->n_accesses, fp, &one,
                      l2share_guards_cut(sites, v->n_accesses, in->grid, in->block, &env, fp), in,
@@ -713,13 +720,19 @@ static json_t *l2_json(const kroof *k)
     json_object_set_new(t, "partial_write_sectors",
                         json_integer((json_int_t)k->l2_partial_write_sectors));
     json_object_set_new(t, "label", json_text("estimate"));
-    json_object_set_new(t, "assumes",
-                        json_text("L1 writes stores through; each block's load sectors come "
-                                  "from L2 once per block, and again where a later loop reads "
-                                  "what the loop before swept out of L1 (no reuse between "
-                                  "blocks, no other eviction before reuse), at least the "
-                                  "compulsory DRAM sectors and at most the load sectors L1 "
-                                  "serves"));
+    json_object_set_new(
+        t, "assumes",
+        json_text(k->l2_reads_unfollowed
+                      ? "L1 writes stores through; each block's load sectors come from L2 once "
+                        "per block, a site whose index is read from memory taken to step one "
+                        "element from lane to lane, at least the compulsory DRAM sectors and "
+                        "at most the load sectors L1 serves"
+                      : "L1 writes stores through; each block's load sectors come "
+                        "from L2 once per block, and again where a later loop reads "
+                        "what the loop before swept out of L1 (no reuse between "
+                        "blocks, no other eviction before reuse), at least the "
+                        "compulsory DRAM sectors and at most the load sectors L1 "
+                        "serves"));
     if (k->l2_reread_why) {
         json_object_set_new(t, "reread_sectors", json_integer((json_int_t)k->l2_reread_sectors));
         json_object_set_new(t, "reread_why", json_text(k->l2_reread_why));

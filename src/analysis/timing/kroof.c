@@ -628,6 +628,16 @@ static double merged_store_sectors(const traffic *t, const gpu_product *product)
     return merged;
 }
 
+/* Every store sector (L1 writes through). An atomic's sectors go to L2
+ * with its request, as a store's do; its rate there is taken as a
+ * write's (not probed apart). */
+static void l2_writes(const traffic *t, const gpu_product *product, kroof *k)
+{
+    k->l2_write_sectors = (double)t->units[TRAFFIC_STORE] + (double)t->units[TRAFFIC_ATOMIC] -
+                          merged_store_sectors(t, product);
+    k->l2_partial_write_sectors = (double)t->partial_store_units;
+}
+
 static void l2_estimate(const kroof_input *in, const gpu_product *product, kroof *k)
 {
     double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
@@ -636,12 +646,7 @@ static void l2_estimate(const kroof_input *in, const gpu_product *product, kroof
     double floor = k->has_compulsory ? k->compulsory_read_sectors : 0;
     k->has_l2 = true;
     k->l2_read_sectors = fmax(fmin(per_block, loads), fmin(floor, loads));
-    /* An atomic's sectors go to L2 with its request, as a store's do; its
-     * rate there is taken as a write's (not probed apart). */
-    k->l2_write_sectors = (double)in->traffic->units[TRAFFIC_STORE] +
-                          (double)in->traffic->units[TRAFFIC_ATOMIC] -
-                          merged_store_sectors(in->traffic, product);
-    k->l2_partial_write_sectors = (double)in->traffic->partial_store_units;
+    l2_writes(in->traffic, product, k);
     /* The re-reads as they count: what the reads hold past once per block
      * (the cap at the sectors L1 is asked for may cut them). */
     double again = fmin(blocks * (double)in->block_reread_sectors,
@@ -650,6 +655,25 @@ static void l2_estimate(const kroof_input *in, const gpu_product *product, kroof
         k->l2_reread_sectors = again;
         k->l2_reread_why = xstrdup(in->block_reread_why);
     }
+}
+
+/* Where a site's addresses cannot be followed (an index read from memory,
+ * a gather) the block's footprint is not known; the block's reads are
+ * taken as the DRAM estimate places such a site, once per block, no more
+ * than the load sectors L1 is asked for. The writes are every store
+ * sector, as above. lulesh's integrateStress and hgc (HeCBench, fitting
+ * half) gather their nodes and store 8 bytes in each of 32 sectors a
+ * request: L2, not DRAM, is then what they wait on. */
+static void l2_unfollowed(const kroof_input *in, const gpu_product *product, kroof *k)
+{
+    double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
+    double loads = (double)in->traffic->units[TRAFFIC_LOAD];
+    double floor = k->has_compulsory ? k->compulsory_read_sectors : 0;
+    k->has_l2 = true;
+    k->l2_reads_unfollowed = true;
+    k->l2_read_sectors =
+        fmax(fmin(blocks * (double)in->block_cover_sectors, loads), fmin(floor, loads));
+    l2_writes(in->traffic, product, k);
 }
 
 /* Of the sectors L2 serves beyond a first read, the share a working set
@@ -852,7 +876,8 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
             k->traffic_why = xstrdup(in->shared_missing);
     }
     /* A site left out of the L1 sums would be missing here too. */
-    if (in->traffic && in->traffic->n_left_out == 0 && in->has_block_footprint && in->dims_known)
+    bool l2_sums = in->traffic && in->traffic->n_left_out == 0 && in->dims_known;
+    if (l2_sums && in->has_block_footprint)
         l2_estimate(in, product, k);
     if (in->flops_estimate && !k->annotated)
         k->flops_estimate = xstrdup(in->flops_estimate);
@@ -874,6 +899,10 @@ void kroof_compute(const kroof_input *in, const kroof_defines *defs, const gpu_p
     } else {
         dram_estimate(in, product, k);
     }
+    /* After the DRAM estimate, which must not take these reads as ones
+     * L2 could serve again from DRAM. */
+    if (l2_sums && !in->has_block_footprint && in->has_block_cover)
+        l2_unfollowed(in, product, k);
     if (known)
         bound(product, k);
     else

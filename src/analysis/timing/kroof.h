@@ -95,6 +95,10 @@ typedef struct kroof {
     double l2_read_sectors, l2_write_sectors;
     double l2_partial_write_sectors; /* of those, written in part (traffic.h) */
     double l2_reread_sectors;        /* of the reads, loops' re-reads L1 let go */
+    /* No block's footprint could be followed: the reads are every load
+     * sector L1 is asked for (at most), and the DRAM estimate does not use
+     * them. */
+    bool l2_reads_unfollowed;
     char *l2_reread_why;
     /* The phases of the global loads (analysis/timing/loadlat), owned; lat.ok
      * false: not placed, and lat.why says why (empty: not computed). */
@@ -240,6 +244,11 @@ typedef struct kroof_input {
      * that block alone), when has_block_footprint. */
     bool has_block_footprint;
     int64_t block_read_sectors;
+    /* Where it is not, the same block with each site the footprint cannot
+     * follow placed as the DRAM estimate places it (a gather's index taken
+     * to step one element from lane to lane): for the L2 estimate only. */
+    bool has_block_cover;
+    int64_t block_cover_sectors;
     /* Of what later loops of that block read again, the sectors L1 has let
      * go since (analysis/memory/l1reuse); block_reread_why says where. */
     int64_t block_reread_sectors;
