@@ -515,6 +515,8 @@ static bool invariant_restrict(walker *w, cnode *t, const void *loop)
 static bool other_restrict(walker *w, cnode *t, const void *base)
 {
     (void)w;
+    if (wk_thread_array_element(t))
+        return true;
     return wk_restrict_element(t) &&
            !clang_equalCursors(clang_getCursorReferenced(cn_strip_casts(t->kids[0])->cur),
                                *(const CXCursor *)base);
@@ -782,10 +784,18 @@ static CXCursor local_written(walker *w, cnode *target)
         if (!s || clang_getCanonicalType(clang_getCursorType(s->cur)).kind != CXType_Record)
             return clang_getNullCursor();
     }
+    /* An element of the thread's own array (`hourgam[0][i1]`, the array
+     * itself local): a local too. */
+    bool subscripted = false;
+    for (int depth = 0; s && s->kind == CXCursor_ArraySubscriptExpr && s->n_kids == 2 && depth < 8;
+         depth++, subscripted = true)
+        s = cn_strip_casts(s->kids[0]);
     if (!s || s->kind != CXCursor_DeclRefExpr || is_memory_lvalue(w, s))
         return clang_getNullCursor();
     CXCursor d = clang_getCursorReferenced(s->cur);
     CXType t = clang_getCanonicalType(clang_getCursorType(d));
+    if (subscripted && (!cn_is_array_type(t) || clang_Cursor_getStorageClass(d) == CX_SC_Static))
+        return clang_getNullCursor();
     /* One whose address was taken may be read through a pointer an
      * element's text does not name (`a[*pj]`). */
     var_info *v = fn_var(w->f, d);

@@ -553,3 +553,28 @@ bool wk_restrict_element(const cnode *t)
     CXType pt = clang_getCanonicalType(clang_getCursorType(clang_getCursorReferenced(b->cur)));
     return pt.kind == CXType_Pointer && clang_isRestrictQualifiedType(pt);
 }
+
+/* An element of an array the function declares for each thread
+ * (`Real_t hourgam[8][4];`: not static, not __shared__): no object a
+ * __restrict__ pointer reaches, so a store to it changes none of that
+ * pointer's elements (C11 6.7.3.1). lulesh's fb (HeCBench, fitting half)
+ * fills such an array in a loop over four modes that reads x8n[i3 + j]
+ * each pass; ptxas loads them once (115 load requests a warp measured,
+ * not the 288 of one each pass). */
+bool wk_thread_array_element(cnode *t)
+{
+    cnode *b = t;
+    for (int depth = 0; b && b->kind == CXCursor_ArraySubscriptExpr && b->n_kids == 2 && depth < 8;
+         depth++)
+        b = cn_strip_casts(b->kids[0]);
+    if (b == t || !b || b->kind != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor d = clang_getCursorReferenced(b->cur);
+    if (d.kind != CXCursor_VarDecl || !cn_is_array_type(clang_getCursorType(d)))
+        return false;
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(d);
+    enum CXCursorKind owner = clang_getCursorSemanticParent(d).kind;
+    return sc != CX_SC_Static && sc != CX_SC_Extern && !cn_has_attr(d, CXCursor_CUDASharedAttr) &&
+           (owner == CXCursor_FunctionDecl || owner == CXCursor_FunctionTemplate ||
+            owner == CXCursor_CXXMethod);
+}
