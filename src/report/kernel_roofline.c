@@ -283,7 +283,9 @@ static void launch_footprint(const cusrc_unit *u, const cusrc_variant *v, const 
     footprint one = {0};
     footprint_of_block(sites, v->n_accesses, in->grid, in->block, &env, mid, false, &one);
     /* A site the footprint cannot follow would make the block's sectors
-     * too few: then there is no L2 estimate. */
+     * too few: the L2 estimate then takes the block as the DRAM estimate
+     * places such a site, and the sharing, halo and L1-reuse figures,
+     * which need the exact block, are not made. */
     in->has_block_footprint = one.n_left_out == 0 && one.n_partial == 0;
     in->block_read_sectors = one.read_sectors;
     if (!in->has_block_footprint) {

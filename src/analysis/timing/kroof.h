@@ -95,9 +95,9 @@ typedef struct kroof {
     double l2_read_sectors, l2_write_sectors;
     double l2_partial_write_sectors; /* of those, written in part (traffic.h) */
     double l2_reread_sectors;        /* of the reads, loops' re-reads L1 let go */
-    /* No block's footprint could be followed: the reads are every load
-     * sector L1 is asked for (at most), and the DRAM estimate does not use
-     * them. */
+    /* A site's addresses could not be followed: the reads place it as the
+     * DRAM estimate does (kroof_input.block_cover_sectors), and the DRAM
+     * estimate does not use them. */
     bool l2_reads_unfollowed;
     char *l2_reread_why;
     /* The phases of the global loads (analysis/timing/loadlat), owned; lat.ok
