@@ -786,10 +786,9 @@ static CXCursor local_written(walker *w, cnode *target)
     }
     /* An element of the thread's own array (`hourgam[0][i1]`, the array
      * itself local): a local too. */
-    bool subscripted = false;
-    for (int depth = 0; s && s->kind == CXCursor_ArraySubscriptExpr && s->n_kids == 2 && depth < 8;
-         depth++, subscripted = true)
-        s = cn_strip_casts(s->kids[0]);
+    cnode *base = wk_subscript_base(s);
+    bool subscripted = base != s;
+    s = base;
     if (!s || s->kind != CXCursor_DeclRefExpr || is_memory_lvalue(w, s))
         return clang_getNullCursor();
     CXCursor d = clang_getCursorReferenced(s->cur);

@@ -554,6 +554,17 @@ bool wk_restrict_element(const cnode *t)
     return pt.kind == CXType_Pointer && clang_isRestrictQualifiedType(pt);
 }
 
+/* What `a[i][j]` subscripts (`a`), through at most eight subscripts; t
+ * itself where it is no subscript. */
+cnode *wk_subscript_base(cnode *t)
+{
+    cnode *b = t;
+    for (int depth = 0; b && b->kind == CXCursor_ArraySubscriptExpr && b->n_kids == 2 && depth < 8;
+         depth++)
+        b = cn_strip_casts(b->kids[0]);
+    return b;
+}
+
 /* An element of an array the function declares for each thread
  * (`Real_t hourgam[8][4];`: not static, not __shared__): no object a
  * __restrict__ pointer reaches, so a store to it changes none of that
@@ -563,10 +574,7 @@ bool wk_restrict_element(const cnode *t)
  * not the 288 of one each pass). */
 bool wk_thread_array_element(cnode *t)
 {
-    cnode *b = t;
-    for (int depth = 0; b && b->kind == CXCursor_ArraySubscriptExpr && b->n_kids == 2 && depth < 8;
-         depth++)
-        b = cn_strip_casts(b->kids[0]);
+    cnode *b = wk_subscript_base(t);
     if (b == t || !b || b->kind != CXCursor_DeclRefExpr)
         return false;
     CXCursor d = clang_getCursorReferenced(b->cur);

@@ -249,6 +249,7 @@ bool wk_load_intrinsic(cnode *n); /* __ldg and the other cache-hint loads */
 /* What an assignment, compound assignment, ++ or -- writes; NULL otherwise. */
 cnode *wk_assign_target(cnode *n);
 bool wk_restrict_element(const cnode *t); /* a subscript of a __restrict__ pointer */
+cnode *wk_subscript_base(cnode *t);       /* a[i][j] -> a */
 bool wk_thread_array_element(cnode *t);   /* of an array each thread declares */
 bool wk_folds(walker *w, cnode *n, int depth);
 void wk_count_ops(walker *w, cnode *n);

@@ -605,14 +605,6 @@ static void floor_from_known(const gpu_product *product, kroof *k)
     k->floor_only = k->min_time > 0;
 }
 
-/* L1 is write-through for global stores, so every store sector goes to
- * L2. A load sector reaches L2 when L1 does not hold it: taken here as once
- * per block for each sector the block covers (the block's warps run
- * together and L1 keeps what they share), and again where a later loop
- * reads what an earlier one swept out of L1 (analysis/memory/l1reuse), never more
- * often than L1 is asked for it and never less often than DRAM must supply
- * it. Reuse between the blocks of an SM and other lines L1 evicts before
- * their reuse are not modelled: an estimate. */
 /* Of a struct's k pieces' store sectors, those L1 merges before L2:
  * stored back to back, a warp's pieces write the same sectors in part,
  * and L2 takes l1_store_merge[k - 1] sectors for each one the struct
@@ -638,14 +630,31 @@ static void l2_writes(const traffic *t, const gpu_product *product, kroof *k)
     k->l2_partial_write_sectors = (double)t->partial_store_units;
 }
 
-static void l2_estimate(const kroof_input *in, const gpu_product *product, kroof *k)
+/* The sectors L2 serves when each block reads per_block of them: at most
+ * the load sectors L1 is asked for, at least the compulsory reads DRAM
+ * must supply (where those are no more than L1's). */
+static double l2_reads(const kroof_input *in, const kroof *k, double per_block)
 {
     double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
     double loads = (double)in->traffic->units[TRAFFIC_LOAD];
-    double per_block = blocks * ((double)in->block_read_sectors + (double)in->block_reread_sectors);
     double floor = k->has_compulsory ? k->compulsory_read_sectors : 0;
+    return fmax(fmin(blocks * per_block, loads), fmin(floor, loads));
+}
+
+/* L1 is write-through for global stores, so every store sector goes to
+ * L2. A load sector reaches L2 when L1 does not hold it: taken here as once
+ * per block for each sector the block covers (the block's warps run
+ * together and L1 keeps what they share), and again where a later loop
+ * reads what an earlier one swept out of L1 (analysis/memory/l1reuse), never more
+ * often than L1 is asked for it and never less often than DRAM must supply
+ * it. Reuse between the blocks of an SM and other lines L1 evicts before
+ * their reuse are not modelled: an estimate. */
+static void l2_estimate(const kroof_input *in, const gpu_product *product, kroof *k)
+{
+    double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
     k->has_l2 = true;
-    k->l2_read_sectors = fmax(fmin(per_block, loads), fmin(floor, loads));
+    k->l2_read_sectors =
+        l2_reads(in, k, (double)in->block_read_sectors + (double)in->block_reread_sectors);
     l2_writes(in->traffic, product, k);
     /* The re-reads as they count: what the reads hold past once per block
      * (the cap at the sectors L1 is asked for may cut them). */
@@ -666,13 +675,9 @@ static void l2_estimate(const kroof_input *in, const gpu_product *product, kroof
  * request: L2, not DRAM, is then what they wait on. */
 static void l2_unfollowed(const kroof_input *in, const gpu_product *product, kroof *k)
 {
-    double blocks = (double)in->grid[0] * (double)in->grid[1] * (double)in->grid[2];
-    double loads = (double)in->traffic->units[TRAFFIC_LOAD];
-    double floor = k->has_compulsory ? k->compulsory_read_sectors : 0;
     k->has_l2 = true;
     k->l2_reads_unfollowed = true;
-    k->l2_read_sectors =
-        fmax(fmin(blocks * (double)in->block_cover_sectors, loads), fmin(floor, loads));
+    k->l2_read_sectors = l2_reads(in, k, (double)in->block_cover_sectors);
     l2_writes(in->traffic, product, k);
 }
 
