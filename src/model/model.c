@@ -123,6 +123,8 @@ static const model_field product_fields[] = {
     {"timing", "l2_write_bandwidth", F_SI, offsetof(gpu_product, l2_write_bandwidth), true},
     {"timing", "l2_partial_write_bandwidth", F_SI,
      offsetof(gpu_product, l2_partial_write_bandwidth), true},
+    {"timing", "l2_shared_partial_write_bandwidth", F_SI,
+     offsetof(gpu_product, l2_shared_partial_write_bandwidth), true},
     {"timing", "l2_write_retained_bytes", F_SI, offsetof(gpu_product, l2_write_retained_bytes),
      true},
     {"timing", "l1_store_merge", F_MERGE, offsetof(gpu_product, n_store_merge), true},

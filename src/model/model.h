@@ -139,6 +139,9 @@ typedef struct gpu_product {
     /* bytes/s, counted in whole 32-byte sectors, of stores that each write
      * part of a sector (a lane's 4 bytes in a sector of its own) */
     double l2_partial_write_bandwidth;
+    /* the same, of sectors each written in part beside others of their
+     * line (a lane's 4 bytes in each sector of the line) */
+    double l2_shared_partial_write_bandwidth;
     /* Atomics a second at one address: L2 carries them out one after
      * another, whatever the SMs do; 0: not measured. */
     double same_address_atomic_rate;

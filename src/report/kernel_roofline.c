@@ -721,6 +721,8 @@ static json_t *l2_json(const kroof *k)
     json_object_set_new(t, "write_sectors", json_integer((json_int_t)k->l2_write_sectors));
     json_object_set_new(t, "partial_write_sectors",
                         json_integer((json_int_t)k->l2_partial_write_sectors));
+    json_object_set_new(t, "shared_partial_write_sectors",
+                        json_integer((json_int_t)k->l2_shared_partial_write_sectors));
     json_object_set_new(t, "label", json_text("estimate"));
     json_object_set_new(
         t, "assumes",

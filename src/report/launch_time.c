@@ -179,6 +179,9 @@ static const char *counts_of(const json_t *roof, ktime_counts *c, ktime_load **l
         c->has_l2 = true;
         if (!whole(json_object_get(l2, "partial_write_sectors"), &c->l2_partial_write_sectors))
             c->l2_partial_write_sectors = 0;
+        if (!whole(json_object_get(l2, "shared_partial_write_sectors"),
+                   &c->l2_shared_partial_write_sectors))
+            c->l2_shared_partial_write_sectors = 0;
     }
     return NULL;
 }

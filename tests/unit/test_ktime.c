@@ -177,6 +177,20 @@ static void test_l2_and_lines(void **state)
     assert_float_equal(t.part[KTIME_L2],
                        32 * loads * 8 / 8e12 + 32 * loads * 2 / 4e12 + 32 * loads * 2 / 1.5e12,
                        1e-15);
+    /* A quarter of them beside others of their line, at that rate. */
+    c.l2_shared_partial_write_sectors = loads;
+    k.l2_shared_partial_write_bandwidth = 3.5e12;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_L2],
+                       32 * loads * 8 / 8e12 + 32 * loads / 4e12 + 32 * loads * 2 / 1.5e12 +
+                           32 * loads / 3.5e12,
+                       1e-15);
+    /* Never more of them than the writes not already partial alone. */
+    c.l2_shared_partial_write_sectors = loads * 10;
+    ktime_predict(&c, &k, &t);
+    assert_float_equal(t.part[KTIME_L2],
+                       32 * loads * 8 / 8e12 + 32 * loads * 2 / 1.5e12 + 32 * loads * 2 / 3.5e12,
+                       1e-15);
     /* Without the product's L2 constants the part is left out and L1
      * misses are L1 hits. */
     k.has_l2 = false;

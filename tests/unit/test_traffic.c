@@ -249,10 +249,10 @@ static void test_shared_wavefronts(void **state)
 
 /* Stores that cannot fill the sectors they touch: a column walk writes 4
  * bytes into each of 32 sectors, each alone in its line (28 of them, at
- * least, in part: the slow kind); a stride of two floats 16 bytes into
- * each of 8, four to a line (partial, but L2 takes them at about the
- * whole-sector rate: not counted); a coalesced row fills its 4 sectors,
- * and a coalesced 2-byte row its 2. */
+ * least, in part: the slowest kind); a stride of two floats 16 bytes into
+ * each of 8, four to a line (4 of them, at least, in part beside others
+ * of their line: 128 bytes of lanes fill at most 4); a coalesced row
+ * fills its 4 sectors, and a coalesced 2-byte row its 2. */
 static void test_partial_store_sectors(void **state)
 {
     (void)state;
@@ -273,11 +273,50 @@ static void test_partial_store_sectors(void **state)
     /* 32 warps: 32 sectors a request for the column, 8 for the stride. */
     assert_int_equal(t.units[TRAFFIC_STORE], 32 * (32 + 8 + 4 + 2));
     assert_int_equal(t.partial_store_units, 32 * 28);
+    assert_int_equal(t.shared_partial_store_units, 32 * 4);
     traffic_free(&t);
     site_free(&col);
     site_free(&two);
     site_free(&row);
     site_free(&half);
+}
+
+/* CUB's StoreDirectBlocked of bytes: `out[4 * t + j]` for j < 4, the
+ * loop's only store. Each request writes 1 byte into each of 4 sectors of
+ * one line (3 of them, at least, in part beside others), and the next
+ * iteration writes the next byte of the same sectors: L1 merges them, so
+ * none counts as partial. With another store in the loop, or stepping a
+ * row (1024 bytes) an iteration, they count: 3 a request, 128 requests. */
+static void test_back_to_back_stores(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
+    mem_access bytes = site(SPACE_GLOBAL, "4 * (blockIdx.x * blockDim.x + threadIdx.x) + j", 1,
+                            true, NULL, "j", 4);
+    mem_access other =
+        site(SPACE_GLOBAL, "4 * (blockIdx.x * blockDim.x + threadIdx.x)", 4, true, NULL, "j", 4);
+    other.base = (char *)"q";
+    mem_access rows = site(SPACE_GLOBAL, "4 * (blockIdx.x * blockDim.x + threadIdx.x) + 1024 * j",
+                           1, true, NULL, "j", 4);
+    expr_env env;
+    expr_env_init(&env);
+    traffic t;
+    const mem_access *alone[1] = {&bytes};
+    traffic_compute(alone, 1, grid, block, &env, NULL, &t);
+    assert_int_equal(t.units[TRAFFIC_STORE], 128 * 4);
+    assert_int_equal(t.shared_partial_store_units, 0);
+    traffic_free(&t);
+    const mem_access *two[2] = {&bytes, &other};
+    traffic_compute(two, 2, grid, block, &env, NULL, &t);
+    assert_int_equal(t.shared_partial_store_units, 128 * 3);
+    traffic_free(&t);
+    const mem_access *apart[1] = {&rows};
+    traffic_compute(apart, 1, grid, block, &env, NULL, &t);
+    assert_int_equal(t.shared_partial_store_units, 128 * 3);
+    traffic_free(&t);
+    site_free(&bytes);
+    site_free(&other);
+    site_free(&rows);
 }
 
 /* atomicReduction's v16: in[16 * i + k] for k < 16, each lane 64 bytes
@@ -520,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_guard_on_block_index),
         cmocka_unit_test(test_shared_wavefronts),
+        cmocka_unit_test(test_back_to_back_stores),
         cmocka_unit_test(test_partial_store_sectors),
         cmocka_unit_test(test_piece_store_sectors),
         cmocka_unit_test(test_sibling_loads_fill_lines),

@@ -9,6 +9,7 @@
 #include "analysis/warp/bank.h"
 #include "analysis/warp/coalesce.h"
 #include "analysis/memory/linefill.h"
+#include "analysis/symbolic/exprpoly.h"
 #include "analysis/symbolic/gridcls.h"
 #include "analysis/symbolic/lanes.h"
 #include "analysis/warp/vecmerge.h"
@@ -451,6 +452,63 @@ static void fill_with_siblings(const mem_access *const *sites, size_t n, size_t 
     t->run_sectors = (int64_t)llround((double)t->units / fmin(1.0, share));
 }
 
+/* A store of the same pointer, in the same loops, that b writes a
+ * constant less than a lane's stride from a (whatever guards each: CUB's
+ * valid-item checks differ from item to item; whatever its width: a
+ * float4's x and y stored as one 8-byte store, z as a 4-byte one). */
+static bool beside_in_lane(const mem_access *a, const mem_access *b, int64_t stride)
+{
+    int64_t d;
+    bool same_via = (!a->via && !b->via) || (a->via && b->via && strcmp(a->via, b->via) == 0);
+    if (!b->is_store || b->atomic || b->space != SPACE_GLOBAL || !b->byte_offset ||
+        b->n_loops != a->n_loops || !a->base || !b->base || strcmp(a->base, b->base) != 0 ||
+        !same_via)
+        return false;
+    for (int l = 0; l < a->n_loops; l++)
+        if (!loop_same(&a->loops[l], &b->loops[l]))
+            return false;
+    return exprpoly_const_difference(b->byte_offset, a->byte_offset, &d) && d != 0 &&
+           llabs(d) < llabs(stride);
+}
+
+/* Whether store site i writes back to back into sectors another store
+ * of the same warp also writes at once: a sibling of the same pointer a
+ * constant apart closer than from lane to lane (the items of CUB's
+ * StoreDirectBlocked, unrolled, each under its own valid-item guard), or the next iteration of a
+ * loop it is the only global store of, where the address moves less than from lane to lane
+ * (`thread_itr[ITEM]` for ITEM < 4, a byte each, 4 bytes from lane to lane). L1 merges such stores
+ * before L2 as it does a struct's pieces: HeCBench's blockAccess (fitting half) writes 8.4 M such
+ * sectors a launch in 88 us, under what L2 takes of partial sectors. */
+static bool stored_back_to_back(const mem_access *const *sites, size_t n, size_t i)
+{
+    const mem_access *a = sites[i];
+    int64_t stride, step;
+    expr *lane = a->byte_offset ? expr_shift_builtin(a->byte_offset, SYM_TID_X, 1) : NULL;
+    bool known = lane && exprpoly_const_difference(lane, a->byte_offset, &stride) && stride != 0;
+    expr_free(lane);
+    if (!known)
+        return false;
+    for (size_t j = 0; j < n; j++)
+        if (j != i && beside_in_lane(a, sites[j], stride))
+            return true;
+    const loop_ctx *l = a->n_loops > 0 ? &a->loops[a->n_loops - 1] : NULL;
+    if (!l || !l->var || !l->next)
+        return false;
+    for (size_t j = 0; j < n; j++) {
+        const mem_access *b = sites[j];
+        if (j == i || !b->is_store || b->space != SPACE_GLOBAL)
+            continue;
+        for (int m = 0; m < b->n_loops; m++)
+            if (loop_same(&b->loops[m], l))
+                return false;
+    }
+    expr *next = expr_substitute_name(a->byte_offset, l->var, l->next);
+    bool merged = next && exprpoly_const_difference(next, a->byte_offset, &step) && step != 0 &&
+                  llabs(step) < llabs(stride);
+    expr_free(next);
+    return merged;
+}
+
 void traffic_compute(const mem_access *const *sites, size_t n, const int64_t grid[3],
                      const int64_t block[3], const expr_env *env, traffic_memo *memo, traffic *out)
 {
@@ -496,9 +554,9 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
             out->one_address_float_atomics += a->atomic_float ? ops : 0;
         }
         /* A request's 32 lanes fill at most `width` whole sectors: its
-         * other sectors are written in part, at least. L2 takes a partial
-         * sector beside others of its line at about the whole-sector rate,
-         * and one alone in its line at half of it
+         * other sectors are written in part, at least. On an H200 L2 takes
+         * a partial sector beside others of its line at 85% of the
+         * whole-sector rate, and one alone in its line at under half of it
          * (scripts/timeprobe/partialprobe.cu); a request of L lines and U
          * sectors has at least 2L - U sectors alone in their line. */
         if (s == TRAFFIC_STORE && a->pieces >= 2 && a->pieces <= TRAFFIC_MAX_PIECES)
@@ -506,7 +564,12 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
         if (s == TRAFFIC_STORE && a->width > 0 && t.units > t.requests * (int64_t)a->width) {
             int64_t partial = t.units - t.requests * (int64_t)a->width;
             int64_t alone = 2 * t.lines - t.units;
-            out->partial_store_units += alone <= 0 ? 0 : alone < partial ? alone : partial;
+            alone = alone <= 0 ? 0 : alone < partial ? alone : partial;
+            out->partial_store_units += alone;
+            /* A struct's pieces, and stores back to back into the same
+             * sectors: L1 merges them first (l1_store_merge). */
+            if (a->pieces < 2 && !stored_back_to_back(sites, n, i))
+                out->shared_partial_store_units += partial - alone;
         }
         if (t.floor_is_lower) {
             out->certain_requests[s] += t.floor_requests;

@@ -87,9 +87,12 @@ typedef struct traffic {
     /* Store sectors written in part and alone in their 128-byte line
      * within the request, at least: a request's 32 lanes of `width` bytes
      * fill at most `width` whole sectors, and L2 merges such a sector more
-     * slowly than it takes a whole one (a partial sector beside others of
-     * its line goes at about the whole rate). */
+     * slowly than it takes a whole one. */
     int64_t partial_store_units;
+    /* The other store sectors written in part: beside another sector of
+     * their line that the request writes. L2 takes them faster than one
+     * alone in its line and more slowly than a whole one. */
+    int64_t shared_partial_store_units;
     /* Store sectors of structs stored in k pieces (mem_access.pieces), by
      * k: L1 merges some of a warp's back-to-back partial sectors before L2
      * (the model's l1_store_merge says how many). */

@@ -628,6 +628,7 @@ static void l2_writes(const traffic *t, const gpu_product *product, kroof *k)
     k->l2_write_sectors = (double)t->units[TRAFFIC_STORE] + (double)t->units[TRAFFIC_ATOMIC] -
                           merged_store_sectors(t, product);
     k->l2_partial_write_sectors = (double)t->partial_store_units;
+    k->l2_shared_partial_write_sectors = (double)t->shared_partial_store_units;
 }
 
 /* The sectors L2 serves when each block reads per_block of them: at most

@@ -93,8 +93,9 @@ typedef struct kroof {
      * the load sectors L1 is asked for. */
     bool has_l2;
     double l2_read_sectors, l2_write_sectors;
-    double l2_partial_write_sectors; /* of those, written in part (traffic.h) */
-    double l2_reread_sectors;        /* of the reads, loops' re-reads L1 let go */
+    double l2_partial_write_sectors;        /* of those, written in part alone in their line */
+    double l2_shared_partial_write_sectors; /* in part, beside others (traffic.h) */
+    double l2_reread_sectors;               /* of the reads, loops' re-reads L1 let go */
     /* A site's addresses could not be followed: the reads place it as the
      * DRAM estimate does (kroof_input.block_cover_sectors), and the DRAM
      * estimate does not use them. */

@@ -66,6 +66,7 @@ bool ktime_consts_of(const gpu_product *p, double clock_hz, ktime_consts *out, c
     out->l2_read_bandwidth = p->l2_read_bandwidth;
     out->l2_write_bandwidth = p->l2_write_bandwidth;
     out->l2_partial_write_bandwidth = p->l2_partial_write_bandwidth;
+    out->l2_shared_partial_write_bandwidth = p->l2_shared_partial_write_bandwidth;
     out->same_address_atomic_rate = p->same_address_atomic_rate;
     out->same_address_float_atomic_rate = p->same_address_float_atomic_rate > 0
                                               ? p->same_address_float_atomic_rate
@@ -277,9 +278,14 @@ static void parts(const ktime_counts *c, const ktime_consts *k, ktime *t)
         double partial = k->l2_partial_write_bandwidth > 0
                              ? fmin(c->l2_partial_write_sectors, c->l2_write_sectors)
                              : 0;
+        double shared =
+            k->l2_shared_partial_write_bandwidth > 0
+                ? fmin(c->l2_shared_partial_write_sectors, c->l2_write_sectors - partial)
+                : 0;
         t->part[KTIME_L2] = 32 * c->l2_read_sectors / k->l2_read_bandwidth +
-                            32 * (c->l2_write_sectors - partial) / k->l2_write_bandwidth +
-                            (partial > 0 ? 32 * partial / k->l2_partial_write_bandwidth : 0);
+                            32 * (c->l2_write_sectors - partial - shared) / k->l2_write_bandwidth +
+                            (partial > 0 ? 32 * partial / k->l2_partial_write_bandwidth : 0) +
+                            (shared > 0 ? 32 * shared / k->l2_shared_partial_write_bandwidth : 0);
     }
     /* Latency: the phases of a warp's loads where analysis/timing/loadlat placed
      * them. Else each load request of a warp waits for the one before; of

@@ -78,7 +78,8 @@ typedef struct ktime_counts {
     double wavefronts[TRAFFIC_KINDS];
     bool has_l2;                              /* kroof's L2 estimate: */
     double l2_read_sectors, l2_write_sectors; /* sectors L2 serves and absorbs */
-    double l2_partial_write_sectors;          /* of those written, written in part */
+    double l2_partial_write_sectors;          /* of those written, in part alone in a line */
+    double l2_shared_partial_write_sectors;   /* in part, beside others of their line */
     /* Atomics L2 makes one after another at one address (traffic's
      * one_address_atomics); 0: none. */
     double one_address_atomics;
@@ -118,11 +119,12 @@ typedef struct ktime_consts {
     double barrier_cycles, barrier_warp_cycles;
     bool has_l2; /* the product's [timing] has the three L2 constants */
     double l2_latency_s, l2_read_bandwidth, l2_write_bandwidth;
-    double l2_partial_write_bandwidth;     /* 0: not measured, partial writes as whole */
-    double same_address_atomic_rate;       /* a second; 0: not measured, no atomic term */
-    double same_address_float_atomic_rate; /* float and double adds; 0: the above */
-    double issue_per_clock_per_sm;         /* warp instructions an SM issues a clock, at most */
-    double pipe_clocks[PIPES_N];           /* a scheduler's clocks a warp instruction; 0: one */
+    double l2_partial_write_bandwidth;        /* 0: not measured, partial writes as whole */
+    double l2_shared_partial_write_bandwidth; /* 0: not measured, taken as whole */
+    double same_address_atomic_rate;          /* a second; 0: not measured, no atomic term */
+    double same_address_float_atomic_rate;    /* float and double adds; 0: the above */
+    double issue_per_clock_per_sm;            /* warp instructions an SM issues a clock, at most */
+    double pipe_clocks[PIPES_N];              /* a scheduler's clocks a warp instruction; 0: one */
 } ktime_consts;
 
 typedef struct ktime {
