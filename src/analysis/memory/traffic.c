@@ -474,11 +474,13 @@ static bool beside_in_lane(const mem_access *a, const mem_access *b, int64_t str
 /* Whether store site i writes back to back into sectors another store
  * of the same warp also writes at once: a sibling of the same pointer a
  * constant apart closer than from lane to lane (the items of CUB's
- * StoreDirectBlocked, unrolled, each under its own valid-item guard), or the next iteration of a
- * loop it is the only global store of, where the address moves less than from lane to lane
- * (`thread_itr[ITEM]` for ITEM < 4, a byte each, 4 bytes from lane to lane). L1 merges such stores
- * before L2 as it does a struct's pieces: HeCBench's blockAccess (fitting half) writes 8.4 M such
- * sectors a launch in 88 us, under what L2 takes of partial sectors. */
+ * StoreDirectBlocked, unrolled, each under its own valid-item guard), or
+ * the next iteration of a loop it is the only global store of, where the
+ * address moves less than from lane to lane (`thread_itr[ITEM]` for
+ * ITEM < 4, a byte each, 4 bytes from lane to lane). L1 merges such
+ * stores before L2 as it does a struct's pieces: HeCBench's blockAccess
+ * (fitting half) writes 8.4 M such sectors a launch in 88 us, under what
+ * L2 takes of partial sectors. */
 static bool stored_back_to_back(const mem_access *const *sites, size_t n, size_t i)
 {
     const mem_access *a = sites[i];
