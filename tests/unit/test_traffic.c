@@ -319,6 +319,59 @@ static void test_back_to_back_stores(void **state)
     site_free(&rows);
 }
 
+/* CUB's StoreDirectBlocked unrolled: `out[4 * t + k]`, a byte each, each
+ * item under its own valid-item guard. The four items fill each other's
+ * sectors in the same warp, so none counts as partial beside others. An
+ * if's two arms do not (only one runs), nor does a switch's cases; a
+ * guarded store beside one that always runs is filled, not the other
+ * way round. */
+static void test_sibling_stores(void **state)
+{
+    (void)state;
+    const int64_t grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
+    const char *t = "4 * (blockIdx.x * blockDim.x + threadIdx.x)";
+    mem_access item[4];
+    const mem_access *items[4];
+    char off[4][96], guard[4][96];
+    for (int k = 0; k < 4; k++) {
+        snprintf(off[k], sizeof off[k], "%s + %d", t, k);
+        snprintf(guard[k], sizeof guard[k], "%s + %d < 4096", t, k);
+        item[k] = site(SPACE_GLOBAL, off[k], 1, true, guard[k], NULL, 0);
+        items[k] = &item[k];
+    }
+    expr_env env;
+    expr_env_init(&env);
+    traffic tr;
+    traffic_compute(items, 4, grid, block, &env, NULL, &tr);
+    assert_int_equal(tr.units[TRAFFIC_STORE], 4 * 32 * 4);
+    assert_int_equal(tr.shared_partial_store_units, 0);
+    traffic_free(&tr);
+    /* 16 warps take each arm; 3 sectors of 4 a request in part */
+    mem_access then = site(SPACE_GLOBAL, off[0], 1, true, "threadIdx.x < 128", NULL, 0);
+    mem_access other = site(SPACE_GLOBAL, off[1], 1, true, "!(threadIdx.x < 128)", NULL, 0);
+    const mem_access *arms[2] = {&then, &other};
+    traffic_compute(arms, 2, grid, block, &env, NULL, &tr);
+    assert_int_equal(tr.shared_partial_store_units, 2 * 16 * 3);
+    traffic_free(&tr);
+    mem_access always = site(SPACE_GLOBAL, off[1], 1, true, NULL, NULL, 0);
+    const mem_access *one_guarded[2] = {&then, &always};
+    traffic_compute(one_guarded, 2, grid, block, &env, NULL, &tr);
+    assert_int_equal(tr.shared_partial_store_units, 32 * 3);
+    traffic_free(&tr);
+    mem_access case0 = site(SPACE_GLOBAL, off[0], 1, true, NULL, NULL, 0);
+    case0.in_switch = always.in_switch = true;
+    const mem_access *cases[2] = {&case0, &always};
+    traffic_compute(cases, 2, grid, block, &env, NULL, &tr);
+    assert_int_equal(tr.shared_partial_store_units, 2 * 32 * 3);
+    traffic_free(&tr);
+    for (int k = 0; k < 4; k++)
+        site_free(&item[k]);
+    site_free(&then);
+    site_free(&other);
+    site_free(&always);
+    site_free(&case0);
+}
+
 /* atomicReduction's v16: in[16 * i + k] for k < 16, each lane 64 bytes
  * from the next. Alone a site's request fills one sector in two of each
  * line it touches (a run of one counted as four); with its fifteen
@@ -560,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_guard_on_block_index),
         cmocka_unit_test(test_shared_wavefronts),
         cmocka_unit_test(test_back_to_back_stores),
+        cmocka_unit_test(test_sibling_stores),
         cmocka_unit_test(test_partial_store_sectors),
         cmocka_unit_test(test_piece_store_sectors),
         cmocka_unit_test(test_sibling_loads_fill_lines),

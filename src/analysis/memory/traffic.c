@@ -452,17 +452,39 @@ static void fill_with_siblings(const mem_access *const *sites, size_t n, size_t 
     t->run_sectors = (int64_t)llround((double)t->units / fmin(1.0, share));
 }
 
+/* Whether two guards are one test of items a constant apart: the same
+ * tree where each comparison's sides may differ by a constant (CUB's
+ * `ITEM + tid * ITEMS < valid_items`, item after item). An if's two arms
+ * (`c` and `!c`) are not alike: only one of them runs. */
+static bool guards_alike(const expr *a, const expr *b)
+{
+    int64_t d;
+    if (!a || !b)
+        return a == b;
+    if (a->kind != b->kind || a->op != b->op)
+        return false;
+    if (a->kind == EX_BINARY && a->op >= OP_LT && a->op <= OP_NE)
+        return exprpoly_const_difference(a->a, b->a, &d) &&
+               exprpoly_const_difference(a->b, b->b, &d);
+    if (a->kind == EX_BINARY && (a->op == OP_LAND || a->op == OP_LOR))
+        return guards_alike(a->a, b->a) && guards_alike(a->b, b->b);
+    return expr_equal(a, b);
+}
+
 /* A store of the same pointer, in the same loops, that b writes a
- * constant less than a lane's stride from a (whatever guards each: CUB's
- * valid-item checks differ from item to item; whatever its width: a
- * float4's x and y stored as one 8-byte store, z as a 4-byte one). */
+ * constant less than a lane's stride from a, whenever a runs: b always
+ * runs, or under a guard alike (CUB's valid-item checks differ from item
+ * to item by a constant); whatever its width (a float4's x and y stored
+ * as one 8-byte store, z as a 4-byte one). A switch's guards do not say
+ * when its cases run. */
 static bool beside_in_lane(const mem_access *a, const mem_access *b, int64_t stride)
 {
     int64_t d;
     bool same_via = (!a->via && !b->via) || (a->via && b->via && strcmp(a->via, b->via) == 0);
     if (!b->is_store || b->atomic || b->space != SPACE_GLOBAL || !b->byte_offset ||
         b->n_loops != a->n_loops || !a->base || !b->base || strcmp(a->base, b->base) != 0 ||
-        !same_via)
+        !same_via || a->in_switch || b->in_switch ||
+        (b->guard && !guards_alike(a->guard, b->guard)))
         return false;
     for (int l = 0; l < a->n_loops; l++)
         if (!loop_same(&a->loops[l], &b->loops[l]))
