@@ -248,11 +248,14 @@ static void test_shared_wavefronts(void **state)
 }
 
 /* Stores that cannot fill the sectors they touch: a column walk writes 4
- * bytes into each of 32 sectors, each alone in its line (28 of them, at
- * least, in part: the slowest kind); a stride of two floats 16 bytes into
- * each of 8, four to a line (4 of them, at least, in part beside others
- * of their line: 128 bytes of lanes fill at most 4); a coalesced row
- * fills its 4 sectors, and a coalesced 2-byte row its 2. */
+ * bytes into each of 32 sectors, each alone in its line (all in part: the
+ * slowest kind); a stride of two floats 16 bytes into each of 8, four to
+ * a line (all in part beside others of their line: a lane steps more
+ * than its 4 bytes, so every sector has a gap); a coalesced row fills its
+ * 4 sectors, and a coalesced 2-byte row its 2. Where a warp spans rows of
+ * a block narrower than 32, lanes that step 8 bytes in x may still fill
+ * their sectors with the next row's: then only the bound of `width`
+ * whole sectors a request holds, and these fill all 4. */
 static void test_partial_store_sectors(void **state)
 {
     (void)state;
@@ -272,9 +275,18 @@ static void test_partial_store_sectors(void **state)
     traffic_compute(sites, 4, grid, block, &env, NULL, &t);
     /* 32 warps: 32 sectors a request for the column, 8 for the stride. */
     assert_int_equal(t.units[TRAFFIC_STORE], 32 * (32 + 8 + 4 + 2));
-    assert_int_equal(t.partial_store_units, 32 * 28);
-    assert_int_equal(t.shared_partial_store_units, 32 * 4);
+    assert_int_equal(t.partial_store_units, 32 * 32);
+    assert_int_equal(t.shared_partial_store_units, 32 * 8);
     traffic_free(&t);
+    const int64_t one[3] = {1, 1, 1}, rows16[3] = {16, 2, 1};
+    mem_access two_rows =
+        site(SPACE_GLOBAL, "8 * threadIdx.x + 4 * threadIdx.y", 4, true, NULL, NULL, 0);
+    const mem_access *interleaved[1] = {&two_rows};
+    traffic_compute(interleaved, 1, one, rows16, &env, NULL, &t);
+    assert_int_equal(t.units[TRAFFIC_STORE], 4);
+    assert_int_equal(t.partial_store_units + t.shared_partial_store_units, 0);
+    traffic_free(&t);
+    site_free(&two_rows);
     site_free(&col);
     site_free(&two);
     site_free(&row);
@@ -283,10 +295,10 @@ static void test_partial_store_sectors(void **state)
 
 /* CUB's StoreDirectBlocked of bytes: `out[4 * t + j]` for j < 4, the
  * loop's only store. Each request writes 1 byte into each of 4 sectors of
- * one line (3 of them, at least, in part beside others), and the next
- * iteration writes the next byte of the same sectors: L1 merges them, so
- * none counts as partial. With another store in the loop, or stepping a
- * row (1024 bytes) an iteration, they count: 3 a request, 128 requests. */
+ * one line (all in part beside others), and the next iteration writes the
+ * next byte of the same sectors: L1 merges them, so none counts as
+ * partial. With another store in the loop, or stepping a row (1024
+ * bytes) an iteration, they count: 4 a request, 128 requests. */
 static void test_back_to_back_stores(void **state)
 {
     (void)state;
@@ -308,11 +320,11 @@ static void test_back_to_back_stores(void **state)
     traffic_free(&t);
     const mem_access *two[2] = {&bytes, &other};
     traffic_compute(two, 2, grid, block, &env, NULL, &t);
-    assert_int_equal(t.shared_partial_store_units, 128 * 3);
+    assert_int_equal(t.shared_partial_store_units, 128 * 4);
     traffic_free(&t);
     const mem_access *apart[1] = {&rows};
     traffic_compute(apart, 1, grid, block, &env, NULL, &t);
-    assert_int_equal(t.shared_partial_store_units, 128 * 3);
+    assert_int_equal(t.shared_partial_store_units, 128 * 4);
     traffic_free(&t);
     site_free(&bytes);
     site_free(&other);
@@ -346,23 +358,23 @@ static void test_sibling_stores(void **state)
     assert_int_equal(tr.units[TRAFFIC_STORE], 4 * 32 * 4);
     assert_int_equal(tr.shared_partial_store_units, 0);
     traffic_free(&tr);
-    /* 16 warps take each arm; 3 sectors of 4 a request in part */
+    /* 16 warps take each arm; all 4 sectors of a request in part */
     mem_access then = site(SPACE_GLOBAL, off[0], 1, true, "threadIdx.x < 128", NULL, 0);
     mem_access other = site(SPACE_GLOBAL, off[1], 1, true, "!(threadIdx.x < 128)", NULL, 0);
     const mem_access *arms[2] = {&then, &other};
     traffic_compute(arms, 2, grid, block, &env, NULL, &tr);
-    assert_int_equal(tr.shared_partial_store_units, 2 * 16 * 3);
+    assert_int_equal(tr.shared_partial_store_units, 2 * 16 * 4);
     traffic_free(&tr);
     mem_access always = site(SPACE_GLOBAL, off[1], 1, true, NULL, NULL, 0);
     const mem_access *one_guarded[2] = {&then, &always};
     traffic_compute(one_guarded, 2, grid, block, &env, NULL, &tr);
-    assert_int_equal(tr.shared_partial_store_units, 32 * 3);
+    assert_int_equal(tr.shared_partial_store_units, 32 * 4);
     traffic_free(&tr);
     mem_access case0 = site(SPACE_GLOBAL, off[0], 1, true, NULL, NULL, 0);
     case0.in_switch = always.in_switch = true;
     const mem_access *cases[2] = {&case0, &always};
     traffic_compute(cases, 2, grid, block, &env, NULL, &tr);
-    assert_int_equal(tr.shared_partial_store_units, 2 * 32 * 3);
+    assert_int_equal(tr.shared_partial_store_units, 2 * 32 * 4);
     traffic_free(&tr);
     for (int k = 0; k < 4; k++)
         site_free(&item[k]);

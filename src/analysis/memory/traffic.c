@@ -452,6 +452,16 @@ static void fill_with_siblings(const mem_access *const *sites, size_t n, size_t 
     t->run_sectors = (int64_t)llround((double)t->units / fmin(1.0, share));
 }
 
+/* The bytes from one lane's address to the next one's, where that is a
+ * constant other than 0 (an offset affine in threadIdx.x). */
+static bool lane_stride(const mem_access *a, int64_t *stride)
+{
+    expr *lane = a->byte_offset ? expr_shift_builtin(a->byte_offset, SYM_TID_X, 1) : NULL;
+    bool known = lane && exprpoly_const_difference(lane, a->byte_offset, stride) && *stride != 0;
+    expr_free(lane);
+    return known;
+}
+
 /* Whether two guards are one test of items a constant apart: the same
  * tree where each comparison's sides may differ by a constant (CUB's
  * `ITEM + tid * ITEMS < valid_items`, item after item). An if's two arms
@@ -507,10 +517,7 @@ static bool stored_back_to_back(const mem_access *const *sites, size_t n, size_t
 {
     const mem_access *a = sites[i];
     int64_t stride, step;
-    expr *lane = a->byte_offset ? expr_shift_builtin(a->byte_offset, SYM_TID_X, 1) : NULL;
-    bool known = lane && exprpoly_const_difference(lane, a->byte_offset, &stride) && stride != 0;
-    expr_free(lane);
-    if (!known)
+    if (!lane_stride(a, &stride))
         return false;
     for (size_t j = 0; j < n; j++)
         if (j != i && beside_in_lane(a, sites[j], stride))
@@ -531,6 +538,46 @@ static bool stored_back_to_back(const mem_access *const *sites, size_t n, size_t
                   llabs(step) < llabs(stride);
     expr_free(next);
     return merged;
+}
+
+/* The most whole sectors a store site's requests can fill: `width` a
+ * request (32 lanes of `width` bytes), and none where a warp's lanes
+ * differ only in threadIdx.x (the block's x a multiple of 32) and step
+ * more than `width` bytes from lane to lane, for then every sector they
+ * touch has a gap (lulesh's hgc: a double 64 bytes apart). */
+static int64_t whole_store_sectors_at_most(const mem_access *a, const int64_t block[3],
+                                           int64_t requests)
+{
+    int64_t stride;
+    if (block[0] % 32 == 0 && lane_stride(a, &stride) && llabs(stride) > a->width)
+        return 0;
+    return requests * (int64_t)a->width;
+}
+
+/* A store site's sectors written in part. On an H200 L2 takes a partial
+ * sector beside others of its line at 85% of the whole-sector rate, and
+ * one alone in its line at under half of it
+ * (scripts/timeprobe/partialprobe.cu); a request of L lines and U
+ * sectors has at least 2L - U sectors alone in their line. */
+static void add_partial_stores(const mem_access *const *sites, size_t n, size_t i,
+                               const int64_t block[3], const traffic_site_total *t, traffic *out)
+{
+    const mem_access *a = sites[i];
+    if (a->pieces >= 2 && a->pieces <= TRAFFIC_MAX_PIECES)
+        out->piece_store_units[a->pieces] += t->units;
+    if (a->width <= 0)
+        return;
+    int64_t whole = whole_store_sectors_at_most(a, block, t->requests);
+    if (t->units <= whole)
+        return;
+    int64_t partial = t->units - whole;
+    int64_t alone = 2 * t->lines - t->units;
+    alone = alone <= 0 ? 0 : alone < partial ? alone : partial;
+    out->partial_store_units += alone;
+    /* A struct's pieces, and stores back to back into the same sectors:
+     * L1 merges them first (l1_store_merge). */
+    if (a->pieces < 2 && !stored_back_to_back(sites, n, i))
+        out->shared_partial_store_units += partial - alone;
 }
 
 void traffic_compute(const mem_access *const *sites, size_t n, const int64_t grid[3],
@@ -577,24 +624,8 @@ void traffic_compute(const mem_access *const *sites, size_t n, const int64_t gri
             out->one_address_atomics += ops;
             out->one_address_float_atomics += a->atomic_float ? ops : 0;
         }
-        /* A request's 32 lanes fill at most `width` whole sectors: its
-         * other sectors are written in part, at least. On an H200 L2 takes
-         * a partial sector beside others of its line at 85% of the
-         * whole-sector rate, and one alone in its line at under half of it
-         * (scripts/timeprobe/partialprobe.cu); a request of L lines and U
-         * sectors has at least 2L - U sectors alone in their line. */
-        if (s == TRAFFIC_STORE && a->pieces >= 2 && a->pieces <= TRAFFIC_MAX_PIECES)
-            out->piece_store_units[a->pieces] += t.units;
-        if (s == TRAFFIC_STORE && a->width > 0 && t.units > t.requests * (int64_t)a->width) {
-            int64_t partial = t.units - t.requests * (int64_t)a->width;
-            int64_t alone = 2 * t.lines - t.units;
-            alone = alone <= 0 ? 0 : alone < partial ? alone : partial;
-            out->partial_store_units += alone;
-            /* A struct's pieces, and stores back to back into the same
-             * sectors: L1 merges them first (l1_store_merge). */
-            if (a->pieces < 2 && !stored_back_to_back(sites, n, i))
-                out->shared_partial_store_units += partial - alone;
-        }
+        if (s == TRAFFIC_STORE)
+            add_partial_stores(sites, n, i, block, &t, out);
         if (t.floor_is_lower) {
             out->certain_requests[s] += t.floor_requests;
             out->certain_units[s] += t.floor_units;

@@ -86,8 +86,9 @@ typedef struct traffic {
     int64_t busiest_requests[TRAFFIC_KINDS];
     /* Store sectors written in part and alone in their 128-byte line
      * within the request, at least: a request's 32 lanes of `width` bytes
-     * fill at most `width` whole sectors, and L2 merges such a sector more
-     * slowly than it takes a whole one. */
+     * fill at most `width` whole sectors, and none where the lanes step
+     * more than `width` bytes (every sector then has a gap). L2 merges
+     * such a sector more slowly than it takes a whole one. */
     int64_t partial_store_units;
     /* The other store sectors written in part: beside another sector of
      * their line that the request writes. L2 takes them faster than one
