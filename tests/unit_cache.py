@@ -5,16 +5,19 @@ usage: unit_cache.py GPULINT SRC_ROOT
 
 nvcc is reached through a wrapper that counts its runs. An unchanged
 re-run starts no nvcc and prints the same bytes; editing a header that one
-file includes recompiles that file only; another --gpu or --define reuses
+file includes recompiles that file only, also one only its device code
+includes; another --gpu or --define reuses
 the compile (kept apart) and gives the report a fresh compile gives; an
 edited --gpu file is a new report; other
 nvcc arguments, --no-cache and a corrupt entry recompile; a cache directory
 that cannot be made is one warning; two runs at once on one cache both
-succeed; GPULINT_CACHE_MAX trims; `gpulint cache --stats/--clear` report and empty it.
+succeed; GPULINT_CACHE_MAX trims; a header only libclang reads is part of
+the result's key; `gpulint cache --stats/--clear` report and empty it.
 Ends with "N passed, N failed" (exit 77, "skipped: no nvcc", without nvcc).
 """
 
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -45,10 +48,18 @@ def main():
         with open(wrapper, "w") as f:
             f.write(f'#!/bin/sh\necho run >> "{counter}"\nexec "{nvcc}" "$@"\n')
         os.chmod(wrapper, 0o755)
-        with open(os.path.join(work, "cfg.h"), "w") as f:
-            f.write("#define SCALE 2\n")
-        with open(os.path.join(work, "uses_cfg.cu"), "w") as f:
-            f.write('#include "cfg.h"\n__global__ void k(float *x) { x[threadIdx.x] *= SCALE; }\n')
+
+        def put(name, text):
+            with open(os.path.join(work, name), "w") as f:
+                f.write(text)
+
+        put("cfg.h", "#define SCALE 2\n")
+        # dev.h only where __CUDA_ARCH__ is defined: what the device compile
+        # and libclang read.
+        put("uses_cfg.cu", '#include "cfg.h"\n#ifdef __CUDA_ARCH__\n#include "dev.h"\n#else\n'
+            '#define DEV 1\n#endif\n'
+            '__global__ void k(float *x) { x[threadIdx.x] *= SCALE * DEV; }\n')
+        put("dev.h", "#define DEV 1\n")
         for name in ("vector_add.cu", "transpose.cu"):
             shutil.copy(os.path.join(SRC_ROOT, "examples", name), work)
         files = ["uses_cfg.cu", "vector_add.cu", "transpose.cu"]
@@ -103,11 +114,16 @@ def main():
         check(carded.returncode == 0 and edited_card.returncode == 0 and n2d == 0 and
               edited_card.stdout != carded.stdout,
               f"an edited --gpu file: a new report without compiling ({n2d})", edited_card.stderr)
-        with open(os.path.join(work, "cfg.h"), "w") as f:
-            f.write("#define SCALE 3\n")
+        put("cfg.h", "#define SCALE 3\n")
         edited, n3 = run()
         check(edited.returncode == 0 and n3 == 1,
               f"a header edited: only its includer recompiles ({n3})", edited.stderr)
+        put("dev.h", "#define DEV 2\n")
+        dev_edited, n3b = run()
+        check(dev_edited.returncode == 0 and n3b == 1,
+              f"a header only device code includes, edited: its includer recompiles ({n3b})",
+              dev_edited.stderr)
+        edited = dev_edited
         other, n4 = run("--", "-DEXTRA=1")
         check(other.returncode == 0 and n4 == 3, f"other nvcc arguments recompile ({n4})")
         nocache, n5 = run("--no-cache")
@@ -153,6 +169,22 @@ def main():
         cl = subprocess.run([GPULINT, "cache", "--clear"], env=e, capture_output=True, text=True)
         check(cl.returncode == 0 and not glob.glob(os.path.join(cache, "units", "*", "*.json")),
               "cache --clear empties it", cl.stdout + cl.stderr)
+        # A header only libclang reads (under __clang__: nvcc's list lacks
+        # it) sets the launch's size: edited, the analysis runs again on the
+        # kept compile and reports the new grid.
+        put("n.h", "#define N 1024\n")
+        put("clang_sized.cu", '#ifdef __clang__\n#include "n.h"\n#else\n#define N 1024\n#endif\n'
+            '__global__ void k(float *x) { x[blockIdx.x * 256 + threadIdx.x] = 1; }\n'
+            'int main() { float *x; cudaMalloc(&x, N * 4); k<<<N / 256, 256>>>(x); }\n')
+        sized, _ = run(files=["clang_sized.cu"])
+        put("n.h", "#define N 4096\n")
+        resized, n9 = run(files=["clang_sized.cu"])
+        grids = [[l.get("grid") for k in json.loads(r.stdout)["kernels"]
+                  for l in k.get("launches", [])] if r.returncode == 0 else None
+                 for r in (sized, resized)]
+        check(n9 == 0 and grids == [[[4, 1, 1]], [[16, 1, 1]]],
+              f"a header only libclang reads, edited: analysed again ({grids}), "
+              f"not compiled ({n9})", resized.stderr)
     check.finish()
 
 

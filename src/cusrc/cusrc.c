@@ -768,6 +768,30 @@ static void scratch_free(cusrc_tu *t, scan_state *s)
     origin_memo_free(t);
 }
 
+/* One file a parse included (clang_getInclusions): kept where it is a file
+ * on disk (not the in-memory declarations cusrc_decls_file adds), once. */
+static void include_seen(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    (void)stack;
+    (void)depth;
+    cusrc_unit *u = data;
+    CXString real = clang_File_tryGetRealPathName(file);
+    CXString name = clang_getFileName(file);
+    const char *path = clang_getCString(real);
+    if (!path || !*path)
+        path = clang_getCString(name);
+    struct stat st;
+    bool keep = path && *path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    for (size_t i = 0; keep && i < u->n_includes_read; i++)
+        keep = strcmp(u->includes_read[i], path) != 0;
+    if (keep) {
+        u->includes_read = xrealloc(u->includes_read, (u->n_includes_read + 1) * sizeof(char *));
+        u->includes_read[u->n_includes_read++] = xstrdup(path);
+    }
+    clang_disposeString(real);
+    clang_disposeString(name);
+}
+
 /* Another unit of the program, parsed as cusrc_parse parses its file
  * (cusrc_sibling's parse_other). */
 static CXTranslationUnit parse_other(cusrc_tu *t, const cusrc_sibling *s)
@@ -787,6 +811,8 @@ static CXTranslationUnit parse_other(cusrc_tu *t, const cusrc_sibling *s)
     if (!tu && clang_parseTranslationUnit2(t->index, s->file, (const char *const *)a.v, a.n, files,
                                            1, PARSE_OPTIONS, &tu) != CXError_Success)
         tu = NULL;
+    if (tu)
+        clang_getInclusions(tu, include_seen, t->u);
     args_free(&a);
     return tu;
 }
@@ -858,6 +884,7 @@ bool cusrc_parse(cusrc_ctx *ctx, const cusrc_options *opts, cusrc_unit *out, cha
     t.parse_other = parse_other;
     t.main_file = clang_getFile(tu, opts->file);
     out->file = xstrdup(opts->file);
+    clang_getInclusions(tu, include_seen, out);
     out->args = a.v;
     out->n_args = a.n;
     out->parse_seconds = t1 - t0;

@@ -504,6 +504,11 @@ typedef struct cusrc_unit {
      * result kept in a cache holds while they are unchanged. */
     char **siblings_read;
     size_t n_siblings_read;
+    /* Every file libclang read for this unit and the siblings it parsed
+     * (their includes, device side, as it parses): with nvcc's own list,
+     * what a kept result depends on. Real paths, each once. */
+    char **includes_read;
+    size_t n_includes_read;
     char **args; /* the compiler arguments libclang was given */
     int n_args;
     double parse_seconds, analyse_seconds;

@@ -206,6 +206,9 @@ void cusrc_unit_free(cusrc_unit *u)
     for (size_t i = 0; i < u->n_siblings_read; i++)
         free(u->siblings_read[i]);
     free(u->siblings_read);
+    for (size_t i = 0; i < u->n_includes_read; i++)
+        free(u->includes_read[i]);
+    free(u->includes_read);
     for (int i = 0; i < u->n_args; i++)
         free(u->args[i]);
     free(u->args);

@@ -415,8 +415,21 @@ static char *own_output(size_t *len)
     return sbuf_take(&b);
 }
 
-/* nvcc's dependencies, and the program's other files the source analysis
- * read (cu, NULL: none): the result holds while they are unchanged. */
+static void add_dep(sbuf *deps, const char *path)
+{
+    sbuf_addc(deps, ' ');
+    for (const char *p = path; *p; p++) {
+        if (*p == ' ') /* a make rule's escapes (unitcache's dep_paths) */
+            sbuf_addc(deps, '\\');
+        else if (*p == '$')
+            sbuf_addc(deps, '$');
+        sbuf_addc(deps, *p);
+    }
+}
+
+/* nvcc's dependencies, and the files the source analysis read (cu, NULL:
+ * none): the program's other units and what libclang included. The
+ * result holds while they are unchanged. */
 static void cache_store(const unit_env *env, const char *key, const compiled *comp,
                         const cusrc_unit *cu, const char *record)
 {
@@ -426,16 +439,10 @@ static void cache_store(const unit_env *env, const char *key, const compiled *co
     sbuf_init(&deps);
     if (comp->deps)
         sbuf_add(&deps, comp->deps);
-    for (size_t i = 0; cu && comp->deps && i < cu->n_siblings_read; i++) {
-        sbuf_addc(&deps, ' ');
-        for (const char *p = cu->siblings_read[i]; *p; p++) {
-            if (*p == ' ') /* a make rule's escapes (unitcache's dep_paths) */
-                sbuf_addc(&deps, '\\');
-            else if (*p == '$')
-                sbuf_addc(&deps, '$');
-            sbuf_addc(&deps, *p);
-        }
-    }
+    for (size_t i = 0; cu && comp->deps && i < cu->n_siblings_read; i++)
+        add_dep(&deps, cu->siblings_read[i]);
+    for (size_t i = 0; cu && comp->deps && i < cu->n_includes_read; i++)
+        add_dep(&deps, cu->includes_read[i]);
     if (comp->deps && output)
         unitcache_store(env->cache_dir, key, sbuf_str(&deps), comp->stage_dir, record,
                         strlen(record), output, olen);

@@ -312,6 +312,11 @@ bool unitcache_store(const char *dir, const char *key, const char *deps_text,
     bool ok = true;
     json_array_foreach(paths, i, p)
     {
+        bool seen = false; /* nvcc's list and libclang's share most files */
+        for (size_t k = 0; k < json_array_size(deps) && !seen; k++)
+            seen = json_equal(json_array_get(json_array_get(deps, k), 0), p);
+        if (seen)
+            continue;
         char h[33];
         if (!hash_file(json_string_value(p), h)) {
             ok = false; /* a file nvcc read is gone already: not worth keeping */
