@@ -11,6 +11,12 @@
 
 /* ---- expressions ---- */
 
+int64_t wk_access_width(const cnode *s)
+{
+    long long w = clang_Type_getSizeOf(clang_getCursorType(s->cur));
+    return w > 0 ? w : 0;
+}
+
 /* A field of this read below n (by member, or *this copied whole). */
 static bool reads_this(const cnode *n, int depth)
 {
@@ -123,7 +129,7 @@ static int access_use(walker *w, cnode *n)
     }
 }
 
-static bool is_memory_lvalue(walker *w, cnode *n)
+bool wk_is_memory_lvalue(walker *w, cnode *n)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
     if (cn_is_array_type(t) || t.kind == CXType_FunctionProto)
@@ -315,253 +321,6 @@ static bool has_effect(cnode *n)
     default:
         return false;
     }
-}
-
-/* ---- loop-invariant work ---- */
-
-/* Whether e's value is the same in every iteration of loop: it reads no
- * memory, and no name it reads is declared or assigned inside the loop. */
-static bool invariant_in(walker *w, const cnode *e, cnode *loop, int depth)
-{
-    if (depth > 32)
-        return false;
-    switch (e->kind) {
-    case CXCursor_ArraySubscriptExpr:
-        return false;
-    case CXCursor_UnaryOperator:
-        if (clang_getCursorUnaryOperatorKind(e->cur) == CXUnaryOperator_Deref)
-            return false;
-        break;
-    case CXCursor_MemberRefExpr: {
-        /* s.x of a local or parameter struct, threadIdx.x; not p->x. */
-        const cnode *b = e->n_kids ? cn_strip((cnode *)e->kids[0]) : NULL;
-        if (!b || b->kind != CXCursor_DeclRefExpr ||
-            clang_getCanonicalType(clang_getCursorType(b->cur)).kind == CXType_Pointer)
-            return false;
-        break;
-    }
-    case CXCursor_DeclRefExpr: {
-        CXCursor d = clang_getCursorReferenced(e->cur);
-        if (d.kind == CXCursor_EnumConstantDecl || d.kind == CXCursor_NonTypeTemplateParameter ||
-            d.kind == CXCursor_FunctionDecl)
-            return true; /* a constant, or the math function a pure call names */
-        if (d.kind != CXCursor_VarDecl && d.kind != CXCursor_ParmDecl)
-            return false;
-        var_info *v = fn_var(w->f, d);
-        if (!v) /* a namespace-scope const or a builtin (threadIdx); a
-                   __device__ variable is memory */
-            return clang_isConstQualifiedType(clang_getCursorType(d));
-        if (v->addr_taken || v->is_shared || (v->decl_node && cn_inside(v->decl_node, loop)))
-            return false;
-        for (int i = 0; i < v->n_assigns; i++)
-            if (cn_inside(v->assigns[i], loop))
-                return false;
-        return true;
-    }
-    default:
-        break;
-    }
-    for (int i = 0; i < e->n_kids; i++)
-        if (!invariant_in(w, e->kids[i], loop, depth + 1))
-            return false;
-    return true;
-}
-
-/* The outermost loop a pure floating-point expression can be computed
- * before (within the kernel's own body, with no condition between): it
- * changes in none of the loops from there in. NULL: it changes in the
- * innermost loop. */
-static loop_frame *hoist_target(walker *w, cnode *n)
-{
-    fn_ctx *f = w->f;
-    if (w->hoist || w->n_calls || !f->n_loops)
-        return NULL;
-    int level = f->n_loops, guards = w->n_guards;
-    while (level > 0) {
-        loop_frame *fr = f->loops[level - 1];
-        if (guards != fr->guards_at_entry)
-            break; /* a condition inside this loop decides whether n runs */
-        if (!cn_inside(n, fr->stmt) || !invariant_in(w, n, fr->stmt, 0))
-            break;
-        level--;
-    }
-    return level == f->n_loops ? NULL : f->loops[level];
-}
-
-/* The memory lvalue s writes (an assignment's or increment's target);
- * *impure when s is a call that may write memory. */
-static cnode *store_target(walker *w, cnode *s, bool *impure)
-{
-    cnode *target = wk_assign_target(s);
-    if (s->kind == CXCursor_CallExpr) {
-        if (call_vector_op_assign(w, s, NULL))
-            target = s->kids[0];
-        else
-            *impure = !call_pure(w, s, clang_getNullCursor());
-    }
-    cnode *t = target ? cn_strip(target) : NULL;
-    return t && is_memory_lvalue(w, t) ? t : NULL;
-}
-
-/* Whether s calls nothing but math functions and every store in it goes
- * to a local or to a target `ok` accepts (the walks below differ only in
- * which stores they allow). */
-typedef bool (*store_ok)(walker *w, cnode *target, const void *ctx);
-
-static bool every_store(walker *w, cnode *s, store_ok ok, const void *ctx, int depth)
-{
-    if (depth > 64)
-        return false;
-    bool impure = false;
-    cnode *t = store_target(w, s, &impure);
-    if (impure || (t && !ok(w, t, ctx)))
-        return false;
-    for (int i = 0; i < s->n_kids; i++)
-        if (!every_store(w, s->kids[i], ok, ctx, depth + 1))
-            return false;
-    return true;
-}
-
-static bool names_text(walker *w, cnode *t, const void *text)
-{
-    char *tt = cn_text_trunc(w->t, t->cur, 200);
-    bool same = strcmp(tt, text) == 0;
-    free(tt);
-    return same;
-}
-
-/* Whether nothing in s writes memory but stores to the element `text`
- * names (and locals): no other store, no call that is not a math function. */
-static bool writes_only(walker *w, cnode *s, const char *text)
-{
-    return every_store(w, s, names_text, text, 0);
-}
-
-/* The element an access names, to tell it apart from others. */
-typedef struct element {
-    const char *text;
-    lref at;       /* its byte offset from its base */
-    int64_t width; /* bytes */
-} element;
-
-static int64_t access_width(const cnode *s)
-{
-    long long w = clang_Type_getSizeOf(clang_getCursorType(s->cur));
-    return w > 0 ? w : 0;
-}
-
-/* Whether access s through the same pointer as e never overlaps e: their
- * offsets from one base differ by a constant at least as wide as either
- * (`p[k + 1]` beside `p[k]`), for every value of every name. */
-static bool disjoint_from(walker *w, cnode *s, const element *e)
-{
-    if (!e->at.base || !e->at.off || !e->width)
-        return false;
-    lref r = {SP_NONE, -1, NULL, NULL, NULL};
-    wk_resolve_lvalue(w, s, &r, 0);
-    int64_t d = 0, width = access_width(s);
-    bool apart = r.base && r.off && width && strcmp(r.base, e->at.base) == 0 &&
-                 exprpoly_const_difference(r.off, e->at.off, &d) && (d >= e->width || -d >= width);
-    wk_lref_free(&r);
-    return apart;
-}
-
-/* Whether every subscript of base's pointer in s names the element e or
- * one that never overlaps it: LLVM keeps an element in a register across
- * a loop only where it can tell it apart from every other access through
- * the same pointer. An offset it cannot compare (`c[i]` beside
- * `c[n * n + i]`) keeps the loads and stores in the loop; one a constant
- * away (a complex number's real and imaginary parts, HeCBench hexciton's
- * `sigma_out[2 * (dim * i + j) + 1]` beside `[2 * (dim * i + j)]`) does
- * not (nvcc 13's PTX for each shape). */
-static bool only_element(walker *w, cnode *s, CXCursor base, const element *e, int depth)
-{
-    if (depth > 64)
-        return false;
-    if (s->kind == CXCursor_ArraySubscriptExpr && s->n_kids == 2) {
-        const cnode *b = cn_strip_casts((cnode *)s->kids[0]);
-        if (b && b->kind == CXCursor_DeclRefExpr &&
-            clang_equalCursors(clang_getCursorReferenced(b->cur), base)) {
-            char *st = cn_text_trunc(w->t, s->cur, 200);
-            bool same = strcmp(st, e->text) == 0;
-            free(st);
-            if (!same && !disjoint_from(w, s, e))
-                return false;
-        }
-    }
-    for (int i = 0; i < s->n_kids; i++)
-        if (!only_element(w, s->kids[i], base, e, depth + 1))
-            return false;
-    return true;
-}
-
-/* A store to an element of a __restrict__ pointer whose address does not
- * change in loop: where every store in the loop is one (and it calls
- * nothing but math functions: no barrier, no atomic), LLVM keeps each such
- * element in a register across the loop, loaded before it and stored after
- * it (scalar promotion; HeCBench adam's moment updates). */
-static bool invariant_restrict(walker *w, cnode *t, const void *loop)
-{
-    return wk_restrict_element(t) && invariant_in(w, t->kids[0], (cnode *)loop, 0) &&
-           invariant_in(w, t->kids[1], (cnode *)loop, 0);
-}
-
-/* A store through a __restrict__ pointer other than base: where every
- * store in a loop is one or goes to a local (and it calls nothing but math
- * functions), no store in it can change an element of base, so LLVM hoists
- * a load of one whose address the loop does not change out of it (LICM;
- * `a[i]` in `for (k ...) out[i * n + k] = a[i] * b[k];` with all three
- * __restrict__: one ld.global.nc before the loop, nvcc 13's PTX). */
-static bool other_restrict(walker *w, cnode *t, const void *base)
-{
-    (void)w;
-    if (wk_thread_array_element(t))
-        return true;
-    return wk_restrict_element(t) &&
-           !clang_equalCursors(clang_getCursorReferenced(cn_strip_casts(t->kids[0])->cur),
-                               *(const CXCursor *)base);
-}
-
-/* How many of the enclosing loops a global load `a[i]` runs in. nvcc loads
- * an element once before the loops in which its address does not change and
- * nothing is written but that element (`acc[i] += ...` in a loop: the value
- * stays in a register, the stores remain); under a condition inside a loop
- * it stays put. */
-/* The loops, counted from the outermost, an element's load or store stays
- * in; fewer than the enclosing ones where it moves out of the inner ones. */
-static int element_loops(walker *w, cnode *n, bool store)
-{
-    fn_ctx *f = w->f;
-    cnode *s = cn_strip(n);
-    if (w->n_calls || !f->n_loops || s->kind != CXCursor_ArraySubscriptExpr || s->n_kids != 2)
-        return f->n_loops;
-    char *text = cn_text_trunc(w->t, s->cur, 200);
-    bool promotable = wk_restrict_element(s);
-    element e = {text, {SP_NONE, -1, NULL, NULL, NULL}, access_width(s)};
-    if (promotable)
-        wk_resolve_lvalue(w, s, &e.at, 0);
-    int level = f->n_loops;
-    while (level > 0) {
-        loop_frame *fr = f->loops[level - 1];
-        if (w->n_guards != fr->guards_at_entry || !cn_inside(n, fr->stmt) ||
-            !invariant_in(w, s->kids[0], fr->stmt, 0) || !invariant_in(w, s->kids[1], fr->stmt, 0))
-            break;
-        CXCursor base = clang_getCursorReferenced(cn_strip_casts(s->kids[0])->cur);
-        bool promoted = promotable && every_store(w, fr->stmt, invariant_restrict, fr->stmt, 0) &&
-                        only_element(w, fr->stmt, base, &e, 0);
-        bool hoisted = !store && promotable && every_store(w, fr->stmt, other_restrict, &base, 0);
-        if (!promoted && !hoisted && (store || !writes_only(w, fr->stmt, text)))
-            break;
-        level--;
-    }
-    wk_lref_free(&e.at);
-    free(text);
-    return level;
-}
-
-int wk_load_loops(walker *w, cnode *n)
-{
-    return element_loops(w, n, false);
 }
 
 static void last_store_clear(walker *w)
@@ -789,7 +548,7 @@ static CXCursor local_written(walker *w, cnode *target)
     cnode *base = wk_subscript_base(s);
     bool subscripted = base != s;
     s = base;
-    if (!s || s->kind != CXCursor_DeclRefExpr || is_memory_lvalue(w, s))
+    if (!s || s->kind != CXCursor_DeclRefExpr || wk_is_memory_lvalue(w, s))
         return clang_getNullCursor();
     CXCursor d = clang_getCursorReferenced(s->cur);
     CXType t = clang_getCanonicalType(clang_getCursorType(d));
@@ -859,7 +618,7 @@ static int vec_set_apart(walker *w, cnode *target, vec_load **out)
     int64_t field = 0, size = 0;
     if (!vector_field(target, &field, &size))
         return 0;
-    uint32_t bytes = byte_mask(field, access_width(cn_strip(target)));
+    uint32_t bytes = byte_mask(field, wk_access_width(cn_strip(target)));
     CXCursor base = restrict_base(target);
     int n = 0, kept = 0;
     for (int i = 0; i < w->n_vec; i++) {
@@ -980,7 +739,7 @@ static bool joins_vector_load(walker *w, cnode *n)
         if (strcmp(v->elem, et) != 0 || v->site < 0 || (size_t)v->site >= w->u->n_accesses)
             continue;
         free(et);
-        if (v->clobbered & byte_mask(field, access_width(cn_strip(n))))
+        if (v->clobbered & byte_mask(field, wk_access_width(cn_strip(n))))
             return false; /* a store between may have written these bytes */
         mem_access *a = &w->u->accesses[v->site];
         if (a->width < v->size) {
@@ -1024,7 +783,7 @@ static bool may_touch(walker *w, cnode *n, const vec_store *v)
     cnode *e = vector_field(n, &field, &size);
     if (!e)
         return true;
-    int64_t fw = access_width(cn_strip(n));
+    int64_t fw = wk_access_width(cn_strip(n));
     if (size == v->size && modulo_apart(field, fw, v->lo, v->hi - v->lo))
         return false;
     char *et = cn_text_trunc(w->t, e->cur, 200);
@@ -1055,7 +814,7 @@ static bool value_touches(walker *w, cnode *s, const vec_store *v, int depth)
         return s != NULL;
     if (s->kind == CXCursor_CallExpr && !wk_pure_call(s) && !call_pure(w, s, clang_getNullCursor()))
         return true;
-    if (cn_is_expr(s) && is_memory_lvalue(w, s) && access_use(w, s) && beside_global(w, s) &&
+    if (cn_is_expr(s) && wk_is_memory_lvalue(w, s) && access_use(w, s) && beside_global(w, s) &&
         may_touch(w, s, v))
         return true;
     for (int i = 0; i < s->n_kids; i++)
@@ -1104,7 +863,7 @@ static bool joins_vector_store(walker *w, cnode *n)
     cnode *e = w->cse_off || w->n_calls ? NULL : vector_field(n, &field, &size);
     if (!e || !plain_global_element(w, n))
         return false;
-    int64_t fw = access_width(cn_strip(n));
+    int64_t fw = wk_access_width(cn_strip(n));
     char *et = cn_text_trunc(w->t, e->cur, 200);
     int at = -1;
     for (int i = 0; i < w->n_vst && at < 0; i++)
@@ -1168,7 +927,7 @@ static void vst_record(walker *w, cnode *n, size_t site)
         w->cap_vst = w->cap_vst ? 2 * w->cap_vst : 8;
         w->vst = xrealloc(w->vst, (size_t)w->cap_vst * sizeof *w->vst);
     }
-    int64_t fw = access_width(cn_strip(n));
+    int64_t fw = wk_access_width(cn_strip(n));
     if (w->vst_tail_of >= 0 && w->vst_tail_of < w->n_vst) {
         w->vst[w->vst_tail_of].tail = (long)site;
         w->vst[w->vst_tail_of].tail_hi = field + fw;
@@ -1201,11 +960,12 @@ static void emit_load(walker *w, cnode *n)
             return; /* the value is in a register */
         }
     }
-    int level = wk_load_loops(w, n);
+    int unrolled;
+    int level = wk_load_loops(w, n, &unrolled);
     /* Global memory only: shared elements are left to the bank analysis
      * as written. */
     if (!text)
-        level = w->f->n_loops;
+        level = unrolled = w->f->n_loops;
     if (level < w->f->n_loops) {
         loop_frame *fr = w->f->loops[level];
         if (in_texts(fr->entry_avail, fr->n_entry_avail, text)) {
@@ -1214,6 +974,10 @@ static void emit_load(walker *w, cnode *n)
         }
         w->load_hoist = fr;
         w->load_loops = level;
+        w->load_unrolled = unrolled;
+        w->load_copies = 1;
+        for (int i = unrolled; i < w->f->n_loops; i++)
+            w->load_copies *= w->f->loops[i]->trips->value;
         /* In a register from before the loop on: later loads of it in the
          * loop are no loads. */
         fr->entry_avail =
@@ -1240,7 +1004,8 @@ static bool emit_sunk_store(walker *w, cnode *n)
 {
     if (!plain_global_element(w, n))
         return false; /* volatile: every store stays */
-    int level = element_loops(w, n, true);
+    int unrolled;
+    int level = wk_element_loops(w, n, true, &unrolled);
     if (level == w->f->n_loops)
         return false;
     loop_frame *fr = w->f->loops[level];
@@ -1253,6 +1018,8 @@ static bool emit_sunk_store(walker *w, cnode *n)
     fr->sunk[fr->n_sunk++] = text;
     w->load_hoist = fr;
     w->load_loops = level;
+    w->load_unrolled = w->f->n_loops;
+    w->load_copies = 1;
     wk_emit_access(w, n, true);
     w->load_hoist = NULL;
     return true;
@@ -1311,7 +1078,7 @@ static void emit_halves(walker *w, cnode *ptr, bool atomic, bool store)
     cnode *target = cn_strip(ptr);
     if (target && target->kind == CXCursor_UnaryOperator &&
         clang_getCursorUnaryOperatorKind(target->cur) == CXUnaryOperator_AddrOf &&
-        target->n_kids == 1 && is_memory_lvalue(w, cn_strip(target->kids[0]))) {
+        target->n_kids == 1 && wk_is_memory_lvalue(w, cn_strip(target->kids[0]))) {
         target = cn_strip(target->kids[0]);
         if (!store)
             wk_emit_access(w, target, false);
@@ -1460,7 +1227,7 @@ void wk_walk_expr(walker *w, cnode *n)
     if (cn_is_expr(n) && cn_float_kind(clang_getCursorType(n->cur)) &&
         n->kind != CXCursor_FloatingLiteral && wk_folds(w, n, 0))
         return; /* a constant: no work, no memory */
-    if (cn_is_expr(n) && is_memory_lvalue(w, n)) {
+    if (cn_is_expr(n) && wk_is_memory_lvalue(w, n)) {
         int use = access_use(w, n);
         if (use & 1)
             emit_load(w, n);
@@ -1472,7 +1239,7 @@ void wk_walk_expr(walker *w, cnode *n)
         w->n_cse = 0;
     bool pure = !w->cse_off && pure_float_op(n); /* not in a conditional arm */
     bool repeat = pure && cse_repeat(w, n);
-    loop_frame *hoist = pure && !repeat ? hoist_target(w, n) : NULL;
+    loop_frame *hoist = pure && !repeat ? wk_hoist_target(w, n) : NULL;
     w->no_flops += repeat;
     if (hoist)
         w->hoist = hoist;

@@ -56,7 +56,7 @@ void wk_add_count(walker *w, int cat, int64_t n)
     if (w->hoist && cat <= CNT_TENSOR)
         w->hoist->once[cat] += n;
     else if (w->load_hoist && (cat == CNT_GLD || cat == CNT_GST || cat == CNT_GACC))
-        w->load_hoist->once[cat] += n;
+        w->load_hoist->once[cat] += n * w->load_copies;
     else
         wk_count_frame(w)->direct[cat] += n;
     w->work_events += n != 0;
@@ -137,16 +137,23 @@ void wk_arm_end(walker *w, arm_saved *saved, const expr *cond)
 
 /* ---- sites ---- */
 
+/* The loops a site runs in: all around it, or for a hoisted load the
+ * outer ones it stays in and the unrolled ones it moved out with. */
 static void copy_loops(walker *w, loop_ctx *dst, int *n_dst, char **why)
 {
-    int n = w->load_hoist ? w->load_loops : w->f->n_loops;
-    if (n > ACCESS_MAX_LOOPS) {
-        n = ACCESS_MAX_LOOPS;
-        if (why && !*why)
-            *why = xstrdup("nested in more than 8 loops");
+    int from[ACCESS_MAX_LOOPS], n = 0, all = w->f->n_loops;
+    for (int i = 0; i < all; i++) {
+        bool in = !w->load_hoist || i < w->load_loops || i >= w->load_unrolled;
+        if (in && n == ACCESS_MAX_LOOPS) {
+            if (why && !*why)
+                *why = xstrdup("nested in more than 8 loops");
+            break;
+        }
+        if (in)
+            from[n++] = i;
     }
     for (int i = 0; i < n; i++) {
-        const loop_ctx *s = &w->f->loops[i]->ctx;
+        const loop_ctx *s = &w->f->loops[from[i]]->ctx;
         dst[i].var = xstrdup_null(s->var);
         dst[i].init = s->init ? expr_clone(s->init) : NULL;
         dst[i].cond = s->cond ? expr_clone(s->cond) : NULL;

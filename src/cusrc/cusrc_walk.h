@@ -142,6 +142,15 @@ typedef struct walker {
      * loops outside (load_loops of them). NULL: none. */
     loop_frame *load_hoist;
     int load_loops;
+    /* Where the hoisted load stays in loops unrolled in full (their
+     * copies moved out with it): the innermost loops from load_unrolled
+     * on, each copy a load. n_loops: none. */
+    int load_unrolled;
+    int64_t load_copies;
+    /* Counters of loops unrolled in full that invariant_in takes as
+     * constants: each copy of their body has its own value. */
+    const var_info *unrolled_vars[4];
+    int n_unrolled_vars;
     /* Global elements whose values are in registers: loaded or stored
      * since control last branched, with nothing written since that could
      * change them (another store, a variable, a call). nvcc loads such an
@@ -289,7 +298,17 @@ CXCursor call_local_op_assign(walker *w, cnode *call);
 /* ---- cusrc_expr.c ---- */
 void wk_walk_expr(walker *w, cnode *n);
 void wk_walk_kids(walker *w, cnode *n);
-int wk_load_loops(walker *w, cnode *n);
+int wk_load_loops(walker *w, cnode *n, int *unrolled);
+/* cusrc_licm: the loops, counted from the outermost, an element's load or
+ * store stays in (*unrolled: where the innermost ones it stays in, unrolled
+ * in full, begin); the outermost loop a pure expression can be computed
+ * before (NULL: none). */
+int wk_element_loops(walker *w, cnode *n, bool store, int *unrolled);
+loop_frame *wk_hoist_target(walker *w, cnode *n);
+/* cusrc_expr: the bytes an access moves (0: not known); whether n names
+ * memory (an element, a dereference, a field of one). */
+int64_t wk_access_width(const cnode *s);
+bool wk_is_memory_lvalue(walker *w, cnode *n);
 void wk_avail_clear(walker *w);
 /* The elements in registers, copied (wk_avail_restore puts a copy back
  * in their place; wk_avail_free frees it). An if's condition runs before
