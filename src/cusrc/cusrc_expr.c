@@ -328,6 +328,7 @@ static void last_store_clear(walker *w)
     free(w->last_store_text);
     w->last_store_text = NULL;
     w->last_store = -1;
+    w->last_store_base = clang_getNullCursor();
 }
 
 static void vec_clear(walker *w)
@@ -645,6 +646,7 @@ static void avail_after_write(walker *w, cnode *n)
         w->vst[i].fresh = false;
     long keep = w->last_store;
     char *keep_text = w->last_store_text;
+    CXCursor keep_base = w->last_store_base;
     w->last_store_text = NULL;
     bool op_assign = n->kind == CXCursor_CallExpr && call_vector_op_assign(w, n, NULL);
     bool assigns =
@@ -688,6 +690,7 @@ static void avail_after_write(walker *w, cnode *n)
     } else {
         w->last_store = keep;
         w->last_store_text = keep_text;
+        w->last_store_base = keep_base;
     }
     if (w->pending_text && n->kind != CXCursor_CallExpr)
         store_ran(w);
@@ -984,7 +987,14 @@ static void emit_load(walker *w, cnode *n)
             xrealloc(fr->entry_avail, (size_t)(fr->n_entry_avail + 1) * sizeof *fr->entry_avail);
         fr->entry_avail[fr->n_entry_avail++] = xstrdup(text);
     }
-    last_store_clear(w); /* the load may read what it stored */
+    /* The load may read what it stored, but for one through another
+     * __restrict__ pointer (hexciton's comm_aosoa_direct: four updates of
+     * sigma_out[...] a k, reading sigma_in and hamiltonian between them,
+     * store it once in nvcc 13's PTX). */
+    CXCursor through = text ? restrict_base(n) : clang_getNullCursor();
+    if (clang_Cursor_isNull(through) || clang_Cursor_isNull(w->last_store_base) ||
+        clang_equalCursors(through, w->last_store_base))
+        last_store_clear(w);
     vst_drop_touched(w, n);
     size_t site = w->u->n_accesses;
     wk_emit_access(w, n, false);
@@ -1042,6 +1052,7 @@ static void emit_store(walker *w, cnode *n)
     if (pieces == 1 && !w->n_calls && !w->cse_off && plain_global_element(w, n)) {
         w->pending_store = (long)w->u->n_accesses - 1;
         w->pending_text = cn_text_trunc(w->t, cn_strip(n)->cur, 200);
+        w->pending_base = restrict_base(n);
     }
 }
 
@@ -1067,6 +1078,7 @@ static void store_ran(walker *w)
     last_store_clear(w);
     w->last_store = w->pending_store;
     w->last_store_text = w->pending_text;
+    w->last_store_base = w->pending_base;
     w->pending_store = -1;
     w->pending_text = NULL;
 }

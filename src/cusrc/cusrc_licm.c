@@ -136,20 +136,70 @@ typedef struct element {
     const char *text;
     lref at;       /* its byte offset from its base */
     int64_t width; /* bytes */
+    cnode *index;  /* its subscript */
 } element;
+
+/* An index without the constants added to it last and its constant
+ * factors (`2 * (j * 64 + t) + 1`: j * 64 + t, scale 2). */
+static cnode *index_core(walker *w, cnode *e, int64_t *scale)
+{
+    e = cn_strip(e);
+    int64_t c;
+    for (int depth = 0; depth < 16 && e->kind == CXCursor_BinaryOperator && e->n_kids == 2;
+         depth++) {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(e->cur);
+        cnode *l = cn_strip(e->kids[0]), *r = cn_strip(e->kids[1]);
+        bool add = k == CXBinaryOperator_Add, mul = k == CXBinaryOperator_Mul;
+        if ((add || k == CXBinaryOperator_Sub) && x_const(w->f, r, &c))
+            e = l;
+        else if (add && x_const(w->f, l, &c))
+            e = r;
+        else if (mul && x_const(w->f, l, &c))
+            *scale *= c, e = r;
+        else if (mul && x_const(w->f, r, &c))
+            *scale *= c, e = l;
+        else
+            break;
+    }
+    return e;
+}
+
+/* Whether LLVM's alias analysis sees two indices a constant apart: one is
+ * the other with constants added last or a constant factor (`t + j * 64`
+ * and `t + j * 64 + 32`, `2 * (E)` and `2 * (E + 16)`), not where the
+ * constant is added before another term (`j * 64 + t` and
+ * `j * 64 + 32 + t`: the two sums become two induction variables, and
+ * nvcc 13 keeps both elements' loads and stores in the loop; HeCBench
+ * hexciton's sigma_real and sigma_imag, VEC_LENGTH_AUTO apart before
+ * `+ sigma_id`). tests/data/cusrc/restrict_order.cu has each shape. */
+static bool same_core(walker *w, cnode *a, cnode *b)
+{
+    int64_t sa = 1, sb = 1, d = 0;
+    cnode *ca = index_core(w, a, &sa), *cb = index_core(w, b, &sb);
+    if (sa != sb)
+        return false;
+    /* Compared as values: a macro's pieces have no text of their own. */
+    expr *ea = x_expr(w->f, ca), *eb = x_expr(w->f, cb);
+    bool same = ea && eb && exprpoly_const_difference(ea, eb, &d) && d == 0;
+    expr_free(ea);
+    expr_free(eb);
+    return same;
+}
 
 /* Whether access s through the same pointer as e never overlaps e: their
  * offsets from one base differ by a constant at least as wide as either
- * (`p[k + 1]` beside `p[k]`), for every value of every name. */
+ * (`p[k + 1]` beside `p[k]`), for every value of every name, in a form
+ * LLVM tells apart (same_core). */
 static bool disjoint_from(walker *w, cnode *s, const element *e)
 {
-    if (!e->at.base || !e->at.off || !e->width)
+    if (!e->at.base || !e->at.off || !e->width || !e->index || s->n_kids != 2)
         return false;
     lref r = {SP_NONE, -1, NULL, NULL, NULL};
     wk_resolve_lvalue(w, s, &r, 0);
     int64_t d = 0, width = wk_access_width(s);
     bool apart = r.base && r.off && width && strcmp(r.base, e->at.base) == 0 &&
-                 exprpoly_const_difference(r.off, e->at.off, &d) && (d >= e->width || -d >= width);
+                 exprpoly_const_difference(r.off, e->at.off, &d) &&
+                 (d >= e->width || -d >= width) && same_core(w, s->kids[1], e->index);
     wk_lref_free(&r);
     return apart;
 }
@@ -280,7 +330,7 @@ int wk_element_loops(walker *w, cnode *n, bool store, int *unrolled)
         return f->n_loops;
     char *text = cn_text_trunc(w->t, s->cur, 200);
     bool promotable = wk_restrict_element(s);
-    element e = {text, {SP_NONE, -1, NULL, NULL, NULL}, wk_access_width(s)};
+    element e = {text, {SP_NONE, -1, NULL, NULL, NULL}, wk_access_width(s), s->kids[1]};
     if (promotable)
         wk_resolve_lvalue(w, s, &e.at, 0);
     int level = f->n_loops;

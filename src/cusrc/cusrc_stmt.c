@@ -1076,6 +1076,7 @@ void body_analyse(cusrc_tu *t, size_t variant, CXCursor fn)
     w.variant = variant;
     w.call_budget = CALL_BUDGET;
     w.last_store = w.pending_store = -1;
+    w.last_store_base = w.pending_base = clang_getNullCursor();
     w.vst_tail_of = -1;
     cusrc_variant *var = &t->u->variants[variant];
     w.kname = var->name;

@@ -189,6 +189,9 @@ typedef struct walker {
      * the assignment being walked, which runs after its right side. */
     long last_store, pending_store;
     char *last_store_text, *pending_text;
+    /* The __restrict__ pointer each goes through (null: none): a load
+     * through another one cannot read it, and leaves it dead-able. */
+    CXCursor last_store_base, pending_base;
 } walker;
 
 /* Deeper call chains than this are not followed (and said so). */
