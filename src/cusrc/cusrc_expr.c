@@ -11,12 +11,6 @@
 
 /* ---- expressions ---- */
 
-int64_t wk_access_width(const cnode *s)
-{
-    long long w = clang_Type_getSizeOf(clang_getCursorType(s->cur));
-    return w > 0 ? w : 0;
-}
-
 /* A field of this read below n (by member, or *this copied whole). */
 static bool reads_this(const cnode *n, int depth)
 {
@@ -126,55 +120,6 @@ static int access_use(walker *w, cnode *n)
     }
     default:
         return 1;
-    }
-}
-
-bool wk_is_memory_lvalue(walker *w, cnode *n)
-{
-    CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
-    if (cn_is_array_type(t) || t.kind == CXType_FunctionProto)
-        return false;
-    switch (n->kind) {
-    case CXCursor_ArraySubscriptExpr:
-        return true;
-    case CXCursor_UnaryOperator:
-        return clang_getCursorUnaryOperatorKind(n->cur) == CXUnaryOperator_Deref;
-    case CXCursor_MemberRefExpr: {
-        if (n->n_kids < 1)
-            return false; /* implicit this-> */
-        /* x.f naming a method (the callee of x.f()) reads no memory. */
-        CXCursor member = clang_getCursorReferenced(n->cur);
-        if (member.kind == CXCursor_CXXMethod || member.kind == CXCursor_ConversionFunction ||
-            member.kind == CXCursor_FunctionTemplate)
-            return false;
-        cnode *b = cn_strip(n->kids[0]);
-        if (b->kind == CXCursor_DeclRefExpr) {
-            char *s = cn_spelling(b->cur);
-            bool builtin = wk_is_builtin_var_name(s);
-            free(s);
-            if (builtin)
-                return false;
-        }
-        return true;
-    }
-    case CXCursor_DeclRefExpr: {
-        CXCursor d = clang_getCursorReferenced(n->cur);
-        if (d.kind == CXCursor_ParmDecl && w->calls &&
-            clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_LValueReference) {
-            lref r = {SP_NONE, -1, NULL, NULL, NULL};
-            bool bound = call_bound_ptr(w, d, &r) && r.space != SP_NONE;
-            wk_lref_free(&r);
-            return bound;
-        }
-        if (d.kind != CXCursor_VarDecl)
-            return false;
-        var_info *v = fn_var(w->f, d);
-        if (v)
-            return v->is_shared;
-        return cn_has_attr(d, CXCursor_CUDASharedAttr);
-    }
-    default:
-        return false;
     }
 }
 

@@ -308,8 +308,8 @@ int wk_load_loops(walker *w, cnode *n, int *unrolled);
  * before (NULL: none). */
 int wk_element_loops(walker *w, cnode *n, bool store, int *unrolled);
 loop_frame *wk_hoist_target(walker *w, cnode *n);
-/* cusrc_expr: the bytes an access moves (0: not known); whether n names
- * memory (an element, a dereference, a field of one). */
+/* The bytes an access moves (0: not known); whether n names memory (an
+ * element, a dereference, a field of one). */
 int64_t wk_access_width(const cnode *s);
 bool wk_is_memory_lvalue(walker *w, cnode *n);
 void wk_avail_clear(walker *w);
